@@ -1,0 +1,189 @@
+//! The contract every game meets: a pure rules core ([`Game`]) and the computer players ([`Bot`]).
+//!
+//! A rules core has no I/O, no clock and no global randomness. A deal comes from a [`DealSetup`] and a
+//! seeded [`DealRng`]; any randomness a game needs later (Ganjifa's blind lead) is drawn from state the
+//! deal stored, so (setup, seed, actions) replays a deal exactly. `apply` checks first and changes
+//! nothing when it refuses. A view holds what one seat may know and nothing more.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::cards::{DealRng, Seat};
+
+/// What a deal needs to know about the match around it. The match counts the deals it has dealt
+/// (drawn and void deals included) and picked its first seat at random; each game turns that into its own
+/// deal roles: Panjpar's guesser, Pishe Pasha's dealer, Ganjifa's dealer and day or night.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct DealSetup {
+    /// How many deals of the match came before this one.
+    pub index: u32,
+    /// The seat that held the rotating role in the match's first deal.
+    pub first: Seat,
+}
+
+impl DealSetup {
+    /// The seat holding this deal's rotating role (guesser, dealer) at a table of `seats`.
+    pub fn rotating_seat(&self, seats: usize) -> Seat {
+        self.first.after(self.index as usize % seats, seats)
+    }
+}
+
+/// A refused action: a stable code (for metrics and the protocol) and a sentence a player understands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> RuleError {
+        RuleError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The deal has ended; nothing more can be played in it.
+    pub fn deal_over() -> RuleError {
+        RuleError::new("deal-over", "This deal is over.")
+    }
+
+    /// Another seat is to act.
+    pub fn not_your_turn() -> RuleError {
+        RuleError::new("not-your-turn", "It is not your turn.")
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// How a deal ended: the points each seat scores from it, and who won it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DealOutcome {
+    /// Points per seat, in seat order: 1 for a won Panjpar deal, the loser's cards in Pishe Pasha,
+    /// cards won minus 32 in Ganjifa.
+    pub points: Vec<i32>,
+    /// The seats that won the deal; empty for a drawn deal, several for a tie at the top.
+    pub winners: Vec<Seat>,
+}
+
+impl DealOutcome {
+    /// The outcome where the seats with the highest points win (all of them, on a tie).
+    pub fn top_scorers(points: Vec<i32>) -> DealOutcome {
+        let best = points.iter().copied().max().unwrap_or(0);
+        let winners = Seat::all(points.len())
+            .filter(|s| points[s.index()] == best)
+            .collect();
+        DealOutcome { points, winners }
+    }
+}
+
+/// A game's rules core.
+pub trait Game: Sized + 'static {
+    /// The game's name in URLs and on the command line: "panjpar", "pishe-pasha", "ganjifa".
+    const NAME: &'static str;
+    /// How many seats its table has.
+    const SEATS: usize;
+    /// The whole truth of one deal.
+    type State: Clone + fmt::Debug + PartialEq + Serialize + Send;
+    /// What a seat can do: a closed, typed set.
+    type Action: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send;
+    /// What one seat (or a spectator, `None`) may see, with the hints its board needs.
+    type View: Clone + fmt::Debug + Serialize + Send;
+
+    /// Deals a new deal.
+    fn deal(setup: &DealSetup, rng: &mut DealRng) -> Self::State;
+
+    /// The seat that must act now, or `None` once the deal has ended.
+    fn to_act(state: &Self::State) -> Option<Seat>;
+
+    /// Every action `seat` may take now (empty when it is not that seat's turn).
+    fn legal_actions(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+
+    /// Checks the action and, if it is allowed, plays it. On error the state is unchanged.
+    fn apply(
+        state: &mut Self::State,
+        seat: Seat,
+        action: &Self::Action,
+    ) -> Result<(), RuleError>;
+
+    /// Everything `seat` may know now, and nothing more. `None` is a spectator, who sees no hand.
+    fn view(state: &Self::State, seat: Option<Seat>) -> Self::View;
+
+    /// How the deal ended, once it has.
+    fn outcome(state: &Self::State) -> Option<DealOutcome>;
+
+    /// The names of the computer players, the first being the site's default.
+    const BOTS: &'static [&'static str];
+
+    /// A computer player by name (one of [`Game::BOTS`]), for `seat`.
+    fn bot(name: &str, seat: Seat) -> Option<Box<dyn Bot<Self>>>;
+}
+
+/// The random source a computer player draws its choices from.
+pub type BotRng = rand_chacha::ChaCha8Rng;
+
+/// A computer player. It sees only its own seat's views, never the state, and may remember them.
+pub trait Bot<G: Game>: Send {
+    /// Its name, one of [`Game::BOTS`].
+    fn name(&self) -> &'static str;
+
+    /// Whether it wants every view of its seat, not only those where it must act. Views cost time to
+    /// build, so bots without memory say no.
+    fn observes(&self) -> bool {
+        false
+    }
+
+    /// Sees its seat's view after a change (only called when [`Bot::observes`] says so).
+    fn observe(&mut self, _view: &G::View) {}
+
+    /// Picks one of `legal` (never empty) from what `view` shows.
+    fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut BotRng) -> G::Action;
+}
+
+/// The bot every game has: uniformly random among the legal actions.
+pub struct RandomBot;
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+
+    fn choose(&mut self, _view: &G::View, legal: &[G::Action], rng: &mut BotRng) -> G::Action {
+        use rand::seq::SliceRandom;
+        legal
+            .choose(rng)
+            .cloned()
+            .expect("a bot is only asked to choose when it has a legal action")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rotating_role_passes_round_the_table() {
+        let setup = |index| DealSetup {
+            index,
+            first: Seat::new(1),
+        };
+        assert_eq!(setup(0).rotating_seat(2), Seat::new(1));
+        assert_eq!(setup(1).rotating_seat(2), Seat::new(0));
+        assert_eq!(setup(2).rotating_seat(3), Seat::new(0));
+        assert_eq!(setup(3).rotating_seat(3), Seat::new(1));
+    }
+
+    #[test]
+    fn top_scorers_share_a_tie_at_the_top() {
+        let outcome = DealOutcome::top_scorers(vec![4, -8, 4]);
+        assert_eq!(outcome.winners, vec![Seat::new(0), Seat::new(2)]);
+    }
+}
