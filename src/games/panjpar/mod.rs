@@ -1,0 +1,74 @@
+//! Panjpar, the Afghan beating game for two: guess the trump colour, attack with 1, 3 or 5 cards, beat
+//! or pick up, and be the first with an empty hand once nothing is left to draw.
+
+pub mod battle;
+pub mod bot;
+pub mod rules;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use crate::cards::{DealRng, Seat};
+use crate::game::{Bot, DealOutcome, DealSetup, Game, RandomBot, RuleError};
+use crate::matches::MatchLength;
+
+pub use rules::{Action, Phase, State};
+pub use view::View;
+
+/// The Panjpar rules core.
+pub struct Panjpar;
+
+impl Game for Panjpar {
+    const NAME: &'static str = "panjpar";
+    const SEATS: usize = rules::SEATS;
+    const BOTS: &'static [&'static str] = &["computer", "random"];
+    type State = State;
+    type Action = Action;
+    type View = View;
+
+    fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
+        rules::deal(setup, rng)
+    }
+
+    fn to_act(state: &State) -> Option<Seat> {
+        rules::to_act(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        rules::legal_actions(state, seat)
+    }
+
+    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        rules::apply(state, seat, action)
+    }
+
+    fn view(state: &State, seat: Option<Seat>) -> View {
+        view::view(state, seat)
+    }
+
+    fn outcome(state: &State) -> Option<DealOutcome> {
+        rules::outcome(state)
+    }
+
+    fn bot(name: &str, _seat: Seat) -> Option<Box<dyn Bot<Self>>> {
+        match name {
+            "computer" => Some(Box::new(bot::Computer::new())),
+            "random" => Some(Box::new(RandomBot)),
+            _ => None,
+        }
+    }
+}
+
+/// A Panjpar match: first to 1, 3 or 5 deals won (RULINGS.md, Panjpar 9).
+pub fn match_length(deals_won: u32) -> Result<MatchLength, String> {
+    match deals_won {
+        1 | 3 | 5 => Ok(MatchLength::DealsWon(deals_won)),
+        other => Err(format!(
+            "A Panjpar match is first to 1, 3 or 5 deals won, not {other}."
+        )),
+    }
+}
+
+/// The default match: first to 3 deals won.
+pub const DEFAULT_MATCH: MatchLength = MatchLength::DealsWon(3);

@@ -1,0 +1,195 @@
+//! What one seat may know (RULINGS.md, Panjpar 8), and the hints its board needs.
+//!
+//! A view is small and `Copy`, so computer players get theirs cheaply; the hints' sentences are only
+//! written out when the view is serialized for a board.
+
+use serde::ser::{SerializeStruct, Serializer};
+use serde::Serialize;
+
+use crate::cards::{BySeat, Card, CardSet, Seat, Suit};
+
+use super::battle::{beat_problem, beaters, largest_attack, AttackProblem, Battle};
+use super::rules::{to_act, GuessMade, Phase, State, SEATS};
+
+/// One seat's view of a deal (or a spectator's, with no hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    /// Whose view this is; `None` for a spectator.
+    pub seat: Option<Seat>,
+    pub phase: Phase,
+    pub to_act: Option<Seat>,
+    pub guesser: Seat,
+    pub guess: Option<GuessMade>,
+    /// This seat's cards (empty for a spectator, and before the guess).
+    pub hand: CardSet,
+    /// How many cards each seat holds.
+    pub counts: BySeat<usize, SEATS>,
+    /// The trump suit, once the guess has turned the trump card.
+    pub trump: Option<Suit>,
+    /// The trump card while it lies under the pile.
+    pub trump_card: Option<Card>,
+    /// Who drew the trump card, once it has been drawn.
+    pub trump_drawn_by: Option<Seat>,
+    /// Whether anything is left to draw; never how much.
+    pub stock_left: bool,
+    /// Who attacks (after the guess).
+    pub attacker: Option<Seat>,
+    /// The battle in progress.
+    pub battle: Option<Battle>,
+    /// The last finished battle, until the next attack starts.
+    pub last_battle: Option<Battle>,
+    /// Both hands, once the deal has ended.
+    pub hands_shown: Option<BySeat<CardSet, SEATS>>,
+    /// What this seat can do now, and why not where it cannot.
+    pub hints: Hints,
+}
+
+/// Builds `seat`'s view of `state`.
+pub fn view(state: &State, seat: Option<Seat>) -> View {
+    let guessed = state.phase != Phase::Guess;
+    let over = matches!(state.phase, Phase::Over { .. });
+    let hand = match seat {
+        Some(s) if guessed => state.hands[s],
+        _ => CardSet::EMPTY,
+    };
+    let counts = if guessed {
+        state.hands.map(|_, h| h.len())
+    } else {
+        BySeat::default()
+    };
+    View {
+        seat,
+        phase: state.phase,
+        to_act: to_act(state),
+        guesser: state.guesser,
+        guess: state.guess,
+        hand,
+        counts,
+        trump: guessed.then(|| state.trump()),
+        trump_card: (guessed && state.stock_left()).then_some(state.trump_card),
+        trump_drawn_by: state.trump_drawn_by,
+        stock_left: state.stock_left(),
+        attacker: guessed.then_some(state.attacker),
+        battle: state.battle,
+        last_battle: state.last_battle,
+        hands_shown: over.then_some(state.hands),
+        hints: Hints {
+            seat,
+            phase: state.phase,
+            hand,
+            trump: state.trump(),
+            battle: state.battle,
+            attacker: state.attacker,
+            defender_holds: state.hands[state.defender()].len(),
+        },
+    }
+}
+
+/// The facts the hints are worked out from; the sentences are written when serialized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hints {
+    seat: Option<Seat>,
+    phase: Phase,
+    hand: CardSet,
+    trump: Suit,
+    battle: Option<Battle>,
+    attacker: Seat,
+    defender_holds: usize,
+}
+
+/// For one uncovered attack card: the hand cards that beat it, and why each other card does not.
+#[derive(Serialize)]
+struct AttackCardHint {
+    attack: Card,
+    beaten_by: CardSet,
+    not: Vec<CardReason>,
+}
+
+#[derive(Serialize)]
+struct CardReason {
+    card: Card,
+    code: &'static str,
+    why: String,
+}
+
+/// For the attacker: the largest attack allowed, and the sentences for selections that are not attacks.
+#[derive(Serialize)]
+struct AttackHint {
+    largest: usize,
+    /// Why the attack is capped below five, if it is.
+    cap: Option<String>,
+    /// The sentence for a selection of each size that is not an attack (index = number of cards).
+    not_an_attack: Vec<Option<String>>,
+}
+
+impl Hints {
+    fn defend(&self) -> Option<Vec<AttackCardHint>> {
+        let battle = self.battle?;
+        if self.phase != Phase::Defend || self.seat != Some(self.attacker.next(SEATS)) {
+            return None;
+        }
+        Some(
+            battle
+                .uncovered()
+                .iter()
+                .map(|attack| AttackCardHint {
+                    attack,
+                    beaten_by: beaters(attack, self.hand, self.trump),
+                    not: self
+                        .hand
+                        .iter()
+                        .filter_map(|card| {
+                            beat_problem(attack, card, self.trump).map(|p| CardReason {
+                                card,
+                                code: p.code(),
+                                why: p.to_string(),
+                            })
+                        })
+                        .collect(),
+                })
+                .collect(),
+        )
+    }
+
+    fn attack(&self) -> Option<AttackHint> {
+        if self.phase != Phase::Attack || self.seat != Some(self.attacker) {
+            return None;
+        }
+        let largest = largest_attack(self.defender_holds, self.hand.len());
+        let over_cap = AttackProblem::OverCap {
+            defender_holds: self.defender_holds,
+            most: largest,
+        };
+        let not_an_attack = (0..=self.hand.len().min(6))
+            .map(|n| {
+                let problem = match n {
+                    0 => AttackProblem::Empty,
+                    1 => return None,
+                    3 if largest >= 3 => AttackProblem::ThreeNeedAPair,
+                    5 if largest >= 5 => AttackProblem::FiveNeedTwoPairs,
+                    3 | 5 => over_cap,
+                    n => AttackProblem::BadSize(n),
+                };
+                Some(problem.to_string())
+            })
+            .collect();
+        Some(AttackHint {
+            largest,
+            cap: (largest < 5 && self.defender_holds < 5).then(|| over_cap.to_string()),
+            not_an_attack,
+        })
+    }
+}
+
+impl Serialize for Hints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Hints", 3)?;
+        s.serialize_field("defend", &self.defend())?;
+        s.serialize_field("attack", &self.attack())?;
+        s.serialize_field(
+            "can_pick_up",
+            &(self.phase == Phase::Defend && self.seat == Some(self.attacker.next(SEATS))),
+        )?;
+        s.end()
+    }
+}
