@@ -407,9 +407,35 @@ impl CardSet {
         self.intersection(CardSet::suit(suit))
     }
 
+    /// The cards of one rank in this set.
+    pub const fn of_rank(self, rank: Rank) -> CardSet {
+        CardSet(self.0 & (0x0080_0400_2001 << (rank as u8 - 2)))
+    }
+
+    /// The ranks present, as a 13-bit mask (bit 0 the two, bit 12 the ace).
+    pub const fn rank_mask(self) -> u16 {
+        let [c, d, h, s] = self.suit_masks();
+        c | d | h | s
+    }
+
+    /// Each suit's ranks as a 13-bit mask, in the order clubs, diamonds, hearts, spades.
+    pub const fn suit_masks(self) -> [u16; 4] {
+        [
+            (self.0 & 0x1fff) as u16,
+            ((self.0 >> 13) & 0x1fff) as u16,
+            ((self.0 >> 26) & 0x1fff) as u16,
+            ((self.0 >> 39) & 0x1fff) as u16,
+        ]
+    }
+
     /// The lowest card by index (the lowest rank of the first suit present).
     pub fn first(self) -> Option<Card> {
         (self.0 != 0).then(|| Card(self.0.trailing_zeros() as u8))
+    }
+
+    /// The highest card by index (the highest rank of the last suit present).
+    pub fn last(self) -> Option<Card> {
+        (self.0 != 0).then(|| Card(63 - self.0.leading_zeros() as u8))
     }
 
     pub fn iter(self) -> CardSetIter {
@@ -525,6 +551,9 @@ mod tests {
     #[test]
     fn card_sets_serialize_as_codes_and_refuse_repeats() {
         let set: CardSet = ["QS", "2H"].iter().map(|c| c.parse().unwrap()).collect();
+        assert_eq!(set.first().map(|c| c.to_string()), Some("2H".into()));
+        assert_eq!(set.last().map(|c| c.to_string()), Some("QS".into()));
+        assert_eq!(CardSet::EMPTY.last(), None);
         let json = serde_json::to_string(&set).unwrap();
         assert_eq!(json, r#"["2H","QS"]"#);
         assert_eq!(serde_json::from_str::<CardSet>(&json).unwrap(), set);
@@ -549,6 +578,12 @@ mod tests {
         assert_eq!(Rank::Ace.value_ace_low(), 1);
         assert_eq!(Rank::King.value_ace_low(), 13);
         assert_eq!(CardSet::suit(Suit::Spades).len(), 13);
+        for rank in Rank::ALL {
+            let fours = CardSet::DECK.of_rank(rank);
+            assert_eq!(fours.len(), 4);
+            assert!(fours.iter().all(|c| c.rank() == rank));
+            assert_eq!(fours.rank_mask(), 1 << (rank.value() - 2));
+        }
         assert_eq!(
             Card::new(Rank::Nine, Suit::Spades).describe(),
             "the 9 of spades"

@@ -20,6 +20,8 @@ pub struct Battle {
     /// (attack card, the card that beat it), in the order they were laid.
     covers: [(Card, Card); MAX_ATTACK],
     covered: u8,
+    beaten: CardSet,
+    beating: CardSet,
     /// The attack cards the defender took into hand; set when the battle ends that way.
     pub picked_up: CardSet,
     /// Whether the battle has ended.
@@ -34,6 +36,8 @@ impl Battle {
             attack,
             covers: [(blank, blank); MAX_ATTACK],
             covered: 0,
+            beaten: CardSet::EMPTY,
+            beating: CardSet::EMPTY,
             picked_up: CardSet::EMPTY,
             finished: false,
         }
@@ -46,12 +50,12 @@ impl Battle {
 
     /// The attack cards that have been beaten.
     pub fn beaten(&self) -> CardSet {
-        self.covers().iter().map(|(attack, _)| *attack).collect()
+        self.beaten
     }
 
     /// The defender's cards that beat attack cards.
     pub fn beating_cards(&self) -> CardSet {
-        self.covers().iter().map(|(_, with)| *with).collect()
+        self.beating
     }
 
     /// The attack cards not yet beaten.
@@ -69,6 +73,8 @@ impl Battle {
     pub(super) fn cover(&mut self, attack: Card, with: Card) {
         self.covers[usize::from(self.covered)] = (attack, with);
         self.covered += 1;
+        self.beaten.insert(attack);
+        self.beating.insert(with);
     }
 }
 
@@ -158,11 +164,10 @@ pub fn largest_attack(defender_holds: usize, attacker_holds: usize) -> usize {
 
 /// How many pairs sharing no card the ranks of `cards` make (a four of a kind makes two).
 pub fn separate_pairs(cards: CardSet) -> usize {
-    let mut by_rank = [0u8; 15];
-    for card in cards {
-        by_rank[usize::from(card.rank().value())] += 1;
-    }
-    by_rank.iter().map(|n| usize::from(n / 2)).sum()
+    let [c, d, h, s] = cards.suit_masks();
+    let in_two_or_more = (c & d) | (c & h) | (c & s) | (d & h) | (d & s) | (h & s);
+    let in_all_four = c & d & h & s;
+    (in_two_or_more.count_ones() + in_all_four.count_ones()) as usize
 }
 
 /// Checks `cards` as an attack from `hand` against a defender holding `defender_holds` cards.

@@ -97,27 +97,29 @@ impl Bot<Panjpar> for Computer {
     }
 }
 
-/// How much the computer would rather keep a card: plain low cards are cheapest, then plain kings and
-/// aces, then trumps, each low before high.
-fn keep_value(card: Card, trump: Suit) -> (u8, u8) {
-    let class = if card.suit() == trump {
-        2
-    } else if card.rank() >= Rank::King {
-        1
-    } else {
-        0
-    };
-    (class, card.rank().value())
+/// The hand split by how much the computer would rather keep a card: plain cards below the king first,
+/// then plain kings and aces, then trumps.
+fn by_keep_value(hand: CardSet, trump: Suit) -> [CardSet; 3] {
+    let trumps = hand.of_suit(trump);
+    let high_plain = hand
+        .of_rank(Rank::King)
+        .union(hand.of_rank(Rank::Ace))
+        .minus(trumps);
+    [hand.minus(trumps).minus(high_plain), high_plain, trumps]
 }
 
-fn is_low_plain(card: Card, trump: Suit) -> bool {
-    keep_value(card, trump).0 == 0
+/// The cards of the lowest rank in `cards`.
+fn lowest_rank(cards: CardSet) -> CardSet {
+    match cards.rank_mask().trailing_zeros() {
+        13.. => CardSet::EMPTY,
+        bit => cards.of_rank(Rank::ALL[bit as usize]),
+    }
 }
 
 fn choose_attack(view: &View, known: CardSet) -> CardSet {
     let hand = view.hand;
     let Some(trump) = view.trump else {
-        return CardSet::one(hand.first().unwrap_or(Card::new(Rank::Two, Suit::Clubs)));
+        return hand;
     };
     let seat = view.seat.unwrap_or(Seat::new(0));
     let defender_holds = view.counts[seat.next(SEATS)];
@@ -129,43 +131,31 @@ fn choose_attack(view: &View, known: CardSet) -> CardSet {
             return three;
         }
     }
-    CardSet::one(lowest_single(hand, trump, known))
+    lowest_single(hand, trump, known).map_or(hand, CardSet::one)
 }
 
-/// The lowest plain pair below the king, with the lowest other low plain card.
+/// The lowest plain pair below the king, with the lowest other plain card below the king.
 fn low_pair_and_one(hand: CardSet, trump: Suit) -> Option<CardSet> {
-    let low: Vec<Card> = by_keep_value(hand, trump)
-        .into_iter()
-        .filter(|c| is_low_plain(*c, trump))
-        .collect();
-    let pair_rank = low
-        .windows(2)
-        .find(|w| w[0].rank() == w[1].rank())
-        .map(|w| w[0].rank())?;
-    let mut pair = low.iter().filter(|c| c.rank() == pair_rank).take(2);
-    let (first, second) = (*pair.next()?, *pair.next()?);
-    let third = low.iter().find(|c| **c != first && **c != second)?;
-    Some([first, second, *third].into_iter().collect())
+    let [low, _, _] = by_keep_value(hand, trump);
+    let [c, d, h, s] = low.suit_masks();
+    let paired = (c & d) | (c & h) | (c & s) | (d & h) | (d & s) | (h & s);
+    let rank = *Rank::ALL.get(paired.trailing_zeros() as usize)?;
+    let pair: CardSet = low.of_rank(rank).iter().take(2).collect();
+    let third = lowest_rank(low.minus(pair)).first()?;
+    Some(pair.union(CardSet::one(third)))
 }
 
 /// The cheapest card to lead alone; among the equally cheap, one the other seat's known cards cannot
 /// beat.
-fn lowest_single(hand: CardSet, trump: Suit, known: CardSet) -> Card {
-    let ordered = by_keep_value(hand, trump);
-    let cheapest = keep_value(ordered[0], trump);
-    ordered
+fn lowest_single(hand: CardSet, trump: Suit, known: CardSet) -> Option<Card> {
+    let class = by_keep_value(hand, trump)
+        .into_iter()
+        .find(|class| !class.is_empty())?;
+    let cheapest = lowest_rank(class);
+    cheapest
         .iter()
-        .take_while(|c| keep_value(**c, trump) == cheapest)
-        .find(|c| beaters(**c, known, trump).is_empty())
-        .copied()
-        .unwrap_or(ordered[0])
-}
-
-/// The hand's cards, cheapest to give up first.
-fn by_keep_value(hand: CardSet, trump: Suit) -> Vec<Card> {
-    let mut cards: Vec<Card> = hand.iter().collect();
-    cards.sort_by_key(|c| (keep_value(*c, trump), c.suit()));
-    cards
+        .find(|c| beaters(*c, known, trump).is_empty())
+        .or(cheapest.first())
 }
 
 /// The next beat of the cheapest plan that beats as many attack cards as possible; a pick-up when no
@@ -174,34 +164,48 @@ fn choose_defence(view: &View) -> Action {
     let (Some(battle), Some(trump)) = (view.battle, view.trump) else {
         return Action::PickUp;
     };
-    defence_plan(battle.uncovered(), view.hand, trump)
-        .first()
-        .map(|&(attack, with)| Action::Beat { attack, with })
+    next_beat(battle.uncovered(), view.hand, trump)
+        .map(|(attack, with)| Action::Beat { attack, with })
         .unwrap_or(Action::PickUp)
 }
 
-/// Pairs each attack card with the cheapest card that beats it. The hardest attack cards are served
-/// first (trumps, then higher before lower), each taking the cheapest beater left: within a suit a
-/// harder card's beaters are among an easier one's, and any trump serves a plain card, so serving the
-/// hardest first with the cheapest beater leaves the most for the rest.
-pub fn defence_plan(uncovered: CardSet, hand: CardSet, trump: Suit) -> Vec<(Card, Card)> {
-    let mut attacks: Vec<Card> = uncovered.iter().collect();
-    attacks.sort_by_key(|c| std::cmp::Reverse((c.suit() == trump, c.rank())));
-    let mut left = hand;
-    let mut plan = Vec::with_capacity(attacks.len());
-    for attack in attacks {
-        let cheapest = beaters(attack, left, trump)
-            .iter()
-            .min_by_key(|c| keep_value_for_defence(*c, trump));
-        if let Some(with) = cheapest {
-            left.remove(with);
-            plan.push((attack, with));
-        }
-    }
-    plan
+/// The attack cards hardest to beat first: trumps, then plain cards, each from the highest rank down.
+fn hardest_first(uncovered: CardSet, trump: Suit) -> impl Iterator<Item = Card> {
+    let trumps = uncovered.of_suit(trump);
+    let plain = uncovered.minus(trumps);
+    let ranks = plain.rank_mask();
+    std::iter::successors(trumps.last(), move |c| below(trumps, *c).last()).chain(
+        (0..13)
+            .rev()
+            .filter(move |bit| ranks & (1 << bit) != 0)
+            .flat_map(move |bit| plain.of_rank(Rank::ALL[bit])),
+    )
 }
 
-/// Defending spends plain cards before trumps, low before high.
-fn keep_value_for_defence(card: Card, trump: Suit) -> (bool, u8) {
-    (card.suit() == trump, card.rank().value())
+/// The cards of `set` below `card` by index.
+fn below(set: CardSet, card: Card) -> CardSet {
+    CardSet::from_bits(set.bits() & ((1u64 << card.index()) - 1))
+}
+
+/// The first beat of the greedy plan: the hardest attack card that can be beaten, with the cheapest card
+/// that beats it (plain before trump, low before high). Within a suit a harder card's beaters are among
+/// an easier one's, and any trump serves a plain card, so serving the hardest first with the cheapest
+/// beater leaves the most for the rest: played beat by beat, the plan beats as many as can be beaten.
+pub fn next_beat(uncovered: CardSet, hand: CardSet, trump: Suit) -> Option<(Card, Card)> {
+    hardest_first(uncovered, trump).find_map(|attack| {
+        let can = beaters(attack, hand, trump);
+        let plain = can.minus(can.of_suit(trump));
+        plain.first().or(can.first()).map(|with| (attack, with))
+    })
+}
+
+/// The whole greedy plan, beat by beat.
+pub fn defence_plan(mut uncovered: CardSet, mut hand: CardSet, trump: Suit) -> Vec<(Card, Card)> {
+    let mut plan = Vec::new();
+    while let Some((attack, with)) = next_beat(uncovered, hand, trump) {
+        uncovered.remove(attack);
+        hand.remove(with);
+        plan.push((attack, with));
+    }
+    plan
 }

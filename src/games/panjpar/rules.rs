@@ -6,10 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{BySeat, Card, CardSet, Colour, DealRng, Seat, Suit};
+use crate::cards::{BySeat, Card, CardSet, Colour, DealRng, Rank, Seat, Suit};
 use crate::game::{DealOutcome, DealSetup, RuleError};
 
-use super::battle::{attack_problem, beat_problem, largest_attack, Battle};
+use super::battle::{attack_problem, beat_problem, largest_attack, separate_pairs, Battle};
 
 /// A hand is refilled to this many cards while anything is left to draw.
 pub const HAND_SIZE: usize = 5;
@@ -165,10 +165,11 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
                 colour: Colour::Black,
             },
         ],
-        Phase::Attack => legal_attacks(state)
-            .into_iter()
-            .map(|cards| Action::Attack { cards })
-            .collect(),
+        Phase::Attack => {
+            let mut attacks = Vec::with_capacity(16);
+            for_each_attack(state, |cards| attacks.push(Action::Attack { cards }));
+            attacks
+        }
         Phase::Defend => legal_defence(state),
         Phase::Over { .. } => Vec::new(),
     }
@@ -177,41 +178,76 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
 /// Every attack the attacker may lay now: each single card, each three with a pair, each five with two
 /// pairs, up to the cap.
 pub fn legal_attacks(state: &State) -> Vec<CardSet> {
-    let hand = state.hands[state.attacker];
-    let most = largest_attack(state.hands[state.defender()].len(), hand.len());
-    let cards: Vec<Card> = hand.iter().collect();
-    let mut attacks: Vec<CardSet> = cards.iter().map(|c| CardSet::one(*c)).collect();
-    if most >= 3 {
-        for_each_subset(&cards, 3, &mut |set| {
-            if super::battle::separate_pairs(set) >= 1 {
-                attacks.push(set);
-            }
-        });
-    }
-    if most >= 5 {
-        for_each_subset(&cards, 5, &mut |set| {
-            if super::battle::separate_pairs(set) >= 2 {
-                attacks.push(set);
-            }
-        });
-    }
+    let mut attacks = Vec::new();
+    for_each_attack(state, |cards| attacks.push(cards));
     attacks
 }
 
-/// Calls `f` with every `size`-card subset of `cards`.
-fn for_each_subset(cards: &[Card], size: usize, f: &mut impl FnMut(CardSet)) {
-    fn walk(cards: &[Card], size: usize, chosen: CardSet, f: &mut impl FnMut(CardSet)) {
-        if size == 0 {
-            f(chosen);
-            return;
+fn for_each_attack(state: &State, mut f: impl FnMut(CardSet)) {
+    let hand = state.hands[state.attacker];
+    let most = largest_attack(state.hands[state.defender()].len(), hand.len());
+    let pairs_in_hand = separate_pairs(hand);
+    hand.iter().for_each(|c| f(CardSet::one(c)));
+    if most >= 3 && pairs_in_hand >= 1 {
+        for_each_three(hand, &mut f);
+    }
+    if most >= 5 && pairs_in_hand >= 2 {
+        let cards: Vec<Card> = hand.iter().collect();
+        for_each_subset(&cards, 5, |set| {
+            if separate_pairs(set) >= 2 {
+                f(set);
+            }
+        });
+    }
+}
+
+/// Every three of `hand` holding a pair: two of a rank with a card of another rank, or three of a rank.
+fn for_each_three(hand: CardSet, f: &mut impl FnMut(CardSet)) {
+    for rank in Rank::ALL {
+        let same = hand.of_rank(rank);
+        if same.len() < 2 {
+            continue;
         }
-        for i in 0..cards.len().saturating_sub(size - 1) {
-            let mut with = chosen;
-            with.insert(cards[i]);
-            walk(&cards[i + 1..], size - 1, with, f);
+        let others = hand.minus(same);
+        for first in same {
+            for second in same.minus(CardSet::from_bits((2u64 << first.index()) - 1)) {
+                let pair = CardSet::one(first).union(CardSet::one(second));
+                others
+                    .iter()
+                    .for_each(|third| f(pair.union(CardSet::one(third))));
+            }
+        }
+        match same.len() {
+            3 => f(same),
+            4 => same
+                .iter()
+                .for_each(|left_out| f(same.minus(CardSet::one(left_out)))),
+            _ => {}
         }
     }
-    walk(cards, size, CardSet::EMPTY, f);
+}
+
+/// Calls `f` with every `size`-card subset of `cards` (at most 52), walking the subsets' position masks
+/// in increasing order (Gosper's hack).
+fn for_each_subset(cards: &[Card], size: usize, mut f: impl FnMut(CardSet)) {
+    let n = cards.len();
+    if size == 0 || size > n {
+        return;
+    }
+    let end = 1u64 << n;
+    let mut positions = (1u64 << size) - 1;
+    while positions < end {
+        let mut set = CardSet::EMPTY;
+        let mut rest = positions;
+        while rest != 0 {
+            set.insert(cards[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+        }
+        f(set);
+        let lowest = positions & positions.wrapping_neg();
+        let ripple = positions + lowest;
+        positions = (((ripple ^ positions) >> 2) / lowest) | ripple;
+    }
 }
 
 fn legal_defence(state: &State) -> Vec<Action> {

@@ -115,3 +115,41 @@ fn the_same_seed_and_actions_replay_a_deal_exactly() {
     assert_eq!(first, Panjpar::deal(&setup, &mut deal_rng(77)));
     assert_ne!(first, Panjpar::deal(&setup, &mut deal_rng(78)));
 }
+
+/// The fast enumeration of attacks lists exactly the sets the rules accept, each once.
+#[test]
+fn legal_attacks_are_exactly_the_attacks_the_rules_accept() {
+    let mut rng = BotRng::seed_from_u64(4);
+    for _ in 0..1_500 {
+        let deck = crate::cards::shuffled_deck(&mut deal_rng(rng.gen()));
+        let attacker = rng.gen_range(1..=11);
+        let defender = rng.gen_range(1..=8);
+        let a: Vec<String> = deck[..attacker].iter().map(|c| c.to_string()).collect();
+        let b: Vec<String> = deck[attacker..attacker + defender]
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        let trump = deck[attacker + defender].to_string();
+        let state = table(&a.join(" "), &b.join(" "), &trump, "", 10);
+        let listed = super::super::rules::legal_attacks(&state);
+        let unique: std::collections::HashSet<u64> = listed.iter().map(|s| s.bits()).collect();
+        assert_eq!(unique.len(), listed.len(), "an attack listed twice");
+
+        let hand = state.hands[A];
+        let mut expected = std::collections::HashSet::new();
+        let cards: Vec<Card> = hand.iter().collect();
+        for positions in 1u32..(1 << cards.len()) {
+            if positions.count_ones() > 5 {
+                continue;
+            }
+            let set: CardSet = (0..cards.len())
+                .filter(|i| positions & (1 << i) != 0)
+                .map(|i| cards[i])
+                .collect();
+            if super::super::battle::attack_problem(set, hand, defender).is_none() {
+                expected.insert(set.bits());
+            }
+        }
+        assert_eq!(unique, expected, "hand {hand:?} against {defender}");
+    }
+}
