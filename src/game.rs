@@ -92,7 +92,7 @@ pub trait Game: Sized + 'static {
     /// How many seats its table has.
     const SEATS: usize;
     /// The whole truth of one deal.
-    type State: Clone + fmt::Debug + PartialEq + Serialize + Send;
+    type State: Clone + fmt::Debug + PartialEq + Serialize + Send + Unpin;
     /// What a seat can do: a closed, typed set.
     type Action: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send;
     /// What one seat (or a spectator, `None`) may see, with the hints its board needs.

@@ -1,9 +1,16 @@
 //! chaikhana: Panjpar, Pishe Pasha and Ganjifa, played through a shared link or against the computer.
 //!
-//! The rules cores are pure ([`game::Game`]); self-play ([`sim`]) measures the computer players.
+//! The rules cores are pure ([`game::Game`]); tables are actors ([`table`]) found through a router
+//! ([`routing`]); the actix-web app ([`server`]) serves the pages and the WebSocket play; self-play
+//! ([`sim`]) measures the computer players.
 
 pub mod cards;
 pub mod game;
 pub mod games;
 pub mod matches;
+pub mod protocol;
+pub mod routing;
+pub mod server;
+pub mod settings;
 pub mod sim;
+pub mod table;

@@ -1,11 +1,12 @@
 //! The composition root: the command line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use chaikhana::games;
+use chaikhana::settings::Settings;
 use chaikhana::sim::SimConfig;
 
 #[derive(Parser)]
@@ -15,12 +16,17 @@ use chaikhana::sim::SimConfig;
     about = "Panjpar, Pishe Pasha and Ganjifa: with friends through a link, or against the computer"
 )]
 struct Cli {
+    /// A settings file read over config/default.toml (CHAIKHANA_* environment variables still win).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serves the site (the default when no command is given).
+    Serve,
     /// Computer players play many seeded deals against each other; prints who won and how fast.
     Simulate {
         /// The game: panjpar, pishe-pasha or ganjifa.
@@ -45,7 +51,8 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(cli.config.as_deref()),
         Command::Simulate {
             game,
             deals,
@@ -78,5 +85,34 @@ fn main() -> ExitCode {
                 }
             }
         }
+    }
+}
+
+fn serve(config: Option<&Path>) -> ExitCode {
+    let settings = match Settings::load(config) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("chaikhana: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    init_logging(&settings);
+    match actix_rt::System::new().block_on(chaikhana::server::serve(settings)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("the server stopped: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(settings: &Settings) {
+    let filter = tracing_subscriber::EnvFilter::try_new(&settings.log_filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    if settings.log_format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
     }
 }

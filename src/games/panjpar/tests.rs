@@ -95,45 +95,12 @@ fn beat(attack: &str, with: &str) -> Action {
     }
 }
 
-/// Every card code in a serialized value.
-fn cards_in_json(value: &serde_json::Value, found: &mut CardSet) {
-    match value {
-        serde_json::Value::String(s) => {
-            if let Ok(c) = s.parse::<Card>() {
-                found.insert(c);
-            }
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|v| cards_in_json(v, found)),
-        serde_json::Value::Object(map) => map.values().for_each(|v| cards_in_json(v, found)),
-        _ => {}
-    }
-}
-
-/// The cards `seat` may see now (RULINGS.md, Panjpar 8).
-fn may_see(state: &State, seat: Option<Seat>) -> CardSet {
-    if state.phase == Phase::Guess {
-        return CardSet::EMPTY;
-    }
-    let mut seen = seat.map(|s| state.hands[s]).unwrap_or_default();
-    if state.stock_left() {
-        seen.insert(state.trump_card);
-    }
-    for battle in [state.battle, state.last_battle].into_iter().flatten() {
-        seen = seen.union(battle.attack).union(battle.beating_cards());
-    }
-    if matches!(state.phase, Phase::Over { .. }) {
-        seen = seen.union(state.hands[A]).union(state.hands[B]);
-    }
-    seen
-}
-
 /// Checks that no serialized view holds a card its seat may not see.
 fn assert_views_hide_what_they_must(state: &State) {
     for seat in [Some(A), Some(B), None] {
         let json = serde_json::to_value(view(state, seat)).expect("a view serializes");
-        let mut shown = CardSet::EMPTY;
-        cards_in_json(&json, &mut shown);
-        let leaked = shown.minus(may_see(state, seat));
+        let shown = crate::cards::cards_in_json(&json);
+        let leaked = shown.minus(super::view::visible_to(state, seat));
         assert!(leaked.is_empty(), "{seat:?} sees {leaked:?} in {json}");
     }
 }

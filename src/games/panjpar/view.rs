@@ -85,6 +85,26 @@ pub fn view(state: &State, seat: Option<Seat>) -> View {
     }
 }
 
+/// Every card `seat` may know of now (RULINGS.md, Panjpar 8): its hand, the trump card while it lies
+/// under the pile, the cards of the battle in progress and of the last one, and both hands once the deal
+/// has ended. Nothing before the guess. Used to check views and frames against the truth.
+pub fn visible_to(state: &State, seat: Option<Seat>) -> CardSet {
+    if state.phase == Phase::Guess {
+        return CardSet::EMPTY;
+    }
+    let mut seen = seat.map(|s| state.hands[s]).unwrap_or_default();
+    if state.stock_left() {
+        seen.insert(state.trump_card);
+    }
+    for battle in [state.battle, state.last_battle].into_iter().flatten() {
+        seen = seen.union(battle.attack).union(battle.beating_cards());
+    }
+    if matches!(state.phase, Phase::Over { .. }) {
+        seen = seen.union(state.hands.0[0]).union(state.hands.0[1]);
+    }
+    seen
+}
+
 /// The facts the hints are worked out from; the sentences are written when serialized.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hints {

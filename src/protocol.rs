@@ -1,0 +1,178 @@
+//! The WebSocket frames: one closed set each way, JSON objects tagged by `type`.
+//!
+//! Browser to server: `action` (a game action, made on a view version, with the client's own id for the
+//! answer), `resync` (send my view again), `next-deal` and `rematch`. Server to browser: `view` (the
+//! seat's whole view with the table, the match and the actions open to it), `seats` (who is connected),
+//! `ack` and `error`. The README's Protocol section documents every field.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::Seat;
+
+/// A frame from a browser.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Play a game action, made on the view with this version.
+    Action {
+        version: u64,
+        /// The client's own id for this action, echoed in the answer.
+        #[serde(default)]
+        id: Option<String>,
+        /// The game's action, as that game's README section describes it.
+        action: serde_json::Value,
+    },
+    /// Send me the current view again.
+    Resync,
+    /// Deal the next deal of the match, once a deal has ended.
+    NextDeal { version: u64 },
+    /// Start a new match at this table with the same seats, once the match has ended.
+    Rematch { version: u64 },
+}
+
+/// The longest client id echoed back.
+pub const MAX_CLIENT_ID: usize = 64;
+
+impl ClientMsg {
+    /// Parses a text frame, or says in a sentence what is wrong with it.
+    pub fn parse(text: &str) -> Result<ClientMsg, ProtocolError> {
+        let msg: ClientMsg = serde_json::from_str(text).map_err(|e| {
+            let known = ["action", "resync", "next-deal", "rematch"];
+            let message = e.to_string();
+            if message.starts_with("unknown variant") {
+                ProtocolError::new(
+                    "unknown-type",
+                    format!(
+                        "That message type is not known; the types are {}.",
+                        known.join(", ")
+                    ),
+                )
+            } else {
+                ProtocolError::new(
+                    "malformed",
+                    format!("That frame is not a valid message: {message}."),
+                )
+            }
+        })?;
+        if let ClientMsg::Action { id: Some(id), .. } = &msg {
+            if id.len() > MAX_CLIENT_ID {
+                return Err(ProtocolError::new(
+                    "malformed",
+                    format!("An action id is at most {MAX_CLIENT_ID} bytes."),
+                ));
+            }
+        }
+        Ok(msg)
+    }
+}
+
+/// A frame refused before it reached a table: a code and a sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProtocolError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ProtocolError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> ProtocolError {
+        ProtocolError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// A frame to a browser (views are built by the table, which knows the game's types).
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum ServerMsg<'a> {
+    /// The action with this client id was accepted; the table is now at `version`.
+    Ack { id: Option<&'a str>, version: u64 },
+    /// Something was refused; nothing changed.
+    Error {
+        code: &'a str,
+        message: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<&'a str>,
+    },
+    /// Who sits where and who is connected.
+    Seats { seats: &'a [SeatInfo] },
+}
+
+/// One seat as every seat sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatInfo {
+    pub seat: Seat,
+    /// "person", "computer" or "free".
+    pub who: &'static str,
+    pub connected: bool,
+}
+
+impl ServerMsg<'_> {
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).expect("server frames always serialize")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_frames_parse_and_refuse_clearly() {
+        let ok = ClientMsg::parse(
+            r#"{"type":"action","version":3,"id":"a1","action":{"type":"pick-up"}}"#,
+        )
+        .unwrap();
+        assert!(matches!(ok, ClientMsg::Action { version: 3, .. }));
+        assert!(matches!(
+            ClientMsg::parse(r#"{"type":"resync"}"#),
+            Ok(ClientMsg::Resync)
+        ));
+        assert_eq!(
+            ClientMsg::parse(r#"{"type":"dance"}"#).unwrap_err().code,
+            "unknown-type"
+        );
+        for bad in [
+            "",
+            "{",
+            "[]",
+            "42",
+            r#"{"type":"action"}"#,
+            r#"{"type":"action","version":"3","action":{}}"#,
+            r#"{"type":"action","version":-1,"action":{}}"#,
+            r#"{"type":"action","version":1,"action":{},"extra":1}"#,
+            r#"{"type":"resync","x":1}"#,
+            r#"{"version":1}"#,
+        ] {
+            assert_eq!(
+                ClientMsg::parse(bad).unwrap_err().code,
+                "malformed",
+                "{bad}"
+            );
+        }
+        let long_id = format!(
+            r#"{{"type":"action","version":1,"id":"{}","action":{{}}}}"#,
+            "x".repeat(65)
+        );
+        assert_eq!(ClientMsg::parse(&long_id).unwrap_err().code, "malformed");
+    }
+
+    #[test]
+    fn server_frames_are_tagged() {
+        let ack = ServerMsg::Ack {
+            id: Some("a1"),
+            version: 4,
+        };
+        assert_eq!(ack.to_text(), r#"{"type":"ack","id":"a1","version":4}"#);
+        let error = ServerMsg::Error {
+            code: "stale-version",
+            message: "Your view is out of date.",
+            id: None,
+        };
+        assert_eq!(
+            error.to_text(),
+            r#"{"type":"error","code":"stale-version","message":"Your view is out of date."}"#
+        );
+    }
+}

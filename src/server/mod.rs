@@ -1,0 +1,126 @@
+//! The actix-web app: HTTP routes, the table page, and the WebSocket sessions.
+
+mod http;
+mod registry;
+mod session;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::{web, App, HttpServer};
+
+pub use registry::SessionRegistry;
+
+use crate::routing::{LocalRouter, Router};
+use crate::settings::Settings;
+
+/// What every request handler shares.
+pub struct AppState {
+    pub settings: Arc<Settings>,
+    pub router: Arc<dyn Router>,
+    pub registry: Arc<SessionRegistry>,
+}
+
+/// A running server.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub handle: actix_web::dev::ServerHandle,
+    pub router: Arc<dyn Router>,
+    pub registry: Arc<SessionRegistry>,
+    server: actix_rt::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Running {
+    /// Serves until stopped.
+    pub async fn wait(self) -> std::io::Result<()> {
+        self.server.await.unwrap_or(Ok(()))
+    }
+
+    /// Stops taking new tables and sockets, closes every socket with 1001, then stops.
+    pub async fn shut_down(handle: actix_web::dev::ServerHandle, registry: Arc<SessionRegistry>) {
+        registry.drain();
+        for _ in 0..50 {
+            if registry.open() == 0 {
+                break;
+            }
+            actix_rt::time::sleep(Duration::from_millis(20)).await;
+        }
+        handle.stop(true).await;
+    }
+}
+
+/// Binds and starts the server on the current actix runtime; signals are left to the caller.
+pub fn start(settings: Settings) -> std::io::Result<Running> {
+    let settings = Arc::new(settings);
+    if !settings.redis_url.is_empty() {
+        tracing::warn!(
+            "redis_url is set, but routing through Redis is not built yet: serving alone"
+        );
+    }
+    let router: Arc<dyn Router> = Arc::new(LocalRouter::new());
+    let registry = Arc::new(SessionRegistry::default());
+    let state = web::Data::new(AppState {
+        settings: settings.clone(),
+        router: router.clone(),
+        registry: registry.clone(),
+    });
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(state.clone())
+            .app_data(web::PayloadConfig::new(64 * 1024))
+            .configure(http::routes)
+    })
+    .disable_signals()
+    .shutdown_timeout(5)
+    .bind(settings.listen.as_str())?;
+    let addr = server
+        .addrs()
+        .first()
+        .copied()
+        .ok_or_else(|| std::io::Error::other("bound to no address"))?;
+    let server = server.run();
+    let handle = server.handle();
+    Ok(Running {
+        addr,
+        handle,
+        router,
+        registry,
+        server: actix_rt::spawn(server),
+    })
+}
+
+/// Serves until SIGTERM or Ctrl-C, then shuts down cleanly.
+pub async fn serve(settings: Settings) -> std::io::Result<()> {
+    let running = start(settings)?;
+    tracing::info!(addr = %running.addr, "serving http://{}", running.addr);
+    let (handle, registry) = (running.handle.clone(), running.registry.clone());
+    actix_rt::spawn(async move {
+        wait_for_signal().await;
+        tracing::info!("shutting down: no new tables, closing every socket");
+        Running::shut_down(handle, registry).await;
+    });
+    running.wait().await
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,538 @@
+//! The table actor: one per table, generic over the game. It owns the match and never waits on a socket:
+//! frames go out with `try_send` into each socket's bounded mailbox, and a socket that cannot keep up is
+//! dropped while the table goes on.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix::{Actor, ActorContext, AsyncContext, Context, Handler, Recipient};
+use rand::{Rng, SeedableRng};
+
+use super::frames::{MatchInfo, Status, ViewFrame};
+use super::messages::*;
+use super::seats::{Occupant, SeatTicket, TableKind};
+use super::{TableId, Token};
+use crate::cards::{deal_rng, Seat};
+use crate::game::{BotRng, Game, RuleError};
+use crate::matches::{Match, MatchLength};
+use crate::protocol::{ClientMsg, SeatInfo, ServerMsg};
+
+/// How a table behaves; from the server's settings.
+#[derive(Clone)]
+pub struct TableConfig {
+    pub bot_delay: Duration,
+    pub seat_hold: Duration,
+    pub idle_expiry: Duration,
+    /// Called once when the table closes, to take it out of the router.
+    pub on_closed: Arc<dyn Fn(&TableId) + Send + Sync>,
+}
+
+/// Deals must be told apart from each other's seeds: drawn from the operating system per table.
+type TableRng = rand::rngs::StdRng;
+
+pub struct Table<G: Game> {
+    id: TableId,
+    kind: TableKind,
+    config: TableConfig,
+    seats: Vec<Occupant<G>>,
+    length: MatchLength,
+    matchup: Match,
+    state: Option<G::State>,
+    record: Vec<DealRecord>,
+    version: u64,
+    rng: TableRng,
+    bot_rng: BotRng,
+    sockets: HashMap<ConnId, (Seat, Recipient<Outbound>)>,
+    last_activity: Instant,
+}
+
+impl<G: Game> Table<G> {
+    /// A new table. At a computer table the creator sits in seat 1 and computers fill the rest; at a
+    /// friends table the creator takes seat 1 and the others wait for the link. Returns the creator's
+    /// ticket.
+    pub fn new(
+        id: TableId,
+        kind: TableKind,
+        length: MatchLength,
+        bot: &str,
+        config: TableConfig,
+    ) -> Option<(Table<G>, SeatTicket)> {
+        let mut rng = TableRng::from_entropy();
+        let (creator, token) = Occupant::person();
+        let mut seats = vec![creator];
+        for seat in Seat::all(G::SEATS).skip(1) {
+            seats.push(match kind {
+                TableKind::Computer => Occupant::Computer(G::bot(bot, seat)?),
+                TableKind::Friends => Occupant::Free,
+            });
+        }
+        let matchup = Match::new(length, G::SEATS, &mut rng);
+        let bot_rng = BotRng::seed_from_u64(rng.gen());
+        let table = Table {
+            id,
+            kind,
+            config,
+            seats,
+            length,
+            matchup,
+            state: None,
+            record: Vec::new(),
+            version: 0,
+            rng,
+            bot_rng,
+            sockets: HashMap::new(),
+            last_activity: Instant::now(),
+        };
+        Some((
+            table,
+            SeatTicket {
+                seat: Seat::new(0),
+                token,
+            },
+        ))
+    }
+
+    fn status(&self) -> Status {
+        if self.seats.iter().any(|s| matches!(s, Occupant::Free)) {
+            return Status::Waiting;
+        }
+        match self.state.as_ref().map(G::outcome) {
+            None => Status::Waiting,
+            Some(None) => Status::Playing,
+            Some(Some(_)) if self.matchup.winners().is_some() => Status::MatchOver,
+            Some(Some(_)) => Status::DealOver,
+        }
+    }
+
+    fn seat_infos(&self) -> Vec<SeatInfo> {
+        Seat::all(G::SEATS)
+            .map(|s| self.seats[s.index()].info(s))
+            .collect()
+    }
+
+    /// The frame for `seat` now.
+    fn view_frame(&self, seat: Seat, seats: &[SeatInfo]) -> Arc<str> {
+        let status = self.status();
+        let frame = ViewFrame::<G> {
+            frame: "view",
+            version: self.version,
+            table: &self.id,
+            game: G::NAME,
+            kind: self.kind,
+            status,
+            seat,
+            seats,
+            matchup: MatchInfo {
+                score: &self.matchup,
+                winners: self.matchup.winners(),
+            },
+            view: self.state.as_ref().map(|s| G::view(s, Some(seat))),
+            outcome: self.state.as_ref().and_then(G::outcome),
+            actions: match (&self.state, status) {
+                (Some(state), Status::Playing) => G::legal_actions(state, seat),
+                _ => Vec::new(),
+            },
+        };
+        serde_json::to_string(&frame)
+            .expect("views always serialize")
+            .into()
+    }
+
+    /// Sends a frame to one socket; a socket whose queue is full is dropped.
+    fn send(&mut self, conn: ConnId, text: Arc<str>) {
+        let Some((_, out)) = self.sockets.get(&conn) else {
+            return;
+        };
+        if out.try_send(Outbound::Text(text)).is_err() {
+            out.do_send(Outbound::Close(1008, "too slow: frames were piling up"));
+            tracing::warn!(table = %self.id, conn, "dropped a socket that could not keep up");
+            self.forget_socket(conn);
+        }
+    }
+
+    fn send_error(&mut self, conn: ConnId, code: &str, message: &str, id: Option<&str>) {
+        let text = ServerMsg::Error { code, message, id }.to_text();
+        self.send(conn, text.into());
+    }
+
+    /// Sends every socket its seat's frame.
+    fn broadcast(&mut self) {
+        let seats = self.seat_infos();
+        let frames: Vec<Arc<str>> = Seat::all(G::SEATS)
+            .map(|s| self.view_frame(s, &seats))
+            .collect();
+        let conns: Vec<(ConnId, Seat)> = self.sockets.iter().map(|(c, (s, _))| (*c, *s)).collect();
+        for (conn, seat) in conns {
+            self.send(conn, frames[seat.index()].clone());
+        }
+    }
+
+    /// Tells every socket who is connected.
+    fn broadcast_seats(&mut self) {
+        let text: Arc<str> = ServerMsg::Seats {
+            seats: &self.seat_infos(),
+        }
+        .to_text()
+        .into();
+        let conns: Vec<ConnId> = self.sockets.keys().copied().collect();
+        for conn in conns {
+            self.send(conn, text.clone());
+        }
+    }
+
+    fn forget_socket(&mut self, conn: ConnId) -> Option<Seat> {
+        let (seat, _) = self.sockets.remove(&conn)?;
+        if let Occupant::Person {
+            sockets,
+            gone_since,
+            ..
+        } = &mut self.seats[seat.index()]
+        {
+            *sockets = sockets.saturating_sub(1);
+            if *sockets == 0 {
+                *gone_since = Some(Instant::now());
+            }
+        }
+        Some(seat)
+    }
+
+    /// Deals the next deal of the match.
+    fn deal_next(&mut self, ctx: &mut Context<Self>) {
+        let setup = self.matchup.next_deal();
+        let seed: u64 = self.rng.gen();
+        self.state = Some(G::deal(&setup, &mut deal_rng(seed)));
+        self.version += 1;
+        self.record.push(DealRecord {
+            setup,
+            seed,
+            dealt_at: self.version,
+            actions: Vec::new(),
+        });
+        self.after_change(ctx);
+    }
+
+    /// After every accepted change: count a finished deal, show the computers, send every seat its view,
+    /// and wake the next computer.
+    fn after_change(&mut self, ctx: &mut Context<Self>) {
+        self.last_activity = Instant::now();
+        if let Some(outcome) = self.state.as_ref().and_then(G::outcome) {
+            let just_ended = self
+                .record
+                .last()
+                .is_some_and(|d| d.actions.last().is_some_and(|a| a.2 == self.version));
+            if just_ended {
+                self.matchup.record(&outcome);
+            }
+        }
+        if let Some(state) = &self.state {
+            for (i, occupant) in self.seats.iter_mut().enumerate() {
+                if let Occupant::Computer(bot) = occupant {
+                    if bot.observes() {
+                        bot.observe(&G::view(state, Some(Seat::new(i))));
+                    }
+                }
+            }
+        }
+        self.broadcast();
+        self.wake_computer(ctx);
+    }
+
+    fn wake_computer(&mut self, ctx: &mut Context<Self>) {
+        if self.status() != Status::Playing {
+            return;
+        }
+        let Some(seat) = self.state.as_ref().and_then(G::to_act) else {
+            return;
+        };
+        if matches!(self.seats[seat.index()], Occupant::Computer(_)) {
+            let version = self.version;
+            ctx.run_later(self.config.bot_delay, move |table, ctx| {
+                table.computer_moves(seat, version, ctx)
+            });
+        }
+    }
+
+    fn computer_moves(&mut self, seat: Seat, version: u64, ctx: &mut Context<Self>) {
+        if self.version != version || self.status() != Status::Playing {
+            return;
+        }
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
+        let Occupant::Computer(bot) = &mut self.seats[seat.index()] else {
+            return;
+        };
+        let legal = G::legal_actions(state, seat);
+        if legal.is_empty() {
+            return;
+        }
+        let mut action = bot.choose(&G::view(state, Some(seat)), &legal, &mut self.bot_rng);
+        if let Err(e) = G::apply(state, seat, &action) {
+            tracing::error!(table = %self.id, %e, "a computer chose a refused action; it plays its first legal one");
+            action = legal[0].clone();
+            if G::apply(state, seat, &action).is_err() {
+                return;
+            }
+        }
+        self.accepted(seat, &action);
+        self.after_change(ctx);
+    }
+
+    /// Records an accepted action and moves the version on.
+    fn accepted(&mut self, seat: Seat, action: &G::Action) {
+        self.version += 1;
+        let json = serde_json::to_value(action).expect("actions always serialize");
+        if let Some(deal) = self.record.last_mut() {
+            deal.actions.push((seat, json, self.version));
+        }
+    }
+
+    fn play(
+        &mut self,
+        conn: ConnId,
+        seat: Seat,
+        version: u64,
+        id: Option<&str>,
+        raw: serde_json::Value,
+        ctx: &mut Context<Self>,
+    ) {
+        if let Err(refusal) = self.check_moment(version, Status::Playing) {
+            self.refuse(conn, seat, refusal, id);
+            return;
+        }
+        let action: G::Action = match serde_json::from_value(raw) {
+            Ok(action) => action,
+            Err(e) => {
+                let message = format!("That is not a {} action: {e}.", G::NAME);
+                self.send_error(conn, "bad-action", &message, id);
+                return;
+            }
+        };
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
+        if let Err(e) = G::apply(state, seat, &action) {
+            self.send_error(conn, e.code, &e.message, id);
+            return;
+        }
+        self.accepted(seat, &action);
+        let ack = ServerMsg::Ack {
+            id,
+            version: self.version,
+        }
+        .to_text();
+        self.send(conn, ack.into());
+        self.after_change(ctx);
+    }
+
+    /// Checks a request made on `version` while the table should be at `wanted`.
+    fn check_moment(&self, version: u64, wanted: Status) -> Result<(), RuleError> {
+        if version != self.version {
+            return Err(RuleError::new(
+                "stale-version",
+                "The table has moved on since that view; here is the current one.",
+            ));
+        }
+        let status = self.status();
+        if status == wanted {
+            return Ok(());
+        }
+        let message = match status {
+            Status::Waiting => "The table is waiting for every seat to be taken.",
+            Status::Playing => "A deal is being played.",
+            Status::DealOver => "This deal is over: deal the next one.",
+            Status::MatchOver => "The match is over: start a rematch.",
+        };
+        Err(RuleError::new("wrong-moment", message))
+    }
+
+    /// Sends an error, and with a stale version the current view as well.
+    fn refuse(&mut self, conn: ConnId, seat: Seat, refusal: RuleError, id: Option<&str>) {
+        self.send_error(conn, refusal.code, &refusal.message, id);
+        if refusal.code == "stale-version" {
+            let frame = self.view_frame(seat, &self.seat_infos());
+            self.send(conn, frame);
+        }
+    }
+
+    fn seat_of(&self, token: &Token) -> Option<Seat> {
+        Seat::all(G::SEATS).find(|s| self.seats[s.index()].holds(token))
+    }
+
+    /// After the hold, a seat still without a socket is given up: a computer table closes, a friends
+    /// table frees the seat for the link.
+    fn hold_expired(&mut self, seat: Seat, ctx: &mut Context<Self>) {
+        let Occupant::Person {
+            sockets: 0,
+            gone_since: Some(since),
+            ..
+        } = self.seats[seat.index()]
+        else {
+            return;
+        };
+        if since.elapsed() < self.config.seat_hold {
+            return;
+        }
+        match self.kind {
+            TableKind::Computer => {
+                tracing::info!(table = %self.id, "the player left; the computer table closes");
+                ctx.stop();
+            }
+            TableKind::Friends => {
+                self.seats[seat.index()] = Occupant::Free;
+                self.broadcast();
+            }
+        }
+    }
+
+    fn watch_hold(&self, seat: Seat, ctx: &mut Context<Self>) {
+        ctx.run_later(self.config.seat_hold, move |table, ctx| {
+            table.hold_expired(seat, ctx)
+        });
+    }
+}
+
+impl<G: Game> Actor for Table<G> {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        ctx.set_mailbox_capacity(256);
+        self.watch_hold(Seat::new(0), ctx);
+        let every =
+            (self.config.idle_expiry / 4).clamp(Duration::from_millis(50), Duration::from_secs(60));
+        ctx.run_interval(every, |table, ctx| {
+            if table.sockets.is_empty() && table.last_activity.elapsed() >= table.config.idle_expiry
+            {
+                tracing::info!(table = %table.id, "closing an idle table");
+                ctx.stop();
+            }
+        });
+        if self.status() == Status::Waiting
+            && !self.seats.iter().any(|s| matches!(s, Occupant::Free))
+        {
+            self.deal_next(ctx);
+        }
+    }
+
+    fn stopped(&mut self, _ctx: &mut Context<Self>) {
+        for (_, out) in self.sockets.values() {
+            out.do_send(Outbound::Close(1001, "the table has closed"));
+        }
+        (self.config.on_closed)(&self.id);
+    }
+}
+
+impl<G: Game> Handler<Join> for Table<G> {
+    type Result = Result<SeatTicket, TableRefusal>;
+
+    fn handle(&mut self, _: Join, ctx: &mut Context<Self>) -> Self::Result {
+        if self.kind == TableKind::Computer {
+            return Err(TableRefusal::full());
+        }
+        let seat = Seat::all(G::SEATS)
+            .find(|s| matches!(self.seats[s.index()], Occupant::Free))
+            .ok_or_else(TableRefusal::full)?;
+        let (occupant, token) = Occupant::person();
+        self.seats[seat.index()] = occupant;
+        self.last_activity = Instant::now();
+        self.watch_hold(seat, ctx);
+        let everyone_seated = !self.seats.iter().any(|s| matches!(s, Occupant::Free));
+        if everyone_seated && self.state.is_none() {
+            self.deal_next(ctx);
+        } else {
+            self.broadcast();
+        }
+        Ok(SeatTicket { seat, token })
+    }
+}
+
+impl<G: Game> Handler<CheckToken> for Table<G> {
+    type Result = Result<Seat, TableRefusal>;
+
+    fn handle(&mut self, CheckToken(token): CheckToken, _: &mut Context<Self>) -> Self::Result {
+        self.seat_of(&token).ok_or_else(TableRefusal::wrong_token)
+    }
+}
+
+impl<G: Game> Handler<Attach> for Table<G> {
+    type Result = Result<Seat, TableRefusal>;
+
+    fn handle(&mut self, attach: Attach, _: &mut Context<Self>) -> Self::Result {
+        let seat = self
+            .seat_of(&attach.token)
+            .ok_or_else(TableRefusal::wrong_token)?;
+        if let Occupant::Person {
+            sockets,
+            gone_since,
+            ..
+        } = &mut self.seats[seat.index()]
+        {
+            *sockets += 1;
+            *gone_since = None;
+        }
+        self.sockets.insert(attach.conn, (seat, attach.out));
+        self.last_activity = Instant::now();
+        let frame = self.view_frame(seat, &self.seat_infos());
+        self.send(attach.conn, frame);
+        self.broadcast_seats();
+        Ok(seat)
+    }
+}
+
+impl<G: Game> Handler<FromSeat> for Table<G> {
+    type Result = ();
+
+    fn handle(&mut self, FromSeat { conn, msg }: FromSeat, ctx: &mut Context<Self>) {
+        let Some((seat, _)) = self.sockets.get(&conn) else {
+            return;
+        };
+        let seat = *seat;
+        self.last_activity = Instant::now();
+        match msg {
+            ClientMsg::Resync => {
+                let frame = self.view_frame(seat, &self.seat_infos());
+                self.send(conn, frame);
+            }
+            ClientMsg::Action {
+                version,
+                id,
+                action,
+            } => self.play(conn, seat, version, id.as_deref(), action, ctx),
+            ClientMsg::NextDeal { version } => match self.check_moment(version, Status::DealOver) {
+                Ok(()) => self.deal_next(ctx),
+                Err(refusal) => self.refuse(conn, seat, refusal, None),
+            },
+            ClientMsg::Rematch { version } => match self.check_moment(version, Status::MatchOver) {
+                Ok(()) => {
+                    self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
+                    self.deal_next(ctx);
+                }
+                Err(refusal) => self.refuse(conn, seat, refusal, None),
+            },
+        }
+    }
+}
+
+impl<G: Game> Handler<Detach> for Table<G> {
+    type Result = ();
+
+    fn handle(&mut self, Detach { conn }: Detach, ctx: &mut Context<Self>) {
+        if let Some(seat) = self.forget_socket(conn) {
+            self.watch_hold(seat, ctx);
+            self.broadcast_seats();
+        }
+    }
+}
+
+impl<G: Game> Handler<Inspect> for Table<G> {
+    type Result = actix::MessageResult<Inspect>;
+
+    fn handle(&mut self, _: Inspect, _: &mut Context<Self>) -> Self::Result {
+        actix::MessageResult(TableRecord {
+            game: G::NAME,
+            version: self.version,
+            deals: self.record.clone(),
+        })
+    }
+}

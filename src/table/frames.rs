@@ -1,0 +1,55 @@
+//! The `view` frame: what the table sends one seat after every change.
+
+use serde::Serialize;
+
+use super::seats::TableKind;
+use super::TableId;
+use crate::cards::Seat;
+use crate::game::{DealOutcome, Game};
+use crate::matches::Match;
+use crate::protocol::SeatInfo;
+
+/// Where the table stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Waiting for every seat to be taken.
+    Waiting,
+    /// A deal is being played.
+    Playing,
+    /// A deal has ended; any person may deal the next one.
+    DealOver,
+    /// The match has ended; any person may start a rematch.
+    MatchOver,
+}
+
+/// One seat's frame.
+#[derive(Serialize)]
+pub struct ViewFrame<'a, G: Game> {
+    #[serde(rename = "type")]
+    pub frame: &'static str,
+    pub version: u64,
+    pub table: &'a TableId,
+    pub game: &'static str,
+    pub kind: TableKind,
+    pub status: Status,
+    pub seat: Seat,
+    pub seats: &'a [SeatInfo],
+    #[serde(rename = "match")]
+    pub matchup: MatchInfo<'a>,
+    /// The seat's view of the deal in play (or the one just ended).
+    pub view: Option<G::View>,
+    /// How the deal ended, once it has.
+    pub outcome: Option<DealOutcome>,
+    /// Every action this seat may take now (empty when it is not its turn).
+    pub actions: Vec<G::Action>,
+}
+
+/// The match as every seat sees it.
+#[derive(Serialize)]
+pub struct MatchInfo<'a> {
+    #[serde(flatten)]
+    pub score: &'a Match,
+    /// The winners, once the match is over.
+    pub winners: Option<Vec<Seat>>,
+}

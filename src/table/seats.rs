@@ -1,0 +1,69 @@
+//! Who sits at a table: people with their tokens and connections, or computer players.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::Token;
+use crate::cards::Seat;
+use crate::game::{Bot, Game};
+use crate::protocol::SeatInfo;
+
+/// Against the computer, or among friends through a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableKind {
+    Computer,
+    Friends,
+}
+
+/// A seat taken: which one, and the token that acts for it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatTicket {
+    pub seat: Seat,
+    pub token: Token,
+}
+
+/// Who is in a seat.
+pub enum Occupant<G: Game> {
+    Free,
+    Person {
+        token: Token,
+        /// How many sockets this seat has open.
+        sockets: usize,
+        /// When its last socket went, while it has none.
+        gone_since: Option<Instant>,
+    },
+    Computer(Box<dyn Bot<G>>),
+}
+
+impl<G: Game> Occupant<G> {
+    pub fn person() -> (Occupant<G>, Token) {
+        let token = Token::random();
+        (
+            Occupant::Person {
+                token: token.clone(),
+                sockets: 0,
+                gone_since: Some(Instant::now()),
+            },
+            token,
+        )
+    }
+
+    pub fn holds(&self, token: &Token) -> bool {
+        matches!(self, Occupant::Person { token: mine, .. } if mine.matches(token))
+    }
+
+    pub fn info(&self, seat: Seat) -> SeatInfo {
+        let (who, connected) = match self {
+            Occupant::Free => ("free", false),
+            Occupant::Person { sockets, .. } => ("person", *sockets > 0),
+            Occupant::Computer(_) => ("computer", true),
+        };
+        SeatInfo {
+            seat,
+            who,
+            connected,
+        }
+    }
+}
