@@ -1,0 +1,422 @@
+//! The places cards lie in a deal of Pishe Pasha: a seat's face-down stock and face-up discard pile
+//! (both a [`Stack`]), the four shared suit piles ([`SuitPiles`]), and the log of a turn ([`TurnLog`]).
+//!
+//! Everything here is fixed-size and `Copy`: a deal never touches the heap while it is played, which
+//! keeps self-play fast.
+
+use std::fmt;
+
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
+use serde::Serialize;
+
+use crate::cards::{Card, Rank, Seat, Suit};
+
+/// How many cards the deck has, and so the most any one stack can hold.
+pub const DECK_SIZE: usize = 52;
+
+/// A filler for the unused slots of the fixed arrays; never read.
+const FILLER: Card = Card::new(Rank::Two, Suit::Clubs);
+
+/// A stack of cards, bottom first and the top last: a stock (face down) or a discard pile (face up).
+#[derive(Clone, Copy)]
+pub struct Stack {
+    cards: [Card; DECK_SIZE],
+    len: u8,
+}
+
+impl Stack {
+    pub const EMPTY: Stack = Stack {
+        cards: [FILLER; DECK_SIZE],
+        len: 0,
+    };
+
+    /// The stack holding `cards`, the first at the bottom; `None` if there are more than 52.
+    pub fn from_bottom(cards: &[Card]) -> Option<Stack> {
+        if cards.len() > DECK_SIZE {
+            return None;
+        }
+        let mut stack = Stack::EMPTY;
+        stack.cards[..cards.len()].copy_from_slice(cards);
+        stack.len = cards.len() as u8;
+        Some(stack)
+    }
+
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The card on top, if any.
+    pub fn top(&self) -> Option<Card> {
+        self.as_slice().last().copied()
+    }
+
+    /// The cards, bottom first.
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len()]
+    }
+
+    /// Puts a card on top. A deal has 52 cards, so a stack of a deal never overflows; if it ever did,
+    /// the card would be refused and `false` returned.
+    pub(super) fn push(&mut self, card: Card) -> bool {
+        if self.len() == DECK_SIZE {
+            return false;
+        }
+        self.cards[self.len()] = card;
+        self.len += 1;
+        true
+    }
+
+    /// Takes the top card off.
+    pub(super) fn pop(&mut self) -> Option<Card> {
+        let card = self.top()?;
+        self.len -= 1;
+        Some(card)
+    }
+
+    /// The stack turned over as a block: the bottom card becomes the top, nothing is shuffled.
+    pub(super) fn turned_over(&self) -> Stack {
+        let mut turned = *self;
+        turned.cards[..self.len()].reverse();
+        turned
+    }
+}
+
+impl PartialEq for Stack {
+    fn eq(&self, other: &Stack) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Stack {}
+
+impl fmt::Debug for Stack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// Serialized as the list of card codes, bottom first.
+impl Serialize for Stack {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
+    }
+}
+
+/// The four shared suit piles, each built from the ace up to the king. Held as each pile's height: 0
+/// for a pile nobody has started, 13 for a finished one.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct SuitPiles([u8; 4]);
+
+impl SuitPiles {
+    /// Piles standing at the given heights, in suit order (clubs, diamonds, hearts, spades); `None` if
+    /// a height is over 13.
+    pub fn at(heights: [u8; 4]) -> Option<SuitPiles> {
+        heights
+            .iter()
+            .all(|&h| h <= 13)
+            .then_some(SuitPiles(heights))
+    }
+
+    /// How many cards the suit's pile holds: the rank of its top card, ace counting 1.
+    pub fn height(&self, suit: Suit) -> u8 {
+        self.0[suit as usize]
+    }
+
+    /// The top card of the suit's pile, if it has been started.
+    pub fn top(&self, suit: Suit) -> Option<Card> {
+        match self.height(suit) {
+            0 => None,
+            h => Some(Card::new(rank_of(h), suit)),
+        }
+    }
+
+    /// Whether the card goes on its suit's pile now: an ace on an empty pile, or one rank above the top.
+    pub fn fits(&self, card: Card) -> bool {
+        card.rank().value_ace_low() == self.height(card.suit()) + 1
+    }
+
+    /// Puts a fitting card on its pile.
+    pub(super) fn place(&mut self, card: Card) {
+        self.0[card.suit() as usize] += 1;
+    }
+
+    /// How many cards all four piles hold together.
+    pub fn total(&self) -> usize {
+        self.0.iter().map(|&h| usize::from(h)).sum()
+    }
+
+    /// Every card lying on the suit piles.
+    pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
+        Suit::ALL
+            .into_iter()
+            .flat_map(move |suit| (1..=self.height(suit)).map(move |h| Card::new(rank_of(h), suit)))
+    }
+}
+
+/// Serialized as a map from suit name to the pile's top card (`null` while unstarted).
+impl Serialize for SuitPiles {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(4))?;
+        for suit in Suit::ALL {
+            map.serialize_entry(suit.name(), &self.top(suit))?;
+        }
+        map.end()
+    }
+}
+
+/// The rank counted `value` with the ace as 1 (1 to 13).
+pub fn rank_of(value: u8) -> Rank {
+    match value {
+        1 => Rank::Ace,
+        v => Rank::ALL[usize::from(v.clamp(2, 13)) - 2],
+    }
+}
+
+/// Whether two cards are exactly one rank apart, suits aside. Ranks do not wrap: king and ace are
+/// thirteen apart (RULINGS Pishe Pasha 1).
+pub fn one_apart(a: Card, b: Card) -> bool {
+    a.rank().value_ace_low().abs_diff(b.rank().value_ace_low()) == 1
+}
+
+/// Where a card came from: the top of the seat's discard pile, or turned from its stock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    Pile,
+    Stock,
+}
+
+/// One step of a turn, as the panel lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The card went onto its suit pile. Always forced: the table does it.
+    Home { card: Card, from: Source },
+    /// The seat gave the card to the other seat's discard pile.
+    Give { card: Card, from: Source },
+    /// A turned card that fitted only the other seat's pile was kept: it went onto the seat's own pile
+    /// and the turn ended.
+    Keep { card: Card },
+    /// A turned card fitted nowhere: it went onto the seat's own pile and the turn ended (forced).
+    Discard { card: Card },
+    /// The stock was empty when a card had to be turned: the discard pile, `cards` strong, was turned
+    /// over to become the stock (forced).
+    TurnOver { cards: u8 },
+}
+
+impl Step {
+    /// Whether the table did this step without asking.
+    pub fn forced(&self) -> bool {
+        matches!(
+            self,
+            Step::Home { .. } | Step::Discard { .. } | Step::TurnOver { .. }
+        )
+    }
+
+    /// The card the step moved, if one face-up card moved.
+    pub fn card(&self) -> Option<Card> {
+        match *self {
+            Step::Home { card, .. }
+            | Step::Give { card, .. }
+            | Step::Keep { card }
+            | Step::Discard { card } => Some(card),
+            Step::TurnOver { .. } => None,
+        }
+    }
+
+    /// The step as a sentence, told about the seat that took it.
+    pub fn sentence(&self) -> String {
+        let whence = |from: Source| match from {
+            Source::Pile => "from the top of the discard pile",
+            Source::Stock => "turned from the stock",
+        };
+        match *self {
+            Step::Home { card, from } => format!(
+                "{} went home to the {} pile, {} (forced).",
+                capitalised(card),
+                card.suit().name(),
+                whence(from)
+            ),
+            Step::Give { card, from } => {
+                format!("{}, {}, was given to the other seat.", capitalised(card), whence(from))
+            }
+            Step::Keep { card } => format!(
+                "{}, turned from the stock, was kept on the discard pile; the turn ended.",
+                capitalised(card)
+            ),
+            Step::Discard { card } => format!(
+                "{}, turned from the stock, fitted nowhere and went onto the discard pile; the turn ended.",
+                capitalised(card)
+            ),
+            Step::TurnOver { cards } => format!(
+                "The stock was empty, so the discard pile ({cards} cards) was turned over to become the stock (forced)."
+            ),
+        }
+    }
+}
+
+fn capitalised(card: Card) -> String {
+    let mut text = card.describe();
+    text.replace_range(..1, "T");
+    text
+}
+
+impl Serialize for Step {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("Step", 5)?;
+        let (kind, from) = match *self {
+            Step::Home { from, .. } => ("home", Some(from)),
+            Step::Give { from, .. } => ("give", Some(from)),
+            Step::Keep { .. } => ("keep", Some(Source::Stock)),
+            Step::Discard { .. } => ("discard", Some(Source::Stock)),
+            Step::TurnOver { .. } => ("turn-over", None),
+        };
+        out.serialize_field("step", kind)?;
+        out.serialize_field("card", &self.card())?;
+        out.serialize_field("from", &from)?;
+        out.serialize_field("forced", &self.forced())?;
+        out.serialize_field("says", &self.sentence())?;
+        out.end()
+    }
+}
+
+/// The most steps one turn can take. In a turn a seat's cards only leave it, so it has at most 51 homes
+/// and gives; a turn-over needs the stock emptied since the last one, which takes a home or a give (a
+/// kept or discarded card ends the turn), so at most 52 turn-overs; and one step ends the turn: 104.
+pub const MAX_TURN_STEPS: usize = 112;
+
+/// The steps of one seat's turn, in order.
+#[derive(Clone, Copy)]
+pub struct TurnLog {
+    seat: Seat,
+    steps: [Step; MAX_TURN_STEPS],
+    len: u8,
+}
+
+impl TurnLog {
+    /// The log of a turn of `seat` that has not started yet.
+    pub fn new(seat: Seat) -> TurnLog {
+        TurnLog {
+            seat,
+            steps: [Step::TurnOver { cards: 0 }; MAX_TURN_STEPS],
+            len: 0,
+        }
+    }
+
+    /// Whose turn it logs.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The steps so far, in order.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps[..usize::from(self.len)]
+    }
+
+    /// Adds a step. The bound above makes a full log impossible; were it full, the step would go
+    /// unlogged rather than stop the table.
+    pub(super) fn push(&mut self, step: Step) {
+        if let Some(slot) = self.steps.get_mut(usize::from(self.len)) {
+            *slot = step;
+            self.len += 1;
+        }
+    }
+}
+
+impl PartialEq for TurnLog {
+    fn eq(&self, other: &TurnLog) -> bool {
+        self.seat == other.seat && self.steps() == other.steps()
+    }
+}
+
+impl Eq for TurnLog {}
+
+impl fmt::Debug for TurnLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TurnLog")
+            .field("seat", &self.seat)
+            .field("steps", &self.steps())
+            .finish()
+    }
+}
+
+impl Serialize for TurnLog {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("TurnLog", 2)?;
+        out.serialize_field("seat", &self.seat)?;
+        out.serialize_field("steps", self.steps())?;
+        out.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(code: &str) -> Card {
+        code.parse().unwrap()
+    }
+
+    #[test]
+    fn ranks_do_not_wrap_from_king_to_ace() {
+        assert!(!one_apart(card("KS"), card("AH")));
+        assert!(!one_apart(card("AD"), card("KD")));
+        assert!(one_apart(card("AS"), card("2H")));
+        assert!(one_apart(card("QC"), card("KD")));
+        assert!(!one_apart(card("7C"), card("7D")));
+        assert!(!one_apart(card("6C"), card("8D")));
+    }
+
+    #[test]
+    fn a_suit_pile_takes_its_ace_first_then_one_rank_at_a_time() {
+        let mut piles = SuitPiles::default();
+        assert!(piles.fits(card("AH")));
+        assert!(!piles.fits(card("2H")));
+        assert!(!piles.fits(card("KH")));
+        piles.place(card("AH"));
+        assert!(piles.fits(card("2H")) && !piles.fits(card("2S")));
+        assert_eq!(piles.top(Suit::Hearts), Some(card("AH")));
+        assert_eq!(piles.top(Suit::Clubs), None);
+        let full = SuitPiles::at([13, 0, 3, 0]).unwrap();
+        assert!(!full.fits(card("AC")) && full.fits(card("4H")));
+        assert_eq!(full.cards().count(), 16);
+        assert_eq!(
+            serde_json::to_string(&full).unwrap(),
+            r#"{"clubs":"KC","diamonds":null,"hearts":"3H","spades":null}"#
+        );
+        assert_eq!(SuitPiles::at([14, 0, 0, 0]), None);
+    }
+
+    #[test]
+    fn a_stack_turned_over_puts_its_oldest_card_on_top() {
+        let pile = Stack::from_bottom(&[card("3C"), card("9D"), card("KS")]).unwrap();
+        assert_eq!(pile.top(), Some(card("KS")));
+        let mut stock = pile.turned_over();
+        assert_eq!(stock.pop(), Some(card("3C")));
+        assert_eq!(stock.pop(), Some(card("9D")));
+        assert_eq!(stock.pop(), Some(card("KS")));
+        assert_eq!(stock.pop(), None);
+        assert!(stock.is_empty());
+    }
+
+    #[test]
+    fn steps_read_as_sentences_and_serialize_with_their_card() {
+        let step = Step::Home {
+            card: card("7H"),
+            from: Source::Pile,
+        };
+        assert!(step.forced());
+        let json = serde_json::to_value(step).unwrap();
+        assert_eq!(json["card"], "7H");
+        assert_eq!(json["step"], "home");
+        assert_eq!(
+            json["says"],
+            "The 7 of hearts went home to the hearts pile, from the top of the discard pile (forced)."
+        );
+        let turn_over = serde_json::to_value(Step::TurnOver { cards: 9 }).unwrap();
+        assert_eq!(turn_over["card"], serde_json::Value::Null);
+    }
+}
