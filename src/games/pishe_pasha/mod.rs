@@ -25,6 +25,8 @@ mod rules;
 mod view;
 
 #[cfg(test)]
+mod playouts;
+#[cfg(test)]
 mod tests;
 
 pub use bot::{Player, Strategy};

@@ -238,9 +238,18 @@ impl State {
         }
     }
 
-    /// Every card lying anywhere, counted: always 52.
+    /// The card just turned, waiting to be given or kept, if any.
+    pub fn turned(&self) -> Option<Card> {
+        match self.phase {
+            Phase::Turned { card } => Some(card),
+            _ => None,
+        }
+    }
+
+    /// Every card lying anywhere (the turned card in the seat's hand included), counted: always 52.
     pub fn card_count(&self) -> usize {
-        self.suit_piles.total()
+        usize::from(self.turned().is_some())
+            + self.suit_piles.total()
             + self.stocks.0.iter().map(Stack::len).sum::<usize>()
             + self.piles.0.iter().map(Stack::len).sum::<usize>()
     }
