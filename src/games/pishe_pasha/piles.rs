@@ -59,15 +59,14 @@ impl Stack {
         &self.cards[..self.len()]
     }
 
-    /// Puts a card on top. A deal has 52 cards, so a stack of a deal never overflows; if it ever did,
-    /// the card would be refused and `false` returned.
-    pub(super) fn push(&mut self, card: Card) -> bool {
-        if self.len() == DECK_SIZE {
-            return false;
+    /// Puts a card on top. Every card of a deal is in one place only and a deal has 52, so a stack
+    /// never holds more than 52; the check only keeps an impossible overflow from stopping the table.
+    pub(super) fn push(&mut self, card: Card) {
+        let len = self.len();
+        if let Some(slot) = self.cards.get_mut(len) {
+            *slot = card;
+            self.len += 1;
         }
-        self.cards[self.len()] = card;
-        self.len += 1;
-        true
     }
 
     /// Takes the top card off.

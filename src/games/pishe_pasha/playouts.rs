@@ -43,6 +43,7 @@ fn cards_named(json: &str) -> CardSet {
     json.split('"')
         .skip(1)
         .step_by(2)
+        .filter(|s| (2..=3).contains(&s.len()))
         .filter_map(|s| s.parse::<Card>().ok())
         .collect()
 }
