@@ -287,12 +287,57 @@ impl Serialize for Step {
 /// kept or discarded card ends the turn), so at most 52 turn-overs; and one step ends the turn: 104.
 pub const MAX_TURN_STEPS: usize = 112;
 
+/// A step in two bytes, so that a turn log is cheap to copy into every view: bits 0-5 hold the card's
+/// number (or a turn-over's card count), bits 6-8 the kind of step, bit 9 the source.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PackedStep(u16);
+
+impl PackedStep {
+    const HOME: u16 = 0;
+    const GIVE: u16 = 1;
+    const KEEP: u16 = 2;
+    const DISCARD: u16 = 3;
+    const TURN_OVER: u16 = 4;
+
+    fn pack(step: Step) -> PackedStep {
+        let source = |from: Source| match from {
+            Source::Pile => 0,
+            Source::Stock => 1 << 9,
+        };
+        let card = |card: Card| card.index() as u16;
+        PackedStep(match step {
+            Step::Home { card: c, from } => card(c) | Self::HOME << 6 | source(from),
+            Step::Give { card: c, from } => card(c) | Self::GIVE << 6 | source(from),
+            Step::Keep { card: c } => card(c) | Self::KEEP << 6,
+            Step::Discard { card: c } => card(c) | Self::DISCARD << 6,
+            Step::TurnOver { cards } => u16::from(cards.min(63)) | Self::TURN_OVER << 6,
+        })
+    }
+
+    fn unpack(self) -> Step {
+        let low = usize::from(self.0 & 63);
+        let card = Card::from_index(low).unwrap_or(FILLER);
+        let from = if self.0 & (1 << 9) == 0 {
+            Source::Pile
+        } else {
+            Source::Stock
+        };
+        match (self.0 >> 6) & 7 {
+            Self::HOME => Step::Home { card, from },
+            Self::GIVE => Step::Give { card, from },
+            Self::KEEP => Step::Keep { card },
+            Self::DISCARD => Step::Discard { card },
+            _ => Step::TurnOver { cards: low as u8 },
+        }
+    }
+}
+
 /// The steps of one seat's turn, in order.
 #[derive(Clone, Copy)]
 pub struct TurnLog {
     seat: Seat,
-    steps: [Step; MAX_TURN_STEPS],
     len: u8,
+    steps: [PackedStep; MAX_TURN_STEPS],
 }
 
 impl TurnLog {
@@ -300,8 +345,8 @@ impl TurnLog {
     pub fn new(seat: Seat) -> TurnLog {
         TurnLog {
             seat,
-            steps: [Step::TurnOver { cards: 0 }; MAX_TURN_STEPS],
             len: 0,
+            steps: [PackedStep(0); MAX_TURN_STEPS],
         }
     }
 
@@ -310,16 +355,36 @@ impl TurnLog {
         self.seat
     }
 
+    /// How many steps so far.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The steps so far, in order.
-    pub fn steps(&self) -> &[Step] {
-        &self.steps[..usize::from(self.len)]
+    pub fn steps(&self) -> impl ExactSizeIterator<Item = Step> + '_ {
+        self.packed().iter().map(|p| p.unpack())
+    }
+
+    fn packed(&self) -> &[PackedStep] {
+        &self.steps[..self.len()]
+    }
+
+    /// Empties the log for a new turn of `seat`.
+    pub(super) fn restart(&mut self, seat: Seat) {
+        self.seat = seat;
+        self.len = 0;
     }
 
     /// Adds a step. The bound above makes a full log impossible; were it full, the step would go
     /// unlogged rather than stop the table.
     pub(super) fn push(&mut self, step: Step) {
-        if let Some(slot) = self.steps.get_mut(usize::from(self.len)) {
-            *slot = step;
+        let len = self.len();
+        if let Some(slot) = self.steps.get_mut(len) {
+            *slot = PackedStep::pack(step);
             self.len += 1;
         }
     }
@@ -327,7 +392,7 @@ impl TurnLog {
 
 impl PartialEq for TurnLog {
     fn eq(&self, other: &TurnLog) -> bool {
-        self.seat == other.seat && self.steps() == other.steps()
+        self.seat == other.seat && self.packed() == other.packed()
     }
 }
 
@@ -337,16 +402,22 @@ impl fmt::Debug for TurnLog {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TurnLog")
             .field("seat", &self.seat)
-            .field("steps", &self.steps())
+            .field("steps", &self.steps().collect::<Vec<_>>())
             .finish()
     }
 }
 
 impl Serialize for TurnLog {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Steps<'a>(&'a TurnLog);
+        impl Serialize for Steps<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.steps())
+            }
+        }
         let mut out = serializer.serialize_struct("TurnLog", 2)?;
         out.serialize_field("seat", &self.seat)?;
-        out.serialize_field("steps", self.steps())?;
+        out.serialize_field("steps", &Steps(self))?;
         out.end()
     }
 }
@@ -417,5 +488,27 @@ mod tests {
         );
         let turn_over = serde_json::to_value(Step::TurnOver { cards: 9 }).unwrap();
         assert_eq!(turn_over["card"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn every_step_packs_and_unpacks_unchanged() {
+        let mut log = TurnLog::new(Seat::new(1));
+        let mut expected = vec![];
+        for card in crate::cards::deck() {
+            for from in [Source::Pile, Source::Stock] {
+                expected.extend([Step::Home { card, from }, Step::Give { card, from }]);
+            }
+            expected.extend([Step::Keep { card }, Step::Discard { card }]);
+        }
+        for cards in 0..=52 {
+            expected.push(Step::TurnOver { cards });
+        }
+        for chunk in expected.chunks(MAX_TURN_STEPS) {
+            log.restart(Seat::new(1));
+            chunk.iter().for_each(|&step| log.push(step));
+            assert_eq!(log.steps().collect::<Vec<_>>(), chunk);
+        }
+        log.restart(Seat::new(0));
+        assert!(log.is_empty() && log.seat() == Seat::new(0));
     }
 }

@@ -10,7 +10,7 @@
 
 use rand::SeedableRng;
 
-use super::piles::{Step, TurnLog, DECK_SIZE};
+use super::piles::{TurnLog, DECK_SIZE};
 use super::rules::{Action, State, SEATS};
 use super::view::View;
 use super::PishePasha;
@@ -74,7 +74,8 @@ fn check_conserved(state: &State) {
 fn check_view(state: &State, seat: Option<Seat>, last_turn_is_new: bool) {
     let view = View::of(state, seat);
     let named = cards_named(&serde_json::to_string(&view).unwrap());
-    let logged = |log: &TurnLog| -> CardSet { log.steps().iter().filter_map(Step::card).collect() };
+    let logged =
+        |log: &TurnLog| -> CardSet { log.steps().filter_map(|step| step.card()).collect() };
     let (this_turn, last_turn) = (logged(&view.this_turn), logged(&view.last_turn));
     let tops = Seat::all(SEATS).map(|s| state.pile(s).top());
     let suit_tops = Suit::ALL.map(|suit| state.suit_piles().top(suit));

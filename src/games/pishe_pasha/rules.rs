@@ -445,9 +445,9 @@ impl State {
     }
 
     fn end_turn(&mut self) {
-        self.last_turn = self.this_turn;
+        std::mem::swap(&mut self.this_turn, &mut self.last_turn);
         self.turn = self.other();
-        self.this_turn = TurnLog::new(self.turn);
+        self.this_turn.restart(self.turn);
         self.turns += 1;
         self.settle();
     }

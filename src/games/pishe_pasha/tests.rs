@@ -91,7 +91,7 @@ fn the_worked_turn_of_seed_002() {
     assert_eq!(state.pile(YOU).top(), Some(card("KD")));
     assert_eq!(state.to_act(), Some(THEM));
     assert_eq!(
-        state.last_turn().steps(),
+        state.last_turn().steps().collect::<Vec<_>>(),
         &[
             Step::Give {
                 card: card("6S"),
@@ -144,7 +144,7 @@ fn ruling_1_ranks_do_not_wrap_and_an_ace_always_goes_home() {
     let mut state = laid_out([0, 0, 0, 0], ["AD", ""], ["5S AC", "2H"]);
     assert_eq!(state.suit_piles().top(Suit::Clubs), Some(card("AC")));
     assert_eq!(
-        state.this_turn().steps(),
+        state.this_turn().steps().collect::<Vec<_>>(),
         &[Step::Home {
             card: card("AC"),
             from: Source::Pile
@@ -232,7 +232,7 @@ fn ruling_3_a_turned_card_home_first_then_give_or_keep_then_nowhere() {
     assert_eq!(state.pile(YOU).top(), Some(card("4D")));
     assert_eq!(state.to_act(), Some(THEM));
     assert_eq!(
-        state.last_turn().steps(),
+        state.last_turn().steps().collect::<Vec<_>>(),
         &[Step::Keep { card: card("4D") }]
     );
 }
@@ -255,7 +255,7 @@ fn ruling_3_a_give_uncovers_a_card_that_goes_home_or_can_be_given_in_turn() {
     assert_eq!(state.to_act(), Some(THEM));
     assert_eq!(height(&state, Suit::Clubs), 4);
     assert_eq!(
-        state.this_turn().steps(),
+        state.this_turn().steps().collect::<Vec<_>>(),
         &[Step::Home {
             card: card("4C"),
             from: Source::Pile
@@ -271,7 +271,7 @@ fn ruling_4_an_empty_stock_turns_the_pile_over_unshuffled_oldest_on_top() {
     act(&mut state, YOU, Action::Turn);
     // The 5 of clubs was at the bottom: it is turned first and lands back on the pile.
     assert_eq!(
-        state.last_turn().steps(),
+        state.last_turn().steps().collect::<Vec<_>>(),
         &[
             Step::TurnOver { cards: 3 },
             Step::Discard { card: card("5C") }
