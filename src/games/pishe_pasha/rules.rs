@@ -275,11 +275,6 @@ impl State {
         }
     }
 
-    /// Whether `seat` may take `action` now.
-    pub fn allows(&self, seat: Seat, action: Action) -> bool {
-        self.check(seat, action).is_ok()
-    }
-
     /// The actions `seat` may take now, in the order Give, Turn, Keep.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
         let mut actions = Vec::with_capacity(2);
