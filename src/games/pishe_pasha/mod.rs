@@ -20,6 +20,7 @@
 //! ```
 
 mod bot;
+mod log;
 mod piles;
 mod rules;
 mod view;
@@ -30,7 +31,8 @@ mod playouts;
 mod tests;
 
 pub use bot::{Player, Strategy};
-pub use piles::{one_apart, Source, Stack, Step, SuitPiles, TurnLog};
+pub use log::{Source, Step, TurnLog};
+pub use piles::{one_apart, Stack, SuitPiles};
 pub use rules::{Action, CannotGive, Layout, Phase, State};
 pub use view::{Choices, DealResult, PileView, View};
 

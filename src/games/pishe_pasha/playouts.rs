@@ -10,7 +10,8 @@
 
 use rand::SeedableRng;
 
-use super::piles::{TurnLog, DECK_SIZE};
+use super::log::TurnLog;
+use super::piles::DECK_SIZE;
 use super::rules::{Action, State, SEATS};
 use super::view::View;
 use super::PishePasha;

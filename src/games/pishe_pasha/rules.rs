@@ -8,7 +8,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::piles::{one_apart, Source, Stack, Step, SuitPiles, TurnLog, DECK_SIZE};
+use super::log::{Source, Step, TurnLog};
+use super::piles::{one_apart, Stack, SuitPiles, DECK_SIZE};
 use crate::cards::{shuffled_deck, BySeat, Card, CardSet, DealRng, Seat};
 use crate::game::{DealOutcome, DealSetup, RuleError};
 

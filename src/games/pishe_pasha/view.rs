@@ -10,7 +10,8 @@
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
-use super::piles::{SuitPiles, TurnLog};
+use super::log::TurnLog;
+use super::piles::SuitPiles;
 use super::rules::{Action, CannotGive, Phase, State, SEATS};
 use crate::cards::{BySeat, Card, Seat};
 
