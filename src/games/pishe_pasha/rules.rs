@@ -68,7 +68,7 @@ impl fmt::Display for CannotGive {
             CannotGive::NotOneApart { yours, theirs } => {
                 let (mine, their) = (yours.rank().name(), theirs.rank().name());
                 write!(f, "the {mine} is not one rank above or below their {their}")?;
-                if one_apart_if_wrapped(yours, theirs) {
+                if neighbours_only_if_ranks_wrapped(yours, theirs) {
                     f.write_str(" (ranks do not wrap round from king to ace)")?;
                 }
                 Ok(())
@@ -77,7 +77,7 @@ impl fmt::Display for CannotGive {
     }
 }
 
-fn one_apart_if_wrapped(a: Card, b: Card) -> bool {
+fn neighbours_only_if_ranks_wrapped(a: Card, b: Card) -> bool {
     a.rank().value_ace_low().abs_diff(b.rank().value_ace_low()) == 12
 }
 
@@ -278,20 +278,15 @@ impl State {
 
     /// The actions `seat` may take now, in the order Give, Turn, Keep.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        let mut actions = Vec::with_capacity(2);
-        if self.to_act() == Some(seat) {
-            match self.phase {
-                Phase::Play => {
-                    if self.giveable().is_ok() {
-                        actions.push(Action::Give);
-                    }
-                    actions.push(Action::Turn);
-                }
-                Phase::Turned { .. } => actions.extend([Action::Give, Action::Keep]),
-                Phase::Won { .. } => {}
-            }
+        if self.to_act() != Some(seat) {
+            return Vec::new();
         }
-        actions
+        match self.phase {
+            Phase::Play if self.giveable().is_ok() => vec![Action::Give, Action::Turn],
+            Phase::Play => vec![Action::Turn],
+            Phase::Turned { .. } => vec![Action::Give, Action::Keep],
+            Phase::Won { .. } => Vec::new(),
+        }
     }
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
