@@ -105,10 +105,9 @@ pub struct State {
     /// Face up, top last.
     piles: BySeat<Stack, SEATS>,
     suit_piles: SuitPiles,
-    /// The turn in progress (or the one that won the deal).
-    this_turn: TurnLog,
-    /// The other seat's last turn (empty before it has had one).
-    last_turn: TurnLog,
+    /// Each seat's latest turn: the turn in progress for the seat whose turn it is (or the turn that won
+    /// the deal), the last one for the other seat (empty before it has had one).
+    logs: BySeat<TurnLog, SEATS>,
     /// Turns begun so far, the first included.
     turns: u32,
 }
@@ -185,8 +184,7 @@ impl State {
             stocks,
             piles,
             suit_piles,
-            this_turn: TurnLog::new(to_act),
-            last_turn: TurnLog::new(to_act.next(SEATS)),
+            logs: BySeat::from_fn(TurnLog::new),
             turns: 1,
         };
         state.settle();
@@ -218,12 +216,14 @@ impl State {
         &self.suit_piles
     }
 
+    /// The steps of the turn in progress (or of the turn that won the deal).
     pub fn this_turn(&self) -> &TurnLog {
-        &self.this_turn
+        &self.logs[self.turn]
     }
 
+    /// The steps of the other seat's last turn.
     pub fn last_turn(&self) -> &TurnLog {
-        &self.last_turn
+        &self.logs[self.turn.next(SEATS)]
     }
 
     /// How many turns have begun, this one included.
@@ -356,7 +356,7 @@ impl State {
         let (me, them) = (self.turn, self.other());
         if let Some(card) = self.piles[me].pop() {
             self.piles[them].push(card);
-            self.this_turn.push(Step::Give {
+            self.log(Step::Give {
                 card,
                 from: Source::Pile,
             });
@@ -367,7 +367,7 @@ impl State {
     fn give_turned(&mut self, card: Card) {
         let them = self.other();
         self.piles[them].push(card);
-        self.this_turn.push(Step::Give {
+        self.log(Step::Give {
             card,
             from: Source::Stock,
         });
@@ -377,7 +377,7 @@ impl State {
     fn keep_turned(&mut self, card: Card) {
         let me = self.turn;
         self.piles[me].push(card);
-        self.this_turn.push(Step::Keep { card });
+        self.log(Step::Keep { card });
         self.end_turn();
     }
 
@@ -388,7 +388,7 @@ impl State {
             self.stocks[me] = self.piles[me].turned_over();
             self.piles[me] = Stack::EMPTY;
             let cards = self.stocks[me].len() as u8;
-            self.this_turn.push(Step::TurnOver { cards });
+            self.log(Step::TurnOver { cards });
         }
         let Some(card) = self.stocks[me].pop() else {
             // Only a seat with cards left is ever asked to turn; with none it would already have won.
@@ -397,7 +397,7 @@ impl State {
         };
         if self.suit_piles.fits(card) {
             self.suit_piles.place(card);
-            self.this_turn.push(Step::Home {
+            self.log(Step::Home {
                 card,
                 from: Source::Stock,
             });
@@ -409,7 +409,7 @@ impl State {
             self.phase = Phase::Turned { card };
         } else {
             self.piles[me].push(card);
-            self.this_turn.push(Step::Discard { card });
+            self.log(Step::Discard { card });
             self.end_turn();
         }
     }
@@ -421,7 +421,7 @@ impl State {
         while let Some(card) = self.piles[me].top().filter(|&c| self.suit_piles.fits(c)) {
             self.piles[me].pop();
             self.suit_piles.place(card);
-            self.this_turn.push(Step::Home {
+            self.log(Step::Home {
                 card,
                 from: Source::Pile,
             });
@@ -435,10 +435,13 @@ impl State {
         }
     }
 
+    fn log(&mut self, step: Step) {
+        self.logs[self.turn].push(step);
+    }
+
     fn end_turn(&mut self) {
-        std::mem::swap(&mut self.this_turn, &mut self.last_turn);
         self.turn = self.other();
-        self.this_turn.restart(self.turn);
+        self.logs[self.turn].restart(self.turn);
         self.turns += 1;
         self.settle();
     }
