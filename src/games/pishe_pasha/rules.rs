@@ -301,9 +301,7 @@ impl State {
                 Ok(())
             }
             (Phase::Play, Action::Give) => self.giveable().map(|_| ()).map_err(|why| {
-                let mut sentence = why.to_string();
-                sentence.replace_range(..1, &sentence[..1].to_uppercase());
-                RuleError::new("cannot-give", format!("You cannot give: {sentence}."))
+                RuleError::new("cannot-give", format!("You cannot give now: {why}."))
             }),
             (Phase::Play, Action::Keep) => Err(RuleError::new(
                 "nothing-to-keep",

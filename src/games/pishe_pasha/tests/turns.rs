@@ -70,6 +70,11 @@ fn ruling_1_ranks_do_not_wrap_and_an_ace_always_goes_home() {
     // A king on their ace is not a give, and the hint says why.
     let mut state = laid_out([0, 0, 0, 0], ["9D", ""], ["KS", "AH"]);
     assert_eq!(refused(&mut state, YOU, Action::Give), "cannot-give");
+    assert_eq!(
+        state.apply(YOU, Action::Give).unwrap_err().message,
+        "You cannot give now: the king is not one rank above or below their ace \
+         (ranks do not wrap round from king to ace)."
+    );
     let why = state.giveable().unwrap_err();
     assert_eq!(
         why,
