@@ -144,6 +144,13 @@ fn play(bots: [&str; SEATS], deals: u64, seed: u64, json_views: bool) -> Finding
                 if refused {
                     assert!(state.apply(seat, action).is_err(), "{action:?} accepted");
                     assert_eq!(state, before, "a refused action changed the state");
+                } else {
+                    let mut trial = state;
+                    assert!(
+                        trial.apply(seat, action).is_ok(),
+                        "legal {action:?} refused"
+                    );
+                    assert_ne!(trial, before, "an accepted action changed nothing");
                 }
             }
             let action = players[seat.index()].choose(&view, &legal, &mut rng);
