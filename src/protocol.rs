@@ -23,7 +23,7 @@ pub enum ClientMsg {
         action: serde_json::Value,
     },
     /// Send me the current view again.
-    Resync,
+    Resync {},
     /// Deal the next deal of the match, once a deal has ended.
     NextDeal { version: u64 },
     /// Start a new match at this table with the same seats, once the match has ended.
@@ -127,7 +127,7 @@ mod tests {
         assert!(matches!(ok, ClientMsg::Action { version: 3, .. }));
         assert!(matches!(
             ClientMsg::parse(r#"{"type":"resync"}"#),
-            Ok(ClientMsg::Resync)
+            Ok(ClientMsg::Resync {})
         ));
         assert_eq!(
             ClientMsg::parse(r#"{"type":"dance"}"#).unwrap_err().code,

@@ -238,7 +238,18 @@ pub fn wilson_interval(successes: u64, trials: u64) -> [f64; 2] {
     let denominator = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denominator;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
-    [(centre - half).max(0.0), (centre + half).min(1.0)]
+    // No success (or no failure) pins that end exactly, whatever the rounding of the formula.
+    let low = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if successes == trials {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    [low, high]
 }
 
 /// The mean of `n` values from their sum and sum of squares, with a 95% normal interval.

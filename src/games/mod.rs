@@ -2,6 +2,7 @@
 //! opening a table.
 
 pub mod panjpar;
+pub mod pishe_pasha;
 
 use actix::Actor;
 use serde_json::Value;
@@ -12,7 +13,7 @@ use crate::sim::{simulate, SimConfig, SimReport};
 use crate::table::{SeatTicket, Table, TableConfig, TableHandle, TableId, TableKind};
 
 /// Every game's name, as used on the command line and in URLs.
-pub const NAMES: &[&str] = &["panjpar"];
+pub const NAMES: &[&str] = &["panjpar", "pishe-pasha"];
 
 fn unknown_game(name: &str) -> String {
     format!(
@@ -25,6 +26,7 @@ fn unknown_game(name: &str) -> String {
 pub fn simulate_by_name(name: &str, config: &SimConfig) -> Result<SimReport, String> {
     match name {
         "panjpar" => simulate::<panjpar::Panjpar>(config),
+        "pishe-pasha" => simulate::<pishe_pasha::PishePasha>(config),
         other => Err(unknown_game(other)),
     }
 }
@@ -42,6 +44,18 @@ pub fn match_length(name: &str, length: Option<&Value>) -> Result<MatchLength, S
                 })
                 .and_then(panjpar::match_length),
         },
+        "pishe-pasha" => {
+            let wanted = length.unwrap_or(&Value::Null);
+            let found = match (wanted.as_str(), wanted.as_u64()) {
+                (Some("one-deal"), _) => Some(MatchLength::Deals(1)),
+                (_, Some(points @ (50 | 100))) => Some(MatchLength::Points(points as u32)),
+                _ if wanted.is_null() => Some(pishe_pasha::DEFAULT_MATCH),
+                _ => None,
+            };
+            found.ok_or_else(|| {
+                "A Pishe Pasha match is \"one-deal\", or first to 50 or 100 points.".to_string()
+            })
+        }
         other => Err(unknown_game(other)),
     }
 }
@@ -56,6 +70,7 @@ pub fn open_table(
 ) -> Result<(TableHandle, SeatTicket), String> {
     match name {
         "panjpar" => start::<panjpar::Panjpar>(kind, length, config),
+        "pishe-pasha" => start::<pishe_pasha::PishePasha>(kind, length, config),
         other => Err(unknown_game(other)),
     }
 }

@@ -490,7 +490,7 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
         let seat = *seat;
         self.last_activity = Instant::now();
         match msg {
-            ClientMsg::Resync => {
+            ClientMsg::Resync {} => {
                 let frame = self.view_frame(seat, &self.seat_infos());
                 self.send(conn, frame);
             }

@@ -1,0 +1,95 @@
+//! Pishe Pasha: competitive patience for two, as pagat.com describes it (seed 002, RULINGS Pishe
+//! Pasha).
+//!
+//! Each seat has a face-down stock of 26 that nobody may look at and a face-up discard pile; four suit
+//! piles in the middle are built from the ace up to the king by both seats. The first seat to hold no
+//! stock and no discard pile wins the deal and scores one point per card the other still holds.
+//!
+//! ```
+//! use chaikhana::cards::{deal_rng, Seat};
+//! use chaikhana::game::{DealSetup, Game};
+//! use chaikhana::games::pishe_pasha::{Action, PishePasha};
+//!
+//! let setup = DealSetup { index: 0, first: Seat::new(0) };
+//! let mut state = PishePasha::deal(&setup, &mut deal_rng(7));
+//! // Seat 0 deals, so seat 1 plays first, and with no discard pile yet it can only turn a card.
+//! assert_eq!(PishePasha::to_act(&state), Some(Seat::new(1)));
+//! assert_eq!(PishePasha::legal_actions(&state, Seat::new(1)), vec![Action::Turn]);
+//! assert!(PishePasha::apply(&mut state, Seat::new(0), &Action::Turn).is_err());
+//! assert!(PishePasha::apply(&mut state, Seat::new(1), &Action::Turn).is_ok());
+//! ```
+
+mod bot;
+mod log;
+mod piles;
+mod rules;
+mod view;
+
+#[cfg(test)]
+mod playouts;
+#[cfg(test)]
+mod tests;
+
+pub use bot::{Player, Strategy};
+pub use log::{Source, Step, TurnLog};
+pub use piles::{one_apart, Stack, SuitPiles};
+pub use rules::{Action, CannotGive, Layout, Phase, State};
+pub use view::{Choices, DealResult, PileView, View};
+
+use crate::cards::{DealRng, Seat};
+use crate::game::{Bot, DealOutcome, DealSetup, Game, RandomBot, RuleError};
+use crate::matches::MatchLength;
+
+/// The match lengths a host may pick (RULINGS Pishe Pasha 6), with their labels.
+pub const MATCH_LENGTHS: [(&str, MatchLength); 3] = [
+    ("one deal", MatchLength::Deals(1)),
+    ("first to 50 points", MatchLength::Points(50)),
+    ("first to 100 points", MatchLength::Points(100)),
+];
+
+/// The match a table plays when its host names no length: first to 50 points.
+pub const DEFAULT_MATCH: MatchLength = MatchLength::Points(50);
+
+/// The game, for the [`Game`] contract.
+pub struct PishePasha;
+
+impl Game for PishePasha {
+    const NAME: &'static str = "pishe-pasha";
+    const SEATS: usize = rules::SEATS;
+    const BOTS: &'static [&'static str] = &["computer", "random", "hold-kings", "two-above"];
+
+    type State = State;
+    type Action = Action;
+    type View = View;
+
+    fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
+        State::deal(setup, rng)
+    }
+
+    fn to_act(state: &State) -> Option<Seat> {
+        state.to_act()
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        state.legal_actions(seat)
+    }
+
+    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        state.apply(seat, *action)
+    }
+
+    fn view(state: &State, seat: Option<Seat>) -> View {
+        View::of(state, seat)
+    }
+
+    fn outcome(state: &State) -> Option<DealOutcome> {
+        state.outcome()
+    }
+
+    fn bot(name: &str, _seat: Seat) -> Option<Box<dyn Bot<Self>>> {
+        match name {
+            "random" => Some(Box::new(RandomBot)),
+            other => Strategy::named(other).map(|s| Box::new(Player(s)) as Box<dyn Bot<Self>>),
+        }
+    }
+}
