@@ -6,77 +6,129 @@
 
 use rand::Rng;
 
-use super::ladder::run;
+use super::ladder::{run, suit_bits};
 use super::pack::{GCard, GSet, GSuit};
 use super::rules::Action;
 use super::view::View;
 use super::Ganjifa;
 use crate::game::{Bot, BotRng};
 
-/// How many cards a seat has not seen played, and does not hold, rank above `card` in its suit.
-fn above(card: GCard, unseen: GSet, burnt: GSet) -> u32 {
-    let suit = unseen.of_suit(card.suit());
-    if burnt.contains(card) {
-        return suit.minus(GSet::one(card)).len() as u32;
+/// What the computer knows of one suit, as suit bits (the Mir lowest).
+#[derive(Clone, Copy, Default)]
+struct SuitReading {
+    mine: u16,
+    /// Cards it neither holds nor has seen played, burnt ones left out.
+    out_unburnt: u16,
+    /// Every card it neither holds nor has seen played.
+    out: u16,
+    burnt: u16,
+    /// The weakest card it holds under a second-best card of its own: kept to call with.
+    call_card: u16,
+}
+
+/// How many bits of a 12-bit suit mask are set, by table: cheaper than a software count on CPUs
+/// without a population-count instruction, and self-play asks this on every decision.
+const ONES: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut i = 1;
+    while i < 4096 {
+        table[i] = table[i >> 1] + (i & 1) as u8;
+        i += 1;
     }
-    let stronger = GSet::from_bits((1u128 << card.index()) - 1);
-    suit.minus(burnt).intersection(stronger).len() as u32
+    table
+};
+
+fn ones(bits: u16) -> u32 {
+    u32::from(ONES[usize::from(bits & 0xfff)])
+}
+
+impl SuitReading {
+    /// How many cards still out rank above the card at `bit`.
+    fn above(&self, bit: u16) -> u32 {
+        if self.burnt & bit != 0 {
+            ones(self.out & !bit)
+        } else {
+            ones(self.out_unburnt & bit.wrapping_sub(1))
+        }
+    }
+
+    /// Whether it holds a card with exactly one card still out above it.
+    fn holds_second_best(&self) -> bool {
+        let out = self.out_unburnt;
+        let first = out & out.wrapping_neg();
+        if first == 0 {
+            return false;
+        }
+        let rest = out & !first;
+        let next = rest & rest.wrapping_neg();
+        let below_next = if next == 0 { 0xfff } else { next - 1 };
+        let between = below_next & !(first | (first - 1));
+        self.mine & !self.burnt & between != 0
+            || (self.mine & self.burnt != 0 && ones(self.out) == 1)
+    }
 }
 
 /// What the computer knows of the cards, from one view.
 struct Reading {
-    hand: GSet,
-    unseen: GSet,
-    burnt: GSet,
-    /// Per suit, the weakest card it holds under a card of its own that is second-best: kept to call with.
-    call_cards: GSet,
+    suits: [SuitReading; 8],
 }
 
 impl Reading {
     fn of(view: &View) -> Reading {
-        let hand = view.hand;
-        let unseen = GSet::PACK.minus(view.played).minus(hand);
-        let burnt = view.burnt;
-        let mut call_cards = GSet::EMPTY;
+        let unseen = GSet::PACK.minus(view.played).minus(view.hand);
+        let mut suits = [SuitReading::default(); 8];
         for suit in GSuit::ALL {
-            let mine = hand.of_suit(suit);
-            if mine.len() < 2 {
+            let mine = suit_bits(view.hand, suit);
+            if mine == 0 {
                 continue;
             }
-            let second_best = mine.iter().any(|c| above(c, unseen, burnt) == 1);
-            if second_best {
-                let weakest = mine
-                    .iter()
-                    .max_by_key(|&c| (burnt.contains(c), c.place()))
-                    .unwrap_or(GCard::mir(suit));
-                if above(weakest, unseen, burnt) > 1 {
-                    call_cards.insert(weakest);
+            let out = suit_bits(unseen, suit);
+            let burnt = suit_bits(view.burnt, suit);
+            let mut reading = SuitReading {
+                mine,
+                out_unburnt: out & !burnt,
+                out,
+                burnt,
+                call_card: 0,
+            };
+            if mine.count_ones() >= 2 {
+                if reading.holds_second_best() {
+                    // The weakest card: a burnt one if held, else the highest place.
+                    let weakest = if mine & burnt != 0 {
+                        mine & burnt
+                    } else {
+                        1 << (15 - mine.leading_zeros())
+                    };
+                    if reading.above(weakest) > 1 {
+                        reading.call_card = weakest;
+                    }
                 }
             }
+            suits[suit.index()] = reading;
         }
-        Reading {
-            hand,
-            unseen,
-            burnt,
-            call_cards,
-        }
+        Reading { suits }
     }
 
     /// How much the computer wants to keep `card`: hukms most, then cards close to the top, then the
     /// low cards it needs for a call; cards with many stronger cards out are worth least.
     fn keep(&self, card: GCard) -> i32 {
-        let a = above(card, self.unseen, self.burnt) as i32;
-        let mut value = match a {
+        let suit = &self.suits[card.suit().index()];
+        let bit = 1u16 << card.place();
+        let mut value = match suit.above(bit) as i32 {
             0 => 1000,
             1 => 400,
             2 => 150,
             n => 100 - 5 * n,
         };
-        if self.call_cards.contains(card) {
+        if suit.call_card & bit != 0 {
             value += 200;
         }
         // Among equals, throw from the suit where it holds the most: those cards crowd each other.
-        value - self.hand.of_suit(card.suit()).len() as i32
+        value - ones(suit.mine) as i32
+    }
+
+    fn mir_out(&self, suit: GSuit) -> bool {
+        self.suits[suit.index()].out & 1 != 0
     }
 }
 
@@ -156,7 +208,7 @@ fn lead(view: &View, legal: &[Action]) -> Action {
         .iter()
         .filter_map(|a| match a {
             Action::Talafa { suit, card } => {
-                let mir_out = reading.unseen.contains(GCard::mir(*suit));
+                let mir_out = reading.mir_out(*suit);
                 Some((i32::from(!mir_out) * 500 + reading.keep(*card), *a))
             }
             _ => None,

@@ -37,21 +37,67 @@ pub fn above(card: GCard, set: GSet, burnt: GSet) -> usize {
         .count()
 }
 
-/// The cards of a run `hand` holds in `suit` that must be led (every card of the run but its lowest),
-/// or the empty set when it holds no run there.
-pub fn run(hand: GSet, unplayed: GSet, burnt: GSet, suit: GSuit) -> GSet {
-    let mut held = GSet::EMPTY;
-    let mut lowest = None;
-    for card in order(unplayed, burnt, suit) {
-        if !hand.contains(card) {
+/// The twelve bits of one suit in a set, the Mir lowest.
+pub fn suit_bits(set: GSet, suit: GSuit) -> u16 {
+    ((set.bits() >> (12 * suit.index())) & 0xfff) as u16
+}
+
+/// The cards of `suit` at the places set in `bits`.
+pub fn from_suit_bits(bits: u16, suit: GSuit) -> GSet {
+    GSet::from_bits(u128::from(bits & 0xfff) << (12 * suit.index()))
+}
+
+/// The places of one suit's unplayed cards from the strongest down: unburnt ones, then burnt ones.
+#[derive(Clone, Copy)]
+struct Places {
+    unburnt: u16,
+    burnt: u16,
+}
+
+impl Iterator for Places {
+    type Item = u16;
+    fn next(&mut self) -> Option<u16> {
+        let source = if self.unburnt != 0 {
+            &mut self.unburnt
+        } else if self.burnt != 0 {
+            &mut self.burnt
+        } else {
+            return None;
+        };
+        let bit = *source & source.wrapping_neg();
+        *source &= !bit;
+        Some(bit)
+    }
+}
+
+fn places(unplayed: GSet, burnt: GSet, suit: GSuit) -> Places {
+    let left = suit_bits(unplayed, suit);
+    let burnt = suit_bits(burnt, suit);
+    Places {
+        unburnt: left & !burnt,
+        burnt: left & burnt,
+    }
+}
+
+/// The run `hand` holds in `suit`, from the top, as suit bits: every card of it but the lowest.
+fn run_bits(mine: u16, mut order: Places) -> u16 {
+    let mut led = 0;
+    let mut lowest = 0;
+    for bit in order.by_ref() {
+        if mine & bit == 0 {
             break;
         }
-        if let Some(previous) = lowest {
-            held.insert(previous);
-        }
-        lowest = Some(card);
+        led |= lowest;
+        lowest = bit;
     }
-    held
+    led
+}
+
+/// The cards of a run `hand` holds in `suit` that must be led (every card of it but its lowest),
+/// or the empty set when it holds no run there.
+pub fn run(hand: GSet, unplayed: GSet, burnt: GSet, suit: GSuit) -> GSet {
+    let led = run_bits(suit_bits(hand, suit), places(unplayed, burnt, suit));
+    from_suit_bits(led, suit)
 }
 
 /// What one seat may lead, rung by rung, from the truth of the table.
@@ -93,32 +139,34 @@ impl Ladder {
             second_phase,
         };
         for suit in GSuit::ALL {
-            let mut top = order(unplayed, burnt, suit);
-            let (first, second) = (top.next(), top.next());
-            if let Some(first) = first.filter(|&c| hand.contains(c)) {
-                ladder.hukms.insert(first);
+            let order = places(unplayed, burnt, suit);
+            let mine = suit_bits(hand, suit);
+            if mine == 0 {
+                continue;
             }
-            ladder.runs[suit.index()] = run(hand, unplayed, burnt, suit);
-            let mine = hand.of_suit(suit);
-            let wazir = GCard::wazir(suit);
-            let mir = GCard::mir(suit);
-            if mine.contains(wazir) && !burnt.contains(wazir) && unplayed.contains(mir)
-                && !hand.contains(mir)
+            let mut top = order;
+            let (first, second) = (top.next().unwrap_or(0), top.next().unwrap_or(0));
+            ladder.hukms = ladder.hukms.union(from_suit_bits(first & mine, suit));
+            if first & mine != 0 && second & mine != 0 {
+                ladder.runs[suit.index()] = from_suit_bits(run_bits(mine, order), suit);
+            }
+            const MIR: u16 = 1;
+            const WAZIR: u16 = 2;
+            let left = order.unburnt | order.burnt;
+            if mine & WAZIR != 0 && order.unburnt & WAZIR != 0 && left & MIR != 0 && mine & MIR == 0
             {
-                if mine.len() > 1 {
+                if mine != WAZIR {
                     ladder.deni |= suit.bit();
                 } else {
                     ladder.lone_wazir |= suit.bit();
                 }
             }
-            if let (Some(first), Some(second)) = (first, second) {
-                if !hand.contains(first) && hand.contains(second) {
-                    let mut callers = mine.minus(GSet::one(second));
-                    if second_phase {
-                        callers = callers.union(hand.minus(GSet::suit(suit)));
-                    }
-                    ladder.talafa[suit.index()] = callers;
+            if first != 0 && first & mine == 0 && second & mine != 0 {
+                let mut callers = from_suit_bits(mine & !second, suit);
+                if second_phase {
+                    callers = callers.union(hand.minus(GSet::suit(suit)));
                 }
+                ladder.talafa[suit.index()] = callers;
             }
         }
         ladder
