@@ -314,7 +314,11 @@ impl FromStr for Card {
     type Err = BadCard;
     fn from_str(code: &str) -> Result<Card, BadCard> {
         let bad = || BadCard(code.chars().take(8).collect());
-        let suit = code.chars().last().and_then(Suit::from_letter).ok_or_else(bad)?;
+        let suit = code
+            .chars()
+            .last()
+            .and_then(Suit::from_letter)
+            .ok_or_else(bad)?;
         let rank = Rank::from_code(&code[..code.len() - 1]).ok_or_else(bad)?;
         Ok(Card::new(rank, suit))
     }
@@ -544,6 +548,9 @@ mod tests {
         assert_eq!(Rank::Ace.value_ace_low(), 1);
         assert_eq!(Rank::King.value_ace_low(), 13);
         assert_eq!(CardSet::suit(Suit::Spades).len(), 13);
-        assert_eq!(Card::new(Rank::Nine, Suit::Spades).describe(), "the 9 of spades");
+        assert_eq!(
+            Card::new(Rank::Nine, Suit::Spades).describe(),
+            "the 9 of spades"
+        );
     }
 }

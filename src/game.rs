@@ -108,11 +108,7 @@ pub trait Game: Sized + 'static {
     fn legal_actions(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
 
     /// Checks the action and, if it is allowed, plays it. On error the state is unchanged.
-    fn apply(
-        state: &mut Self::State,
-        seat: Seat,
-        action: &Self::Action,
-    ) -> Result<(), RuleError>;
+    fn apply(state: &mut Self::State, seat: Seat, action: &Self::Action) -> Result<(), RuleError>;
 
     /// Everything `seat` may know now, and nothing more. `None` is a spectator, who sees no hand.
     fn view(state: &Self::State, seat: Option<Seat>) -> Self::View;

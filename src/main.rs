@@ -9,7 +9,11 @@ use chaikhana::games;
 use chaikhana::sim::SimConfig;
 
 #[derive(Parser)]
-#[command(name = "chaikhana", version, about = "Panjpar, Pishe Pasha and Ganjifa: with friends through a link, or against the computer")]
+#[command(
+    name = "chaikhana",
+    version,
+    about = "Panjpar, Pishe Pasha and Ganjifa: with friends through a link, or against the computer"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

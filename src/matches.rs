@@ -161,7 +161,10 @@ mod tests {
             assert_eq!(m.winners(), None);
             m.record(&DealOutcome::top_scorers(points));
         }
-        assert_eq!(m.winners(), Some(vec![Seat::new(0), Seat::new(1), Seat::new(2)]));
+        assert_eq!(
+            m.winners(),
+            Some(vec![Seat::new(0), Seat::new(1), Seat::new(2)])
+        );
         assert_eq!(m.totals, vec![0, 0, 0]);
     }
 

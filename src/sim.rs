@@ -104,9 +104,11 @@ pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
         }
     }
     let mut trace = match &config.trace {
-        Some(path) => Some(BufWriter::new(
-            File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        )),
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                format!("cannot write {}: {e}", path.display())
+            })?))
+        }
         None => None,
     };
 
@@ -135,7 +137,8 @@ pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
     }
     let seconds = started.elapsed().as_secs_f64();
     if let Some(out) = trace.as_mut() {
-        out.flush().map_err(|e| format!("cannot write the trace: {e}"))?;
+        out.flush()
+            .map_err(|e| format!("cannot write the trace: {e}"))?;
     }
 
     let deals = config.deals;
@@ -212,7 +215,8 @@ fn play_deal<G: Game>(
         })?;
         show_observers::<G>(&state, &mut bots);
     }
-    G::outcome(&state).ok_or_else(|| format!("deal {index} (seed {seed}) stopped without an outcome"))
+    G::outcome(&state)
+        .ok_or_else(|| format!("deal {index} (seed {seed}) stopped without an outcome"))
 }
 
 fn show_observers<G: Game>(state: &G::State, bots: &mut [Box<dyn Bot<G>>]) {

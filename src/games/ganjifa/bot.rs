@@ -91,17 +91,15 @@ impl Reading {
                 burnt,
                 call_card: 0,
             };
-            if mine.count_ones() >= 2 {
-                if reading.holds_second_best() {
-                    // The weakest card: a burnt one if held, else the highest place.
-                    let weakest = if mine & burnt != 0 {
-                        mine & burnt
-                    } else {
-                        1 << (15 - mine.leading_zeros())
-                    };
-                    if reading.above(weakest) > 1 {
-                        reading.call_card = weakest;
-                    }
+            if ones(mine) >= 2 && reading.holds_second_best() {
+                // The weakest card: a burnt one if held, else the highest place.
+                let weakest = if mine & burnt != 0 {
+                    mine & burnt
+                } else {
+                    1 << (15 - mine.leading_zeros())
+                };
+                if reading.above(weakest) > 1 {
+                    reading.call_card = weakest;
                 }
             }
             suits[suit.index()] = reading;

@@ -11,13 +11,17 @@ use super::pack::{GCard, GSet, GSuit};
 /// which ranks lowest from the moment it burns.
 pub fn order(unplayed: GSet, burnt: GSet, suit: GSuit) -> impl Iterator<Item = GCard> {
     let left = unplayed.of_suit(suit);
-    left.minus(burnt).iter().chain(left.intersection(burnt).iter())
+    left.minus(burnt)
+        .iter()
+        .chain(left.intersection(burnt).iter())
 }
 
 /// The hukm of `suit`: its strongest unplayed card.
 pub fn hukm(unplayed: GSet, burnt: GSet, suit: GSuit) -> Option<GCard> {
     let left = unplayed.of_suit(suit);
-    left.minus(burnt).first().or_else(|| left.intersection(burnt).first())
+    left.minus(burnt)
+        .first()
+        .or_else(|| left.intersection(burnt).first())
 }
 
 /// Whether `a` beats `b`, two cards of one suit, given the burnt cards.
@@ -219,19 +223,30 @@ mod tests {
     #[test]
     fn once_mir_and_wazir_of_taj_are_out_the_ten_is_hukm() {
         let unplayed = GSet::PACK;
-        assert_eq!(hukm(unplayed, GSet::EMPTY, GSuit::Taj), Some(set("MTA").first().unwrap()));
+        assert_eq!(
+            hukm(unplayed, GSet::EMPTY, GSuit::Taj),
+            Some(set("MTA").first().unwrap())
+        );
         let unplayed = unplayed.minus(set("MTA WTA"));
         assert_eq!(hukm(unplayed, GSet::EMPTY, GSuit::Taj), set("10TA").first());
     }
 
     #[test]
     fn in_a_one_high_suit_the_one_is_the_third_best_card() {
-        let third: Vec<GCard> = order(GSet::PACK, GSet::EMPTY, GSuit::Chang).take(3).collect();
+        let third: Vec<GCard> = order(GSet::PACK, GSet::EMPTY, GSuit::Chang)
+            .take(3)
+            .collect();
         assert_eq!(third[2], set("1CH").first().unwrap());
         let unplayed = GSet::PACK.minus(set("MCH WCH"));
-        assert_eq!(hukm(unplayed, GSet::EMPTY, GSuit::Chang), set("1CH").first());
+        assert_eq!(
+            hukm(unplayed, GSet::EMPTY, GSuit::Chang),
+            set("1CH").first()
+        );
         // In a ten-high suit the 1 is the weakest.
-        assert_eq!(order(GSet::PACK, GSet::EMPTY, GSuit::Taj).last(), set("1TA").first());
+        assert_eq!(
+            order(GSet::PACK, GSet::EMPTY, GSuit::Taj).last(),
+            set("1TA").first()
+        );
     }
 
     #[test]
@@ -239,8 +254,15 @@ mod tests {
         let burnt = set("WCH");
         let unplayed = GSet::PACK.minus(set("MCH"));
         assert_eq!(hukm(unplayed, burnt, GSuit::Chang), set("1CH").first());
-        assert_eq!(order(unplayed, burnt, GSuit::Chang).last(), set("WCH").first());
-        assert!(outranks(set("10CH").first().unwrap(), set("WCH").first().unwrap(), burnt));
+        assert_eq!(
+            order(unplayed, burnt, GSuit::Chang).last(),
+            set("WCH").first()
+        );
+        assert!(outranks(
+            set("10CH").first().unwrap(),
+            set("WCH").first().unwrap(),
+            burnt
+        ));
         // Alone in its suit, a burnt card is the hukm.
         let unplayed = set("WCH 5TA");
         assert_eq!(hukm(unplayed, burnt, GSuit::Chang), set("WCH").first());

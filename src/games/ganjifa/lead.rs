@@ -5,7 +5,7 @@
 
 use super::ladder::{hukm, Ladder, Rung};
 use super::pack::{GCard, GSet, GSuit};
-use super::rules::{Action, Phase, PerSeat, State, Trick, TrickKind};
+use super::rules::{Action, PerSeat, Phase, State, Trick, TrickKind};
 use crate::cards::Seat;
 use crate::game::RuleError;
 
@@ -79,7 +79,9 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Result<(), RuleErro
 fn rung_first(ladder: &Ladder) -> Result<(), RuleError> {
     match ladder.rung() {
         Rung::Run => {
-            let suit = GSuit::of_mask(ladder.run_suits()).next().unwrap_or(GSuit::Taj);
+            let suit = GSuit::of_mask(ladder.run_suits())
+                .next()
+                .unwrap_or(GSuit::Taj);
             refuse(
                 "run-first",
                 format!(
@@ -139,7 +141,10 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
                 );
             }
             if !hand.contains(card) {
-                return refuse("not-in-hand", format!("You do not hold {}.", card.describe()));
+                return refuse(
+                    "not-in-hand",
+                    format!("You do not hold {}.", card.describe()),
+                );
             }
             if !lone && card == GCard::wazir(suit) {
                 return refuse(
@@ -189,12 +194,21 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
                 return refuse("talafa-card", why);
             }
             let face_down = card.suit() != suit;
-            start_call(state, leader, card, suit, TrickKind::Talafa { suit, face_down })
+            start_call(
+                state,
+                leader,
+                card,
+                suit,
+                TrickKind::Talafa { suit, face_down },
+            )
         }
         Action::Utari { cards } => {
             rung_first(&ladder)?;
             if cards.is_empty() || !ladder.hukms.includes(cards) {
-                return refuse("utari-hukms", "An utari leads hukms you hold, and at least one.");
+                return refuse(
+                    "utari-hukms",
+                    "An utari leads hukms you hold, and at least one.",
+                );
             }
             if !ladder.second_phase && cards != ladder.hukms {
                 return refuse(
@@ -284,9 +298,8 @@ pub fn start_call(
     if face_down {
         state.face_down[leader].insert(card);
     }
-    let need = PerSeat::from_fn(|s| {
-        u8::from(s != leader && s != holder && !state.hands[s].is_empty())
-    });
+    let need =
+        PerSeat::from_fn(|s| u8::from(s != leader && s != holder && !state.hands[s].is_empty()));
     let trick = Trick {
         leader,
         kind,

@@ -96,9 +96,7 @@ impl GSuit {
 
     /// The suits of a one-byte set of suits.
     pub fn of_mask(mask: u8) -> impl Iterator<Item = GSuit> {
-        GSuit::ALL
-            .into_iter()
-            .filter(move |s| mask & s.bit() != 0)
+        GSuit::ALL.into_iter().filter(move |s| mask & s.bit() != 0)
     }
 }
 
@@ -136,7 +134,13 @@ impl GCard {
             GRank::Mir => 0,
             GRank::Wazir => 1,
             GRank::Number(n) => {
-                let n = if n < 1 { 1 } else if n > 10 { 10 } else { n };
+                let n = if n < 1 {
+                    1
+                } else if n > 10 {
+                    10
+                } else {
+                    n
+                };
                 if suit.ten_high() {
                     12 - n
                 } else {
@@ -443,7 +447,9 @@ mod tests {
             assert_eq!(card.to_string().parse::<GCard>(), Ok(card));
             assert_eq!(GCard::from_rank(card.suit(), card.rank()), card);
         }
-        for bad in ["", "MT", "0TA", "11CH", "MXX", "W", "10", "é", "MTAA", "01CH"] {
+        for bad in [
+            "", "MT", "0TA", "11CH", "MXX", "W", "10", "é", "MTAA", "01CH",
+        ] {
             assert!(bad.parse::<GCard>().is_err(), "{bad} parsed");
         }
     }
@@ -451,13 +457,19 @@ mod tests {
     #[test]
     fn the_two_orders_ten_high_and_one_high() {
         // Taj: Mir, Wazir, 10, 9, ..., 1.
-        let taj: Vec<String> = GSet::suit(GSuit::Taj).iter().map(|c| c.to_string()).collect();
+        let taj: Vec<String> = GSet::suit(GSuit::Taj)
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
         assert_eq!(
             taj,
             ["MTA", "WTA", "10TA", "9TA", "8TA", "7TA", "6TA", "5TA", "4TA", "3TA", "2TA", "1TA"]
         );
         // Chang: Mir, Wazir, 1, 2, ..., 10: the 1 is the third-best card.
-        let chang: Vec<String> = GSet::suit(GSuit::Chang).iter().map(|c| c.to_string()).collect();
+        let chang: Vec<String> = GSet::suit(GSuit::Chang)
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
         assert_eq!(
             chang,
             ["MCH", "WCH", "1CH", "2CH", "3CH", "4CH", "5CH", "6CH", "7CH", "8CH", "9CH", "10CH"]
@@ -468,7 +480,10 @@ mod tests {
             assert_eq!(GSet::MIRS.of_suit(suit).first(), Some(GCard::mir(suit)));
         }
         assert_eq!(GSet::MIRS.len(), 8);
-        assert_eq!(GCard::from_rank(GSuit::Chang, GRank::Number(5)).describe(), "the 5 of Chang");
+        assert_eq!(
+            GCard::from_rank(GSuit::Chang, GRank::Number(5)).describe(),
+            "the 5 of Chang"
+        );
     }
 
     #[test]

@@ -63,20 +63,29 @@ pub enum Action {
 pub enum TrickKind {
     /// The first trick: the opening Mir with one card, two from each other seat.
     Opening,
-    Run { suit: GSuit },
+    Run {
+        suit: GSuit,
+    },
     Utari,
-    Deni { suit: GSuit },
-    Talafa { suit: GSuit, face_down: bool },
-    Blind { suit: GSuit },
+    Deni {
+        suit: GSuit,
+    },
+    Talafa {
+        suit: GSuit,
+        face_down: bool,
+    },
+    Blind {
+        suit: GSuit,
+    },
 }
 
 impl TrickKind {
     /// The called suit, for a call (deni, talafa, blind lead).
     pub const fn called(self) -> Option<GSuit> {
         match self {
-            TrickKind::Deni { suit } | TrickKind::Talafa { suit, .. } | TrickKind::Blind { suit } => {
-                Some(suit)
-            }
+            TrickKind::Deni { suit }
+            | TrickKind::Talafa { suit, .. }
+            | TrickKind::Blind { suit } => Some(suit),
             _ => None,
         }
     }
@@ -107,7 +116,10 @@ impl Trick {
 
     /// Every card in the trick.
     pub fn all_cards(&self) -> GSet {
-        self.cards.0.iter().fold(GSet::EMPTY, |all, &c| all.union(c))
+        self.cards
+            .0
+            .iter()
+            .fold(GSet::EMPTY, |all, &c| all.union(c))
     }
 }
 
@@ -161,7 +173,7 @@ pub struct State {
 
 /// A deal's roles from the match: the rotating dealer, and day for even-numbered deals.
 pub fn roles(setup: &DealSetup) -> (Seat, Time) {
-    let time = if setup.index % 2 == 0 {
+    let time = if setup.index.is_multiple_of(2) {
         Time::Day
     } else {
         Time::Night
@@ -200,7 +212,11 @@ pub fn deal_from(dealer: Seat, time: Time, pack: &[GCard], blind_seed: u64) -> O
             }
         }
     }
-    if hands.0.iter().any(|h| h.intersection(GSet::MIRS).is_empty()) {
+    if hands
+        .0
+        .iter()
+        .any(|h| h.intersection(GSet::MIRS).is_empty())
+    {
         return None;
     }
     Some(State::opening(dealer, time, hands, face_up, blind_seed))
@@ -302,7 +318,11 @@ impl State {
 
     /// Each seat's score once the deal is over: cards won minus its share of 32.
     pub fn scores(&self) -> Vec<i32> {
-        self.won.0.iter().map(|&w| i32::from(w) - SHARE as i32).collect()
+        self.won
+            .0
+            .iter()
+            .map(|&w| i32::from(w) - SHARE as i32)
+            .collect()
     }
 
     /// Checks and plays `action` for `seat`; on error nothing changes.
@@ -332,9 +352,9 @@ impl State {
                 .map(|card| Action::PutDown { card })
                 .collect(),
             Phase::Lead { leader } => super::lead::lead_actions(self, leader),
-            Phase::BlindPick { backs, .. } => (0..backs.len)
-                .map(|back| Action::Pick { back })
-                .collect(),
+            Phase::BlindPick { backs, .. } => {
+                (0..backs.len).map(|back| Action::Pick { back }).collect()
+            }
             Phase::Over => Vec::new(),
         }
     }

@@ -3,7 +3,7 @@
 use super::ladder::{hukm, Rung};
 use super::lead::{ladder, lead_actions};
 use super::pack::{parse_set, GCard, GSet, GSuit};
-use super::rules::{deal, deal_from, Action, Phase, PerSeat, State, Time, TrickKind};
+use super::rules::{deal, deal_from, Action, PerSeat, Phase, State, Time, TrickKind};
 use super::view::{view, Stage};
 use super::Ganjifa;
 use crate::cards::{deal_rng, BySeat, Seat};
@@ -23,7 +23,11 @@ const S2: Seat = Seat::new(2);
 
 /// Seat 0 to lead with these three hands; every other card has been played.
 fn at_lead(a: &str, b: &str, c: &str) -> State {
-    State::at_lead(S0, Time::Day, PerSeat::from_fn(|s| set([a, b, c][s.index()])))
+    State::at_lead(
+        S0,
+        Time::Day,
+        PerSeat::from_fn(|s| set([a, b, c][s.index()])),
+    )
 }
 
 fn put(state: &mut State, seat: Seat, code: &str) {
@@ -35,7 +39,9 @@ fn put(state: &mut State, seat: Seat, code: &str) {
 /// Applies an action that must be refused, and checks that nothing changed.
 fn refused(state: &mut State, seat: Seat, action: Action, code: &str) {
     let before = state.clone();
-    let error = state.apply(seat, &action).expect_err("the action is refused");
+    let error = state
+        .apply(seat, &action)
+        .expect_err("the action is refused");
     assert_eq!(error.code, code, "{}", error.message);
     assert_eq!(*state, before);
 }
@@ -53,23 +59,39 @@ fn hint_sentences(state: &State, seat: Seat) -> Vec<(bool, String)> {
         .as_array()
         .expect("the leader sees hints")
         .iter()
-        .map(|h| (h["allowed"].as_bool().unwrap(), h["why"].as_str().unwrap().to_string()))
+        .map(|h| {
+            (
+                h["allowed"].as_bool().unwrap(),
+                h["why"].as_str().unwrap().to_string(),
+            )
+        })
         .collect()
 }
 
 #[test]
 fn mir_and_wazir_of_taj_with_the_ten_elsewhere_lead_the_mir_and_keep_the_wazir() {
     let mut state = at_lead("MTA WTA 5CH 9SA", "10TA 3CH 4CH 8SA", "9TA 6CH 7CH 7SA");
-    assert_eq!(lead_actions(&state, S0), vec![Action::Run { suit: GSuit::Taj }]);
+    assert_eq!(
+        lead_actions(&state, S0),
+        vec![Action::Run { suit: GSuit::Taj }]
+    );
     let hints = hint_sentences(&state, S0);
     assert!(hints[0].0);
     assert!(
-        hints[0].1.contains("the Mir and the Wazir of Taj") && hints[0].1.contains("you must lead that run"),
+        hints[0].1.contains("the Mir and the Wazir of Taj")
+            && hints[0].1.contains("you must lead that run"),
         "{}",
         hints[0].1
     );
     assert!(!hints[1].0 && !hints[2].0 && !hints[3].0);
-    refused(&mut state, S0, Action::Utari { cards: set("MTA 9SA") }, "run-first");
+    refused(
+        &mut state,
+        S0,
+        Action::Utari {
+            cards: set("MTA 9SA"),
+        },
+        "run-first",
+    );
     refused(&mut state, S0, Action::GiveUpLead, "run-first");
     state.apply(S0, &Action::Run { suit: GSuit::Taj }).unwrap();
     let t = trick(&state);
@@ -82,13 +104,19 @@ fn mir_and_wazir_of_taj_with_the_ten_elsewhere_lead_the_mir_and_keep_the_wazir()
     // The leader takes all three and leads again, with no mark.
     assert_eq!(state.phase, Phase::Lead { leader: S0 });
     assert_eq!(state.marks, PerSeat::default());
-    assert_eq!(hukm(state.unplayed(), state.burnt, GSuit::Taj), Some(card("WTA")));
+    assert_eq!(
+        hukm(state.unplayed(), state.burnt, GSuit::Taj),
+        Some(card("WTA"))
+    );
 }
 
 #[test]
 fn holding_the_ten_too_leads_mir_and_wazir_and_keeps_the_ten() {
     let mut state = at_lead("MTA WTA 10TA 9SA", "9TA 3CH 4CH 8SA", "8TA 6CH 7CH 7SA");
-    assert_eq!(lead_actions(&state, S0), vec![Action::Run { suit: GSuit::Taj }]);
+    assert_eq!(
+        lead_actions(&state, S0),
+        vec![Action::Run { suit: GSuit::Taj }]
+    );
     state.apply(S0, &Action::Run { suit: GSuit::Taj }).unwrap();
     let t = trick(&state);
     assert_eq!(t.cards[S0], set("MTA WTA"));
@@ -109,14 +137,38 @@ fn deni_with_the_wazir_and_five_of_chang_against_the_mir_elsewhere() {
     let mut state = at_lead("WCH 5CH 9SA 2TA", "MCH 3CH 8SA 3TA", "4CH 6CH 7SA 4TA");
     let l = ladder(&state, S0);
     assert_eq!(l.rung(), Rung::Deni);
-    assert_eq!(lead_actions(&state, S0), vec![Action::Deni { card: card("5CH") }]);
+    assert_eq!(
+        lead_actions(&state, S0),
+        vec![Action::Deni { card: card("5CH") }]
+    );
     let hints = hint_sentences(&state, S0);
-    assert!(hints[1].0 && hints[1].1.contains("Wazir of Chang"), "{:?}", hints[1]);
+    assert!(
+        hints[1].0 && hints[1].1.contains("Wazir of Chang"),
+        "{:?}",
+        hints[1]
+    );
     assert!(!hints[2].0 && !hints[3].0);
-    refused(&mut state, S0, Action::Deni { card: card("WCH") }, "deni-low-card");
-    refused(&mut state, S0, Action::Utari { cards: set("9SA") }, "deni-first");
-    refused(&mut state, S1, Action::Deni { card: card("5CH") }, "not-your-turn");
-    state.apply(S0, &Action::Deni { card: card("5CH") }).unwrap();
+    refused(
+        &mut state,
+        S0,
+        Action::Deni { card: card("WCH") },
+        "deni-low-card",
+    );
+    refused(
+        &mut state,
+        S0,
+        Action::Utari { cards: set("9SA") },
+        "deni-first",
+    );
+    refused(
+        &mut state,
+        S1,
+        Action::Deni { card: card("5CH") },
+        "not-your-turn",
+    );
+    state
+        .apply(S0, &Action::Deni { card: card("5CH") })
+        .unwrap();
     // The table plays the Mir for its holder; the third seat owes one card.
     let t = trick(&state);
     assert_eq!(t.kind, TrickKind::Deni { suit: GSuit::Chang });
@@ -128,7 +180,10 @@ fn deni_with_the_wazir_and_five_of_chang_against_the_mir_elsewhere() {
     assert_eq!(state.phase, Phase::Lead { leader: S1 });
     assert_eq!(state.marks[S0], 1);
     // The Mir is gone: the Wazir is now the top Chang.
-    assert_eq!(hukm(state.unplayed(), state.burnt, GSuit::Chang), Some(card("WCH")));
+    assert_eq!(
+        hukm(state.unplayed(), state.burnt, GSuit::Chang),
+        Some(card("WCH"))
+    );
 }
 
 #[test]
@@ -146,22 +201,36 @@ fn a_lone_wazir_may_be_given_as_the_call_or_kept_to_burn() {
 
     // Given: the Mir's holder takes it.
     let mut given = state.clone();
-    given.apply(S0, &Action::Deni { card: card("WCH") }).unwrap();
+    given
+        .apply(S0, &Action::Deni { card: card("WCH") })
+        .unwrap();
     assert_eq!(trick(&given).cards[S1], set("MCH"));
     put(&mut given, S2, "4CH");
     assert_eq!(given.phase, Phase::Lead { leader: S1 });
 
     // Kept: it burns, ranks lowest, and the ladder is weighed again for the same leader.
     let mut kept = state;
-    kept.apply(S0, &Action::Burn { suit: GSuit::Chang }).unwrap();
+    kept.apply(S0, &Action::Burn { suit: GSuit::Chang })
+        .unwrap();
     assert!(kept.burnt.contains(card("WCH")));
     assert_eq!(kept.phase, Phase::Lead { leader: S0 });
     assert_eq!(ladder(&kept, S0).rung(), Rung::Choice);
-    assert_eq!(lead_actions(&kept, S0), vec![Action::Utari { cards: set("9SA") }]);
-    refused(&mut kept, S0, Action::Burn { suit: GSuit::Chang }, "no-burn");
+    assert_eq!(
+        lead_actions(&kept, S0),
+        vec![Action::Utari { cards: set("9SA") }]
+    );
+    refused(
+        &mut kept,
+        S0,
+        Action::Burn { suit: GSuit::Chang },
+        "no-burn",
+    );
     let order: Vec<GCard> =
         super::ladder::order(kept.unplayed(), kept.burnt, GSuit::Chang).collect();
-    assert_eq!(order, vec![card("MCH"), card("3CH"), card("4CH"), card("WCH")]);
+    assert_eq!(
+        order,
+        vec![card("MCH"), card("3CH"), card("4CH"), card("WCH")]
+    );
     // The burnt card shows in every seat's view.
     assert!(view(&kept, Some(S2)).burnt.contains(card("WCH")));
 }
@@ -169,16 +238,25 @@ fn a_lone_wazir_may_be_given_as_the_call_or_kept_to_burn() {
 #[test]
 fn once_the_mir_and_wazir_of_taj_are_out_the_ten_is_hukm_and_may_go_in_an_utari() {
     let state = at_lead("10TA 2SA", "9TA 3SA", "8TA 4SA");
-    assert_eq!(hukm(state.unplayed(), state.burnt, GSuit::Taj), Some(card("10TA")));
+    assert_eq!(
+        hukm(state.unplayed(), state.burnt, GSuit::Taj),
+        Some(card("10TA"))
+    );
     // 10 and 9 of Taj would be a run; here the 9 is elsewhere, so the 10 is a lone hukm.
-    assert_eq!(lead_actions(&state, S0), vec![Action::Utari { cards: set("10TA") }]);
+    assert_eq!(
+        lead_actions(&state, S0),
+        vec![Action::Utari { cards: set("10TA") }]
+    );
 }
 
 #[test]
 fn in_a_one_high_suit_the_one_is_the_third_best_card() {
     // With the Wazir of Chang played, its Mir and 1 are the top two: a run.
     let state = at_lead("MCH 1CH 9CH", "2CH 3CH 4CH", "5CH 6CH 7CH");
-    assert_eq!(lead_actions(&state, S0), vec![Action::Run { suit: GSuit::Chang }]);
+    assert_eq!(
+        lead_actions(&state, S0),
+        vec![Action::Run { suit: GSuit::Chang }]
+    );
     assert_eq!(ladder(&state, S0).runs[GSuit::Chang.index()], set("MCH"));
     // In Taj the same numbers run the other way: the 10 is third.
     let state = at_lead("MTA 10TA 2TA", "1TA 3TA 4TA", "5TA 6TA 7TA");
@@ -193,25 +271,40 @@ fn a_talafa_calls_the_best_card_out_with_a_lower_one() {
     assert_eq!(
         actions,
         vec![
-            Action::Talafa { suit: GSuit::Taj, card: card("5TA") },
+            Action::Talafa {
+                suit: GSuit::Taj,
+                card: card("5TA")
+            },
             Action::Utari { cards: set("9SA") }
         ]
     );
     refused(
         &mut state,
         S0,
-        Action::Talafa { suit: GSuit::Taj, card: card("10TA") },
+        Action::Talafa {
+            suit: GSuit::Taj,
+            card: card("10TA"),
+        },
         "talafa-card",
     );
     refused(
         &mut state,
         S0,
-        Action::Talafa { suit: GSuit::Taj, card: card("9SA") },
+        Action::Talafa {
+            suit: GSuit::Taj,
+            card: card("9SA"),
+        },
         "talafa-card",
     );
     refused(&mut state, S0, Action::GiveUpLead, "hold-hukm");
     state
-        .apply(S0, &Action::Talafa { suit: GSuit::Taj, card: card("5TA") })
+        .apply(
+            S0,
+            &Action::Talafa {
+                suit: GSuit::Taj,
+                card: card("5TA"),
+            },
+        )
         .unwrap();
     let t = trick(&state);
     assert_eq!(t.cards[S1], set("WTA"));
@@ -219,7 +312,10 @@ fn a_talafa_calls_the_best_card_out_with_a_lower_one() {
     put(&mut state, S2, "6CH");
     assert_eq!(state.phase, Phase::Lead { leader: S1 });
     assert_eq!(state.marks[S0], 1);
-    assert_eq!(hukm(state.unplayed(), state.burnt, GSuit::Taj), Some(card("10TA")));
+    assert_eq!(
+        hukm(state.unplayed(), state.burnt, GSuit::Taj),
+        Some(card("10TA"))
+    );
 }
 
 #[test]
@@ -228,7 +324,11 @@ fn the_blind_lead_shuffles_the_hand_face_down_and_the_next_seat_picks() {
     let mut state = at_lead("3TA 5CH 6SA", "MTA 1CH 9SA", "WTA 2CH 8SA");
     assert_eq!(lead_actions(&state, S0), vec![Action::GiveUpLead]);
     let hints = hint_sentences(&state, S0);
-    assert!(hints[3].0 && hints[3].1.contains("must give up the lead"), "{:?}", hints[3]);
+    assert!(
+        hints[3].0 && hints[3].1.contains("must give up the lead"),
+        "{:?}",
+        hints[3]
+    );
     let replay = state.clone();
     state.apply(S0, &Action::GiveUpLead).unwrap();
     let Phase::BlindPick { leader, backs } = state.phase else {
@@ -248,7 +348,10 @@ fn the_blind_lead_shuffles_the_hand_face_down_and_the_next_seat_picks() {
     assert_eq!((picker.stage, picker.backs), (Stage::BlindPick, 3));
     let json = serde_json::to_string(&picker).unwrap();
     for code in ["3TA", "5CH", "6SA"] {
-        assert!(!json.contains(&format!("\"{code}\"")), "{code} leaked: {json}");
+        assert!(
+            !json.contains(&format!("\"{code}\"")),
+            "{code} leaked: {json}"
+        );
     }
     assert_eq!(
         state.legal_actions(S1),
@@ -259,7 +362,12 @@ fn the_blind_lead_shuffles_the_hand_face_down_and_the_next_seat_picks() {
     let picked = backs.cards[1].unwrap();
     state.apply(S1, &Action::Pick { back: 1 }).unwrap();
     let t = trick(&state);
-    assert_eq!(t.kind, TrickKind::Blind { suit: picked.suit() });
+    assert_eq!(
+        t.kind,
+        TrickKind::Blind {
+            suit: picked.suit()
+        }
+    );
     assert_eq!(t.cards[S0], GSet::one(picked));
     let top = match picked.suit() {
         GSuit::Taj => card("MTA"),
@@ -277,7 +385,10 @@ fn with_no_hukm_but_a_talafa_the_blind_lead_is_a_choice() {
     assert_eq!(
         lead_actions(&state, S0),
         vec![
-            Action::Talafa { suit: GSuit::Taj, card: card("5TA") },
+            Action::Talafa {
+                suit: GSuit::Taj,
+                card: card("5TA")
+            },
             Action::GiveUpLead
         ]
     );
@@ -288,8 +399,13 @@ fn the_second_phase_begins_once_every_seat_has_lost_the_lead() {
     let mut state = at_lead("WCH 5CH 9SA 2TA", "MCH 3CH 8SA 3TA", "4CH 6CH 7SA 4TA");
     state.marks = BySeat([0, 1, 1]);
     assert!(!state.second_phase);
-    state.apply(S0, &Action::Deni { card: card("5CH") }).unwrap();
-    assert!(!state.second_phase, "the phase changes once the trick is over");
+    state
+        .apply(S0, &Action::Deni { card: card("5CH") })
+        .unwrap();
+    assert!(
+        !state.second_phase,
+        "the phase changes once the trick is over"
+    );
     put(&mut state, S2, "7SA");
     assert_eq!(state.marks, BySeat([1, 1, 1]));
     assert!(state.second_phase);
@@ -299,17 +415,36 @@ fn the_second_phase_begins_once_every_seat_has_lost_the_lead() {
 #[test]
 fn in_the_second_phase_an_utari_is_any_set_of_hukms() {
     let mut state = at_lead("MTA 9SA 1CH", "WTA 8SA 2CH", "10TA 7SA 3CH");
-    assert_eq!(lead_actions(&state, S0), vec![Action::Utari { cards: set("MTA 9SA 1CH") }]);
-    refused(&mut state, S0, Action::Utari { cards: set("MTA") }, "utari-all");
+    assert_eq!(
+        lead_actions(&state, S0),
+        vec![Action::Utari {
+            cards: set("MTA 9SA 1CH")
+        }]
+    );
+    refused(
+        &mut state,
+        S0,
+        Action::Utari { cards: set("MTA") },
+        "utari-all",
+    );
     state.second_phase = true;
     let utaris = lead_actions(&state, S0);
     assert_eq!(utaris.len(), 7);
-    assert!(utaris.contains(&Action::Utari { cards: set("MTA 1CH") }));
-    state.apply(S0, &Action::Utari { cards: set("9SA") }).unwrap();
+    assert!(utaris.contains(&Action::Utari {
+        cards: set("MTA 1CH")
+    }));
+    state
+        .apply(S0, &Action::Utari { cards: set("9SA") })
+        .unwrap();
     put(&mut state, S1, "WTA");
     put(&mut state, S2, "3CH");
     assert_eq!(state.phase, Phase::Lead { leader: S0 });
-    refused(&mut state, S0, Action::Utari { cards: set("9SA") }, "utari-hukms");
+    refused(
+        &mut state,
+        S0,
+        Action::Utari { cards: set("9SA") },
+        "utari-hukms",
+    );
 }
 
 #[test]
@@ -319,17 +454,35 @@ fn a_second_phase_talafa_with_another_suit_lies_face_down_and_no_other_seat_lear
     refused(
         &mut state,
         S0,
-        Action::Talafa { suit: GSuit::Taj, card: card("4CH") },
+        Action::Talafa {
+            suit: GSuit::Taj,
+            card: card("4CH"),
+        },
         "no-talafa",
     );
     state.second_phase = true;
     state.face_up = set("4CH");
-    assert!(lead_actions(&state, S0).contains(&Action::Talafa { suit: GSuit::Taj, card: card("4CH") }));
+    assert!(lead_actions(&state, S0).contains(&Action::Talafa {
+        suit: GSuit::Taj,
+        card: card("4CH")
+    }));
     state
-        .apply(S0, &Action::Talafa { suit: GSuit::Taj, card: card("4CH") })
+        .apply(
+            S0,
+            &Action::Talafa {
+                suit: GSuit::Taj,
+                card: card("4CH"),
+            },
+        )
         .unwrap();
     let t = trick(&state);
-    assert_eq!(t.kind, TrickKind::Talafa { suit: GSuit::Taj, face_down: true });
+    assert_eq!(
+        t.kind,
+        TrickKind::Talafa {
+            suit: GSuit::Taj,
+            face_down: true
+        }
+    );
     assert_eq!(t.cards[S1], set("WTA"));
     let hidden = |state: &State, seat: Seat| {
         let json = serde_json::to_string(&view(state, Some(seat))).unwrap();
@@ -337,7 +490,10 @@ fn a_second_phase_talafa_with_another_suit_lies_face_down_and_no_other_seat_lear
     };
     assert!(!hidden(&state, S0), "its owner sees it");
     assert!(hidden(&state, S1) && hidden(&state, S2));
-    assert!(serde_json::to_string(&view(&state, None)).unwrap().find("\"4CH\"").is_none());
+    assert!(serde_json::to_string(&view(&state, None))
+        .unwrap()
+        .find("\"4CH\"")
+        .is_none());
     assert_eq!(view(&state, Some(S2)).trick.unwrap().face_down_by, Some(S0));
     put(&mut state, S2, "2CH");
     // The winner takes it without learning it; the others' trackers still count it out.
@@ -350,7 +506,12 @@ fn a_second_phase_talafa_with_another_suit_lies_face_down_and_no_other_seat_lear
         let json = serde_json::to_value(&v).unwrap();
         let chang = &json["tracker"][GSuit::Chang.index()];
         assert_eq!(chang["high"], "one");
-        let ranks: Vec<&str> = chang["out"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+        let ranks: Vec<&str> = chang["out"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
         assert_eq!(ranks.contains(&"4"), out, "{seat}: {ranks:?}");
     }
     // The table knows the truth: the card is played.
@@ -379,7 +540,13 @@ fn day_and_night_alternate_and_the_dealer_moves_on() {
 
 #[test]
 fn the_opening_mir_takes_its_card_and_two_from_each_other_seat_and_nobody_loses_the_lead() {
-    let mut state = deal(&DealSetup { index: 0, first: S0 }, &mut deal_rng(9));
+    let mut state = deal(
+        &DealSetup {
+            index: 0,
+            first: S0,
+        },
+        &mut deal_rng(9),
+    );
     let opener = state.opener;
     assert_eq!(state.to_act(), Some(opener));
     assert_eq!(view(&state, Some(opener)).stage, Stage::Opening);
@@ -416,7 +583,10 @@ fn a_hand_without_a_mir_voids_the_deal_and_the_same_dealer_deals_again() {
     assert_eq!(state.face_up.len(), 24);
     // Through `deal`, void deals are redealt: many seeds, every hand holds a Mir.
     for seed in 0..300 {
-        let setup = DealSetup { index: seed as u32, first: S1 };
+        let setup = DealSetup {
+            index: seed as u32,
+            first: S1,
+        };
         let state = deal(&setup, &mut deal_rng(seed));
         assert_eq!(state.dealer, setup.rotating_seat(3));
         for seat in [S0, S1, S2] {
@@ -428,7 +598,13 @@ fn a_hand_without_a_mir_voids_the_deal_and_the_same_dealer_deals_again() {
 
 #[test]
 fn face_up_cards_show_in_every_view_and_face_down_ones_only_to_their_holder() {
-    let state = deal(&DealSetup { index: 0, first: S0 }, &mut deal_rng(5));
+    let state = deal(
+        &DealSetup {
+            index: 0,
+            first: S0,
+        },
+        &mut deal_rng(5),
+    );
     let v = view(&state, Some(S1));
     assert_eq!(v.face_up[S0], state.hands[S0].intersection(state.face_up));
     assert_eq!(v.hand, state.hands[S1]);
@@ -445,7 +621,9 @@ fn face_up_cards_show_in_every_view_and_face_down_ones_only_to_their_holder() {
 fn the_deal_scores_cards_won_minus_thirty_two_and_the_top_scorers_win() {
     let mut state = at_lead("MTA", "1CH", "2CH");
     state.won = BySeat([40, 27, 26]);
-    state.apply(S0, &Action::Utari { cards: set("MTA") }).unwrap();
+    state
+        .apply(S0, &Action::Utari { cards: set("MTA") })
+        .unwrap();
     put(&mut state, S1, "1CH");
     put(&mut state, S2, "2CH");
     assert_eq!(state.phase, Phase::Over);
@@ -458,7 +636,10 @@ fn the_deal_scores_cards_won_minus_thirty_two_and_the_top_scorers_win() {
 
 #[test]
 fn actions_and_views_serialize_in_a_stable_shape() {
-    let action = Action::Talafa { suit: GSuit::Taj, card: card("4CH") };
+    let action = Action::Talafa {
+        suit: GSuit::Taj,
+        card: card("4CH"),
+    };
     let json = serde_json::to_string(&action).unwrap();
     assert_eq!(json, r#"{"kind":"talafa","suit":"taj","card":"4CH"}"#);
     assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), action);

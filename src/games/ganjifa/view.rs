@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::ladder::{order, Ladder, Rung};
 use super::lead::ladder;
 use super::pack::{GCard, GRank, GSet, GSuit};
-use super::rules::{Phase, PerSeat, State, Time, Trick, TrickKind, SEATS};
+use super::rules::{PerSeat, Phase, State, Time, Trick, TrickKind, SEATS};
 use crate::cards::Seat;
 
 /// Where the deal stands, as a board shows it.
@@ -61,16 +61,28 @@ impl TrickView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Why {
     /// One run: the cards held from the top, the ones to lead and the one kept.
-    RunHeld { held: GSet, keep: GCard },
+    RunHeld {
+        held: GSet,
+        keep: GCard,
+    },
     /// Runs in several suits.
-    RunsHeld { suits: u8 },
+    RunsHeld {
+        suits: u8,
+    },
     NoRun,
     RunFirst,
-    DeniMust { suits: u8 },
-    DeniLone { suits: u8 },
+    DeniMust {
+        suits: u8,
+    },
+    DeniLone {
+        suits: u8,
+    },
     NoDeni,
     DeniFirst,
-    Choice { talafa: u8, hukms: u8 },
+    Choice {
+        talafa: u8,
+        hukms: u8,
+    },
     NoChoice,
     BlindMay,
     BlindMust,
@@ -270,10 +282,7 @@ impl Serialize for SuitTracker {
         s.serialize_field("suit", suit)?;
         s.serialize_field("high", if suit.ten_high() { "ten" } else { "one" })?;
         s.serialize_field("out", &ranks)?;
-        s.serialize_field(
-            "burnt",
-            &!tracker.burnt.of_suit(*suit).is_empty(),
-        )?;
+        s.serialize_field("burnt", &!tracker.burnt.of_suit(*suit).is_empty())?;
         s.end()
     }
 }
