@@ -125,6 +125,40 @@ impl Reading {
         value - ones(suit.mine) as i32
     }
 
+    /// The card it wants least, found suit by suit: within a suit the weakest card is worth least,
+    /// unless it is kept to call with, and then the next weakest is.
+    fn throw(&self, hand: GSet) -> Option<GCard> {
+        let mut best: Option<(i32, GCard)> = None;
+        for suit in GSuit::ALL {
+            let reading = &self.suits[suit.index()];
+            let mine = reading.mine;
+            if mine == 0 {
+                continue;
+            }
+            let weakest = |bits: u16| {
+                if bits & reading.burnt != 0 {
+                    bits & reading.burnt
+                } else {
+                    1 << (15 - bits.leading_zeros())
+                }
+            };
+            let last = weakest(mine);
+            let mut candidates = [Some(last), None];
+            if reading.call_card == last && mine != last {
+                candidates[1] = Some(weakest(mine & !last));
+            }
+            for bit in candidates.into_iter().flatten() {
+                let card = GCard::new(suit, bit.trailing_zeros() as u8);
+                let value = self.keep(card);
+                if best.is_none_or(|(v, _)| value < v) {
+                    best = Some((value, card));
+                }
+            }
+        }
+        best.map(|(_, card)| card)
+            .filter(|&card| hand.contains(card))
+    }
+
     fn mir_out(&self, suit: GSuit) -> bool {
         self.suits[suit.index()].out & 1 != 0
     }
@@ -145,14 +179,19 @@ impl Bot<Ganjifa> for Computer {
         match first {
             Action::PutDown { .. } => {
                 let reading = Reading::of(view);
-                legal
-                    .iter()
-                    .min_by_key(|a| match a {
-                        Action::PutDown { card } => reading.keep(*card),
-                        _ => i32::MAX,
-                    })
-                    .copied()
-                    .unwrap_or(*first)
+                match reading.throw(view.hand) {
+                    Some(card) if legal.contains(&Action::PutDown { card }) => {
+                        Action::PutDown { card }
+                    }
+                    _ => legal
+                        .iter()
+                        .min_by_key(|a| match a {
+                            Action::PutDown { card } => reading.keep(*card),
+                            _ => i32::MAX,
+                        })
+                        .copied()
+                        .unwrap_or(*first),
+                }
             }
             Action::Pick { .. } => legal[rng.gen_range(0..legal.len())],
             _ => lead(view, legal),
