@@ -107,22 +107,29 @@ impl Reading {
         Reading { suits }
     }
 
-    /// How much the computer wants to keep `card`: hukms most, then cards close to the top, then the
-    /// low cards it needs for a call; cards with many stronger cards out are worth least.
-    fn keep(&self, card: GCard) -> i32 {
+    /// What `card` is worth for winning tricks: hukms most, then cards close to the top; cards with
+    /// many stronger cards out are worth least. Among equals, a card of a longer suit is worth less.
+    fn worth(&self, card: GCard) -> i32 {
         let suit = &self.suits[card.suit().index()];
-        let bit = 1u16 << card.place();
-        let mut value = match suit.above(bit) as i32 {
+        let value = match suit.above(1 << card.place()) as i32 {
             0 => 1000,
             1 => 400,
             2 => 150,
             n => 100 - 5 * n,
         };
-        if suit.call_card & bit != 0 {
-            value += 200;
-        }
-        // Among equals, throw from the suit where it holds the most: those cards crowd each other.
         value - ones(suit.mine) as i32
+    }
+
+    /// How much the computer wants to keep `card` when it puts cards down: its worth, and more for
+    /// the low card it keeps under a second-best card to call with later.
+    fn keep(&self, card: GCard) -> i32 {
+        let suit = &self.suits[card.suit().index()];
+        let bonus = if suit.call_card & (1 << card.place()) != 0 {
+            200
+        } else {
+            0
+        };
+        self.worth(card) + bonus
     }
 
     /// The card it wants least, found suit by suit: within a suit the weakest card is worth least,
@@ -218,7 +225,7 @@ fn lead(view: &View, legal: &[Action]) -> Action {
         .iter()
         .filter_map(|a| match a {
             Action::Deni { card } if !legal.contains(&Action::Burn { suit: card.suit() }) => {
-                Some((reading.keep(*card), *a))
+                Some((reading.worth(*card), *a))
             }
             _ => None,
         })
@@ -246,7 +253,7 @@ fn lead(view: &View, legal: &[Action]) -> Action {
         .filter_map(|a| match a {
             Action::Talafa { suit, card } => {
                 let mir_out = reading.mir_out(*suit);
-                Some((i32::from(!mir_out) * 500 + reading.keep(*card), *a))
+                Some((i32::from(!mir_out) * 500 + reading.worth(*card), *a))
             }
             _ => None,
         })
@@ -260,4 +267,84 @@ fn lead(view: &View, legal: &[Action]) -> Action {
         .or(legal.first())
         .copied()
         .unwrap_or(Action::GiveUpLead)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{deal_rng, Seat};
+    use crate::game::{DealSetup, Game, RandomBot};
+    use rand::SeedableRng;
+
+    /// The suit-bit reading agrees with the card-by-card count of `ladder::above`, and the throw is a
+    /// card of least value.
+    #[test]
+    fn the_reading_counts_cards_above_as_the_slow_way_does() {
+        let mut rng = BotRng::seed_from_u64(3);
+        for seed in 0..60 {
+            let setup = DealSetup {
+                index: seed as u32,
+                first: Seat::new(0),
+            };
+            let mut state = Ganjifa::deal(&setup, &mut deal_rng(seed));
+            while let Some(seat) = Ganjifa::to_act(&state) {
+                let view = Ganjifa::view(&state, Some(seat));
+                let reading = Reading::of(&view);
+                let unseen = GSet::PACK.minus(view.played).minus(view.hand);
+                let mut least = i32::MAX;
+                for card in view.hand {
+                    let suit = &reading.suits[card.suit().index()];
+                    let slow = super::super::ladder::above(card, unseen, view.burnt);
+                    assert_eq!(suit.above(1 << card.place()) as usize, slow);
+                    least = least.min(reading.keep(card));
+                }
+                if let Some(card) = reading.throw(view.hand) {
+                    assert_eq!(reading.keep(card), least);
+                }
+                let legal = Ganjifa::legal_actions(&state, seat);
+                let action = if seed % 2 == 0 {
+                    Computer.choose(&view, &legal, &mut rng)
+                } else {
+                    Bot::<Ganjifa>::choose(&mut RandomBot, &view, &legal, &mut rng)
+                };
+                assert!(legal.contains(&action));
+                Ganjifa::apply(&mut state, seat, &action).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_computer_burns_a_lone_wazir_and_makes_a_deni_with_its_weakest_card() {
+        use super::super::pack::parse_set;
+        use super::super::rules::{PerSeat, State, Time};
+        let hands = |a: &str, b: &str, c: &str| {
+            PerSeat::from_fn(|s| parse_set([a, b, c][s.index()]).unwrap())
+        };
+        let mut rng = BotRng::seed_from_u64(1);
+        let s0 = Seat::new(0);
+        let state = State::at_lead(
+            s0,
+            Time::Day,
+            hands("WCH 9SA 2TA", "MCH 3CH 3TA", "4CH 8SA 4TA"),
+        );
+        let view = Ganjifa::view(&state, Some(s0));
+        let legal = Ganjifa::legal_actions(&state, s0);
+        assert_eq!(
+            Computer.choose(&view, &legal, &mut rng),
+            Action::Burn { suit: GSuit::Chang }
+        );
+        // Deni: Wazir, 5 and 9 of Chang against the Mir; the 9 is the weaker card.
+        let state = State::at_lead(
+            s0,
+            Time::Day,
+            hands("WCH 5CH 9CH 2TA", "MCH 3CH 3TA 5TA", "4CH 6CH 4TA 6TA"),
+        );
+        let view = Ganjifa::view(&state, Some(s0));
+        let legal = Ganjifa::legal_actions(&state, s0);
+        let card = "9CH".parse().unwrap();
+        assert_eq!(
+            Computer.choose(&view, &legal, &mut rng),
+            Action::Deni { card }
+        );
+    }
 }

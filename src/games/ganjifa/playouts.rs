@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::bot::Computer;
 use super::ladder::hukm;
+use super::lead::ladder;
 use super::pack::{GCard, GSet, GSuit};
 use super::rules::{Action, Phase, State, SEATS};
 use super::view::view;
@@ -131,6 +132,48 @@ fn any_action(rng: &mut BotRng, state: &State, seat: Seat) -> Action {
     }
 }
 
+/// The ladder worked out the slow way, card by card from the suit order, to check the bit arithmetic.
+fn check_ladder(state: &State, leader: Seat) {
+    let hand = state.hands[leader];
+    let unplayed = state.unplayed();
+    let fast = ladder(state, leader);
+    let mut hukms = GSet::EMPTY;
+    for suit in GSuit::ALL {
+        let order: Vec<GCard> = super::ladder::order(unplayed, state.burnt, suit).collect();
+        let i = suit.index();
+        if order.first().is_some_and(|c| hand.contains(*c)) {
+            hukms.insert(order[0]);
+        }
+        let held = order.iter().take_while(|c| hand.contains(**c)).count();
+        let run: GSet = if held >= 2 {
+            order[..held - 1].iter().copied().collect()
+        } else {
+            GSet::EMPTY
+        };
+        assert_eq!(fast.runs[i], run, "run in {suit:?}");
+        let (mir, wazir) = (GCard::mir(suit), GCard::wazir(suit));
+        let deni_suit = hand.contains(wazir)
+            && !state.burnt.contains(wazir)
+            && unplayed.contains(mir)
+            && !hand.contains(mir);
+        let lower = hand.of_suit(suit).minus(GSet::one(wazir));
+        assert_eq!(fast.deni & suit.bit() != 0, deni_suit && !lower.is_empty());
+        assert_eq!(
+            fast.lone_wazir & suit.bit() != 0,
+            deni_suit && lower.is_empty()
+        );
+        let mut callers = GSet::EMPTY;
+        if order.len() >= 2 && !hand.contains(order[0]) && hand.contains(order[1]) {
+            callers = hand.of_suit(suit).minus(GSet::one(order[1]));
+            if state.second_phase {
+                callers = callers.union(hand.minus(GSet::suit(suit)));
+            }
+        }
+        assert_eq!(fast.talafa[i], callers, "talafa in {suit:?}");
+    }
+    assert_eq!(fast.hukms, hukms);
+}
+
 /// After a lead that starts a call, the hukm of the called suit came from another hand and wins.
 fn check_call(before: &State, after: &State, leader: Seat) {
     let Phase::Trick(trick) = after.phase else {
@@ -184,6 +227,9 @@ fn random_and_computer_playouts_keep_every_rule() {
             assert!(steps < 500, "deal {deal_index} does not end");
             check_cards(&state);
             check_views(&state, deal_index < JSON_DEALS);
+            if let Phase::Lead { leader } = state.phase {
+                check_ladder(&state, leader);
+            }
             let legal = Ganjifa::legal_actions(&state, seat);
             assert!(
                 !legal.is_empty(),
