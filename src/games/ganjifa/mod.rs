@@ -15,6 +15,8 @@ pub mod rules;
 pub mod view;
 
 #[cfg(test)]
+mod deal_scenarios;
+#[cfg(test)]
 mod playouts;
 #[cfg(test)]
 mod scenarios;
