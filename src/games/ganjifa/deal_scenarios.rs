@@ -65,7 +65,7 @@ fn a_hand_without_a_mir_voids_the_deal_and_the_same_dealer_deals_again() {
     good.swap(24, 8); // the Mir of Shamsher into batch 2 (seat 0)
     let state = deal_from(S0, Time::Day, &good, 0).expect("every hand has a Mir");
     assert!(state.hands[S1].contains(card("MTA")));
-    // Each seat's first and last batch of four lie face up: eight cards per hand.
+    // The opening and closing batch that reached each seat are open to the table: eight cards a hand.
     for seat in [S0, S1, S2] {
         let hand = state.hands[seat].union(trick(&state).cards[seat]);
         assert_eq!(hand.len(), 32);

@@ -1,6 +1,6 @@
 //! The lead ladder (RULINGS Ganjifa 4 and 5): the hukm of every suit, and which leads a seat may make.
 //!
-//! The rungs, tried in order at every lead: a run (dukkal) when you hold a suit's top two or more unplayed
+//! The rungs, tried in order at every lead: a run (dukkal) when a suit's best unplayed cards, two or more in a row, are all yours
 //! cards; a deni when you hold a Wazir whose Mir is in another hand; your choice of talafa or utari;
 //! the blind lead when you hold no hukm. The functions here read only card sets, so the view and the
 //! computer use them too, with what their seat knows in place of the truth.
@@ -97,7 +97,7 @@ fn run_bits(mine: u16, mut order: Places) -> u16 {
     led
 }
 
-/// The cards of a run `hand` holds in `suit` that must be led (every card of it but its lowest),
+/// The cards of a run `hand` holds in `suit` that must be led (all of its cards except the weakest, which stays in the hand),
 /// or the empty set when it holds no run there.
 pub fn run(hand: GSet, unplayed: GSet, burnt: GSet, suit: GSuit) -> GSet {
     let led = run_bits(suit_bits(hand, suit), places(unplayed, burnt, suit));
@@ -250,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn a_burnt_card_ranks_lowest_in_its_suit() {
+    fn a_burnt_card_counts_below_every_other_card_of_its_suit() {
         let burnt = set("WCH");
         let unplayed = GSet::PACK.minus(set("MCH"));
         assert_eq!(hukm(unplayed, burnt, GSuit::Chang), set("1CH").first());

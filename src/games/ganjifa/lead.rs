@@ -149,7 +149,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             if !lone && card == GCard::wazir(suit) {
                 return refuse(
                     "deni-low-card",
-                    "You hold a lower card of that suit: make the deni with it and keep the Wazir.",
+                    "You have a weaker card in that suit: the deni is made with it, and the Wazir stays in your hand.",
                 );
             }
             start_call(state, leader, card, suit, TrickKind::Deni { suit })
@@ -188,7 +188,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
                 } else if card.suit() == suit {
                     "Keep the card that gives you the talafa: call with a lower one.".to_string()
                 } else {
-                    "Only in the second phase may a talafa be made with a card of another suit."
+                    "Calling with a card from a different suit is allowed only once the second phase has begun."
                         .to_string()
                 };
                 return refuse("talafa-card", why);

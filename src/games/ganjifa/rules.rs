@@ -41,13 +41,13 @@ impl Time {
 pub enum Action {
     /// Puts one card into the trick: in the opening, or following a run, an utari or a call.
     PutDown { card: GCard },
-    /// Leads the run (dukkal) held in this suit: every card of it but its lowest.
+    /// Leads the run (dukkal) held in this suit: all of its cards except the weakest.
     Run { suit: GSuit },
     /// Calls with a card under a Wazir whose Mir is in another hand (or with a lone Wazir itself).
     Deni { card: GCard },
     /// Keeps a lone Wazir instead of calling with it: it burns, and the lead is weighed again.
     Burn { suit: GSuit },
-    /// Calls in `suit` with `card`; a card of another suit is played face down (second phase only).
+    /// Calls in `suit` with `card`; a card from a different suit goes down hidden (second phase only).
     Talafa { suit: GSuit, card: GCard },
     /// Leads these hukms at once.
     Utari { cards: GSet },
@@ -152,7 +152,7 @@ pub struct State {
     /// The seat that held the opening Mir.
     pub opener: Seat,
     pub hands: PerSeat<GSet>,
-    /// The cards dealt face up (each seat's first and last batch); seen by all while in a hand.
+    /// The cards dealt open (the opening and closing batch of every seat); the table sees them while held.
     pub face_up: GSet,
     /// Every card that has left a hand.
     pub played: GSet,
@@ -181,7 +181,7 @@ pub fn roles(setup: &DealSetup) -> (Seat, Time) {
     (setup.rotating_seat(SEATS), time)
 }
 
-/// Deals until no hand lacks a Mir (a hand without one voids the deal; the same dealer deals again).
+/// Deals until every hand holds a Mir: a Mir-less hand cancels the deal, and the dealer shuffles again.
 pub fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
     let (dealer, time) = roles(setup);
     let mut pack: Vec<GCard> = GSet::PACK.iter().collect();
@@ -195,7 +195,8 @@ pub fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
 }
 
 /// The deal of `pack` in that order, or `None` when a hand would hold no Mir (a void deal).
-/// Batches of four go round from the seat after the dealer; each seat's first and last batch lie face up.
+/// Batches of four go round from the seat after the dealer; the opening and closing batch of every seat are
+/// dealt open.
 pub fn deal_from(dealer: Seat, time: Time, pack: &[GCard], blind_seed: u64) -> Option<State> {
     if pack.len() != 96 || pack.iter().copied().collect::<GSet>() != GSet::PACK {
         return None;
@@ -411,7 +412,7 @@ impl State {
         let Action::Pick { back } = *action else {
             return Err(RuleError::new(
                 "pick-expected",
-                "Pick one of the face-down cards: it is led as a call in its suit.",
+                "Pick one of the hidden cards: it becomes a call in its own suit.",
             ));
         };
         let card = match backs.cards.get(back as usize) {

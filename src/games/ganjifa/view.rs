@@ -137,7 +137,7 @@ impl Why {
             Why::NoRun => "you do not hold the top two unplayed cards of any suit".into(),
             Why::RunFirst => "you hold a run, and the run comes first".into(),
             Why::DeniMust { suits } => format!(
-                "you hold the Wazir of {0} and a lower card of it, and the Mir is in another hand: you must call with a lower card (a deni)",
+                "you hold the Wazir of {0} with a weaker card beside it, and the Mir sits in another hand: a deni is due, made with one of the weaker cards",
                 suit_list(suits)
             ),
             Why::DeniLone { suits } => format!(
@@ -161,7 +161,7 @@ impl Why {
             }
             Why::NoChoice => "you hold no hukm and no talafa is open to you".into(),
             Why::BlindMay => {
-                "you hold no hukm: you may give up the lead instead of a talafa".into()
+                "with no hukm in your hand you may hand over the lead blind rather than make a talafa".into()
             }
             Why::BlindMust => "you hold no hukm and no talafa is open: you must give up the lead, and the next seat picks one of your cards face down".into(),
             Why::HoldHukm => "you hold a hukm, so you keep the lead".into(),
