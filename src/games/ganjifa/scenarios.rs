@@ -131,6 +131,20 @@ fn holding_the_ten_too_leads_mir_and_wazir_and_keeps_the_ten() {
 }
 
 #[test]
+fn a_run_above_a_burnt_wazir_keeps_its_lowest_number_not_the_wazir() {
+    // The Mir of Taj is played and its Wazir burnt: the 10 and the 9 are the top two.
+    let mut state = at_lead("WTA 10TA 9TA 2SA", "8TA 3SA 4SA 5SA", "7TA 6SA 7SA 8SA");
+    state.burnt = set("WTA");
+    assert_eq!(
+        lead_actions(&state, S0),
+        vec![Action::Run { suit: GSuit::Taj }]
+    );
+    assert_eq!(ladder(&state, S0).runs[GSuit::Taj.index()], set("10TA"));
+    let hints = hint_sentences(&state, S0);
+    assert!(hints[0].1.ends_with("keep the 9 of Taj"), "{}", hints[0].1);
+}
+
+#[test]
 fn deni_with_the_wazir_and_five_of_chang_against_the_mir_elsewhere() {
     let mut state = at_lead("WCH 5CH 9SA 2TA", "MCH 3CH 8SA 3TA", "4CH 6CH 7SA 4TA");
     let l = ladder(&state, S0);

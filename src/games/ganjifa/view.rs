@@ -188,13 +188,14 @@ impl Serialize for RungHint {
 }
 
 /// The four rungs for the leader: run, deni, choice (talafa or utari), blind lead.
-pub fn lead_hints(ladder: &Ladder, hand: GSet) -> [RungHint; 4] {
+pub fn lead_hints(ladder: &Ladder, unplayed: GSet, burnt: GSet) -> [RungHint; 4] {
     let rung = ladder.rung();
     let runs = ladder.run_suits();
     let run = if runs.count_ones() == 1 {
         let suit = GSuit::of_mask(runs).next().unwrap_or(GSuit::Taj);
         let led = ladder.runs[suit.index()];
-        let kept = hand.of_suit(suit).minus(led).first();
+        // The card kept is the next one down the suit's order after those led.
+        let kept = order(unplayed, burnt, suit).find(|&c| !led.contains(c));
         match kept {
             Some(keep) => Why::RunHeld {
                 held: led.union(GSet::one(keep)),
@@ -360,7 +361,7 @@ pub fn view(state: &State, seat: Option<Seat>) -> View {
         Phase::Lead { leader } => (
             Stage::Lead,
             None,
-            acting.then(|| lead_hints(&ladder(state, leader), hand)),
+            acting.then(|| lead_hints(&ladder(state, leader), state.unplayed(), state.burnt)),
             0,
             0,
         ),
