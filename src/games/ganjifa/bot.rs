@@ -52,6 +52,25 @@ impl SuitReading {
         }
     }
 
+    /// What the card at `bit` is worth for winning tricks: hukms most, then cards close to the top;
+    /// cards with many stronger cards out are worth least. Among equals, a card of a longer suit is
+    /// worth less.
+    fn worth(&self, bit: u16) -> i32 {
+        let value = match self.above(bit) as i32 {
+            0 => 1000,
+            1 => 400,
+            2 => 150,
+            n => 100 - 5 * n,
+        };
+        value - ones(self.mine) as i32
+    }
+
+    /// How much the computer wants to keep the card at `bit` when it puts cards down: its worth, and
+    /// more for the low card it keeps under a second-best card to call with later.
+    fn keep(&self, bit: u16) -> i32 {
+        self.worth(bit) + if self.call_card & bit != 0 { 200 } else { 0 }
+    }
+
     /// Whether it holds a card with exactly one card still out above it.
     fn holds_second_best(&self) -> bool {
         let out = self.out_unburnt;
@@ -107,29 +126,14 @@ impl Reading {
         Reading { suits }
     }
 
-    /// What `card` is worth for winning tricks: hukms most, then cards close to the top; cards with
-    /// many stronger cards out are worth least. Among equals, a card of a longer suit is worth less.
+    /// What `card` is worth for winning tricks (see [`SuitReading::worth`]).
     fn worth(&self, card: GCard) -> i32 {
-        let suit = &self.suits[card.suit().index()];
-        let value = match suit.above(1 << card.place()) as i32 {
-            0 => 1000,
-            1 => 400,
-            2 => 150,
-            n => 100 - 5 * n,
-        };
-        value - ones(suit.mine) as i32
+        self.suits[card.suit().index()].worth(1 << card.place())
     }
 
-    /// How much the computer wants to keep `card` when it puts cards down: its worth, and more for
-    /// the low card it keeps under a second-best card to call with later.
+    /// How much the computer wants to keep `card` when it puts cards down (see [`SuitReading::keep`]).
     fn keep(&self, card: GCard) -> i32 {
-        let suit = &self.suits[card.suit().index()];
-        let bonus = if suit.call_card & (1 << card.place()) != 0 {
-            200
-        } else {
-            0
-        };
-        self.worth(card) + bonus
+        self.suits[card.suit().index()].keep(1 << card.place())
     }
 
     /// The card it wants least, found suit by suit: within a suit the weakest card is worth least,
@@ -155,10 +159,9 @@ impl Reading {
                 candidates[1] = Some(weakest(mine & !last));
             }
             for bit in candidates.into_iter().flatten() {
-                let card = GCard::new(suit, bit.trailing_zeros() as u8);
-                let value = self.keep(card);
+                let value = reading.keep(bit);
                 if best.is_none_or(|(v, _)| value < v) {
-                    best = Some((value, card));
+                    best = Some((value, GCard::new(suit, bit.trailing_zeros() as u8)));
                 }
             }
         }
@@ -186,10 +189,10 @@ impl Bot<Ganjifa> for Computer {
         match first {
             Action::PutDown { .. } => {
                 let reading = Reading::of(view);
+                // While cards are owed, every card of the hand may be put down.
+                let owed = view.to_put_down > 0 && legal.len() == view.hand.len();
                 match reading.throw(view.hand) {
-                    Some(card) if legal.contains(&Action::PutDown { card }) => {
-                        Action::PutDown { card }
-                    }
+                    Some(card) if owed => Action::PutDown { card },
                     _ => legal
                         .iter()
                         .min_by_key(|a| match a {
@@ -206,66 +209,61 @@ impl Bot<Ganjifa> for Computer {
     }
 }
 
+/// The lead, by preference: the longest run (each card led brings two more, and the lead stays); a deni
+/// with the least worth card; burning a lone Wazir rather than handing it over; an utari of every hukm
+/// it may lead; a talafa, best where the card to clear is a Mir, made with the least worth card; and
+/// only then the blind lead.
 fn lead(view: &View, legal: &[Action]) -> Action {
     let reading = Reading::of(view);
     let unplayed = GSet::PACK.minus(view.played);
-    // A run: the longest (each card led brings two more with it, and the lead stays).
-    let best_run = legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::Run { suit } => Some((run(view.hand, unplayed, view.burnt, *suit).len(), *a)),
-            _ => None,
-        })
-        .max_by_key(|(len, _)| *len);
-    if let Some((_, action)) = best_run {
-        return action;
-    }
-    // A deni: with the weakest card; a lone Wazir burns rather than being handed over.
-    let deni = legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::Deni { card } if !legal.contains(&Action::Burn { suit: card.suit() }) => {
-                Some((reading.worth(*card), *a))
+    let mut best_run: Option<(usize, Action)> = None;
+    let mut deni: Option<(i32, Action)> = None;
+    let mut burn: Option<Action> = None;
+    let mut utari: Option<(usize, Action)> = None;
+    let mut talafa: Option<(i32, Action)> = None;
+    for &action in legal {
+        match action {
+            Action::Run { suit } => {
+                let len = run(view.hand, unplayed, view.burnt, suit).len();
+                if best_run.is_none_or(|(best, _)| len >= best) {
+                    best_run = Some((len, action));
+                }
             }
-            _ => None,
-        })
-        .min_by_key(|(value, _)| *value);
-    if let Some((_, action)) = deni {
-        return action;
-    }
-    if let Some(burn) = legal.iter().find(|a| matches!(a, Action::Burn { .. })) {
-        return *burn;
-    }
-    // An utari: every hukm it may lead.
-    let utari = legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::Utari { cards } => Some((cards.len(), *a)),
-            _ => None,
-        })
-        .max_by_key(|(len, _)| *len);
-    if let Some((_, action)) = utari {
-        return action;
-    }
-    // A talafa: best where the card to clear is a Mir, made with the card it least wants to keep.
-    let talafa = legal
-        .iter()
-        .filter_map(|a| match a {
+            Action::Deni { card } => {
+                let lone = view.hand.of_suit(card.suit()) == GSet::one(card);
+                let value = reading.worth(card);
+                if !lone && deni.is_none_or(|(best, _)| value < best) {
+                    deni = Some((value, action));
+                }
+            }
+            Action::Burn { .. } => {
+                burn = burn.or(Some(action));
+            }
+            Action::Utari { cards } => {
+                if utari.is_none_or(|(best, _)| cards.len() >= best) {
+                    utari = Some((cards.len(), action));
+                }
+            }
             Action::Talafa { suit, card } => {
-                let mir_out = reading.mir_out(*suit);
-                Some((i32::from(!mir_out) * 500 + reading.worth(*card), *a))
+                let value = i32::from(!reading.mir_out(suit)) * 500 + reading.worth(card);
+                if talafa.is_none_or(|(best, _)| value < best) {
+                    talafa = Some((value, action));
+                }
             }
-            _ => None,
-        })
-        .min_by_key(|(value, _)| *value);
-    if let Some((_, action)) = talafa {
-        return action;
+            Action::GiveUpLead | Action::PutDown { .. } | Action::Pick { .. } => {}
+        }
     }
-    legal
-        .iter()
-        .find(|a| matches!(a, Action::GiveUpLead))
-        .or(legal.first())
-        .copied()
+    best_run
+        .map(|(_, a)| a)
+        .or(deni.map(|(_, a)| a))
+        .or(burn)
+        .or(utari.map(|(_, a)| a))
+        .or(talafa.map(|(_, a)| a))
+        .or(legal
+            .iter()
+            .find(|a| matches!(a, Action::GiveUpLead))
+            .copied())
+        .or(legal.first().copied())
         .unwrap_or(Action::GiveUpLead)
 }
 

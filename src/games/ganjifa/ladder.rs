@@ -143,11 +143,11 @@ impl Ladder {
             second_phase,
         };
         for suit in GSuit::ALL {
-            let order = places(unplayed, burnt, suit);
             let mine = suit_bits(hand, suit);
             if mine == 0 {
                 continue;
             }
+            let order = places(unplayed, burnt, suit);
             let mut top = order;
             let (first, second) = (top.next().unwrap_or(0), top.next().unwrap_or(0));
             ladder.hukms = ladder.hukms.union(from_suit_bits(first & mine, suit));

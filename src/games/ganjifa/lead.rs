@@ -3,7 +3,7 @@
 //! call (deni, talafa, blind lead: the table plays the called suit's hukm for its holder, the third
 //! seat puts down one card, and the hukm's holder takes the trick and leads).
 
-use super::ladder::{hukm, Ladder, Rung};
+use super::ladder::{hukm, run, Ladder, Rung};
 use super::pack::{GCard, GSet, GSuit};
 use super::rules::{Action, PerSeat, Phase, State, Trick, TrickKind};
 use crate::cards::Seat;
@@ -11,6 +11,15 @@ use crate::game::RuleError;
 
 /// The ladder of `leader` now.
 pub fn ladder(state: &State, leader: Seat) -> Ladder {
+    if let Some(memo) = &state.memo {
+        if memo.hand == state.hands[leader]
+            && memo.played == state.played
+            && memo.burnt == state.burnt
+            && memo.second_phase == state.second_phase
+        {
+            return memo.ladder;
+        }
+    }
     Ladder::of(
         state.hands[leader],
         state.unplayed(),
@@ -108,6 +117,21 @@ fn rung_first(ladder: &Ladder) -> Result<(), RuleError> {
 
 /// Checks and plays a lead.
 pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<(), RuleError> {
+    if let Action::Run { suit } = *action {
+        // A run outranks every other rung, so only this suit needs weighing.
+        let cards = run(state.hands[leader], state.unplayed(), state.burnt, suit);
+        if cards.is_empty() {
+            return refuse(
+                "no-run",
+                format!(
+                    "You do not hold the top two unplayed cards of {}.",
+                    suit.name()
+                ),
+            );
+        }
+        start_trick(state, leader, cards, TrickKind::Run { suit });
+        return Ok(());
+    }
     let ladder = ladder(state, leader);
     let hand = state.hands[leader];
     match *action {
@@ -168,6 +192,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
                 );
             }
             state.burnt.insert(GCard::wazir(suit));
+            state.remember_ladder();
             Ok(())
         }
         Action::Talafa { suit, card } => {

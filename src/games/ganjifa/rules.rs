@@ -5,6 +5,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use super::ladder::Ladder;
 use super::pack::{GCard, GSet, GSuit};
 use crate::cards::{BySeat, DealRng, Seat};
 use crate::game::{DealSetup, RuleError};
@@ -169,6 +170,20 @@ pub struct State {
     /// Where the blind leads' shuffles come from, drawn at the deal, so that replays are exact.
     pub blind_seed: u64,
     pub blind_leads: u32,
+    /// The leader's ladder, worked out once when the lead begins, with what it was worked out from.
+    /// It is only a shortcut: `lead::ladder` works the ladder out afresh whenever the cards differ.
+    #[serde(skip)]
+    pub memo: Option<LadderMemo>,
+}
+
+/// A ladder with the cards it was worked out from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LadderMemo {
+    pub hand: GSet,
+    pub played: GSet,
+    pub burnt: GSet,
+    pub second_phase: bool,
+    pub ladder: Ladder,
 }
 
 /// A deal's roles from the match: the rotating dealer, and day for even-numbered deals.
@@ -271,6 +286,7 @@ impl State {
             last_trick: None,
             blind_seed,
             blind_leads: 0,
+            memo: None,
         }
     }
 
@@ -294,7 +310,33 @@ impl State {
             last_trick: None,
             blind_seed: 0x6a09_e667_f3bc_c908,
             blind_leads: 0,
+            memo: None,
         }
+        .remembering_ladder()
+    }
+
+    /// Works out the ladder of the seat to lead, if any, and keeps it for the lead's checks and view.
+    pub(super) fn remember_ladder(&mut self) {
+        self.memo = match self.phase {
+            Phase::Lead { leader } => Some(LadderMemo {
+                hand: self.hands[leader],
+                played: self.played,
+                burnt: self.burnt,
+                second_phase: self.second_phase,
+                ladder: Ladder::of(
+                    self.hands[leader],
+                    self.unplayed(),
+                    self.burnt,
+                    self.second_phase,
+                ),
+            }),
+            _ => None,
+        };
+    }
+
+    fn remembering_ladder(mut self) -> State {
+        self.remember_ladder();
+        self
     }
 
     /// The cards still in some hand.
@@ -406,6 +448,7 @@ impl State {
                 leader: trick.winner,
             }
         };
+        self.remember_ladder();
     }
 
     fn pick(&mut self, leader: Seat, backs: Backs, action: &Action) -> Result<(), RuleError> {
