@@ -155,7 +155,7 @@ fn deni_with_the_wazir_and_five_of_chang_against_the_mir_elsewhere() {
     );
     let hints = hint_sentences(&state, S0);
     assert!(
-        hints[1].0 && hints[1].1.contains("Wazir of Chang"),
+        hints[1].0 && hints[1].1.starts_with("in Chang you hold the Wazir"),
         "{:?}",
         hints[1]
     );
@@ -439,7 +439,13 @@ fn in_the_second_phase_an_utari_is_any_set_of_hukms() {
         Action::Utari { cards: set("MTA") },
         "utari-all",
     );
+    assert!(hint_sentences(&state, S0)[2]
+        .1
+        .contains("all of them at once"));
     state.second_phase = true;
+    assert!(hint_sentences(&state, S0)[2]
+        .1
+        .contains("as many of them as you like"));
     let utaris = lead_actions(&state, S0);
     assert_eq!(utaris.len(), 7);
     assert!(utaris.contains(&Action::Utari {

@@ -82,6 +82,7 @@ pub enum Why {
     Choice {
         talafa: u8,
         hukms: u8,
+        any_set: bool,
     },
     NoChoice,
     BlindMay,
@@ -137,24 +138,33 @@ impl Why {
             Why::NoRun => "you do not hold the top two unplayed cards of any suit".into(),
             Why::RunFirst => "you hold a run, and the run comes first".into(),
             Why::DeniMust { suits } => format!(
-                "you hold the Wazir of {0} with a weaker card beside it, and the Mir sits in another hand: a deni is due, made with one of the weaker cards",
+                "in {0} you hold the Wazir with a weaker card beside it, and the Mir sits in another hand: a deni is due, made with one of the weaker cards",
                 suit_list(suits)
             ),
             Why::DeniLone { suits } => format!(
-                "the Wazir of {} is your only card of its suit and the Mir is in another hand: call with the Wazir, or keep it and it burns",
+                "in {} your only card is the Wazir and the Mir is in another hand: call with the Wazir, or keep it and it burns",
                 suit_list(suits)
             ),
             Why::NoDeni => "you hold no Wazir whose Mir is in another hand".into(),
             Why::DeniFirst => "you must make a deni first".into(),
-            Why::Choice { talafa, hukms } => {
+            Why::Choice {
+                talafa,
+                hukms,
+                any_set,
+            } => {
                 let mut parts = Vec::new();
                 if talafa != 0 {
                     parts.push(format!("a talafa in {}", suit_list(talafa)));
                 }
                 if hukms > 0 {
                     parts.push(format!(
-                        "an utari of your {hukms} hukm{}",
-                        if hukms == 1 { "" } else { "s" }
+                        "an utari of your {hukms} hukm{}{}",
+                        if hukms == 1 { "" } else { "s" },
+                        match (hukms, any_set) {
+                            (1, _) => "",
+                            (_, true) => " (as many of them as you like)",
+                            (_, false) => " (all of them at once)",
+                        }
                     ));
                 }
                 format!("you may make {}", parts.join(" or "))
@@ -164,7 +174,7 @@ impl Why {
                 "with no hukm in your hand you may hand over the lead blind rather than make a talafa".into()
             }
             Why::BlindMust => "you hold no hukm and no talafa is open: you must give up the lead, and the next seat picks one of your cards face down".into(),
-            Why::HoldHukm => "you hold a hukm, so you keep the lead".into(),
+            Why::HoldHukm => "you hold a hukm, so the blind lead is not open to you".into(),
         }
     }
 }
@@ -225,6 +235,7 @@ pub fn lead_hints(ladder: &Ladder, unplayed: GSet, burnt: GSet) -> [RungHint; 4]
         Rung::Choice => Why::Choice {
             talafa: ladder.talafa_suits(),
             hukms: ladder.hukms.len() as u8,
+            any_set: ladder.second_phase,
         },
         Rung::Blind => Why::NoChoice,
     };
