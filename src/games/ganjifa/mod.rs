@@ -6,6 +6,25 @@
 //! - [`lead`]: the leads a seat may make, and playing them.
 //! - [`view`]: what each seat may see, with the board's hints.
 //! - [`bot`]: the computer player.
+//!
+//! ```
+//! use chaikhana::cards::{deal_rng, Seat};
+//! use chaikhana::game::{DealSetup, Game};
+//! use chaikhana::games::ganjifa::{rules::Time, Ganjifa};
+//!
+//! let setup = DealSetup { index: 0, first: Seat::new(0) };
+//! let mut state = Ganjifa::deal(&setup, &mut deal_rng(7));
+//! assert_eq!(state.time, Time::Day); // the first deal of a match is a day deal
+//! // The table has put the Mir of Surkh down for its holder, who now adds one card.
+//! let opener = Ganjifa::to_act(&state).unwrap();
+//! let legal = Ganjifa::legal_actions(&state, opener);
+//! Ganjifa::apply(&mut state, opener, &legal[0]).unwrap();
+//! assert_eq!(Ganjifa::to_act(&state), Some(opener.next(3)));
+//! // Another seat's action is refused and changes nothing.
+//! let before = state.clone();
+//! assert!(Ganjifa::apply(&mut state, opener, &legal[1]).is_err());
+//! assert_eq!(state, before);
+//! ```
 
 pub mod bot;
 pub mod ladder;
