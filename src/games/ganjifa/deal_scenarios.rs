@@ -102,6 +102,10 @@ fn face_up_cards_show_in_every_view_and_face_down_ones_only_to_their_holder() {
     assert_eq!(v.counts[S2] as usize, state.hands[S2].len());
     let spectator = view(&state, None);
     assert!(spectator.hand.is_empty());
+    let stranger = view(&state, Some(crate::cards::Seat::new(7)));
+    assert_eq!(stranger.seat, None);
+    assert!(stranger.hand.is_empty());
+    assert!(state.legal_actions(crate::cards::Seat::new(7)).is_empty());
     let json = serde_json::to_string(&view(&state, Some(S1))).unwrap();
     for hidden in state.hands[S0].minus(state.face_up) {
         assert!(!json.contains(&format!("\"{hidden}\"")));

@@ -347,6 +347,8 @@ pub struct View {
 
 /// The view of `seat` (`None`: a spectator).
 pub fn view(state: &State, seat: Option<Seat>) -> View {
+    // A seat the table does not have sees what a spectator sees.
+    let seat = seat.filter(|s| s.index() < SEATS);
     let mut unseen_face_down = GSet::EMPTY;
     for s in Seat::all(SEATS) {
         if Some(s) != seat {
