@@ -1,6 +1,7 @@
 //! The three games' rules cores, and the one place that finds a game by its name: for self-play and for
 //! opening a table.
 
+pub mod ganjifa;
 pub mod panjpar;
 pub mod pishe_pasha;
 
@@ -13,7 +14,7 @@ use crate::sim::{simulate, SimConfig, SimReport};
 use crate::table::{SeatTicket, Table, TableConfig, TableHandle, TableId, TableKind};
 
 /// Every game's name, as used on the command line and in URLs.
-pub const NAMES: &[&str] = &["panjpar", "pishe-pasha"];
+pub const NAMES: &[&str] = &["panjpar", "pishe-pasha", "ganjifa"];
 
 fn unknown_game(name: &str) -> String {
     format!(
@@ -27,6 +28,7 @@ pub fn simulate_by_name(name: &str, config: &SimConfig) -> Result<SimReport, Str
     match name {
         "panjpar" => simulate::<panjpar::Panjpar>(config),
         "pishe-pasha" => simulate::<pishe_pasha::PishePasha>(config),
+        "ganjifa" => simulate::<ganjifa::Ganjifa>(config),
         other => Err(unknown_game(other)),
     }
 }
@@ -56,6 +58,11 @@ pub fn match_length(name: &str, length: Option<&Value>) -> Result<MatchLength, S
                 "A Pishe Pasha match is \"one-deal\", or first to 50 or 100 points.".to_string()
             })
         }
+        "ganjifa" => match length.map(|v| v.as_u64()) {
+            None => Ok(MatchLength::Deals(3)),
+            Some(Some(deals @ (3 | 6))) => Ok(MatchLength::Deals(deals as u32)),
+            Some(_) => Err("A Ganjifa match is 3 or 6 deals.".to_string()),
+        },
         other => Err(unknown_game(other)),
     }
 }
@@ -71,6 +78,7 @@ pub fn open_table(
     match name {
         "panjpar" => start::<panjpar::Panjpar>(kind, length, config),
         "pishe-pasha" => start::<pishe_pasha::PishePasha>(kind, length, config),
+        "ganjifa" => start::<ganjifa::Ganjifa>(kind, length, config),
         other => Err(unknown_game(other)),
     }
 }

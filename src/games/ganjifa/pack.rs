@@ -1,0 +1,500 @@
+//! The round Mughal pack: eight suits of twelve cards, 96 in all, with its own types beside the French
+//! cards. Every suit runs Mir, Wazir, then the numbers; in the ten-high suits (Taj, Safed, Shamsher,
+//! Ghulam) the numbers fall from 10 to 1, in the one-high suits (Chang, Surkh, Barat, Qimash) they fall
+//! from 1 to 10, so there the 1 is the third-best card.
+//!
+//! A card is numbered `suit * 12 + place`, where `place` 0 is the Mir, 1 the Wazir and 2 to 11 the
+//! numbers from the strongest down. A lower number is therefore a stronger card of the same suit, and a
+//! suit's best unplayed card is the lowest set bit of its mask.
+//!
+//! ```
+//! use chaikhana::games::ganjifa::pack::{GCard, GRank, GSuit};
+//! let one = GCard::from_rank(GSuit::Chang, GRank::Number(1));
+//! assert_eq!(one.place(), 2);
+//! assert_eq!(one.to_string(), "1CH");
+//! assert_eq!("1CH".parse::<GCard>().unwrap(), one);
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::de::{self, Deserializer};
+use serde::ser::Serializer;
+use serde::{Deserialize, Serialize};
+
+/// The eight suits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GSuit {
+    Taj,
+    Safed,
+    Shamsher,
+    Ghulam,
+    Chang,
+    Surkh,
+    Barat,
+    Qimash,
+}
+
+impl GSuit {
+    pub const ALL: [GSuit; 8] = [
+        GSuit::Taj,
+        GSuit::Safed,
+        GSuit::Shamsher,
+        GSuit::Ghulam,
+        GSuit::Chang,
+        GSuit::Surkh,
+        GSuit::Barat,
+        GSuit::Qimash,
+    ];
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The suit numbered `index` (0 to 7).
+    pub const fn from_index(index: usize) -> GSuit {
+        GSuit::ALL[index % 8]
+    }
+
+    /// Whether its numbers run from 10 (strongest) down to 1; otherwise from 1 down to 10.
+    pub const fn ten_high(self) -> bool {
+        (self as usize) < 4
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            GSuit::Taj => "Taj",
+            GSuit::Safed => "Safed",
+            GSuit::Shamsher => "Shamsher",
+            GSuit::Ghulam => "Ghulam",
+            GSuit::Chang => "Chang",
+            GSuit::Surkh => "Surkh",
+            GSuit::Barat => "Barat",
+            GSuit::Qimash => "Qimash",
+        }
+    }
+
+    /// The two-letter code used in card codes.
+    pub const fn code(self) -> &'static str {
+        match self {
+            GSuit::Taj => "TA",
+            GSuit::Safed => "SA",
+            GSuit::Shamsher => "SH",
+            GSuit::Ghulam => "GH",
+            GSuit::Chang => "CH",
+            GSuit::Surkh => "SU",
+            GSuit::Barat => "BA",
+            GSuit::Qimash => "QI",
+        }
+    }
+
+    /// The bit of this suit in a one-byte set of suits.
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// The suits of a one-byte set of suits.
+    pub fn of_mask(mask: u8) -> impl Iterator<Item = GSuit> {
+        GSuit::ALL.into_iter().filter(move |s| mask & s.bit() != 0)
+    }
+}
+
+/// A card's rank: the Mir (king), the Wazir (minister) or a number from 1 to 10.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GRank {
+    Mir,
+    Wazir,
+    Number(u8),
+}
+
+impl GRank {
+    fn code(self) -> String {
+        match self {
+            GRank::Mir => "M".to_string(),
+            GRank::Wazir => "W".to_string(),
+            GRank::Number(n) => n.to_string(),
+        }
+    }
+}
+
+/// One of the 96 cards.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GCard(u8);
+
+impl GCard {
+    /// The card of `suit` at `place` (0 the Mir, 1 the Wazir, 2 to 11 the numbers, strongest first).
+    pub const fn new(suit: GSuit, place: u8) -> GCard {
+        GCard(suit as u8 * 12 + place % 12)
+    }
+
+    /// The card of this suit and rank; a number outside 1 to 10 is read as the nearest one.
+    pub const fn from_rank(suit: GSuit, rank: GRank) -> GCard {
+        let place = match rank {
+            GRank::Mir => 0,
+            GRank::Wazir => 1,
+            GRank::Number(n) => {
+                let n = if n < 1 {
+                    1
+                } else if n > 10 {
+                    10
+                } else {
+                    n
+                };
+                if suit.ten_high() {
+                    12 - n
+                } else {
+                    n + 1
+                }
+            }
+        };
+        GCard::new(suit, place)
+    }
+
+    /// The Mir of a suit.
+    pub const fn mir(suit: GSuit) -> GCard {
+        GCard::new(suit, 0)
+    }
+
+    /// The Wazir of a suit.
+    pub const fn wazir(suit: GSuit) -> GCard {
+        GCard::new(suit, 1)
+    }
+
+    pub const fn suit(self) -> GSuit {
+        GSuit::from_index(self.0 as usize / 12)
+    }
+
+    /// Its place in the suit's natural order: 0 for the Mir, 11 for the weakest number.
+    pub const fn place(self) -> u8 {
+        self.0 % 12
+    }
+
+    pub const fn rank(self) -> GRank {
+        match self.place() {
+            0 => GRank::Mir,
+            1 => GRank::Wazir,
+            p if self.suit().ten_high() => GRank::Number(12 - p),
+            p => GRank::Number(p - 1),
+        }
+    }
+
+    /// Its number, 0 to 95.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub const fn from_index(index: usize) -> Option<GCard> {
+        if index < 96 {
+            Some(GCard(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Words for a sentence: "the Mir of Taj", "the 5 of Chang".
+    pub fn describe(self) -> String {
+        match self.rank() {
+            GRank::Mir => format!("the Mir of {}", self.suit().name()),
+            GRank::Wazir => format!("the Wazir of {}", self.suit().name()),
+            GRank::Number(n) => format!("the {n} of {}", self.suit().name()),
+        }
+    }
+}
+
+impl fmt::Display for GCard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.rank().code(), self.suit().code())
+    }
+}
+
+impl fmt::Debug for GCard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A code that is not one of the 96 cards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadGCard(pub String);
+
+impl fmt::Display for BadGCard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "\"{}\" is not a Ganjifa card: write M, W or 1-10, then a suit code (TA, SA, SH, GH, CH, SU, BA, QI), as in MTA or 5CH",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadGCard {}
+
+impl FromStr for GCard {
+    type Err = BadGCard;
+    fn from_str(code: &str) -> Result<GCard, BadGCard> {
+        let bad = || BadGCard(code.chars().take(8).collect());
+        if !code.is_ascii() || code.len() < 3 || code.len() > 4 {
+            return Err(bad());
+        }
+        let (rank, suit) = code.split_at(code.len() - 2);
+        let suit = GSuit::ALL
+            .into_iter()
+            .find(|s| s.code() == suit)
+            .ok_or_else(bad)?;
+        let rank = match rank {
+            "M" => GRank::Mir,
+            "W" => GRank::Wazir,
+            number => match number.parse::<u8>() {
+                Ok(n) if (1..=10).contains(&n) && !number.starts_with('0') => GRank::Number(n),
+                _ => return Err(bad()),
+            },
+        };
+        Ok(GCard::from_rank(suit, rank))
+    }
+}
+
+impl Serialize for GCard {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for GCard {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        code.parse().map_err(de::Error::custom)
+    }
+}
+
+/// A set of the 96 cards as a bit mask. Iterates suit by suit, strongest card of each suit first.
+/// Serialized as a list of card codes.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct GSet(u128);
+
+impl GSet {
+    pub const EMPTY: GSet = GSet(0);
+    /// The whole pack.
+    pub const PACK: GSet = GSet((1 << 96) - 1);
+    /// The eight Mirs.
+    pub const MIRS: GSet = GSet(0x0010_0100_1001_0010_0100_1001);
+
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
+
+    pub const fn from_bits(bits: u128) -> GSet {
+        GSet(bits & Self::PACK.0)
+    }
+
+    pub const fn one(card: GCard) -> GSet {
+        GSet(1 << card.0)
+    }
+
+    /// Every card of a suit.
+    pub const fn suit(suit: GSuit) -> GSet {
+        GSet(0xfff << (suit as u8 * 12))
+    }
+
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub const fn contains(self, card: GCard) -> bool {
+        self.0 & (1 << card.0) != 0
+    }
+
+    /// Whether every card of `other` is in this set.
+    pub const fn includes(self, other: GSet) -> bool {
+        other.0 & !self.0 == 0
+    }
+
+    pub fn insert(&mut self, card: GCard) {
+        self.0 |= 1 << card.0;
+    }
+
+    pub fn remove(&mut self, card: GCard) {
+        self.0 &= !(1 << card.0);
+    }
+
+    pub const fn union(self, other: GSet) -> GSet {
+        GSet(self.0 | other.0)
+    }
+
+    pub const fn intersection(self, other: GSet) -> GSet {
+        GSet(self.0 & other.0)
+    }
+
+    pub const fn minus(self, other: GSet) -> GSet {
+        GSet(self.0 & !other.0)
+    }
+
+    /// The cards of one suit in this set.
+    pub const fn of_suit(self, suit: GSuit) -> GSet {
+        self.intersection(GSet::suit(suit))
+    }
+
+    /// The suits with at least one card in this set, as a one-byte set.
+    pub fn suits(self) -> u8 {
+        GSuit::ALL
+            .into_iter()
+            .filter(|&s| !self.of_suit(s).is_empty())
+            .fold(0, |mask, s| mask | s.bit())
+    }
+
+    /// The first card by number: for a set within one suit, its strongest card by place.
+    pub fn first(self) -> Option<GCard> {
+        (self.0 != 0).then(|| GCard(self.0.trailing_zeros() as u8))
+    }
+
+    /// The last card by number: for a set within one suit, its weakest card by place.
+    pub fn last(self) -> Option<GCard> {
+        (self.0 != 0).then(|| GCard(127 - self.0.leading_zeros() as u8))
+    }
+
+    /// The card at `position` in iteration order.
+    pub fn nth(self, position: usize) -> Option<GCard> {
+        self.iter().nth(position)
+    }
+
+    pub fn iter(self) -> GSetIter {
+        GSetIter(self.0)
+    }
+}
+
+impl fmt::Debug for GSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The cards of a [`GSet`], in number order.
+pub struct GSetIter(u128);
+
+impl Iterator for GSetIter {
+    type Item = GCard;
+    fn next(&mut self) -> Option<GCard> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(GCard(index as u8))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for GSetIter {}
+
+impl IntoIterator for GSet {
+    type Item = GCard;
+    type IntoIter = GSetIter;
+    fn into_iter(self) -> GSetIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<GCard> for GSet {
+    fn from_iter<I: IntoIterator<Item = GCard>>(cards: I) -> GSet {
+        let mut set = GSet::EMPTY;
+        for card in cards {
+            set.insert(card);
+        }
+        set
+    }
+}
+
+impl Serialize for GSet {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for GSet {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let cards = Vec::<GCard>::deserialize(deserializer)?;
+        let set: GSet = cards.iter().copied().collect();
+        if set.len() != cards.len() {
+            return Err(de::Error::custom("the same card is listed twice"));
+        }
+        Ok(set)
+    }
+}
+
+/// Parses a space-separated list of card codes (for tests and tools).
+pub fn parse_set(codes: &str) -> Result<GSet, BadGCard> {
+    codes.split_whitespace().map(str::parse::<GCard>).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_card_has_its_own_code_and_parses_back() {
+        let codes: std::collections::HashSet<String> =
+            GSet::PACK.iter().map(|c| c.to_string()).collect();
+        assert_eq!(codes.len(), 96);
+        for card in GSet::PACK {
+            assert_eq!(card.to_string().parse::<GCard>(), Ok(card));
+            assert_eq!(GCard::from_rank(card.suit(), card.rank()), card);
+        }
+        for bad in [
+            "", "MT", "0TA", "11CH", "MXX", "W", "10", "é", "MTAA", "01CH",
+        ] {
+            assert!(bad.parse::<GCard>().is_err(), "{bad} parsed");
+        }
+    }
+
+    #[test]
+    fn the_two_orders_ten_high_and_one_high() {
+        // Taj: Mir, Wazir, 10, 9, ..., 1.
+        let taj: Vec<String> = GSet::suit(GSuit::Taj)
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        assert_eq!(
+            taj,
+            ["MTA", "WTA", "10TA", "9TA", "8TA", "7TA", "6TA", "5TA", "4TA", "3TA", "2TA", "1TA"]
+        );
+        // Chang: Mir, Wazir, 1, 2, ..., 10: the 1 is the third-best card.
+        let chang: Vec<String> = GSet::suit(GSuit::Chang)
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        assert_eq!(
+            chang,
+            ["MCH", "WCH", "1CH", "2CH", "3CH", "4CH", "5CH", "6CH", "7CH", "8CH", "9CH", "10CH"]
+        );
+        for suit in GSuit::ALL {
+            assert_eq!(suit.ten_high(), suit.index() < 4);
+            assert_eq!(GSet::suit(suit).len(), 12);
+            assert_eq!(GSet::MIRS.of_suit(suit).first(), Some(GCard::mir(suit)));
+        }
+        assert_eq!(GSet::MIRS.len(), 8);
+        assert_eq!(
+            GCard::from_rank(GSuit::Chang, GRank::Number(5)).describe(),
+            "the 5 of Chang"
+        );
+    }
+
+    #[test]
+    fn sets_serialize_as_codes_and_refuse_repeats() {
+        let set = parse_set("5CH MTA").unwrap();
+        let json = serde_json::to_string(&set).unwrap();
+        assert_eq!(json, r#"["MTA","5CH"]"#);
+        assert_eq!(serde_json::from_str::<GSet>(&json).unwrap(), set);
+        assert!(serde_json::from_str::<GSet>(r#"["MTA","MTA"]"#).is_err());
+        assert_eq!(set.first().map(|c| c.to_string()), Some("MTA".into()));
+        assert_eq!(set.last().map(|c| c.to_string()), Some("5CH".into()));
+        assert_eq!(set.suits(), GSuit::Taj.bit() | GSuit::Chang.bit());
+    }
+}
