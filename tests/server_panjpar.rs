@@ -3,59 +3,17 @@
 
 mod support;
 
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use serde_json::{json, Value};
 
-use chaikhana::cards::{cards_in_json, deal_rng, Seat};
-use chaikhana::game::Game;
-use chaikhana::games::panjpar::{view::visible_to, Action, Panjpar, State};
-use chaikhana::table::TableRecord;
-use support::{action, Client, TestServer};
+use chaikhana::cards::{cards_in_json, Seat};
+use chaikhana::games::panjpar::{view::visible_to, Panjpar, State};
+use support::*;
 
-type Rng = rand_chacha::ChaCha8Rng;
-
-/// The deal's state at `version`, rebuilt from the table's record.
-fn state_at(record: &TableRecord, version: u64) -> Option<State> {
-    let deal = record.deals.iter().rev().find(|d| d.dealt_at <= version)?;
-    let mut state = Panjpar::deal(&deal.setup, &mut deal_rng(deal.seed));
-    for (seat, json, made) in &deal.actions {
-        if *made > version {
-            break;
-        }
-        let action: Action = serde_json::from_value(json.clone()).unwrap();
-        Panjpar::apply(&mut state, *seat, &action).expect("recorded actions replay");
-    }
-    Some(state)
-}
-
-/// No frame a seat received holds a card that seat could not know at that version.
-fn assert_frames_hide_the_truth(record: &TableRecord, seat: u64, frames: &[Value]) {
-    let mut checked = 0;
-    for frame in frames {
-        let shown = cards_in_json(frame);
-        if shown.is_empty() {
-            continue;
-        }
-        let version = frame["version"].as_u64().expect("only views show cards");
-        let state = state_at(record, version).expect("a view with cards belongs to a deal");
-        let leaked = shown.minus(visible_to(&state, Some(Seat::new(seat as usize))));
-        assert!(
-            leaked.is_empty(),
-            "seat {seat} was shown {leaked:?} at version {version}"
-        );
-        checked += 1;
-    }
-    assert!(checked > 0);
-}
-
-fn choose(view: &Value, rng: &mut Rng) -> Value {
-    view["actions"]
-        .as_array()
-        .unwrap()
-        .choose(rng)
-        .cloned()
-        .unwrap()
+/// The cards a Panjpar frame shows that its seat could not know.
+fn panjpar_leaks(history: &[State], seat: Seat, frame: &Value) -> Option<String> {
+    let state = history.last()?;
+    let leaked = cards_in_json(frame).minus(visible_to(state, Some(seat)));
+    (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))
 }
 
 #[actix_rt::test]
@@ -64,109 +22,56 @@ async fn a_whole_match_against_the_computer() {
     let me = server.open("panjpar", "computer", Some(json!(3))).await;
     assert_eq!(me.seat, 0);
     let mut client = server.connect(&me).await;
-    let mut rng = Rng::seed_from_u64(1);
-    let mut deals_ended = 0;
-    loop {
-        let view = client.next_of("view").await;
-        let version = view["version"].as_u64().unwrap();
-        assert_eq!(view["game"], "panjpar");
-        assert_eq!(view["kind"], "computer");
-        match view["status"].as_str().unwrap() {
-            "match-over" => {
-                let winners = view["match"]["winners"].as_array().unwrap();
-                assert_eq!(winners.len(), 1);
-                let won =
-                    view["match"]["deals_won"][winners[0].as_u64().unwrap() as usize].as_u64();
-                assert_eq!(won, Some(3));
-                break;
-            }
-            "deal-over" => {
-                deals_ended += 1;
-                assert!(
-                    view["view"]["hands_shown"].is_array(),
-                    "both hands are shown at the end"
-                );
-                client
-                    .send(json!({ "type": "next-deal", "version": version }))
-                    .await;
-            }
-            "playing" if !view["actions"].as_array().unwrap().is_empty() => {
-                let chosen = choose(&view, &mut rng);
-                client.send(action(version, "a", &chosen)).await;
-                let ack = client.next_of("ack").await;
-                assert_eq!(ack["version"].as_u64(), Some(version + 1));
-            }
-            _ => {}
-        }
-    }
-    assert!(deals_ended + 1 >= 3, "the last deal ends the match");
+    let deals = play_against_computer(&mut client, &mut rng(1)).await;
+    assert!(
+        deals >= 3,
+        "first to three deals won takes three deals at least"
+    );
+    let last = client
+        .received
+        .iter()
+        .rev()
+        .find(|f| f["type"] == "view")
+        .unwrap();
+    let winners = last["match"]["winners"].as_array().unwrap();
+    assert_eq!(winners.len(), 1);
+    let winner = winners[0].as_u64().unwrap() as usize;
+    assert_eq!(last["match"]["deals_won"][winner].as_u64(), Some(3));
+    assert!(
+        last["view"]["hands_shown"].is_array(),
+        "both hands are shown at the end"
+    );
     let record = server.record(&me.table).await;
-    assert_frames_hide_the_truth(&record, 0, &client.received);
-}
-
-/// Plays a friends match to its end with every seat's client, checking each seat's frames.
-async fn play_friends_match(server: &TestServer, clients: &mut [Client], rng: &mut Rng) {
-    let mut target = 1;
-    loop {
-        let mut views = Vec::new();
-        for client in clients.iter_mut() {
-            let view = loop {
-                let view = client.next_of("view").await;
-                if view["version"].as_u64().unwrap() >= target {
-                    break view;
-                }
-            };
-            views.push(view);
-        }
-        for view in &views {
-            assert_eq!(view["version"].as_u64(), Some(target));
-            assert_eq!(view["status"], views[0]["status"]);
-        }
-        match views[0]["status"].as_str().unwrap() {
-            "match-over" => break,
-            "deal-over" => {
-                clients[1]
-                    .send(json!({ "type": "next-deal", "version": target }))
-                    .await;
-            }
-            "playing" => {
-                let acting: Vec<usize> = (0..clients.len())
-                    .filter(|i| !views[*i]["actions"].as_array().unwrap().is_empty())
-                    .collect();
-                assert_eq!(acting.len(), 1, "exactly one seat acts");
-                let chosen = choose(&views[acting[0]], rng);
-                clients[acting[0]].send(action(target, "x", &chosen)).await;
-            }
-            other => panic!("unexpected status {other}"),
-        }
-        target += 1;
-    }
-    let _ = server;
+    assert_frames_hide_the_truth::<Panjpar>(&record, 0, &client.received, panjpar_leaks);
 }
 
 #[actix_rt::test]
 async fn a_friends_match_and_a_third_player_refused() {
     let server = TestServer::start(|_| {});
-    let host = server.open("panjpar", "friends", Some(json!(1))).await;
+    let (table, mut clients) = seat_friends(&server, "panjpar", 2, json!(1)).await;
+    let waiting = &clients[0].received;
+    assert!(waiting.is_empty() || waiting[0]["status"] == "waiting");
+    play_among_friends(&mut clients, &mut rng(2)).await;
+    let record = server.record(&table).await;
+    for (seat, client) in clients.iter().enumerate() {
+        assert_frames_hide_the_truth::<Panjpar>(&record, seat, &client.received, panjpar_leaks);
+    }
+}
+
+#[actix_rt::test]
+async fn the_first_seat_waits_for_the_second() {
+    let server = TestServer::start(|_| {});
+    let host = server.open("panjpar", "friends", None).await;
     let mut first = server.connect(&host).await;
     let waiting = first.next_of("view").await;
     assert_eq!(waiting["status"], "waiting");
     assert!(waiting["view"].is_null());
     let (status, guest) = server.join(&host.table).await;
-    assert_eq!(status, 201, "{guest}");
-    assert_eq!(guest["seat"], 1);
+    assert_eq!(status, 201);
     assert_eq!(guest["link"], format!("/t/{}", host.table));
-    let (status, full) = server.join(&host.table).await;
-    assert_eq!(status, 409);
-    assert!(full["message"].as_str().unwrap().contains("taken"));
-    let guest = support::Seated::from_answer(&host.table, &guest);
-    let second = server.connect(&guest).await;
-    let mut clients = [first, second];
-    play_friends_match(&server, &mut clients, &mut Rng::seed_from_u64(2)).await;
-    let record = server.record(&host.table).await;
-    for (seat, client) in clients.iter().enumerate() {
-        assert_frames_hide_the_truth(&record, seat as u64, &client.received);
-    }
+    let dealt = first.next_of("view").await;
+    assert_eq!(dealt["status"], "playing");
+    assert_eq!(dealt["version"], 1);
 }
 
 #[actix_rt::test]
@@ -177,7 +82,7 @@ async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
     let guest = support::Seated::from_answer(&host.table, &guest);
     let mut a = server.connect(&host).await;
     let mut b = server.connect(&guest).await;
-    let mut rng = Rng::seed_from_u64(3);
+    let mut rng = rng(3);
     // Play a few actions, then the seat to act drops and comes back.
     let mut last = Value::Null;
     for _ in 0..4 {

@@ -214,3 +214,157 @@ impl Client {
 pub fn action(version: u64, id: &str, action: &Value) -> Value {
     json!({ "type": "action", "version": version, "id": id, "action": action })
 }
+
+type Rng = rand_chacha::ChaCha8Rng;
+
+/// A seeded random source for a test's choices.
+pub fn rng(seed: u64) -> Rng {
+    use rand::SeedableRng;
+    Rng::seed_from_u64(seed)
+}
+
+/// One of the actions a view offers, at random.
+pub fn choose(view: &Value, rng: &mut Rng) -> Value {
+    use rand::seq::SliceRandom;
+    view["actions"]
+        .as_array()
+        .expect("a view lists its actions")
+        .choose(rng)
+        .cloned()
+        .expect("a seat to act has an action")
+}
+
+/// Plays a computer table's match to its end, picking among the actions each view offers; returns how
+/// many deals were played.
+pub async fn play_against_computer(client: &mut Client, rng: &mut Rng) -> usize {
+    let mut deals = 0;
+    loop {
+        let view = client.next_of("view").await;
+        let version = view["version"].as_u64().unwrap();
+        assert_eq!(view["kind"], "computer");
+        match view["status"].as_str().unwrap() {
+            "match-over" => return deals + 1,
+            "deal-over" => {
+                deals += 1;
+                client
+                    .send(json!({ "type": "next-deal", "version": version }))
+                    .await;
+            }
+            "playing" if !view["actions"].as_array().unwrap().is_empty() => {
+                client.send(action(version, "a", &choose(&view, rng))).await;
+                let ack = client.next_of("ack").await;
+                assert_eq!(ack["version"].as_u64(), Some(version + 1));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Plays a friends table's match to its end with one client per seat: after every change each seat
+/// sees the same new version, and exactly one seat has actions.
+pub async fn play_among_friends(clients: &mut [Client], rng: &mut Rng) {
+    let mut target = 1;
+    loop {
+        let mut views = Vec::new();
+        for client in clients.iter_mut() {
+            let view = loop {
+                let view = client.next_of("view").await;
+                if view["version"].as_u64().unwrap() >= target {
+                    break view;
+                }
+            };
+            views.push(view);
+        }
+        for view in &views {
+            assert_eq!(view["version"].as_u64(), Some(target));
+            assert_eq!(view["status"], views[0]["status"]);
+            assert_eq!(view["kind"], "friends");
+        }
+        match views[0]["status"].as_str().unwrap() {
+            "match-over" => return,
+            "deal-over" => {
+                let last = clients.len() - 1;
+                clients[last]
+                    .send(json!({ "type": "next-deal", "version": target }))
+                    .await;
+            }
+            "playing" => {
+                let acting: Vec<usize> = (0..clients.len())
+                    .filter(|i| !views[*i]["actions"].as_array().unwrap().is_empty())
+                    .collect();
+                assert_eq!(acting.len(), 1, "exactly one seat acts");
+                let chosen = choose(&views[acting[0]], rng);
+                clients[acting[0]].send(action(target, "x", &chosen)).await;
+            }
+            other => panic!("unexpected status {other}"),
+        }
+        target += 1;
+    }
+}
+
+/// Opens a friends table, seats every player through the link, and connects each.
+pub async fn seat_friends(
+    server: &TestServer,
+    game: &str,
+    seats: usize,
+    length: Value,
+) -> (String, Vec<Client>) {
+    let host = server.open(game, "friends", Some(length)).await;
+    let mut clients = vec![server.connect(&host).await];
+    for seat in 1..seats {
+        let (status, answer) = server.join(&host.table).await;
+        assert_eq!(status, 201, "{answer}");
+        assert_eq!(answer["seat"].as_u64(), Some(seat as u64));
+        clients.push(
+            server
+                .connect(&Seated::from_answer(&host.table, &answer))
+                .await,
+        );
+    }
+    let (status, answer) = server.join(&host.table).await;
+    assert_eq!(status, 409, "one more player is refused: {answer}");
+    (host.table, clients)
+}
+
+/// The states of the deal in play at `version`, from its deal to that version, rebuilt from the
+/// table's record (deal seeds and actions).
+pub fn deal_history<G: chaikhana::game::Game>(record: &TableRecord, version: u64) -> Vec<G::State> {
+    let Some(deal) = record.deals.iter().rev().find(|d| d.dealt_at <= version) else {
+        return Vec::new();
+    };
+    let mut state = G::deal(&deal.setup, &mut chaikhana::cards::deal_rng(deal.seed));
+    let mut history = vec![state.clone()];
+    for (seat, json, made) in &deal.actions {
+        if *made > version {
+            break;
+        }
+        let action: G::Action = serde_json::from_value(json.clone()).unwrap();
+        G::apply(&mut state, *seat, &action).expect("recorded actions replay");
+        history.push(state.clone());
+    }
+    history
+}
+
+/// Checks every view frame a seat received against the truth: `leaks` says what in a frame the seat
+/// could not know, given the deal's states up to that frame's version.
+pub fn assert_frames_hide_the_truth<G: chaikhana::game::Game>(
+    record: &TableRecord,
+    seat: usize,
+    frames: &[Value],
+    leaks: impl Fn(&[G::State], chaikhana::cards::Seat, &Value) -> Option<String>,
+) {
+    let mut checked = 0;
+    for frame in frames
+        .iter()
+        .filter(|f| f["type"] == "view" && !f["view"].is_null())
+    {
+        let version = frame["version"].as_u64().unwrap();
+        let history = deal_history::<G>(record, version);
+        assert!(!history.is_empty());
+        if let Some(leak) = leaks(&history, chaikhana::cards::Seat::new(seat), frame) {
+            panic!("seat {seat} at version {version}: {leak}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "no view frame was checked");
+}

@@ -11,7 +11,7 @@ use super::ladder::hukm;
 use super::lead::ladder;
 use super::pack::{GCard, GSet, GSuit};
 use super::rules::{Action, Phase, State, SEATS};
-use super::view::view;
+use super::view::{view, visible_to as visible};
 use super::Ganjifa;
 use crate::cards::{deal_rng, Seat};
 use crate::game::{Bot, BotRng, DealSetup, Game, RandomBot};
@@ -19,24 +19,6 @@ use crate::game::{Bot, BotRng, DealSetup, Game, RandomBot};
 const DEALS: u64 = 5_000;
 /// Deals whose every view, for every seat and a spectator, is serialized and searched for card codes.
 const JSON_DEALS: u64 = 1_200;
-
-/// The cards `seat` (None: a spectator) may see now. A burnt Wazir is announced to the table when its
-/// holder keeps it (its rank changes for everyone), so burnt cards count as seen.
-fn visible(state: &State, seat: Option<Seat>) -> GSet {
-    let mut hidden_played = GSet::EMPTY;
-    let mut visible = GSet::EMPTY;
-    for s in Seat::all(SEATS) {
-        if Some(s) == seat {
-            visible = visible.union(state.hands[s]).union(state.face_down[s]);
-        } else {
-            visible = visible.union(state.hands[s].intersection(state.face_up));
-            hidden_played = hidden_played.union(state.face_down[s]);
-        }
-    }
-    visible
-        .union(state.played.minus(hidden_played))
-        .union(state.burnt)
-}
 
 /// Every card code anywhere in a serialized view.
 fn codes(json: &Value, found: &mut Vec<GCard>) {

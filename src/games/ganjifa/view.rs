@@ -345,6 +345,25 @@ pub struct View {
     pub scores: Option<PerSeat<i32>>,
 }
 
+/// The cards `seat` (None: a spectator) may know of now: its own hand and face-down cards, the face-up
+/// cards of the other hands, every card played face up, and the burnt cards (a burnt Wazir is announced
+/// to the table, since its rank changes for everyone). Used to check views and frames against the truth.
+pub fn visible_to(state: &State, seat: Option<Seat>) -> GSet {
+    let mut hidden_played = GSet::EMPTY;
+    let mut visible = GSet::EMPTY;
+    for s in Seat::all(SEATS) {
+        if Some(s) == seat {
+            visible = visible.union(state.hands[s]).union(state.face_down[s]);
+        } else {
+            visible = visible.union(state.hands[s].intersection(state.face_up));
+            hidden_played = hidden_played.union(state.face_down[s]);
+        }
+    }
+    visible
+        .union(state.played.minus(hidden_played))
+        .union(state.burnt)
+}
+
 /// The view of `seat` (`None`: a spectator).
 pub fn view(state: &State, seat: Option<Seat>) -> View {
     // A seat the table does not have sees what a spectator sees.
