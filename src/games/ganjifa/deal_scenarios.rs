@@ -136,11 +136,11 @@ fn actions_and_views_serialize_in_a_stable_shape() {
         card: card("4CH"),
     };
     let json = serde_json::to_string(&action).unwrap();
-    assert_eq!(json, r#"{"kind":"talafa","suit":"taj","card":"4CH"}"#);
+    assert_eq!(json, r#"{"type":"talafa","suit":"taj","card":"4CH"}"#);
     assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), action);
-    let put_down: Action = serde_json::from_str(r#"{"kind":"put-down","card":"10TA"}"#).unwrap();
+    let put_down: Action = serde_json::from_str(r#"{"type":"put-down","card":"10TA"}"#).unwrap();
     assert_eq!(put_down, Action::PutDown { card: card("10TA") });
-    assert!(serde_json::from_str::<Action>(r#"{"kind":"put-down","card":"11TA"}"#).is_err());
+    assert!(serde_json::from_str::<Action>(r#"{"type":"put-down","card":"11TA"}"#).is_err());
     let state = at_lead("MTA WTA 5CH 9SA", "10TA 3CH 4CH 8SA", "9TA 6CH 7CH 7SA");
     let json = serde_json::to_value(view(&state, Some(S0))).unwrap();
     assert_eq!(json["stage"], "lead");

@@ -38,7 +38,7 @@ impl Time {
 
 /// What a seat does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Action {
     /// Puts one card into the trick: in the opening, or following a run, an utari or a call.
     PutDown { card: GCard },

@@ -18,7 +18,7 @@ pub const SEATS: usize = 2;
 
 /// What a seat can do on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Action {
     /// Turn the top card of the stock (the discard pile is turned over first if the stock is empty).
     Turn,

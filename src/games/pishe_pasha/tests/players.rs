@@ -164,6 +164,6 @@ fn the_game_names_its_bots_and_refuses_unknown_ones() {
     let state = PishePasha::deal(&setup, &mut deal_rng(1));
     assert_eq!(
         serde_json::to_string(&PishePasha::legal_actions(&state, THEM)).unwrap(),
-        r#"["turn"]"#
+        r#"[{"type":"turn"}]"#
     );
 }
