@@ -360,36 +360,35 @@ impl<G: Game> Table<G> {
         Seat::all(G::SEATS).find(|s| self.seats[s.index()].holds(token))
     }
 
-    /// After the hold, a seat still without a socket is given up: a computer table closes, a friends
-    /// table frees the seat for the link.
-    fn hold_expired(&mut self, seat: Seat, ctx: &mut Context<Self>) {
-        let Occupant::Person {
-            sockets: 0,
-            gone_since: Some(since),
-            ..
-        } = self.seats[seat.index()]
-        else {
-            return;
-        };
-        if since.elapsed() < self.config.seat_hold {
-            return;
-        }
-        match self.kind {
-            TableKind::Computer => {
-                tracing::info!(table = %self.id, "the player left; the computer table closes");
-                ctx.stop();
-            }
-            TableKind::Friends => {
-                self.seats[seat.index()] = Occupant::Free;
-                self.broadcast();
-            }
-        }
-    }
-
-    fn watch_hold(&self, seat: Seat, ctx: &mut Context<Self>) {
-        ctx.run_later(self.config.seat_hold, move |table, ctx| {
-            table.hold_expired(seat, ctx)
+    /// The table's clock: a seat without a socket past the hold is given up (a computer table closes,
+    /// a friends table frees the seat for the link), and a table with no socket for the idle time
+    /// closes.
+    fn tick(&mut self, ctx: &mut Context<Self>) {
+        let hold = self.config.seat_hold;
+        let gone = Seat::all(G::SEATS).filter(|s| {
+            matches!(self.seats[s.index()], Occupant::Person { sockets: 0, gone_since: Some(since), .. }
+                if since.elapsed() >= hold)
         });
+        let gone: Vec<Seat> = gone.collect();
+        if !gone.is_empty() {
+            match self.kind {
+                TableKind::Computer => {
+                    tracing::info!(table = %self.id, "the player left; the computer table closes");
+                    ctx.stop();
+                    return;
+                }
+                TableKind::Friends => {
+                    for seat in gone {
+                        self.seats[seat.index()] = Occupant::Free;
+                    }
+                    self.broadcast();
+                }
+            }
+        }
+        if self.sockets.is_empty() && self.last_activity.elapsed() >= self.config.idle_expiry {
+            tracing::info!(table = %self.id, "closing an idle table");
+            ctx.stop();
+        }
     }
 }
 
@@ -398,16 +397,9 @@ impl<G: Game> Actor for Table<G> {
 
     fn started(&mut self, ctx: &mut Context<Self>) {
         ctx.set_mailbox_capacity(256);
-        self.watch_hold(Seat::new(0), ctx);
-        let every =
-            (self.config.idle_expiry / 4).clamp(Duration::from_millis(50), Duration::from_secs(60));
-        ctx.run_interval(every, |table, ctx| {
-            if table.sockets.is_empty() && table.last_activity.elapsed() >= table.config.idle_expiry
-            {
-                tracing::info!(table = %table.id, "closing an idle table");
-                ctx.stop();
-            }
-        });
+        let every = (self.config.seat_hold.min(self.config.idle_expiry) / 4)
+            .clamp(Duration::from_millis(50), Duration::from_secs(5));
+        ctx.run_interval(every, Self::tick);
         if self.status() == Status::Waiting
             && !self.seats.iter().any(|s| matches!(s, Occupant::Free))
         {
@@ -436,7 +428,6 @@ impl<G: Game> Handler<Join> for Table<G> {
         let (occupant, token) = Occupant::person();
         self.seats[seat.index()] = occupant;
         self.last_activity = Instant::now();
-        self.watch_hold(seat, ctx);
         let everyone_seated = !self.seats.iter().any(|s| matches!(s, Occupant::Free));
         if everyone_seated && self.state.is_none() {
             self.deal_next(ctx);
@@ -517,9 +508,8 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
 impl<G: Game> Handler<Detach> for Table<G> {
     type Result = ();
 
-    fn handle(&mut self, Detach { conn }: Detach, ctx: &mut Context<Self>) {
-        if let Some(seat) = self.forget_socket(conn) {
-            self.watch_hold(seat, ctx);
+    fn handle(&mut self, Detach { conn }: Detach, _: &mut Context<Self>) {
+        if self.forget_socket(conn).is_some() {
             self.broadcast_seats();
         }
     }
