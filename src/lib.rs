@@ -8,6 +8,7 @@ pub mod cards;
 pub mod game;
 pub mod games;
 pub mod matches;
+pub mod metrics;
 pub mod protocol;
 pub mod routing;
 pub mod server;

@@ -106,7 +106,7 @@ async fn the_process_reads_its_settings_and_stops_cleanly_on_sigterm() {
         .find(|line| line.contains("serving"))
         .expect("the server says where it serves");
     assert!(serving.contains(&format!("127.0.0.1:{port}")), "{serving}");
-    std::thread::spawn(move || lines.for_each(drop));
+    let rest = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<String>>());
 
     let server_base = format!("http://127.0.0.1:{port}");
     let body = json!({"game": "ganjifa", "opponents": "computer"}).to_string();
@@ -142,5 +142,15 @@ async fn the_process_reads_its_settings_and_stops_cleanly_on_sigterm() {
         waited += 1;
     };
     assert!(status.success(), "{status}");
+    let logged = rest.join().unwrap();
+    assert!(
+        logged.iter().any(|l| l.contains("shutting down")),
+        "{logged:?}"
+    );
+    let token = answer["token"].as_str().unwrap();
+    assert!(
+        logged.iter().all(|l| !l.contains(token)),
+        "a seat token was logged"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -20,7 +20,30 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/tables", web::post().to(create_table))
         .route("/api/tables/{id}/join", web::post().to(join_table))
         .route("/t/{id}", web::get().to(table_page))
-        .route("/ws/{id}", web::get().to(open_socket));
+        .route("/ws/{id}", web::get().to(open_socket))
+        .route("/metrics", web::get().to(metrics_text))
+        .route("/healthz", web::get().to(healthz))
+        .route("/readyz", web::get().to(readyz));
+}
+
+/// Every metric, in the Prometheus text format.
+async fn metrics_text() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(crate::metrics::metrics().render())
+}
+
+/// The process is alive.
+async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(json!({ "alive": true }))
+}
+
+/// The process takes new tables and sockets: not while it drains.
+async fn readyz(state: web::Data<AppState>) -> HttpResponse {
+    if state.registry.draining() {
+        return refusal(503, "draining", "This server is shutting down.");
+    }
+    HttpResponse::Ok().json(json!({ "ready": true, "tables": state.router.open_tables() }))
 }
 
 fn refusal(status: u16, code: &str, message: &str) -> HttpResponse {

@@ -67,6 +67,20 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
     });
     let server = HttpServer::new(move || {
         App::new()
+            .wrap_fn(|req, srv| {
+                use actix_web::dev::Service;
+                let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());
+                let answer = srv.call(req);
+                async move {
+                    let response = answer.await?;
+                    let status = response.status().as_u16().to_string();
+                    crate::metrics::metrics()
+                        .http_requests
+                        .with_label_values(&[route.as_str(), status.as_str()])
+                        .inc();
+                    Ok(response)
+                }
+            })
             .app_data(state.clone())
             .app_data(web::PayloadConfig::new(64 * 1024))
             .configure(http::routes)

@@ -11,6 +11,7 @@ use actix::{
 use actix_ws::{CloseCode, CloseReason, Message, ProtocolError as WsError};
 
 use super::registry::SessionRegistry;
+use crate::metrics::metrics;
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::settings::Settings;
 use crate::table::{Attach, ConnId, Detach, FromSeat, Outbound, TableHandle, Token};
@@ -62,6 +63,8 @@ pub struct WsSession {
     last_heard: Instant,
     bucket: RateBucket,
     strikes: u32,
+    /// Why the socket closed, for the metrics: the client went, unless the server closed it.
+    closed_because: &'static str,
 }
 
 impl WsSession {
@@ -84,6 +87,7 @@ impl WsSession {
             last_heard: Instant::now(),
             bucket,
             strikes: 0,
+            closed_because: "client",
         }
     }
 
@@ -113,6 +117,15 @@ impl WsSession {
     }
 
     fn close(&mut self, code: u16, reason: &str, ctx: &mut Context<Self>) {
+        if self.closed_because == "client" {
+            self.closed_because = match code {
+                1000 => "client",
+                1001 => "going-away",
+                1002 => "protocol-error",
+                1008 => "policy",
+                _ => "server",
+            };
+        }
         let out = self.out.clone();
         let reason = CloseReason {
             code: CloseCode::from(code),
@@ -136,6 +149,7 @@ impl WsSession {
             return;
         }
         if !self.bucket.take() {
+            metrics().rate_limited.inc();
             self.strikes += 1;
             if self.strikes >= STRIKES_BEFORE_CLOSE {
                 self.close(1008, "too many frames", ctx);
@@ -151,6 +165,7 @@ impl WsSession {
                     conn: self.conn,
                     msg,
                 };
+                metrics().router_frames.with_label_values(&["in"]).inc();
                 if self.table.from_seat.try_send(frame).is_err() {
                     self.error("busy", "The table is busy; try again in a moment.", ctx);
                 }
@@ -165,6 +180,8 @@ impl Actor for WsSession {
 
     fn started(&mut self, ctx: &mut Context<Self>) {
         ctx.set_mailbox_capacity(OUTBOUND_QUEUE);
+        metrics().connections_open.inc();
+        metrics().connections_opened.inc();
         self.registry.add(self.conn, ctx.address().recipient());
         let attach = Attach {
             token: self.token.clone(),
@@ -199,6 +216,11 @@ impl Actor for WsSession {
     }
 
     fn stopped(&mut self, _: &mut Context<Self>) {
+        metrics().connections_open.dec();
+        metrics()
+            .connections_closed
+            .with_label_values(&[self.closed_because])
+            .inc();
         self.table.detach.do_send(Detach { conn: self.conn });
         self.registry.remove(self.conn);
     }
@@ -241,7 +263,10 @@ impl Handler<Outbound> for WsSession {
 
     fn handle(&mut self, msg: Outbound, ctx: &mut Context<Self>) {
         match msg {
-            Outbound::Text(text) => self.write(text.to_string(), ctx),
+            Outbound::Text(text) => {
+                metrics().router_frames.with_label_values(&["out"]).inc();
+                self.write(text.to_string(), ctx)
+            }
             Outbound::Close(code, reason) => self.close(code, reason, ctx),
         }
     }

@@ -16,6 +16,7 @@ use super::{TableId, Token};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game, RuleError};
 use crate::matches::{Match, MatchLength};
+use crate::metrics::metrics;
 use crate::protocol::{ClientMsg, SeatInfo, ServerMsg};
 
 /// How a table behaves; from the server's settings.
@@ -145,13 +146,19 @@ impl<G: Game> Table<G> {
             return;
         };
         if out.try_send(Outbound::Text(text)).is_err() {
+            metrics().outbound_overflows.inc();
             out.do_send(Outbound::Close(1008, "too slow: frames were piling up"));
             tracing::warn!(table = %self.id, conn, "dropped a socket that could not keep up");
             self.forget_socket(conn);
         }
     }
 
-    fn send_error(&mut self, conn: ConnId, code: &str, message: &str, id: Option<&str>) {
+    /// Sends an error for a refused request, counting it.
+    fn send_refusal(&mut self, conn: ConnId, code: &str, message: &str, id: Option<&str>) {
+        metrics()
+            .actions_refused
+            .with_label_values(&[G::NAME, code])
+            .inc();
         let text = ServerMsg::Error { code, message, id }.to_text();
         self.send(conn, text.into());
     }
@@ -223,6 +230,12 @@ impl<G: Game> Table<G> {
                 .is_some_and(|d| d.actions.last().is_some_and(|a| a.2 == self.version));
             if just_ended {
                 self.matchup.record(&outcome);
+                if self.matchup.winners().is_some() {
+                    metrics()
+                        .matches_finished
+                        .with_label_values(&[G::NAME])
+                        .inc();
+                }
             }
         }
         if let Some(state) = &self.state {
@@ -267,7 +280,12 @@ impl<G: Game> Table<G> {
         if legal.is_empty() {
             return;
         }
+        let thinking = Instant::now();
         let mut action = bot.choose(&G::view(state, Some(seat)), &legal, &mut self.bot_rng);
+        metrics()
+            .computer_think_seconds
+            .with_label_values(&[G::NAME])
+            .observe(thinking.elapsed().as_secs_f64());
         if let Err(e) = G::apply(state, seat, &action) {
             tracing::error!(table = %self.id, %e, "a computer chose a refused action; it plays its first legal one");
             action = legal[0].clone();
@@ -281,6 +299,10 @@ impl<G: Game> Table<G> {
 
     /// Records an accepted action and moves the version on.
     fn accepted(&mut self, seat: Seat, action: &G::Action) {
+        metrics()
+            .actions_accepted
+            .with_label_values(&[G::NAME])
+            .inc();
         self.version += 1;
         let json = serde_json::to_value(action).expect("actions always serialize");
         if let Some(deal) = self.record.last_mut() {
@@ -297,6 +319,7 @@ impl<G: Game> Table<G> {
         raw: serde_json::Value,
         ctx: &mut Context<Self>,
     ) {
+        let arrived = Instant::now();
         if let Err(refusal) = self.check_moment(version, Status::Playing) {
             self.refuse(conn, seat, refusal, id);
             return;
@@ -305,7 +328,7 @@ impl<G: Game> Table<G> {
             Ok(action) => action,
             Err(e) => {
                 let message = format!("That is not a {} action: {e}.", G::NAME);
-                self.send_error(conn, "bad-action", &message, id);
+                self.send_refusal(conn, "bad-action", &message, id);
                 return;
             }
         };
@@ -313,7 +336,7 @@ impl<G: Game> Table<G> {
             return;
         };
         if let Err(e) = G::apply(state, seat, &action) {
-            self.send_error(conn, e.code, &e.message, id);
+            self.send_refusal(conn, e.code, &e.message, id);
             return;
         }
         self.accepted(seat, &action);
@@ -324,6 +347,10 @@ impl<G: Game> Table<G> {
         .to_text();
         self.send(conn, ack.into());
         self.after_change(ctx);
+        metrics()
+            .action_seconds
+            .with_label_values(&[G::NAME])
+            .observe(arrived.elapsed().as_secs_f64());
     }
 
     /// Checks a request made on `version` while the table should be at `wanted`.
@@ -349,7 +376,7 @@ impl<G: Game> Table<G> {
 
     /// Sends an error, and with a stale version the current view as well.
     fn refuse(&mut self, conn: ConnId, seat: Seat, refusal: RuleError, id: Option<&str>) {
-        self.send_error(conn, refusal.code, &refusal.message, id);
+        self.send_refusal(conn, refusal.code, &refusal.message, id);
         if refusal.code == "stale-version" {
             let frame = self.view_frame(seat, &self.seat_infos());
             self.send(conn, frame);
@@ -397,6 +424,10 @@ impl<G: Game> Actor for Table<G> {
 
     fn started(&mut self, ctx: &mut Context<Self>) {
         ctx.set_mailbox_capacity(256);
+        metrics()
+            .tables_active
+            .with_label_values(&[G::NAME, self.kind.as_str()])
+            .inc();
         let every = (self.config.seat_hold.min(self.config.idle_expiry) / 4)
             .clamp(Duration::from_millis(50), Duration::from_secs(5));
         ctx.run_interval(every, Self::tick);
@@ -408,6 +439,10 @@ impl<G: Game> Actor for Table<G> {
     }
 
     fn stopped(&mut self, _ctx: &mut Context<Self>) {
+        metrics()
+            .tables_active
+            .with_label_values(&[G::NAME, self.kind.as_str()])
+            .dec();
         for (_, out) in self.sockets.values() {
             out.do_send(Outbound::Close(1001, "the table has closed"));
         }
@@ -456,9 +491,14 @@ impl<G: Game> Handler<Attach> for Table<G> {
         if let Occupant::Person {
             sockets,
             gone_since,
+            attached_before,
             ..
         } = &mut self.seats[seat.index()]
         {
+            if *attached_before {
+                metrics().reconnects.inc();
+            }
+            *attached_before = true;
             *sockets += 1;
             *gone_since = None;
         }
@@ -482,6 +522,7 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
         self.last_activity = Instant::now();
         match msg {
             ClientMsg::Resync {} => {
+                metrics().resyncs.inc();
                 let frame = self.view_frame(seat, &self.seat_infos());
                 self.send(conn, frame);
             }

@@ -17,6 +17,15 @@ pub enum TableKind {
     Friends,
 }
 
+impl TableKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableKind::Computer => "computer",
+            TableKind::Friends => "friends",
+        }
+    }
+}
+
 /// A seat taken: which one, and the token that acts for it.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeatTicket {
@@ -33,6 +42,8 @@ pub enum Occupant<G: Game> {
         sockets: usize,
         /// When its last socket went, while it has none.
         gone_since: Option<Instant>,
+        /// Whether a socket has ever attached to this seat (a later one is a reconnect).
+        attached_before: bool,
     },
     Computer(Box<dyn Bot<G>>),
 }
@@ -45,6 +56,7 @@ impl<G: Game> Occupant<G> {
                 token: token.clone(),
                 sockets: 0,
                 gone_since: Some(Instant::now()),
+                attached_before: false,
             },
             token,
         )

@@ -1,0 +1,250 @@
+//! Every Prometheus metric of the process, in one place, each named `chaikhana_...`.
+//!
+//! The rest of the code records through the one [`metrics()`] instance; `GET /metrics` renders it in the
+//! Prometheus text format.
+
+use std::sync::LazyLock;
+
+use prometheus::{
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
+    IntGaugeVec, Opts, Registry, TextEncoder,
+};
+
+/// The process's metrics.
+pub struct Metrics {
+    registry: Registry,
+    pub connections_open: IntGauge,
+    pub connections_opened: IntCounter,
+    pub connections_closed: IntCounterVec,
+    pub tables_active: IntGaugeVec,
+    pub actions_accepted: IntCounterVec,
+    pub actions_refused: IntCounterVec,
+    pub action_seconds: HistogramVec,
+    pub computer_think_seconds: HistogramVec,
+    pub matches_finished: IntCounterVec,
+    pub reconnects: IntCounter,
+    pub resyncs: IntCounter,
+    pub rate_limited: IntCounter,
+    pub outbound_overflows: IntCounter,
+    pub router_frames: IntCounterVec,
+    pub redis_publish_seconds: Histogram,
+    pub redis_errors: IntCounter,
+    pub snapshots_written: IntCounter,
+    pub tables_recovered: IntCounter,
+    pub tables_handed_over: IntCounter,
+    pub http_requests: IntCounterVec,
+}
+
+/// Latency buckets from a tenth of a millisecond to two and a half seconds.
+const LATENCY_BUCKETS: &[f64] = &[
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
+
+fn counter(registry: &Registry, name: &str, help: &str) -> IntCounter {
+    let metric = IntCounter::new(format!("chaikhana_{name}"), help).expect("a valid metric");
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("each metric registers once");
+    metric
+}
+
+fn counter_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
+    let metric = IntCounterVec::new(Opts::new(format!("chaikhana_{name}"), help), labels)
+        .expect("a valid metric");
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("each metric registers once");
+    metric
+}
+
+fn histogram_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> HistogramVec {
+    let opts =
+        HistogramOpts::new(format!("chaikhana_{name}"), help).buckets(LATENCY_BUCKETS.to_vec());
+    let metric = HistogramVec::new(opts, labels).expect("a valid metric");
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("each metric registers once");
+    metric
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        let r = Registry::new();
+        let connections_open = IntGauge::new(
+            "chaikhana_ws_connections_open",
+            "WebSocket connections open now.",
+        )
+        .expect("a valid metric");
+        r.register(Box::new(connections_open.clone()))
+            .expect("each metric registers once");
+        let tables_active = IntGaugeVec::new(
+            Opts::new(
+                "chaikhana_tables_active",
+                "Tables open now, by game and kind.",
+            ),
+            &["game", "kind"],
+        )
+        .expect("a valid metric");
+        r.register(Box::new(tables_active.clone()))
+            .expect("each metric registers once");
+        let redis_publish_seconds = Histogram::with_opts(
+            HistogramOpts::new(
+                "chaikhana_redis_publish_seconds",
+                "Time to publish one frame through Redis.",
+            )
+            .buckets(LATENCY_BUCKETS.to_vec()),
+        )
+        .expect("a valid metric");
+        r.register(Box::new(redis_publish_seconds.clone()))
+            .expect("each metric registers once");
+        Metrics {
+            connections_open,
+            connections_opened: counter(
+                &r,
+                "ws_connections_opened_total",
+                "WebSocket connections opened.",
+            ),
+            connections_closed: counter_vec(
+                &r,
+                "ws_connections_closed_total",
+                "WebSocket connections closed, by reason.",
+                &["reason"],
+            ),
+            tables_active,
+            actions_accepted: counter_vec(
+                &r,
+                "actions_accepted_total",
+                "Actions the rules accepted, by game.",
+                &["game"],
+            ),
+            actions_refused: counter_vec(
+                &r,
+                "actions_refused_total",
+                "Actions and requests refused, by game and error code.",
+                &["game", "code"],
+            ),
+            action_seconds: histogram_vec(
+                &r,
+                "action_seconds",
+                "From an action reaching its table to every seat's view being queued.",
+                &["game"],
+            ),
+            computer_think_seconds: histogram_vec(
+                &r,
+                "computer_think_seconds",
+                "Time a computer player takes to choose a move.",
+                &["game"],
+            ),
+            matches_finished: counter_vec(
+                &r,
+                "matches_finished_total",
+                "Matches played to their end, by game.",
+                &["game"],
+            ),
+            reconnects: counter(
+                &r,
+                "reconnects_total",
+                "Sockets that resumed a seat after it had gone.",
+            ),
+            resyncs: counter(
+                &r,
+                "resyncs_total",
+                "Views sent again on a client's resync.",
+            ),
+            rate_limited: counter(
+                &r,
+                "rate_limited_total",
+                "Frames refused by the rate limit.",
+            ),
+            outbound_overflows: counter(
+                &r,
+                "outbound_overflows_total",
+                "Sockets dropped because their outbound queue was full.",
+            ),
+            router_frames: counter_vec(
+                &r,
+                "router_frames_total",
+                "Frames through the router, by direction (in: to tables, out: to sockets).",
+                &["direction"],
+            ),
+            redis_publish_seconds,
+            redis_errors: counter(&r, "redis_errors_total", "Redis commands that failed."),
+            snapshots_written: counter(&r, "snapshots_written_total", "Table snapshots written."),
+            tables_recovered: counter(
+                &r,
+                "tables_recovered_total",
+                "Tables rebuilt from a snapshot after their owner died.",
+            ),
+            tables_handed_over: counter(
+                &r,
+                "tables_handed_over_total",
+                "Tables handed to another node by a draining owner.",
+            ),
+            http_requests: counter_vec(
+                &r,
+                "http_requests_total",
+                "HTTP requests, by route and status.",
+                &["route", "status"],
+            ),
+            registry: r,
+        }
+    }
+
+    /// Every metric in the Prometheus text format.
+    pub fn render(&self) -> String {
+        let mut out = Vec::new();
+        TextEncoder::new()
+            .encode(&self.registry.gather(), &mut out)
+            .expect("metrics encode as text");
+        String::from_utf8(out).expect("the text format is UTF-8")
+    }
+}
+
+static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+
+/// The process's metrics.
+pub fn metrics() -> &'static Metrics {
+    &METRICS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_metric_is_prefixed_and_rendered() {
+        let m = metrics();
+        m.actions_accepted.with_label_values(&["panjpar"]).inc();
+        m.action_seconds
+            .with_label_values(&["panjpar"])
+            .observe(0.001);
+        m.tables_active
+            .with_label_values(&["panjpar", "computer"])
+            .inc();
+        m.connections_closed.with_label_values(&["normal"]).inc();
+        m.actions_refused
+            .with_label_values(&["panjpar", "not-your-turn"])
+            .inc();
+        m.computer_think_seconds
+            .with_label_values(&["panjpar"])
+            .observe(0.0001);
+        m.matches_finished.with_label_values(&["panjpar"]).inc();
+        m.router_frames.with_label_values(&["in"]).inc();
+        m.http_requests
+            .with_label_values(&["/metrics", "200"])
+            .inc();
+        let text = m.render();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            assert!(line.starts_with("chaikhana_"), "{line}");
+        }
+        for name in [
+            "chaikhana_ws_connections_open",
+            "chaikhana_actions_accepted_total",
+            "chaikhana_action_seconds_bucket",
+            "chaikhana_redis_publish_seconds_bucket",
+            "chaikhana_tables_recovered_total",
+        ] {
+            assert!(text.contains(name), "{name} missing");
+        }
+    }
+}
