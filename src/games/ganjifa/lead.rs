@@ -115,40 +115,32 @@ fn rung_first(ladder: &Ladder) -> Result<(), RuleError> {
     }
 }
 
+/// Leads the run held in `suit`: every card of it but its lowest.
+fn lead_run(state: &mut State, leader: Seat, suit: GSuit) -> Result<(), RuleError> {
+    let cards = run(state.hands[leader], state.unplayed(), state.burnt, suit);
+    if cards.is_empty() {
+        return refuse(
+            "no-run",
+            format!(
+                "You do not hold the top two unplayed cards of {}.",
+                suit.name()
+            ),
+        );
+    }
+    start_trick(state, leader, cards, TrickKind::Run { suit });
+    Ok(())
+}
+
 /// Checks and plays a lead.
 pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<(), RuleError> {
     if let Action::Run { suit } = *action {
         // A run outranks every other rung, so only this suit needs weighing.
-        let cards = run(state.hands[leader], state.unplayed(), state.burnt, suit);
-        if cards.is_empty() {
-            return refuse(
-                "no-run",
-                format!(
-                    "You do not hold the top two unplayed cards of {}.",
-                    suit.name()
-                ),
-            );
-        }
-        start_trick(state, leader, cards, TrickKind::Run { suit });
-        return Ok(());
+        return lead_run(state, leader, suit);
     }
     let ladder = ladder(state, leader);
     let hand = state.hands[leader];
     match *action {
-        Action::Run { suit } => {
-            let cards = ladder.runs[suit.index()];
-            if cards.is_empty() {
-                return refuse(
-                    "no-run",
-                    format!(
-                        "You do not hold the top two unplayed cards of {}.",
-                        suit.name()
-                    ),
-                );
-            }
-            start_trick(state, leader, cards, TrickKind::Run { suit });
-            Ok(())
-        }
+        Action::Run { suit } => lead_run(state, leader, suit),
         Action::Deni { card } => {
             if ladder.rung() == Rung::Run {
                 return rung_first(&ladder);
