@@ -29,13 +29,38 @@ pub struct Settings {
 impl Settings {
     /// The defaults, then `file` if given, then the environment.
     pub fn load(file: Option<&Path>) -> Result<Settings, String> {
+        Settings::load_with_env(file, std::env::vars())
+    }
+
+    /// The defaults, then `file`, then those of `env` that name a setting (`CHAIKHANA_` and the
+    /// setting in capitals). Other `CHAIKHANA_*` variables, such as the test suite's, are not settings
+    /// and are left alone; a file naming an unknown setting is refused.
+    pub fn load_with_env(
+        file: Option<&Path>,
+        env: impl Iterator<Item = (String, String)>,
+    ) -> Result<Settings, String> {
+        let settings: Vec<String> = DEFAULTS
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .filter_map(|line| line.split_once('=').map(|(key, _)| key.trim().to_string()))
+            .collect();
+        let env: std::collections::HashMap<String, String> = env
+            .filter(|(name, _)| {
+                name.strip_prefix("CHAIKHANA_")
+                    .is_some_and(|key| settings.contains(&key.to_ascii_lowercase()))
+            })
+            .collect();
         let mut builder = config::Config::builder()
             .add_source(config::File::from_str(DEFAULTS, config::FileFormat::Toml));
         if let Some(path) = file {
             builder = builder.add_source(config::File::from(path).required(true));
         }
         builder
-            .add_source(config::Environment::with_prefix("CHAIKHANA").try_parsing(true))
+            .add_source(
+                config::Environment::with_prefix("CHAIKHANA")
+                    .try_parsing(true)
+                    .source(Some(env)),
+            )
             .build()
             .and_then(|c| c.try_deserialize())
             .map_err(|e| format!("the settings are not valid: {e}"))
@@ -94,5 +119,21 @@ mod tests {
         std::fs::write(&path, "no_such_setting = 1\n").unwrap();
         assert!(Settings::load(Some(&path)).is_err());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn the_environment_overrides_settings_and_ignores_other_variables() {
+        let env = [
+            ("CHAIKHANA_BOT_DELAY_MS", "7"),
+            ("CHAIKHANA_LISTEN", "0.0.0.0:80"),
+            ("CHAIKHANA_TEST_REQUIRE_ALL", "1"),
+            ("HOME", "/root"),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+        let settings = Settings::load_with_env(None, env.into_iter()).unwrap();
+        assert_eq!(settings.bot_delay_ms, 7);
+        assert_eq!(settings.listen, "0.0.0.0:80");
+        let bad = [("CHAIKHANA_BOT_DELAY_MS".to_string(), "soon".to_string())];
+        assert!(Settings::load_with_env(None, bad.into_iter()).is_err());
     }
 }
