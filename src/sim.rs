@@ -174,7 +174,9 @@ fn play_deal<G: Game>(
     let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(G::SEATS)
         .map(|seat| G::bot(&config.bots[seat.index()], seat).expect("bot names were checked"))
         .collect();
-    show_observers::<G>(&state, &mut bots);
+    // The views the observing bots were just shown: the state has not moved since, so the seat to act
+    // reuses its own rather than building it again.
+    let mut shown = show_observers::<G>(&state, &mut bots);
     let mut decisions = 0;
     while let Some(seat) = G::to_act(&state) {
         decisions += 1;
@@ -189,7 +191,9 @@ fn play_deal<G: Game>(
                 "deal {index} (seed {seed}): {seat} must act but has no legal action"
             ));
         }
-        let view = G::view(&state, Some(seat));
+        let view = shown[seat.index()]
+            .take()
+            .unwrap_or_else(|| G::view(&state, Some(seat)));
         let action = bots[seat.index()].choose(&view, &legal, &mut rng);
         if let Some(out) = trace.as_deref_mut() {
             let line = TraceLine::<G> {
@@ -213,18 +217,24 @@ fn play_deal<G: Game>(
                 bots[seat.index()].name()
             )
         })?;
-        show_observers::<G>(&state, &mut bots);
+        shown = show_observers::<G>(&state, &mut bots);
     }
     G::outcome(&state)
         .ok_or_else(|| format!("deal {index} (seed {seed}) stopped without an outcome"))
 }
 
-fn show_observers<G: Game>(state: &G::State, bots: &mut [Box<dyn Bot<G>>]) {
-    for (i, bot) in bots.iter_mut().enumerate() {
-        if bot.observes() {
-            bot.observe(&G::view(state, Some(Seat::new(i))));
-        }
-    }
+/// Shows every observing bot its view of `state`; returns those views, by seat.
+fn show_observers<G: Game>(state: &G::State, bots: &mut [Box<dyn Bot<G>>]) -> Vec<Option<G::View>> {
+    bots.iter_mut()
+        .enumerate()
+        .map(|(i, bot)| {
+            bot.observes().then(|| {
+                let view = G::view(state, Some(Seat::new(i)));
+                bot.observe(&view);
+                view
+            })
+        })
+        .collect()
 }
 
 /// The Wilson score interval at 95% for `successes` out of `trials`.
