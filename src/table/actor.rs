@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use actix::{Actor, ActorContext, AsyncContext, Context, Handler, Recipient};
+use actix::{Actor, ActorContext, AsyncContext, Context, Recipient};
 use rand::{Rng, SeedableRng};
 
 use super::frames::{MatchInfo, Status, ViewFrame};
@@ -17,7 +17,7 @@ use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game, RuleError};
 use crate::matches::{Match, MatchLength};
 use crate::metrics::metrics;
-use crate::protocol::{ClientMsg, SeatInfo, ServerMsg};
+use crate::protocol::{SeatInfo, ServerMsg};
 
 /// How a table behaves; from the server's settings.
 #[derive(Clone)]
@@ -28,6 +28,8 @@ pub struct TableConfig {
     /// Called once when the table closes, to take it out of the router.
     pub on_closed: Arc<dyn Fn(&TableId) + Send + Sync>,
 }
+
+mod handlers;
 
 /// Deals must be told apart from each other's seeds: drawn from the operating system per table.
 type TableRng = rand::rngs::StdRng;
@@ -447,123 +449,5 @@ impl<G: Game> Actor for Table<G> {
             out.do_send(Outbound::Close(1001, "the table has closed"));
         }
         (self.config.on_closed)(&self.id);
-    }
-}
-
-impl<G: Game> Handler<Join> for Table<G> {
-    type Result = Result<SeatTicket, TableRefusal>;
-
-    fn handle(&mut self, _: Join, ctx: &mut Context<Self>) -> Self::Result {
-        if self.kind == TableKind::Computer {
-            return Err(TableRefusal::full());
-        }
-        let seat = Seat::all(G::SEATS)
-            .find(|s| matches!(self.seats[s.index()], Occupant::Free))
-            .ok_or_else(TableRefusal::full)?;
-        let (occupant, token) = Occupant::person();
-        self.seats[seat.index()] = occupant;
-        self.last_activity = Instant::now();
-        let everyone_seated = !self.seats.iter().any(|s| matches!(s, Occupant::Free));
-        if everyone_seated && self.state.is_none() {
-            self.deal_next(ctx);
-        } else {
-            self.broadcast();
-        }
-        Ok(SeatTicket { seat, token })
-    }
-}
-
-impl<G: Game> Handler<CheckToken> for Table<G> {
-    type Result = Result<Seat, TableRefusal>;
-
-    fn handle(&mut self, CheckToken(token): CheckToken, _: &mut Context<Self>) -> Self::Result {
-        self.seat_of(&token).ok_or_else(TableRefusal::wrong_token)
-    }
-}
-
-impl<G: Game> Handler<Attach> for Table<G> {
-    type Result = Result<Seat, TableRefusal>;
-
-    fn handle(&mut self, attach: Attach, _: &mut Context<Self>) -> Self::Result {
-        let seat = self
-            .seat_of(&attach.token)
-            .ok_or_else(TableRefusal::wrong_token)?;
-        if let Occupant::Person {
-            sockets,
-            gone_since,
-            attached_before,
-            ..
-        } = &mut self.seats[seat.index()]
-        {
-            if *attached_before {
-                metrics().reconnects.inc();
-            }
-            *attached_before = true;
-            *sockets += 1;
-            *gone_since = None;
-        }
-        self.sockets.insert(attach.conn, (seat, attach.out));
-        self.last_activity = Instant::now();
-        let frame = self.view_frame(seat, &self.seat_infos());
-        self.send(attach.conn, frame);
-        self.broadcast_seats();
-        Ok(seat)
-    }
-}
-
-impl<G: Game> Handler<FromSeat> for Table<G> {
-    type Result = ();
-
-    fn handle(&mut self, FromSeat { conn, msg }: FromSeat, ctx: &mut Context<Self>) {
-        let Some((seat, _)) = self.sockets.get(&conn) else {
-            return;
-        };
-        let seat = *seat;
-        self.last_activity = Instant::now();
-        match msg {
-            ClientMsg::Resync {} => {
-                metrics().resyncs.inc();
-                let frame = self.view_frame(seat, &self.seat_infos());
-                self.send(conn, frame);
-            }
-            ClientMsg::Action {
-                version,
-                id,
-                action,
-            } => self.play(conn, seat, version, id.as_deref(), action, ctx),
-            ClientMsg::NextDeal { version } => match self.check_moment(version, Status::DealOver) {
-                Ok(()) => self.deal_next(ctx),
-                Err(refusal) => self.refuse(conn, seat, refusal, None),
-            },
-            ClientMsg::Rematch { version } => match self.check_moment(version, Status::MatchOver) {
-                Ok(()) => {
-                    self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
-                    self.deal_next(ctx);
-                }
-                Err(refusal) => self.refuse(conn, seat, refusal, None),
-            },
-        }
-    }
-}
-
-impl<G: Game> Handler<Detach> for Table<G> {
-    type Result = ();
-
-    fn handle(&mut self, Detach { conn }: Detach, _: &mut Context<Self>) {
-        if self.forget_socket(conn).is_some() {
-            self.broadcast_seats();
-        }
-    }
-}
-
-impl<G: Game> Handler<Inspect> for Table<G> {
-    type Result = actix::MessageResult<Inspect>;
-
-    fn handle(&mut self, _: Inspect, _: &mut Context<Self>) -> Self::Result {
-        actix::MessageResult(TableRecord {
-            game: G::NAME,
-            version: self.version,
-            deals: self.record.clone(),
-        })
     }
 }
