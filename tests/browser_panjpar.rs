@@ -36,7 +36,12 @@ async fn click_a_move(client: &Client) -> bool {
         "attack" => {
             // One card is always an attack; the Attack button lights up only for a legal choice.
             if click(client, ".hand button.card").await {
-                wait_for(client, "return !document.querySelector('#attack')?.disabled", 5).await;
+                wait_for(
+                    client,
+                    "return !document.querySelector('#attack')?.disabled",
+                    5,
+                )
+                .await;
                 click(client, "#attack").await;
             }
         }
@@ -89,10 +94,18 @@ async fn a_panjpar_match_against_the_computer_played_by_clicking() {
         c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
         click(&c, "input[name=length][value='1']").await;
         click(&c, "#play-computer").await;
-        wait_for(&c, "return location.pathname.startsWith('/t/') && document.querySelector('.table')", 20).await;
+        wait_for(
+            &c,
+            "return location.pathname.startsWith('/t/') && document.querySelector('.table')",
+            20,
+        )
+        .await;
         play_to_the_end(&[&c], Some(&format!("panjpar-{width}x{height}"))).await;
         let result = eval(&c, "return document.querySelector('#result').textContent").await;
-        assert!(result.as_str().unwrap().contains("won the match"), "{result}");
+        assert!(
+            result.as_str().unwrap().contains("won the match"),
+            "{result}"
+        );
         screenshot(&c, &format!("panjpar-result-{width}x{height}")).await;
         c.close().await.unwrap();
     }
@@ -105,17 +118,34 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     let server = server();
     let host = driver.session(1280, 800).await;
     let guest = driver.session(390, 844).await;
-    host.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+    host.goto(&format!("{}/panjpar", server.base))
+        .await
+        .unwrap();
     click(&host, "input[name=length][value='1']").await;
     click(&host, "#play-friends").await;
-    let link = wait_for(&host, "return document.querySelector('#share-link')?.value", 10).await;
+    let link = wait_for(
+        &host,
+        "return document.querySelector('#share-link')?.value",
+        10,
+    )
+    .await;
     let link = link.as_str().unwrap().to_string();
     assert!(link.contains("/t/"), "{link}");
     click(&host, "#go-to-table").await;
-    wait_for(&host, "return document.querySelector('#share-link') && document.querySelector('.table')", 10).await;
+    wait_for(
+        &host,
+        "return document.querySelector('#share-link') && document.querySelector('.table')",
+        10,
+    )
+    .await;
     screenshot(&host, "panjpar-friends-waiting-1280x800").await;
     guest.goto(&link).await.unwrap();
-    wait_for(&guest, "return document.querySelector('.table')?.dataset.status === 'playing'", 20).await;
+    wait_for(
+        &guest,
+        "return document.querySelector('.table')?.dataset.status === 'playing'",
+        20,
+    )
+    .await;
     play_to_the_end(&[&host, &guest], Some("panjpar-friends-1280x800")).await;
     screenshot(&guest, "panjpar-friends-result-390x844").await;
     // A third browser finds the table full.
@@ -123,7 +153,11 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     third.goto(&link).await.unwrap();
     let refused = wait_for(&third, "return document.body.dataset.refused", 10).await;
     assert_eq!(refused, "409");
-    let said = eval(&third, "return document.querySelector('#opening').textContent").await;
+    let said = eval(
+        &third,
+        "return document.querySelector('#opening').textContent",
+    )
+    .await;
     assert!(said.as_str().unwrap().contains("full"), "{said}");
     for c in [host, guest, third] {
         c.close().await.unwrap();
@@ -136,18 +170,39 @@ async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
     let Some(mut driver) = driver() else { return };
     let server = server();
     let c = driver.session(390, 844).await;
-    c.goto(&format!("{}/fa/panjpar/rules", server.base)).await.unwrap();
+    c.goto(&format!("{}/fa/panjpar/rules", server.base))
+        .await
+        .unwrap();
     assert_eq!(eval(&c, "return document.documentElement.dir").await, "rtl");
-    let rows = eval(&c, "return [...document.querySelectorAll('[data-cards]')].map(r => r.dir + r.children.length)").await;
-    assert!(rows.as_array().unwrap().iter().all(|r| r.as_str().unwrap().starts_with("ltr")), "{rows}");
+    let rows = eval(
+        &c,
+        "return [...document.querySelectorAll('[data-cards]')].map(r => r.dir + r.children.length)",
+    )
+    .await;
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.as_str().unwrap().starts_with("ltr")),
+        "{rows}"
+    );
     screenshot(&c, "fa-panjpar-rules-390x844").await;
-    c.goto(&format!("{}/fa/panjpar", server.base)).await.unwrap();
+    c.goto(&format!("{}/fa/panjpar", server.base))
+        .await
+        .unwrap();
     assert_eq!(eval(&c, "return document.documentElement.dir").await, "rtl");
     click(&c, "input[name=length][value='1']").await;
     click(&c, "#play-computer").await;
     wait_for(&c, "return document.querySelector('.table')", 20).await;
-    assert_eq!(eval(&c, "return document.querySelector('#board').dir").await, "rtl");
-    let hand_rows = eval(&c, "return [...document.querySelectorAll('#board .cards')].every(r => r.dir === 'ltr')").await;
+    assert_eq!(
+        eval(&c, "return document.querySelector('#board').dir").await,
+        "rtl"
+    );
+    let hand_rows = eval(
+        &c,
+        "return [...document.querySelectorAll('#board .cards')].every(r => r.dir === 'ltr')",
+    )
+    .await;
     assert_eq!(hand_rows, true);
     play_to_the_end(&[&c], Some("panjpar-fa-390x844")).await;
     let result = eval(&c, "return document.querySelector('#result').textContent").await;
@@ -161,10 +216,16 @@ async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 600);
     let c = driver.session(1280, 800).await;
-    c.goto(&format!("{}/panjpar/rules", server.base)).await.unwrap();
+    c.goto(&format!("{}/panjpar/rules", server.base))
+        .await
+        .unwrap();
     click(&c, "[data-contrast-switch]").await;
     c.refresh().await.unwrap();
-    let on = eval(&c, "return document.documentElement.classList.contains('contrast')").await;
+    let on = eval(
+        &c,
+        "return document.documentElement.classList.contains('contrast')",
+    )
+    .await;
     assert_eq!(on, true, "high contrast was forgotten");
     c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
     click(&c, "#play-computer").await;
@@ -191,12 +252,18 @@ async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
 
 async fn press(c: &Client, key: Key) {
     let active = c.active_element().await.expect("a focused element");
-    active.send_keys(&char::from(key).to_string()).await.expect("a key press");
+    active
+        .send_keys(&char::from(key).to_string())
+        .await
+        .expect("a key press");
 }
 
 /// Presses Tab until the focused element matches `css`.
 async fn tab_to(c: &Client, css: &str) {
-    let check = format!("return document.activeElement && document.activeElement.matches({})", serde_json::to_string(css).unwrap());
+    let check = format!(
+        "return document.activeElement && document.activeElement.matches({})",
+        serde_json::to_string(css).unwrap()
+    );
     for _ in 0..80 {
         if eval(c, &check).await == true {
             return;

@@ -52,13 +52,23 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking() {
     let server = TestServer::start(|s| s.bot_delay_ms = 2);
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
-        c.goto(&format!("{}/pishe-pasha", server.base)).await.unwrap();
+        c.goto(&format!("{}/pishe-pasha", server.base))
+            .await
+            .unwrap();
         click(&c, "input[name=length][value='one-deal']").await;
         click(&c, "#play-computer").await;
         wait_for(&c, "return document.querySelector('.table')", 20).await;
         play_to_the_end(&c, &format!("pishe-pasha-{width}x{height}")).await;
-        let result = wait_for(&c, "return document.querySelector('#result')?.textContent", 10).await;
-        assert!(result.as_str().unwrap().contains("won the match"), "{result}");
+        let result = wait_for(
+            &c,
+            "return document.querySelector('#result')?.textContent",
+            10,
+        )
+        .await;
+        assert!(
+            result.as_str().unwrap().contains("won the match"),
+            "{result}"
+        );
         screenshot(&c, &format!("pishe-pasha-result-{width}x{height}")).await;
         c.close().await.unwrap();
     }

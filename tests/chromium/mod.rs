@@ -42,7 +42,9 @@ fn found(program: &str) -> bool {
 
 /// Starts chromedriver, or returns `None` (having said why) when the browser is not installed.
 pub fn driver() -> Option<Driver> {
-    let chromium = ["chromium", "chromium-browser"].into_iter().find(|p| found(p));
+    let chromium = ["chromium", "chromium-browser"]
+        .into_iter()
+        .find(|p| found(p));
     if !found("chromedriver") || chromium.is_none() {
         let why = "chromedriver or chromium is not installed (apt-get install -y chromium chromium-driver)";
         if std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").as_deref() == Ok("1") {
@@ -63,7 +65,10 @@ pub fn driver() -> Option<Driver> {
         .expect("chromedriver starts");
     let started = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "chromedriver did not listen");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "chromedriver did not listen"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     Some(Driver {
@@ -113,10 +118,7 @@ impl Driver {
 
 /// Runs a script in the page and returns its value.
 pub async fn eval(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, vec![])
-        .await
-        .unwrap_or(Value::Null)
+    client.execute(script, vec![]).await.unwrap_or(Value::Null)
 }
 
 /// Waits until `script` returns something truthy, and returns it.

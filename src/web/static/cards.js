@@ -23,7 +23,7 @@ export function suitLetter(name) {
 /** "the queen of spades" (or its Persian form). */
 export function cardName(code, lang = "en") {
   const { rank, suit } = parseCard(code);
-  if (lang === "fa") return `${RANK_FA[rank] || rank} ${SUITS[suit].fa}`;
+  if (lang === "fa") return `${RANK_FA[rank] || rank.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])} ${SUITS[suit].fa}`;
   return `the ${RANK_NAMES[rank] || rank} of ${SUITS[suit].name}`;
 }
 

@@ -63,7 +63,7 @@ export function createBoard(root, ctx) {
   function scoreLine() {
     const m = frame.match;
     const won = m.deals_won || [0, 0];
-    return el("p", "score", words().score(won[frame.seat], won[other()], m.length));
+    return el("p", "score", words().score(won[frame.seat], won[other()], m.length.target));
   }
 
   function battleZone(v) {
@@ -99,7 +99,7 @@ export function createBoard(root, ctx) {
 
   function pileZone(v) {
     const w = words();
-    const zone = el("section", "zone pile");
+    const zone = el("section", "zone stock-zone");
     if (v.trump) zone.append(el("strong", "", w.trump(suitName(v.trump, lang()))));
     const row = el("div", "pile");
     row.dir = "ltr";

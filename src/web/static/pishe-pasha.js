@@ -19,6 +19,7 @@ const W = {
 };
 
 const LABELS = { "one-deal": "one deal", 50: "first to 50", 100: "first to 100" };
+const lengthWords = (length) => (length.kind === "points" ? `first to ${length.target} points` : "one deal");
 
 export function createBoard(root, ctx) {
   let frame = null;
@@ -133,7 +134,7 @@ export function createBoard(root, ctx) {
     board.dataset.status = frame.status;
     const m = frame.match;
     const head = el("div", "row");
-    head.append(el("p", "score", `Points: you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]} (${LABELS[m.length] || m.length})`));
+    head.append(el("p", "score", `Points: you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]} (${lengthWords(m.length)})`));
     const badge = el("span", "your-turn", "Your turn");
     badge.id = "turn-badge";
     badge.hidden = frame.actions.length === 0;
