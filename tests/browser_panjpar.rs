@@ -35,7 +35,8 @@ async fn click_a_move(client: &Client) -> bool {
         }
         "attack" => {
             // One card is always an attack; the Attack button lights up only for a legal choice.
-            if click(client, ".hand button.card").await {
+            let chosen = click(client, ".hand button.card").await;
+            if chosen {
                 wait_for(
                     client,
                     "return !document.querySelector('#attack')?.disabled",
@@ -46,7 +47,8 @@ async fn click_a_move(client: &Client) -> bool {
             }
         }
         "defend" => {
-            if !click(client, ".hand button.card:not([aria-disabled=true])").await {
+            let beaten = click(client, ".hand button.card:not([aria-disabled=true])").await;
+            if !beaten {
                 click(client, "#pick-up").await;
             }
         }

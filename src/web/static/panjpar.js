@@ -274,16 +274,16 @@ export function createBoard(root, ctx) {
     board.append(theirs);
     if (v.phase.name === "guess") board.append(guessZone(v));
     else {
-      const middle = el("div", "board-two");
-      middle.append(pileZone(v));
-      const battle = battleZone(v);
-      if (battle) middle.append(battle);
-      board.append(middle);
       const status = el("p", "status-line", statusLine(v));
       status.id = "status";
       board.append(status);
+      const middle = el("div", "board-two");
+      const battle = battleZone(v);
+      if (battle) middle.append(battle);
+      middle.append(pileZone(v));
+      board.append(middle);
     }
-    if (frame.status === "deal-over" || frame.status === "match-over") board.append(resultZone(v));
+    if (frame.status === "deal-over" || frame.status === "match-over") head.after(resultZone(v));
     else if (v.phase.name !== "guess") board.append(handZone(v));
     const moveLine = el("p", "move-line");
     moveLine.id = "move-line";

@@ -165,7 +165,7 @@ export function createBoard(root, ctx) {
     const status = el("p", "status-line", v.result ? "" : mine ? "Your turn: give or turn a card." : `${who(v.to_act)} is playing.`);
     status.id = "status";
     board.append(status);
-    if (frame.status === "deal-over" || frame.status === "match-over") board.append(resultZone(v));
+    if (frame.status === "deal-over" || frame.status === "match-over") head.after(resultZone(v));
     else board.append(controls(v));
     const logs = el("div", "board-two");
     const now = el("section", "zone");

@@ -54,7 +54,10 @@ async function seatToken() {
 async function showFrame(frame, socket) {
   if (!board) {
     const load = BOARDS[frame.game];
-    if (!load) return;
+    if (!load) {
+      say(`This site has no board for ${frame.game} tables; they can be played over the WebSocket protocol only.`);
+      return;
+    }
     const module = await load();
     const root = document.getElementById("board");
     root.textContent = "";
