@@ -20,6 +20,8 @@ pub const PAGES: &[(&str, &str)] = &[
     ("/fa/panjpar/rules", "fa-panjpar-rules.html"),
     ("/pishe-pasha", "pishe-pasha.html"),
     ("/pishe-pasha/rules", "pishe-pasha-rules.html"),
+    ("/ganjifa", "ganjifa.html"),
+    ("/ganjifa/rules", "ganjifa-rules.html"),
 ];
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -2,10 +2,12 @@
 
 import { setUpContrast, chooseLang } from "./ui.js";
 import { drawExamples } from "./cards.js";
+import { drawGExamples } from "./gcards.js";
 import { setUpLanding, openTable } from "./landing.js";
 
 setUpContrast();
 drawExamples();
+drawGExamples();
 const form = document.querySelector("form.landing");
 if (form) {
   setUpLanding(form);

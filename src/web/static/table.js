@@ -6,6 +6,7 @@ import { setUpContrast, showBanner, chosenLang, chooseLang } from "./ui.js";
 const BOARDS = {
   panjpar: () => import("./panjpar.js"),
   "pishe-pasha": () => import("./pishe-pasha.js"),
+  ganjifa: () => import("./ganjifa.js"),
 };
 
 const WORDS = {
