@@ -193,7 +193,7 @@ export function createBoard(root, ctx) {
     board.dataset.status = frame.status;
     const head = el("div", "row");
     const m = frame.match;
-    head.append(el("p", "score", `Deal ${m.deals_dealt} of ${m.length.target} · totals: ${[0, 1, 2].map((s) => `${who(s)} ${m.totals[s]}`).join(", ")}`));
+    head.append(el("p", "score", `Deals finished: ${m.deals_dealt} of ${m.length.target} · totals: ${[0, 1, 2].map((s) => `${who(s)} ${m.totals[s]}`).join(", ")}`));
     const badge = el("span", "your-turn", "Your turn");
     badge.id = "turn-badge";
     badge.hidden = frame.actions.length === 0;
