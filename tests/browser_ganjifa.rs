@@ -20,19 +20,23 @@ if (document.querySelector('.ghand button.gcard.playable')) return 'card';
 return 'wait';
 "#;
 
+/// Makes one move if this browser has one; `None` once its match is over.
+async fn click_a_move(c: &Client) -> Option<bool> {
+    let state = eval(c, BOARD_STATE).await;
+    Some(match state.as_str().unwrap_or("none") {
+        "over" => return None,
+        "next" => click(c, "#next-deal").await,
+        "pick" => click(c, ".backs button").await,
+        "lead-button" => click(c, ".lead button[data-action]").await,
+        "card" => click(c, ".ghand button.gcard.playable").await,
+        _ => false,
+    })
+}
+
 async fn play_to_the_end(c: &Client, name: &str) {
     let started = std::time::Instant::now();
     let mut moves = 0;
-    loop {
-        let state = eval(c, BOARD_STATE).await;
-        let clicked = match state.as_str().unwrap_or("none") {
-            "over" => break,
-            "next" => click(c, "#next-deal").await,
-            "pick" => click(c, ".backs button").await,
-            "lead-button" => click(c, ".lead button[data-action]").await,
-            "card" => click(c, ".ghand button.gcard.playable").await,
-            _ => false,
-        };
+    while let Some(clicked) = click_a_move(c).await {
         if clicked {
             moves += 1;
             if moves == 40 {
@@ -77,4 +81,71 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
     wait_for(&phone, "return document.querySelector('.ghand')", 20).await;
     screenshot(&phone, "ganjifa-390x844").await;
     phone.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 2);
+    let host = driver.session(1280, 800).await;
+    host.goto(&format!("{}/ganjifa", server.base))
+        .await
+        .unwrap();
+    click(&host, "#play-friends").await;
+    let link = wait_for(
+        &host,
+        "return document.querySelector('#share-link')?.value",
+        10,
+    )
+    .await;
+    let link = link.as_str().unwrap().to_string();
+    click(&host, "#go-to-table").await;
+    wait_for(&host, "return document.querySelector('.table')", 10).await;
+    let second = driver.session(390, 844).await;
+    let third = driver.session(390, 844).await;
+    for guest in [&second, &third] {
+        guest.goto(&link).await.unwrap();
+    }
+    for c in [&host, &second, &third] {
+        wait_for(
+            c,
+            "return document.querySelector('.table')?.dataset.status === 'playing'",
+            20,
+        )
+        .await;
+    }
+    let started = std::time::Instant::now();
+    let mut moves = 0;
+    loop {
+        let mut going = false;
+        for c in [&host, &second, &third] {
+            if let Some(clicked) = click_a_move(c).await {
+                going = true;
+                moves += usize::from(clicked);
+            }
+        }
+        if !going {
+            break;
+        }
+        if moves == 30 {
+            screenshot(&second, "ganjifa-friends-390x844").await;
+        }
+        assert!(started.elapsed().as_secs() < 400, "the match did not end");
+    }
+    for c in [&host, &second, &third] {
+        let result = wait_for(
+            c,
+            "return document.querySelector('#result')?.textContent",
+            10,
+        )
+        .await;
+        assert!(
+            result.as_str().unwrap().contains("won the match"),
+            "{result}"
+        );
+    }
+    for c in [host, second, third] {
+        c.close().await.unwrap();
+    }
 }

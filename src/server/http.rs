@@ -119,7 +119,7 @@ async fn join_table(state: web::Data<AppState>, path: web::Path<String>) -> Http
 
 async fn table_page(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     match find_table(&state, &path) {
-        Ok(_) => pages::table_page(),
+        Ok(table) => pages::table_page(table.game),
         Err(_) => pages::not_found(),
     }
 }

@@ -44,13 +44,16 @@ async fn asset(req: HttpRequest, file: web::Path<String>) -> HttpResponse {
     send(&req, &format!("static/{file}"), "public, max-age=300")
 }
 
-/// The table's page (the board fills itself from the socket).
-pub fn table_page() -> HttpResponse {
+/// The table's page, titled with its game (the board fills itself from the socket).
+pub fn table_page(game: &str) -> HttpResponse {
     match WebFiles::get("table.html") {
         Some(f) => HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")
             .insert_header((header::CACHE_CONTROL, "no-cache"))
-            .body(f.data.into_owned()),
+            .body(String::from_utf8_lossy(&f.data).replace(
+                "<title>chaikhana table</title>",
+                &format!("<title>chaikhana: a {game} table</title>"),
+            )),
         None => not_found(),
     }
 }
