@@ -182,7 +182,7 @@ export function createBoard(root, ctx) {
     if (!mine) return v.to_act === null || v.to_act === undefined ? "" : `${who(v.to_act)} to play.`;
     if (v.stage === "blind-pick") return "Pick one of the leader's face-down cards: it is led as a call.";
     if (v.stage === "lead") return "Your lead.";
-    if (v.to_put_down) return `Put down ${v.to_put_down} ${v.to_put_down === 1 ? "card" : "cards"}: click them in your hand.`;
+    if (v.to_put_down) return v.to_put_down === 1 ? "Put down 1 card: click it in your hand." : `Put down ${v.to_put_down} cards: click them in your hand, one at a time.`;
     return "Your move.";
   }
 
