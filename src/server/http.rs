@@ -8,6 +8,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::pages;
 use super::session::WsSession;
 use super::AppState;
 use crate::games;
@@ -16,14 +17,14 @@ use crate::table::{
 };
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(index))
-        .route("/api/tables", web::post().to(create_table))
+    cfg.route("/api/tables", web::post().to(create_table))
         .route("/api/tables/{id}/join", web::post().to(join_table))
         .route("/t/{id}", web::get().to(table_page))
         .route("/ws/{id}", web::get().to(open_socket))
         .route("/metrics", web::get().to(metrics_text))
         .route("/healthz", web::get().to(healthz))
         .route("/readyz", web::get().to(readyz));
+    pages::routes(cfg);
 }
 
 /// Every metric, in the Prometheus text format.
@@ -139,42 +140,11 @@ async fn join_table(state: web::Data<AppState>, path: web::Path<String>) -> Http
     }
 }
 
-async fn index() -> HttpResponse {
-    page(
-        "chaikhana",
-        "<h1>chaikhana</h1><p>Panjpar, Pishe Pasha and Ganjifa, with friends through a link or against \
-         the computer. The boards are being built; tables can already be opened and played over the \
-         WebSocket protocol described in the README.</p>",
-    )
-}
-
 async fn table_page(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     match find_table(&state, &path) {
-        Ok(table) => page(
-            "chaikhana table",
-            &format!(
-                "<h1>A {} table</h1><p>This table is open. Its playing board is not built yet: for now \
-                 it is played over the WebSocket at <code>/ws/{}</code> with a seat token.</p>",
-                table.game, table.id
-            ),
-        ),
-        Err(_) => HttpResponse::NotFound()
-            .content_type("text/html; charset=utf-8")
-            .body(
-                "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>No such table</title>\
-                 <h1>No such table</h1><p>There is no table at this link: it may have closed.</p></html>",
-            ),
+        Ok(table) => pages::table_page(table.game),
+        Err(_) => pages::not_found(),
     }
-}
-
-fn page(title: &str, body: &str) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(format!(
-            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <title>{title}</title></head><body>{body}</body></html>"
-        ))
 }
 
 #[derive(Deserialize)]

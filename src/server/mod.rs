@@ -1,6 +1,7 @@
 //! The actix-web app: HTTP routes, the table page, and the WebSocket sessions.
 
 mod http;
+pub mod pages;
 mod registry;
 mod session;
 
@@ -84,6 +85,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
             .app_data(state.clone())
             .app_data(web::PayloadConfig::new(64 * 1024))
             .configure(http::routes)
+            .default_service(web::to(|| async { pages::not_found() }))
     })
     .disable_signals()
     .shutdown_timeout(5)

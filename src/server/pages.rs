@@ -1,0 +1,110 @@
+//! The browser's half: pages, styles and scripts from `src/web/`, embedded in the binary.
+//!
+//! Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache life,
+//! so a new build reaches every browser while an unchanged file costs one `304`.
+
+use actix_web::http::header;
+use actix_web::{web, HttpRequest, HttpResponse};
+use rust_embed::RustEmbed;
+
+#[derive(RustEmbed)]
+#[folder = "src/web/"]
+struct WebFiles;
+
+/// Every page and the file it is drawn from.
+pub const PAGES: &[(&str, &str)] = &[
+    ("/", "index.html"),
+    ("/panjpar", "panjpar.html"),
+    ("/panjpar/rules", "panjpar-rules.html"),
+    ("/fa/panjpar", "fa-panjpar.html"),
+    ("/fa/panjpar/rules", "fa-panjpar-rules.html"),
+    ("/pishe-pasha", "pishe-pasha.html"),
+    ("/pishe-pasha/rules", "pishe-pasha-rules.html"),
+    ("/ganjifa", "ganjifa.html"),
+    ("/ganjifa/rules", "ganjifa-rules.html"),
+];
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    for (path, file) in PAGES {
+        let file: &'static str = file;
+        cfg.route(path, web::get().to(move |req: HttpRequest| page(req, file)));
+    }
+    cfg.route("/static/{file:.*}", web::get().to(asset));
+}
+
+async fn page(req: HttpRequest, file: &'static str) -> HttpResponse {
+    send(&req, file, "no-cache")
+}
+
+async fn asset(req: HttpRequest, file: web::Path<String>) -> HttpResponse {
+    let file = file.into_inner();
+    if file.ends_with(".html") {
+        return not_found();
+    }
+    send(&req, &format!("static/{file}"), "public, max-age=300")
+}
+
+/// The table's page, titled with its game (the board fills itself from the socket).
+pub fn table_page(game: &str) -> HttpResponse {
+    match WebFiles::get("table.html") {
+        Some(f) => HttpResponse::Ok()
+            .content_type("text/html; charset=utf-8")
+            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .body(String::from_utf8_lossy(&f.data).replace(
+                "<title>chaikhana table</title>",
+                &format!("<title>chaikhana: a {game} table</title>"),
+            )),
+        None => not_found(),
+    }
+}
+
+/// The page for a link that leads nowhere, with status 404.
+pub fn not_found() -> HttpResponse {
+    let body = WebFiles::get("404.html")
+        .map(|f| f.data.into_owned())
+        .unwrap_or_else(|| b"Not found".to_vec());
+    HttpResponse::NotFound()
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+fn send(req: &HttpRequest, path: &str, cache: &'static str) -> HttpResponse {
+    let Some(file) = WebFiles::get(path) else {
+        return not_found();
+    };
+    let tag = format!(
+        "\"{}\"",
+        file.metadata
+            .sha256_hash()
+            .iter()
+            .take(12)
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    );
+    let fresh = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v == tag);
+    let mime = file.metadata.mimetype();
+    let content_type = if mime.starts_with("text/") || mime.ends_with("javascript") {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_string()
+    };
+    let mut answer = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    answer
+        .insert_header((header::CACHE_CONTROL, cache))
+        .insert_header((header::ETAG, tag));
+    if fresh {
+        return answer.finish();
+    }
+    answer
+        .content_type(content_type)
+        .body(file.data.into_owned())
+}

@@ -1,0 +1,138 @@
+// French cards drawn as SVG by this page's own code: every suit has its own shape and letter,
+// so no card is told apart by colour alone.
+
+const SUITS = {
+  S: { name: "spades", fa: "پیک", red: false },
+  H: { name: "hearts", fa: "دل", red: true },
+  D: { name: "diamonds", fa: "خشت", red: true },
+  C: { name: "clubs", fa: "گشنیز", red: false },
+};
+const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
+const RANK_FA = { J: "سرباز", Q: "بی‌بی", K: "شاه", A: "آس" };
+const SUIT_BY_NAME = { spades: "S", hearts: "H", diamonds: "D", clubs: "C" };
+
+/** Splits a code like "10H" into rank "10" and suit letter "H". */
+export function parseCard(code) {
+  return { rank: code.slice(0, -1), suit: code.slice(-1) };
+}
+
+export function suitLetter(name) {
+  return SUIT_BY_NAME[name];
+}
+
+/** "the queen of spades" (or its Persian form). */
+export function cardName(code, lang = "en") {
+  const { rank, suit } = parseCard(code);
+  if (lang === "fa") return `${RANK_FA[rank] || rank.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])} ${SUITS[suit].fa}`;
+  return `the ${RANK_NAMES[rank] || rank} of ${SUITS[suit].name}`;
+}
+
+export function suitName(name, lang = "en") {
+  const letter = SUIT_BY_NAME[name];
+  return lang === "fa" ? SUITS[letter].fa : name;
+}
+
+/** The suit's own outline, drawn in a 20x20 box centred on (cx, cy). */
+export function suitShape(letter, cx, cy, size) {
+  const k = size / 20;
+  const t = (x, y) => `${(cx + (x - 10) * k).toFixed(2)},${(cy + (y - 10) * k).toFixed(2)}`;
+  switch (letter) {
+    case "H":
+      return `<path d="M${t(10, 18)} C${t(-2, 9)} ${t(3, -1)} ${t(10, 5)} C${t(17, -1)} ${t(22, 9)} ${t(10, 18)}Z"/>`;
+    case "D":
+      return `<path d="M${t(10, 1)} L${t(17, 10)} L${t(10, 19)} L${t(3, 10)}Z"/>`;
+    case "S":
+      return `<path d="M${t(10, 1)} C${t(22, 11)} ${t(16, 18)} ${t(10.6, 13)} L${t(12.5, 19)} L${t(7.5, 19)} L${t(9.4, 13)} C${t(4, 18)} ${t(-2, 11)} ${t(10, 1)}Z"/>`;
+    default: {
+      const r = (4.2 * k).toFixed(2);
+      const [a, b, c] = [t(10, 5.5), t(5.4, 11.5), t(14.6, 11.5)].map((p) => p.split(","));
+      return `<circle cx="${a[0]}" cy="${a[1]}" r="${r}"/><circle cx="${b[0]}" cy="${b[1]}" r="${r}"/>` +
+        `<circle cx="${c[0]}" cy="${c[1]}" r="${r}"/><path d="M${t(9, 10)} L${t(11, 10)} L${t(12.5, 19)} L${t(7.5, 19)}Z"/>`;
+    }
+  }
+}
+
+const PIPS = {
+  2: [[50, 22], [50, 118]],
+  3: [[50, 22], [50, 70], [50, 118]],
+  4: [[30, 25], [70, 25], [30, 115], [70, 115]],
+  5: [[30, 25], [70, 25], [50, 70], [30, 115], [70, 115]],
+  6: [[30, 25], [70, 25], [30, 70], [70, 70], [30, 115], [70, 115]],
+  7: [[30, 25], [70, 25], [50, 47], [30, 70], [70, 70], [30, 115], [70, 115]],
+  8: [[30, 25], [70, 25], [50, 47], [30, 70], [70, 70], [50, 93], [30, 115], [70, 115]],
+  9: [[30, 22], [70, 22], [30, 53], [70, 53], [50, 70], [30, 87], [70, 87], [30, 118], [70, 118]],
+  10: [[30, 22], [70, 22], [50, 38], [30, 55], [70, 55], [30, 85], [70, 85], [50, 102], [30, 118], [70, 118]],
+};
+
+function court(rank, suit, colour) {
+  // A simple crowned figure: the rank's letter large, with a crown for kings and queens and a cap for jacks.
+  const crown = rank === "J"
+    ? `<path d="M36 44 Q50 30 64 44 Z" fill="${colour}"/>`
+    : `<path d="M34 48 L38 32 L44 42 L50 28 L56 42 L62 32 L66 48 Z" fill="${colour}"/>`;
+  return `<rect x="24" y="24" width="52" height="92" rx="6" fill="none" stroke="${colour}" stroke-width="2"/>` +
+    crown +
+    `<text x="50" y="90" text-anchor="middle" font-size="38" font-weight="700" fill="${colour}">${rank}</text>` +
+    `<g fill="${colour}">${suitShape(suit, 50, 104, 14)}</g>`;
+}
+
+/** The SVG markup of a face-up card. */
+export function cardSvg(code) {
+  const { rank, suit } = parseCard(code);
+  const colour = SUITS[suit].red ? "var(--red)" : "var(--black)";
+  let middle;
+  if (rank === "A") middle = `<g fill="${colour}">${suitShape(suit, 50, 70, 42)}</g>`;
+  else if (RANK_NAMES[rank]) middle = court(rank, suit, colour);
+  else middle = `<g fill="${colour}">${PIPS[rank].map(([x, y]) => suitShape(suit, x, y, 15)).join("")}</g>`;
+  return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
+    `<rect class="face" x="2" y="2" width="96" height="136" rx="9" fill="var(--card)" stroke="var(--card-edge)" stroke-width="2"/>` +
+    `<text x="7" y="24" font-size="20" font-weight="700" fill="${colour}">${rank}</text>` +
+    `<text x="8" y="44" font-size="13" font-weight="700" fill="${colour}">${suit}</text>` +
+    `<g fill="${colour}">${suitShape(suit, 84, 17, 14)}</g>` +
+    middle + `</svg>`;
+}
+
+/** The SVG markup of a card's back. */
+export function backSvg() {
+  return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
+    `<rect x="2" y="2" width="96" height="136" rx="9" fill="var(--back)" stroke="var(--card-edge)" stroke-width="2"/>` +
+    `<rect x="11" y="11" width="78" height="118" rx="5" fill="none" stroke="#f1d9a6" stroke-width="2"/>` +
+    `<path d="M50 24 L78 70 L50 116 L22 70 Z" fill="none" stroke="#f1d9a6" stroke-width="2"/>` +
+    `<circle cx="50" cy="70" r="9" fill="#f1d9a6"/></svg>`;
+}
+
+/** A card as an element: a <button> when `onPick` is given, else a picture with a name. */
+export function cardElement(code, { onPick, lang = "en", extraClass = "" } = {}) {
+  const el = document.createElement(onPick ? "button" : "span");
+  el.className = `card ${extraClass}`.trim();
+  el.dataset.card = code;
+  el.innerHTML = cardSvg(code);
+  el.setAttribute("aria-label", cardName(code, lang));
+  if (onPick) {
+    el.type = "button";
+    el.addEventListener("click", () => onPick(code, el));
+  } else {
+    el.setAttribute("role", "img");
+  }
+  return el;
+}
+
+export function backElement(label, extraClass = "") {
+  const el = document.createElement("span");
+  el.className = `card back ${extraClass}`.trim();
+  el.innerHTML = backSvg();
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", label);
+  return el;
+}
+
+/** Fills every `<span data-cards="QS QH 4D">` on a rules page with drawn cards. */
+export function drawExamples(root = document) {
+  const lang = document.documentElement.lang === "fa" ? "fa" : "en";
+  for (const row of root.querySelectorAll("[data-cards]")) {
+    row.classList.add("cards");
+    row.setAttribute("dir", "ltr");
+    for (const code of row.dataset.cards.split(/\s+/).filter(Boolean)) {
+      row.append(code === "back" ? backElement(lang === "fa" ? "پشت کارت" : "a face-down card") : cardElement(code, { lang }));
+    }
+  }
+}

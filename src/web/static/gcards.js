@@ -1,0 +1,114 @@
+// Round Ganjifa cards drawn as SVG by this page's own code. Every suit has its own emblem, colour and
+// two-letter code, and a badge saying whether its numbers run ten high or one high.
+
+export const GSUITS = {
+  taj: { code: "TA", name: "Taj", colour: "#8a5a00", high: "ten" },
+  safed: { code: "SA", name: "Safed", colour: "#5b6470", high: "ten" },
+  shamsher: { code: "SH", name: "Shamsher", colour: "#1d4f91", high: "ten" },
+  ghulam: { code: "GH", name: "Ghulam", colour: "#6b2c91", high: "ten" },
+  chang: { code: "CH", name: "Chang", colour: "#0f7062", high: "one" },
+  surkh: { code: "SU", name: "Surkh", colour: "#b3261e", high: "one" },
+  barat: { code: "BA", name: "Barat", colour: "#4f6b16", high: "one" },
+  qimash: { code: "QI", name: "Qimash", colour: "#9c3d6e", high: "one" },
+};
+export const SUIT_ORDER = ["taj", "safed", "shamsher", "ghulam", "chang", "surkh", "barat", "qimash"];
+const BY_CODE = Object.fromEntries(Object.entries(GSUITS).map(([k, v]) => [v.code, k]));
+
+export function parseGCard(code) {
+  return { rank: code.slice(0, -2), suit: BY_CODE[code.slice(-2)] };
+}
+
+export function gcardName(code) {
+  const { rank, suit } = parseGCard(code);
+  const r = rank === "M" ? "Mir" : rank === "W" ? "Wazir" : rank;
+  return `${r} of ${GSUITS[suit].name}`;
+}
+
+/** Each suit's emblem, drawn around (50, 50). */
+function emblem(suit) {
+  switch (suit) {
+    case "taj":
+      return `<path d="M32 60 L34 40 L42 50 L50 34 L58 50 L66 40 L68 60 Z"/>`;
+    case "safed":
+      return `<circle cx="50" cy="50" r="14" fill="none" stroke-width="5"/><circle cx="50" cy="50" r="4"/>`;
+    case "shamsher":
+      return `<path d="M36 66 Q52 48 64 30 L67 33 Q57 52 40 70 Z"/><rect x="33" y="60" width="12" height="4" transform="rotate(45 39 62)"/>`;
+    case "ghulam":
+      return `<circle cx="50" cy="38" r="7"/><path d="M38 66 Q38 48 50 48 Q62 48 62 66 Z"/>`;
+    case "chang":
+      return `<path d="M38 66 L38 36 Q54 30 64 44 L60 48 Q52 40 43 42 L43 66 Z"/><path d="M45 46 L45 64 M50 45 L50 62 M55 46 L55 58" stroke-width="2"/>`;
+    case "surkh":
+      return `<circle cx="50" cy="50" r="15"/><circle cx="50" cy="50" r="8" fill="#fff"/>`;
+    case "barat":
+      return `<rect x="36" y="36" width="28" height="30" rx="3"/><path d="M41 44 H59 M41 51 H59 M41 58 H53" stroke="#fff" stroke-width="3"/>`;
+    default:
+      return `<path d="M34 40 L50 32 L66 40 L66 62 L50 70 L34 62 Z"/><path d="M34 40 L50 48 L66 40 M50 48 L50 70" stroke="#fff" stroke-width="2" fill="none"/>`;
+  }
+}
+
+export function gcardSvg(code) {
+  const { rank, suit } = parseGCard(code);
+  const s = GSUITS[suit];
+  const court = rank === "M" || rank === "W";
+  return `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">` +
+    `<circle class="face" cx="50" cy="50" r="47" fill="var(--card)" stroke="${s.colour}" stroke-width="5"/>` +
+    `<g fill="${s.colour}" stroke="${s.colour}">${emblem(suit)}</g>` +
+    `<text x="50" y="24" text-anchor="middle" font-size="${court ? 17 : 19}" font-weight="700" fill="${s.colour}">${rank === "M" ? "Mir" : rank === "W" ? "Waz" : rank}</text>` +
+    `<text x="50" y="88" text-anchor="middle" font-size="12" font-weight="700" fill="var(--ink)">${s.code} ${s.high === "ten" ? "10↑" : "1↑"}</text>` +
+    `</svg>`;
+}
+
+export function gbackSvg() {
+  return `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">` +
+    `<circle cx="50" cy="50" r="47" fill="var(--back)" stroke="var(--card-edge)" stroke-width="3"/>` +
+    `<circle cx="50" cy="50" r="30" fill="none" stroke="#f1d9a6" stroke-width="3"/>` +
+    `<path d="M50 26 L56 44 L74 50 L56 56 L50 74 L44 56 L26 50 L44 44 Z" fill="#f1d9a6"/></svg>`;
+}
+
+export function gcardElement(code, { onPick, extraClass = "" } = {}) {
+  const el = document.createElement(onPick ? "button" : "span");
+  el.className = `gcard ${extraClass}`.trim();
+  el.dataset.card = code;
+  el.innerHTML = gcardSvg(code);
+  el.setAttribute("aria-label", gcardName(code));
+  if (onPick) {
+    el.type = "button";
+    el.addEventListener("click", () => onPick(code));
+  } else {
+    el.setAttribute("role", "img");
+  }
+  return el;
+}
+
+export function gbackElement(label, onPick) {
+  const el = document.createElement(onPick ? "button" : "span");
+  el.className = "gcard back";
+  el.innerHTML = gbackSvg();
+  el.setAttribute("aria-label", label);
+  if (onPick) {
+    el.type = "button";
+    el.addEventListener("click", onPick);
+  } else {
+    el.setAttribute("role", "img");
+  }
+  return el;
+}
+
+/** The suit's name with its "10 high" or "1 high" badge, in words. */
+export function suitBadge(suit) {
+  const s = GSUITS[suit];
+  const badge = document.createElement("span");
+  badge.className = "suit-badge";
+  badge.style.borderColor = s.colour;
+  badge.textContent = `${s.name} (${s.code}) · ${s.high === "ten" ? "10 high" : "1 high"}`;
+  return badge;
+}
+
+/** Fills every `[data-gcards]` row of a page with drawn round cards. */
+export function drawGExamples(root = document) {
+  for (const row of root.querySelectorAll("[data-gcards]")) {
+    row.classList.add("cards");
+    row.setAttribute("dir", "ltr");
+    for (const code of row.dataset.gcards.split(/\s+/).filter(Boolean)) row.append(gcardElement(code));
+  }
+}

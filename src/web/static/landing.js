@@ -1,0 +1,59 @@
+// A game's landing page: choose the match length, then play the computer at once or open a friends
+// table and pass its link on. The new seat's token is kept in this browser under the table's id.
+
+import { el, showBanner } from "./ui.js";
+import { shareBox } from "./share.js";
+
+const FA = document.documentElement.lang === "fa";
+const WORDS = FA
+  ? { shareLink: "این پیوند را برای دوستتان بفرستید:", copy: "کپی پیوند", copied: "پیوند کپی شد.", share: "هم‌رسانی", go: "رفتن سر میز", failed: "میز باز نشد: " }
+  : { shareLink: "Send this link to the person you want to play:", copy: "Copy link", copied: "Link copied.", share: "Share", go: "Go to the table", failed: "The table could not be opened: " };
+
+/** Opens a table and returns the server's answer, keeping the seat's token. */
+export async function createTable(game, opponents, length) {
+  const body = { game, opponents };
+  if (length !== undefined && length !== null) body.length = length;
+  const answer = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const data = await answer.json();
+  if (answer.status !== 201) throw new Error(data.message || `status ${answer.status}`);
+  localStorage.setItem(data.table, data.token);
+  return data;
+}
+
+export async function openTable(game, opponents, length) {
+  try {
+    const data = await createTable(game, opponents, length);
+    location.assign(`/t/${data.table}`);
+  } catch (e) {
+    showBanner(WORDS.failed + e.message, true);
+  }
+}
+
+function chosenLength(form) {
+  const picked = form.querySelector("input[name=length]:checked");
+  if (!picked) return null;
+  return /^\d+$/.test(picked.value) ? Number(picked.value) : picked.value;
+}
+
+export function setUpLanding(form) {
+  const game = form.dataset.game;
+  form.querySelector("[data-play=computer]").addEventListener("click", () => openTable(game, "computer", chosenLength(form)));
+  form.querySelector("[data-play=friends]").addEventListener("click", async () => {
+    const out = document.getElementById("friends-link");
+    try {
+      const data = await createTable(game, "friends", chosenLength(form));
+      out.textContent = "";
+      out.append(shareBox(data.table, WORDS));
+      const go = el("a", "button primary", WORDS.go);
+      go.href = `/t/${data.table}`;
+      go.id = "go-to-table";
+      out.append(go);
+    } catch (e) {
+      showBanner(WORDS.failed + e.message, true);
+    }
+  });
+}

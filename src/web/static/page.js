@@ -1,0 +1,28 @@
+// The entry script of every page but the table: contrast, drawn card examples, the landing form.
+
+import { setUpContrast, chooseLang } from "./ui.js";
+import { drawExamples } from "./cards.js";
+import { drawGExamples } from "./gcards.js";
+import { setUpLanding, openTable } from "./landing.js";
+
+setUpContrast();
+drawExamples();
+drawGExamples();
+const form = document.querySelector("form.landing");
+if (form) {
+  setUpLanding(form);
+  // Starting Panjpar from a page in one language seats you at a table in that language.
+  if (form.dataset.game === "panjpar") {
+    for (const b of form.querySelectorAll("[data-play]")) {
+      b.addEventListener("click", () => chooseLang(document.documentElement.lang === "fa" ? "fa" : "en"));
+    }
+  }
+}
+for (const link of document.querySelectorAll("[data-quick]")) {
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    const [game, opponents] = link.dataset.quick.split(" ");
+    if (opponents === "computer") openTable(game, opponents);
+    else location.assign(link.getAttribute("href"));
+  });
+}

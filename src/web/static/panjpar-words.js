@@ -1,0 +1,155 @@
+// Every sentence of the Panjpar board, in English and Persian. Hints that the server writes in
+// English are said again in Persian from their codes and numbers.
+
+import { cardName, suitName } from "./cards.js";
+
+const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+
+export const WORDS = {
+  en: {
+    you: "You",
+    computer: "The computer",
+    friend: "Your friend",
+    waiting: "Waiting for your friend to open the link…",
+    shareLink: "Send this link to the person you want to play:",
+    copy: "Copy link",
+    copied: "Link copied.",
+    share: "Share",
+    guessAsk: "Call the colour of the trump card:",
+    red: "Red",
+    black: "Black",
+    guessWait: (who) => `${who} is calling the trump colour.`,
+    guessMade: (who, colour, right) => `${who} called ${colour}: ${right ? "right" : "wrong"}.`,
+    trump: (suit) => `Trumps: ${suit}`,
+    stockYes: "Cards left to draw: yes",
+    stockNo: "Cards left to draw: no",
+    trumpUnder: (card) => `Trump card under the pile: ${card}`,
+    trumpDrawn: (who) => `${who} drew the trump card.`,
+    yourHand: "Your hand",
+    theirHand: (who, n) => `${who}: ${n} ${n === 1 ? "card" : "cards"}`,
+    back: "a face-down card",
+    attackTurn: "Your attack: choose 1, 3 or 5 cards, then press Attack.",
+    attackButton: "Attack",
+    attackWait: (who) => `${who} is choosing an attack.`,
+    defendTurn: "Defend: choose an attack card, then the card from your hand that beats it, or pick up.",
+    defendWait: (who) => `${who} is defending.`,
+    pickUp: "Pick up",
+    beaten: "beaten by",
+    battle: "The battle",
+    lastBattle: "The last battle",
+    pickedUp: (n) => `${n} ${n === 1 ? "card" : "cards"} picked up.`,
+    allBeaten: "Every attack card was beaten.",
+    target: (card) => `Beating ${card}. Cards that cannot beat it are dimmed.`,
+    noBeater: (card) => `Nothing in your hand beats ${card}: you may beat another card or pick up.`,
+    notBeater: (card, why) => `${card} cannot beat it: ${why}`,
+    validAttack: (n) => `${n} ${n === 1 ? "card" : "cards"}: a legal attack.`,
+    score: (mine, theirs, length) => `Deals won: you ${mine}, them ${theirs} (first to ${length})`,
+    dealWon: (who) => `${who} won the deal.`,
+    dealDrawn: "Both hands emptied together: a drawn deal, dealt again.",
+    matchWon: (who) => `${who} won the match.`,
+    hands: "Both hands at the end of the deal",
+    nextDeal: "Next deal",
+    rematch: "Play again",
+    yourTurn: "Your turn",
+    you_lower: "you",
+    played: (who, cards) => `${who} attacked with ${cards}.`,
+    beat: (who, a, w) => `${who} beat ${a} with ${w}.`,
+    tookUp: (who, n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
+    absent: (who) => `${who} has lost the connection; their seat is held for a while.`,
+    join: (a, b) => `${a} and ${b}`,
+  },
+  fa: {
+    you: "شما",
+    computer: "رایانه",
+    friend: "دوستتان",
+    waiting: "منتظر دوستتان هستیم تا پیوند را باز کند…",
+    shareLink: "این پیوند را برای کسی بفرستید که می‌خواهید با او بازی کنید:",
+    copy: "کپی پیوند",
+    copied: "پیوند کپی شد.",
+    share: "هم‌رسانی",
+    guessAsk: "رنگ کارت حکم را حدس بزنید:",
+    red: "قرمز",
+    black: "سیاه",
+    guessWait: (who) => `${who} رنگ حکم را حدس می‌زند.`,
+    guessMade: (who, colour, right) => `${who} گفت ${colour === "red" ? "قرمز" : "سیاه"}: ${right ? "درست بود" : "نادرست بود"}.`,
+    trump: (suit) => `حکم: ${suit}`,
+    stockYes: "کارتی برای برداشتن مانده: بله",
+    stockNo: "کارتی برای برداشتن مانده: نه",
+    trumpUnder: (card) => `کارت حکم زیر دسته: ${card}`,
+    trumpDrawn: (who) => `${who} کارت حکم را برداشت.`,
+    yourHand: "دست شما",
+    theirHand: (who, n) => `${who}: ${faDigits(n)} کارت`,
+    back: "کارت رو به پایین",
+    attackTurn: "نوبت حملهٔ شماست: ۱، ۳ یا ۵ کارت انتخاب کنید و «حمله» را بزنید.",
+    attackButton: "حمله",
+    attackWait: (who) => `${who} در حال انتخاب حمله است.`,
+    defendTurn: "دفاع: یک کارت حمله را انتخاب کنید و بعد کارتی از دستتان که آن را می‌بُرد، یا کارت‌ها را بردارید.",
+    defendWait: (who) => `${who} در حال دفاع است.`,
+    pickUp: "برداشتن",
+    beaten: "بریده با",
+    battle: "نبرد",
+    lastBattle: "نبرد پیشین",
+    pickedUp: (n) => `${faDigits(n)} کارت برداشته شد.`,
+    allBeaten: "همهٔ کارت‌های حمله بریده شدند.",
+    target: (card) => `بریدن ${card}. کارت‌هایی که آن را نمی‌بُرند کم‌رنگ شده‌اند.`,
+    noBeater: (card) => `هیچ کارتی در دست شما ${card} را نمی‌بُرد: کارت دیگری را ببُرید یا بردارید.`,
+    notBeater: (card, why) => `${card} آن را نمی‌بُرد: ${why}`,
+    validAttack: (n) => `${faDigits(n)} کارت: حملهٔ درست.`,
+    score: (mine, theirs, length) => `دست‌های برده: شما ${faDigits(mine)}، حریف ${faDigits(theirs)} (هر که اول به ${faDigits(length)} برسد)`,
+    dealWon: (who) => `${who} این دست را برد.`,
+    dealDrawn: "هر دو دست با هم خالی شدند: مساوی، دوباره پخش می‌شود.",
+    matchWon: (who) => `${who} مسابقه را برد.`,
+    hands: "هر دو دست در پایان این دور",
+    nextDeal: "دست بعدی",
+    rematch: "بازی دوباره",
+    yourTurn: "نوبت شما",
+    you_lower: "شما",
+    played: (who, cards) => `${who} با ${cards} حمله کرد.`,
+    beat: (who, a, w) => `${who} ${a} را با ${w} برید.`,
+    tookUp: (who, n) => `${who} ${faDigits(n)} کارت برداشت.`,
+    absent: (who) => `ارتباط ${who} قطع شده؛ جایش مدتی نگه داشته می‌شود.`,
+    join: (a, b) => `${a} و ${b}`,
+  },
+};
+
+/** The sentence for a hand card that cannot beat `attack`. */
+export function whyNot(reason, attack, lang) {
+  if (lang !== "fa") return reason.why;
+  switch (reason.code) {
+    case "not-higher":
+      return `کمتر از ${cardName(attack, "fa")} است.`;
+    case "trump-needs-higher-trump":
+      return "حکم را فقط حکمِ بالاتر می‌بُرد.";
+    default:
+      return "نه هم‌خال است و نه حکم.";
+  }
+}
+
+/** The sentence for a selection of `n` cards that is not an attack. */
+export function notAnAttack(hint, n, defenderHolds, lang) {
+  const english = n > hint.largest && hint.cap ? hint.cap : hint.not_an_attack[Math.min(n, hint.not_an_attack.length - 1)];
+  if (lang !== "fa") return english;
+  if (n === 0) return "برای حمله ۱، ۳ یا ۵ کارت انتخاب کنید.";
+  if (n > hint.largest && (n === 3 || n === 5)) {
+    return `حریف ${faDigits(defenderHolds)} کارت دارد، پس بیش از ${faDigits(hint.largest)} کارت نمی‌توانید بگذارید.`;
+  }
+  if (n === 3) return "سه کارت باید دست‌کم یک جفت داشته باشند.";
+  if (n === 5) return "پنج کارت باید دو جفت جدا از هم داشته باشند.";
+  return `${faDigits(n)} کارت حمله نیست: ۱، ۳ یا ۵ کارت بگذارید.`;
+}
+
+const FA_ERRORS = {
+  "not-your-turn": "اکنون نوبت شما نیست.",
+  "stale-version": "نمای شما کهنه بود؛ نمای تازه آمد. دوباره انتخاب کنید.",
+  "rate-limited": "کمی آرام‌تر: پیام‌ها بیش از اندازه تند فرستاده شدند.",
+  "wrong-moment": "این کار اکنون ممکن نیست.",
+  busy: "میز سرش شلوغ است؛ لحظه‌ای بعد دوباره بکوشید.",
+};
+
+/** A server error, said in the board's language. */
+export function errorSentence(frame, lang) {
+  if (lang === "fa") return FA_ERRORS[frame.code] || `کار پذیرفته نشد: ${frame.message}`;
+  return frame.message;
+}
+
+export { cardName, suitName, faDigits };

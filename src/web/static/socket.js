@@ -1,0 +1,104 @@
+// The table's WebSocket: connects with the seat's token, reconnects with back-off (the seat
+// resumes), keeps the view's version, and asks for a resync when it sees a gap.
+
+export class TableSocket {
+  constructor(table, token, { onView, onError, onSeats, onState }) {
+    this.table = table;
+    this.token = token;
+    this.handlers = { onView, onError, onSeats, onState };
+    this.version = null;
+    this.delay = 500;
+    this.sent = 0;
+    this.closedForGood = false;
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const url = `${scheme}://${location.host}/ws/${this.table}?token=${encodeURIComponent(this.token)}`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.delay = 500;
+      this.handlers.onState("open");
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws || this.closedForGood) return;
+      this.handlers.onState("reconnecting");
+      setTimeout(() => this.retry(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    });
+  }
+
+  async retry() {
+    // A table that has closed answers its page with 404: stop trying then.
+    try {
+      const answer = await fetch(`/t/${this.table}`, { method: "GET", cache: "no-store" });
+      if (answer.status === 404) {
+        this.closedForGood = true;
+        this.handlers.onState("closed");
+        return;
+      }
+    } catch (_) {
+      // The server is unreachable for now; the socket below fails too and tries again.
+    }
+    this.connect();
+  }
+
+  receive(text) {
+    let frame;
+    try {
+      frame = JSON.parse(text);
+    } catch (_) {
+      return;
+    }
+    switch (frame.type) {
+      case "view":
+        if (this.version !== null && frame.version < this.version) return;
+        if (this.version !== null && frame.version > this.version + 1 && !this.resyncing) {
+          // Frames were missed: this view is whole, but ask once for the current one to be sure.
+          this.resyncing = true;
+          this.send({ type: "resync" });
+        } else {
+          this.resyncing = false;
+        }
+        this.version = frame.version;
+        this.handlers.onView(frame);
+        break;
+      case "ack":
+        if (this.version !== null && frame.version > this.version + 1) this.send({ type: "resync" });
+        break;
+      case "error":
+        this.handlers.onError(frame);
+        break;
+      case "seats":
+        this.handlers.onSeats(frame.seats);
+        break;
+      default:
+        break;
+    }
+  }
+
+  send(frame) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  /** Plays one of the frame's offered actions, exactly as offered. */
+  act(action) {
+    this.sent += 1;
+    return this.send({ type: "action", version: this.version, id: `a${this.sent}`, action });
+  }
+
+  nextDeal() {
+    return this.send({ type: "next-deal", version: this.version });
+  }
+
+  rematch() {
+    return this.send({ type: "rematch", version: this.version });
+  }
+}

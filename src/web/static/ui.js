@@ -1,0 +1,81 @@
+// Shared page furniture: the spoken move line, high contrast, the language choice, "your turn".
+
+const CONTRAST_KEY = "chaikhana.contrast";
+const LANG_KEY = "chaikhana.lang";
+
+/** Applies the remembered contrast choice and wires every `[data-contrast-switch]` button. */
+export function setUpContrast() {
+  const apply = (on) => {
+    document.documentElement.classList.toggle("contrast", on);
+    for (const b of document.querySelectorAll("[data-contrast-switch]")) {
+      b.setAttribute("aria-pressed", String(on));
+    }
+  };
+  apply(localStorage.getItem(CONTRAST_KEY) === "on");
+  for (const b of document.querySelectorAll("[data-contrast-switch]")) {
+    b.addEventListener("click", () => {
+      const on = !document.documentElement.classList.contains("contrast");
+      localStorage.setItem(CONTRAST_KEY, on ? "on" : "off");
+      apply(on);
+    });
+  }
+}
+
+/** The remembered language for the Panjpar table: "en" or "fa". */
+export function chosenLang() {
+  return localStorage.getItem(LANG_KEY) === "fa" ? "fa" : "en";
+}
+
+export function chooseLang(lang) {
+  localStorage.setItem(LANG_KEY, lang);
+}
+
+export function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Says a sentence to screen readers (and shows it on the board's move line). */
+export function announce(text) {
+  const live = document.getElementById("live");
+  if (live) live.textContent = text;
+  const line = document.getElementById("move-line");
+  if (line) line.textContent = text;
+}
+
+let turnShown = false;
+/** The "your turn" signal: the tab title and a short vibration where phones allow. */
+export function signalTurn(mine, words) {
+  const base = document.title.replace(/^● /, "");
+  document.title = mine ? `● ${base}` : base;
+  if (mine && !turnShown && navigator.vibrate && !reducedMotion()) navigator.vibrate(80);
+  turnShown = mine;
+  const badge = document.getElementById("turn-badge");
+  if (badge) {
+    badge.hidden = !mine;
+    badge.textContent = words;
+  }
+}
+
+/** Shows a message from the server (or about the connection) in the banner. */
+export function showBanner(text, bad = false) {
+  const banner = document.getElementById("banner");
+  if (!banner) return;
+  banner.textContent = text;
+  banner.classList.toggle("bad", bad);
+  banner.hidden = !text;
+}
+
+/** Makes an element with a class and text. */
+export function el(tag, className = "", text = "") {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text) e.textContent = text;
+  return e;
+}
+
+export function button(label, onClick, className = "") {
+  const b = el("button", className, label);
+  b.type = "button";
+  b.addEventListener("click", onClick);
+  return b;
+}

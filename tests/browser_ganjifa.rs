@@ -1,0 +1,151 @@
+//! Ganjifa in Chromium: a whole three-deal match against two computers played by clicking (leads
+//! from the ladder's buttons or hand cards, cards put down, backs picked), with screenshots.
+
+mod chromium;
+mod support;
+
+use fantoccini::Client;
+
+use chromium::*;
+use support::TestServer;
+
+const BOARD_STATE: &str = r#"
+const t = document.querySelector('.table');
+if (!t) return 'none';
+if (t.dataset.status === 'match-over') return 'over';
+if (document.querySelector('#next-deal')) return 'next';
+if (document.querySelector('.backs button')) return 'pick';
+if (document.querySelector('.lead button[data-action]')) return 'lead-button';
+if (document.querySelector('.ghand button.gcard.playable')) return 'card';
+return 'wait';
+"#;
+
+/// Makes one move if this browser has one; `None` once its match is over.
+async fn click_a_move(c: &Client) -> Option<bool> {
+    let state = eval(c, BOARD_STATE).await;
+    Some(match state.as_str().unwrap_or("none") {
+        "over" => return None,
+        "next" => click(c, "#next-deal").await,
+        "pick" => click(c, ".backs button").await,
+        "lead-button" => click(c, ".lead button[data-action]").await,
+        "card" => click(c, ".ghand button.gcard.playable").await,
+        _ => false,
+    })
+}
+
+async fn play_to_the_end(c: &Client, name: &str) {
+    let started = std::time::Instant::now();
+    let mut moves = 0;
+    while let Some(clicked) = click_a_move(c).await {
+        if clicked {
+            moves += 1;
+            if moves == 40 {
+                screenshot(c, name).await;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        assert!(started.elapsed().as_secs() < 400, "the match did not end");
+    }
+    assert!(moves > 0, "no move was made");
+}
+
+#[actix_rt::test]
+async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 2);
+    let c = driver.session(1280, 800).await;
+    c.goto(&format!("{}/ganjifa", server.base)).await.unwrap();
+    screenshot(&c, "ganjifa-landing-1280x800").await;
+    click(&c, "#play-computer").await;
+    wait_for(&c, "return document.querySelector('.table')", 20).await;
+    play_to_the_end(&c, "ganjifa-1280x800").await;
+    let result = wait_for(
+        &c,
+        "return document.querySelector('#result')?.textContent",
+        10,
+    )
+    .await;
+    assert!(
+        result.as_str().unwrap().contains("won the match"),
+        "{result}"
+    );
+    screenshot(&c, "ganjifa-result-1280x800").await;
+    c.close().await.unwrap();
+    let phone = driver.session(390, 844).await;
+    phone
+        .goto(&format!("{}/ganjifa", server.base))
+        .await
+        .unwrap();
+    click(&phone, "#play-computer").await;
+    wait_for(&phone, "return document.querySelector('.ghand')", 20).await;
+    screenshot(&phone, "ganjifa-390x844").await;
+    phone.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 2);
+    let host = driver.session(1280, 800).await;
+    host.goto(&format!("{}/ganjifa", server.base))
+        .await
+        .unwrap();
+    click(&host, "#play-friends").await;
+    let link = wait_for(
+        &host,
+        "return document.querySelector('#share-link')?.value",
+        10,
+    )
+    .await;
+    let link = link.as_str().unwrap().to_string();
+    click(&host, "#go-to-table").await;
+    wait_for(&host, "return document.querySelector('.table')", 10).await;
+    let second = driver.session(390, 844).await;
+    let third = driver.session(390, 844).await;
+    for guest in [&second, &third] {
+        guest.goto(&link).await.unwrap();
+    }
+    for c in [&host, &second, &third] {
+        wait_for(
+            c,
+            "return document.querySelector('.table')?.dataset.status === 'playing'",
+            20,
+        )
+        .await;
+    }
+    let started = std::time::Instant::now();
+    let mut moves = 0;
+    loop {
+        let mut going = false;
+        for c in [&host, &second, &third] {
+            if let Some(clicked) = click_a_move(c).await {
+                going = true;
+                moves += usize::from(clicked);
+            }
+        }
+        if !going {
+            break;
+        }
+        if moves == 30 {
+            screenshot(&second, "ganjifa-friends-390x844").await;
+        }
+        assert!(started.elapsed().as_secs() < 400, "the match did not end");
+    }
+    for c in [&host, &second, &third] {
+        let result = wait_for(
+            c,
+            "return document.querySelector('#result')?.textContent",
+            10,
+        )
+        .await;
+        assert!(
+            result.as_str().unwrap().contains("won the match"),
+            "{result}"
+        );
+    }
+    for c in [host, second, third] {
+        c.close().await.unwrap();
+    }
+}

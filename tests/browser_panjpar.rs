@@ -1,0 +1,276 @@
+//! Panjpar in Chromium: whole matches played by clicking against the computer, between two browsers
+//! joined through the friends link, and in Persian; high contrast across a reload; a keyboard-only move.
+
+mod chromium;
+mod support;
+
+use fantoccini::key::Key;
+use fantoccini::Client;
+
+use chromium::*;
+use support::TestServer;
+
+/// What the Panjpar board offers now, read from the page.
+const BOARD_STATE: &str = r#"
+const t = document.querySelector('.table');
+if (!t) return 'none';
+if (t.dataset.status === 'match-over') return 'over';
+if (document.querySelector('#next-deal')) return 'next';
+if (document.querySelector('[data-colour]')) return 'guess';
+if (document.querySelector('#attack')) return 'attack';
+if (document.querySelector('#pick-up')) return 'defend';
+return 'wait';
+"#;
+
+/// Makes one move by clicking, as a player would; returns false once the match is over.
+async fn click_a_move(client: &Client) -> bool {
+    let state = eval(client, BOARD_STATE).await;
+    match state.as_str().unwrap_or("none") {
+        "over" => return false,
+        "next" => {
+            click(client, "#next-deal").await;
+        }
+        "guess" => {
+            click(client, "[data-colour=red]").await;
+        }
+        "attack" => {
+            // One card is always an attack; the Attack button lights up only for a legal choice.
+            let chosen = click(client, ".hand button.card").await;
+            if chosen {
+                wait_for(
+                    client,
+                    "return !document.querySelector('#attack')?.disabled",
+                    5,
+                )
+                .await;
+                click(client, "#attack").await;
+            }
+        }
+        "defend" => {
+            let beaten = click(client, ".hand button.card:not([aria-disabled=true])").await;
+            if !beaten {
+                click(client, "#pick-up").await;
+            }
+        }
+        _ => {}
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    true
+}
+
+async fn play_to_the_end(clients: &[&Client], screenshots: Option<&str>) {
+    let started = std::time::Instant::now();
+    let mut moves = 0;
+    loop {
+        let mut going = false;
+        for c in clients {
+            going |= click_a_move(c).await;
+        }
+        if !going {
+            break;
+        }
+        moves += 1;
+        if moves == 6 {
+            if let Some(name) = screenshots {
+                screenshot(clients[0], name).await;
+            }
+        }
+        assert!(started.elapsed().as_secs() < 240, "the match did not end");
+    }
+    for c in clients {
+        wait_for(c, "return document.querySelector('#rematch') !== null", 10).await;
+    }
+}
+
+fn server() -> TestServer {
+    TestServer::start(|s| s.bot_delay_ms = 5)
+}
+
+#[actix_rt::test]
+async fn a_panjpar_match_against_the_computer_played_by_clicking() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = server();
+    for (width, height) in [(390, 844), (1280, 800)] {
+        let c = driver.session(width, height).await;
+        c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+        click(&c, "input[name=length][value='1']").await;
+        click(&c, "#play-computer").await;
+        wait_for(
+            &c,
+            "return location.pathname.startsWith('/t/') && document.querySelector('.table')",
+            20,
+        )
+        .await;
+        play_to_the_end(&[&c], Some(&format!("panjpar-{width}x{height}"))).await;
+        let result = eval(&c, "return document.querySelector('#result').textContent").await;
+        assert!(
+            result.as_str().unwrap().contains("won the match"),
+            "{result}"
+        );
+        screenshot(&c, &format!("panjpar-result-{width}x{height}")).await;
+        c.close().await.unwrap();
+    }
+}
+
+#[actix_rt::test]
+async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = server();
+    let host = driver.session(1280, 800).await;
+    let guest = driver.session(390, 844).await;
+    host.goto(&format!("{}/panjpar", server.base))
+        .await
+        .unwrap();
+    click(&host, "input[name=length][value='1']").await;
+    click(&host, "#play-friends").await;
+    let link = wait_for(
+        &host,
+        "return document.querySelector('#share-link')?.value",
+        10,
+    )
+    .await;
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.contains("/t/"), "{link}");
+    click(&host, "#go-to-table").await;
+    wait_for(
+        &host,
+        "return document.querySelector('#share-link') && document.querySelector('.table')",
+        10,
+    )
+    .await;
+    screenshot(&host, "panjpar-friends-waiting-1280x800").await;
+    guest.goto(&link).await.unwrap();
+    wait_for(
+        &guest,
+        "return document.querySelector('.table')?.dataset.status === 'playing'",
+        20,
+    )
+    .await;
+    play_to_the_end(&[&host, &guest], Some("panjpar-friends-1280x800")).await;
+    screenshot(&guest, "panjpar-friends-result-390x844").await;
+    // A third browser finds the table full.
+    let third = driver.session(390, 844).await;
+    third.goto(&link).await.unwrap();
+    let refused = wait_for(&third, "return document.body.dataset.refused", 10).await;
+    assert_eq!(refused, "409");
+    let said = eval(
+        &third,
+        "return document.querySelector('#opening').textContent",
+    )
+    .await;
+    assert!(said.as_str().unwrap().contains("full"), "{said}");
+    for c in [host, guest, third] {
+        c.close().await.unwrap();
+    }
+}
+
+#[actix_rt::test]
+async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = server();
+    let c = driver.session(390, 844).await;
+    c.goto(&format!("{}/fa/panjpar/rules", server.base))
+        .await
+        .unwrap();
+    assert_eq!(eval(&c, "return document.documentElement.dir").await, "rtl");
+    let rows = eval(
+        &c,
+        "return [...document.querySelectorAll('[data-cards]')].map(r => r.dir + r.children.length)",
+    )
+    .await;
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.as_str().unwrap().starts_with("ltr")),
+        "{rows}"
+    );
+    screenshot(&c, "fa-panjpar-rules-390x844").await;
+    c.goto(&format!("{}/fa/panjpar", server.base))
+        .await
+        .unwrap();
+    assert_eq!(eval(&c, "return document.documentElement.dir").await, "rtl");
+    click(&c, "input[name=length][value='1']").await;
+    click(&c, "#play-computer").await;
+    wait_for(&c, "return document.querySelector('.table')", 20).await;
+    assert_eq!(
+        eval(&c, "return document.querySelector('#board').dir").await,
+        "rtl"
+    );
+    let hand_rows = eval(
+        &c,
+        "return [...document.querySelectorAll('#board .cards')].every(r => r.dir === 'ltr')",
+    )
+    .await;
+    assert_eq!(hand_rows, true);
+    play_to_the_end(&[&c], Some("panjpar-fa-390x844")).await;
+    let result = eval(&c, "return document.querySelector('#result').textContent").await;
+    assert!(result.as_str().unwrap().contains("مسابقه"), "{result}");
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 600);
+    let c = driver.session(1280, 800).await;
+    c.goto(&format!("{}/panjpar/rules", server.base))
+        .await
+        .unwrap();
+    click(&c, "[data-contrast-switch]").await;
+    c.refresh().await.unwrap();
+    let on = eval(
+        &c,
+        "return document.documentElement.classList.contains('contrast')",
+    )
+    .await;
+    assert_eq!(on, true, "high contrast was forgotten");
+    c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+    click(&c, "#play-computer").await;
+    wait_for(&c, "return document.querySelector('.table')", 20).await;
+    // Wait for our first decision: the guess, or an attack or defence after the computer's guess.
+    let state = wait_for(&c, &format!("const s = (() => {{ {BOARD_STATE} }})(); return ['guess','attack','defend'].includes(s) && s"), 20).await;
+    let target = match state.as_str().unwrap() {
+        "guess" => "[data-colour]",
+        "attack" => ".hand button.card",
+        _ => "#pick-up",
+    };
+    tab_to(&c, target).await;
+    press(&c, Key::Enter).await;
+    if state == "attack" {
+        tab_to(&c, "#attack").await;
+        press(&c, Key::Enter).await;
+    }
+    // The computer waits 600 ms before its move, so the spoken line still tells ours.
+    let moved = "return /^You (called|attacked|picked up)/.test(document.querySelector('#live').textContent)";
+    wait_for(&c, moved, 10).await;
+    screenshot(&c, "panjpar-contrast-1280x800").await;
+    c.close().await.unwrap();
+}
+
+async fn press(c: &Client, key: Key) {
+    let active = c.active_element().await.expect("a focused element");
+    active
+        .send_keys(&char::from(key).to_string())
+        .await
+        .expect("a key press");
+}
+
+/// Presses Tab until the focused element matches `css`.
+async fn tab_to(c: &Client, css: &str) {
+    let check = format!(
+        "return document.activeElement && document.activeElement.matches({})",
+        serde_json::to_string(css).unwrap()
+    );
+    for _ in 0..80 {
+        if eval(c, &check).await == true {
+            return;
+        }
+        press(c, Key::Tab).await;
+    }
+    panic!("Tab never reached {css}");
+}

@@ -1,0 +1,161 @@
+//! Debian's Chromium driven through chromedriver: one chromedriver per test, headless, a fresh profile.
+//! Without chromedriver or chromium the suite says why and skips, unless `CHAIKHANA_TEST_REQUIRE_ALL=1`.
+
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+
+/// Browser tests share two cores with everything else: one at a time.
+pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+pub struct Driver {
+    child: Child,
+    port: u16,
+    profiles: Vec<PathBuf>,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for p in &self.profiles {
+            let _ = std::fs::remove_dir_all(p);
+        }
+    }
+}
+
+fn found(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Starts chromedriver, or returns `None` (having said why) when the browser is not installed.
+pub fn driver() -> Option<Driver> {
+    let chromium = ["chromium", "chromium-browser"]
+        .into_iter()
+        .find(|p| found(p));
+    if !found("chromedriver") || chromium.is_none() {
+        let why = "chromedriver or chromium is not installed (apt-get install -y chromium chromium-driver)";
+        if std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").as_deref() == Ok("1") {
+            panic!("{why}, and CHAIKHANA_TEST_REQUIRE_ALL=1");
+        }
+        eprintln!("skipping the browser test: {why}");
+        return None;
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "chromedriver did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(Driver {
+        child,
+        port,
+        profiles: Vec::new(),
+    })
+}
+
+impl Driver {
+    /// A new headless browser session with its own profile (so its own localStorage).
+    pub async fn session(&mut self, width: u32, height: u32) -> Client {
+        let profile = std::env::temp_dir().join(format!(
+            "chaikhana-chromium-{}-{}-{}",
+            std::process::id(),
+            self.port,
+            self.profiles.len()
+        ));
+        let _ = std::fs::remove_dir_all(&profile);
+        self.profiles.push(profile.clone());
+        let args = vec![
+            "--headless".to_string(),
+            "--no-sandbox".into(),
+            "--disable-gpu".into(),
+            "--disable-dev-shm-usage".into(),
+            "--no-first-run".into(),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            format!("--window-size={width},{height}"),
+            format!("--user-data-dir={}", profile.display()),
+        ];
+        let mut caps = serde_json::Map::new();
+        caps.insert("goog:chromeOptions".into(), json!({ "args": args }));
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await
+            .expect("a browser session");
+        client
+            .set_window_size(width, height)
+            .await
+            .expect("window size");
+        client
+    }
+}
+
+/// Runs a script in the page and returns its value.
+pub async fn eval(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.unwrap_or(Value::Null)
+}
+
+/// Waits until `script` returns something truthy, and returns it.
+pub async fn wait_for(client: &Client, script: &str, seconds: u64) -> Value {
+    let started = Instant::now();
+    loop {
+        let value = eval(client, script).await;
+        let truthy = !matches!(value, Value::Null | Value::Bool(false))
+            && value != json!("")
+            && value != json!(0);
+        if truthy {
+            return value;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(seconds),
+            "waited {seconds}s for: {script}"
+        );
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+pub async fn find(client: &Client, css: &str) -> Option<Element> {
+    client.find(Locator::Css(css)).await.ok()
+}
+
+/// Clicks the first element matching `css`; false when there is none or it went stale.
+pub async fn click(client: &Client, css: &str) -> bool {
+    match find(client, css).await {
+        Some(e) => e.click().await.is_ok(),
+        None => false,
+    }
+}
+
+/// Writes a screenshot under target/screenshots/.
+pub async fn screenshot(client: &Client, name: &str) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).expect("the screenshot folder");
+    let png = client.screenshot().await.expect("a screenshot");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is written");
+}

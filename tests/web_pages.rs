@@ -1,0 +1,92 @@
+//! Every page of the site over plain HTTP: 200 with the right content type, the scripts and styles
+//! with theirs, and an honest 404 page for a table that does not exist.
+
+mod support;
+
+use support::TestServer;
+
+async fn fetch(server: &TestServer, path: &str) -> (u16, String, String) {
+    let mut response = awc::Client::new()
+        .get(format!("{}{path}", server.base))
+        .send()
+        .await
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = response.body().limit(1 << 20).await.expect("a body");
+    (status, kind, String::from_utf8_lossy(&body).into_owned())
+}
+
+#[actix_rt::test]
+async fn every_page_answers_with_html() {
+    let server = TestServer::start(|_| {});
+    for (path, _) in chaikhana::server::pages::PAGES {
+        let (status, kind, body) = fetch(&server, path).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(kind, "text/html; charset=utf-8", "{path}");
+        assert!(body.starts_with("<!doctype html>"), "{path}");
+        assert!(body.contains("<h1>"), "{path} has a heading");
+    }
+    let (_, _, fa) = fetch(&server, "/fa/panjpar/rules").await;
+    assert!(fa.contains("<html lang=\"fa\" dir=\"rtl\">"));
+}
+
+#[actix_rt::test]
+async fn scripts_and_styles_have_their_content_types_and_cache_headers() {
+    let server = TestServer::start(|_| {});
+    for (path, kind) in [
+        ("/static/site.css", "text/css; charset=utf-8"),
+        ("/static/table.js", "text/javascript; charset=utf-8"),
+        ("/static/panjpar.js", "text/javascript; charset=utf-8"),
+        ("/static/cards.js", "text/javascript; charset=utf-8"),
+    ] {
+        let response = awc::Client::new()
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string()
+        };
+        assert_eq!(header("content-type"), kind, "{path}");
+        assert!(header("cache-control").contains("max-age"), "{path}");
+        let tag = header("etag");
+        assert!(!tag.is_empty(), "{path}");
+        let again = awc::Client::new()
+            .get(format!("{}{path}", server.base))
+            .insert_header(("if-none-match", tag))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status().as_u16(), 304, "{path}");
+    }
+    let (status, _, _) = fetch(&server, "/static/nothing.js").await;
+    assert_eq!(status, 404);
+}
+
+#[actix_rt::test]
+async fn an_unknown_table_is_an_honest_404_page_and_a_real_one_is_served() {
+    let server = TestServer::start(|_| {});
+    let (status, kind, body) = fetch(&server, "/t/AAAAAAAAAAAAAAAAAAAAAA").await;
+    assert_eq!(status, 404);
+    assert_eq!(kind, "text/html; charset=utf-8");
+    assert!(body.contains("Nothing at this address"));
+    let table = server.open("panjpar", "computer", None).await;
+    let (status, kind, body) = fetch(&server, &format!("/t/{}", table.table)).await;
+    assert_eq!(status, 200);
+    assert_eq!(kind, "text/html; charset=utf-8");
+    assert!(body.contains("/static/table.js"));
+    let (status, _, _) = fetch(&server, "/no/such/page").await;
+    assert_eq!(status, 404);
+}
