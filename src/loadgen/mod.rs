@@ -294,7 +294,7 @@ async fn idle(t: usize, shared: Arc<Shared>, tally: &Rc<RefCell<Tally>>) {
                 for socket in sockets {
                     let shared = shared.clone();
                     let stop = async move { wait_for(&shared.phases.go).await };
-                    held.push(actix_rt::spawn(seat::hold(socket, stop)));
+                    held.push(actix_rt::spawn(seat::hold(socket, tally.clone(), stop)));
                 }
             }
             Err(problem) => tally.borrow_mut().problem(problem),

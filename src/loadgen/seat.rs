@@ -223,8 +223,13 @@ pub async fn echo(mut socket: Socket, tally: Rc<RefCell<Tally>>, deadline: Insta
     close(&mut socket).await;
 }
 
-/// Idle mode: answers pings and reads whatever comes until `stop` resolves.
-pub async fn hold(mut socket: Socket, stop: impl std::future::Future<Output = ()>) {
+/// Idle mode: answers pings and reads whatever comes until `stop` resolves; a socket the server
+/// closes before that is counted as an error.
+pub async fn hold(
+    mut socket: Socket,
+    tally: Rc<RefCell<Tally>>,
+    stop: impl std::future::Future<Output = ()>,
+) {
     tokio::pin!(stop);
     loop {
         tokio::select! {
@@ -233,7 +238,12 @@ pub async fn hold(mut socket: Socket, stop: impl std::future::Future<Output = ()
                 Some(Ok(Frame::Ping(bytes))) => {
                     let _ = socket.send(Message::Pong(bytes)).await;
                 }
-                Some(Ok(Frame::Close(_))) | Some(Err(_)) | None => return,
+                Some(Ok(Frame::Close(_))) | Some(Err(_)) | None => {
+                    tally
+                        .borrow_mut()
+                        .problem("the server closed an idle socket".into());
+                    return;
+                }
                 Some(Ok(_)) => {}
             },
         }
