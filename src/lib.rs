@@ -7,6 +7,7 @@
 pub mod cards;
 pub mod game;
 pub mod games;
+pub mod loadgen;
 pub mod matches;
 pub mod metrics;
 pub mod protocol;

@@ -2,12 +2,20 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
 use chaikhana::games;
+use chaikhana::loadgen::{self, Outcome};
 use chaikhana::settings::Settings;
 use chaikhana::sim::SimConfig;
+
+/// The profile of the server under load spent a fifth of its time in the C library's malloc and free
+/// (every view is built, serialized and copied per seat); mimalloc is cheaper for these small,
+/// short-lived allocations across worker threads.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(
@@ -47,12 +55,56 @@ enum Command {
         #[arg(long)]
         trace: Option<PathBuf>,
     },
+    /// Plays many friends tables over real WebSockets as fast as the server answers and reports
+    /// throughput, round trips and errors. Start the server with high rate limits
+    /// (CHAIKHANA_RATE_PER_SECOND, CHAIKHANA_RATE_BURST), or it refuses most frames.
+    Loadgen(LoadgenArgs),
+    /// A bare WebSocket echo server at /ws: the baseline `loadgen --game echo` measures.
+    Echo {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:9001")]
+        listen: String,
+    },
+}
+
+#[derive(clap::Args)]
+struct LoadgenArgs {
+    /// The server's base URL.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// panjpar, pishe-pasha, ganjifa, or echo (then --url is a `chaikhana echo` server).
+    #[arg(long)]
+    game: String,
+    /// Tables played at once (echo: connections, one frame in flight on each).
+    #[arg(long, default_value_t = 100)]
+    tables: usize,
+    /// Seconds of play (with --idle: seconds to hold the connections once all are open).
+    #[arg(long, default_value_t = 10)]
+    duration: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// The local server's process id: report its resident memory and CPU per action.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Hold this many idle, authenticated connections instead of playing; report memory per
+    /// connection (with --server-pid).
+    #[arg(long)]
+    idle: Option<usize>,
+    /// Worker threads of the load generator.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// The seed of the seats' random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(cli.config.as_deref()),
+        Command::Loadgen(args) => loadgen(args),
+        Command::Echo { listen } => echo(&listen),
         Command::Simulate {
             game,
             deals,
@@ -84,6 +136,83 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+    }
+}
+
+fn loadgen(args: LoadgenArgs) -> ExitCode {
+    let options = loadgen::Options {
+        url: args.url,
+        game: args.game,
+        tables: args.tables,
+        duration: Duration::from_secs(args.duration),
+        server_pid: args.server_pid,
+        idle: args.idle,
+        threads: args.threads,
+        seed: args.seed,
+    };
+    let outcome = match loadgen::run(&options) {
+        Ok(outcome) => outcome,
+        Err(message) => {
+            eprintln!("chaikhana loadgen: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let (text, json, problem, rate_limited) = match outcome {
+        Outcome::Play(report) => {
+            let title = format!(
+                "{}, {} tables, {} s, {} threads",
+                options.game, options.tables, args.duration, options.threads
+            );
+            (
+                report.to_text(&title),
+                report.to_json(),
+                report.first_problem,
+                report.rate_limited,
+            )
+        }
+        Outcome::Idle(report) => {
+            let title = format!(
+                "{} idle connections ({})",
+                args.idle.unwrap_or(0),
+                options.game
+            );
+            (
+                report.to_text(&title),
+                report.to_json(),
+                report.first_problem,
+                0,
+            )
+        }
+    };
+    if rate_limited > 0 {
+        eprintln!(
+            "chaikhana loadgen: the server rate-limited {rate_limited} frames: start it with higher \
+             limits, for example CHAIKHANA_RATE_PER_SECOND=1000000 CHAIKHANA_RATE_BURST=1000000"
+        );
+    }
+    if let Some(problem) = problem {
+        eprintln!("chaikhana loadgen: first error: {problem}");
+    }
+    if args.json {
+        println!("{json}");
+    } else {
+        print!("{text}");
+    }
+    ExitCode::SUCCESS
+}
+
+fn echo(listen: &str) -> ExitCode {
+    let served = actix_rt::System::new().block_on(async {
+        let server = loadgen::echo::start(listen)?;
+        println!("echoing WebSocket frames at ws://{}/ws", server.addr);
+        server.wait().await
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chaikhana echo: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -88,6 +88,9 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
             .default_service(web::to(|| async { pages::not_found() }))
     })
     .disable_signals()
+    // Every move is a few small frames (ack, then a view per seat): without this, Nagle's algorithm
+    // holds the later ones back until the browser's delayed acknowledgement (tens of milliseconds).
+    .tcp_nodelay(true)
     .shutdown_timeout(5)
     .bind(settings.listen.as_str())?;
     let addr = server

@@ -1,0 +1,66 @@
+//! `chaikhana echo`: a bare actix-ws server that sends every text frame straight back. It measures the
+//! physical cost of a WebSocket round trip on this machine, so that the game server's figures can be
+//! given as a ratio to it (`chaikhana loadgen --game echo` times it).
+
+use std::net::SocketAddr;
+
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+use actix_ws::Message;
+
+/// A running echo server.
+pub struct EchoServer {
+    pub addr: SocketAddr,
+    pub handle: actix_web::dev::ServerHandle,
+    server: actix_rt::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl EchoServer {
+    /// Serves until stopped (Ctrl-C or SIGTERM stop it).
+    pub async fn wait(self) -> std::io::Result<()> {
+        self.server.await.unwrap_or(Ok(()))
+    }
+}
+
+/// Binds `listen` and serves `GET /ws` on the current actix runtime.
+pub fn start(listen: &str) -> std::io::Result<EchoServer> {
+    let server = HttpServer::new(|| App::new().route("/ws", web::get().to(echo_socket)))
+        .tcp_nodelay(true)
+        .bind(listen)?;
+    let addr = server
+        .addrs()
+        .first()
+        .copied()
+        .ok_or_else(|| std::io::Error::other("bound to no address"))?;
+    let server = server.run();
+    let handle = server.handle();
+    Ok(EchoServer {
+        addr,
+        handle,
+        server: actix_rt::spawn(server),
+    })
+}
+
+async fn echo_socket(req: HttpRequest, body: web::Payload) -> HttpResponse {
+    let (response, mut session, mut stream) = match actix_ws::handle(&req, body) {
+        Ok(parts) => parts,
+        Err(e) => return HttpResponse::BadRequest().body(e.to_string()),
+    };
+    actix_rt::spawn(async move {
+        while let Some(Ok(message)) = stream.recv().await {
+            let sent = match message {
+                Message::Text(text) => session.text(text).await,
+                Message::Binary(bytes) => session.binary(bytes).await,
+                Message::Ping(bytes) => session.pong(&bytes).await,
+                Message::Close(reason) => {
+                    let _ = session.close(reason).await;
+                    return;
+                }
+                _ => Ok(()),
+            };
+            if sent.is_err() {
+                return;
+            }
+        }
+    });
+    response
+}

@@ -1,0 +1,376 @@
+//! `chaikhana loadgen`: plays many friends tables over HTTP and real WebSockets as fast as the server
+//! answers, or holds many idle connections, or times a bare echo server; reports throughput, round
+//! trips, errors and, for a local server, its memory and CPU.
+//!
+//! Worker threads each run their own actix runtime and their share of the tables. A run has phases:
+//! every worker sets up (tables opened, sockets connected), the server is sampled, play starts at once
+//! everywhere, every worker finishes its last round trip, the server is sampled again, and only then
+//! are the sockets closed.
+
+pub mod echo;
+pub mod report;
+mod seat;
+
+use std::cell::RefCell;
+use std::net::{IpAddr, Ipv4Addr};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+
+pub use report::{IdleReport, ProcSample, Report, Tally};
+use seat::Seat;
+
+/// Connections made from one source address before the next (past the ~28,000 ephemeral ports).
+const PER_SOURCE_ADDRESS: usize = 20_000;
+/// Tables (or idle connections) set up at once by each worker.
+const SETUP_AT_ONCE: usize = 32;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The server's base URL, `http://host:port`.
+    pub url: String,
+    /// `panjpar`, `pishe-pasha`, `ganjifa`, or `echo` for a `chaikhana echo` server.
+    pub game: String,
+    pub tables: usize,
+    pub duration: Duration,
+    /// The local server's process id, to read its memory and CPU from /proc.
+    pub server_pid: Option<u32>,
+    /// Hold this many idle connections instead of playing.
+    pub idle: Option<usize>,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+pub enum Outcome {
+    Play(Report),
+    Idle(IdleReport),
+}
+
+/// The seats of a friends table of `game` (echo: one connection per "table").
+pub fn seats_of(game: &str) -> Result<usize, String> {
+    match game {
+        "panjpar" | "pishe-pasha" => Ok(2),
+        "ganjifa" => Ok(3),
+        "echo" => Ok(1),
+        other => Err(format!(
+            "there is no game \"{other}\": panjpar, pishe-pasha, ganjifa or echo"
+        )),
+    }
+}
+
+/// Where the workers are: each counter is how many have reached that point.
+#[derive(Default)]
+struct Phases {
+    ready: AtomicUsize,
+    go: AtomicBool,
+    done: AtomicUsize,
+    release: AtomicBool,
+}
+
+struct Shared {
+    options: Options,
+    seats: usize,
+    threads: usize,
+    phases: Phases,
+}
+
+/// Runs the load and reports; the report says how many errors there were (none is the aim).
+pub fn run(options: &Options) -> Result<Outcome, String> {
+    let seats = seats_of(&options.game)?;
+    if options.idle.is_some() && options.game == "echo" {
+        return Err("--idle holds game seats: give a game, not echo".into());
+    }
+    let sample = |pid: Option<u32>| pid.and_then(|pid| ProcSample::read(pid).ok());
+    if let Some(pid) = options.server_pid {
+        ProcSample::read(pid)?;
+    }
+    raise_fd_limit();
+    let threads = options.threads.max(1);
+    let shared = Arc::new(Shared {
+        options: options.clone(),
+        seats,
+        threads,
+        phases: Phases::default(),
+    });
+    let idle_before = sample(options.server_pid);
+    let workers: Vec<_> = (0..threads)
+        .map(|t| {
+            let shared = shared.clone();
+            std::thread::spawn(move || actix_rt::System::new().block_on(worker(t, shared)))
+        })
+        .collect();
+    let phases = &shared.phases;
+    wait_until(|| phases.ready.load(Ordering::Acquire) == threads);
+    let (server, elapsed) = if options.idle.is_some() {
+        std::thread::sleep(options.duration);
+        let server = idle_before.zip(sample(options.server_pid));
+        phases.go.store(true, Ordering::Release);
+        (server, Duration::ZERO)
+    } else {
+        let before = sample(options.server_pid);
+        let started = Instant::now();
+        phases.go.store(true, Ordering::Release);
+        wait_until(|| phases.done.load(Ordering::Acquire) == threads);
+        let elapsed = started.elapsed();
+        let server = before.zip(sample(options.server_pid));
+        phases.release.store(true, Ordering::Release);
+        (server, elapsed)
+    };
+    let mut tally = Tally::default();
+    for worker in workers {
+        match worker.join() {
+            Ok(part) => tally.merge(part),
+            Err(_) => tally.problem("a worker thread panicked".into()),
+        }
+    }
+    Ok(match options.idle {
+        Some(_) => Outcome::Idle(IdleReport::new(tally, server)),
+        None => Outcome::Play(Report::new(tally, elapsed, server)),
+    })
+}
+
+fn wait_until(reached: impl Fn() -> bool) {
+    while !reached() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+async fn wait_for(flag: &AtomicBool) {
+    while !flag.load(Ordering::Acquire) {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+async fn worker(t: usize, shared: Arc<Shared>) -> Tally {
+    let tally = Rc::new(RefCell::new(Tally::default()));
+    if shared.options.idle.is_some() {
+        idle(t, shared.clone(), &tally).await;
+    } else {
+        play(t, &shared, &tally).await;
+    }
+    Rc::try_unwrap(tally)
+        .map(RefCell::into_inner)
+        .unwrap_or_default()
+}
+
+fn client(source: Option<IpAddr>) -> awc::Client {
+    let mut builder = awc::Client::builder()
+        .connector(awc::Connector::new().limit(0))
+        .timeout(Duration::from_secs(30));
+    if let Some(ip) = source {
+        builder = builder.local_address(ip);
+    }
+    builder.finish()
+}
+
+fn base(url: &str) -> &str {
+    url.trim_end_matches('/')
+}
+
+async fn play(t: usize, shared: &Shared, tally: &Rc<RefCell<Tally>>) {
+    let options = &shared.options;
+    let client = client(None);
+    let mine: Vec<usize> = (t..options.tables).step_by(shared.threads).collect();
+    let mut seats: Vec<Seat> = Vec::new();
+    let mut echoes = Vec::new();
+    let mut opened = futures_util::stream::iter(mine)
+        .map(|table| {
+            let client = &client;
+            async move {
+                if options.game == "echo" {
+                    let url = format!("{}/ws", base(&options.url).replacen("http", "ws", 1));
+                    return seat::connect(client, &url).await.map(|s| (table, vec![s]));
+                }
+                let (id, tokens) = tickets(client, options, shared.seats).await?;
+                let mut sockets = Vec::new();
+                for token in tokens {
+                    sockets.push(seat::connect(client, &socket_url(options, &id, &token)).await?);
+                }
+                Ok((table, sockets))
+            }
+        })
+        .buffer_unordered(SETUP_AT_ONCE);
+    while let Some(result) = opened.next().await {
+        match result {
+            Ok((table, sockets)) => {
+                tally.borrow_mut().connections += sockets.len() as u64;
+                for (i, socket) in sockets.into_iter().enumerate() {
+                    if options.game == "echo" {
+                        echoes.push(socket);
+                        continue;
+                    }
+                    let seed = options.seed ^ ((table as u64) << 8 | i as u64);
+                    seats.push(Seat {
+                        socket,
+                        leader: i == 0,
+                        rng: ChaCha8Rng::seed_from_u64(seed),
+                        tally: tally.clone(),
+                    });
+                }
+            }
+            Err(problem) => tally.borrow_mut().problem(problem),
+        }
+    }
+    drop(opened);
+    shared.phases.ready.fetch_add(1, Ordering::AcqRel);
+    wait_for(&shared.phases.go).await;
+    let deadline = Instant::now() + options.duration;
+    let mut running = Vec::new();
+    for seat in seats {
+        running.push(actix_rt::spawn(seat.play(deadline)));
+    }
+    let mut sockets = Vec::new();
+    for handle in running {
+        if let Ok(socket) = handle.await {
+            sockets.push(socket);
+        }
+    }
+    let echoing: Vec<_> = echoes
+        .into_iter()
+        .map(|socket| actix_rt::spawn(seat::echo(socket, tally.clone(), deadline)))
+        .collect();
+    for handle in echoing {
+        let _ = handle.await;
+    }
+    shared.phases.done.fetch_add(1, Ordering::AcqRel);
+    wait_for(&shared.phases.release).await;
+    for mut socket in sockets {
+        seat::close(&mut socket).await;
+    }
+}
+
+async fn idle(t: usize, shared: Arc<Shared>, tally: &Rc<RefCell<Tally>>) {
+    let options = &shared.options;
+    let seats = shared.seats;
+    let wanted = options.idle.unwrap_or(0);
+    let tables = wanted.div_ceil(shared.seats);
+    let loopback = url_is_loopback(&options.url);
+    let http = client(None);
+    let clients: RefCell<Vec<Option<awc::Client>>> = RefCell::new(Vec::new());
+    let source = |index: usize| -> awc::Client {
+        let slot = index / PER_SOURCE_ADDRESS;
+        let mut clients = clients.borrow_mut();
+        if clients.len() <= slot {
+            clients.resize(slot + 1, None);
+        }
+        clients[slot]
+            .get_or_insert_with(|| {
+                let last = u8::try_from(2 + slot).unwrap_or(u8::MAX);
+                client(loopback.then_some(IpAddr::V4(Ipv4Addr::new(127, 0, 0, last))))
+            })
+            .clone()
+    };
+    let mut held = Vec::new();
+    let mut opened = futures_util::stream::iter((t..tables).step_by(shared.threads))
+        .map(|table| {
+            let http = &http;
+            let source = &source;
+            async move {
+                let (id, tokens) = tickets(http, options, seats).await?;
+                let mut sockets = Vec::new();
+                for (i, token) in tokens.iter().enumerate() {
+                    let index = table * seats + i;
+                    if index >= wanted {
+                        break;
+                    }
+                    let client = source(index);
+                    sockets.push(seat::connect(&client, &socket_url(options, &id, token)).await?);
+                }
+                Ok::<_, String>(sockets)
+            }
+        })
+        .buffer_unordered(SETUP_AT_ONCE);
+    while let Some(result) = opened.next().await {
+        match result {
+            Ok(sockets) => {
+                tally.borrow_mut().connections += sockets.len() as u64;
+                for socket in sockets {
+                    let shared = shared.clone();
+                    let stop = async move { wait_for(&shared.phases.go).await };
+                    held.push(actix_rt::spawn(seat::hold(socket, tally.clone(), stop)));
+                }
+            }
+            Err(problem) => tally.borrow_mut().problem(problem),
+        }
+    }
+    drop(opened);
+    shared.phases.ready.fetch_add(1, Ordering::AcqRel);
+    for handle in held {
+        let _ = handle.await;
+    }
+}
+
+fn url_is_loopback(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    rest.starts_with("127.") || rest.starts_with("localhost")
+}
+
+fn socket_url(options: &Options, table: &str, token: &str) -> String {
+    format!(
+        "{}/ws/{table}?token={token}",
+        base(&options.url).replacen("http", "ws", 1)
+    )
+}
+
+/// Opens a friends table and takes its other seats: the table id and every seat's token.
+async fn tickets(
+    client: &awc::Client,
+    options: &Options,
+    seats: usize,
+) -> Result<(String, Vec<String>), String> {
+    let body = json!({ "game": options.game, "opponents": "friends" }).to_string();
+    let url = format!("{}/api/tables", base(&options.url));
+    let opened = post(client, &url, body).await?;
+    let table = opened["table"].as_str().unwrap_or_default().to_string();
+    let mut tokens = vec![opened["token"].as_str().unwrap_or_default().to_string()];
+    for _ in 1..seats {
+        let url = format!("{}/api/tables/{table}/join", base(&options.url));
+        let joined = post(client, &url, String::new()).await?;
+        tokens.push(joined["token"].as_str().unwrap_or_default().to_string());
+    }
+    Ok((table, tokens))
+}
+
+async fn post(client: &awc::Client, url: &str, body: String) -> Result<Value, String> {
+    let mut response = client
+        .post(url)
+        .insert_header(("content-type", "application/json"))
+        .send_body(body)
+        .await
+        .map_err(|e| format!("POST {url} failed: {e}"))?;
+    let bytes = response
+        .body()
+        .await
+        .map_err(|e| format!("POST {url}: no body: {e}"))?;
+    if response.status().as_u16() != 201 {
+        return Err(format!(
+            "POST {url} answered {}: {}",
+            response.status(),
+            String::from_utf8_lossy(&bytes)
+        ));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| format!("POST {url}: not JSON: {e}"))
+}
+
+/// Lifts this process's open-file limit to its hard limit: every socket is a file.
+fn raise_fd_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write the struct given, nothing else.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! What a load run measured: the client's own tally, the server's memory and CPU read from /proc, and
+//! the report printed as text or as one JSON object.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use serde::Serialize;
+
+/// What one worker thread counted.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Round trips completed (an action, next-deal or rematch answered by the view with the new
+    /// version; in echo mode a frame answered by its echo).
+    pub actions: u64,
+    /// Each round trip in microseconds.
+    pub round_trips_us: Vec<u32>,
+    /// Frames refused, sockets closed early, stalls and failed setups.
+    pub errors: u64,
+    /// Of the errors, those with the code `rate-limited`.
+    pub rate_limited: u64,
+    /// WebSockets opened.
+    pub connections: u64,
+    /// The first thing that went wrong, to say it.
+    pub first_problem: Option<String>,
+}
+
+impl Tally {
+    pub fn problem(&mut self, what: String) {
+        self.errors += 1;
+        if self.first_problem.is_none() {
+            self.first_problem = Some(what);
+        }
+    }
+
+    pub fn merge(&mut self, other: Tally) {
+        self.actions += other.actions;
+        self.round_trips_us.extend(other.round_trips_us);
+        self.errors += other.errors;
+        self.rate_limited += other.rate_limited;
+        self.connections += other.connections;
+        if self.first_problem.is_none() {
+            self.first_problem = other.first_problem;
+        }
+    }
+}
+
+/// The server process's resident memory and CPU time at one moment.
+#[derive(Clone, Copy, Debug)]
+pub struct ProcSample {
+    pub rss_bytes: u64,
+    pub cpu_us: u64,
+}
+
+impl ProcSample {
+    /// Reads /proc/PID/status (VmRSS) and /proc/PID/stat (utime + stime).
+    pub fn read(pid: u32) -> Result<ProcSample, String> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .map_err(|e| format!("cannot read /proc/{pid}/status: {e}"))?;
+        let rss_kib = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .ok_or_else(|| format!("/proc/{pid}/status has no VmRSS"))?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map_err(|e| format!("cannot read /proc/{pid}/stat: {e}"))?;
+        // The command name may hold spaces: the fields after it start at the state (field 3).
+        let after_name = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest)
+            .ok_or_else(|| format!("/proc/{pid}/stat is not understood"))?;
+        let fields: Vec<&str> = after_name.split_whitespace().collect();
+        let ticks = |field: usize| -> Result<u64, String> {
+            fields
+                .get(field - 3)
+                .and_then(|f| f.parse::<u64>().ok())
+                .ok_or_else(|| format!("/proc/{pid}/stat has no field {field}"))
+        };
+        let cpu_ticks = ticks(14)? + ticks(15)?;
+        Ok(ProcSample {
+            rss_bytes: rss_kib * 1024,
+            cpu_us: cpu_ticks * 1_000_000 / clock_ticks_per_second(),
+        })
+    }
+}
+
+fn clock_ticks_per_second() -> u64 {
+    // SAFETY: sysconf only reads a system constant.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    u64::try_from(ticks).ok().filter(|t| *t > 0).unwrap_or(100)
+}
+
+/// The report of a play (or echo) run; its JSON is exactly these eight fields.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub actions_per_second: f64,
+    pub p50_ms: Option<f64>,
+    pub p99_ms: Option<f64>,
+    pub max_ms: Option<f64>,
+    pub errors: u64,
+    pub connections: u64,
+    pub server_rss_bytes: Option<u64>,
+    pub server_cpu_us_per_action: Option<f64>,
+    #[serde(skip)]
+    pub actions: u64,
+    #[serde(skip)]
+    pub rate_limited: u64,
+    #[serde(skip)]
+    pub first_problem: Option<String>,
+}
+
+impl Report {
+    pub fn new(
+        mut tally: Tally,
+        elapsed: Duration,
+        server: Option<(ProcSample, ProcSample)>,
+    ) -> Report {
+        tally.round_trips_us.sort_unstable();
+        let trips = &tally.round_trips_us;
+        let rank = |q: f64| -> Option<f64> {
+            let last = trips.len().checked_sub(1)?;
+            let at = ((last as f64) * q).round() as usize;
+            Some(f64::from(trips[at.min(last)]) / 1000.0)
+        };
+        let seconds = elapsed.as_secs_f64().max(1e-9);
+        Report {
+            actions_per_second: tally.actions as f64 / seconds,
+            p50_ms: rank(0.50),
+            p99_ms: rank(0.99),
+            max_ms: rank(1.0),
+            errors: tally.errors,
+            connections: tally.connections,
+            server_rss_bytes: server.map(|(_, after)| after.rss_bytes),
+            server_cpu_us_per_action: server.filter(|_| tally.actions > 0).map(
+                |(before, after)| {
+                    after.cpu_us.saturating_sub(before.cpu_us) as f64 / tally.actions as f64
+                },
+            ),
+            actions: tally.actions,
+            rate_limited: tally.rate_limited,
+            first_problem: tally.first_problem,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report always serializes")
+    }
+
+    pub fn to_text(&self, title: &str) -> String {
+        let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3} ms"));
+        let mut text = format!("chaikhana loadgen: {title}\n");
+        let _ = writeln!(
+            text,
+            "round trips: {} ({:.0} per second)",
+            self.actions, self.actions_per_second
+        );
+        let _ = writeln!(
+            text,
+            "round trip: p50 {}, p99 {}, max {}",
+            ms(self.p50_ms),
+            ms(self.p99_ms),
+            ms(self.max_ms)
+        );
+        let _ = writeln!(
+            text,
+            "errors: {} (rate-limited: {})",
+            self.errors, self.rate_limited
+        );
+        let _ = writeln!(text, "connections: {}", self.connections);
+        if let Some(rss) = self.server_rss_bytes {
+            let _ = writeln!(text, "server resident memory: {:.1} MiB", mib(rss));
+        }
+        if let Some(cpu) = self.server_cpu_us_per_action {
+            let _ = writeln!(text, "server CPU: {cpu:.2} µs per round trip");
+        }
+        text
+    }
+}
+
+/// The report of an idle run: connections held open and what each costs the server.
+#[derive(Debug, Serialize)]
+pub struct IdleReport {
+    pub connections: u64,
+    pub errors: u64,
+    pub server_rss_bytes: Option<u64>,
+    pub server_bytes_per_connection: Option<f64>,
+    #[serde(skip)]
+    pub first_problem: Option<String>,
+}
+
+impl IdleReport {
+    pub fn new(tally: Tally, server: Option<(ProcSample, ProcSample)>) -> IdleReport {
+        IdleReport {
+            connections: tally.connections,
+            errors: tally.errors,
+            server_rss_bytes: server.map(|(_, after)| after.rss_bytes),
+            server_bytes_per_connection: server.filter(|_| tally.connections > 0).map(
+                |(before, after)| {
+                    after.rss_bytes.saturating_sub(before.rss_bytes) as f64
+                        / tally.connections as f64
+                },
+            ),
+            first_problem: tally.first_problem,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report always serializes")
+    }
+
+    pub fn to_text(&self, title: &str) -> String {
+        let mut text = format!("chaikhana loadgen: {title}\n");
+        let _ = writeln!(text, "connections held open: {}", self.connections);
+        let _ = writeln!(text, "errors: {}", self.errors);
+        if let Some(rss) = self.server_rss_bytes {
+            let _ = writeln!(text, "server resident memory: {:.1} MiB", mib(rss));
+        }
+        if let Some(each) = self.server_bytes_per_connection {
+            let _ = writeln!(
+                text,
+                "server memory per connection: {each:.0} bytes ({:.2} KiB)",
+                each / 1024.0
+            );
+        }
+        text
+    }
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_come_from_the_sorted_round_trips() {
+        let tally = Tally {
+            actions: 100,
+            round_trips_us: (1..=100).rev().map(|i| i * 1000).collect(),
+            ..Tally::default()
+        };
+        let report = Report::new(tally, Duration::from_secs(2), None);
+        assert_eq!(report.actions_per_second, 50.0);
+        assert_eq!(report.p50_ms, Some(51.0));
+        assert_eq!(report.p99_ms, Some(99.0));
+        assert_eq!(report.max_ms, Some(100.0));
+        assert_eq!(report.server_cpu_us_per_action, None);
+    }
+
+    #[test]
+    fn this_process_can_be_read_from_proc() {
+        let sample = ProcSample::read(std::process::id()).unwrap();
+        assert!(sample.rss_bytes > 0);
+        assert!(ProcSample::read(u32::MAX).is_err());
+    }
+}

@@ -1,0 +1,258 @@
+//! One seat of a table played over a real WebSocket as fast as the server answers: it picks one of
+//! the actions its view offers, sends it, and times the round trip to the view with the new version.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use actix_codec::Framed;
+use awc::ws::{Codec, Frame, Message};
+use awc::BoxedSocket;
+use futures_util::{SinkExt, StreamExt};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::report::Tally;
+
+pub type Socket = Framed<BoxedSocket, Codec>;
+
+/// How long a seat waits for a frame the game owes it before it counts a stall and asks to resync.
+const STALL: Duration = Duration::from_secs(5);
+
+/// The fields of a server frame the load generator reads; the rest is skipped.
+#[derive(Deserialize)]
+struct Incoming {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    version: Option<u64>,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    actions: Vec<Value>,
+    #[serde(default)]
+    code: Option<String>,
+}
+
+/// Opens the WebSocket of one seat.
+pub async fn connect(client: &awc::Client, url: &str) -> Result<Socket, String> {
+    let (_, socket) = client
+        .ws(url)
+        .max_frame_size(1 << 20)
+        .connect()
+        .await
+        .map_err(|e| format!("the WebSocket {url} did not open: {e}"))?;
+    Ok(socket)
+}
+
+/// A seat at play until `deadline`. `leader` is the seat that deals the next deal and asks for the
+/// rematch, so that the table gets one such frame, not one per seat.
+pub struct Seat {
+    pub socket: Socket,
+    pub leader: bool,
+    pub rng: ChaCha8Rng,
+    pub tally: Rc<RefCell<Tally>>,
+}
+
+impl Seat {
+    /// Plays until `deadline` and the last frame in flight is answered; gives the socket back, still
+    /// open, so that closing it is not counted in the run.
+    pub async fn play(mut self, deadline: Instant) -> Socket {
+        // The version our frame in flight was made on, and when it left.
+        let mut in_flight: Option<(u64, Instant)> = None;
+        // The last version this seat answered (0: none yet; versions start at 1).
+        let mut answered = 0u64;
+        loop {
+            let now = Instant::now();
+            if in_flight.is_none() && now >= deadline {
+                break;
+            }
+            let limit = match in_flight {
+                Some(_) => now + STALL,
+                None => deadline.min(now + STALL),
+            };
+            let frame = match tokio::time::timeout_at(limit.into(), self.socket.next()).await {
+                Err(_) if in_flight.is_none() && Instant::now() >= deadline => break,
+                Err(_) => {
+                    self.tally
+                        .borrow_mut()
+                        .problem("a seat heard nothing for 5 s: it asked to resync".into());
+                    in_flight = None;
+                    answered = 0;
+                    if self.send(r#"{"type":"resync"}"#.to_string()).await.is_err() {
+                        self.socket_lost(deadline);
+                        break;
+                    }
+                    continue;
+                }
+                Ok(None) | Ok(Some(Err(_))) => {
+                    self.socket_lost(deadline);
+                    break;
+                }
+                Ok(Some(Ok(frame))) => frame,
+            };
+            let bytes = match frame {
+                Frame::Text(bytes) => bytes,
+                Frame::Ping(bytes) => {
+                    let _ = self.socket.send(Message::Pong(bytes)).await;
+                    continue;
+                }
+                Frame::Close(_) => {
+                    self.socket_lost(deadline);
+                    break;
+                }
+                _ => continue,
+            };
+            let incoming: Incoming = match serde_json::from_slice(&bytes) {
+                Ok(incoming) => incoming,
+                Err(e) => {
+                    self.tally
+                        .borrow_mut()
+                        .problem(format!("a frame that is not understood: {e}"));
+                    continue;
+                }
+            };
+            match incoming.kind.as_str() {
+                "view" => {
+                    let version = incoming.version.unwrap_or(0);
+                    if let Some((sent_on, at)) = in_flight {
+                        if version > sent_on {
+                            let mut tally = self.tally.borrow_mut();
+                            tally.actions += 1;
+                            let micros = at.elapsed().as_micros();
+                            tally
+                                .round_trips_us
+                                .push(u32::try_from(micros).unwrap_or(u32::MAX));
+                            in_flight = None;
+                        }
+                    }
+                    if in_flight.is_some() || version <= answered || Instant::now() >= deadline {
+                        continue;
+                    }
+                    let Some(text) = self.answer(&incoming, version) else {
+                        continue;
+                    };
+                    answered = version;
+                    in_flight = Some((version, Instant::now()));
+                    if self.send(text).await.is_err() {
+                        self.socket_lost(deadline);
+                        break;
+                    }
+                }
+                "error" => {
+                    let code = incoming.code.unwrap_or_default();
+                    let mut tally = self.tally.borrow_mut();
+                    if code == "rate-limited" {
+                        tally.rate_limited += 1;
+                    }
+                    tally.problem(format!("the server refused a frame: {code}"));
+                    in_flight = None;
+                }
+                _ => {}
+            }
+        }
+        self.socket
+    }
+
+    /// The frame this seat sends on a view, if it has something to do.
+    fn answer(&mut self, view: &Incoming, version: u64) -> Option<String> {
+        if !view.actions.is_empty() {
+            let action = &view.actions[self.rng.gen_range(0..view.actions.len())];
+            return Some(format!(
+                r#"{{"type":"action","version":{version},"id":"l","action":{action}}}"#
+            ));
+        }
+        match view.status.as_deref() {
+            Some("deal-over") if self.leader => {
+                Some(format!(r#"{{"type":"next-deal","version":{version}}}"#))
+            }
+            Some("match-over") if self.leader => {
+                Some(format!(r#"{{"type":"rematch","version":{version}}}"#))
+            }
+            _ => None,
+        }
+    }
+
+    async fn send(&mut self, text: String) -> Result<(), ()> {
+        self.socket
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(|_| ())
+    }
+
+    fn socket_lost(&self, deadline: Instant) {
+        if Instant::now() < deadline {
+            self.tally
+                .borrow_mut()
+                .problem("the server closed a socket during the run".into());
+        }
+    }
+}
+
+/// Echo mode: one frame in flight, timed from sending it to hearing it back, until `deadline`.
+pub async fn echo(mut socket: Socket, tally: Rc<RefCell<Tally>>, deadline: Instant) {
+    const FRAME: &str = r#"{"type":"action","version":1,"id":"l","action":{"type":"pick-up"}}"#;
+    while Instant::now() < deadline {
+        let at = Instant::now();
+        if socket.send(Message::Text(FRAME.into())).await.is_err() {
+            tally.borrow_mut().problem("the echo socket closed".into());
+            return;
+        }
+        loop {
+            match tokio::time::timeout(STALL, socket.next()).await {
+                Ok(Some(Ok(Frame::Text(_)))) => break,
+                Ok(Some(Ok(Frame::Ping(bytes)))) => {
+                    let _ = socket.send(Message::Pong(bytes)).await;
+                }
+                Ok(Some(Ok(_))) => {}
+                _ => {
+                    tally.borrow_mut().problem("no echo came back".into());
+                    return;
+                }
+            }
+        }
+        let mut tally = tally.borrow_mut();
+        tally.actions += 1;
+        let micros = at.elapsed().as_micros();
+        tally
+            .round_trips_us
+            .push(u32::try_from(micros).unwrap_or(u32::MAX));
+    }
+    close(&mut socket).await;
+}
+
+/// Idle mode: answers pings and reads whatever comes until `stop` resolves; a socket the server
+/// closes before that is counted as an error.
+pub async fn hold(
+    mut socket: Socket,
+    tally: Rc<RefCell<Tally>>,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            frame = socket.next() => match frame {
+                Some(Ok(Frame::Ping(bytes))) => {
+                    let _ = socket.send(Message::Pong(bytes)).await;
+                }
+                Some(Ok(Frame::Close(_))) | Some(Err(_)) | None => {
+                    tally
+                        .borrow_mut()
+                        .problem("the server closed an idle socket".into());
+                    return;
+                }
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+    close(&mut socket).await;
+}
+
+/// Says goodbye with a close frame, then shuts the stream.
+pub async fn close(socket: &mut Socket) {
+    let _ = socket.send(Message::Close(None)).await;
+    let _ = socket.close().await;
+}
