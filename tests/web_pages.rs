@@ -90,3 +90,22 @@ async fn an_unknown_table_is_an_honest_404_page_and_a_real_one_is_served() {
     let (status, _, _) = fetch(&server, "/no/such/page").await;
     assert_eq!(status, 404);
 }
+
+#[actix_rt::test]
+async fn a_static_path_never_climbs_out_of_the_site_files() {
+    let server = TestServer::start(|_| {});
+    for path in [
+        "/static/..%2F..%2FCargo.toml",
+        "/static/%2E%2E/%2E%2E/Cargo.toml",
+        "/static/..%5C..%5CCargo.toml",
+        "/static/%2Fetc%2Fpasswd",
+        "/static/table.html",
+    ] {
+        let (status, _, body) = fetch(&server, path).await;
+        assert_eq!(status, 404, "{path}");
+        assert!(
+            !body.contains("[package]"),
+            "{path} served a file from outside"
+        );
+    }
+}

@@ -38,7 +38,12 @@ async fn page(req: HttpRequest, file: &'static str) -> HttpResponse {
 
 async fn asset(req: HttpRequest, file: web::Path<String>) -> HttpResponse {
     let file = file.into_inner();
-    if file.ends_with(".html") {
+    // Only the embedded files, never a path that climbs out of them (a debug build reads from disk).
+    if file.ends_with(".html")
+        || file.contains("..")
+        || file.contains('\\')
+        || file.starts_with('/')
+    {
         return not_found();
     }
     send(&req, &format!("static/{file}"), "public, max-age=300")
