@@ -3,9 +3,10 @@
 
 import { gcardElement, gbackElement, gcardName, parseGCard, suitBadge, GSUITS, SUIT_ORDER } from "./gcards.js";
 import { announce, signalTurn, showBanner, el, button } from "./ui.js";
-import { shareBox } from "./share.js";
+import { boardTop } from "./share.js";
 
 const W = {
+  yourTurn: "Your turn",
   back: "a face-down card",
   waiting: "Waiting for every seat to be taken: three players open this room.",
   shareLink: "Send this link to both people you want to play:",
@@ -189,22 +190,10 @@ export function createBoard(root, ctx) {
   function draw() {
     const v = frame.view;
     root.textContent = "";
-    const board = el("div", "table");
-    board.dataset.status = frame.status;
-    const head = el("div", "row");
     const m = frame.match;
-    head.append(el("p", "score", `Deals finished: ${m.deals_dealt} of ${m.length.target} · totals: ${[0, 1, 2].map((s) => `${who(s)} ${m.totals[s]}`).join(", ")}`));
-    const badge = el("span", "your-turn", "Your turn");
-    badge.id = "turn-badge";
-    badge.hidden = frame.actions.length === 0;
-    head.append(badge);
-    board.append(head);
-    if (frame.status === "waiting" || !v) {
-      board.append(el("p", "status-line", W.waiting));
-      board.append(shareBox(frame.table, W));
-      root.append(board);
-      return;
-    }
+    const score = el("p", "score", `Deals finished: ${m.deals_dealt} of ${m.length.target} · totals: ${[0, 1, 2].map((s) => `${who(s)} ${m.totals[s]}`).join(", ")}`);
+    const board = boardTop(root, frame, score, W);
+    if (!board) return;
     if (frame.status === "deal-over" || frame.status === "match-over") board.append(resultZone(v));
     board.append(el("p", "", `${v.time === "day" ? "Day" : "Night"}: the ${gcardName(v.opening_mir)} opens.${v.second_phase ? " Second phase: every seat has lost the lead." : ""}`));
     const others = el("div", "seats3");

@@ -4,7 +4,7 @@
 import { cardElement, backElement } from "./cards.js";
 import { announce, signalTurn, showBanner, el, button } from "./ui.js";
 import { WORDS, whyNot, notAnAttack, errorSentence, cardName, suitName } from "./panjpar-words.js";
-import { shareBox } from "./share.js";
+import { boardTop } from "./share.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 
@@ -248,21 +248,8 @@ export function createBoard(root, ctx) {
     root.textContent = "";
     root.lang = lang();
     root.dir = lang() === "fa" ? "rtl" : "ltr";
-    const board = el("div", "table");
-    board.dataset.status = frame.status;
-    const head = el("div", "row");
-    head.append(scoreLine());
-    const badge = el("span", "your-turn", w.yourTurn);
-    badge.id = "turn-badge";
-    badge.hidden = frame.actions.length === 0;
-    head.append(badge);
-    board.append(head);
-    if (frame.status === "waiting" || !v) {
-      board.append(el("p", "status-line", w.waiting));
-      board.append(shareBox(frame.table, w));
-      root.append(board);
-      return;
-    }
+    const board = boardTop(root, frame, scoreLine(), w);
+    if (!board) return;
     const theirs = el("section", "zone opponent");
     theirs.append(el("h2", "", w.theirHand(who(other()), v.counts[other()])));
     const backs = el("div", "cards");
@@ -283,7 +270,7 @@ export function createBoard(root, ctx) {
       middle.append(pileZone(v));
       board.append(middle);
     }
-    if (frame.status === "deal-over" || frame.status === "match-over") head.after(resultZone(v));
+    if (frame.status === "deal-over" || frame.status === "match-over") board.firstElementChild.after(resultZone(v));
     else if (v.phase.name !== "guess") board.append(handZone(v));
     const moveLine = el("p", "move-line");
     moveLine.id = "move-line";

@@ -3,10 +3,11 @@
 
 import { cardElement, backElement, cardName } from "./cards.js";
 import { announce, signalTurn, showBanner, el, button } from "./ui.js";
-import { shareBox } from "./share.js";
+import { boardTop } from "./share.js";
 import { openTable } from "./landing.js";
 
 const W = {
+  yourTurn: "Your turn",
   you: "You",
   computer: "The computer",
   friend: "Your friend",
@@ -130,22 +131,10 @@ export function createBoard(root, ctx) {
   function draw() {
     const v = frame.view;
     root.textContent = "";
-    const board = el("div", "table");
-    board.dataset.status = frame.status;
     const m = frame.match;
-    const head = el("div", "row");
-    head.append(el("p", "score", `Points: you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]} (${lengthWords(m.length)})`));
-    const badge = el("span", "your-turn", "Your turn");
-    badge.id = "turn-badge";
-    badge.hidden = frame.actions.length === 0;
-    head.append(badge);
-    board.append(head);
-    if (frame.status === "waiting" || !v) {
-      board.append(el("p", "status-line", W.waiting));
-      board.append(shareBox(frame.table, W));
-      root.append(board);
-      return;
-    }
+    const score = el("p", "score", `Points: you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]} (${lengthWords(m.length)})`);
+    const board = boardTop(root, frame, score, W);
+    if (!board) return;
     board.append(seatZone(v, 1 - frame.seat));
     const home = el("section", "zone");
     home.append(el("h2", "", "Suit piles (ace up to king)"));
@@ -165,7 +154,7 @@ export function createBoard(root, ctx) {
     const status = el("p", "status-line", v.result ? "" : mine ? "Your turn: give or turn a card." : `${who(v.to_act)} is playing.`);
     status.id = "status";
     board.append(status);
-    if (frame.status === "deal-over" || frame.status === "match-over") head.after(resultZone(v));
+    if (frame.status === "deal-over" || frame.status === "match-over") board.firstElementChild.after(resultZone(v));
     else board.append(controls(v));
     const logs = el("div", "board-two");
     const now = el("section", "zone");

@@ -32,3 +32,25 @@ export function shareBox(table, w) {
   box.append(row);
   return box;
 }
+
+// The top of every board: the score line and the "your turn" badge. While seats are still free it
+// adds the waiting line and the link to share, puts the board in `root` and returns null; otherwise it
+// returns the board for the game to fill.
+export function boardTop(root, frame, score, w) {
+  const board = el("div", "table");
+  board.dataset.status = frame.status;
+  const head = el("div", "row");
+  head.append(score);
+  const badge = el("span", "your-turn", w.yourTurn);
+  badge.id = "turn-badge";
+  badge.hidden = frame.actions.length === 0;
+  head.append(badge);
+  board.append(head);
+  if (frame.status === "waiting" || !frame.view) {
+    board.append(el("p", "status-line", w.waiting));
+    board.append(shareBox(frame.table, w));
+    root.append(board);
+    return null;
+  }
+  return board;
+}
