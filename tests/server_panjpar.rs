@@ -49,8 +49,6 @@ async fn a_whole_match_against_the_computer() {
 async fn a_friends_match_and_a_third_player_refused() {
     let server = TestServer::start(|_| {});
     let (table, mut clients) = seat_friends(&server, "panjpar", 2, json!(1)).await;
-    let waiting = &clients[0].received;
-    assert!(waiting.is_empty() || waiting[0]["status"] == "waiting");
     play_among_friends(&mut clients, &mut rng(2)).await;
     let record = server.record(&table).await;
     for (seat, client) in clients.iter().enumerate() {
@@ -84,7 +82,6 @@ async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
     let mut b = server.connect(&guest).await;
     let mut rng = rng(3);
     // Play a few actions, then the seat to act drops and comes back.
-    let mut last = Value::Null;
     for _ in 0..4 {
         let va = a.next_of("view").await;
         let vb = b.next_of("view").await;
@@ -97,7 +94,6 @@ async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
         actor
             .send(action(version, "r", &choose(&view, &mut rng)))
             .await;
-        last = view;
     }
     let before_a = a.next_of("view").await;
     let _ = b.next_of("view").await;
@@ -107,7 +103,6 @@ async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
     assert_eq!(resumed["version"], before_a["version"]);
     assert_eq!(resumed["view"], before_a["view"]);
     assert_eq!(resumed["seat"], 0);
-    assert!(last.is_object());
 }
 
 #[actix_rt::test]
