@@ -221,25 +221,10 @@ impl<G: Game> Table<G> {
         self.after_change(ctx);
     }
 
-    /// After every accepted change: count a finished deal, show the computers, send every seat its view,
+    /// After every accepted change: show the computers, send every seat its view,
     /// and wake the next computer.
     fn after_change(&mut self, ctx: &mut Context<Self>) {
         self.last_activity = Instant::now();
-        if let Some(outcome) = self.state.as_ref().and_then(G::outcome) {
-            let just_ended = self
-                .record
-                .last()
-                .is_some_and(|d| d.actions.last().is_some_and(|a| a.2 == self.version));
-            if just_ended {
-                self.matchup.record(&outcome);
-                if self.matchup.winners().is_some() {
-                    metrics()
-                        .matches_finished
-                        .with_label_values(&[G::NAME])
-                        .inc();
-                }
-            }
-        }
         if let Some(state) = &self.state {
             for (i, occupant) in self.seats.iter_mut().enumerate() {
                 if let Occupant::Computer(bot) = occupant {
@@ -299,7 +284,7 @@ impl<G: Game> Table<G> {
         self.after_change(ctx);
     }
 
-    /// Records an accepted action and moves the version on.
+    /// Records an accepted action, moves the version on, and counts the deal if it has ended.
     fn accepted(&mut self, seat: Seat, action: &G::Action) {
         metrics()
             .actions_accepted
@@ -309,6 +294,16 @@ impl<G: Game> Table<G> {
         let json = serde_json::to_value(action).expect("actions always serialize");
         if let Some(deal) = self.record.last_mut() {
             deal.actions.push((seat, json, self.version));
+        }
+        // An action that ends the deal is the deal's last: count it in the match here, once.
+        if let Some(outcome) = self.state.as_ref().and_then(G::outcome) {
+            self.matchup.record(&outcome);
+            if self.matchup.winners().is_some() {
+                metrics()
+                    .matches_finished
+                    .with_label_values(&[G::NAME])
+                    .inc();
+            }
         }
     }
 
