@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::game::Game;
 use crate::matches::MatchLength;
 use crate::sim::{simulate, SimConfig, SimReport};
-use crate::table::{SeatTicket, Table, TableConfig, TableHandle, TableId, TableKind};
+use crate::table::{Snapshot, Table, TableConfig, TableHandle, TableId, TableKind, TokenHash};
 
 /// Every game's name, as used on the command line and in URLs.
 pub const NAMES: &[&str] = &["panjpar", "pishe-pasha", "ganjifa"];
@@ -67,30 +67,53 @@ pub fn match_length(name: &str, length: Option<&Value>) -> Result<MatchLength, S
     }
 }
 
-/// Opens a table of the game called `name` and starts its actor; returns its handle and the creator's
-/// seat.
+/// Opens a table of the game called `name` with the creator in seat 1 (holding the token with hash
+/// `creator`) and starts its actor.
 pub fn open_table(
     name: &str,
     kind: TableKind,
     length: MatchLength,
+    creator: TokenHash,
     config: TableConfig,
-) -> Result<(TableHandle, SeatTicket), String> {
+) -> Result<TableHandle, String> {
     match name {
-        "panjpar" => start::<panjpar::Panjpar>(kind, length, config),
-        "pishe-pasha" => start::<pishe_pasha::PishePasha>(kind, length, config),
-        "ganjifa" => start::<ganjifa::Ganjifa>(kind, length, config),
+        "panjpar" => open::<panjpar::Panjpar>(kind, length, creator, config),
+        "pishe-pasha" => open::<pishe_pasha::PishePasha>(kind, length, creator, config),
+        "ganjifa" => open::<ganjifa::Ganjifa>(kind, length, creator, config),
         other => Err(unknown_game(other)),
     }
 }
 
-fn start<G: Game>(
+/// Rebuilds a table from its snapshot (on the node taking it over) and starts its actor.
+pub fn rebuild_table(
+    id: TableId,
+    snapshot: Snapshot,
+    config: TableConfig,
+) -> Result<TableHandle, String> {
+    match snapshot.game.as_str() {
+        "panjpar" => start(Table::<panjpar::Panjpar>::rebuild(id, snapshot, config)?),
+        "pishe-pasha" => start(Table::<pishe_pasha::PishePasha>::rebuild(
+            id, snapshot, config,
+        )?),
+        "ganjifa" => start(Table::<ganjifa::Ganjifa>::rebuild(id, snapshot, config)?),
+        other => Err(unknown_game(other)),
+    }
+}
+
+fn open<G: Game>(
     kind: TableKind,
     length: MatchLength,
+    creator: TokenHash,
     config: TableConfig,
-) -> Result<(TableHandle, SeatTicket), String> {
+) -> Result<TableHandle, String> {
     let id = TableId::random();
-    let (table, ticket) = Table::<G>::new(id.clone(), kind, length, G::BOTS[0], config)
+    let table = Table::<G>::new(id, kind, length, G::BOTS[0], creator, config)
         .ok_or_else(|| format!("{} has no computer player", G::NAME))?;
+    start(table)
+}
+
+fn start<G: Game>(table: Table<G>) -> Result<TableHandle, String> {
+    let id = table.id().clone();
     let addr = table.start();
-    Ok((TableHandle::new(id, G::NAME, &addr), ticket))
+    Ok(TableHandle::new(id, G::NAME, &addr).with_keep(addr.recipient()))
 }

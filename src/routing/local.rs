@@ -1,50 +1,102 @@
 //! The embedded default: every table lives in this process.
 
 use std::collections::HashMap;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
-use super::Router;
-use crate::table::{TableHandle, TableId};
+use futures_util::future::{ready, BoxFuture, FutureExt};
 
-/// An in-process address book of tables.
-#[derive(Default)]
+use super::{table_config, OpenTable, Router};
+use crate::games;
+use crate::settings::Settings;
+use crate::table::{TableHandle, TableId, TableRefusal};
+
+/// An in-process address book of the tables living here.
+#[derive(Clone, Default)]
+pub struct LocalTables {
+    tables: Arc<RwLock<HashMap<TableId, TableHandle>>>,
+}
+
+impl LocalTables {
+    pub fn insert(&self, handle: TableHandle) {
+        self.write().insert(handle.id.clone(), handle);
+    }
+
+    pub fn get(&self, id: &TableId) -> Option<TableHandle> {
+        self.read().get(id).cloned()
+    }
+
+    pub fn remove(&self, id: &TableId) -> Option<TableHandle> {
+        self.write().remove(id)
+    }
+
+    pub fn len(&self) -> usize {
+        self.read().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn all(&self) -> Vec<TableHandle> {
+        self.read().values().cloned().collect()
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<TableId, TableHandle>> {
+        self.tables.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<TableId, TableHandle>> {
+        self.tables.write().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Every table in this process.
 pub struct LocalRouter {
-    tables: RwLock<HashMap<TableId, TableHandle>>,
+    settings: Arc<Settings>,
+    tables: LocalTables,
 }
 
 impl LocalRouter {
-    pub fn new() -> LocalRouter {
-        LocalRouter::default()
+    pub fn new(settings: Arc<Settings>) -> LocalRouter {
+        LocalRouter {
+            settings,
+            tables: LocalTables::default(),
+        }
     }
 }
 
 impl Router for LocalRouter {
-    fn register(&self, handle: TableHandle) {
-        self.tables
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .insert(handle.id.clone(), handle);
+    fn open(&self, request: OpenTable) -> BoxFuture<'_, Result<TableId, TableRefusal>> {
+        let tables = self.tables.clone();
+        let on_closed = Arc::new(move |id: &TableId, _| {
+            tables.remove(id);
+        });
+        let config = table_config(&self.settings, on_closed, None);
+        let opened = games::open_table(
+            &request.game,
+            request.kind,
+            request.length,
+            request.creator,
+            config,
+        )
+        .map(|handle| {
+            let id = handle.id.clone();
+            self.tables.insert(handle);
+            id
+        })
+        .map_err(TableRefusal::bad_request);
+        ready(opened).boxed()
     }
 
-    fn find(&self, id: &TableId) -> Option<TableHandle> {
-        self.tables
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .get(id)
-            .cloned()
-    }
-
-    fn remove(&self, id: &TableId) {
-        self.tables
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .remove(id);
+    fn find<'a>(&'a self, id: &'a TableId) -> BoxFuture<'a, Result<TableHandle, TableRefusal>> {
+        ready(self.tables.get(id).ok_or_else(TableRefusal::not_found)).boxed()
     }
 
     fn open_tables(&self) -> usize {
-        self.tables
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .len()
+        self.tables.len()
+    }
+
+    fn hand_over(&self) -> BoxFuture<'_, ()> {
+        ready(()).boxed()
     }
 }

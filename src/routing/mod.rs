@@ -1,21 +1,65 @@
-//! The router: the one part that knows where a table lives. Sessions and HTTP handlers find tables only
-//! through it. The local router keeps an in-process address book; the Redis router of the scaling work
-//! implements the same trait.
+//! The router: the one part that knows where a table lives. Sessions and HTTP handlers open and find
+//! tables only through it. The local router keeps an in-process address book; the Redis router spreads
+//! tables over several nodes and moves them when a node dies or drains.
 
 mod local;
 
-pub use local::LocalRouter;
+pub use local::{LocalRouter, LocalTables};
 
-use crate::table::{TableHandle, TableId};
+use std::sync::Arc;
 
-/// Where tables are found.
+use futures_util::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+
+use crate::matches::MatchLength;
+use crate::settings::Settings;
+use crate::table::{
+    OnClosed, TableConfig, TableHandle, TableId, TableKeeper, TableKind, TableRefusal, TokenHash,
+};
+
+/// A table to open: its game, kind and match length, and the hash of its creator's token.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OpenTable {
+    pub game: String,
+    pub kind: TableKind,
+    pub length: MatchLength,
+    pub creator: TokenHash,
+}
+
+/// Where tables are opened and found.
 pub trait Router: Send + Sync + 'static {
-    /// Makes a new table reachable.
-    fn register(&self, handle: TableHandle);
-    /// The table with this id, if it is open.
-    fn find(&self, id: &TableId) -> Option<TableHandle>;
-    /// Forgets a closed table.
-    fn remove(&self, id: &TableId);
-    /// How many tables are open here.
+    /// Opens a table (on this node or another) with its creator in seat 1; answers its id.
+    fn open(&self, request: OpenTable) -> BoxFuture<'_, Result<TableId, TableRefusal>>;
+    /// The table with this id, wherever it lives: refused with 404 when there is none, 503 when it
+    /// cannot be reached for now.
+    fn find<'a>(&'a self, id: &'a TableId) -> BoxFuture<'a, Result<TableHandle, TableRefusal>>;
+    /// How many tables live on this node.
     fn open_tables(&self) -> usize;
+    /// Stops taking tables and hands this node's tables to the others (draining).
+    fn hand_over(&self) -> BoxFuture<'_, ()>;
+}
+
+/// The router the settings ask for: Redis when `redis_url` is set, otherwise the embedded one.
+pub fn from_settings(settings: &Arc<Settings>) -> Result<Arc<dyn Router>, String> {
+    if !settings.redis_url.is_empty() {
+        tracing::warn!(
+            "redis_url is set, but routing through Redis is not built yet: serving alone"
+        );
+    }
+    Ok(Arc::new(LocalRouter::new(settings.clone())))
+}
+
+/// A table's behaviour from the settings, with the router's hooks.
+pub fn table_config(
+    settings: &Settings,
+    on_closed: OnClosed,
+    store: Option<Arc<dyn TableKeeper>>,
+) -> TableConfig {
+    TableConfig {
+        bot_delay: settings.bot_delay(),
+        seat_hold: settings.seat_hold(),
+        idle_expiry: settings.idle_expiry(),
+        on_closed,
+        store,
+    }
 }

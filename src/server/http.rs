@@ -1,7 +1,5 @@
 //! HTTP routes: open a table, join one, the table's page, and the WebSocket upgrade.
 
-use std::sync::Arc;
-
 use actix::{Actor, AsyncContext};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -12,9 +10,8 @@ use super::pages;
 use super::session::WsSession;
 use super::AppState;
 use crate::games;
-use crate::table::{
-    looks_like_secret, CheckToken, Join, TableConfig, TableId, TableKind, TableRefusal, Token,
-};
+use crate::routing::OpenTable;
+use crate::table::{looks_like_secret, CheckToken, Join, TableId, TableKind, TableRefusal, Token};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/tables", web::post().to(create_table))
@@ -53,7 +50,7 @@ fn refusal(status: u16, code: &str, message: &str) -> HttpResponse {
 }
 
 fn refused(r: TableRefusal) -> HttpResponse {
-    refusal(r.status, r.code, &r.message)
+    refusal(r.status, &r.code, &r.message)
 }
 
 /// The body of `POST /api/tables`.
@@ -95,44 +92,43 @@ async fn create_table(state: web::Data<AppState>, body: web::Bytes) -> HttpRespo
         Ok(length) => length,
         Err(message) => return refusal(400, "bad-request", &message),
     };
-    let router = state.router.clone();
-    let config = TableConfig {
-        bot_delay: state.settings.bot_delay(),
-        seat_hold: state.settings.seat_hold(),
-        idle_expiry: state.settings.idle_expiry(),
-        on_closed: Arc::new(move |id: &TableId| router.remove(id)),
+    let token = Token::random();
+    let game = request.game;
+    let request = OpenTable {
+        game: game.clone(),
+        kind,
+        length,
+        creator: token.hash(),
     };
-    match games::open_table(&request.game, kind, length, config) {
-        Ok((handle, ticket)) => {
-            let id = handle.id.clone();
-            state.router.register(handle);
-            tracing::info!(table = %id, game = %request.game, ?kind, "opened a table");
+    match state.router.open(request).await {
+        Ok(id) => {
+            tracing::info!(table = %id, %game, ?kind, "opened a table");
             HttpResponse::Created().json(json!({
                 "table": id,
-                "seat": ticket.seat,
-                "token": ticket.token,
+                "seat": 0,
+                "token": token,
                 "link": id.link(),
             }))
         }
-        Err(message) => refusal(400, "bad-request", &message),
+        Err(r) => refused(r),
     }
 }
 
-fn find_table(state: &AppState, id: &str) -> Result<crate::table::TableHandle, TableRefusal> {
-    TableId::parse(id)
-        .and_then(|id| state.router.find(&id))
-        .ok_or_else(TableRefusal::not_found)
+async fn find_table(state: &AppState, id: &str) -> Result<crate::table::TableHandle, TableRefusal> {
+    let id = TableId::parse(id).ok_or_else(TableRefusal::not_found)?;
+    state.router.find(&id).await
 }
 
 async fn join_table(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
-    let table = match find_table(&state, &path) {
+    let table = match find_table(&state, &path).await {
         Ok(table) => table,
         Err(r) => return refused(r),
     };
-    match table.join.send(Join).await {
-        Ok(Ok(ticket)) => HttpResponse::Created().json(json!({
-            "seat": ticket.seat,
-            "token": ticket.token,
+    let token = Token::random();
+    match table.join.send(Join(token.hash())).await {
+        Ok(Ok(seat)) => HttpResponse::Created().json(json!({
+            "seat": seat,
+            "token": token,
             "link": table.id.link(),
         })),
         Ok(Err(r)) => refused(r),
@@ -141,9 +137,10 @@ async fn join_table(state: web::Data<AppState>, path: web::Path<String>) -> Http
 }
 
 async fn table_page(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
-    match find_table(&state, &path) {
+    match find_table(&state, &path).await {
         Ok(table) => pages::table_page(table.game),
-        Err(_) => pages::not_found(),
+        Err(r) if r.status == 404 => pages::not_found(),
+        Err(r) => refused(r),
     }
 }
 
@@ -166,7 +163,7 @@ async fn open_socket(
             "This server is shutting down; try again in a moment.",
         );
     }
-    let table = match find_table(&state, &path) {
+    let table = match find_table(&state, &path).await {
         Ok(table) => table,
         Err(r) => return refused(r),
     };
@@ -174,7 +171,7 @@ async fn open_socket(
         return refused(TableRefusal::wrong_token());
     };
     let token = Token::from_client(token);
-    match table.check_token.send(CheckToken(token.clone())).await {
+    match table.check_token.send(CheckToken(token.hash())).await {
         Ok(Ok(_)) => {}
         Ok(Err(r)) => return refused(r),
         Err(_) => return refused(TableRefusal::not_found()),

@@ -13,7 +13,7 @@ use actix_web::{web, App, HttpServer};
 
 pub use registry::SessionRegistry;
 
-use crate::routing::{LocalRouter, Router};
+use crate::routing::{self, Router};
 use crate::settings::Settings;
 
 /// What every request handler shares.
@@ -54,12 +54,7 @@ impl Running {
 /// Binds and starts the server on the current actix runtime; signals are left to the caller.
 pub fn start(settings: Settings) -> std::io::Result<Running> {
     let settings = Arc::new(settings);
-    if !settings.redis_url.is_empty() {
-        tracing::warn!(
-            "redis_url is set, but routing through Redis is not built yet: serving alone"
-        );
-    }
-    let router: Arc<dyn Router> = Arc::new(LocalRouter::new());
+    let router = routing::from_settings(&settings).map_err(std::io::Error::other)?;
     let registry = Arc::new(SessionRegistry::default());
     let state = web::Data::new(AppState {
         settings: settings.clone(),

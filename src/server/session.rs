@@ -184,7 +184,7 @@ impl Actor for WsSession {
         metrics().connections_opened.inc();
         self.registry.add(self.conn, ctx.address().recipient());
         let attach = Attach {
-            token: self.token.clone(),
+            key: self.token.hash(),
             conn: self.conn,
             out: ctx.address().recipient(),
         };

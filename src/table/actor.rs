@@ -6,13 +6,15 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use actix::{Actor, ActorContext, AsyncContext, Context, Recipient};
+use actix::{Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Recipient, WrapFuture};
+use futures_util::future::BoxFuture;
 use rand::{Rng, SeedableRng};
 
 use super::frames::{MatchInfo, Status, ViewFrame};
 use super::messages::*;
-use super::seats::{Occupant, SeatTicket, TableKind};
-use super::{TableId, Token};
+use super::seats::{Occupant, TableKind};
+use super::snapshot::Snapshot;
+use super::{TableId, TokenHash};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game, RuleError};
 use crate::matches::{Match, MatchLength};
@@ -25,11 +27,33 @@ pub struct TableConfig {
     pub bot_delay: Duration,
     pub seat_hold: Duration,
     pub idle_expiry: Duration,
-    /// Called once when the table closes, to take it out of the router.
-    pub on_closed: Arc<dyn Fn(&TableId) + Send + Sync>,
+    /// Called once when the table stops, to take it out of the router.
+    pub on_closed: OnClosed,
+    /// Where snapshots go, when the router keeps them (several nodes); `None` alone.
+    pub store: Option<Arc<dyn TableKeeper>>,
+}
+
+/// Called once when a table stops.
+pub type OnClosed = Arc<dyn Fn(&TableId, Closing) + Send + Sync>;
+
+/// Why a table stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closing {
+    /// It closed for good (idle, its player left, or another node owns it now).
+    Closed,
+    /// Its node drains: the snapshot stays for the next owner.
+    HandedOver,
+}
+
+/// Stores snapshots.
+pub trait TableKeeper: Send + Sync {
+    /// Stores the table's snapshot; resolves to whether it was stored. Snapshots of one table are
+    /// stored in the order they are given.
+    fn save(&self, id: &TableId, snapshot: Snapshot) -> BoxFuture<'static, bool>;
 }
 
 mod handlers;
+mod keeping;
 
 /// Deals must be told apart from each other's seeds: drawn from the operating system per table.
 type TableRng = rand::rngs::StdRng;
@@ -48,22 +72,26 @@ pub struct Table<G: Game> {
     bot_rng: BotRng,
     sockets: HashMap<ConnId, (Seat, Recipient<Outbound>)>,
     last_activity: Instant,
+    /// Whether the last snapshot could not be stored (the router asks again later).
+    unsaved: bool,
+    /// Set when the table stops to be rebuilt by another node.
+    handed_over: bool,
 }
 
 impl<G: Game> Table<G> {
-    /// A new table. At a computer table the creator sits in seat 1 and computers fill the rest; at a
-    /// friends table the creator takes seat 1 and the others wait for the link. Returns the creator's
-    /// ticket.
+    /// A new table. At a computer table the creator (holding the token with hash `creator`) sits in
+    /// seat 1 and computers fill the rest; at a friends table the creator takes seat 1 and the others
+    /// wait for the link.
     pub fn new(
         id: TableId,
         kind: TableKind,
         length: MatchLength,
         bot: &str,
+        creator: TokenHash,
         config: TableConfig,
-    ) -> Option<(Table<G>, SeatTicket)> {
+    ) -> Option<Table<G>> {
         let mut rng = TableRng::from_entropy();
-        let (creator, token) = Occupant::person();
-        let mut seats = vec![creator];
+        let mut seats = vec![Occupant::person(creator)];
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
                 TableKind::Computer => Occupant::Computer(G::bot(bot, seat)?),
@@ -86,14 +114,14 @@ impl<G: Game> Table<G> {
             bot_rng,
             sockets: HashMap::new(),
             last_activity: Instant::now(),
+            unsaved: false,
+            handed_over: false,
         };
-        Some((
-            table,
-            SeatTicket {
-                seat: Seat::new(0),
-                token,
-            },
-        ))
+        Some(table)
+    }
+
+    pub fn id(&self) -> &TableId {
+        &self.id
     }
 
     fn status(&self) -> Status {
@@ -208,6 +236,11 @@ impl<G: Game> Table<G> {
 
     /// Deals the next deal of the match.
     fn deal_next(&mut self, ctx: &mut Context<Self>) {
+        self.start_deal();
+        self.commit(ctx, Self::after_change);
+    }
+
+    fn start_deal(&mut self) {
         let setup = self.matchup.next_deal();
         let seed: u64 = self.rng.gen();
         self.state = Some(G::deal(&setup, &mut deal_rng(seed)));
@@ -218,7 +251,25 @@ impl<G: Game> Table<G> {
             dealt_at: self.version,
             actions: Vec::new(),
         });
-        self.after_change(ctx);
+    }
+
+    /// After a change the seats must hear of: when the router keeps snapshots, the table waits (taking
+    /// no other message) until this one is stored, so that nobody sees a version a new owner could not
+    /// rebuild; then `tell` runs.
+    fn commit(
+        &mut self,
+        ctx: &mut Context<Self>,
+        tell: impl FnOnce(&mut Self, &mut Context<Self>) + 'static,
+    ) {
+        let Some(store) = self.config.store.clone() else {
+            tell(self, ctx);
+            return;
+        };
+        let saved = store.save(&self.id, self.snapshot());
+        ctx.wait(saved.into_actor(self).map(move |saved, table, ctx| {
+            table.unsaved = !saved;
+            tell(table, ctx);
+        }));
     }
 
     /// After every accepted change: show the computers, send every seat its view,
@@ -281,7 +332,7 @@ impl<G: Game> Table<G> {
             }
         }
         self.accepted(seat, &action);
-        self.after_change(ctx);
+        self.commit(ctx, Self::after_change);
     }
 
     /// Records an accepted action, moves the version on, and counts the deal if it has ended.
@@ -342,12 +393,14 @@ impl<G: Game> Table<G> {
             version: self.version,
         }
         .to_text();
-        self.send(conn, ack.into());
-        self.after_change(ctx);
-        metrics()
-            .action_seconds
-            .with_label_values(&[G::NAME])
-            .observe(arrived.elapsed().as_secs_f64());
+        self.commit(ctx, move |table, ctx| {
+            table.send(conn, ack.into());
+            table.after_change(ctx);
+            metrics()
+                .action_seconds
+                .with_label_values(&[G::NAME])
+                .observe(arrived.elapsed().as_secs_f64());
+        });
     }
 
     /// Checks a request made on `version` while the table should be at `wanted`.
@@ -380,8 +433,8 @@ impl<G: Game> Table<G> {
         }
     }
 
-    fn seat_of(&self, token: &Token) -> Option<Seat> {
-        Seat::all(G::SEATS).find(|s| self.seats[s.index()].holds(token))
+    fn seat_of(&self, key: &TokenHash) -> Option<Seat> {
+        Seat::all(G::SEATS).find(|s| self.seats[s.index()].holds(key))
     }
 
     /// The table's clock: a seat without a socket past the hold is given up (a computer table closes,
@@ -405,7 +458,7 @@ impl<G: Game> Table<G> {
                     for seat in gone {
                         self.seats[seat.index()] = Occupant::Free;
                     }
-                    self.broadcast();
+                    self.commit(ctx, |table, _| table.broadcast());
                 }
             }
         }
@@ -432,6 +485,9 @@ impl<G: Game> Actor for Table<G> {
             && !self.seats.iter().any(|s| matches!(s, Occupant::Free))
         {
             self.deal_next(ctx);
+        } else {
+            // A table rebuilt from its snapshot at a computer's turn.
+            self.wake_computer(ctx);
         }
     }
 
@@ -440,9 +496,13 @@ impl<G: Game> Actor for Table<G> {
             .tables_active
             .with_label_values(&[G::NAME, self.kind.as_str()])
             .dec();
+        if self.handed_over {
+            (self.config.on_closed)(&self.id, Closing::HandedOver);
+            return;
+        }
         for (_, out) in self.sockets.values() {
             out.do_send(Outbound::Close(1001, "the table has closed"));
         }
-        (self.config.on_closed)(&self.id);
+        (self.config.on_closed)(&self.id, Closing::Closed);
     }
 }

@@ -1,12 +1,12 @@
 //! The messages a table handles and sends, and the handle that carries them to any game's table.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use actix::{Actor, Addr, Handler, Message, Recipient};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::seats::SeatTicket;
-use super::{TableId, Token};
+use super::{TableId, TokenHash};
 use crate::cards::Seat;
 use crate::protocol::ClientMsg;
 
@@ -14,11 +14,10 @@ use crate::protocol::ClientMsg;
 pub type ConnId = u64;
 
 /// Why a table said no, with the HTTP status that fits.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableRefusal {
-    #[serde(skip)]
     pub status: u16,
-    pub code: &'static str,
+    pub code: Cow<'static, str>,
     pub message: String,
 }
 
@@ -26,7 +25,7 @@ impl TableRefusal {
     pub fn full() -> TableRefusal {
         TableRefusal {
             status: 409,
-            code: "table-full",
+            code: "table-full".into(),
             message: "Every seat at this table is taken.".into(),
         }
     }
@@ -34,7 +33,7 @@ impl TableRefusal {
     pub fn wrong_token() -> TableRefusal {
         TableRefusal {
             status: 403,
-            code: "wrong-token",
+            code: "wrong-token".into(),
             message: "That seat token is not one of this table's.".into(),
         }
     }
@@ -42,7 +41,7 @@ impl TableRefusal {
     pub fn not_found() -> TableRefusal {
         TableRefusal {
             status: 404,
-            code: "no-such-table",
+            code: "no-such-table".into(),
             message: "There is no table at that link: it may have closed.".into(),
         }
     }
@@ -50,27 +49,46 @@ impl TableRefusal {
     pub fn busy() -> TableRefusal {
         TableRefusal {
             status: 503,
-            code: "busy",
+            code: "busy".into(),
             message: "The table is busy; try again in a moment.".into(),
+        }
+    }
+
+    /// The table cannot be reached for now (its node went, or the shared store is out of reach).
+    pub fn unavailable() -> TableRefusal {
+        TableRefusal {
+            status: 503,
+            code: "unavailable".into(),
+            message: "The table cannot be reached just now; trying again shortly.".into(),
+        }
+    }
+
+    pub fn bad_request(message: String) -> TableRefusal {
+        TableRefusal {
+            status: 400,
+            code: "bad-request".into(),
+            message,
         }
     }
 }
 
-/// Take a free seat of a friends table.
-#[derive(Message)]
-#[rtype(result = "Result<SeatTicket, TableRefusal>")]
-pub struct Join;
-
-/// Which seat does this token hold?
+/// Take a free seat of a friends table for the token with this hash (made by the node the player
+/// asked, so no token travels between nodes).
 #[derive(Message)]
 #[rtype(result = "Result<Seat, TableRefusal>")]
-pub struct CheckToken(pub Token);
+pub struct Join(pub TokenHash);
+
+/// Which seat does the token with this hash hold?
+#[derive(Message)]
+#[rtype(result = "Result<Seat, TableRefusal>")]
+pub struct CheckToken(pub TokenHash);
 
 /// A socket for a seat: the table sends it every frame for that seat from now on.
 #[derive(Message)]
 #[rtype(result = "Result<Seat, TableRefusal>")]
 pub struct Attach {
-    pub token: Token,
+    /// The hash of the seat's token.
+    pub key: TokenHash,
     pub conn: ConnId,
     pub out: Recipient<Outbound>,
 }
@@ -103,7 +121,7 @@ pub struct TableRecord {
     pub deals: Vec<DealRecord>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DealRecord {
     pub setup: crate::game::DealSetup,
     pub seed: u64,
@@ -133,6 +151,9 @@ pub struct TableHandle {
     pub from_seat: Recipient<FromSeat>,
     pub detach: Recipient<Detach>,
     pub inspect: Recipient<Inspect>,
+    /// The table actor's own keeping (snapshots, hand-over), for the router of the node that owns it;
+    /// `None` on a handle that reaches a table on another node.
+    pub keep: Option<Recipient<Keep>>,
 }
 
 impl TableHandle {
@@ -155,6 +176,25 @@ impl TableHandle {
             from_seat: addr.clone().recipient(),
             detach: addr.clone().recipient(),
             inspect: addr.clone().recipient(),
+            keep: None,
         }
     }
+
+    /// The same handle, able to ask the table to store or hand itself over.
+    pub fn with_keep(mut self, keep: Recipient<Keep>) -> TableHandle {
+        self.keep = Some(keep);
+        self
+    }
+}
+
+/// What the router of the node that owns a table asks of it.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[rtype(result = "()")]
+pub enum Keep {
+    /// Store the snapshot again (the last one may not have reached the store).
+    Save,
+    /// Store a final snapshot and stop, leaving the sockets open for the next owner.
+    HandOver,
+    /// Another node owns the table now: stop, closing this node's sockets so they reconnect.
+    Lost,
 }

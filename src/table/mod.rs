@@ -7,14 +7,17 @@ mod actor;
 mod frames;
 mod messages;
 mod seats;
+mod snapshot;
 
-pub use actor::{Table, TableConfig};
+pub use actor::{Closing, OnClosed, Table, TableConfig, TableKeeper};
 pub use messages::*;
 pub use seats::{SeatTicket, TableKind};
+pub use snapshot::{SeatRecord, Snapshot};
 
 use base64::Engine;
 use rand::RngCore;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 /// A secret of 128 random bits, written URL-safe (22 characters).
 fn random_secret() -> String {
@@ -32,9 +35,19 @@ pub fn looks_like_secret(text: &str) -> bool {
 }
 
 /// A table's id: 128 random bits; the link is `/t/{id}`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct TableId(String);
+pub struct TableId(#[serde(deserialize_with = "secret_text")] String);
+
+/// Reads a table id, refusing any text without the shape of one.
+fn secret_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    if looks_like_secret(&text) {
+        Ok(text)
+    } else {
+        Err(serde::de::Error::custom("not a table id"))
+    }
+}
 
 impl TableId {
     pub fn random() -> TableId {
@@ -63,7 +76,7 @@ impl std::fmt::Display for TableId {
 }
 
 /// A seat token: 128 random bits, needed to act for a seat. Never logged.
-#[derive(Clone, PartialEq, Eq, Serialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Token(String);
 
@@ -80,10 +93,51 @@ impl Token {
         &self.0
     }
 
+    /// The token's hash: what a table keeps and compares.
+    pub fn hash(&self) -> TokenHash {
+        TokenHash(Sha256::digest(self.0.as_bytes()).into())
+    }
+}
+
+/// The SHA-256 of a seat token. A table keeps only this, snapshots store only this, and nodes pass
+/// only this to each other: a token in clear lives in its browser alone.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenHash(#[serde(with = "hash_text")] [u8; 32]);
+
+impl TokenHash {
     /// Compares without stopping at the first difference.
-    pub fn matches(&self, other: &Token) -> bool {
-        let (a, b) = (self.0.as_bytes(), other.0.as_bytes());
-        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    pub fn matches(&self, other: &TokenHash) -> bool {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+    }
+}
+
+impl std::fmt::Debug for TokenHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenHash(..)")
+    }
+}
+
+/// A hash written as URL-safe base64, in snapshots and between nodes.
+mod hash_text {
+    use base64::Engine;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    const TEXT: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+    pub fn serialize<S: Serializer>(hash: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&TEXT.encode(hash))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
+        let text = String::deserialize(d)?;
+        let bytes = TEXT.decode(text).map_err(serde::de::Error::custom)?;
+        bytes
+            .try_into()
+            .map_err(|_| serde::de::Error::custom("a token hash has 32 bytes"))
     }
 }
 
@@ -107,8 +161,13 @@ mod tests {
         assert_eq!(TableId::parse("../etc/passwd"), None);
         assert_eq!(a.link(), format!("/t/{a}"));
         let t = Token::random();
-        assert!(t.matches(&Token::from_client(t.as_str())));
-        assert!(!t.matches(&Token::random()));
+        assert!(t.hash().matches(&Token::from_client(t.as_str()).hash()));
+        assert!(!t.hash().matches(&Token::random().hash()));
         assert_eq!(format!("{t:?}"), "Token(..)");
+        let text = serde_json::to_string(&t.hash()).unwrap();
+        assert!(!text.contains(t.as_str()));
+        let back: TokenHash = serde_json::from_str(&text).unwrap();
+        assert!(back.matches(&t.hash()));
+        assert!(serde_json::from_str::<TokenHash>("\"c2hvcnQ\"").is_err());
     }
 }

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::Token;
+use super::{Token, TokenHash};
 use crate::cards::Seat;
 use crate::game::{Bot, Game};
 use crate::protocol::SeatInfo;
@@ -27,7 +27,7 @@ impl TableKind {
 }
 
 /// A seat taken: which one, and the token that acts for it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SeatTicket {
     pub seat: Seat,
     pub token: Token,
@@ -37,7 +37,8 @@ pub struct SeatTicket {
 pub enum Occupant<G: Game> {
     Free,
     Person {
-        token: Token,
+        /// The hash of the seat's token (the token itself is given to its player and not kept).
+        key: TokenHash,
         /// How many sockets this seat has open.
         sockets: usize,
         /// When its last socket went, while it has none.
@@ -49,21 +50,18 @@ pub enum Occupant<G: Game> {
 }
 
 impl<G: Game> Occupant<G> {
-    pub fn person() -> (Occupant<G>, Token) {
-        let token = Token::random();
-        (
-            Occupant::Person {
-                token: token.clone(),
-                sockets: 0,
-                gone_since: Some(Instant::now()),
-                attached_before: false,
-            },
-            token,
-        )
+    /// A person's seat, held by the token with this hash.
+    pub fn person(key: TokenHash) -> Occupant<G> {
+        Occupant::Person {
+            key,
+            sockets: 0,
+            gone_since: Some(Instant::now()),
+            attached_before: false,
+        }
     }
 
-    pub fn holds(&self, token: &Token) -> bool {
-        matches!(self, Occupant::Person { token: mine, .. } if mine.matches(token))
+    pub fn holds(&self, key: &TokenHash) -> bool {
+        matches!(self, Occupant::Person { key: mine, .. } if mine.matches(key))
     }
 
     pub fn info(&self, seat: Seat) -> SeatInfo {

@@ -86,6 +86,7 @@ impl TestServer {
             .running
             .router
             .find(&TableId::parse(table).unwrap())
+            .await
             .expect("the table is open");
         handle
             .inspect

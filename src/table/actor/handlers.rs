@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
-use actix::{Context, Handler};
+use actix::{Context, Handler, ResponseFuture};
 
 use super::super::messages::*;
-use super::super::seats::{Occupant, SeatTicket, TableKind};
+use super::super::seats::{Occupant, TableKind};
 use super::{Status, Table};
 use crate::cards::Seat;
 use crate::game::Game;
@@ -15,33 +15,42 @@ use crate::metrics::metrics;
 use crate::protocol::ClientMsg;
 
 impl<G: Game> Handler<Join> for Table<G> {
-    type Result = Result<SeatTicket, TableRefusal>;
+    type Result = ResponseFuture<Result<Seat, TableRefusal>>;
 
-    fn handle(&mut self, _: Join, ctx: &mut Context<Self>) -> Self::Result {
+    /// The seat is given once it is in the snapshot, so a new owner knows its token.
+    fn handle(&mut self, Join(key): Join, ctx: &mut Context<Self>) -> Self::Result {
         if self.kind == TableKind::Computer {
-            return Err(TableRefusal::full());
+            return Box::pin(std::future::ready(Err(TableRefusal::full())));
         }
-        let seat = Seat::all(G::SEATS)
-            .find(|s| matches!(self.seats[s.index()], Occupant::Free))
-            .ok_or_else(TableRefusal::full)?;
-        let (occupant, token) = Occupant::person();
-        self.seats[seat.index()] = occupant;
+        let Some(seat) =
+            Seat::all(G::SEATS).find(|s| matches!(self.seats[s.index()], Occupant::Free))
+        else {
+            return Box::pin(std::future::ready(Err(TableRefusal::full())));
+        };
+        self.seats[seat.index()] = Occupant::person(key);
         self.last_activity = Instant::now();
-        let everyone_seated = !self.seats.iter().any(|s| matches!(s, Occupant::Free));
-        if everyone_seated && self.state.is_none() {
-            self.deal_next(ctx);
-        } else {
-            self.broadcast();
-        }
-        Ok(SeatTicket { seat, token })
+        let (seated, told) = tokio::sync::oneshot::channel();
+        self.commit(ctx, move |table, ctx| {
+            let everyone_seated = !table.seats.iter().any(|s| matches!(s, Occupant::Free));
+            if everyone_seated && table.state.is_none() {
+                table.deal_next(ctx);
+            } else {
+                table.broadcast();
+            }
+            let _ = seated.send(());
+        });
+        Box::pin(async move {
+            told.await.map_err(|_| TableRefusal::not_found())?;
+            Ok(seat)
+        })
     }
 }
 
 impl<G: Game> Handler<CheckToken> for Table<G> {
     type Result = Result<Seat, TableRefusal>;
 
-    fn handle(&mut self, CheckToken(token): CheckToken, _: &mut Context<Self>) -> Self::Result {
-        self.seat_of(&token).ok_or_else(TableRefusal::wrong_token)
+    fn handle(&mut self, CheckToken(key): CheckToken, _: &mut Context<Self>) -> Self::Result {
+        self.seat_of(&key).ok_or_else(TableRefusal::wrong_token)
     }
 }
 
@@ -50,7 +59,7 @@ impl<G: Game> Handler<Attach> for Table<G> {
 
     fn handle(&mut self, attach: Attach, _: &mut Context<Self>) -> Self::Result {
         let seat = self
-            .seat_of(&attach.token)
+            .seat_of(&attach.key)
             .ok_or_else(TableRefusal::wrong_token)?;
         if let Occupant::Person {
             sockets,

@@ -1,0 +1,296 @@
+//! A table's snapshot and its rebuilding on another node, and what the owning router asks of it.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use actix::{ActorContext, ActorFutureExt, AsyncContext, Context, Handler, WrapFuture};
+use rand::{Rng, SeedableRng};
+
+use super::super::messages::{DealRecord, Keep};
+use super::super::seats::Occupant;
+use super::super::snapshot::{SeatRecord, Snapshot};
+use super::super::TableId;
+use super::{Table, TableConfig, TableRng};
+use crate::cards::{deal_rng, Seat};
+use crate::game::{BotRng, Game};
+
+impl<G: Game> Table<G> {
+    /// The table as a snapshot: enough to rebuild it exactly, and no token.
+    pub fn snapshot(&self) -> Snapshot {
+        let seats = self
+            .seats
+            .iter()
+            .map(|occupant| match occupant {
+                Occupant::Free => SeatRecord::Free,
+                Occupant::Person { key, .. } => SeatRecord::Person { key: key.clone() },
+                Occupant::Computer(bot) => SeatRecord::Computer {
+                    bot: bot.name().to_string(),
+                },
+            })
+            .collect();
+        Snapshot {
+            game: G::NAME.to_string(),
+            kind: self.kind,
+            length: self.length,
+            matchup: self.matchup.clone(),
+            seats,
+            deals: self.record.clone(),
+            version: self.version,
+        }
+    }
+
+    /// Rebuilds a table from its snapshot: the last deal is dealt again from its seed and its actions
+    /// replayed through the rules core (the computer players watching, as they did). Every person's
+    /// seat waits for its player to reconnect, as after a dropped socket.
+    pub fn rebuild(
+        id: TableId,
+        snapshot: Snapshot,
+        config: TableConfig,
+    ) -> Result<Table<G>, String> {
+        if snapshot.game != G::NAME {
+            return Err(format!(
+                "a {} snapshot is not a {} table",
+                snapshot.game,
+                G::NAME
+            ));
+        }
+        if snapshot.seats.len() != G::SEATS {
+            return Err(format!("a {} table has {} seats", G::NAME, G::SEATS));
+        }
+        let mut seats = Vec::with_capacity(G::SEATS);
+        for (seat, record) in Seat::all(G::SEATS).zip(snapshot.seats) {
+            seats.push(match record {
+                SeatRecord::Free => Occupant::Free,
+                SeatRecord::Person { key } => Occupant::Person {
+                    key,
+                    sockets: 0,
+                    gone_since: Some(Instant::now()),
+                    attached_before: true,
+                },
+                SeatRecord::Computer { bot } => Occupant::Computer(
+                    G::bot(&bot, seat).ok_or_else(|| format!("no computer player \"{bot}\""))?,
+                ),
+            });
+        }
+        let state = match snapshot.deals.last() {
+            Some(deal) => Some(replay::<G>(deal, snapshot.version, &mut seats)?),
+            None => None,
+        };
+        let mut rng = TableRng::from_entropy();
+        let bot_rng = BotRng::seed_from_u64(rng.gen());
+        Ok(Table {
+            id,
+            kind: snapshot.kind,
+            config,
+            seats,
+            length: snapshot.length,
+            matchup: snapshot.matchup,
+            state,
+            record: snapshot.deals,
+            version: snapshot.version,
+            rng,
+            bot_rng,
+            sockets: HashMap::new(),
+            last_activity: Instant::now(),
+            unsaved: false,
+            handed_over: false,
+        })
+    }
+}
+
+/// The deal's state after its recorded actions, shown to the computer players on the way.
+fn replay<G: Game>(
+    deal: &DealRecord,
+    version: u64,
+    seats: &mut [Occupant<G>],
+) -> Result<G::State, String> {
+    let mut state = G::deal(&deal.setup, &mut deal_rng(deal.seed));
+    let show = |state: &G::State, seats: &mut [Occupant<G>]| {
+        for (i, occupant) in seats.iter_mut().enumerate() {
+            if let Occupant::Computer(bot) = occupant {
+                if bot.observes() {
+                    bot.observe(&G::view(state, Some(Seat::new(i))));
+                }
+            }
+        }
+    };
+    show(&state, seats);
+    for (seat, json, made) in &deal.actions {
+        if *made > version || seat.index() >= seats.len() {
+            return Err("the snapshot's actions do not fit its table".into());
+        }
+        let action: G::Action = serde_json::from_value(json.clone())
+            .map_err(|e| format!("a recorded action cannot be read: {e}"))?;
+        G::apply(&mut state, *seat, &action)
+            .map_err(|e| format!("a recorded action is refused on replay: {e}"))?;
+        show(&state, seats);
+    }
+    Ok(state)
+}
+
+impl<G: Game> Handler<Keep> for Table<G> {
+    type Result = ();
+
+    fn handle(&mut self, keep: Keep, ctx: &mut Context<Self>) {
+        match keep {
+            Keep::Save if self.unsaved => self.commit(ctx, |_, _| {}),
+            Keep::Save => {}
+            Keep::HandOver => {
+                let Some(store) = self.config.store.clone() else {
+                    return;
+                };
+                let saved = store.save(&self.id, self.snapshot());
+                ctx.wait(saved.into_actor(self).map(|_, table, ctx| {
+                    table.handed_over = true;
+                    ctx.stop();
+                }));
+            }
+            Keep::Lost => {
+                tracing::warn!(table = %self.id, "another node owns this table now; stopping here");
+                ctx.stop();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use rand::seq::SliceRandom;
+
+    use super::*;
+    use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+    use crate::matches::MatchLength;
+    use crate::table::{TableKind, Token};
+
+    fn config() -> TableConfig {
+        TableConfig {
+            bot_delay: Duration::from_millis(1),
+            seat_hold: Duration::from_secs(60),
+            idle_expiry: Duration::from_secs(60),
+            on_closed: Arc::new(|_, _| {}),
+            store: None,
+        }
+    }
+
+    /// Plays `actions` random legal actions (dealing again when a deal ends, a new match when one does).
+    fn play<G: Game>(table: &mut Table<G>, actions: usize, seed: u64) {
+        let mut rng = deal_rng(seed);
+        for _ in 0..actions {
+            let to_act = table.state.as_ref().and_then(G::to_act);
+            let Some(seat) = to_act else {
+                if table.matchup.winners().is_some() {
+                    table.matchup = crate::matches::Match::new(table.length, G::SEATS, &mut rng);
+                }
+                table.start_deal();
+                continue;
+            };
+            let state = table.state.as_mut().unwrap();
+            let action = G::legal_actions(state, seat)
+                .choose(&mut rng)
+                .cloned()
+                .unwrap();
+            G::apply(state, seat, &action).unwrap();
+            table.accepted(seat, &action);
+        }
+    }
+
+    fn rebuilds_exactly<G: Game>(length: MatchLength, kind: TableKind) {
+        for (actions, seed) in [(0, 1), (1, 2), (17, 3), (120, 4), (400, 5)] {
+            let id = TableId::random();
+            let token = Token::random();
+            let mut table =
+                Table::<G>::new(id.clone(), kind, length, G::BOTS[0], token.hash(), config())
+                    .unwrap();
+            if kind == TableKind::Friends {
+                for seat in table.seats.iter_mut().skip(1) {
+                    *seat = Occupant::person(Token::random().hash());
+                }
+            }
+            if actions > 0 {
+                table.start_deal();
+            }
+            play(&mut table, actions, seed);
+            let snapshot = table.snapshot();
+            let text = snapshot.to_json();
+            assert!(!text.contains(token.as_str()), "a token in clear");
+            let stored = Snapshot::from_json(text.as_bytes()).unwrap();
+            assert_eq!(stored, snapshot);
+            let rebuilt = Table::<G>::rebuild(id, stored, config()).unwrap();
+            assert_eq!(rebuilt.version, table.version, "{}", G::NAME);
+            assert_eq!(rebuilt.state, table.state, "{}", G::NAME);
+            assert_eq!(rebuilt.matchup, table.matchup);
+            assert_eq!(rebuilt.snapshot(), snapshot);
+            assert_eq!(rebuilt.status(), table.status());
+            assert_eq!(rebuilt.seat_of(&token.hash()), Some(Seat::new(0)));
+            assert_eq!(rebuilt.seat_of(&Token::random().hash()), None);
+            // The rebuilt table's deal goes on exactly as the original's (the next deal's seed is
+            // drawn afresh by whichever node deals it).
+            let (mut original, mut copy) = (table, rebuilt);
+            let more = original.state.as_ref().map_or(0, |_| 30);
+            for table in [&mut original, &mut copy] {
+                let mut rng = deal_rng(seed + 100);
+                for _ in 0..more {
+                    let Some(seat) = table.state.as_ref().and_then(G::to_act) else {
+                        break;
+                    };
+                    let state = table.state.as_mut().unwrap();
+                    let action = G::legal_actions(state, seat)
+                        .choose(&mut rng)
+                        .cloned()
+                        .unwrap();
+                    G::apply(state, seat, &action).unwrap();
+                    table.accepted(seat, &action);
+                }
+            }
+            assert_eq!(copy.state, original.state);
+            assert_eq!(copy.version, original.version);
+        }
+    }
+
+    #[test]
+    fn every_game_rebuilds_from_its_snapshot_at_the_same_version() {
+        rebuilds_exactly::<Panjpar>(MatchLength::DealsWon(3), TableKind::Friends);
+        rebuilds_exactly::<Panjpar>(MatchLength::DealsWon(1), TableKind::Computer);
+        rebuilds_exactly::<PishePasha>(MatchLength::Points(100), TableKind::Friends);
+        rebuilds_exactly::<Ganjifa>(MatchLength::Deals(3), TableKind::Computer);
+        rebuilds_exactly::<Ganjifa>(MatchLength::Deals(6), TableKind::Friends);
+    }
+
+    #[test]
+    fn a_snapshot_that_does_not_fit_is_refused() {
+        let id = TableId::random();
+        let mut table = Table::<Panjpar>::new(
+            id.clone(),
+            TableKind::Computer,
+            MatchLength::DealsWon(1),
+            "computer",
+            Token::random().hash(),
+            config(),
+        )
+        .unwrap();
+        table.start_deal();
+        play(&mut table, 5, 9);
+        let good = table.snapshot();
+        let mut other_game = good.clone();
+        other_game.game = "ganjifa".into();
+        assert!(Table::<Panjpar>::rebuild(id.clone(), other_game, config()).is_err());
+        let mut bad_action = good.clone();
+        if let Some(deal) = bad_action.deals.last_mut() {
+            if let Some(first) = deal.actions.first_mut() {
+                first.1 = serde_json::json!({"type": "no-such-move"});
+            }
+        }
+        assert!(Table::<Panjpar>::rebuild(id.clone(), bad_action, config()).is_err());
+        let mut bad_bot = good.clone();
+        bad_bot.seats[1] = SeatRecord::Computer {
+            bot: "nobody".into(),
+        };
+        assert!(Table::<Panjpar>::rebuild(id.clone(), bad_bot, config()).is_err());
+        let mut short = good;
+        short.seats.pop();
+        assert!(Table::<Panjpar>::rebuild(id, short, config()).is_err());
+    }
+}
