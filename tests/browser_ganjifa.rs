@@ -149,3 +149,83 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
         c.close().await.unwrap();
     }
 }
+
+#[actix_rt::test]
+async fn the_staged_deal_plays_itself_pauses_and_steps() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|_| {});
+    for (width, height) in [(390, 844), (1280, 800)] {
+        let c = driver.session(width, height).await;
+        c.goto(&format!("{}/ganjifa", server.base)).await.unwrap();
+        click(&c, "#staged-link").await;
+        wait_for(
+            &c,
+            "return document.body.dataset.step === '0' && document.querySelector('.table')",
+            20,
+        )
+        .await;
+        let opening = eval(
+            &c,
+            "return document.querySelector('#staged-line').textContent",
+        )
+        .await;
+        assert!(
+            opening.as_str().unwrap().starts_with("The opening"),
+            "{opening}"
+        );
+        // Played from the start, it moves on by itself; paused, it stays put.
+        click(&c, "#staged-play").await;
+        assert_eq!(
+            eval(&c, "return document.body.dataset.playing").await,
+            "true"
+        );
+        wait_for(&c, "return Number(document.body.dataset.step) >= 3", 30).await;
+        click(&c, "#staged-play").await;
+        let paused = eval(&c, "return document.body.dataset.step").await;
+        assert_eq!(
+            eval(&c, "return document.body.dataset.playing").await,
+            "false"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+        assert_eq!(eval(&c, "return document.body.dataset.step").await, paused);
+        // One step forward and back, by button and by arrow key.
+        let at: u64 = paused.as_str().unwrap().parse().unwrap();
+        click(&c, "#staged-step").await;
+        assert_eq!(
+            eval(&c, "return document.body.dataset.step").await,
+            (at + 1).to_string()
+        );
+        click(&c, "#staged-back").await;
+        assert_eq!(
+            eval(&c, "return document.body.dataset.step").await,
+            at.to_string()
+        );
+        // The next highlight is one of the rules at work, said in its line; the page draws the
+        // trick the server's view holds.
+        click(&c, "#staged-highlight").await;
+        let line = wait_for(&c, "const l = document.querySelector('#staged-line').textContent; return /^A (run|deni|talafa|face-down talafa|blind lead)|^An utari/.test(l) && l", 5).await;
+        assert!(!line.as_str().unwrap().is_empty());
+        let trick = eval(
+            &c,
+            "return document.querySelector('.trick h2')?.textContent || ''",
+        )
+        .await;
+        assert!(trick.as_str().unwrap().contains("led by"), "{trick}");
+        screenshot(&c, &format!("ganjifa-staged-{width}x{height}")).await;
+        // Scrolled down to the trick, the buttons and the line stay in sight.
+        eval(
+            &c,
+            "document.querySelector('.trick').scrollIntoView({ block: 'end' }); return true",
+        )
+        .await;
+        let bar_seen = eval(
+            &c,
+            "return document.querySelector('.staged-bar').getBoundingClientRect().top >= 0",
+        )
+        .await;
+        assert_eq!(bar_seen, true);
+        screenshot(&c, &format!("ganjifa-staged-trick-{width}x{height}")).await;
+        c.close().await.unwrap();
+    }
+}

@@ -109,3 +109,33 @@ async fn a_static_path_never_climbs_out_of_the_site_files() {
         );
     }
 }
+
+#[actix_rt::test]
+async fn the_staged_deal_is_served_as_a_script_of_steps() {
+    let server = TestServer::start(|_| {});
+    let (status, kind, body) = fetch(&server, "/api/ganjifa/staged").await;
+    assert_eq!(status, 200);
+    assert_eq!(kind, "application/json");
+    let script: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let steps = script["steps"].as_array().unwrap();
+    assert_eq!(steps[0]["events"], serde_json::json!(["opening"]));
+    assert_eq!(steps.last().unwrap()["view"]["stage"], "over");
+    assert!(steps
+        .iter()
+        .all(|s| s["line"].as_str().is_some_and(|l| !l.is_empty())));
+    // Every view is seat 0's: no other hand is ever in it.
+    assert!(steps.iter().all(|s| s["view"]["seat"] == 0));
+    let response = awc::Client::new()
+        .get(format!("{}/api/ganjifa/staged", server.base))
+        .send()
+        .await
+        .unwrap();
+    let tag = response.headers().get("etag").unwrap().clone();
+    let again = awc::Client::new()
+        .get(format!("{}/api/ganjifa/staged", server.base))
+        .insert_header(("if-none-match", tag))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 304);
+}

@@ -18,6 +18,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/tables/{id}/join", web::post().to(join_table))
         .route("/t/{id}", web::get().to(table_page))
         .route("/ws/{id}", web::get().to(open_socket))
+        .route(
+            "/api/ganjifa/staged",
+            web::get().to(super::staged::staged_deal),
+        )
         .route("/metrics", web::get().to(metrics_text))
         .route("/healthz", web::get().to(healthz))
         .route("/readyz", web::get().to(readyz));

@@ -4,6 +4,7 @@ mod http;
 pub mod pages;
 mod registry;
 mod session;
+mod staged;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

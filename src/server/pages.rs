@@ -22,6 +22,7 @@ pub const PAGES: &[(&str, &str)] = &[
     ("/pishe-pasha/rules", "pishe-pasha-rules.html"),
     ("/ganjifa", "ganjifa.html"),
     ("/ganjifa/rules", "ganjifa-rules.html"),
+    ("/ganjifa/staged", "ganjifa-staged.html"),
 ];
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

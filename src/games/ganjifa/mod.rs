@@ -6,6 +6,7 @@
 //! - [`lead`]: the leads a seat may make, and playing them.
 //! - [`view`]: what each seat may see, with the board's hints.
 //! - [`bot`]: the computer player.
+//! - [`staged`]: the staged deal the website plays back, step by step.
 //!
 //! ```
 //! use chaikhana::cards::{deal_rng, Seat};
@@ -31,6 +32,7 @@ pub mod ladder;
 pub mod lead;
 pub mod pack;
 pub mod rules;
+pub mod staged;
 pub mod view;
 
 #[cfg(test)]

@@ -168,6 +168,8 @@ export function createBoard(root, ctx) {
     if (frame.status === "match-over") zone.append(el("h2", "", `${(m.winners || []).map(who).join(" & ")} won the match.`));
     if (v.scores) zone.append(el("p", "", `This deal: ${[0, 1, 2].map((s) => `${who(s)} ${v.scores[s] > 0 ? "+" : ""}${v.scores[s]}`).join(", ")}.`));
     zone.append(el("p", "", `Totals: ${[0, 1, 2].map((s) => `${who(s)} ${m.totals[s]}`).join(", ")}.`));
+    // A board without a table behind it (the staged deal) has no next deal to offer.
+    if (!ctx.nextDeal) return zone;
     const row = el("div", "controls");
     const b = frame.status === "match-over"
       ? button("Play again", () => ctx.rematch(), "primary")
@@ -191,7 +193,7 @@ export function createBoard(root, ctx) {
     const v = frame.view;
     root.textContent = "";
     const m = frame.match;
-    const score = el("p", "score", `Deals finished: ${m.deals_dealt} of ${m.length.target} · totals: ${[0, 1, 2].map((s) => `${who(s)} ${m.totals[s]}`).join(", ")}`);
+    const score = el("p", "score", ctx.heading || `Deals finished: ${m.deals_dealt} of ${m.length.target} · totals: ${[0, 1, 2].map((s) => `${who(s)} ${m.totals[s]}`).join(", ")}`);
     const board = boardTop(root, frame, score, W);
     if (!board) return;
     if (frame.status === "deal-over" || frame.status === "match-over") board.append(resultZone(v));

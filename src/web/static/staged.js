@@ -1,0 +1,121 @@
+// The staged Ganjifa deal: the server's script of steps (each a view, an action and a line written
+// by the rules' side) played back on the Ganjifa board. Play, pause, step back and forward, or jump
+// to the next highlight; the page only shows the views it is given.
+
+import { createBoard } from "./ganjifa.js";
+import { setUpContrast, showBanner, reducedMotion } from "./ui.js";
+
+// Plain put-downs pass quickly; the steps that show a rule at work stay up long enough to read.
+const PLAIN_MS = 1100;
+const HIGHLIGHT_MS = 4200;
+const PLAIN_EVENTS = ["trick-won"];
+
+const $ = (id) => document.getElementById(id);
+let steps = [];
+let at = 0;
+let timer = null;
+let board = null;
+
+const highlight = (step) => step.events.some((e) => !PLAIN_EVENTS.includes(e));
+
+function frameOf(index) {
+  const step = steps[index];
+  const last = step.view.stage === "over";
+  const scores = step.view.scores || [0, 0, 0];
+  return {
+    type: "view",
+    version: index,
+    table: "",
+    game: "ganjifa",
+    kind: "computer",
+    status: last ? "deal-over" : "playing",
+    seat: 0,
+    seats: [0, 1, 2].map((s) => ({ who: s === 0 ? "person" : "computer", connected: true })),
+    match: { length: { target: 1 }, deals_dealt: last ? 1 : 0, totals: scores },
+    view: step.view,
+    actions: [],
+  };
+}
+
+function show(index) {
+  at = Math.max(0, Math.min(index, steps.length - 1));
+  board.render(frameOf(at));
+  $("staged-line").textContent = steps[at].line;
+  $("staged-count").textContent = `Step ${at + 1} of ${steps.length}`;
+  document.body.dataset.step = String(at);
+  $("staged-back").disabled = at === 0;
+  $("staged-start").disabled = at === 0;
+  $("staged-step").disabled = at === steps.length - 1;
+  $("staged-highlight").disabled = !steps.slice(at + 1).some(highlight);
+}
+
+function setPlaying(on) {
+  clearTimeout(timer);
+  timer = null;
+  const play = $("staged-play");
+  play.setAttribute("aria-pressed", String(on));
+  play.textContent = on ? "Pause" : at === steps.length - 1 ? "▶ Play again" : "▶ Play";
+  document.body.dataset.playing = String(on);
+  if (on) tick();
+}
+
+function tick() {
+  const wait = highlight(steps[at]) ? HIGHLIGHT_MS : PLAIN_MS;
+  timer = setTimeout(() => {
+    if (at >= steps.length - 1) {
+      setPlaying(false);
+      return;
+    }
+    show(at + 1);
+    if (at === steps.length - 1) setPlaying(false);
+    else tick();
+  }, wait);
+}
+
+function go(index) {
+  const playing = timer !== null;
+  show(index);
+  setPlaying(playing && at < steps.length - 1);
+}
+
+function nextHighlight() {
+  const found = steps.findIndex((s, i) => i > at && highlight(s));
+  if (found >= 0) go(found);
+}
+
+async function start() {
+  setUpContrast();
+  board = createBoard($("board"), {
+    act: () => {},
+    lang: () => "en",
+    heading: "Seen from your seat; the computer plays it for you too.",
+  });
+  try {
+    const answer = await fetch("/api/ganjifa/staged");
+    if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
+    steps = (await answer.json()).steps;
+  } catch (e) {
+    showBanner(`The staged deal could not be loaded (${e.message}). Reload the page to try again.`, true);
+    return;
+  }
+  $("staged-play").addEventListener("click", () => {
+    if (timer === null && at === steps.length - 1) show(0);
+    setPlaying(timer === null);
+  });
+  $("staged-step").addEventListener("click", () => go(at + 1));
+  $("staged-back").addEventListener("click", () => go(at - 1));
+  $("staged-start").addEventListener("click", () => go(0));
+  $("staged-highlight").addEventListener("click", nextHighlight);
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest("input, textarea")) return;
+    if (e.key === "ArrowRight") go(at + 1);
+    else if (e.key === "ArrowLeft") go(at - 1);
+    else return;
+    e.preventDefault();
+  });
+  document.body.dataset.motion = reducedMotion() ? "reduced" : "full";
+  show(0);
+  setPlaying(false);
+}
+
+start();
