@@ -3,7 +3,9 @@
 //! Browser to server: `action` (a game action, made on a view version, with the client's own id for the
 //! answer), `resync` (send my view again), `next-deal` and `rematch`. Server to browser: `view` (the
 //! seat's whole view with the table, the match and the actions open to it), `seats` (who is connected),
-//! `ack` and `error`. The README's Protocol section documents every field.
+//! `ack` and `error`. At a friends table the browsers also switch voice on and off (`voice`) and pass
+//! each other the WebRTC handshake (`signal`), which the table relays without reading it. The README's
+//! Protocol section documents every field.
 
 use serde::{Deserialize, Serialize};
 
@@ -28,7 +30,27 @@ pub enum ClientMsg {
     NextDeal { version: u64 },
     /// Start a new match at this table with the same seats, once the match has ended.
     Rematch { version: u64 },
+    /// Switch this seat's voice on or off (friends tables only).
+    Voice { on: bool },
+    /// A piece of the WebRTC handshake for another seat with voice on: relayed as it is.
+    Signal {
+        to: Seat,
+        kind: SignalKind,
+        data: serde_json::Value,
+    },
 }
+
+/// The three pieces of a WebRTC handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SignalKind {
+    Offer,
+    Answer,
+    Ice,
+}
+
+/// The largest handshake payload relayed, in bytes of JSON (under the frame cap, with room for the rest).
+pub const MAX_SIGNAL_DATA: usize = 6 * 1024;
 
 /// The longest client id echoed back.
 pub const MAX_CLIENT_ID: usize = 64;
@@ -37,9 +59,21 @@ impl ClientMsg {
     /// Parses a text frame, or says in a sentence what is wrong with it.
     pub fn parse(text: &str) -> Result<ClientMsg, ProtocolError> {
         let msg: ClientMsg = serde_json::from_str(text).map_err(|e| {
-            let known = ["action", "resync", "next-deal", "rematch"];
+            let known = [
+                "action",
+                "resync",
+                "next-deal",
+                "rematch",
+                "voice",
+                "signal",
+            ];
             let message = e.to_string();
-            if message.starts_with("unknown variant") {
+            // Only an unknown `type` is an unknown type; an unknown value of another field is malformed.
+            let unknown_type = serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| v.get("type")?.as_str().map(|t| !known.contains(&t)))
+                .unwrap_or(false);
+            if unknown_type {
                 ProtocolError::new(
                     "unknown-type",
                     format!(
@@ -54,15 +88,28 @@ impl ClientMsg {
                 )
             }
         })?;
-        if let ClientMsg::Action { id: Some(id), .. } = &msg {
-            if id.len() > MAX_CLIENT_ID {
+        match &msg {
+            ClientMsg::Action { id: Some(id), .. } if id.len() > MAX_CLIENT_ID => {
                 return Err(ProtocolError::new(
                     "malformed",
                     format!("An action id is at most {MAX_CLIENT_ID} bytes."),
                 ));
             }
+            ClientMsg::Signal { data, .. } if data.to_string().len() > MAX_SIGNAL_DATA => {
+                return Err(ProtocolError::new(
+                    "too-large",
+                    format!("A signal's data is at most {MAX_SIGNAL_DATA} bytes of JSON."),
+                ));
+            }
+            _ => {}
         }
         Ok(msg)
+    }
+
+    /// Voice frames are counted apart from moves, so a burst of ICE candidates does not use up the
+    /// moves' allowance.
+    pub fn is_voice(&self) -> bool {
+        matches!(self, ClientMsg::Voice { .. } | ClientMsg::Signal { .. })
     }
 }
 
@@ -97,6 +144,12 @@ pub enum ServerMsg<'a> {
     },
     /// Who sits where and who is connected.
     Seats { seats: &'a [SeatInfo] },
+    /// A piece of the WebRTC handshake from another seat of this table.
+    Signal {
+        from: Seat,
+        kind: SignalKind,
+        data: &'a serde_json::Value,
+    },
 }
 
 /// One seat as every seat sees it.
@@ -106,6 +159,8 @@ pub struct SeatInfo {
     /// "person", "computer" or "free".
     pub who: &'static str,
     pub connected: bool,
+    /// Whether this seat has voice on (always false at a computer table).
+    pub voice: bool,
 }
 
 impl ServerMsg<'_> {
@@ -151,6 +206,40 @@ mod tests {
                 "{bad}"
             );
         }
+        let offer = ClientMsg::parse(
+            r#"{"type":"signal","to":1,"kind":"offer","data":{"type":"offer","sdp":"v=0"}}"#,
+        )
+        .unwrap();
+        assert!(offer.is_voice());
+        assert!(matches!(
+            offer,
+            ClientMsg::Signal {
+                kind: SignalKind::Offer,
+                ..
+            }
+        ));
+        assert!(matches!(
+            ClientMsg::parse(r#"{"type":"voice","on":true}"#),
+            Ok(ClientMsg::Voice { on: true })
+        ));
+        for bad in [
+            r#"{"type":"voice"}"#,
+            r#"{"type":"voice","on":"yes"}"#,
+            r#"{"type":"signal","to":1,"kind":"hello","data":{}}"#,
+            r#"{"type":"signal","to":-1,"kind":"ice","data":{}}"#,
+            r#"{"type":"signal","to":1,"kind":"ice"}"#,
+        ] {
+            assert_eq!(
+                ClientMsg::parse(bad).unwrap_err().code,
+                "malformed",
+                "{bad}"
+            );
+        }
+        let big = format!(
+            r#"{{"type":"signal","to":1,"kind":"offer","data":"{}"}}"#,
+            "x".repeat(MAX_SIGNAL_DATA)
+        );
+        assert_eq!(ClientMsg::parse(&big).unwrap_err().code, "too-large");
         let long_id = format!(
             r#"{{"type":"action","version":1,"id":"{}","action":{{}}}}"#,
             "x".repeat(65)

@@ -5,6 +5,7 @@ pub mod pages;
 mod registry;
 mod session;
 mod staged;
+mod voice;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -81,6 +82,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
             .app_data(state.clone())
             .app_data(web::PayloadConfig::new(64 * 1024))
             .configure(http::routes)
+            .configure(voice::routes)
             .default_service(web::to(|| async { pages::not_found() }))
     })
     .disable_signals()

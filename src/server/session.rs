@@ -1,5 +1,6 @@
 //! The WebSocket session: one actix actor per socket, fed by the actix-ws stream. It checks each frame's
-//! size and rate, parses it, and forwards it to its table; it writes the table's frames back in order.
+//! size, parses it, checks its rate (voice frames against an allowance of their own), and forwards it to
+//! its table; it writes the table's frames back in order.
 //! It holds no game logic.
 
 use std::sync::Arc;
@@ -62,6 +63,8 @@ pub struct WsSession {
     registry: Arc<SessionRegistry>,
     last_heard: Instant,
     bucket: RateBucket,
+    /// Voice frames (mostly ICE candidates, which come in bursts) have an allowance of their own.
+    voice_bucket: RateBucket,
     strikes: u32,
     /// Why the socket closed, for the metrics: the client went, unless the server closed it.
     closed_because: &'static str,
@@ -77,6 +80,8 @@ impl WsSession {
         registry: Arc<SessionRegistry>,
     ) -> WsSession {
         let bucket = RateBucket::new(settings.rate_per_second, settings.rate_burst);
+        let voice_bucket =
+            RateBucket::new(settings.voice_rate_per_second, settings.voice_rate_burst);
         WsSession {
             conn,
             token,
@@ -86,6 +91,7 @@ impl WsSession {
             registry,
             last_heard: Instant::now(),
             bucket,
+            voice_bucket,
             strikes: 0,
             closed_because: "client",
         }
@@ -148,7 +154,12 @@ impl WsSession {
             self.error("too-large", &message, ctx);
             return;
         }
-        if !self.bucket.take() {
+        let parsed = ClientMsg::parse(text);
+        let bucket = match &parsed {
+            Ok(msg) if msg.is_voice() => &mut self.voice_bucket,
+            _ => &mut self.bucket,
+        };
+        if !bucket.take() {
             metrics().rate_limited.inc();
             self.strikes += 1;
             if self.strikes >= STRIKES_BEFORE_CLOSE {
@@ -159,7 +170,7 @@ impl WsSession {
             return;
         }
         self.strikes = 0;
-        match ClientMsg::parse(text) {
+        match parsed {
             Ok(msg) => {
                 let frame = FromSeat {
                     conn: self.conn,

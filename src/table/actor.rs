@@ -54,6 +54,7 @@ pub trait TableKeeper: Send + Sync {
 
 mod handlers;
 mod keeping;
+mod voice;
 
 /// Deals must be told apart from each other's seeds: drawn from the operating system per table.
 type TableRng = rand::rngs::StdRng;
@@ -71,6 +72,7 @@ pub struct Table<G: Game> {
     rng: TableRng,
     bot_rng: BotRng,
     sockets: HashMap<ConnId, (Seat, Recipient<Outbound>)>,
+    voice: voice::VoiceRoom,
     last_activity: Instant,
     /// Whether the last snapshot could not be stored (the router asks again later).
     unsaved: bool,
@@ -113,6 +115,7 @@ impl<G: Game> Table<G> {
             rng,
             bot_rng,
             sockets: HashMap::new(),
+            voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
             unsaved: false,
             handed_over: false,
@@ -138,7 +141,7 @@ impl<G: Game> Table<G> {
 
     fn seat_infos(&self) -> Vec<SeatInfo> {
         Seat::all(G::SEATS)
-            .map(|s| self.seats[s.index()].info(s))
+            .map(|s| self.seats[s.index()].info(s, self.voice.is_on(s)))
             .collect()
     }
 

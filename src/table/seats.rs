@@ -64,7 +64,8 @@ impl<G: Game> Occupant<G> {
         matches!(self, Occupant::Person { key: mine, .. } if mine.matches(key))
     }
 
-    pub fn info(&self, seat: Seat) -> SeatInfo {
+    /// The seat as everyone sees it; `voice` says whether it has voice on.
+    pub fn info(&self, seat: Seat, voice: bool) -> SeatInfo {
         let (who, connected) = match self {
             Occupant::Free => ("free", false),
             Occupant::Person { sockets, .. } => ("person", *sockets > 0),
@@ -74,6 +75,7 @@ impl<G: Game> Occupant<G> {
             seat,
             who,
             connected,
+            voice,
         }
     }
 }

@@ -81,6 +81,20 @@ pub fn driver() -> Option<Driver> {
 impl Driver {
     /// A new headless browser session with its own profile (so its own localStorage).
     pub async fn session(&mut self, width: u32, height: u32) -> Client {
+        self.session_with(width, height, &[]).await
+    }
+
+    /// A session with a fake microphone that is granted without asking (for the voice tests).
+    pub async fn media_session(&mut self, width: u32, height: u32) -> Client {
+        let media = [
+            "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream",
+        ];
+        self.session_with(width, height, &media).await
+    }
+
+    /// A session with these Chromium flags added.
+    async fn session_with(&mut self, width: u32, height: u32, extra: &[&str]) -> Client {
         let profile = std::env::temp_dir().join(format!(
             "chaikhana-chromium-{}-{}-{}",
             std::process::id(),
@@ -101,6 +115,10 @@ impl Driver {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.display()),
         ];
+        let args: Vec<String> = args
+            .into_iter()
+            .chain(extra.iter().map(|a| a.to_string()))
+            .collect();
         let mut caps = serde_json::Map::new();
         caps.insert("goog:chromeOptions".into(), json!({ "args": args }));
         let client = ClientBuilder::new(HttpConnector::new())

@@ -115,6 +115,8 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
                 }
                 Err(refusal) => self.refuse(conn, seat, refusal, None),
             },
+            ClientMsg::Voice { on } => self.switch_voice(conn, seat, on),
+            ClientMsg::Signal { to, kind, data } => self.relay_signal(conn, seat, to, kind, &data),
         }
     }
 }
@@ -123,7 +125,8 @@ impl<G: Game> Handler<Detach> for Table<G> {
     type Result = ();
 
     fn handle(&mut self, Detach { conn }: Detach, _: &mut Context<Self>) {
-        if self.forget_socket(conn).is_some() {
+        let voice_went = self.voice_socket_gone(conn);
+        if self.forget_socket(conn).is_some() || voice_went {
             self.broadcast_seats();
         }
     }

@@ -91,6 +91,7 @@ impl<G: Game> Table<G> {
             rng,
             bot_rng,
             sockets: HashMap::new(),
+            voice: super::voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
             unsaved: false,
             handed_over: false,

@@ -2,10 +2,10 @@
 // resumes), keeps the view's version, and asks for a resync when it sees a gap.
 
 export class TableSocket {
-  constructor(table, token, { onView, onError, onSeats, onState }) {
+  constructor(table, token, { onView, onError, onSeats, onState, onSignal }) {
     this.table = table;
     this.token = token;
-    this.handlers = { onView, onError, onSeats, onState };
+    this.handlers = { onView, onError, onSeats, onState, onSignal };
     this.version = null;
     this.delay = 500;
     this.sent = 0;
@@ -74,6 +74,9 @@ export class TableSocket {
         break;
       case "seats":
         this.handlers.onSeats(frame.seats);
+        break;
+      case "signal":
+        this.handlers.onSignal(frame);
         break;
       default:
         break;

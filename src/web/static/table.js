@@ -2,6 +2,7 @@
 
 import { TableSocket } from "./socket.js";
 import { setUpContrast, showBanner, chosenLang, chooseLang } from "./ui.js";
+import { createVoice } from "./voice.js";
 
 const BOARDS = {
   panjpar: () => import("./panjpar.js"),
@@ -30,6 +31,12 @@ const table = location.pathname.split("/").filter(Boolean).pop();
 let lang = chosenLang();
 let board = null;
 let lastFrame = null;
+let socket = null;
+const voice = createVoice(
+  document.getElementById("voice"),
+  (frame) => socket && socket.send(frame),
+  () => (lastFrame?.game === "panjpar" ? lang : "en"),
+);
 
 function say(text) {
   const opening = document.getElementById("opening");
@@ -86,24 +93,32 @@ async function start() {
         o.setAttribute("aria-pressed", String(o.dataset.lang === lang));
       }
       if (board && lastFrame) board.render(lastFrame);
+      if (lastFrame) voice.render(lastFrame);
     });
   }
   say(WORDS[lang].joining);
   const token = await seatToken();
   if (!token) return;
   let pending = Promise.resolve();
-  const socket = new TableSocket(table, token, {
+  let opened = false;
+  socket = new TableSocket(table, token, {
     onView: (frame) => {
+      voice.render(frame);
       pending = pending.then(() => showFrame(frame, socket));
     },
     onError: (frame) => {
+      if (voice.error(frame)) return;
       if (board) board.error(frame);
       else showBanner(frame.message, true);
     },
     onSeats: (seats) => {
+      if (lastFrame) voice.render({ ...lastFrame, seats });
       if (board && lastFrame) board.render({ ...lastFrame, seats });
     },
+    onSignal: (frame) => voice.signal(frame),
     onState: (state) => {
+      if (state === "open" && opened) voice.reopened();
+      if (state === "open") opened = true;
       if (state === "open") showBanner("");
       else if (state === "reconnecting") showBanner(WORDS[lang].reconnecting);
       else if (state === "closed") showBanner(WORDS[lang].closed, true);
