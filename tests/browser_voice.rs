@@ -1,5 +1,7 @@
 //! Voice in Chromium with a fake microphone: two pages at a friends table switch voice on, their
 //! WebRTC connection comes up and audio flows both ways; one switches off and both connections close.
+//! Three pages at a Ganjifa table connect as a mesh, and a page that closes ends its connections. A
+//! refused microphone is said in a sentence and leaves voice off.
 
 mod chromium;
 mod support;
@@ -25,19 +27,28 @@ if (!window.peerConnections) {
 return true;
 "#;
 
-/// The audio bytes received so far on the page's open connections, summed.
+/// For each of the page's connections still open, the audio bytes it has received so far.
 const AUDIO_BYTES_RECEIVED: &str = r#"
-let total = 0;
-for (const pc of window.peerConnections.filter((p) => p.connectionState !== 'closed')) {
-  const stats = await pc.getStats();
-  stats.forEach((s) => { if (s.type === 'inbound-rtp' && s.kind === 'audio') total += s.bytesReceived; });
-}
-return total;
+return (async () => {
+  const open = window.peerConnections.filter((p) => p.connectionState !== 'closed');
+  const bytes = [];
+  for (const pc of open) {
+    let total = 0;
+    (await pc.getStats()).forEach((s) => {
+      if (s.type === 'inbound-rtp' && s.kind === 'audio') total += s.bytesReceived;
+    });
+    bytes.push(total);
+  }
+  return bytes;
+})();
 "#;
 
-async fn audio_bytes(c: &Client) -> u64 {
-    let script = format!("return (async () => {{ {AUDIO_BYTES_RECEIVED} }})();");
-    eval(c, &script).await.as_u64().unwrap_or(0)
+async fn audio_bytes(c: &Client) -> Vec<u64> {
+    let bytes = eval(c, AUDIO_BYTES_RECEIVED).await;
+    bytes
+        .as_array()
+        .map(|a| a.iter().map(|b| b.as_u64().unwrap_or(0)).collect())
+        .unwrap_or_default()
 }
 
 async fn voice_state_of(c: &Client, seat: u64) -> Value {
@@ -50,27 +61,35 @@ async fn voice_state_of(c: &Client, seat: u64) -> Value {
     .await
 }
 
-#[actix_rt::test]
-async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|_| {});
-    let host = driver.media_session(1280, 800).await;
-    let guest = driver.media_session(390, 844).await;
-    host.goto(&format!("{}/panjpar", server.base))
-        .await
-        .unwrap();
-    click(&host, "#play-friends").await;
+async fn wait_for_voice_state(c: &Client, seat: u64, state: &str) {
+    wait_for(
+        c,
+        &format!("return document.querySelector('.voice-seat[data-seat=\"{seat}\"]')?.dataset.state === '{state}'"),
+        15,
+    )
+    .await;
+}
+
+/// Opens a friends table of `game` on the first page and seats the others through its link; returns
+/// once every page shows the deal, with voice off and its connections recorded.
+async fn seat_pages(server: &TestServer, game: &str, pages: &[&Client]) {
+    let host = pages[0];
+    host.goto(&format!("{}/{game}", server.base)).await.unwrap();
+    click(host, "#play-friends").await;
     let link = wait_for(
-        &host,
+        host,
         "return document.querySelector('#share-link')?.value",
         10,
     )
     .await;
     let link = link.as_str().unwrap().to_string();
-    click(&host, "#go-to-table").await;
-    guest.goto(&link).await.unwrap();
-    for page in [&host, &guest] {
+    click(host, "#go-to-table").await;
+    wait_for(host, "return document.querySelector('.table')", 10).await;
+    for guest in &pages[1..] {
+        guest.goto(&link).await.unwrap();
+        wait_for(guest, "return document.querySelector('.table')", 10).await;
+    }
+    for page in pages {
         wait_for(
             page,
             "return document.querySelector('.table')?.dataset.status === 'playing'",
@@ -86,49 +105,67 @@ async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
         assert_eq!(switch, "Voice: off", "voice starts off");
         eval(page, RECORD_CONNECTIONS).await;
     }
-    assert!(click(&host, "#voice-switch").await);
+}
+
+/// Waits until the page has `count` connections open, every one connected.
+async fn wait_connected(c: &Client, count: usize) {
     wait_for(
-        &guest,
-        "return document.querySelector('.voice-seat[data-seat=\"0\"]')?.dataset.state === 'on'",
-        10,
+        c,
+        &format!(
+            "const open = window.peerConnections.filter((pc) => pc.connectionState !== 'closed');
+             return open.length === {count} && open.every((pc) => pc.connectionState === 'connected');"
+        ),
+        30,
     )
     .await;
-    assert!(click(&guest, "#voice-switch").await);
-    for page in [&host, &guest] {
-        wait_for(
-            page,
-            "return window.peerConnections.some((pc) => pc.connectionState === 'connected')",
-            30,
-        )
-        .await;
+}
+
+/// Checks that every open connection of each page has received audio and keeps receiving it.
+async fn assert_audio_flows(pages: &[&Client]) {
+    let mut before = Vec::new();
+    for page in pages {
+        before.push(audio_bytes(page).await);
     }
-    // Each page receives audio, and keeps receiving it.
-    let before = [audio_bytes(&host).await, audio_bytes(&guest).await];
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let after = [audio_bytes(&host).await, audio_bytes(&guest).await];
-    for page in 0..2 {
-        assert!(
-            after[page] > before[page] && before[page] > 0,
-            "page {page}: audio bytes received went from {} to {}",
-            before[page],
-            after[page]
+    for (n, page) in pages.iter().enumerate() {
+        let after = audio_bytes(page).await;
+        assert_eq!(
+            after.len(),
+            before[n].len(),
+            "page {n}: connections changed"
         );
+        for (was, is) in before[n].iter().zip(&after) {
+            assert!(
+                *was > 0 && is > was,
+                "page {n}: audio bytes received went from {was} to {is}"
+            );
+        }
     }
+}
+
+#[actix_rt::test]
+async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|_| {});
+    let host = driver.media_session(1280, 800).await;
+    let guest = driver.media_session(390, 844).await;
+    seat_pages(&server, "panjpar", &[&host, &guest]).await;
+    assert!(click(&host, "#voice-switch").await);
+    wait_for_voice_state(&guest, 0, "on").await;
+    assert!(click(&guest, "#voice-switch").await);
+    wait_connected(&host, 1).await;
+    wait_connected(&guest, 1).await;
+    assert_audio_flows(&[&host, &guest]).await;
+    let made = eval(&host, "return window.peerConnections.length").await;
+    assert_eq!(made, 1, "one connection for the pair");
     assert!(
         ["connected", "talking"].contains(&voice_state_of(&host, 1).await.as_str().unwrap_or("")),
         "the guest shows as connected on the host's page"
     );
     // The fake microphone beeps: each page sees the other talking.
-    for (page, other) in [(&host, 1), (&guest, 0)] {
-        wait_for(
-            page,
-            &format!("return document.querySelector('.voice-seat[data-seat=\"{other}\"]')?.dataset.state === 'talking'"),
-            10,
-        )
-        .await;
-    }
-    let offered = eval(&host, "return window.peerConnections.length").await;
-    assert_eq!(offered, 1, "one connection for the pair");
+    wait_for_voice_state(&host, 1, "talking").await;
+    wait_for_voice_state(&guest, 0, "talking").await;
     screenshot(&host, "voice-on-1280x800").await;
     screenshot(&guest, "voice-on-390x844").await;
     // Mute stops sending without hanging up.
@@ -144,18 +181,77 @@ async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
         )
         .await;
     }
-    wait_for(
-        &host,
-        "return document.querySelector('.voice-seat[data-seat=\"1\"]')?.dataset.state === 'off'",
-        10,
-    )
-    .await;
+    wait_for_voice_state(&host, 1, "off").await;
     let switch = eval(
         &guest,
         "return document.querySelector('#voice-switch').textContent",
     )
     .await;
     assert_eq!(switch, "Voice: off");
+    host.close().await.unwrap();
+    guest.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn three_browsers_at_a_ganjifa_table_connect_as_a_mesh_and_a_closed_page_leaves_it() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|_| {});
+    let pages = [
+        driver.media_session(1280, 800).await,
+        driver.media_session(800, 700).await,
+        driver.media_session(800, 700).await,
+    ];
+    let all: Vec<&Client> = pages.iter().collect();
+    seat_pages(&server, "ganjifa", &all).await;
+    for page in &all {
+        assert!(click(page, "#voice-switch").await);
+    }
+    for page in &all {
+        wait_connected(page, 2).await;
+    }
+    assert_audio_flows(&all).await;
+    screenshot(&pages[0], "voice-ganjifa-mesh-1280x800").await;
+    // The third page goes away: the other two close their connection to it and keep theirs.
+    let [first, second, third] = pages;
+    third.close().await.unwrap();
+    for page in [&first, &second] {
+        wait_for_voice_state(page, 2, "off").await;
+        wait_connected(page, 1).await;
+    }
+    assert_audio_flows(&[&first, &second]).await;
+    first.close().await.unwrap();
+    second.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_refused_microphone_is_said_and_leaves_voice_off() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|_| {});
+    let host = driver.media_session(1280, 800).await;
+    let guest = driver.refusing_media_session(1280, 800).await;
+    seat_pages(&server, "pishe-pasha", &[&host, &guest]).await;
+    assert!(click(&guest, "#voice-switch").await);
+    let said = wait_for(
+        &guest,
+        "return document.querySelector('#voice-message')?.textContent",
+        15,
+    )
+    .await;
+    assert!(
+        said.as_str().unwrap().contains("microphone was refused"),
+        "{said}"
+    );
+    screenshot(&guest, "voice-refused-1280x800").await;
+    let pressed = eval(
+        &guest,
+        "return document.querySelector('#voice-switch').getAttribute('aria-pressed')",
+    )
+    .await;
+    assert_eq!(pressed, "false");
+    // The server never heard of it: the other page still shows the guest's voice off.
+    assert_eq!(voice_state_of(&host, 1).await, "off");
     host.close().await.unwrap();
     guest.close().await.unwrap();
 }

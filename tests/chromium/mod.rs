@@ -93,6 +93,15 @@ impl Driver {
         self.session_with(width, height, &media).await
     }
 
+    /// A session with a fake microphone whose use the browser refuses, as if the player had said no.
+    pub async fn refusing_media_session(&mut self, width: u32, height: u32) -> Client {
+        let media = [
+            "--use-fake-device-for-media-stream",
+            "--deny-permission-prompts",
+        ];
+        self.session_with(width, height, &media).await
+    }
+
     /// A session with these Chromium flags added.
     async fn session_with(&mut self, width: u32, height: u32, extra: &[&str]) -> Client {
         let profile = std::env::temp_dir().join(format!(

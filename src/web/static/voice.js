@@ -290,6 +290,7 @@ export function createVoice(panel, send, lang) {
     panel.hidden = frame.kind !== "friends";
     if (panel.hidden) return;
     const words = w();
+    panel.dir = lang() === "fa" ? "rtl" : "ltr";
     title.textContent = words.title;
     toggle.textContent = wanted ? words.on : words.off;
     toggle.setAttribute("aria-pressed", String(wanted));
