@@ -1,12 +1,15 @@
 //! Voice in Chromium with a fake microphone: two pages at a friends table switch voice on, their
 //! WebRTC connection comes up and audio flows both ways; one switches off and both connections close.
 //! Three pages at a Ganjifa table connect as a mesh, and a page that closes ends its connections. A
-//! refused microphone is said in a sentence and leaves voice off.
+//! refused microphone is said in a sentence and leaves voice off. With a TURN server in the settings
+//! (Debian's coturn, started by the test), the audio can go through its relay.
 
 mod chromium;
 mod support;
 
-use std::time::Duration;
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use fantoccini::Client;
 use serde_json::Value;
@@ -123,6 +126,7 @@ async fn wait_connected(c: &Client, count: usize) {
 /// Checks that every open connection of each page has received audio and keeps receiving it.
 async fn assert_audio_flows(pages: &[&Client]) {
     let mut before = Vec::new();
+    let started = Instant::now();
     for page in pages {
         before.push(audio_bytes(page).await);
     }
@@ -139,6 +143,9 @@ async fn assert_audio_flows(pages: &[&Client]) {
                 *was > 0 && is > was,
                 "page {n}: audio bytes received went from {was} to {is}"
             );
+            // For the README's figure of what one direction of one pair costs (not asserted).
+            let kbits = (is - was) as f64 * 8.0 / 1000.0 / started.elapsed().as_secs_f64();
+            eprintln!("page {n}: receiving audio at about {kbits:.0} kbit/s");
         }
     }
 }
@@ -252,6 +259,128 @@ async fn a_refused_microphone_is_said_and_leaves_voice_off() {
     assert_eq!(pressed, "false");
     // The server never heard of it: the other page still shows the guest's voice off.
     assert_eq!(voice_state_of(&host, 1).await, "off");
+    host.close().await.unwrap();
+    guest.close().await.unwrap();
+}
+
+/// A coturn `turnserver` on a free port for one test, with one user; stopped when dropped.
+struct TurnServer {
+    child: Child,
+    port: u16,
+}
+
+const TURN_USER: &str = "chaikhana";
+const TURN_PASSWORD: &str = "a-test-password";
+
+impl Drop for TurnServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts coturn, or returns `None` (having said why) when it is not installed.
+fn turn_server() -> Option<TurnServer> {
+    let installed = Command::new("turnserver")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    if !installed {
+        let why = "coturn's turnserver is not installed (apt-get install -y coturn)";
+        if std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").as_deref() == Ok("1") {
+            panic!("{why}, and CHAIKHANA_TEST_REQUIRE_ALL=1");
+        }
+        eprintln!("skipping the TURN test: {why}");
+        return None;
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = Command::new("turnserver")
+        .args([
+            "-n",
+            "--no-tls",
+            "--no-dtls",
+            "--no-cli",
+            "--lt-cred-mech",
+            "--fingerprint",
+        ])
+        // On one machine the relayed addresses are loopback ones, which coturn refuses unless told.
+        .args(["--realm", "chaikhana.test", "--listening-ip", "127.0.0.1"])
+        .arg("--allow-loopback-peers")
+        .arg(format!("--listening-port={port}"))
+        .arg(format!("--user={TURN_USER}:{TURN_PASSWORD}"))
+        .args(["--log-file", "stdout", "--simple-log"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("turnserver starts");
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "turnserver did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(TurnServer { child, port })
+}
+
+/// Makes the page's connections use relayed addresses only, so the audio must pass the TURN server.
+const RELAY_ONLY: &str = r#"
+const Made = window.RTCPeerConnection;
+window.RTCPeerConnection = class extends Made {
+  constructor(config) { super({ ...config, iceTransportPolicy: 'relay' }); }
+};
+return true;
+"#;
+
+/// The candidate types of the pairs the page's open connections have chosen.
+const CHOSEN_CANDIDATE_TYPES: &str = r#"
+return (async () => {
+  const types = [];
+  for (const pc of window.peerConnections.filter((p) => p.connectionState !== 'closed')) {
+    const stats = await pc.getStats();
+    stats.forEach((s) => {
+      if (s.type === 'candidate-pair' && s.nominated && s.state === 'succeeded') {
+        types.push(stats.get(s.localCandidateId).candidateType);
+      }
+    });
+  }
+  return types;
+})();
+"#;
+
+#[actix_rt::test]
+async fn with_a_turn_server_set_the_audio_can_go_through_its_relay() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let Some(turn) = turn_server() else { return };
+    let server = TestServer::start(|s| {
+        s.voice_turn_urls = format!("turn:127.0.0.1:{}?transport=udp", turn.port);
+        s.voice_turn_username = TURN_USER.into();
+        s.voice_turn_credential = TURN_PASSWORD.into();
+    });
+    let (status, servers) = server.get("/api/voice").await;
+    assert_eq!(status, 200);
+    assert!(servers.contains(TURN_PASSWORD), "{servers}");
+    let host = driver.media_session(1280, 800).await;
+    let guest = driver.media_session(1280, 800).await;
+    seat_pages(&server, "panjpar", &[&host, &guest]).await;
+    for page in [&host, &guest] {
+        eval(page, RELAY_ONLY).await;
+        assert!(click(page, "#voice-switch").await);
+    }
+    wait_connected(&host, 1).await;
+    wait_connected(&guest, 1).await;
+    assert_audio_flows(&[&host, &guest]).await;
+    for page in [&host, &guest] {
+        let types = eval(page, CHOSEN_CANDIDATE_TYPES).await;
+        assert_eq!(types, serde_json::json!(["relay"]));
+    }
     host.close().await.unwrap();
     guest.close().await.unwrap();
 }
