@@ -175,6 +175,20 @@ async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
     wait_for_voice_state(&guest, 0, "talking").await;
     screenshot(&host, "voice-on-1280x800").await;
     screenshot(&guest, "voice-on-390x844").await;
+    // In Persian the bar reads right to left.
+    assert!(click(&host, "[data-lang=fa]").await);
+    let switch = eval(
+        &host,
+        "const v = document.querySelector('#voice'); return [v.dir, v.querySelector('#voice-switch').textContent]",
+    )
+    .await;
+    assert_eq!(switch, serde_json::json!(["rtl", "صدا: روشن"]));
+    screenshot(&host, "voice-on-fa-1280x800").await;
+    assert!(click(&host, "[data-lang=en]").await);
+    // Redrawn in another language, the bar keeps its connection.
+    let made = eval(&host, "return window.peerConnections.length").await;
+    assert_eq!(made, 1);
+    wait_connected(&host, 1).await;
     // Mute stops sending without hanging up.
     assert!(click(&guest, "#voice-mute").await);
     assert_eq!(voice_state_of(&guest, 1).await, "muted");

@@ -253,6 +253,11 @@ async fn signals_never_cross_to_another_table_and_reach_only_the_seat_named() {
     assert_eq!(got[0]["data"]["sdp"], "for seat 2");
     assert_eq!(got[1]["from"], 1);
     assert_eq!(got[1]["data"]["sdp"], "from seat 1");
+    // A signal has no way to name another table: one that tries is refused whole.
+    let aimed =
+        json!({ "type": "signal", "table": "elsewhere", "to": 1, "kind": "offer", "data": {} });
+    here[0].send(aimed).await;
+    assert_eq!(here[0].next_of("error").await["code"], "malformed");
     for client in here[..2].iter_mut().chain(there.iter_mut()) {
         assert!(signals(&frames_before_a_resync(client).await).is_empty());
     }

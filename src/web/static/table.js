@@ -93,7 +93,7 @@ async function start() {
         o.setAttribute("aria-pressed", String(o.dataset.lang === lang));
       }
       if (board && lastFrame) board.render(lastFrame);
-      if (lastFrame) voice.render(lastFrame);
+      voice.redraw();
     });
   }
   say(WORDS[lang].joining);
@@ -112,8 +112,9 @@ async function start() {
       else showBanner(frame.message, true);
     },
     onSeats: (seats) => {
-      if (lastFrame) voice.render({ ...lastFrame, seats });
-      if (board && lastFrame) board.render({ ...lastFrame, seats });
+      voice.seats(seats);
+      if (lastFrame) lastFrame = { ...lastFrame, seats };
+      if (board && lastFrame) board.render(lastFrame);
     },
     onSignal: (frame) => voice.signal(frame),
     onState: (state) => {

@@ -313,10 +313,21 @@ export function createVoice(panel, send, lang) {
   }
 
   return {
-    /** A view frame, or the last one with new seats: shows who has voice on and connects to them. */
+    /** A view frame: shows who has voice on and connects to them. */
     render(next) {
       frame = next;
       reconcile();
+      draw();
+    },
+    /** A seats frame: who has voice on now. */
+    seats(seats) {
+      if (!frame) return;
+      frame = { ...frame, seats };
+      reconcile();
+      draw();
+    },
+    /** Draws the bar again, in the page's language now. */
+    redraw() {
       draw();
     },
     /** A relayed piece of another seat's handshake. */
