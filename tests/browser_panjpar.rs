@@ -1,12 +1,16 @@
 //! Panjpar in Chromium: whole matches played by clicking against the computer, between two browsers
-//! joined through the friends link, and in Persian; high contrast across a reload; a keyboard-only move.
+//! joined through the friends link, and in Persian; high contrast across a reload; a keyboard-only move;
+//! a defence made by dragging; the reconnecting banner when the network drops; the message for a move
+//! made on an out-of-date view.
 
 mod chromium;
 mod support;
 
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::key::Key;
 use fantoccini::Client;
 
+use chromium::proxy::Proxy;
 use chromium::*;
 use support::TestServer;
 
@@ -273,4 +277,193 @@ async fn tab_to(c: &Client, css: &str) {
         press(c, Key::Tab).await;
     }
     panic!("Tab never reached {css}");
+}
+
+/// Opens a one-deal table against the computer from `base` and waits for the board.
+async fn open_computer_table(c: &Client, base: &str) -> String {
+    c.goto(&format!("{base}/panjpar")).await.unwrap();
+    click(c, "input[name=length][value='1']").await;
+    click(c, "#play-computer").await;
+    wait_for(
+        c,
+        "return location.pathname.startsWith('/t/') && document.querySelector('.table')",
+        20,
+    )
+    .await;
+    let path = eval(c, "return location.pathname").await;
+    path.as_str().unwrap().trim_start_matches("/t/").to_string()
+}
+
+/// Waits until this browser has a decision to make (guess, attack or defend) and says which.
+async fn wait_for_our_turn(c: &Client) -> String {
+    let turn = wait_for(c, &format!("const s = (() => {{ {BOARD_STATE} }})(); return ['guess','attack','defend','next','over'].includes(s) && s"), 30).await;
+    turn.as_str().unwrap().to_string()
+}
+
+#[actix_rt::test]
+async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = server();
+    let c = driver.session(390, 844).await;
+    open_computer_table(&c, &server.base).await;
+    // Play by clicking until we defend and hold a card that beats the chosen attack card.
+    let ready = "return document.querySelector('#pick-up') && document.querySelector('.battle [data-open].target') && document.querySelector('.hand button.card:not([aria-disabled=true])') && true";
+    let started = std::time::Instant::now();
+    while eval(&c, ready).await != true {
+        if eval(&c, BOARD_STATE).await == "over" {
+            click(&c, "#rematch").await;
+        }
+        // A defence this browser could drag is left for the drag below.
+        if eval(&c, ready).await != true {
+            click_a_move(&c).await;
+        }
+        assert!(
+            started.elapsed().as_secs() < 200,
+            "no defence with a beating card came up"
+        );
+    }
+    let card = find(&c, ".hand button.card:not([aria-disabled=true])")
+        .await
+        .unwrap();
+    let target = find(&c, ".battle [data-open].target").await.unwrap();
+    let code = card.attr("data-card").await.unwrap().unwrap();
+    let attack = target.attr("data-card").await.unwrap().unwrap();
+    let drag = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: card,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveBy {
+            duration: Some(std::time::Duration::from_millis(100)),
+            x: 0.0,
+            y: -30.0,
+        })
+        .then(PointerAction::MoveToElement {
+            element: target,
+            duration: Some(std::time::Duration::from_millis(250)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(drag).await.unwrap();
+    // The card left the hand and lies on the attack card it beat.
+    let beaten = format!(
+        "return !document.querySelector('.hand [data-card=\"{code}\"]') && [...document.querySelectorAll('.battle .pair')].some(p => [...p.querySelectorAll('[data-card]')].map(e => e.dataset.card).join(' ') === '{attack} {code}')"
+    );
+    wait_for(&c, &beaten, 10).await;
+    assert!(
+        find(&c, ".drag-ghost").await.is_none(),
+        "the dragged copy was left behind"
+    );
+    screenshot(&c, "panjpar-dragged-defence-390x844").await;
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 600);
+    let proxy = Proxy::start(server.running.addr).await;
+    let c = driver.session(1280, 800).await;
+    let table = open_computer_table(&c, &proxy.base).await;
+    wait_for_our_turn(&c).await;
+    // The network goes: every connection is cut and, for a moment, nothing gets through.
+    proxy.refuse_new(true);
+    proxy.drop_connections();
+    let shown = "const b = document.querySelector('#banner'); return !b.hidden && b.textContent";
+    let said = wait_for(&c, shown, 10).await;
+    assert!(said.as_str().unwrap().contains("Reconnecting"), "{said}");
+    screenshot(&c, "panjpar-reconnecting-1280x800").await;
+    // It comes back: the page reconnects on its own, the banner goes, and the seat plays on.
+    proxy.refuse_new(false);
+    wait_for(&c, "return document.querySelector('#banner').hidden", 30).await;
+    let path = eval(&c, "return location.pathname").await;
+    assert_eq!(path, format!("/t/{table}"));
+    let versions = server.record(&table).await.version;
+    match wait_for_our_turn(&c).await.as_str() {
+        "next" | "over" => {}
+        _ => {
+            click_a_move(&c).await;
+            let moved = "return /^You (called|attacked|picked up|beat)/.test(document.querySelector('#live').textContent)";
+            wait_for(&c, moved, 10).await;
+            assert!(server.record(&table).await.version > versions);
+        }
+    }
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 600);
+    // The second tab reaches the server over a slow link: the relay can hold its replies back.
+    let proxy = Proxy::start(server.running.addr).await;
+    let first = driver.session(1280, 800).await;
+    let second = driver.session(390, 844).await;
+    let table = open_computer_table(&first, &server.base).await;
+    let token = eval(&first, &format!("return localStorage.getItem('{table}')")).await;
+    // The same seat in the second tab: the token the browser keeps for this table.
+    second
+        .goto(&format!("{}/panjpar", proxy.base))
+        .await
+        .unwrap();
+    eval(
+        &second,
+        &format!("localStorage.setItem('{table}', {token}); return true"),
+    )
+    .await;
+    second
+        .goto(&format!("{}/t/{table}", proxy.base))
+        .await
+        .unwrap();
+    let turn = wait_for_our_turn(&first).await;
+    assert!(
+        ["guess", "attack", "defend"].contains(&turn.as_str()),
+        "{turn}"
+    );
+    wait_for(
+        &second,
+        &format!("const s = (() => {{ {BOARD_STATE} }})(); return s === '{turn}'"),
+        20,
+    )
+    .await;
+    proxy.hold_replies(true);
+    click_a_move(&first).await;
+    wait_for(&first, "return /^You (called|attacked|picked up|beat)/.test(document.querySelector('#live').textContent)", 10).await;
+    // The second tab still shows the old view, and moves on it.
+    click_a_move(&second).await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    proxy.hold_replies(false);
+    let said = wait_for(
+        &second,
+        "const b = document.querySelector('#banner'); return !b.hidden && b.textContent",
+        10,
+    )
+    .await;
+    assert!(said.as_str().unwrap().contains("moved on"), "{said}");
+    screenshot(&second, "panjpar-stale-view-390x844").await;
+    // The current view followed the message: both tabs show the same table again.
+    let score = "return document.querySelector('.score').textContent";
+    wait_for(
+        &second,
+        &format!(
+            "return document.querySelector('.score').textContent === {}",
+            eval(&first, score).await
+        ),
+        10,
+    )
+    .await;
+    for c in [first, second] {
+        c.close().await.unwrap();
+    }
 }

@@ -2,7 +2,7 @@
 // one of the frame's `actions`; the ladder's reasons come from the view's `lead_hints`.
 
 import { gcardElement, gbackElement, gcardName, parseGCard, suitBadge, GSUITS, SUIT_ORDER } from "./gcards.js";
-import { announce, signalTurn, showBanner, el, button } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
 import { boardTop } from "./share.js";
 
 const W = {
@@ -143,6 +143,7 @@ export function createBoard(root, ctx) {
       zone.append(row);
     }
     if (!v.trick) zone.append(el("p", "", `${who(t.winner)} won it.`));
+    markArrivals("trick", frame.version, zone);
     return zone;
   }
 

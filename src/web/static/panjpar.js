@@ -2,7 +2,8 @@
 // the sentences come from the view's `hints`.
 
 import { cardElement, backElement } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
+import { draggable } from "./drag.js";
 import { WORDS, whyNot, notAnAttack, errorSentence, cardName, suitName } from "./panjpar-words.js";
 import { boardTop } from "./share.js";
 
@@ -42,16 +43,29 @@ export function createBoard(root, ctx) {
       root.querySelector(`[data-card="${code}"]`)?.focus();
       return;
     }
+    defendWith(code);
+  }
+
+  // Beats the target with this card if the rules allow it; otherwise says why not.
+  function defendWith(code) {
     const beat = offered("beat").find((a) => a.attack === target && a.with === code);
     if (beat) {
       act(beat);
       return;
     }
-    const hint = (v.hints.defend || []).find((h) => h.attack === target);
+    const hint = (frame.view.hints.defend || []).find((h) => h.attack === target);
     const reason = hint && hint.not.find((r) => r.card === code);
     why = reason ? words().notBeater(name(code), whyNot(reason, target, lang())) : "";
     draw();
-    root.querySelector(`[data-card="${code}"]`)?.focus();
+    root.querySelector(`.hand [data-card="${code}"]`)?.focus();
+  }
+
+  // While a card is dragged over an attack card, the hand shows what can beat that one.
+  function dimFor(attack) {
+    const hint = (frame.view.hints.defend || []).find((h) => h.attack === attack);
+    for (const c of root.querySelectorAll(".hand [data-card]")) {
+      c.setAttribute("aria-disabled", String(Boolean(hint) && !hint.beaten_by.includes(c.dataset.card)));
+    }
   }
 
   function pickAttackCard(code) {
@@ -81,7 +95,10 @@ export function createBoard(root, ctx) {
       const open = !covers.has(code);
       const pick = defending && open ? () => pickAttackCard(code) : undefined;
       const card = cardElement(code, { onPick: pick, lang: lang(), extraClass: target === code && pick ? "target" : "" });
-      if (pick) card.setAttribute("aria-pressed", String(target === code));
+      if (pick) {
+        card.setAttribute("aria-pressed", String(target === code));
+        card.dataset.open = "true";
+      }
       pair.append(card);
       if (!open) {
         const cover = cardElement(covers.get(code), { lang: lang() });
@@ -91,6 +108,7 @@ export function createBoard(root, ctx) {
       row.append(pair);
     }
     zone.append(row);
+    markArrivals("battle", frame.version, row);
     if (battle.finished) {
       zone.append(el("p", "", battle.picked_up.length ? w.pickedUp(battle.picked_up.length) : w.allBeaten));
     }
@@ -128,9 +146,20 @@ export function createBoard(root, ctx) {
       const card = cardElement(code, { onPick: pick, lang: lang(), extraClass: chosen.includes(code) ? "chosen" : "" });
       if (attacking) card.setAttribute("aria-pressed", String(chosen.includes(code)));
       if (defending && hint && !hint.beaten_by.includes(code)) card.setAttribute("aria-disabled", "true");
+      if (offered("beat").length) {
+        draggable(card, {
+          targets: ".battle [data-open]",
+          onOver: (attack) => dimFor(attack ? attack.dataset.card : target),
+          onDrop: (attack) => {
+            target = attack.dataset.card;
+            defendWith(code);
+          },
+        });
+      }
       row.append(card);
     }
     zone.append(row);
+    markArrivals("hand", frame.version, row);
     const line = el("p", "why", why);
     line.id = "why";
     line.setAttribute("aria-live", "polite");

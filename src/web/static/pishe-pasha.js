@@ -2,7 +2,7 @@
 // frame offers them, and the steps of this turn and the last one as the view lists them.
 
 import { cardElement, backElement, cardName } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
 import { boardTop } from "./share.js";
 import { openTable } from "./landing.js";
 
@@ -36,6 +36,7 @@ export function createBoard(root, ctx) {
     if (pile.top) box.append(cardElement(pile.top));
     else box.append(el("span", "card empty", "—"));
     box.append(el("span", "", `${pile.count} ${pile.count === 1 ? "card" : "cards"}`));
+    markArrivals(id, frame.version, box);
     return box;
   }
 
@@ -60,6 +61,7 @@ export function createBoard(root, ctx) {
       const box = el("div", "counted");
       box.append(el("h3", "", "Just turned"));
       box.append(cardElement(v.turned));
+      markArrivals("turned", frame.version, box);
       row.append(box);
     }
     zone.append(row);
@@ -145,6 +147,7 @@ export function createBoard(root, ctx) {
       const box = el("div", "counted");
       box.append(top ? cardElement(top) : el("span", "card empty", "—"));
       box.append(el("span", "", suit));
+      markArrivals(`suit-${suit}`, frame.version, box);
       piles.append(box);
     }
     home.append(piles);

@@ -79,3 +79,26 @@ export function button(label, onClick, className = "") {
   b.addEventListener("click", onClick);
   return b;
 }
+
+// The cards each zone showed, by zone, with the version of the frame they were drawn for.
+const shown = new Map();
+
+/** Marks the cards in `zone` that were not in it at the previous version: the last move. They keep
+ * a highlight while this version is drawn and slide in once, on its first drawing (no motion at all
+ * under prefers-reduced-motion). The cards are already in place: nothing waits for an animation. */
+export function markArrivals(key, version, zone) {
+  const cards = [...zone.querySelectorAll("[data-card]")];
+  let entry = shown.get(key);
+  const first = !entry || entry.version !== version;
+  if (first) {
+    const seen = new Set(cards.map((c) => c.dataset.card));
+    const fresh = entry ? [...seen].filter((c) => !entry.seen.has(c)) : [];
+    entry = { version, seen, fresh: new Set(fresh) };
+    shown.set(key, entry);
+  }
+  for (const c of cards) {
+    if (!entry.fresh.has(c.dataset.card)) continue;
+    c.classList.add("last-move");
+    if (first) c.classList.add("arriving");
+  }
+}
