@@ -6,7 +6,10 @@
 mod chromium;
 mod support;
 
-use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::actions::{
+    InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
+};
+use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::Client;
 
@@ -314,6 +317,85 @@ async fn wait_for_our_turn(c: &Client) -> String {
     turn.as_str().unwrap().to_string()
 }
 
+/// Drags `card` onto `target` with a mouse or a finger, as WebDriver pointer actions.
+async fn drag(c: &Client, card: Element, target: Element, touch: bool) {
+    use std::time::Duration;
+    let steps = [
+        PointerAction::MoveToElement {
+            element: card,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        },
+        PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        },
+        PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(100)),
+            x: 0.0,
+            y: -30.0,
+        },
+        PointerAction::MoveToElement {
+            element: target,
+            duration: Some(Duration::from_millis(250)),
+            x: 0.0,
+            y: 0.0,
+        },
+        PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        },
+    ];
+    if touch {
+        let finger = steps
+            .into_iter()
+            .fold(TouchActions::new("finger".into()), |a, s| a.then(s));
+        c.perform_actions(finger).await.unwrap();
+    } else {
+        let mouse = steps
+            .into_iter()
+            .fold(MouseActions::new("mouse".into()), |a, s| a.then(s));
+        c.perform_actions(mouse).await.unwrap();
+    }
+}
+
+/// Plays by clicking until this browser defends and holds a card that beats the chosen attack card.
+async fn play_to_a_defence(c: &Client) {
+    let ready = "return document.querySelector('#pick-up') && document.querySelector('.battle [data-open].target') && document.querySelector('.hand button.card:not([aria-disabled=true])') && true";
+    let started = std::time::Instant::now();
+    while eval(c, ready).await != true {
+        if eval(c, BOARD_STATE).await == "over" {
+            click(c, "#rematch").await;
+        }
+        // A defence this browser could drag is left for the drag.
+        if eval(c, ready).await != true {
+            click_a_move(c).await;
+        }
+        assert!(
+            started.elapsed().as_secs() < 200,
+            "no defence with a beating card came up"
+        );
+    }
+}
+
+/// Drags the first card that beats the chosen attack card onto it, and sees it lie there.
+async fn defend_by_dragging(c: &Client, touch: bool) {
+    let card = find(c, ".hand button.card:not([aria-disabled=true])")
+        .await
+        .unwrap();
+    let target = find(c, ".battle [data-open].target").await.unwrap();
+    let code = card.attr("data-card").await.unwrap().unwrap();
+    let attack = target.attr("data-card").await.unwrap().unwrap();
+    drag(c, card, target, touch).await;
+    let beaten = format!(
+        "return !document.querySelector('.hand [data-card=\"{code}\"]') && [...document.querySelectorAll('.battle .pair')].some(p => [...p.querySelectorAll('[data-card]')].map(e => e.dataset.card).join(' ') === '{attack} {code}')"
+    );
+    wait_for(c, &beaten, 10).await;
+    assert!(
+        find(c, ".drag-ghost").await.is_none(),
+        "the dragged copy was left behind"
+    );
+}
+
 #[actix_rt::test]
 async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -321,63 +403,24 @@ async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
     let server = server();
     let c = driver.session(390, 844).await;
     open_computer_table(&c, &server.base).await;
-    // Play by clicking until we defend and hold a card that beats the chosen attack card.
-    let ready = "return document.querySelector('#pick-up') && document.querySelector('.battle [data-open].target') && document.querySelector('.hand button.card:not([aria-disabled=true])') && true";
-    let started = std::time::Instant::now();
-    while eval(&c, ready).await != true {
-        if eval(&c, BOARD_STATE).await == "over" {
-            click(&c, "#rematch").await;
-        }
-        // A defence this browser could drag is left for the drag below.
-        if eval(&c, ready).await != true {
-            click_a_move(&c).await;
-        }
-        assert!(
-            started.elapsed().as_secs() < 200,
-            "no defence with a beating card came up"
-        );
+    play_to_a_defence(&c).await;
+    // A dimmed card dropped on the attack card stays in the hand, and the line under it says why.
+    if let Some(weak) = find(&c, ".hand button.card[aria-disabled=true]").await {
+        let code = weak.attr("data-card").await.unwrap().unwrap();
+        let target = find(&c, ".battle [data-open].target").await.unwrap();
+        drag(&c, weak, target, false).await;
+        let why = wait_for(&c, "return document.querySelector('#why').textContent", 5).await;
+        assert!(why.as_str().unwrap().contains("cannot beat it"), "{why}");
+        assert!(find(&c, &format!(".hand [data-card=\"{code}\"]"))
+            .await
+            .is_some());
+        screenshot(&c, "panjpar-refused-drop-390x844").await;
     }
-    let card = find(&c, ".hand button.card:not([aria-disabled=true])")
-        .await
-        .unwrap();
-    let target = find(&c, ".battle [data-open].target").await.unwrap();
-    let code = card.attr("data-card").await.unwrap().unwrap();
-    let attack = target.attr("data-card").await.unwrap().unwrap();
-    let drag = MouseActions::new("mouse".into())
-        .then(PointerAction::MoveToElement {
-            element: card,
-            duration: None,
-            x: 0.0,
-            y: 0.0,
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::MoveBy {
-            duration: Some(std::time::Duration::from_millis(100)),
-            x: 0.0,
-            y: -30.0,
-        })
-        .then(PointerAction::MoveToElement {
-            element: target,
-            duration: Some(std::time::Duration::from_millis(250)),
-            x: 0.0,
-            y: 0.0,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        });
-    c.perform_actions(drag).await.unwrap();
-    // The card left the hand and lies on the attack card it beat.
-    let beaten = format!(
-        "return !document.querySelector('.hand [data-card=\"{code}\"]') && [...document.querySelectorAll('.battle .pair')].some(p => [...p.querySelectorAll('[data-card]')].map(e => e.dataset.card).join(' ') === '{attack} {code}')"
-    );
-    wait_for(&c, &beaten, 10).await;
-    assert!(
-        find(&c, ".drag-ghost").await.is_none(),
-        "the dragged copy was left behind"
-    );
+    defend_by_dragging(&c, false).await;
     screenshot(&c, "panjpar-dragged-defence-390x844").await;
+    // A finger does the same as a mouse.
+    play_to_a_defence(&c).await;
+    defend_by_dragging(&c, true).await;
     c.close().await.unwrap();
 }
 
