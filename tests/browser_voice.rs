@@ -398,3 +398,42 @@ async fn with_a_turn_server_set_the_audio_can_go_through_its_relay() {
     host.close().await.unwrap();
     guest.close().await.unwrap();
 }
+
+/// Keeps the page's table socket in `window.tableSocket` the next time the page sends on it.
+const RECORD_SOCKET: &str = r#"
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) { window.tableSocket = this; return send.call(this, data); };
+return true;
+"#;
+
+#[actix_rt::test]
+async fn a_page_whose_socket_breaks_switches_its_voice_on_again() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|_| {});
+    let host = driver.media_session(1280, 800).await;
+    let guest = driver.media_session(1280, 800).await;
+    seat_pages(&server, "pishe-pasha", &[&host, &guest]).await;
+    eval(&guest, RECORD_SOCKET).await;
+    for page in [&host, &guest] {
+        assert!(click(page, "#voice-switch").await);
+    }
+    wait_connected(&host, 1).await;
+    wait_connected(&guest, 1).await;
+    eval(&guest, "window.tableSocket.close(); return true").await;
+    // The server turns the guest's voice off when its socket goes; the page reconnects and switches
+    // it on again, and both pages make a new connection in place of the old one.
+    for page in [&host, &guest] {
+        wait_for(page, "return window.peerConnections.length === 2", 30).await;
+        wait_connected(page, 1).await;
+    }
+    assert_audio_flows(&[&host, &guest]).await;
+    let pressed = eval(
+        &guest,
+        "return document.querySelector('#voice-switch').getAttribute('aria-pressed')",
+    )
+    .await;
+    assert_eq!(pressed, "true");
+    host.close().await.unwrap();
+    guest.close().await.unwrap();
+}

@@ -10,6 +10,12 @@ use crate::protocol::{ServerMsg, SignalKind};
 use crate::table::seats::TableKind;
 use crate::table::ConnId;
 
+/// The refusal of voice at a computer table.
+const FRIENDS_ONLY: (&str, &str) = (
+    "voice-friends-only",
+    "Voice is for tables of friends; this table plays the computer.",
+);
+
 /// For each seat, the socket whose browser has voice on, if any.
 pub(super) struct VoiceRoom {
     holders: Vec<Option<ConnId>>,
@@ -43,12 +49,8 @@ impl<G: Game> Table<G> {
     /// A seat switches its voice on or off.
     pub(super) fn switch_voice(&mut self, conn: ConnId, seat: Seat, on: bool) {
         if self.kind == TableKind::Computer {
-            self.send_refusal(
-                conn,
-                "voice-friends-only",
-                "Voice is for tables of friends; this table plays the computer.",
-                None,
-            );
+            let (code, message) = FRIENDS_ONLY;
+            self.send_refusal(conn, code, message, None);
             return;
         }
         let before = self.voice.holder(seat);
@@ -101,10 +103,7 @@ impl<G: Game> Table<G> {
         data: &serde_json::Value,
     ) {
         let refusal = if self.kind == TableKind::Computer {
-            Some((
-                "voice-friends-only",
-                "Voice is for tables of friends; this table plays the computer.",
-            ))
+            Some(FRIENDS_ONLY)
         } else if to.index() >= G::SEATS || to == seat {
             Some(("bad-signal", "A signal goes to another seat of this table."))
         } else if self.voice.holder(seat) != Some(conn) {
