@@ -229,3 +229,51 @@ async fn the_staged_deal_plays_itself_pauses_and_steps() {
         c.close().await.unwrap();
     }
 }
+
+/// The animation the last move's cards were given, or `none`, once a step has put cards in the trick.
+const ARRIVING: &str = "const a = document.querySelector('.trick .arriving'); const l = document.querySelector('.trick .last-move'); return a && l && getComputedStyle(a).animationName + ' ' + getComputedStyle(l).boxShadow";
+
+#[actix_rt::test]
+async fn the_staged_deal_steps_by_keyboard_and_moves_nothing_under_reduced_motion() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|_| {});
+    for reduced in [false, true] {
+        let c = if reduced {
+            driver.reduced_motion_session(1280, 800).await
+        } else {
+            driver.session(1280, 800).await
+        };
+        c.goto(&format!("{}/ganjifa/staged", server.base))
+            .await
+            .unwrap();
+        wait_for(&c, "return document.body.dataset.step === '0'", 20).await;
+        let motion = eval(&c, "return document.body.dataset.motion").await;
+        assert_eq!(motion, if reduced { "reduced" } else { "full" });
+        // The arrow keys step forward and back.
+        let body = c.find(fantoccini::Locator::Css("body")).await.unwrap();
+        for _ in 0..2 {
+            body.send_keys(&char::from(fantoccini::key::Key::Right).to_string())
+                .await
+                .unwrap();
+        }
+        wait_for(&c, "return document.body.dataset.step === '2'", 5).await;
+        body.send_keys(&char::from(fantoccini::key::Key::Left).to_string())
+            .await
+            .unwrap();
+        wait_for(&c, "return document.body.dataset.step === '1'", 5).await;
+        body.send_keys(&char::from(fantoccini::key::Key::Right).to_string())
+            .await
+            .unwrap();
+        wait_for(&c, "return document.body.dataset.step === '2'", 5).await;
+        // The card that just arrived is ringed either way; it slides in only when motion is welcome.
+        let arriving = wait_for(&c, ARRIVING, 5).await;
+        let arriving = arriving.as_str().unwrap();
+        assert!(
+            arriving.starts_with(if reduced { "none " } else { "arrive " }),
+            "{arriving}"
+        );
+        assert!(!arriving.ends_with(" none"), "{arriving}");
+        c.close().await.unwrap();
+    }
+}

@@ -104,6 +104,12 @@ impl Driver {
         self.session_with(width, height, &media).await
     }
 
+    /// A session whose browser asks pages for reduced motion (`prefers-reduced-motion: reduce`).
+    pub async fn reduced_motion_session(&mut self, width: u32, height: u32) -> Client {
+        self.session_with(width, height, &["--force-prefers-reduced-motion"])
+            .await
+    }
+
     /// A session with these Chromium flags added.
     async fn session_with(&mut self, width: u32, height: u32, extra: &[&str]) -> Client {
         let profile = std::env::temp_dir().join(format!(
