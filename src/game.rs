@@ -85,6 +85,42 @@ impl DealOutcome {
     }
 }
 
+/// Where one card of a deal's shuffled order went: to a seat (its hand; its stock in Pishe Pasha), or
+/// to a place on the table (Panjpar's "trump" card and "pile"). A seat is written as its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum DealtTo {
+    Seat(Seat),
+    Table(&'static str),
+}
+
+/// A deal's cards in the order its shuffle left them, written as the game writes cards, with where
+/// each one went: what a table commits to before a deal is played and shows once it has ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DealOrder {
+    pub cards: Vec<String>,
+    pub to: Vec<DealtTo>,
+}
+
+impl DealOrder {
+    /// The order of `cards`, the card at each position going where `dealt_to` says.
+    pub fn new<C: fmt::Display>(cards: &[C], dealt_to: impl Fn(usize) -> DealtTo) -> DealOrder {
+        DealOrder {
+            cards: cards.iter().map(ToString::to_string).collect(),
+            to: (0..cards.len()).map(dealt_to).collect(),
+        }
+    }
+
+    /// The cards dealt to `seat`, in the order they were dealt.
+    pub fn dealt_to(&self, seat: Seat) -> impl Iterator<Item = &str> {
+        self.cards
+            .iter()
+            .zip(&self.to)
+            .filter(move |(_, to)| **to == DealtTo::Seat(seat))
+            .map(|(card, _)| card.as_str())
+    }
+}
+
 /// A game's rules core.
 pub trait Game: Sized + 'static {
     /// The game's name in URLs and on the command line: "panjpar", "pishe-pasha", "ganjifa".
@@ -100,6 +136,10 @@ pub trait Game: Sized + 'static {
 
     /// Deals a new deal.
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> Self::State;
+
+    /// Deals the same deal as [`Game::deal`] from the same source, and says how: the shuffled order
+    /// of its cards and where each went.
+    fn deal_in_order(setup: &DealSetup, rng: &mut DealRng) -> (Self::State, DealOrder);
 
     /// The seat that must act now, or `None` once the deal has ended.
     fn to_act(state: &Self::State) -> Option<Seat>;

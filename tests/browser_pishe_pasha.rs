@@ -69,6 +69,15 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking() {
             result.as_str().unwrap().contains("won the match"),
             "{result}"
         );
+        // The page checked the revealed deal against the commitment it was sent before play.
+        let check = wait_for(
+            &c,
+            "const m = document.querySelector('#deal-check'); return m && m.dataset.state && m.dataset.state + ': ' + m.textContent + ' ' + m.title",
+            10,
+        )
+        .await;
+        assert!(check.as_str().unwrap().starts_with("verified: "), "{check}");
+        eval(&c, "document.querySelector('#deal-check').scrollIntoView()").await;
         screenshot(&c, &format!("pishe-pasha-result-{width}x{height}")).await;
         c.close().await.unwrap();
     }

@@ -14,7 +14,7 @@ use super::frames::{MatchInfo, Status, ViewFrame};
 use super::messages::*;
 use super::seats::{Occupant, TableKind};
 use super::snapshot::Snapshot;
-use super::{TableId, TokenHash};
+use super::{fresh_salt, DealSeal, TableId, TokenHash};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game, RuleError};
 use crate::matches::{Match, MatchLength};
@@ -67,6 +67,8 @@ pub struct Table<G: Game> {
     length: MatchLength,
     matchup: Match,
     state: Option<G::State>,
+    /// The sealed order of the deal in `state`.
+    seal: Option<DealSeal>,
     record: Vec<DealRecord>,
     version: u64,
     rng: TableRng,
@@ -110,6 +112,7 @@ impl<G: Game> Table<G> {
             length,
             matchup,
             state: None,
+            seal: None,
             record: Vec::new(),
             version: 0,
             rng,
@@ -148,6 +151,7 @@ impl<G: Game> Table<G> {
     /// The frame for `seat` now.
     fn view_frame(&self, seat: Seat, seats: &[SeatInfo]) -> Arc<str> {
         let status = self.status();
+        let outcome = self.state.as_ref().and_then(G::outcome);
         let frame = ViewFrame::<G> {
             frame: "view",
             version: self.version,
@@ -162,11 +166,12 @@ impl<G: Game> Table<G> {
                 winners: self.matchup.winners(),
             },
             view: self.state.as_ref().map(|s| G::view(s, Some(seat))),
-            outcome: self.state.as_ref().and_then(G::outcome),
             actions: match (&self.state, status) {
                 (Some(state), Status::Playing) => G::legal_actions(state, seat),
                 _ => Vec::new(),
             },
+            deal: self.seal.as_ref().map(|seal| seal.shown(outcome.is_some())),
+            outcome,
         };
         serde_json::to_string(&frame)
             .expect("views always serialize")
@@ -246,11 +251,15 @@ impl<G: Game> Table<G> {
     fn start_deal(&mut self) {
         let setup = self.matchup.next_deal();
         let seed: u64 = self.rng.gen();
-        self.state = Some(G::deal(&setup, &mut deal_rng(seed)));
+        let (state, order) = G::deal_in_order(&setup, &mut deal_rng(seed));
+        let salt = fresh_salt();
+        self.state = Some(state);
+        self.seal = Some(DealSeal::new(order, salt.clone()));
         self.version += 1;
         self.record.push(DealRecord {
             setup,
             seed,
+            salt,
             dealt_at: self.version,
             actions: Vec::new(),
         });

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::seal::SealShown;
 use super::seats::TableKind;
 use super::TableId;
 use crate::cards::Seat;
@@ -43,6 +44,8 @@ pub struct ViewFrame<'a, G: Game> {
     pub outcome: Option<DealOutcome>,
     /// Every action this seat may take now (empty when it is not its turn).
     pub actions: Vec<G::Action>,
+    /// The deal's commitment, and once it has ended its order and salt (see `table::seal`).
+    pub deal: Option<SealShown<'a>>,
 }
 
 /// The match as every seat sees it.

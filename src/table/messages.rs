@@ -125,6 +125,10 @@ pub struct TableRecord {
 pub struct DealRecord {
     pub setup: crate::game::DealSetup,
     pub seed: u64,
+    /// The salt of the deal's commitment (see `table::seal`), kept so that a rebuilt table shows the
+    /// same commitment. Never in a frame before the deal has ended.
+    #[serde(default)]
+    pub salt: String,
     /// The table's version once the deal was dealt.
     pub dealt_at: u64,
     /// Each accepted action: the seat, the action as JSON, and the version it made.

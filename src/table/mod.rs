@@ -6,11 +6,13 @@
 mod actor;
 mod frames;
 mod messages;
+mod seal;
 mod seats;
 mod snapshot;
 
 pub use actor::{Closing, OnClosed, Table, TableConfig, TableKeeper};
 pub use messages::*;
+pub use seal::{commitment, fresh_salt, DealSeal};
 pub use seats::{SeatTicket, TableKind};
 pub use snapshot::{SeatRecord, Snapshot};
 

@@ -347,7 +347,9 @@ pub fn deal_history<G: chaikhana::game::Game>(record: &TableRecord, version: u64
 }
 
 /// Checks every view frame a seat received against the truth: `leaks` says what in a frame the seat
-/// could not know, given the deal's states up to that frame's version.
+/// could not know, given the deal's states up to that frame's version. The deal's seal is checked too
+/// (see [`check_deal_seal`]); its reveal, the whole order shown once the deal has ended, is left out of
+/// what `leaks` is asked about.
 pub fn assert_frames_hide_the_truth<G: chaikhana::game::Game>(
     record: &TableRecord,
     seat: usize,
@@ -355,17 +357,109 @@ pub fn assert_frames_hide_the_truth<G: chaikhana::game::Game>(
     leaks: impl Fn(&[G::State], chaikhana::cards::Seat, &Value) -> Option<String>,
 ) {
     let mut checked = 0;
-    for frame in frames
+    let views: Vec<&Value> = frames
         .iter()
         .filter(|f| f["type"] == "view" && !f["view"].is_null())
-    {
+        .collect();
+    for frame in &views {
         let version = frame["version"].as_u64().unwrap();
         let history = deal_history::<G>(record, version);
         assert!(!history.is_empty());
-        if let Some(leak) = leaks(&history, chaikhana::cards::Seat::new(seat), frame) {
+        let mut shown = (*frame).clone();
+        if let Some(deal) = shown.get_mut("deal").and_then(Value::as_object_mut) {
+            deal.remove("reveal");
+        }
+        if let Some(leak) = leaks(&history, chaikhana::cards::Seat::new(seat), &shown) {
             panic!("seat {seat} at version {version}: {leak}");
         }
         checked += 1;
     }
     assert!(checked > 0, "no view frame was checked");
+    check_deal_seal::<G>(record, frames);
+}
+
+/// The lowercase hex SHA-256 of `text`, worked out here rather than by the server's code.
+pub fn sha256_hex(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Checks the verifiable deal in one seat's frames: every frame of a deal carries the same commitment;
+/// no frame shows the order or the salt before the deal has ended; every frame after the end shows them;
+/// the order is the one the deal's seed really dealt, with the places it really went; and it hashes to
+/// the commitment. Returns how many reveals were checked.
+pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &[Value]) -> usize {
+    use std::collections::BTreeMap;
+    let mut by_deal: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
+    for frame in frames
+        .iter()
+        .filter(|f| f["type"] == "view" && !f["view"].is_null())
+    {
+        let version = frame["version"].as_u64().unwrap();
+        let deal = record
+            .deals
+            .iter()
+            .rev()
+            .find(|d| d.dealt_at <= version)
+            .expect("a view belongs to a deal");
+        by_deal.entry(deal.dealt_at).or_default().push(frame);
+    }
+    let mut reveals = 0;
+    for (dealt_at, frames) in by_deal {
+        let deal = record
+            .deals
+            .iter()
+            .find(|d| d.dealt_at == dealt_at)
+            .unwrap();
+        let (_, order) = G::deal_in_order(&deal.setup, &mut chaikhana::cards::deal_rng(deal.seed));
+        let commitment = frames[0]["deal"]["commitment"]
+            .as_str()
+            .expect("every frame of a deal carries its commitment")
+            .to_string();
+        assert_eq!(commitment.len(), 64, "a hex SHA-256");
+        let mut salt: Option<String> = None;
+        for frame in &frames {
+            assert_eq!(
+                frame["deal"]["commitment"],
+                commitment.as_str(),
+                "one commitment a deal"
+            );
+            let reveal = &frame["deal"]["reveal"];
+            let ended = !frame["outcome"].is_null();
+            assert_eq!(
+                !reveal.is_null(),
+                ended,
+                "the order is shown exactly once the deal has ended"
+            );
+            if !ended {
+                continue;
+            }
+            assert_eq!(
+                reveal["order"],
+                json!(order.cards),
+                "the order the seed dealt"
+            );
+            assert_eq!(reveal["to"], json!(order.to), "where each card went");
+            let revealed = reveal["salt"].as_str().unwrap();
+            assert_eq!(
+                sha256_hex(&format!("{}|{revealed}", order.cards.join(","))),
+                commitment,
+                "the reveal hashes to the commitment"
+            );
+            salt = Some(revealed.to_string());
+            reveals += 1;
+        }
+        if let Some(salt) = salt {
+            for frame in frames.iter().filter(|f| f["outcome"].is_null()) {
+                assert!(
+                    !frame.to_string().contains(&salt),
+                    "the salt was sent before the end"
+                );
+            }
+        }
+    }
+    reveals
 }

@@ -43,7 +43,7 @@ mod playouts;
 mod scenarios;
 
 use crate::cards::{DealRng, Seat};
-use crate::game::{Bot, DealOutcome, DealSetup, Game, RandomBot, RuleError};
+use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError};
 
 pub use rules::{Action, State};
 pub use view::View;
@@ -62,6 +62,12 @@ impl Game for Ganjifa {
 
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         rules::deal(setup, rng)
+    }
+
+    fn deal_in_order(setup: &DealSetup, rng: &mut DealRng) -> (State, DealOrder) {
+        let (state, pack) = rules::deal_in_order(setup, rng);
+        let order = DealOrder::new(&pack, |i| DealtTo::Seat(rules::dealt_to(state.dealer, i)));
+        (state, order)
     }
 
     fn to_act(state: &State) -> Option<Seat> {

@@ -198,15 +198,26 @@ pub fn roles(setup: &DealSetup) -> (Seat, Time) {
 
 /// Deals until every hand holds a Mir: a Mir-less hand cancels the deal, and the dealer shuffles again.
 pub fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
+    deal_in_order(setup, rng).0
+}
+
+/// The deal, with the pack in the order that was dealt (the shuffle that dealt no void hand).
+pub fn deal_in_order(setup: &DealSetup, rng: &mut DealRng) -> (State, Vec<GCard>) {
     let (dealer, time) = roles(setup);
     let mut pack: Vec<GCard> = GSet::PACK.iter().collect();
     loop {
         pack.shuffle(rng);
         let blind_seed = rng.gen();
         if let Some(state) = deal_from(dealer, time, &pack, blind_seed) {
-            return state;
+            return (state, pack);
         }
     }
+}
+
+/// The seat the card at `position` of the pack goes to: batches of four, round from the seat after
+/// the dealer.
+pub fn dealt_to(dealer: Seat, position: usize) -> Seat {
+    dealer.after(1 + (position / 4) % SEATS, SEATS)
 }
 
 /// The deal of `pack` in that order, or `None` when a hand would hold no Mir (a void deal).
@@ -219,7 +230,7 @@ pub fn deal_from(dealer: Seat, time: Time, pack: &[GCard], blind_seed: u64) -> O
     let mut hands = PerSeat::<GSet>::default();
     let mut face_up = GSet::EMPTY;
     for (batch, cards) in pack.chunks(4).enumerate() {
-        let seat = dealer.after(1 + batch % SEATS, SEATS);
+        let seat = dealt_to(dealer, 4 * batch);
         let open = batch < SEATS || batch >= pack.len() / 4 - SEATS;
         for &card in cards {
             hands[seat].insert(card);

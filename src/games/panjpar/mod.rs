@@ -10,7 +10,7 @@ pub mod view;
 mod tests;
 
 use crate::cards::{DealRng, Seat};
-use crate::game::{Bot, DealOutcome, DealSetup, Game, RandomBot, RuleError};
+use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, Game, RandomBot, RuleError};
 use crate::matches::MatchLength;
 
 pub use rules::{Action, Phase, State};
@@ -29,6 +29,13 @@ impl Game for Panjpar {
 
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         rules::deal(setup, rng)
+    }
+
+    fn deal_in_order(setup: &DealSetup, rng: &mut DealRng) -> (State, DealOrder) {
+        let cards = crate::cards::shuffled_deck(rng);
+        let guesser = setup.rotating_seat(rules::SEATS);
+        let order = DealOrder::new(&cards, |i| rules::dealt_to(guesser, i));
+        (rules::deal_from(setup, &cards), order)
     }
 
     fn to_act(state: &State) -> Option<Seat> {

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{BySeat, Card, CardSet, Colour, DealRng, Rank, Seat, Suit};
-use crate::game::{DealOutcome, DealSetup, RuleError};
+use crate::game::{DealOutcome, DealSetup, DealtTo, RuleError};
 
 use super::battle::{attack_problem, beat_problem, largest_attack, separate_pairs, Battle};
 
@@ -108,19 +108,43 @@ impl State {
 /// Deals: five cards each, the next card turned for trump, the rest face down over it. The guesser is
 /// the deal's rotating seat; hands and trump stay hidden from the view until the guess is made.
 pub fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
-    let mut cards = crate::cards::shuffled_deck(rng);
+    deal_from(setup, &crate::cards::shuffled_deck(rng))
+}
+
+/// The trump card's place in a deal's order.
+pub const TRUMP: DealtTo = DealtTo::Table("trump");
+/// The face-down pile's place in a deal's order.
+pub const PILE: DealtTo = DealtTo::Table("pile");
+
+/// Where the card at `position` of the shuffled deck goes: the first ten one at a time from the
+/// guesser, the next is the trump card, and the rest make the pile.
+pub fn dealt_to(guesser: Seat, position: usize) -> DealtTo {
+    match position {
+        p if p < SEATS * HAND_SIZE => DealtTo::Seat(guesser.after(p, SEATS)),
+        p if p == SEATS * HAND_SIZE => TRUMP,
+        _ => PILE,
+    }
+}
+
+/// The deal of a shuffled deck, `cards` in shuffled order.
+pub fn deal_from(setup: &DealSetup, cards: &[Card]) -> State {
     let guesser = setup.rotating_seat(SEATS);
     let mut hands = BySeat::<CardSet, SEATS>::default();
-    for (i, card) in cards.drain(..2 * HAND_SIZE).enumerate() {
-        hands[guesser.after(i, SEATS)].insert(card);
+    let mut pile = Vec::with_capacity(cards.len());
+    let mut trump_card = cards[SEATS * HAND_SIZE];
+    for (i, &card) in cards.iter().enumerate() {
+        match dealt_to(guesser, i) {
+            DealtTo::Seat(seat) => hands[seat].insert(card),
+            TRUMP => trump_card = card,
+            _ => pile.push(card),
+        }
     }
-    let trump_card = cards.remove(0);
     State {
         phase: Phase::Guess,
         guesser,
         guess: None,
         hands,
-        pile: cards,
+        pile,
         trump_card,
         trump_drawn_by: None,
         attacker: guesser,

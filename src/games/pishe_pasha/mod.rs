@@ -37,7 +37,7 @@ pub use rules::{Action, CannotGive, Layout, Phase, State};
 pub use view::{Choices, DealResult, PileView, View};
 
 use crate::cards::{DealRng, Seat};
-use crate::game::{Bot, DealOutcome, DealSetup, Game, RandomBot, RuleError};
+use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError};
 use crate::matches::MatchLength;
 
 /// The match lengths a host may pick (RULINGS Pishe Pasha 6), with their labels.
@@ -64,6 +64,12 @@ impl Game for PishePasha {
 
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         State::deal(setup, rng)
+    }
+
+    fn deal_in_order(setup: &DealSetup, rng: &mut DealRng) -> (State, DealOrder) {
+        let cards = crate::cards::shuffled_deck(rng);
+        let order = DealOrder::new(&cards, |i| DealtTo::Seat(State::dealt_to(setup, i)));
+        (State::deal_from(setup, &cards), order)
     }
 
     fn to_act(state: &State) -> Option<Seat> {

@@ -117,11 +117,22 @@ impl State {
     /// shuffled deck is dealt one card at a time, the first to the seat that plays first, each card on
     /// top of that seat's stock, 26 each.
     pub fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
+        State::deal_from(setup, &shuffled_deck(rng))
+    }
+
+    /// The seat whose stock the card at `position` of the shuffled deck goes to: one at a time, the
+    /// first to the seat that plays first (the seat after the dealer).
+    pub fn dealt_to(setup: &DealSetup, position: usize) -> Seat {
+        setup.rotating_seat(SEATS).after(1 + position, SEATS)
+    }
+
+    /// The deal of a shuffled deck, `cards` in shuffled order.
+    pub fn deal_from(setup: &DealSetup, cards: &[Card]) -> State {
         let dealer = setup.rotating_seat(SEATS);
         let first = dealer.next(SEATS);
         let mut stocks = BySeat([Stack::EMPTY; SEATS]);
-        for (i, card) in shuffled_deck(rng).into_iter().enumerate() {
-            stocks[first.after(i, SEATS)].push(card);
+        for (i, &card) in cards.iter().enumerate() {
+            stocks[State::dealt_to(setup, i)].push(card);
         }
         State::begin(
             dealer,

@@ -9,10 +9,10 @@ use rand::{Rng, SeedableRng};
 use super::super::messages::{DealRecord, Keep};
 use super::super::seats::Occupant;
 use super::super::snapshot::{SeatRecord, Snapshot};
-use super::super::TableId;
+use super::super::{DealSeal, TableId};
 use super::{Table, TableConfig, TableRng};
 use crate::cards::{deal_rng, Seat};
-use crate::game::{BotRng, Game};
+use crate::game::{BotRng, DealOrder, Game};
 
 impl<G: Game> Table<G> {
     /// The table as a snapshot: enough to rebuild it exactly, and no token.
@@ -72,9 +72,12 @@ impl<G: Game> Table<G> {
                 ),
             });
         }
-        let state = match snapshot.deals.last() {
-            Some(deal) => Some(replay::<G>(deal, snapshot.version, &mut seats)?),
-            None => None,
+        let (state, seal) = match snapshot.deals.last() {
+            Some(deal) => {
+                let (state, order) = replay::<G>(deal, snapshot.version, &mut seats)?;
+                (Some(state), Some(DealSeal::new(order, deal.salt.clone())))
+            }
+            None => (None, None),
         };
         let mut rng = TableRng::from_entropy();
         let bot_rng = BotRng::seed_from_u64(rng.gen());
@@ -86,6 +89,7 @@ impl<G: Game> Table<G> {
             length: snapshot.length,
             matchup: snapshot.matchup,
             state,
+            seal,
             record: snapshot.deals,
             version: snapshot.version,
             rng,
@@ -99,13 +103,14 @@ impl<G: Game> Table<G> {
     }
 }
 
-/// The deal's state after its recorded actions, shown to the computer players on the way.
+/// The deal's state after its recorded actions, shown to the computer players on the way, and the
+/// deal's order.
 fn replay<G: Game>(
     deal: &DealRecord,
     version: u64,
     seats: &mut [Occupant<G>],
-) -> Result<G::State, String> {
-    let mut state = G::deal(&deal.setup, &mut deal_rng(deal.seed));
+) -> Result<(G::State, DealOrder), String> {
+    let (mut state, order) = G::deal_in_order(&deal.setup, &mut deal_rng(deal.seed));
     let show = |state: &G::State, seats: &mut [Occupant<G>]| {
         for (i, occupant) in seats.iter_mut().enumerate() {
             if let Occupant::Computer(bot) = occupant {
@@ -126,7 +131,7 @@ fn replay<G: Game>(
             .map_err(|e| format!("a recorded action is refused on replay: {e}"))?;
         show(&state, seats);
     }
-    Ok(state)
+    Ok((state, order))
 }
 
 impl<G: Game> Handler<Keep> for Table<G> {
@@ -222,6 +227,10 @@ mod tests {
             let rebuilt = Table::<G>::rebuild(id, stored, config()).unwrap();
             assert_eq!(rebuilt.version, table.version, "{}", G::NAME);
             assert_eq!(rebuilt.state, table.state, "{}", G::NAME);
+            assert_eq!(
+                rebuilt.seal, table.seal,
+                "the same commitment after a rebuild"
+            );
             assert_eq!(rebuilt.matchup, table.matchup);
             assert_eq!(rebuilt.snapshot(), snapshot);
             assert_eq!(rebuilt.status(), table.status());

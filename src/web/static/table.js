@@ -1,6 +1,7 @@
 // The table page: takes or resumes the seat, opens the socket and hands each frame to the board.
 
 import { TableSocket } from "./socket.js";
+import { DealCheck } from "./verify.js";
 import { setUpContrast, showBanner, chosenLang, chooseLang } from "./ui.js";
 import { createVoice } from "./voice.js";
 
@@ -37,6 +38,7 @@ const voice = createVoice(
   (frame) => socket && socket.send(frame),
   () => (lastFrame?.game === "panjpar" ? lang : "en"),
 );
+const dealCheck = new DealCheck(document.getElementById("deal-check"), () => lang);
 
 function say(text) {
   const opening = document.getElementById("opening");
@@ -80,6 +82,7 @@ async function showFrame(frame, socket) {
   }
   lastFrame = frame;
   board.render(frame);
+  await dealCheck.follow(frame);
 }
 
 async function start() {
