@@ -225,7 +225,6 @@ export function createVoice(panel, send, lang) {
       draw();
       return;
     }
-    asking = false;
     try {
       const answer = await fetch("/api/voice", { cache: "no-store" });
       if (answer.ok) iceServers = (await answer.json()).iceServers || [];
@@ -233,6 +232,7 @@ export function createVoice(panel, send, lang) {
       // Without the list, peers on one network still find each other.
       iceServers = [];
     }
+    asking = false;
     audio = new AudioContext();
     audio.resume().catch(() => {});
     myMeter = meterFor(mic);
