@@ -7,7 +7,7 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use super::bot::Computer;
-use super::pack::{GCard, GSet};
+use super::pack::{GCard, GSet, GSuit};
 use super::rules::{Action, Phase, State, Trick, TrickKind, SEATS};
 use super::view::{view, View};
 use super::Ganjifa;
@@ -52,12 +52,45 @@ pub const WANTED: [Event; 7] = [
     Event::SecondPhase,
 ];
 
+/// An action as seat 0 may see it: a talafa another seat laid face down names its suit, never its card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ShownAction {
+    Seen(Action),
+    FaceDown {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        suit: GSuit,
+        face_down: bool,
+    },
+}
+
+impl ShownAction {
+    fn of(action: Action, by: Seat, to: Seat) -> ShownAction {
+        match action {
+            Action::Talafa { suit, card } if card.suit() != suit && by != to => {
+                ShownAction::FaceDown {
+                    kind: "talafa",
+                    suit,
+                    face_down: true,
+                }
+            }
+            seen => ShownAction::Seen(seen),
+        }
+    }
+}
+
 /// One step of the script.
 #[derive(Clone, Debug, Serialize)]
 pub struct Step {
     /// The seat that acted (none for the first step, the deal as dealt).
     pub seat: Option<Seat>,
+    /// The action played, for replaying the script; it goes out as `shown`.
+    #[serde(skip)]
     pub action: Option<Action>,
+    /// The action as seat 0 may see it.
+    #[serde(rename = "action")]
+    pub shown: Option<ShownAction>,
     /// What happened, in one line.
     pub line: String,
     pub events: Vec<Event>,
@@ -348,6 +381,7 @@ pub fn script(seed: u64) -> Script {
     let mut steps = vec![Step {
         seat: None,
         action: None,
+        shown: None,
         line: opening_line(&state),
         events: vec![Event::Opening],
         view: view(&state, Some(shown)),
@@ -377,6 +411,7 @@ pub fn script(seed: u64) -> Script {
         steps.push(Step {
             seat: Some(seat),
             action: Some(action),
+            shown: Some(ShownAction::of(action, seat, shown)),
             line,
             events,
             view: view(&state, Some(shown)),
@@ -442,5 +477,33 @@ mod tests {
             assert_eq!(step.view, view(&state, Some(Seat::new(0))));
         }
         assert_eq!(state.phase, Phase::Over);
+    }
+
+    #[test]
+    fn a_card_laid_face_down_by_another_seat_never_leaves_in_the_script() {
+        let script = script(STAGED_SEED);
+        let mut hidden = 0;
+        for step in &script.steps {
+            let (Some(seat), Some(action)) = (step.seat, step.action) else {
+                continue;
+            };
+            let json = serde_json::to_value(step).unwrap();
+            if let Action::Talafa { suit, card } = action {
+                if card.suit() != suit && seat.index() != 0 {
+                    hidden += 1;
+                    assert_eq!(
+                        json["action"],
+                        serde_json::json!({"type": "talafa", "suit": suit, "face_down": true})
+                    );
+                    assert!(!json.to_string().contains(&format!("\"{card}\"")));
+                    continue;
+                }
+            }
+            assert_eq!(json["action"], serde_json::to_value(action).unwrap());
+        }
+        assert!(
+            hidden > 0,
+            "the staged deal shows another seat's face-down talafa"
+        );
     }
 }
