@@ -30,6 +30,8 @@ pub struct Settings {
     pub silence_timeout_secs: u64,
     pub log_format: String,
     pub log_filter: String,
+    pub site_origin: String,
+    pub tables_per_minute: u32,
 }
 
 impl Settings {

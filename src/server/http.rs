@@ -67,13 +67,33 @@ struct NewTable {
     length: Option<Value>,
 }
 
-async fn create_table(state: web::Data<AppState>, body: web::Bytes) -> HttpResponse {
+async fn create_table(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> HttpResponse {
     if state.registry.draining() {
         return refusal(
             503,
             "draining",
             "This server is shutting down; try again in a moment.",
         );
+    }
+    // The connection's own address: a forwarded-for header is the client's to write.
+    if let Some(addr) = req.peer_addr() {
+        if let Err(wait) = state.quota.take(addr.ip()) {
+            let message = format!(
+                "This address has opened {} tables in the last minute; try again in {wait} s.",
+                state.settings.tables_per_minute
+            );
+            let mut answer = refusal(429, "too-many-tables", &message);
+            if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&wait.to_string()) {
+                answer
+                    .headers_mut()
+                    .insert(actix_web::http::header::RETRY_AFTER, value);
+            }
+            return answer;
+        }
     }
     let request: NewTable = match serde_json::from_slice(&body) {
         Ok(r) => r,
@@ -165,6 +185,13 @@ async fn open_socket(
             503,
             "draining",
             "This server is shutting down; try again in a moment.",
+        );
+    }
+    if !super::guard::origin_allowed(&req, &state.settings.site_origin) {
+        return refusal(
+            403,
+            "wrong-origin",
+            "This table's socket is only for pages of this site.",
         );
     }
     let table = match find_table(&state, &path).await {

@@ -1,5 +1,6 @@
 //! The actix-web app: HTTP routes, the table page, and the WebSocket sessions.
 
+mod guard;
 mod http;
 pub mod pages;
 mod registry;
@@ -23,6 +24,8 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     pub router: Arc<dyn Router>,
     pub registry: Arc<SessionRegistry>,
+    /// Tables opened per client address this minute.
+    pub quota: guard::TableQuota,
 }
 
 /// A running server.
@@ -62,9 +65,11 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         settings: settings.clone(),
         router: router.clone(),
         registry: registry.clone(),
+        quota: guard::TableQuota::new(settings.tables_per_minute),
     });
     let server = HttpServer::new(move || {
         App::new()
+            .wrap(guard::security_headers())
             .wrap_fn(|req, srv| {
                 use actix_web::dev::Service;
                 let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());

@@ -41,6 +41,8 @@ function chosenLength(form) {
 
 export function setUpLanding(form) {
   const game = form.dataset.game;
+  // The buttons open tables themselves; the form is never sent (no inline handler: the CSP forbids it).
+  form.addEventListener("submit", (event) => event.preventDefault());
   form.querySelector("[data-play=computer]").addEventListener("click", () => openTable(game, "computer", chosenLength(form)));
   form.querySelector("[data-play=friends]").addEventListener("click", async () => {
     const out = document.getElementById("friends-link");
