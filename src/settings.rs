@@ -141,6 +141,21 @@ mod tests {
         let settings = Settings::load_with_env(None, env.into_iter()).unwrap();
         assert_eq!(settings.bot_delay_ms, 7);
         assert_eq!(settings.listen, "0.0.0.0:80");
+        // A list of URLs stays one string, and an empty one is allowed (the voice settings).
+        let voice = [
+            (
+                "CHAIKHANA_VOICE_TURN_URLS",
+                "turn:t.example:3478?transport=udp,turns:t.example:5349",
+            ),
+            ("CHAIKHANA_VOICE_STUN_URLS", ""),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+        let settings = Settings::load_with_env(None, voice.into_iter()).unwrap();
+        assert_eq!(
+            settings.voice_turn_urls,
+            "turn:t.example:3478?transport=udp,turns:t.example:5349"
+        );
+        assert_eq!(settings.voice_stun_urls, "");
         let bad = [("CHAIKHANA_BOT_DELAY_MS".to_string(), "soon".to_string())];
         assert!(Settings::load_with_env(None, bad.into_iter()).is_err());
     }
