@@ -3,51 +3,12 @@
 
 mod support;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use chaikhana::cards::{cards_in_json, CardSet, Seat};
-use chaikhana::games::ganjifa::{pack::GCard, pack::GSet, view::visible_to, Ganjifa};
-use chaikhana::games::pishe_pasha::{self, PishePasha};
+use chaikhana::games::ganjifa::Ganjifa;
+use chaikhana::games::pishe_pasha::PishePasha;
+use support::leaks::*;
 use support::*;
-
-/// A Pishe Pasha frame may show only cards that have left a stock at some point of the deal so far:
-/// a card never turned up from a stock is seen by nobody.
-fn pishe_pasha_leaks(history: &[pishe_pasha::State], _seat: Seat, frame: &Value) -> Option<String> {
-    let mut seen = CardSet::EMPTY;
-    for state in history {
-        let in_stocks: CardSet = Seat::all(2)
-            .flat_map(|s| state.stock(s).as_slice().iter().copied())
-            .collect();
-        seen = seen.union(CardSet::DECK.minus(in_stocks));
-    }
-    let leaked = cards_in_json(frame).minus(seen);
-    (!leaked.is_empty()).then(|| format!("shown stock cards {leaked:?}"))
-}
-
-/// Every Ganjifa card code in a frame.
-fn ganjifa_cards(value: &Value, found: &mut GSet) {
-    match value {
-        Value::String(text) => {
-            if let Ok(card) = text.parse::<GCard>() {
-                found.insert(card);
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| ganjifa_cards(v, found)),
-        Value::Object(map) => map.values().for_each(|v| ganjifa_cards(v, found)),
-        _ => {}
-    }
-}
-
-fn ganjifa_leaks(
-    history: &[chaikhana::games::ganjifa::State],
-    seat: Seat,
-    frame: &Value,
-) -> Option<String> {
-    let mut shown = GSet::EMPTY;
-    ganjifa_cards(frame, &mut shown);
-    let leaked = shown.minus(visible_to(history.last()?, Some(seat)));
-    (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))
-}
 
 #[actix_rt::test]
 async fn a_pishe_pasha_match_against_the_computer() {

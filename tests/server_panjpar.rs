@@ -3,18 +3,11 @@
 
 mod support;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use chaikhana::cards::{cards_in_json, Seat};
-use chaikhana::games::panjpar::{view::visible_to, Panjpar, State};
+use chaikhana::games::panjpar::Panjpar;
+use support::leaks::*;
 use support::*;
-
-/// The cards a Panjpar frame shows that its seat could not know.
-fn panjpar_leaks(history: &[State], seat: Seat, frame: &Value) -> Option<String> {
-    let state = history.last()?;
-    let leaked = cards_in_json(frame).minus(visible_to(state, Some(seat)));
-    (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))
-}
 
 #[actix_rt::test]
 async fn a_whole_match_against_the_computer() {

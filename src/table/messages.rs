@@ -108,8 +108,8 @@ pub struct Detach {
     pub conn: ConnId,
 }
 
-/// The table's record: its game, kind, and every deal's setup, seed and actions with the versions they
-/// made. Enough to rebuild it exactly; it holds no token.
+/// The table's record: its game, kind, and every deal of the match in play (a rematch starts it afresh):
+/// setup, seed and actions with the versions they made. Enough to rebuild it exactly; it holds no token.
 #[derive(Message)]
 #[rtype(result = "TableRecord")]
 pub struct Inspect;

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod leaks;
+
 use std::time::Duration;
 
 use actix_codec::Framed;

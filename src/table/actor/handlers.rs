@@ -111,6 +111,9 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
             ClientMsg::Rematch { version } => match self.check_moment(version, Status::MatchOver) {
                 Ok(()) => {
                     self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
+                    // The record keeps the match in play: a table rematching for hours must not
+                    // keep every action it ever took (the soak found it growing without end).
+                    self.record.clear();
                     self.deal_next(ctx);
                 }
                 Err(refusal) => self.refuse(conn, seat, refusal, None),
