@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::Seat;
 
-/// A frame from a browser.
-#[derive(Debug, Deserialize)]
+/// A frame from a browser (serialized again only to travel between nodes).
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// Play a game action, made on the view with this version.

@@ -17,6 +17,8 @@ pub struct Settings {
     pub seat_hold_secs: u64,
     pub idle_expiry_secs: u64,
     pub redis_url: String,
+    pub redis_lease_ms: u64,
+    pub role: String,
     pub max_frame_bytes: usize,
     pub rate_per_second: u32,
     pub rate_burst: u32,

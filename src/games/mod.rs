@@ -68,14 +68,14 @@ pub fn match_length(name: &str, length: Option<&Value>) -> Result<MatchLength, S
 }
 
 /// Opens a table of the game called `name` with the creator in seat 1 (holding the token with hash
-/// `creator`) and starts its actor.
+/// `creator`) and starts its actor; answers its handle and its first snapshot.
 pub fn open_table(
     name: &str,
     kind: TableKind,
     length: MatchLength,
     creator: TokenHash,
     config: TableConfig,
-) -> Result<TableHandle, String> {
+) -> Result<(TableHandle, Snapshot), String> {
     match name {
         "panjpar" => open::<panjpar::Panjpar>(kind, length, creator, config),
         "pishe-pasha" => open::<pishe_pasha::PishePasha>(kind, length, creator, config),
@@ -105,11 +105,12 @@ fn open<G: Game>(
     length: MatchLength,
     creator: TokenHash,
     config: TableConfig,
-) -> Result<TableHandle, String> {
+) -> Result<(TableHandle, Snapshot), String> {
     let id = TableId::random();
     let table = Table::<G>::new(id, kind, length, G::BOTS[0], creator, config)
         .ok_or_else(|| format!("{} has no computer player", G::NAME))?;
-    start(table)
+    let snapshot = table.snapshot();
+    Ok((start(table)?, snapshot))
 }
 
 fn start<G: Game>(table: Table<G>) -> Result<TableHandle, String> {

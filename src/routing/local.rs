@@ -79,7 +79,7 @@ impl Router for LocalRouter {
             request.creator,
             config,
         )
-        .map(|handle| {
+        .map(|(handle, _)| {
             let id = handle.id.clone();
             self.tables.insert(handle);
             id

@@ -3,6 +3,7 @@
 //! tables over several nodes and moves them when a node dies or drains.
 
 mod local;
+pub mod redis;
 
 pub use local::{LocalRouter, LocalTables};
 
@@ -41,12 +42,18 @@ pub trait Router: Send + Sync + 'static {
 
 /// The router the settings ask for: Redis when `redis_url` is set, otherwise the embedded one.
 pub fn from_settings(settings: &Arc<Settings>) -> Result<Arc<dyn Router>, String> {
-    if !settings.redis_url.is_empty() {
-        tracing::warn!(
-            "redis_url is set, but routing through Redis is not built yet: serving alone"
-        );
+    redis::Role::parse(&settings.role)?;
+    if settings.redis_url.is_empty() {
+        if settings.role != "all" {
+            return Err(format!(
+                "role \"{}\" needs redis_url: alone, a process does everything",
+                settings.role
+            ));
+        }
+        return Ok(Arc::new(LocalRouter::new(settings.clone())));
     }
-    Ok(Arc::new(LocalRouter::new(settings.clone())))
+    let router: Arc<dyn Router> = redis::RedisRouter::start(settings.clone())?;
+    Ok(router)
 }
 
 /// A table's behaviour from the settings, with the router's hooks.

@@ -21,11 +21,16 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/api/ganjifa/staged",
             web::get().to(super::staged::staged_deal),
-        )
-        .route("/metrics", web::get().to(metrics_text))
+        );
+    operations(cfg);
+    pages::routes(cfg);
+}
+
+/// What operators and load balancers use: metrics, liveness and readiness.
+pub fn operations(cfg: &mut web::ServiceConfig) {
+    cfg.route("/metrics", web::get().to(metrics_text))
         .route("/healthz", web::get().to(healthz))
         .route("/readyz", web::get().to(readyz));
-    pages::routes(cfg);
 }
 
 /// Every metric, in the Prometheus text format.

@@ -43,8 +43,15 @@ impl Running {
         self.server.await.unwrap_or(Ok(()))
     }
 
-    /// Stops taking new tables and sockets, closes every socket with 1001, then stops.
-    pub async fn shut_down(handle: actix_web::dev::ServerHandle, registry: Arc<SessionRegistry>) {
+    /// Stops taking new tables and sockets, hands the tables to other nodes (with Redis), closes every
+    /// socket with 1001, then stops.
+    pub async fn shut_down(
+        handle: actix_web::dev::ServerHandle,
+        registry: Arc<SessionRegistry>,
+        router: Arc<dyn Router>,
+    ) {
+        registry.refuse_new();
+        router.hand_over().await;
         registry.drain();
         for _ in 0..50 {
             if registry.open() == 0 {
@@ -61,6 +68,8 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
     let settings = Arc::new(settings);
     let router = routing::from_settings(&settings).map_err(std::io::Error::other)?;
     let registry = Arc::new(SessionRegistry::default());
+    // A node that only hosts tables serves no browser: health and metrics alone.
+    let tables_only = settings.role == "tables";
     let state = web::Data::new(AppState {
         settings: settings.clone(),
         router: router.clone(),
@@ -86,8 +95,14 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
             })
             .app_data(state.clone())
             .app_data(web::PayloadConfig::new(64 * 1024))
-            .configure(http::routes)
-            .configure(voice::routes)
+            .configure(|cfg| {
+                if tables_only {
+                    http::operations(cfg);
+                } else {
+                    http::routes(cfg);
+                    voice::routes(cfg);
+                }
+            })
             .default_service(web::to(|| async { pages::not_found() }))
     })
     .disable_signals()
@@ -116,11 +131,15 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
 pub async fn serve(settings: Settings) -> std::io::Result<()> {
     let running = start(settings)?;
     tracing::info!(addr = %running.addr, "serving http://{}", running.addr);
-    let (handle, registry) = (running.handle.clone(), running.registry.clone());
+    let (handle, registry, router) = (
+        running.handle.clone(),
+        running.registry.clone(),
+        running.router.clone(),
+    );
     actix_rt::spawn(async move {
         wait_for_signal().await;
-        tracing::info!("shutting down: no new tables, closing every socket");
-        Running::shut_down(handle, registry).await;
+        tracing::info!("shutting down: no new tables, handing tables over, closing every socket");
+        Running::shut_down(handle, registry, router).await;
     });
     running.wait().await
 }

@@ -37,11 +37,16 @@ impl SessionRegistry {
         self.draining.load(Ordering::SeqCst)
     }
 
+    /// Stops taking new tables and sockets.
+    pub fn refuse_new(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+    }
+
     /// Stops taking new tables and sockets, and closes every open socket with 1001 (going away).
     pub fn drain(&self) {
-        self.draining.store(true, Ordering::SeqCst);
+        self.refuse_new();
         for out in self.lock().values() {
-            out.do_send(Outbound::Close(1001, "the server is shutting down"));
+            out.do_send(Outbound::Close(1001, "the server is shutting down".into()));
         }
     }
 

@@ -278,7 +278,7 @@ impl Handler<Outbound> for WsSession {
                 metrics().router_frames.with_label_values(&["out"]).inc();
                 self.write(text.to_string(), ctx)
             }
-            Outbound::Close(code, reason) => self.close(code, reason, ctx),
+            Outbound::Close(code, reason) => self.close(code, &reason, ctx),
         }
     }
 }

@@ -76,8 +76,6 @@ pub struct Table<G: Game> {
     sockets: HashMap<ConnId, (Seat, Recipient<Outbound>)>,
     voice: voice::VoiceRoom,
     last_activity: Instant,
-    /// Whether the last snapshot could not be stored (the router asks again later).
-    unsaved: bool,
     /// Set when the table stops to be rebuilt by another node.
     handed_over: bool,
 }
@@ -120,7 +118,6 @@ impl<G: Game> Table<G> {
             sockets: HashMap::new(),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
-            unsaved: false,
             handed_over: false,
         };
         Some(table)
@@ -185,7 +182,10 @@ impl<G: Game> Table<G> {
         };
         if out.try_send(Outbound::Text(text)).is_err() {
             metrics().outbound_overflows.inc();
-            out.do_send(Outbound::Close(1008, "too slow: frames were piling up"));
+            out.do_send(Outbound::Close(
+                1008,
+                "too slow: frames were piling up".into(),
+            ));
             tracing::warn!(table = %self.id, conn, "dropped a socket that could not keep up");
             self.forget_socket(conn);
         }
@@ -279,7 +279,10 @@ impl<G: Game> Table<G> {
         };
         let saved = store.save(&self.id, self.snapshot());
         ctx.wait(saved.into_actor(self).map(move |saved, table, ctx| {
-            table.unsaved = !saved;
+            if !saved {
+                // The game goes on; the router stores every table again once the store is back.
+                tracing::debug!(table = %table.id, "a snapshot could not be stored");
+            }
             tell(table, ctx);
         }));
     }
@@ -498,7 +501,7 @@ impl<G: Game> Actor for Table<G> {
         {
             self.deal_next(ctx);
         } else {
-            // A table rebuilt from its snapshot at a computer's turn.
+            // A table rebuilt from its snapshot at a computer's turn goes on.
             self.wake_computer(ctx);
         }
     }
@@ -513,7 +516,7 @@ impl<G: Game> Actor for Table<G> {
             return;
         }
         for (_, out) in self.sockets.values() {
-            out.do_send(Outbound::Close(1001, "the table has closed"));
+            out.do_send(Outbound::Close(1001, "the table has closed".into()));
         }
         (self.config.on_closed)(&self.id, Closing::Closed);
     }

@@ -141,7 +141,7 @@ pub struct DealRecord {
 pub enum Outbound {
     Text(Arc<str>),
     /// Close with this WebSocket close code and reason.
-    Close(u16, &'static str),
+    Close(u16, Cow<'static, str>),
 }
 
 /// Everything needed to talk to a table, whatever its game.
@@ -195,7 +195,7 @@ impl TableHandle {
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 #[rtype(result = "()")]
 pub enum Keep {
-    /// Store the snapshot again (the last one may not have reached the store).
+    /// Store the snapshot again (the last one may not have reached the store, or the store lost it).
     Save,
     /// Store a final snapshot and stop, leaving the sockets open for the next owner.
     HandOver,

@@ -38,18 +38,7 @@ impl TestServer {
     }
 
     pub async fn post(&self, path: &str, body: &str) -> (u16, Value) {
-        let mut response = awc::Client::new()
-            .post(format!("{}{path}", self.base))
-            .insert_header(("content-type", "application/json"))
-            .send_body(body.to_string())
-            .await
-            .expect("the server answers");
-        let status = response.status().as_u16();
-        let bytes = response.body().await.expect("a body");
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
+        post(&self.base, path, body).await
     }
 
     pub async fn get(&self, path: &str) -> (u16, String) {
@@ -215,12 +204,28 @@ impl Client {
     }
 }
 
+/// POSTs JSON to a server at `base`: the status and the answer.
+pub async fn post(base: &str, path: &str, body: &str) -> (u16, Value) {
+    let mut response = awc::Client::new()
+        .post(format!("{base}{path}"))
+        .insert_header(("content-type", "application/json"))
+        .send_body(body.to_string())
+        .await
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let bytes = response.body().await.expect("a body");
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
 /// An action frame.
 pub fn action(version: u64, id: &str, action: &Value) -> Value {
     json!({ "type": "action", "version": version, "id": id, "action": action })
 }
 
-type Rng = rand_chacha::ChaCha8Rng;
+pub type Rng = rand_chacha::ChaCha8Rng;
 
 /// A seeded random source for a test's choices.
 pub fn rng(seed: u64) -> Rng {
@@ -268,7 +273,11 @@ pub async fn play_against_computer(client: &mut Client, rng: &mut Rng) -> usize 
 /// Plays a friends table's match to its end with one client per seat: after every change each seat
 /// sees the same new version, and exactly one seat has actions.
 pub async fn play_among_friends(clients: &mut [Client], rng: &mut Rng) {
-    let mut target = 1;
+    play_among_friends_from(clients, rng, 1).await;
+}
+
+/// The same, from the table's version `target` on (a match already under way).
+pub async fn play_among_friends_from(clients: &mut [Client], rng: &mut Rng, mut target: u64) {
     loop {
         let mut views = Vec::new();
         for client in clients.iter_mut() {

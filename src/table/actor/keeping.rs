@@ -97,7 +97,6 @@ impl<G: Game> Table<G> {
             sockets: HashMap::new(),
             voice: super::voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
-            unsaved: false,
             handed_over: false,
         })
     }
@@ -139,8 +138,7 @@ impl<G: Game> Handler<Keep> for Table<G> {
 
     fn handle(&mut self, keep: Keep, ctx: &mut Context<Self>) {
         match keep {
-            Keep::Save if self.unsaved => self.commit(ctx, |_, _| {}),
-            Keep::Save => {}
+            Keep::Save => self.commit(ctx, |_, _| {}),
             Keep::HandOver => {
                 let Some(store) = self.config.store.clone() else {
                     return;

@@ -1,0 +1,56 @@
+//! Several nodes sharing one Redis. A table lives on one node, which holds its lease (`SET NX` with a
+//! time to live it refreshes) and stores its snapshot after every change. A socket on another node
+//! reaches it through a [`remote::RemoteTable`] that carries the socket's frames over the owner's
+//! tables channel and gets the seat's frames back on its own sockets channel. New tables go to the
+//! table-hosting node with the fewest, staying here when that is even. When an owner dies its leases
+//! lapse and the next request for one of its tables makes another node rebuild it from the snapshot;
+//! when an owner drains it stores each table, lets its lease go and tells the nodes with sockets there.
+
+mod bus;
+mod keys;
+mod node;
+mod remote;
+mod wire;
+
+pub use node::Role;
+
+use std::sync::Arc;
+
+use futures_util::future::{BoxFuture, FutureExt};
+
+use super::{OpenTable, Router};
+use crate::settings::Settings;
+use crate::table::{TableHandle, TableId, TableRefusal};
+use node::Node;
+
+/// The Redis router of this node.
+pub struct RedisRouter {
+    node: Arc<Node>,
+}
+
+impl RedisRouter {
+    /// Connects lazily (a Redis out of reach is retried, not fatal) and starts the node's tasks on the
+    /// current actix runtime.
+    pub fn start(settings: Arc<Settings>) -> Result<Arc<RedisRouter>, String> {
+        let node = Node::start(settings)?;
+        Ok(Arc::new(RedisRouter { node }))
+    }
+}
+
+impl Router for RedisRouter {
+    fn open(&self, request: OpenTable) -> BoxFuture<'_, Result<TableId, TableRefusal>> {
+        self.node.clone().open(request).boxed()
+    }
+
+    fn find<'a>(&'a self, id: &'a TableId) -> BoxFuture<'a, Result<TableHandle, TableRefusal>> {
+        self.node.clone().find(id.clone()).boxed()
+    }
+
+    fn open_tables(&self) -> usize {
+        self.node.open_tables()
+    }
+
+    fn hand_over(&self) -> BoxFuture<'_, ()> {
+        self.node.clone().hand_over().boxed()
+    }
+}

@@ -1,0 +1,357 @@
+//! The two ends of a socket whose table lives on another node. On the socket's node a
+//! [`RemoteTable`] stands in for the table: it answers the messages a table answers by asking the owner
+//! through Redis, and finds the table again (re-attaching its sockets) when the owner goes. On the
+//! owner's node a [`RemoteSocket`] stands in for the socket: the table sends it frames as to any socket
+//! and it publishes them to the socket's node.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use actix::{
+    Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, Message,
+    ResponseActFuture, ResponseFuture, WrapFuture,
+};
+
+use super::node::{Node, Route};
+use super::wire::{Answer, Note, ToSockets, ToTables};
+use crate::cards::Seat;
+use crate::games;
+use crate::metrics::metrics;
+use crate::table::{
+    Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, TableId, TableRecord,
+    TableRefusal, TokenHash,
+};
+
+pub struct RemoteTable {
+    id: TableId,
+    node: Arc<Node>,
+    route: Route,
+    /// This node's sockets at the table, with their seats' token hashes (to attach them again).
+    sockets: HashMap<ConnId, TokenHash>,
+    relocating: bool,
+}
+
+impl RemoteTable {
+    pub fn new(id: TableId, node: Arc<Node>, route: Route) -> RemoteTable {
+        RemoteTable {
+            id,
+            node,
+            route,
+            sockets: HashMap::new(),
+            relocating: false,
+        }
+    }
+
+    /// Asks the table, finding it again once if its owner is gone (and then attaching this node's other
+    /// sockets there too).
+    fn request(&self, ask: Request) -> ResponseActFuture<Self, Result<Seat, TableRefusal>> {
+        let (node, id, route) = (self.node.clone(), self.id.clone(), self.route.clone());
+        Box::pin(request(node, id, route, ask).into_actor(self).map(
+            |(route, moved, answer), table, ctx| {
+                table.route = route;
+                if moved {
+                    table.attach_again(ctx);
+                }
+                answer
+            },
+        ))
+    }
+
+    /// Attaches this node's sockets to the table where it is now; a socket that cannot be attached
+    /// is closed so that its browser reconnects.
+    fn attach_again(&mut self, ctx: &mut Context<Self>) {
+        let (node, id, route) = (self.node.clone(), self.id.clone(), self.route.clone());
+        for (conn, key) in self.sockets.clone() {
+            let attach = request(
+                node.clone(),
+                id.clone(),
+                route.clone(),
+                Request::Attach(conn, key),
+            );
+            let node = node.clone();
+            ctx.spawn(attach.into_actor(self).map(move |(_, _, attached), _, _| {
+                if attached.is_err() {
+                    close(&node, conn);
+                }
+            }));
+        }
+    }
+}
+
+impl Actor for RemoteTable {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        ctx.set_mailbox_capacity(256);
+    }
+}
+
+/// What a stand-in asks of a table.
+#[derive(Clone)]
+enum Request {
+    Join(TokenHash),
+    CheckToken(TokenHash),
+    Attach(ConnId, TokenHash),
+}
+
+/// Answers where the table was found, whether that changed, and the table's answer.
+async fn request(
+    node: Arc<Node>,
+    id: TableId,
+    mut route: Route,
+    ask: Request,
+) -> (Route, bool, Result<Seat, TableRefusal>) {
+    for first in [true, false] {
+        let answer = match &route {
+            Route::Here(handle) => match ask.clone() {
+                Request::Join(key) => seat(handle.join.send(Join(key)).await),
+                Request::CheckToken(key) => seat(handle.check_token.send(CheckToken(key)).await),
+                Request::Attach(conn, key) => match node.socket(conn) {
+                    Some(out) => seat(handle.attach.send(Attach { key, conn, out }).await),
+                    None => Err(TableRefusal::not_found()),
+                },
+            },
+            Route::There(owner) => {
+                let table = id.clone();
+                let asked = node
+                    .ask(owner, |ask_| match ask.clone() {
+                        Request::Join(key) => ToTables::Join {
+                            ask: ask_,
+                            table,
+                            key,
+                        },
+                        Request::CheckToken(key) => ToTables::CheckToken {
+                            ask: ask_,
+                            table,
+                            key,
+                        },
+                        Request::Attach(conn, key) => ToTables::Attach {
+                            ask: ask_,
+                            table,
+                            conn,
+                            key,
+                        },
+                    })
+                    .await;
+                match asked {
+                    Ok(Answer::Seat { seat }) => Ok(seat),
+                    Ok(Answer::Refused { refusal }) => Err(refusal),
+                    Ok(_) => Err(TableRefusal::unavailable()),
+                    Err(refusal) => Err(refusal),
+                }
+            }
+        };
+        match answer {
+            Err(refusal) if first && refusal.code == "unavailable" => match node.route(&id).await {
+                Ok(found) => route = found,
+                Err(refusal) => return (route, false, Err(refusal)),
+            },
+            answer => return (route, !first, answer),
+        }
+    }
+    (route, true, Err(TableRefusal::unavailable()))
+}
+
+fn seat(
+    answer: Result<Result<Seat, TableRefusal>, actix::MailboxError>,
+) -> Result<Seat, TableRefusal> {
+    answer.unwrap_or_else(|_| Err(TableRefusal::unavailable()))
+}
+
+impl Handler<Join> for RemoteTable {
+    type Result = ResponseActFuture<Self, Result<Seat, TableRefusal>>;
+
+    fn handle(&mut self, Join(key): Join, _: &mut Context<Self>) -> Self::Result {
+        self.request(Request::Join(key))
+    }
+}
+
+impl Handler<CheckToken> for RemoteTable {
+    type Result = ResponseActFuture<Self, Result<Seat, TableRefusal>>;
+
+    fn handle(&mut self, CheckToken(key): CheckToken, _: &mut Context<Self>) -> Self::Result {
+        self.request(Request::CheckToken(key))
+    }
+}
+
+impl Handler<Attach> for RemoteTable {
+    type Result = ResponseActFuture<Self, Result<Seat, TableRefusal>>;
+
+    fn handle(&mut self, attach: Attach, _: &mut Context<Self>) -> Self::Result {
+        let Attach { key, conn, out } = attach;
+        self.node.add_socket(conn, out);
+        let asked = self.request(Request::Attach(conn, key.clone()));
+        Box::pin(asked.map(move |answer, table, _| {
+            match &answer {
+                Ok(_) => {
+                    table.sockets.insert(conn, key);
+                }
+                Err(_) => table.node.remove_socket(conn),
+            }
+            answer
+        }))
+    }
+}
+
+impl Handler<FromSeat> for RemoteTable {
+    type Result = ();
+
+    fn handle(&mut self, FromSeat { conn, msg }: FromSeat, ctx: &mut Context<Self>) {
+        match &self.route {
+            Route::Here(handle) => {
+                let _ = handle.from_seat.try_send(FromSeat { conn, msg });
+            }
+            Route::There(owner) => {
+                let message = ToTables::FromSeat {
+                    from: self.node.id.clone(),
+                    table: self.id.clone(),
+                    conn,
+                    msg,
+                };
+                let heard = self.node.tell_owner(owner, &message);
+                ctx.spawn(heard.into_actor(self).map(|heard, _, ctx| {
+                    if !heard {
+                        ctx.notify(Relocate);
+                    }
+                }));
+            }
+        }
+    }
+}
+
+impl Handler<Detach> for RemoteTable {
+    type Result = ();
+
+    fn handle(&mut self, Detach { conn }: Detach, ctx: &mut Context<Self>) {
+        self.sockets.remove(&conn);
+        self.node.remove_socket(conn);
+        match &self.route {
+            Route::Here(handle) => handle.detach.do_send(Detach { conn }),
+            Route::There(owner) => {
+                let message = ToTables::Detach {
+                    from: self.node.id.clone(),
+                    table: self.id.clone(),
+                    conn,
+                };
+                actix_rt::spawn(self.node.tell_owner(owner, &message));
+            }
+        }
+        if self.sockets.is_empty() {
+            self.node.forget_proxy(&self.id);
+            ctx.stop();
+        }
+    }
+}
+
+impl Handler<Inspect> for RemoteTable {
+    type Result = ResponseFuture<TableRecord>;
+
+    fn handle(&mut self, _: Inspect, _: &mut Context<Self>) -> Self::Result {
+        let (node, id) = (self.node.clone(), self.id.clone());
+        Box::pin(async move {
+            let snapshot = node.snapshot(&id).await.ok().flatten();
+            let game = snapshot
+                .as_ref()
+                .and_then(|s| games::NAMES.iter().find(|n| **n == s.game))
+                .copied()
+                .unwrap_or_default();
+            TableRecord {
+                game,
+                version: snapshot.as_ref().map_or(0, |s| s.version),
+                deals: snapshot.map(|s| s.deals).unwrap_or_default(),
+            }
+        })
+    }
+}
+
+/// The owner has gone or handed the table over: find it again and attach this node's sockets there.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Relocate;
+
+impl Handler<Relocate> for RemoteTable {
+    type Result = ();
+
+    fn handle(&mut self, _: Relocate, ctx: &mut Context<Self>) {
+        if self.relocating {
+            return;
+        }
+        self.relocating = true;
+        let (node, id) = (self.node.clone(), self.id.clone());
+        let moved = async move { node.route(&id).await.ok() };
+        ctx.wait(moved.into_actor(self).map(|route, table, ctx| {
+            table.relocating = false;
+            match route {
+                Some(route) => {
+                    table.route = route;
+                    table.attach_again(ctx);
+                }
+                None => {
+                    for conn in table.sockets.keys() {
+                        close(&table.node, *conn);
+                    }
+                    table.sockets.clear();
+                    table.node.forget_proxy(&table.id);
+                    ctx.stop();
+                }
+            }
+        }));
+    }
+}
+
+/// Closes one of this node's sockets so that its browser reconnects.
+fn close(node: &Node, conn: ConnId) {
+    if let Some(out) = node.socket(conn) {
+        out.do_send(Outbound::Close(
+            1012,
+            "the table moved; reconnecting".into(),
+        ));
+    }
+}
+
+/// A socket of another node, as its table here sees it.
+pub struct RemoteSocket {
+    node: Arc<Node>,
+    to: String,
+    conn: ConnId,
+}
+
+impl RemoteSocket {
+    pub fn new(node: Arc<Node>, to: String, conn: ConnId) -> RemoteSocket {
+        RemoteSocket { node, to, conn }
+    }
+}
+
+impl Actor for RemoteSocket {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Context<Self>) {
+        ctx.set_mailbox_capacity(256);
+    }
+}
+
+impl Handler<Outbound> for RemoteSocket {
+    type Result = ();
+
+    fn handle(&mut self, frame: Outbound, ctx: &mut Context<Self>) {
+        let conn = self.conn;
+        let message = match frame {
+            Outbound::Text(text) => {
+                metrics().router_frames.with_label_values(&["out"]).inc();
+                ToSockets::Frame {
+                    conn,
+                    text: text.to_string(),
+                }
+            }
+            Outbound::Close(code, reason) => {
+                ctx.stop();
+                ToSockets::Note(Note::Close {
+                    conn,
+                    code,
+                    reason: reason.into_owned(),
+                })
+            }
+        };
+        self.node.tell_sockets(&self.to, &message);
+    }
+}

@@ -1,0 +1,157 @@
+//! What nodes say to each other through Redis pub/sub: each node listens on one channel for its tables
+//! and one for its sockets. Frames for sockets travel as `f` + the connection + a newline + the frame's
+//! own text (a view is not encoded twice); everything else is JSON.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::Seat;
+use crate::protocol::ClientMsg;
+use crate::routing::OpenTable;
+use crate::table::{ConnId, TableId, TableRefusal, TokenHash};
+
+/// A request that wants an answer: the asking node and its number for the request.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Ask {
+    pub from: String,
+    pub req: u64,
+}
+
+/// To the tables of the node that owns them.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "to", rename_all = "kebab-case")]
+pub enum ToTables {
+    /// Open a new table here.
+    Open { ask: Ask, order: OpenTable },
+    /// Rebuild this table from its snapshot and own it (asked by a node that hosts no tables).
+    Adopt { ask: Ask, table: TableId },
+    Join {
+        ask: Ask,
+        table: TableId,
+        key: TokenHash,
+    },
+    CheckToken {
+        ask: Ask,
+        table: TableId,
+        key: TokenHash,
+    },
+    /// A socket on the asking node for a seat; its frames go to that node's sockets channel.
+    Attach {
+        ask: Ask,
+        table: TableId,
+        conn: ConnId,
+        key: TokenHash,
+    },
+    FromSeat {
+        from: String,
+        table: TableId,
+        conn: ConnId,
+        msg: ClientMsg,
+    },
+    Detach {
+        from: String,
+        table: TableId,
+        conn: ConnId,
+    },
+}
+
+/// To the sockets (and pending requests) of a node.
+#[derive(Debug, PartialEq)]
+pub enum ToSockets {
+    Frame { conn: ConnId, text: String },
+    Note(Note),
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "note", rename_all = "kebab-case")]
+pub enum Note {
+    Close {
+        conn: ConnId,
+        code: u16,
+        reason: String,
+    },
+    Answer {
+        req: u64,
+        answer: Answer,
+    },
+    /// The table's owner handed it over: find it again and attach its sockets there.
+    Moved {
+        table: TableId,
+    },
+}
+
+/// The answer to an [`Ask`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "answer", rename_all = "kebab-case")]
+pub enum Answer {
+    Opened { table: TableId },
+    Seat { seat: Seat },
+    Adopted,
+    Refused { refusal: TableRefusal },
+}
+
+impl ToSockets {
+    pub fn encode(&self) -> String {
+        match self {
+            ToSockets::Frame { conn, text } => format!("f{conn}\n{text}"),
+            ToSockets::Note(note) => serde_json::to_string(note).expect("notes always serialize"),
+        }
+    }
+
+    pub fn decode(bytes: &[u8]) -> Option<ToSockets> {
+        if let Some(rest) = bytes.strip_prefix(b"f") {
+            let newline = rest.iter().position(|b| *b == b'\n')?;
+            let conn = std::str::from_utf8(&rest[..newline]).ok()?.parse().ok()?;
+            let text = std::str::from_utf8(&rest[newline + 1..]).ok()?.to_string();
+            return Some(ToSockets::Frame { conn, text });
+        }
+        serde_json::from_slice(bytes).ok().map(ToSockets::Note)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Token;
+
+    #[test]
+    fn frames_and_notes_travel_and_junk_is_dropped() {
+        for message in [
+            ToSockets::Frame {
+                conn: 7,
+                text: "{\"type\":\"ack\"}\nx".into(),
+            },
+            ToSockets::Note(Note::Answer {
+                req: 3,
+                answer: Answer::Refused {
+                    refusal: TableRefusal::full(),
+                },
+            }),
+            ToSockets::Note(Note::Moved {
+                table: TableId::random(),
+            }),
+        ] {
+            assert_eq!(
+                ToSockets::decode(message.encode().as_bytes()),
+                Some(message)
+            );
+        }
+        assert_eq!(ToSockets::decode(b"fx\n{}"), None);
+        assert_eq!(ToSockets::decode(b"{\"note\":\"dance\"}"), None);
+        let attach = ToTables::Attach {
+            ask: Ask {
+                from: "n1".into(),
+                req: 1,
+            },
+            table: TableId::random(),
+            conn: 4,
+            key: Token::random().hash(),
+        };
+        let text = serde_json::to_string(&attach).unwrap();
+        assert!(matches!(
+            serde_json::from_str::<ToTables>(&text),
+            Ok(ToTables::Attach { conn: 4, .. })
+        ));
+        let bad_id = text.replacen("\"table\":\"", "\"table\":\"../", 1);
+        assert!(serde_json::from_str::<ToTables>(&bad_id).is_err());
+    }
+}
