@@ -166,6 +166,10 @@ pub trait Game: Sized + 'static {
 /// The random source a computer player draws its choices from.
 pub type BotRng = rand_chacha::ChaCha8Rng;
 
+/// A choice that takes a search, packed to run away from the table's thread: it owns a copy of
+/// everything it needs (the view, the legal actions, what the bot remembers) and returns the action.
+pub type Search<G> = Box<dyn FnOnce(&mut BotRng) -> <G as Game>::Action + Send>;
+
 /// A computer player. It sees only its own seat's views, never the state, and may remember them.
 pub trait Bot<G: Game>: Send {
     /// Its name, one of [`Game::BOTS`].
@@ -182,6 +186,13 @@ pub trait Bot<G: Game>: Send {
 
     /// Picks one of `legal` (never empty) from what `view` shows.
     fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut BotRng) -> G::Action;
+
+    /// For a bot that searches before it chooses: the search for this decision, to be run on a worker
+    /// thread while the bot itself stays at the table and goes on observing. `None` (the default) means
+    /// `choose` is quick enough to call in place.
+    fn search(&mut self, _view: &G::View, _legal: &[G::Action]) -> Option<Search<G>> {
+        None
+    }
 }
 
 /// The bot every game has: uniformly random among the legal actions.

@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 use chaikhana::games;
+use chaikhana::games::strong::Budget;
 use chaikhana::loadgen::{self, Outcome};
 use chaikhana::settings::Settings;
 use chaikhana::sim::SimConfig;
@@ -54,6 +55,14 @@ enum Command {
         /// Write one JSON line per decision to this file.
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// The strong computer's thinking time per decision, in milliseconds (default: the
+        /// strong_budget_ms setting).
+        #[arg(long, conflicts_with = "budget_samples")]
+        budget_ms: Option<u64>,
+        /// Instead of a time, a fixed number of sampled deals per decision of the strong computer:
+        /// the same seed then gives the same figures.
+        #[arg(long)]
+        budget_samples: Option<u32>,
     },
     /// Plays many friends tables over real WebSockets as fast as the server answers and reports
     /// throughput, round trips and errors. Start the server with high rate limits
@@ -112,7 +121,14 @@ fn main() -> ExitCode {
             bots,
             json,
             trace,
+            budget_ms,
+            budget_samples,
         } => {
+            games::strong::set_budget(match (budget_ms, budget_samples) {
+                (_, Some(samples)) => Budget::Samples(samples.max(1)),
+                (Some(ms), None) => Budget::Time(Duration::from_millis(ms)),
+                (None, None) => strong_budget(cli.config.as_deref()),
+            });
             let config = SimConfig {
                 deals,
                 seed,
@@ -233,6 +249,13 @@ fn serve(config: Option<&Path>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The strong computer's budget from the settings, or the default when they cannot be read.
+fn strong_budget(config: Option<&Path>) -> Budget {
+    Settings::load(config)
+        .map(|s| s.strong_budget())
+        .unwrap_or(games::strong::DEFAULT_BUDGET)
 }
 
 fn init_logging(settings: &Settings) {

@@ -28,8 +28,13 @@ pub enum ClientMsg {
     Resync {},
     /// Deal the next deal of the match, once a deal has ended.
     NextDeal { version: u64 },
-    /// Start a new match at this table with the same seats, once the match has ended.
-    Rematch { version: u64 },
+    /// Start a new match at this table with the same seats, once the match has ended; at a computer
+    /// table `level` ("standard" or "strong") may change how well the computers play.
+    Rematch {
+        version: u64,
+        #[serde(default)]
+        level: Option<String>,
+    },
     /// Switch this seat's voice on or off (friends tables only).
     Voice { on: bool },
     /// A piece of the WebRTC handshake for another seat with voice on: relayed as it is.

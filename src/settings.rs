@@ -14,6 +14,7 @@ pub const DEFAULTS: &str = include_str!("../config/default.toml");
 pub struct Settings {
     pub listen: String,
     pub bot_delay_ms: u64,
+    pub strong_budget_ms: u64,
     pub seat_hold_secs: u64,
     pub idle_expiry_secs: u64,
     pub redis_url: String,
@@ -79,6 +80,11 @@ impl Settings {
     /// The defaults alone.
     pub fn defaults() -> Settings {
         toml_defaults()
+    }
+
+    /// How long the strong computer thinks per decision.
+    pub fn strong_budget(&self) -> crate::games::strong::Budget {
+        crate::games::strong::Budget::Time(Duration::from_millis(self.strong_budget_ms))
     }
 
     pub fn bot_delay(&self) -> Duration {

@@ -220,6 +220,44 @@ async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
 }
 
 #[actix_rt::test]
+async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| {
+        s.bot_delay_ms = 5;
+        s.strong_budget_ms = 5;
+    });
+    let c = driver.session(1280, 800).await;
+    c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+    click(&c, "input[name=length][value='1']").await;
+    click(&c, "#level-strong").await;
+    click(&c, "#play-computer").await;
+    let shown = wait_for(
+        &c,
+        "const l = document.querySelector('#level-shown'); return l && [l.dataset.level, l.textContent]",
+        20,
+    )
+    .await;
+    assert_eq!(shown[0], "strong", "{shown}");
+    assert!(
+        shown[1].as_str().unwrap().contains("strong computer"),
+        "{shown}"
+    );
+    screenshot(&c, "panjpar-strong-1280x800").await;
+    // Once the match is over, the next one may be against the standard computer.
+    play_to_the_end(&[&c], None).await;
+    click(&c, "#rematch-level input[value=standard]").await;
+    click(&c, "#rematch").await;
+    wait_for(
+        &c,
+        "return document.querySelector('#level-shown')?.dataset.level === 'standard'",
+        20,
+    )
+    .await;
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
 async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
     let _one = ONE_AT_A_TIME.lock().await;
     let Some(mut driver) = driver() else { return };

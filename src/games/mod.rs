@@ -4,6 +4,7 @@
 pub mod ganjifa;
 pub mod panjpar;
 pub mod pishe_pasha;
+pub mod strong;
 
 use actix::Actor;
 use serde_json::Value;
@@ -11,7 +12,9 @@ use serde_json::Value;
 use crate::game::Game;
 use crate::matches::MatchLength;
 use crate::sim::{simulate, SimConfig, SimReport};
-use crate::table::{Snapshot, Table, TableConfig, TableHandle, TableId, TableKind, TokenHash};
+use crate::table::{
+    Level, Snapshot, Table, TableConfig, TableHandle, TableId, TableKind, TokenHash,
+};
 
 /// Every game's name, as used on the command line and in URLs.
 pub const NAMES: &[&str] = &["panjpar", "pishe-pasha", "ganjifa"];
@@ -69,17 +72,19 @@ pub fn match_length(name: &str, length: Option<&Value>) -> Result<MatchLength, S
 
 /// Opens a table of the game called `name` with the creator in seat 1 (holding the token with hash
 /// `creator`) and starts its actor; answers its handle and its first snapshot.
+/// `level` says how well the computers play at a computer table.
 pub fn open_table(
     name: &str,
     kind: TableKind,
+    level: Level,
     length: MatchLength,
     creator: TokenHash,
     config: TableConfig,
 ) -> Result<(TableHandle, Snapshot), String> {
     match name {
-        "panjpar" => open::<panjpar::Panjpar>(kind, length, creator, config),
-        "pishe-pasha" => open::<pishe_pasha::PishePasha>(kind, length, creator, config),
-        "ganjifa" => open::<ganjifa::Ganjifa>(kind, length, creator, config),
+        "panjpar" => open::<panjpar::Panjpar>(kind, level, length, creator, config),
+        "pishe-pasha" => open::<pishe_pasha::PishePasha>(kind, level, length, creator, config),
+        "ganjifa" => open::<ganjifa::Ganjifa>(kind, level, length, creator, config),
         other => Err(unknown_game(other)),
     }
 }
@@ -102,12 +107,13 @@ pub fn rebuild_table(
 
 fn open<G: Game>(
     kind: TableKind,
+    level: Level,
     length: MatchLength,
     creator: TokenHash,
     config: TableConfig,
 ) -> Result<(TableHandle, Snapshot), String> {
     let id = TableId::random();
-    let table = Table::<G>::new(id, kind, length, G::BOTS[0], creator, config)
+    let table = Table::<G>::new(id, kind, length, level.bot(), creator, config)
         .ok_or_else(|| format!("{} has no computer player", G::NAME))?;
     let snapshot = table.snapshot();
     Ok((start(table)?, snapshot))

@@ -75,6 +75,7 @@ impl Router for LocalRouter {
         let opened = games::open_table(
             &request.game,
             request.kind,
+            request.level,
             request.length,
             request.creator,
             config,

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::matches::MatchLength;
 use crate::settings::Settings;
 use crate::table::{
-    OnClosed, TableConfig, TableHandle, TableId, TableKeeper, TableKind, TableRefusal, TokenHash,
+    Level, OnClosed, TableConfig, TableHandle, TableId, TableKeeper, TableKind, TableRefusal,
+    TokenHash,
 };
 
 /// A table to open: its game, kind and match length, and the hash of its creator's token.
@@ -23,6 +24,9 @@ use crate::table::{
 pub struct OpenTable {
     pub game: String,
     pub kind: TableKind,
+    /// How well the computers play, at a computer table.
+    #[serde(default)]
+    pub level: Level,
     pub length: MatchLength,
     pub creator: TokenHash,
 }

@@ -11,7 +11,9 @@ use super::session::WsSession;
 use super::AppState;
 use crate::games;
 use crate::routing::OpenTable;
-use crate::table::{looks_like_secret, CheckToken, Join, TableId, TableKind, TableRefusal, Token};
+use crate::table::{
+    looks_like_secret, CheckToken, Join, Level, TableId, TableKind, TableRefusal, Token,
+};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/tables", web::post().to(create_table))
@@ -70,6 +72,9 @@ struct NewTable {
     opponents: String,
     #[serde(default)]
     length: Option<Value>,
+    /// At a computer table, how well the computers play: "standard" (the default) or "strong".
+    #[serde(default)]
+    level: Option<String>,
 }
 
 async fn create_table(
@@ -117,6 +122,17 @@ async fn create_table(
             return refusal(400, "bad-request", &message);
         }
     };
+    let level = match (kind, request.level.as_deref()) {
+        (_, None) => Level::Standard,
+        (TableKind::Computer, Some(name)) => match Level::parse(name) {
+            Ok(level) => level,
+            Err(message) => return refusal(400, "bad-request", &message),
+        },
+        (TableKind::Friends, Some(_)) => {
+            let message = "A level is chosen only at a table against the computer.";
+            return refusal(400, "bad-request", message);
+        }
+    };
     let length = match games::match_length(&request.game, request.length.as_ref()) {
         Ok(length) => length,
         Err(message) => return refusal(400, "bad-request", &message),
@@ -126,12 +142,13 @@ async fn create_table(
     let request = OpenTable {
         game: game.clone(),
         kind,
+        level,
         length,
         creator: token.hash(),
     };
     match state.router.open(request).await {
         Ok(id) => {
-            tracing::info!(table = %id, %game, ?kind, "opened a table");
+            tracing::info!(table = %id, %game, ?kind, ?level, "opened a table");
             HttpResponse::Created().json(json!({
                 "table": id,
                 "seat": 0,

@@ -54,6 +54,7 @@ pub trait TableKeeper: Send + Sync {
 
 mod handlers;
 mod keeping;
+mod thinking;
 mod voice;
 
 /// Deals must be told apart from each other's seeds: drawn from the operating system per table.
@@ -155,6 +156,7 @@ impl<G: Game> Table<G> {
             table: &self.id,
             game: G::NAME,
             kind: self.kind,
+            level: self.level(),
             status,
             seat,
             seats,
@@ -323,7 +325,7 @@ impl<G: Game> Table<G> {
         if self.version != version || self.status() != Status::Playing {
             return;
         }
-        let Some(state) = self.state.as_mut() else {
+        let Some(state) = self.state.as_ref() else {
             return;
         };
         let Occupant::Computer(bot) = &mut self.seats[seat.index()] else {
@@ -333,15 +335,40 @@ impl<G: Game> Table<G> {
         if legal.is_empty() {
             return;
         }
+        let view = G::view(state, Some(seat));
+        if let Some(search) = bot.search(&view, &legal) {
+            self.think_away(seat, version, search, ctx);
+            return;
+        }
         let thinking = Instant::now();
-        let mut action = bot.choose(&G::view(state, Some(seat)), &legal, &mut self.bot_rng);
+        let action = bot.choose(&view, &legal, &mut self.bot_rng);
         metrics()
             .computer_think_seconds
             .with_label_values(&[G::NAME])
             .observe(thinking.elapsed().as_secs_f64());
+        self.computer_plays(seat, version, action, ctx);
+    }
+
+    /// Plays a computer's chosen action, unless the table has moved on since it was asked.
+    fn computer_plays(
+        &mut self,
+        seat: Seat,
+        version: u64,
+        mut action: G::Action,
+        ctx: &mut Context<Self>,
+    ) {
+        if self.version != version || self.status() != Status::Playing {
+            return;
+        }
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
         if let Err(e) = G::apply(state, seat, &action) {
             tracing::error!(table = %self.id, %e, "a computer chose a refused action; it plays its first legal one");
-            action = legal[0].clone();
+            let Some(first) = G::legal_actions(state, seat).into_iter().next() else {
+                return;
+            };
+            action = first;
             if G::apply(state, seat, &action).is_err() {
                 return;
             }

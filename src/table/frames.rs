@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::seal::SealShown;
-use super::seats::TableKind;
+use super::seats::{Level, TableKind};
 use super::TableId;
 use crate::cards::Seat;
 use crate::game::{DealOutcome, Game};
@@ -33,6 +33,8 @@ pub struct ViewFrame<'a, G: Game> {
     pub table: &'a TableId,
     pub game: &'static str,
     pub kind: TableKind,
+    /// How well the computers play, at a computer table.
+    pub level: Option<Level>,
     pub status: Status,
     pub seat: Seat,
     pub seats: &'a [SeatInfo],

@@ -13,7 +13,7 @@ mod snapshot;
 pub use actor::{Closing, OnClosed, Table, TableConfig, TableKeeper};
 pub use messages::*;
 pub use seal::{commitment, fresh_salt, DealSeal};
-pub use seats::{SeatTicket, TableKind};
+pub use seats::{Level, SeatTicket, TableKind};
 pub use snapshot::{SeatRecord, Snapshot};
 
 use base64::Engine;

@@ -26,6 +26,44 @@ impl TableKind {
     }
 }
 
+/// How well the computers play at a computer table: the seeds' simple computer, or the one that
+/// searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    #[default]
+    Standard,
+    Strong,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Standard => "standard",
+            Level::Strong => "strong",
+        }
+    }
+
+    /// The name of the computer player that plays at this level (every game has both).
+    pub fn bot(self) -> &'static str {
+        match self {
+            Level::Standard => "computer",
+            Level::Strong => "strong",
+        }
+    }
+
+    /// The level called `name`, or a sentence saying which levels there are.
+    pub fn parse(name: &str) -> Result<Level, String> {
+        match name {
+            "standard" => Ok(Level::Standard),
+            "strong" => Ok(Level::Strong),
+            other => Err(format!(
+                "\"level\" is \"standard\" or \"strong\", not \"{other}\"."
+            )),
+        }
+    }
+}
+
 /// A seat taken: which one, and the token that acts for it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SeatTicket {

@@ -33,6 +33,7 @@ pub mod lead;
 pub mod pack;
 pub mod rules;
 pub mod staged;
+pub mod strong;
 pub mod view;
 
 #[cfg(test)]
@@ -54,7 +55,7 @@ pub struct Ganjifa;
 impl Game for Ganjifa {
     const NAME: &'static str = "ganjifa";
     const SEATS: usize = rules::SEATS;
-    const BOTS: &'static [&'static str] = &["computer", "random"];
+    const BOTS: &'static [&'static str] = &["computer", "random", "strong"];
 
     type State = State;
     type Action = Action;
@@ -94,6 +95,9 @@ impl Game for Ganjifa {
         match name {
             "computer" => Some(Box::new(bot::Computer)),
             "random" => Some(Box::new(RandomBot)),
+            "strong" => Some(Box::new(
+                strong::Strong::new(crate::games::strong::budget()),
+            )),
             _ => None,
         }
     }

@@ -116,7 +116,7 @@ fn lowest_rank(cards: CardSet) -> CardSet {
     }
 }
 
-fn choose_attack(view: &View, known: CardSet) -> CardSet {
+pub(super) fn choose_attack(view: &View, known: CardSet) -> CardSet {
     let hand = view.hand;
     let Some(trump) = view.trump else {
         return hand;
@@ -160,7 +160,7 @@ fn lowest_single(hand: CardSet, trump: Suit, known: CardSet) -> Option<Card> {
 
 /// The next beat of the cheapest plan that beats as many attack cards as possible; a pick-up when no
 /// attack card left can be beaten.
-fn choose_defence(view: &View) -> Action {
+pub(super) fn choose_defence(view: &View) -> Action {
     let (Some(battle), Some(trump)) = (view.battle, view.trump) else {
         return Action::PickUp;
     };

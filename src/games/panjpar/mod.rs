@@ -3,7 +3,9 @@
 
 pub mod battle;
 pub mod bot;
+pub mod endgame;
 pub mod rules;
+pub mod strong;
 pub mod view;
 
 #[cfg(test)]
@@ -22,7 +24,7 @@ pub struct Panjpar;
 impl Game for Panjpar {
     const NAME: &'static str = "panjpar";
     const SEATS: usize = rules::SEATS;
-    const BOTS: &'static [&'static str] = &["computer", "random"];
+    const BOTS: &'static [&'static str] = &["computer", "random", "strong"];
     type State = State;
     type Action = Action;
     type View = View;
@@ -62,6 +64,9 @@ impl Game for Panjpar {
         match name {
             "computer" => Some(Box::new(bot::Computer::new())),
             "random" => Some(Box::new(RandomBot)),
+            "strong" => Some(Box::new(
+                strong::Strong::new(crate::games::strong::budget()),
+            )),
             _ => None,
         }
     }

@@ -207,9 +207,17 @@ pub fn legal_attacks(state: &State) -> Vec<CardSet> {
     attacks
 }
 
-fn for_each_attack(state: &State, mut f: impl FnMut(CardSet)) {
-    let hand = state.hands[state.attacker];
-    let most = largest_attack(state.hands[state.defender()].len(), hand.len());
+fn for_each_attack(state: &State, f: impl FnMut(CardSet)) {
+    attacks_from(
+        state.hands[state.attacker],
+        state.hands[state.defender()].len(),
+        f,
+    );
+}
+
+/// Calls `f` with every attack `hand` may lay against a defender holding `defender_holds` cards.
+pub fn attacks_from(hand: CardSet, defender_holds: usize, mut f: impl FnMut(CardSet)) {
+    let most = largest_attack(defender_holds, hand.len());
     let pairs_in_hand = separate_pairs(hand);
     hand.iter().for_each(|c| f(CardSet::one(c)));
     if most >= 3 && pairs_in_hand >= 1 {

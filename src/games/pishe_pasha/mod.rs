@@ -23,6 +23,7 @@ mod bot;
 mod log;
 mod piles;
 mod rules;
+pub mod strong;
 mod view;
 
 #[cfg(test)]
@@ -56,7 +57,8 @@ pub struct PishePasha;
 impl Game for PishePasha {
     const NAME: &'static str = "pishe-pasha";
     const SEATS: usize = rules::SEATS;
-    const BOTS: &'static [&'static str] = &["computer", "random", "hold-kings", "two-above"];
+    const BOTS: &'static [&'static str] =
+        &["computer", "random", "hold-kings", "two-above", "strong"];
 
     type State = State;
     type Action = Action;
@@ -95,6 +97,9 @@ impl Game for PishePasha {
     fn bot(name: &str, _seat: Seat) -> Option<Box<dyn Bot<Self>>> {
         match name {
             "random" => Some(Box::new(RandomBot)),
+            "strong" => Some(Box::new(
+                strong::Strong::new(crate::games::strong::budget()),
+            )),
             other => Strategy::named(other).map(|s| Box::new(Player(s)) as Box<dyn Bot<Self>>),
         }
     }

@@ -221,6 +221,7 @@ impl Node {
         let (handle, snapshot) = games::open_table(
             &order.game,
             order.kind,
+            order.level,
             order.length,
             order.creator,
             self.table_config(),

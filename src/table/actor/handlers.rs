@@ -108,16 +108,21 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
                 Ok(()) => self.deal_next(ctx),
                 Err(refusal) => self.refuse(conn, seat, refusal, None),
             },
-            ClientMsg::Rematch { version } => match self.check_moment(version, Status::MatchOver) {
-                Ok(()) => {
-                    self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
-                    // The record keeps the match in play: a table rematching for hours must not
-                    // keep every action it ever took (the soak found it growing without end).
-                    self.record.clear();
-                    self.deal_next(ctx);
+            ClientMsg::Rematch { version, level } => {
+                let ready = self
+                    .check_moment(version, Status::MatchOver)
+                    .and_then(|()| self.choose_level(level.as_deref()));
+                match ready {
+                    Ok(()) => {
+                        self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
+                        // The record keeps the match in play: a table rematching for hours must not
+                        // keep every action it ever took (the soak found it growing without end).
+                        self.record.clear();
+                        self.deal_next(ctx);
+                    }
+                    Err(refusal) => self.refuse(conn, seat, refusal, None),
                 }
-                Err(refusal) => self.refuse(conn, seat, refusal, None),
-            },
+            }
             ClientMsg::Voice { on } => self.switch_voice(conn, seat, on),
             ClientMsg::Signal { to, kind, data } => self.relay_signal(conn, seat, to, kind, &data),
         }

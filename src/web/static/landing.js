@@ -1,4 +1,4 @@
-// A game's landing page: choose the match length, then play the computer at once or open a friends
+// A game's landing page: choose the match length (and the computer's level), then play the computer at once or open a friends
 // table and pass its link on. The new seat's token is kept in this browser under the table's id.
 
 import { el, showBanner } from "./ui.js";
@@ -10,9 +10,10 @@ const WORDS = FA
   : { shareLink: "Send this link to the person you want to play:", copy: "Copy link", copied: "Link copied.", share: "Share", go: "Go to the table", failed: "The table could not be opened: " };
 
 /** Opens a table and returns the server's answer, keeping the seat's token. */
-export async function createTable(game, opponents, length) {
+export async function createTable(game, opponents, length, level) {
   const body = { game, opponents };
   if (length !== undefined && length !== null) body.length = length;
+  if (level) body.level = level;
   const answer = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -24,9 +25,9 @@ export async function createTable(game, opponents, length) {
   return data;
 }
 
-export async function openTable(game, opponents, length) {
+export async function openTable(game, opponents, length, level) {
   try {
-    const data = await createTable(game, opponents, length);
+    const data = await createTable(game, opponents, length, level);
     location.assign(`/t/${data.table}`);
   } catch (e) {
     showBanner(WORDS.failed + e.message, true);
@@ -39,11 +40,16 @@ function chosenLength(form) {
   return /^\d+$/.test(picked.value) ? Number(picked.value) : picked.value;
 }
 
+function chosenLevel(form) {
+  const picked = form.querySelector("input[name=level]:checked");
+  return picked ? picked.value : null;
+}
+
 export function setUpLanding(form) {
   const game = form.dataset.game;
   // The buttons open tables themselves; the form is never sent (no inline handler: the CSP forbids it).
   form.addEventListener("submit", (event) => event.preventDefault());
-  form.querySelector("[data-play=computer]").addEventListener("click", () => openTable(game, "computer", chosenLength(form)));
+  form.querySelector("[data-play=computer]").addEventListener("click", () => openTable(game, "computer", chosenLength(form), chosenLevel(form)));
   form.querySelector("[data-play=friends]").addEventListener("click", async () => {
     const out = document.getElementById("friends-link");
     try {

@@ -102,6 +102,12 @@ export const WORDS = {
     hands: "هر دو دست در پایان این دور",
     nextDeal: "دست بعدی",
     rematch: "بازی دوباره",
+    level: {
+      standard: "حریف شما رایانهٔ معمولی است.",
+      strong: "حریف شما رایانهٔ قوی است.",
+      next: "حریف مسابقهٔ بعد:",
+      names: { standard: "معمولی", strong: "قوی" },
+    },
     yourTurn: "نوبت شما",
     you_lower: "شما",
     played: (who, cards) => `${who} با ${cards} حمله کرد.`,

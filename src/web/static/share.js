@@ -46,6 +46,7 @@ export function boardTop(root, frame, score, w) {
   badge.hidden = frame.actions.length === 0;
   head.append(badge);
   board.append(head);
+  if (frame.level) board.append(levelLine(frame, w));
   if (frame.status === "waiting" || !frame.view) {
     board.append(el("p", "status-line", w.waiting));
     board.append(shareBox(frame.table, w));
@@ -53,4 +54,39 @@ export function boardTop(root, frame, score, w) {
     return null;
   }
   return board;
+}
+
+const LEVEL_WORDS = {
+  standard: "You are playing the standard computer.",
+  strong: "You are playing the strong computer.",
+  next: "Next match against:",
+  names: { standard: "standard", strong: "strong" },
+};
+
+// At a computer table: which level the player faces, and once the match is over, the level of the
+// next one (the rematch button reads it).
+function levelLine(frame, w) {
+  const words = w.level || LEVEL_WORDS;
+  const box = el("div", "level-line");
+  const shown = el("p", "", words[frame.level]);
+  shown.id = "level-shown";
+  shown.dataset.level = frame.level;
+  box.append(shown);
+  if (frame.status === "match-over") {
+    const choice = el("fieldset", "row");
+    choice.id = "rematch-level";
+    choice.append(el("legend", "", words.next));
+    for (const level of ["standard", "strong"]) {
+      const label = el("label");
+      const input = el("input");
+      input.type = "radio";
+      input.name = "rematch-level";
+      input.value = level;
+      input.checked = level === frame.level;
+      label.append(input, " ", words.names[level]);
+      choice.append(label);
+    }
+    box.append(choice);
+  }
+  return box;
 }

@@ -101,7 +101,9 @@ export class TableSocket {
     return this.send({ type: "next-deal", version: this.version });
   }
 
-  rematch() {
-    return this.send({ type: "rematch", version: this.version });
+  rematch(level) {
+    const frame = { type: "rematch", version: this.version };
+    if (level) frame.level = level;
+    return this.send(frame);
   }
 }

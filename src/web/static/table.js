@@ -76,7 +76,8 @@ async function showFrame(frame, socket) {
     board = module.createBoard(root, {
       act: (action) => socket.act(action),
       nextDeal: () => socket.nextDeal(),
-      rematch: () => socket.rematch(),
+      // At a computer table the board's level choice, if shown, sets the next match's level.
+      rematch: () => socket.rematch(document.querySelector("#rematch-level input:checked")?.value),
       lang: () => (frame.game === "panjpar" ? lang : "en"),
     });
   }

@@ -1,0 +1,195 @@
+//! What the three games' strong computers share: how long they may think (the [`Budget`]), and the
+//! choice by playouts over sampled deals ([`best_by_playouts`]).
+//!
+//! A strong computer never sees the state. From its views and what it remembers it draws deals that
+//! agree with everything it has seen (a *determinization*), plays each candidate action in the drawn
+//! deal, lets the standard computers finish it, and keeps the candidate that did best on average.
+
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
+
+use crate::game::BotRng;
+
+/// How much thinking one decision gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// At most this long of one core.
+    Time(Duration),
+    /// Exactly this many sampled deals, each played out once per candidate: the same seed then gives
+    /// the same choices, however busy the machine is.
+    Samples(u32),
+}
+
+/// The budget when nothing else is set: 200 ms a decision.
+pub const DEFAULT_BUDGET: Budget = Budget::Time(Duration::from_millis(200));
+
+static BUDGET: RwLock<Budget> = RwLock::new(DEFAULT_BUDGET);
+
+/// Sets the budget every strong computer made from now on uses (the server's setting, or a
+/// `simulate` flag).
+pub fn set_budget(budget: Budget) {
+    if let Ok(mut current) = BUDGET.write() {
+        *current = budget;
+    }
+}
+
+/// The budget strong computers are made with.
+pub fn budget() -> Budget {
+    BUDGET.read().map(|b| *b).unwrap_or(DEFAULT_BUDGET)
+}
+
+/// Counts a search's spending against its budget.
+pub struct Clock {
+    started: Instant,
+    budget: Budget,
+    samples: u32,
+}
+
+impl Clock {
+    pub fn start(budget: Budget) -> Clock {
+        Clock {
+            started: Instant::now(),
+            budget,
+            samples: 0,
+        }
+    }
+
+    /// Counts one sampled deal.
+    pub fn spend(&mut self) {
+        self.samples += 1;
+    }
+
+    /// How many sampled deals have been counted.
+    pub fn samples(&self) -> u32 {
+        self.samples
+    }
+
+    /// Whether another sample fits the budget. The first always does.
+    pub fn more(&self) -> bool {
+        if self.samples == 0 {
+            return true;
+        }
+        match self.budget {
+            Budget::Time(limit) => self.started.elapsed() < limit,
+            Budget::Samples(n) => self.samples < n,
+        }
+    }
+}
+
+/// The index of the candidate with the best mean over sampled deals. Each round draws one deal with
+/// `sample` (`None` when no deal fits what is known: the round is skipped) and scores every candidate
+/// in it with `play`. All candidates meet the same deals, so their differences are not drowned by the
+/// luck of the draw. Ties go to the earlier candidate, so callers list their preferred moves first.
+pub fn best_by_playouts<S: Clone, A>(
+    candidates: &[A],
+    budget: Budget,
+    rng: &mut BotRng,
+    mut sample: impl FnMut(&mut BotRng) -> Option<S>,
+    mut play: impl FnMut(S, &A, &mut BotRng) -> f64,
+) -> usize {
+    if candidates.len() <= 1 {
+        return 0;
+    }
+    let mut totals = vec![0.0; candidates.len()];
+    let mut clock = Clock::start(budget);
+    while clock.more() {
+        clock.spend();
+        let Some(deal) = sample(rng) else {
+            continue;
+        };
+        for (total, candidate) in totals.iter_mut().zip(candidates) {
+            *total += play(deal.clone(), candidate, rng);
+        }
+    }
+    let mut best = 0;
+    for (i, total) in totals.iter().enumerate() {
+        if *total > totals[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Plays `deals` seeded deals with one bot per seat (made fresh for each deal), showing every bot
+/// every view of its seat as the table does, and checking that every choice is among the legal
+/// actions. Calls `check` with each view shown to seat 0 and returns the outcomes.
+#[cfg(test)]
+pub(crate) fn self_play<G: crate::game::Game>(
+    deals: u64,
+    seed: u64,
+    make: impl Fn(crate::cards::Seat) -> Box<dyn crate::game::Bot<G>>,
+    mut check: impl FnMut(&G::State, &G::View),
+) -> Vec<crate::game::DealOutcome> {
+    use crate::cards::{deal_rng, Seat};
+    use crate::game::DealSetup;
+    use rand::SeedableRng;
+    let mut outcomes = Vec::new();
+    for index in 0..deals {
+        let deal_seed = crate::sim::deal_seed(seed, index);
+        let setup = DealSetup {
+            index: index as u32,
+            first: Seat::new(0),
+        };
+        let mut state = G::deal(&setup, &mut deal_rng(deal_seed));
+        let mut bots: Vec<_> = Seat::all(G::SEATS).map(&make).collect();
+        let mut rng = BotRng::seed_from_u64(deal_seed);
+        loop {
+            for (i, bot) in bots.iter_mut().enumerate() {
+                let view = G::view(&state, Some(Seat::new(i)));
+                if i == 0 {
+                    check(&state, &view);
+                }
+                bot.observe(&view);
+            }
+            let Some(seat) = G::to_act(&state) else {
+                break;
+            };
+            let legal = G::legal_actions(&state, seat);
+            let view = G::view(&state, Some(seat));
+            let action = bots[seat.index()].choose(&view, &legal, &mut rng);
+            assert!(
+                legal.contains(&action),
+                "deal {index}: {action:?} is not legal"
+            );
+            G::apply(&mut state, seat, &action).expect("a legal action is accepted");
+        }
+        outcomes.push(G::outcome(&state).expect("a finished deal has an outcome"));
+    }
+    outcomes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn a_sample_budget_counts_samples_exactly() {
+        let mut rng = BotRng::seed_from_u64(1);
+        let mut drawn = 0;
+        let best = best_by_playouts(
+            &[0.2, 0.8, 0.5],
+            Budget::Samples(300),
+            &mut rng,
+            |_| {
+                drawn += 1;
+                Some(())
+            },
+            |(), p, rng| f64::from(u8::from(rng.gen_bool(*p))),
+        );
+        assert_eq!(drawn, 300);
+        assert_eq!(best, 1);
+    }
+
+    #[test]
+    fn one_candidate_needs_no_search_and_the_first_sample_always_runs() {
+        let mut rng = BotRng::seed_from_u64(1);
+        let never = |_: &mut BotRng| -> Option<()> { panic!("no sample is needed") };
+        assert_eq!(
+            best_by_playouts(&[7], Budget::Samples(5), &mut rng, never, |_, _, _| 0.0),
+            0
+        );
+        let clock = Clock::start(Budget::Time(Duration::ZERO));
+        assert!(clock.more());
+    }
+}
