@@ -285,7 +285,7 @@ mod tests {
         let mut memory = Memory::default();
         let mut rng = BotRng::seed_from_u64(5);
         let mut sampled = 0;
-        self_play::<Ganjifa>(6, 2, strong_against_computers, |_, seen| {
+        self_play::<Ganjifa>(3, 2, strong_against_computers, |_, seen| {
             memory.remember(seen);
             if seen.stage == Stage::Over {
                 return;
@@ -313,7 +313,7 @@ mod tests {
             assert_eq!(facts(&shown), facts(seen));
             sampled += 1;
         });
-        assert!(sampled > 200, "{sampled}");
+        assert!(sampled > 100, "{sampled}");
     }
 
     /// Two deals alike in everything seat 0 sees, unlike in the other hands' hidden cards: the same
@@ -322,7 +322,7 @@ mod tests {
     fn what_it_cannot_see_does_not_change_its_choice() {
         use crate::cards::deal_rng;
         use crate::game::{DealSetup, Game};
-        for seed in 0..6 {
+        for seed in 0..3 {
             let setup = DealSetup {
                 index: 1,
                 first: Seat::new(0),

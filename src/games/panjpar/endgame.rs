@@ -214,7 +214,7 @@ mod tests {
         let mut rng = crate::game::BotRng::seed_from_u64(12);
         let mut deck = crate::cards::deck();
         let mut decided = 0;
-        for round in 0..300 {
+        for round in 0..160 {
             // Few ranks make pairs, and so three- and five-card attacks, common.
             let ranks = 3 + round % 4;
             let mut cards: Vec<Card> = deck
@@ -223,7 +223,7 @@ mod tests {
                 .filter(|c| (c.rank() as usize) < 2 + ranks)
                 .collect();
             cards.shuffle(&mut rng);
-            let (a, b) = (1 + round % 5, 1 + (round / 5) % 5);
+            let (a, b) = (1 + round % 4, 1 + (round / 4) % 4);
             let hands = [
                 cards[..a].iter().copied().collect(),
                 cards[a..a + b].iter().copied().collect(),
@@ -248,7 +248,7 @@ mod tests {
             );
             decided += usize::from(value != 0);
         }
-        assert!(decided > 100);
+        assert!(decided > 50, "{decided}");
     }
 
     #[test]
