@@ -26,14 +26,14 @@ done
 sleep 60
 echo "rss_warm_kib $(rss)"
 echo "tables_active_warm $(metric chaikhana_tables_active)"
-echo "connections_open_warm $(metric chaikhana_connections_open)"
+echo "connections_open_warm $(metric chaikhana_ws_connections_open)"
 wait_for_loadgen() { while pgrep -P $$ -f "loadgen" > /dev/null; do sleep 5; done; }
 wait_for_loadgen
 echo "rss_end_of_load_kib $(rss)"
 sleep 15
 echo "rss_after_idle_kib $(rss)"
 echo "tables_active_after $(metric chaikhana_tables_active)"
-echo "connections_open_after $(metric chaikhana_connections_open)"
+echo "connections_open_after $(metric chaikhana_ws_connections_open)"
 echo "matches_finished $(metric chaikhana_matches_finished_total)"
 echo "actions_accepted $(metric chaikhana_actions_accepted_total)"
 echo "server_alive $(kill -0 $server && echo yes || echo no)"
