@@ -81,6 +81,10 @@ struct LoadgenArgs {
     /// The server's base URL.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     url: String,
+    /// Then the same load again against this server, and both results: for one node (--url) against
+    /// across nodes (an `edge` node whose tables live on a `tables` node, through Redis).
+    #[arg(long)]
+    across: Option<String>,
     /// panjpar, pishe-pasha, ganjifa, or echo (then --url is a `chaikhana echo` server).
     #[arg(long)]
     game: String,
@@ -157,9 +161,23 @@ fn main() -> ExitCode {
 }
 
 fn loadgen(args: LoadgenArgs) -> ExitCode {
+    let Some(across) = args.across.clone() else {
+        return loadgen_once(&args, &args.url, "");
+    };
+    for (url, label) in [(&args.url, ", one node"), (&across, ", across nodes")] {
+        let code = loadgen_once(&args, url, label);
+        if code != ExitCode::SUCCESS {
+            return code;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// One load run against `url`; `label` ends the report's title.
+fn loadgen_once(args: &LoadgenArgs, url: &str, label: &str) -> ExitCode {
     let options = loadgen::Options {
-        url: args.url,
-        game: args.game,
+        url: url.to_string(),
+        game: args.game.clone(),
         tables: args.tables,
         duration: Duration::from_secs(args.duration),
         server_pid: args.server_pid,
@@ -177,7 +195,7 @@ fn loadgen(args: LoadgenArgs) -> ExitCode {
     let (text, json, problem, rate_limited) = match outcome {
         Outcome::Play(report) => {
             let title = format!(
-                "{}, {} tables, {} s, {} threads",
+                "{}, {} tables, {} s, {} threads{label}",
                 options.game, options.tables, args.duration, options.threads
             );
             (
@@ -189,7 +207,7 @@ fn loadgen(args: LoadgenArgs) -> ExitCode {
         }
         Outcome::Idle(report) => {
             let title = format!(
-                "{} idle connections ({})",
+                "{} idle connections ({}){label}",
                 args.idle.unwrap_or(0),
                 options.game
             );
