@@ -74,6 +74,10 @@ const GUEST_IDS: ConnId = 1 << 62;
 
 pub struct Node {
     pub id: String,
+    /// Threads for the tables opened or rebuilt at another node's request (those opened through this
+    /// node's own HTTP routes live on the web server's workers).
+    arbiters: Vec<actix::Arbiter>,
+    next_arbiter: AtomicU64,
     role: Role,
     settings: Arc<Settings>,
     pool: deadpool_redis::Pool,
@@ -104,8 +108,11 @@ impl Node {
             .create_pool(Some(deadpool_redis::Runtime::Tokio1))
             .map_err(|e| format!("cannot make the Redis pool: {e}"))?;
         let id = format!("{:016x}", rand::random::<u64>());
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         let node = Arc::new_cyclic(|me| Node {
             id: id.clone(),
+            arbiters: (0..threads).map(|_| actix::Arbiter::new()).collect(),
+            next_arbiter: AtomicU64::new(0),
             role,
             lease: Duration::from_millis(settings.redis_lease_ms.max(300)),
             settings,
@@ -464,7 +471,6 @@ impl Node {
         let payload = serde_json::to_string(message).expect("requests always serialize");
         let mut publish = redis::cmd("PUBLISH");
         publish.arg(keys::tables_channel(owner)).arg(payload);
-        metrics().router_frames.with_label_values(&["in"]).inc();
         self.pipe
             .run(publish)
             .map(|heard| !matches!(heard, Some(redis::Value::Int(0))))
@@ -541,7 +547,10 @@ impl Node {
                 }
             }
             request => {
-                actix_rt::spawn(async move { self.answer(request).await });
+                // Answered on one of the node's table threads, where a table it opens will live.
+                let turn = self.next_arbiter.fetch_add(1, Ordering::Relaxed) as usize;
+                let arbiter = self.arbiters[turn % self.arbiters.len()].handle();
+                arbiter.spawn(async move { self.answer(request).await });
             }
         }
     }
