@@ -125,11 +125,19 @@ async fn wait_connected(c: &Client, count: usize) {
 
 /// Checks that every open connection of each page has received audio and keeps receiving it.
 async fn assert_audio_flows(pages: &[&Client]) {
+    // A connection can report itself connected a moment before its first audio packet arrives (more so
+    // through a relay on a busy machine): wait for the first bytes, then watch them grow.
     let mut before = Vec::new();
-    let started = Instant::now();
     for page in pages {
-        before.push(audio_bytes(page).await);
+        let waiting = Instant::now();
+        let mut bytes = audio_bytes(page).await;
+        while bytes.contains(&0) && waiting.elapsed() < Duration::from_secs(10) {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            bytes = audio_bytes(page).await;
+        }
+        before.push(bytes);
     }
+    let started = Instant::now();
     tokio::time::sleep(Duration::from_millis(1500)).await;
     for (n, page) in pages.iter().enumerate() {
         let after = audio_bytes(page).await;

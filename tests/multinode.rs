@@ -494,3 +494,44 @@ async fn frames_lost_between_nodes_are_made_good_by_versions_and_resync() {
     }
     play_among_friends_from(&mut clients, &mut rng, target).await;
 }
+
+#[actix_rt::test]
+async fn a_voice_handshake_goes_between_seats_on_different_nodes() {
+    if !have_redis() {
+        return;
+    }
+    let redis = Redis::start().await;
+    let (a, b) = (
+        Node::start(&redis, "all").await,
+        Node::start(&redis, "all").await,
+    );
+    let (_, mut clients) = friends_across(&a, &b).await;
+    for client in clients.iter_mut() {
+        client.send(json!({ "type": "voice", "on": true })).await;
+    }
+    // The seat on the owner's node waits until both switches are on, as a page would.
+    loop {
+        let seats = clients[0].next_of("seats").await;
+        let on = seats["seats"].as_array().unwrap().iter();
+        if on.filter(|s| s["voice"] == true).count() == 2 {
+            break;
+        }
+    }
+    let offer = json!({ "type": "offer", "sdp": "v=0 across", "call": "n1" });
+    clients[0]
+        .send(json!({ "type": "signal", "to": 1, "kind": "offer", "data": offer }))
+        .await;
+    let relayed = clients[1].next_of("signal").await;
+    assert_eq!(relayed["from"], 0);
+    assert_eq!(relayed["kind"], "offer");
+    assert_eq!(relayed["data"], offer);
+    let answer = json!({ "type": "answer", "sdp": "v=0 back", "call": "n1" });
+    clients[1]
+        .send(json!({ "type": "signal", "to": 0, "kind": "answer", "data": answer }))
+        .await;
+    let back = clients[0].next_of("signal").await;
+    assert_eq!(
+        (back["from"].clone(), back["data"].clone()),
+        (json!(1), answer)
+    );
+}
