@@ -327,7 +327,13 @@ impl FromStr for Card {
 
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        // The code is written on the stack: views carry many cards.
+        let rank = self.rank().code();
+        let mut code = [0u8; 3];
+        code[..rank.len()].copy_from_slice(rank.as_bytes());
+        code[rank.len()] = self.suit().letter() as u8;
+        let code = std::str::from_utf8(&code[..=rank.len()]).expect("card codes are ASCII");
+        serializer.serialize_str(code)
     }
 }
 

@@ -16,3 +16,4 @@ pub mod server;
 pub mod settings;
 pub mod sim;
 pub mod table;
+pub mod wire;

@@ -33,6 +33,18 @@ pub struct Metrics {
     pub tables_recovered: IntCounter,
     pub tables_handed_over: IntCounter,
     pub http_requests: IntCounterVec,
+    /// `router_frames` by direction, resolved once: they count every frame.
+    pub frames_in: IntCounter,
+    pub frames_out: IntCounter,
+    /// Each game's per-action metrics, resolved once.
+    games: Vec<GameMeters>,
+}
+
+/// The metrics one game records on every action.
+pub struct GameMeters {
+    pub game: &'static str,
+    pub accepted: IntCounter,
+    pub seconds: Histogram,
 }
 
 /// Latency buckets from a tenth of a millisecond to two and a half seconds.
@@ -97,6 +109,32 @@ impl Metrics {
         .expect("a valid metric");
         r.register(Box::new(redis_publish_seconds.clone()))
             .expect("each metric registers once");
+        let actions_accepted = counter_vec(
+            &r,
+            "actions_accepted_total",
+            "Actions the rules accepted, by game.",
+            &["game"],
+        );
+        let action_seconds = histogram_vec(
+            &r,
+            "action_seconds",
+            "From an action reaching its table to every seat's view being queued.",
+            &["game"],
+        );
+        let router_frames = counter_vec(
+            &r,
+            "router_frames_total",
+            "Frames through the router, by direction (in: to tables, out: to sockets).",
+            &["direction"],
+        );
+        let games = crate::games::NAMES
+            .iter()
+            .map(|&game| GameMeters {
+                game,
+                accepted: actions_accepted.with_label_values(&[game]),
+                seconds: action_seconds.with_label_values(&[game]),
+            })
+            .collect();
         Metrics {
             connections_open,
             connections_opened: counter(
@@ -111,24 +149,14 @@ impl Metrics {
                 &["reason"],
             ),
             tables_active,
-            actions_accepted: counter_vec(
-                &r,
-                "actions_accepted_total",
-                "Actions the rules accepted, by game.",
-                &["game"],
-            ),
+            actions_accepted,
             actions_refused: counter_vec(
                 &r,
                 "actions_refused_total",
                 "Actions and requests refused, by game and error code.",
                 &["game", "code"],
             ),
-            action_seconds: histogram_vec(
-                &r,
-                "action_seconds",
-                "From an action reaching its table to every seat's view being queued.",
-                &["game"],
-            ),
+            action_seconds,
             computer_think_seconds: histogram_vec(
                 &r,
                 "computer_think_seconds",
@@ -161,12 +189,6 @@ impl Metrics {
                 "outbound_overflows_total",
                 "Sockets dropped because their outbound queue was full.",
             ),
-            router_frames: counter_vec(
-                &r,
-                "router_frames_total",
-                "Frames through the router, by direction (in: to tables, out: to sockets).",
-                &["direction"],
-            ),
             redis_publish_seconds,
             redis_errors: counter(&r, "redis_errors_total", "Redis commands that failed."),
             snapshots_written: counter(&r, "snapshots_written_total", "Table snapshots written."),
@@ -186,8 +208,20 @@ impl Metrics {
                 "HTTP requests, by route and status.",
                 &["route", "status"],
             ),
+            frames_in: router_frames.with_label_values(&["in"]),
+            frames_out: router_frames.with_label_values(&["out"]),
+            router_frames,
+            games,
             registry: r,
         }
+    }
+
+    /// The per-action metrics of the game with this name.
+    pub fn game(&self, game: &str) -> &GameMeters {
+        self.games
+            .iter()
+            .find(|m| m.game == game)
+            .expect("every game's metrics are resolved")
     }
 
     /// Every metric in the Prometheus text format.

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Seat;
+use crate::wire::Frame;
 
 /// A frame from a browser (serialized again only to travel between nodes).
 #[derive(Debug, Deserialize, Serialize)]
@@ -171,6 +172,11 @@ pub struct SeatInfo {
 impl ServerMsg<'_> {
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("server frames always serialize")
+    }
+
+    /// The message as a WebSocket frame, ready for a socket's queue.
+    pub fn to_frame(&self) -> Frame {
+        Frame::json(self, 128)
     }
 }
 

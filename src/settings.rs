@@ -13,6 +13,7 @@ pub const DEFAULTS: &str = include_str!("../config/default.toml");
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub listen: String,
+    pub workers: usize,
     pub bot_delay_ms: u64,
     pub strong_budget_ms: u64,
     pub seat_hold_secs: u64,

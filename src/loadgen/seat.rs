@@ -1,6 +1,7 @@
 //! One seat of a table played over a real WebSocket as fast as the server answers: it picks one of
 //! the actions its view offers, sends it, and times the round trip to the view with the new version.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -12,7 +13,7 @@ use futures_util::{SinkExt, StreamExt};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::report::Tally;
 
@@ -21,19 +22,19 @@ pub type Socket = Framed<BoxedSocket, Codec>;
 /// How long a seat waits for a frame the game owes it before it counts a stall and asks to resync.
 const STALL: Duration = Duration::from_secs(5);
 
-/// The fields of a server frame the load generator reads; the rest is skipped.
+/// The fields of a server frame the load generator reads, borrowed from the frame; the rest is skipped.
 #[derive(Deserialize)]
-struct Incoming {
+struct Incoming<'a> {
     #[serde(rename = "type")]
-    kind: String,
+    kind: &'a str,
     #[serde(default)]
     version: Option<u64>,
     #[serde(default)]
-    status: Option<String>,
+    status: Option<&'a str>,
+    #[serde(default, borrow)]
+    actions: Vec<&'a RawValue>,
     #[serde(default)]
-    actions: Vec<Value>,
-    #[serde(default)]
-    code: Option<String>,
+    code: Option<Cow<'a, str>>,
 }
 
 /// Opens the WebSocket of one seat.
@@ -114,7 +115,7 @@ impl Seat {
                     continue;
                 }
             };
-            match incoming.kind.as_str() {
+            match incoming.kind {
                 "view" => {
                     let version = incoming.version.unwrap_or(0);
                     if let Some((sent_on, at)) = in_flight {
@@ -159,12 +160,12 @@ impl Seat {
     /// The frame this seat sends on a view, if it has something to do.
     fn answer(&mut self, view: &Incoming, version: u64) -> Option<String> {
         if !view.actions.is_empty() {
-            let action = &view.actions[self.rng.gen_range(0..view.actions.len())];
+            let action = view.actions[self.rng.gen_range(0..view.actions.len())].get();
             return Some(format!(
                 r#"{{"type":"action","version":{version},"id":"l","action":{action}}}"#
             ));
         }
-        match view.status.as_deref() {
+        match view.status {
             Some("deal-over") if self.leader => {
                 Some(format!(r#"{{"type":"next-deal","version":{version}}}"#))
             }

@@ -229,11 +229,12 @@ async fn open_socket(
         Ok(Err(r)) => return refused(r),
         Err(_) => return refused(TableRefusal::not_found()),
     }
-    let (response, out, stream) = match actix_ws::handle(&req, body) {
-        Ok(parts) => parts,
-        Err(e) => return refusal(400, "not-a-websocket", &e.to_string()),
-    };
-    let stream = stream.max_frame_size(4 * state.settings.max_frame_bytes.max(1024));
+    let max_frame = 4 * state.settings.max_frame_bytes.max(1024);
+    let (response, out, stream) =
+        match crate::wire::upgrade(&req, body, max_frame, super::session::OUTBOUND_QUEUE) {
+            Ok(parts) => parts,
+            Err(e) => return refusal(400, "not-a-websocket", &e.to_string()),
+        };
     let conn = state.registry.new_conn_id();
     WsSession::create(|ctx| {
         ctx.add_stream(stream);

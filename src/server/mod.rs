@@ -107,6 +107,11 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
             })
             .default_service(web::to(|| async { pages::not_found() }))
     })
+    .workers(if settings.workers == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        settings.workers
+    })
     .disable_signals()
     // Every move is a few small frames (ack, then a view per seat): without this, Nagle's algorithm
     // holds the later ones back until the browser's delayed acknowledgement (tens of milliseconds).

@@ -1,6 +1,7 @@
-//! The WebSocket session: one actix actor per socket, fed by the actix-ws stream. It checks each frame's
-//! size, parses it, checks its rate (voice frames against an allowance of their own), and forwards it to
-//! its table; it writes the table's frames back in order.
+//! The WebSocket session: one actix actor per socket, fed by the socket's decoded frames. It checks each
+//! frame's size, parses it, checks its rate (voice frames against an allowance of their own), and
+//! forwards it to its table. The table queues its frames for the socket itself (`wire::Outlet`); the
+//! session queues its own answers (errors, pongs, pings, the close) the same way.
 //! It holds no game logic.
 
 use std::sync::Arc;
@@ -9,18 +10,19 @@ use std::time::{Duration, Instant};
 use actix::{
     Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, StreamHandler, WrapFuture,
 };
-use actix_ws::{CloseCode, CloseReason, Message, ProtocolError as WsError};
+use actix_http::ws::{Frame as FromBrowser, ProtocolError as WsError};
 
 use super::registry::SessionRegistry;
 use crate::metrics::metrics;
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::settings::Settings;
-use crate::table::{Attach, ConnId, Detach, FromSeat, Outbound, TableHandle, Token};
+use crate::table::{Attach, ConnId, Detach, FromSeat, Outbound, SocketOut, TableHandle, Token};
+use crate::wire::{Frame, NotQueued, Outlet};
 
 /// Rate-limited frames in a row before the socket is closed.
 const STRIKES_BEFORE_CLOSE: u32 = 10;
-/// Frames a session queues for its socket before the table drops it as too slow.
-const OUTBOUND_QUEUE: usize = 64;
+/// Frames queued for a socket before it is dropped as too slow.
+pub const OUTBOUND_QUEUE: usize = 64;
 
 /// A token bucket: `rate` frames a second on average, `burst` at once.
 struct RateBucket {
@@ -58,7 +60,7 @@ pub struct WsSession {
     conn: ConnId,
     token: Token,
     table: TableHandle,
-    out: actix_ws::Session,
+    out: Outlet,
     settings: Arc<Settings>,
     registry: Arc<SessionRegistry>,
     last_heard: Instant,
@@ -75,7 +77,7 @@ impl WsSession {
         conn: ConnId,
         token: Token,
         table: TableHandle,
-        out: actix_ws::Session,
+        out: Outlet,
         settings: Arc<Settings>,
         registry: Arc<SessionRegistry>,
     ) -> WsSession {
@@ -97,29 +99,27 @@ impl WsSession {
         }
     }
 
-    /// Writes a frame; the next message waits until it is handed to the socket, so frames keep their
-    /// order and a slow reader backs up into this actor's bounded mailbox.
-    fn write(&mut self, text: String, ctx: &mut Context<Self>) {
-        let mut out = self.out.clone();
-        ctx.wait(
-            async move { out.text(text).await }
-                .into_actor(self)
-                .map(|sent, _, ctx| {
-                    if sent.is_err() {
-                        ctx.stop();
-                    }
-                }),
-        );
+    /// Queues a frame for the socket; a socket that has gone stops the session, and one whose reader
+    /// lets frames pile up is closed.
+    fn write(&mut self, frame: Frame, ctx: &mut Context<Self>) {
+        match self.out.send(frame) {
+            Ok(()) => {}
+            Err(NotQueued::Full) => {
+                metrics().outbound_overflows.inc();
+                self.close(1008, "too slow: frames were piling up", ctx);
+            }
+            Err(NotQueued::Closed) => ctx.stop(),
+        }
     }
 
     fn error(&mut self, code: &str, message: &str, ctx: &mut Context<Self>) {
-        let text = ServerMsg::Error {
+        let frame = ServerMsg::Error {
             code,
             message,
             id: None,
         }
-        .to_text();
-        self.write(text, ctx);
+        .to_frame();
+        self.write(frame, ctx);
     }
 
     fn close(&mut self, code: u16, reason: &str, ctx: &mut Context<Self>) {
@@ -132,16 +132,8 @@ impl WsSession {
                 _ => "server",
             };
         }
-        let out = self.out.clone();
-        let reason = CloseReason {
-            code: CloseCode::from(code),
-            description: Some(reason.to_string()),
-        };
-        ctx.wait(
-            async move { out.close(Some(reason)).await }
-                .into_actor(self)
-                .map(|_, _, ctx| ctx.stop()),
-        );
+        let _ = self.out.send(Frame::close(code, reason));
+        ctx.stop();
     }
 
     fn heard_text(&mut self, text: &str, ctx: &mut Context<Self>) {
@@ -176,7 +168,7 @@ impl WsSession {
                     conn: self.conn,
                     msg,
                 };
-                metrics().router_frames.with_label_values(&["in"]).inc();
+                metrics().frames_in.inc();
                 if self.table.from_seat.try_send(frame).is_err() {
                     self.error("busy", "The table is busy; try again in a moment.", ctx);
                 }
@@ -197,7 +189,10 @@ impl Actor for WsSession {
         let attach = Attach {
             key: self.token.hash(),
             conn: self.conn,
-            out: ctx.address().recipient(),
+            out: SocketOut::Local {
+                frames: self.out.clone(),
+                session: ctx.address().recipient(),
+            },
         };
         ctx.wait(
             self.table.attach.send(attach).into_actor(self).map(
@@ -215,18 +210,12 @@ impl Actor for WsSession {
                 session.close(1001, "silent for too long", ctx);
                 return;
             }
-            let mut out = session.out.clone();
-            ctx.spawn(async move { out.ping(b"").await }.into_actor(session).map(
-                |sent, _, ctx| {
-                    if sent.is_err() {
-                        ctx.stop();
-                    }
-                },
-            ));
+            session.write(Frame::ping(), ctx);
         });
     }
 
     fn stopped(&mut self, _: &mut Context<Self>) {
+        self.out.end();
         metrics().connections_open.dec();
         metrics()
             .connections_closed
@@ -237,26 +226,22 @@ impl Actor for WsSession {
     }
 }
 
-impl StreamHandler<Result<Message, WsError>> for WsSession {
-    fn handle(&mut self, item: Result<Message, WsError>, ctx: &mut Context<Self>) {
+impl StreamHandler<Result<FromBrowser, WsError>> for WsSession {
+    fn handle(&mut self, item: Result<FromBrowser, WsError>, ctx: &mut Context<Self>) {
         self.last_heard = Instant::now();
         match item {
-            Ok(Message::Text(text)) => self.heard_text(&text, ctx),
-            Ok(Message::Binary(_)) | Ok(Message::Continuation(_)) => self.error(
+            Ok(FromBrowser::Text(bytes)) => match std::str::from_utf8(&bytes) {
+                Ok(text) => self.heard_text(text, ctx),
+                Err(_) => self.close(1007, "text frames must be UTF-8", ctx),
+            },
+            Ok(FromBrowser::Binary(_)) | Ok(FromBrowser::Continuation(_)) => self.error(
                 "binary",
                 "Only text frames holding JSON are understood.",
                 ctx,
             ),
-            Ok(Message::Ping(bytes)) => {
-                let mut out = self.out.clone();
-                ctx.wait(
-                    async move { out.pong(&bytes).await }
-                        .into_actor(self)
-                        .map(|_, _, _| ()),
-                );
-            }
-            Ok(Message::Pong(_)) | Ok(Message::Nop) => {}
-            Ok(Message::Close(_)) => self.close(1000, "goodbye", ctx),
+            Ok(FromBrowser::Ping(bytes)) => self.write(Frame::pong(&bytes), ctx),
+            Ok(FromBrowser::Pong(_)) => {}
+            Ok(FromBrowser::Close(_)) => self.close(1000, "goodbye", ctx),
             Err(e) => {
                 tracing::debug!(conn = self.conn, %e, "socket protocol error");
                 self.close(1002, "protocol error", ctx);
@@ -274,9 +259,9 @@ impl Handler<Outbound> for WsSession {
 
     fn handle(&mut self, msg: Outbound, ctx: &mut Context<Self>) {
         match msg {
-            Outbound::Text(text) => {
-                metrics().router_frames.with_label_values(&["out"]).inc();
-                self.write(text.to_string(), ctx)
+            Outbound::Frame(frame) => {
+                metrics().frames_out.inc();
+                self.write(frame, ctx)
             }
             Outbound::Close(code, reason) => self.close(code, &reason, ctx),
         }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use actix::{Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Recipient, WrapFuture};
+use actix::{Actor, ActorContext, ActorFutureExt, AsyncContext, Context, WrapFuture};
 use futures_util::future::BoxFuture;
 use rand::{Rng, SeedableRng};
 
@@ -20,6 +20,10 @@ use crate::game::{BotRng, Game, RuleError};
 use crate::matches::{Match, MatchLength};
 use crate::metrics::metrics;
 use crate::protocol::{SeatInfo, ServerMsg};
+use crate::wire::Frame;
+
+/// About the length of a view frame's JSON, so that its buffer is allocated once.
+const VIEW_SIZE_HINT: usize = 2048;
 
 /// How a table behaves; from the server's settings.
 #[derive(Clone)]
@@ -74,7 +78,7 @@ pub struct Table<G: Game> {
     version: u64,
     rng: TableRng,
     bot_rng: BotRng,
-    sockets: HashMap<ConnId, (Seat, Recipient<Outbound>)>,
+    sockets: HashMap<ConnId, (Seat, SocketOut)>,
     voice: voice::VoiceRoom,
     last_activity: Instant,
     /// Set when the table stops to be rebuilt by another node.
@@ -147,7 +151,7 @@ impl<G: Game> Table<G> {
     }
 
     /// The frame for `seat` now.
-    fn view_frame(&self, seat: Seat, seats: &[SeatInfo]) -> Arc<str> {
+    fn view_frame(&self, seat: Seat, seats: &[SeatInfo]) -> Frame {
         let status = self.status();
         let outcome = self.state.as_ref().and_then(G::outcome);
         let frame = ViewFrame::<G> {
@@ -172,17 +176,17 @@ impl<G: Game> Table<G> {
             deal: self.seal.as_ref().map(|seal| seal.shown(outcome.is_some())),
             outcome,
         };
-        serde_json::to_string(&frame)
-            .expect("views always serialize")
-            .into()
+        Frame::json(&frame, VIEW_SIZE_HINT)
     }
 
     /// Sends a frame to one socket; a socket whose queue is full is dropped.
-    fn send(&mut self, conn: ConnId, text: Arc<str>) {
+    fn send(&mut self, conn: ConnId, frame: Frame) {
         let Some((_, out)) = self.sockets.get(&conn) else {
             return;
         };
-        if out.try_send(Outbound::Text(text)).is_err() {
+        if out.try_send(Outbound::Frame(frame)).is_ok() {
+            metrics().frames_out.inc();
+        } else {
             metrics().outbound_overflows.inc();
             out.do_send(Outbound::Close(
                 1008,
@@ -199,14 +203,14 @@ impl<G: Game> Table<G> {
             .actions_refused
             .with_label_values(&[G::NAME, code])
             .inc();
-        let text = ServerMsg::Error { code, message, id }.to_text();
-        self.send(conn, text.into());
+        let frame = ServerMsg::Error { code, message, id }.to_frame();
+        self.send(conn, frame);
     }
 
     /// Sends every socket its seat's frame.
     fn broadcast(&mut self) {
         let seats = self.seat_infos();
-        let frames: Vec<Arc<str>> = Seat::all(G::SEATS)
+        let frames: Vec<Frame> = Seat::all(G::SEATS)
             .map(|s| self.view_frame(s, &seats))
             .collect();
         let conns: Vec<(ConnId, Seat)> = self.sockets.iter().map(|(c, (s, _))| (*c, *s)).collect();
@@ -217,14 +221,13 @@ impl<G: Game> Table<G> {
 
     /// Tells every socket who is connected.
     fn broadcast_seats(&mut self) {
-        let text: Arc<str> = ServerMsg::Seats {
+        let frame = ServerMsg::Seats {
             seats: &self.seat_infos(),
         }
-        .to_text()
-        .into();
+        .to_frame();
         let conns: Vec<ConnId> = self.sockets.keys().copied().collect();
         for conn in conns {
-            self.send(conn, text.clone());
+            self.send(conn, frame.clone());
         }
     }
 
@@ -379,10 +382,7 @@ impl<G: Game> Table<G> {
 
     /// Records an accepted action, moves the version on, and counts the deal if it has ended.
     fn accepted(&mut self, seat: Seat, action: &G::Action) {
-        metrics()
-            .actions_accepted
-            .with_label_values(&[G::NAME])
-            .inc();
+        metrics().game(G::NAME).accepted.inc();
         self.version += 1;
         let json = serde_json::to_value(action).expect("actions always serialize");
         if let Some(deal) = self.record.last_mut() {
@@ -434,13 +434,13 @@ impl<G: Game> Table<G> {
             id,
             version: self.version,
         }
-        .to_text();
+        .to_frame();
         self.commit(ctx, move |table, ctx| {
-            table.send(conn, ack.into());
+            table.send(conn, ack);
             table.after_change(ctx);
             metrics()
-                .action_seconds
-                .with_label_values(&[G::NAME])
+                .game(G::NAME)
+                .seconds
                 .observe(arrived.elapsed().as_secs_f64());
         });
     }

@@ -1,14 +1,15 @@
 //! The messages a table handles and sends, and the handle that carries them to any game's table.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
+use actix::dev::SendError;
 use actix::{Actor, Addr, Handler, Message, Recipient};
 use serde::{Deserialize, Serialize};
 
 use super::{TableId, TokenHash};
 use crate::cards::Seat;
 use crate::protocol::ClientMsg;
+use crate::wire::{Frame, NotQueued, Outlet};
 
 /// Identifies one WebSocket connection while it lives.
 pub type ConnId = u64;
@@ -90,7 +91,7 @@ pub struct Attach {
     /// The hash of the seat's token.
     pub key: TokenHash,
     pub conn: ConnId,
-    pub out: Recipient<Outbound>,
+    pub out: SocketOut,
 }
 
 /// A parsed frame from a seat's socket.
@@ -139,9 +140,48 @@ pub struct DealRecord {
 #[derive(Message, Clone, Debug)]
 #[rtype(result = "()")]
 pub enum Outbound {
-    Text(Arc<str>),
+    Frame(Frame),
     /// Close with this WebSocket close code and reason.
     Close(u16, Cow<'static, str>),
+}
+
+/// Where a table sends one socket's frames.
+#[derive(Clone)]
+pub enum SocketOut {
+    /// A socket of this process: frames go straight into its queue, and a close through its session.
+    Local {
+        frames: Outlet,
+        session: Recipient<Outbound>,
+    },
+    /// A socket of another process, reached through its stand-in here.
+    Relay(Recipient<Outbound>),
+}
+
+impl SocketOut {
+    /// Sends without waiting; refused when the socket cannot take it (too slow, or gone).
+    pub fn try_send(&self, msg: Outbound) -> Result<(), NotQueued> {
+        match (self, msg) {
+            (SocketOut::Local { frames, .. }, Outbound::Frame(frame)) => frames.send(frame),
+            (SocketOut::Local { session, .. } | SocketOut::Relay(session), msg) => {
+                session.try_send(msg).map_err(|e| match e {
+                    SendError::Full(_) => NotQueued::Full,
+                    SendError::Closed(_) => NotQueued::Closed,
+                })
+            }
+        }
+    }
+
+    /// Sends, even past a full queue (for a close).
+    pub fn do_send(&self, msg: Outbound) {
+        match (self, msg) {
+            (SocketOut::Local { frames, .. }, Outbound::Frame(frame)) => {
+                let _ = frames.send(frame);
+            }
+            (SocketOut::Local { session, .. } | SocketOut::Relay(session), msg) => {
+                session.do_send(msg)
+            }
+        }
+    }
 }
 
 /// Everything needed to talk to a table, whatever its game.

@@ -109,11 +109,12 @@ pub enum GRank {
 }
 
 impl GRank {
-    fn code(self) -> String {
+    fn code(self) -> &'static str {
+        const NUMBERS: [&str; 10] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
         match self {
-            GRank::Mir => "M".to_string(),
-            GRank::Wazir => "W".to_string(),
-            GRank::Number(n) => n.to_string(),
+            GRank::Mir => "M",
+            GRank::Wazir => "W",
+            GRank::Number(n) => NUMBERS[usize::from(n).clamp(1, 10) - 1],
         }
     }
 }
@@ -256,7 +257,13 @@ impl FromStr for GCard {
 
 impl Serialize for GCard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        // The code is written on the stack: views carry many cards.
+        let (rank, suit) = (self.rank().code(), self.suit().code());
+        let mut code = [0u8; 4];
+        code[..rank.len()].copy_from_slice(rank.as_bytes());
+        code[rank.len()..rank.len() + suit.len()].copy_from_slice(suit.as_bytes());
+        let code = std::str::from_utf8(&code[..rank.len() + suit.len()]).expect("codes are ASCII");
+        serializer.serialize_str(code)
     }
 }
 

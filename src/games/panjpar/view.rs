@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::cards::{BySeat, Card, CardSet, Seat, Suit};
 
-use super::battle::{beat_problem, beaters, largest_attack, AttackProblem, Battle};
+use super::battle::{beat_problem, beaters, largest_attack, AttackProblem, Battle, BeatProblem};
 use super::rules::{to_act, GuessMade, Phase, State, SEATS};
 
 /// One seat's view of a deal (or a spectator's, with no hand).
@@ -129,7 +129,16 @@ struct AttackCardHint {
 struct CardReason {
     card: Card,
     code: &'static str,
-    why: String,
+    why: Sentence<BeatProblem>,
+}
+
+/// A problem's sentence, written straight into the frame when serialized.
+struct Sentence<T>(T);
+
+impl<T: std::fmt::Display> Serialize for Sentence<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
+    }
 }
 
 /// For the attacker: the largest attack allowed, and the sentences for selections that are not attacks.
@@ -137,9 +146,9 @@ struct CardReason {
 struct AttackHint {
     largest: usize,
     /// Why the attack is capped below five, if it is.
-    cap: Option<String>,
+    cap: Option<Sentence<AttackProblem>>,
     /// The sentence for a selection of each size that is not an attack (index = number of cards).
-    not_an_attack: Vec<Option<String>>,
+    not_an_attack: Vec<Option<Sentence<AttackProblem>>>,
 }
 
 impl Hints {
@@ -162,7 +171,7 @@ impl Hints {
                             beat_problem(attack, card, self.trump).map(|p| CardReason {
                                 card,
                                 code: p.code(),
-                                why: p.to_string(),
+                                why: Sentence(p),
                             })
                         })
                         .collect(),
@@ -190,12 +199,12 @@ impl Hints {
                     3 | 5 => over_cap,
                     n => AttackProblem::BadSize(n),
                 };
-                Some(problem.to_string())
+                Some(Sentence(problem))
             })
             .collect();
         Some(AttackHint {
             largest,
-            cap: (largest < 5 && self.defender_holds < 5).then(|| over_cap.to_string()),
+            cap: (largest < 5 && self.defender_holds < 5).then_some(Sentence(over_cap)),
             not_an_attack,
         })
     }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
-use actix::{Actor, Addr, Recipient};
+use actix::{Actor, Addr};
 use futures_util::future::{ready, BoxFuture, FutureExt};
 use tokio::sync::oneshot;
 
@@ -19,8 +19,9 @@ use crate::routing::{table_config, LocalTables, OpenTable};
 use crate::settings::Settings;
 use crate::table::{
     Attach, CheckToken, Closing, ConnId, Detach, FromSeat, Join, Keep, Outbound, Snapshot,
-    TableConfig, TableHandle, TableId, TableKeeper, TableRefusal,
+    SocketOut, TableConfig, TableHandle, TableId, TableKeeper, TableRefusal,
 };
+use crate::wire::Frame;
 
 /// What a node does: everything, only pages and sockets, or only tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +88,7 @@ pub struct Node {
     /// Stand-ins for tables on other nodes, for this node's sockets.
     proxies: Mutex<HashMap<TableId, (TableHandle, Addr<RemoteTable>)>>,
     /// This node's sockets at tables on other nodes.
-    sockets: Mutex<HashMap<ConnId, Recipient<Outbound>>>,
+    sockets: Mutex<HashMap<ConnId, SocketOut>>,
     pending: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
     guests: Mutex<HashMap<(String, ConnId), Guest>>,
     next: AtomicU64,
@@ -485,11 +486,11 @@ impl Node {
         self.pipe.send(publish);
     }
 
-    pub fn add_socket(&self, conn: ConnId, out: Recipient<Outbound>) {
+    pub fn add_socket(&self, conn: ConnId, out: SocketOut) {
         lock(&self.sockets).insert(conn, out);
     }
 
-    pub fn socket(&self, conn: ConnId) -> Option<Recipient<Outbound>> {
+    pub fn socket(&self, conn: ConnId) -> Option<SocketOut> {
         lock(&self.sockets).get(&conn).cloned()
     }
 
@@ -634,7 +635,7 @@ impl Node {
         let attach = Attach {
             key,
             conn: local,
-            out: relay.recipient(),
+            out: SocketOut::Relay(relay.recipient()),
         };
         let answer = seat_answer(handle.attach.send(attach).await);
         if !matches!(answer, Answer::Seat { .. }) {
@@ -648,7 +649,7 @@ impl Node {
         match message {
             ToSockets::Frame { conn, text } => {
                 if let Some(out) = self.socket(conn) {
-                    if out.try_send(Outbound::Text(text.into())).is_err() {
+                    if out.try_send(Outbound::Frame(Frame::text(&text))).is_err() {
                         metrics().outbound_overflows.inc();
                     }
                 }
@@ -824,8 +825,7 @@ impl Hearer for Node {
         }
         // Frames can no longer reach this node: its sockets at tables elsewhere reconnect (and show
         // it), and other nodes' sockets here leave their tables.
-        let sockets: Vec<Recipient<Outbound>> =
-            lock(&self.sockets).drain().map(|(_, out)| out).collect();
+        let sockets: Vec<SocketOut> = lock(&self.sockets).drain().map(|(_, out)| out).collect();
         for out in sockets {
             out.do_send(Outbound::Close(
                 1012,

@@ -336,8 +336,12 @@ impl Handler<Outbound> for RemoteSocket {
     fn handle(&mut self, frame: Outbound, ctx: &mut Context<Self>) {
         let conn = self.conn;
         let message = match frame {
-            Outbound::Text(text) => {
-                metrics().router_frames.with_label_values(&["out"]).inc();
+            Outbound::Frame(frame) => {
+                let Some(text) = frame.text_payload() else {
+                    // Only text frames are relayed; control frames belong to the socket's own node.
+                    return;
+                };
+                metrics().frames_out.inc();
                 ToSockets::Frame {
                     conn,
                     text: text.to_string(),

@@ -123,12 +123,12 @@ impl<G: Game> Table<G> {
         let Some(target) = self.voice.holder(to) else {
             return;
         };
-        let text = ServerMsg::Signal {
+        let frame = ServerMsg::Signal {
             from: seat,
             kind,
             data,
         }
-        .to_text();
-        self.send(target, text.into());
+        .to_frame();
+        self.send(target, frame);
     }
 }

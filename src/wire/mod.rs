@@ -1,0 +1,307 @@
+//! The WebSocket on the wire. A frame for a browser is encoded once, by whoever makes it (a table, for
+//! a view), and the socket's connection writes those bytes as they are. Between them sits a bounded
+//! queue that a table fills without waiting and without waking any task but the connection itself.
+//! Frames from the browser are decoded here as well.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+
+use actix_http::ws::{
+    handshake, CloseCode, CloseReason, Codec, Frame as FromBrowser, HandshakeError, OpCode, Parser,
+    ProtocolError,
+};
+use actix_web::body::{BodyStream, BoxBody};
+use actix_web::dev::Payload;
+use actix_web::{web, HttpRequest, HttpResponse};
+use bytes::{Bytes, BytesMut};
+use futures_util::task::AtomicWaker;
+use futures_util::Stream;
+use serde::Serialize;
+
+pub mod json;
+
+/// A control frame carries at most this many bytes (RFC 6455, 5.5).
+const MAX_CONTROL_PAYLOAD: usize = 125;
+/// Room left in front of a text frame's payload for the longest header (opcode, 127, 8-byte length).
+const HEADER_ROOM: usize = 10;
+
+/// One frame from the server to a browser, header included, ready to be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame(Bytes);
+
+impl Frame {
+    /// A text frame holding `value` as JSON, serialized straight into the frame's buffer; `size_hint`
+    /// is the payload's expected length, so that the buffer is allocated once.
+    pub fn json(value: &impl Serialize, size_hint: usize) -> Frame {
+        let mut buf = Vec::with_capacity(HEADER_ROOM + size_hint);
+        buf.resize(HEADER_ROOM, 0);
+        json::write(&mut buf, value).expect("server frames always serialize");
+        Frame::text_in(buf)
+    }
+
+    /// A text frame holding `text`.
+    pub fn text(text: &str) -> Frame {
+        let mut buf = Vec::with_capacity(HEADER_ROOM + text.len());
+        buf.resize(HEADER_ROOM, 0);
+        buf.extend_from_slice(text.as_bytes());
+        Frame::text_in(buf)
+    }
+
+    /// Writes the header in front of the payload that follows `HEADER_ROOM` bytes of `buf`.
+    fn text_in(mut buf: Vec<u8>) -> Frame {
+        let len = buf.len() - HEADER_ROOM;
+        let fin_text = 0x80 | OpCode::Text as u8;
+        let start = if len <= MAX_CONTROL_PAYLOAD {
+            buf[HEADER_ROOM - 2] = fin_text;
+            buf[HEADER_ROOM - 1] = len as u8;
+            HEADER_ROOM - 2
+        } else if let Ok(short) = u16::try_from(len) {
+            buf[HEADER_ROOM - 4] = fin_text;
+            buf[HEADER_ROOM - 3] = 126;
+            buf[HEADER_ROOM - 2..HEADER_ROOM].copy_from_slice(&short.to_be_bytes());
+            HEADER_ROOM - 4
+        } else {
+            buf[0] = fin_text;
+            buf[1] = 127;
+            buf[2..HEADER_ROOM].copy_from_slice(&(len as u64).to_be_bytes());
+            0
+        };
+        Frame(Bytes::from(buf).slice(start..))
+    }
+
+    /// A close frame with this code and reason (cut to what a control frame may carry).
+    pub fn close(code: u16, reason: &str) -> Frame {
+        let mut end = reason.len().min(MAX_CONTROL_PAYLOAD - 2);
+        while !reason.is_char_boundary(end) {
+            end -= 1;
+        }
+        let reason = CloseReason {
+            code: CloseCode::from(code),
+            description: Some(reason[..end].to_string()),
+        };
+        let mut buf = BytesMut::with_capacity(4 + MAX_CONTROL_PAYLOAD);
+        Parser::write_close(&mut buf, Some(reason), false);
+        Frame(buf.freeze())
+    }
+
+    pub fn ping() -> Frame {
+        Frame::control(OpCode::Ping, b"")
+    }
+
+    /// The answer to a ping, echoing (at most a control frame's worth of) its payload.
+    pub fn pong(payload: &[u8]) -> Frame {
+        Frame::control(
+            OpCode::Pong,
+            &payload[..payload.len().min(MAX_CONTROL_PAYLOAD)],
+        )
+    }
+
+    fn control(op: OpCode, payload: &[u8]) -> Frame {
+        let mut buf = BytesMut::with_capacity(2 + payload.len());
+        Parser::write_message(&mut buf, payload, op, true, false);
+        Frame(buf.freeze())
+    }
+
+    /// The text a text frame carries.
+    pub fn text_payload(&self) -> Option<&str> {
+        let (&first, rest) = self.0.split_first()?;
+        if first != 0x80 | OpCode::Text as u8 {
+            return None;
+        }
+        let body = match rest.first()? {
+            126 => rest.get(3..)?,
+            127 => rest.get(9..)?,
+            _ => rest.get(1..)?,
+        };
+        std::str::from_utf8(body).ok()
+    }
+
+    pub fn is_close(&self) -> bool {
+        self.0.first() == Some(&(0x80 | OpCode::Close as u8))
+    }
+
+    /// The frame's length on the wire.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Why a frame was not queued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotQueued {
+    /// The socket has this many frames waiting already: its reader is too slow.
+    Full,
+    /// The socket has closed, or a close frame is already queued.
+    Closed,
+}
+
+/// The frames waiting for one socket.
+struct Queue {
+    frames: VecDeque<Frame>,
+    /// No frame is taken any more: the connection went, or a close frame is queued.
+    closed: bool,
+}
+
+struct Shared {
+    queue: Mutex<Queue>,
+    capacity: usize,
+    /// The connection, waiting for frames.
+    writer: AtomicWaker,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The way into one socket's queue: the table holds a clone for its views, the session one for its own
+/// answers.
+#[derive(Clone)]
+pub struct Outlet(Arc<Shared>);
+
+impl Outlet {
+    /// Queues a frame without waiting. A close frame is queued even past the capacity, and is the last
+    /// one queued.
+    pub fn send(&self, frame: Frame) -> Result<(), NotQueued> {
+        let mut queue = self.0.lock();
+        if queue.closed {
+            return Err(NotQueued::Closed);
+        }
+        if queue.frames.len() >= self.0.capacity && !frame.is_close() {
+            return Err(NotQueued::Full);
+        }
+        queue.closed = frame.is_close();
+        queue.frames.push_back(frame);
+        drop(queue);
+        self.0.writer.wake();
+        Ok(())
+    }
+
+    /// Takes no more frames: the connection writes those queued, then ends.
+    pub fn end(&self) {
+        self.0.lock().closed = true;
+        self.0.writer.wake();
+    }
+
+    /// Whether the socket takes no more frames.
+    pub fn is_closed(&self) -> bool {
+        self.0.lock().closed
+    }
+}
+
+/// The connection's end of the queue: the body of the WebSocket's response, which ends once a close
+/// frame has been written.
+pub struct Drain(Arc<Shared>);
+
+impl Stream for Drain {
+    type Item = Result<Bytes, actix_web::Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0.writer.register(cx.waker());
+        let mut queue = self.0.lock();
+        match queue.frames.pop_front() {
+            Some(frame) => Poll::Ready(Some(Ok(frame.0))),
+            None if queue.closed => Poll::Ready(None),
+            None => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for Drain {
+    fn drop(&mut self) {
+        let mut queue = self.0.lock();
+        queue.closed = true;
+        queue.frames.clear();
+    }
+}
+
+/// Answers a WebSocket upgrade: the response that switches the connection over (its body is the
+/// socket's queue of at most `capacity` frames), the way into that queue, and the browser's frames.
+pub fn upgrade(
+    req: &HttpRequest,
+    payload: web::Payload,
+    max_frame: usize,
+    capacity: usize,
+) -> Result<(HttpResponse, Outlet, Incoming), HandshakeError> {
+    let (outlet, drain) = queue(capacity);
+    let response = handshake(req.head())?.message_body(BoxBody::new(BodyStream::new(drain)));
+    let response = response.map_or_else(HttpResponse::from_error, HttpResponse::from);
+    Ok((
+        response,
+        outlet,
+        Incoming::new(payload.into_inner(), max_frame),
+    ))
+}
+
+/// A socket's queue of at most `capacity` frames.
+pub fn queue(capacity: usize) -> (Outlet, Drain) {
+    let shared = Arc::new(Shared {
+        queue: Mutex::new(Queue {
+            frames: VecDeque::new(),
+            closed: false,
+        }),
+        capacity,
+        writer: AtomicWaker::new(),
+    });
+    (Outlet(shared.clone()), Drain(shared))
+}
+
+/// The browser's frames, decoded from the connection's request payload.
+pub struct Incoming {
+    payload: Payload,
+    buf: BytesMut,
+    codec: Codec,
+    ended: bool,
+}
+
+impl Incoming {
+    /// Frames from `payload`, none longer than `max_frame` bytes.
+    pub fn new(payload: Payload, max_frame: usize) -> Incoming {
+        Incoming {
+            payload,
+            buf: BytesMut::new(),
+            codec: Codec::new().max_size(max_frame),
+            ended: false,
+        }
+    }
+}
+
+impl Stream for Incoming {
+    type Item = Result<FromBrowser, ProtocolError>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        use actix_codec::Decoder;
+        let this = self.get_mut();
+        if let Some(frame) = this.codec.decode(&mut this.buf)? {
+            return Poll::Ready(Some(Ok(frame)));
+        }
+        while !this.ended {
+            match Pin::new(&mut this.payload).poll_next(cx) {
+                Poll::Ready(Some(Ok(bytes))) => {
+                    if this.buf.is_empty() {
+                        this.buf = BytesMut::from(bytes);
+                    } else {
+                        this.buf.extend_from_slice(&bytes);
+                    }
+                    if let Some(frame) = this.codec.decode(&mut this.buf)? {
+                        return Poll::Ready(Some(Ok(frame)));
+                    }
+                }
+                Poll::Ready(Some(Err(e))) => {
+                    this.ended = true;
+                    return Poll::Ready(Some(Err(ProtocolError::Io(std::io::Error::other(e)))));
+                }
+                Poll::Ready(None) => this.ended = true,
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(None)
+    }
+}
