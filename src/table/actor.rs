@@ -13,7 +13,6 @@ use rand::{Rng, SeedableRng};
 use super::frames::{MatchInfo, Status, ViewFrame};
 use super::messages::*;
 use super::seats::{Occupant, TableKind};
-use super::snapshot::Snapshot;
 use super::{fresh_salt, DealSeal, TableId, TokenHash};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game, RuleError};
@@ -51,9 +50,29 @@ pub enum Closing {
 
 /// Stores snapshots.
 pub trait TableKeeper: Send + Sync {
-    /// Stores the table's snapshot; resolves to whether it was stored. Snapshots of one table are
-    /// stored in the order they are given.
-    fn save(&self, id: &TableId, snapshot: Snapshot) -> BoxFuture<'static, bool>;
+    /// Stores a change of the table; resolves to what became of it. Changes of one table are stored
+    /// in the order they are given.
+    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, Kept>;
+}
+
+/// What a table gives its store to keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The whole snapshot as JSON, in place of whatever was stored.
+    Whole { game: &'static str, json: String },
+    /// Lines to add after what is stored: the actions accepted since it was stored, one line each
+    /// (see `Snapshot::played_line`).
+    Played(String),
+}
+
+/// What became of a [`Change`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    Stored,
+    /// Not stored: the store is out of reach.
+    Failed,
+    /// Not stored: lines were to be added to a snapshot the store no longer holds.
+    Missing,
 }
 
 mod handlers;
@@ -83,6 +102,8 @@ pub struct Table<G: Game> {
     last_activity: Instant,
     /// Set when the table stops to be rebuilt by another node.
     handed_over: bool,
+    /// What the store holds of the table, when known to be the table as it was then.
+    stored: Option<keeping::StoredMark>,
 }
 
 impl<G: Game> Table<G> {
@@ -124,6 +145,7 @@ impl<G: Game> Table<G> {
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
             handed_over: false,
+            stored: None,
         };
         Some(table)
     }
@@ -271,8 +293,9 @@ impl<G: Game> Table<G> {
     }
 
     /// After a change the seats must hear of: when the router keeps snapshots, the table waits (taking
-    /// no other message) until this one is stored, so that nobody sees a version a new owner could not
-    /// rebuild; then `tell` runs.
+    /// no other message) until the change is stored, so that nobody sees a version a new owner could
+    /// not rebuild; then `tell` runs. Only the actions accepted since the last store are sent when
+    /// nothing else has changed (see `keeping`).
     fn commit(
         &mut self,
         ctx: &mut Context<Self>,
@@ -282,13 +305,24 @@ impl<G: Game> Table<G> {
             tell(self, ctx);
             return;
         };
-        let saved = store.save(&self.id, self.snapshot());
-        ctx.wait(saved.into_actor(self).map(move |saved, table, ctx| {
-            if !saved {
-                // The game goes on; the router stores every table again once the store is back.
-                tracing::debug!(table = %table.id, "a snapshot could not be stored");
+        let Some((change, mark)) = self.change_to_store() else {
+            tell(self, ctx);
+            return;
+        };
+        let whole = matches!(change, Change::Whole { .. });
+        let kept = store.keep(&self.id, change);
+        ctx.wait(kept.into_actor(self).map(move |kept, table, ctx| {
+            table.stored = (kept == Kept::Stored).then_some(mark);
+            match kept {
+                Kept::Stored => tell(table, ctx),
+                // The snapshot to add to is gone (Redis lost it): store the whole table at once.
+                Kept::Missing if !whole => table.commit(ctx, tell),
+                Kept::Missing | Kept::Failed => {
+                    // The game goes on; the router stores every table again once the store is back.
+                    tracing::debug!(table = %table.id, "a snapshot could not be stored");
+                    tell(table, ctx);
+                }
             }
-            tell(table, ctx);
         }));
     }
 

@@ -10,7 +10,7 @@ mod seal;
 mod seats;
 mod snapshot;
 
-pub use actor::{Closing, OnClosed, Table, TableConfig, TableKeeper};
+pub use actor::{Change, Closing, Kept, OnClosed, Table, TableConfig, TableKeeper};
 pub use messages::*;
 pub use seal::{commitment, fresh_salt, DealSeal};
 pub use seats::{Level, SeatTicket, TableKind};

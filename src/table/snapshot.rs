@@ -5,12 +5,17 @@
 //! played and the versions they made, and the table's version. Rebuilding deals the last deal again from
 //! its seed and replays its actions through the rules core, so the rebuilt table is the same table at
 //! the same version, and every player's token still works.
+//!
+//! A store need not write the whole snapshot after every move: it may keep the snapshot as it was at
+//! the last change of any other kind and add each accepted action after it, one line per action (see
+//! [`Snapshot::from_stored`]). The snapshot read back that way is the same as a whole one.
 
 use serde::{Deserialize, Serialize};
 
 use super::messages::DealRecord;
 use super::seats::TableKind;
 use super::TokenHash;
+use crate::cards::Seat;
 use crate::matches::{Match, MatchLength};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,6 +27,25 @@ pub struct Snapshot {
     pub seats: Vec<SeatRecord>,
     pub deals: Vec<DealRecord>,
     pub version: u64,
+}
+
+/// A snapshot of a table borrowed from it, to be written without copying its record first. It is
+/// written exactly as the [`Snapshot`] it stands for.
+#[derive(Serialize)]
+pub struct SnapshotOf<'a> {
+    pub game: &'a str,
+    pub kind: TableKind,
+    pub length: MatchLength,
+    pub matchup: &'a Match,
+    pub seats: Vec<SeatRecord>,
+    pub deals: &'a [DealRecord],
+    pub version: u64,
+}
+
+impl SnapshotOf<'_> {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("snapshots always serialize")
+    }
 }
 
 /// Who sits in a seat, as a snapshot keeps it.
@@ -42,4 +66,43 @@ impl Snapshot {
         serde_json::from_slice(text)
             .map_err(|e| format!("a table snapshot that cannot be read: {e}"))
     }
+
+    /// Reads a snapshot as a store keeps it: the snapshot's JSON on the first line, then one line for
+    /// each action accepted since (see [`Snapshot::played_line`]), added to the last deal in order.
+    pub fn from_stored(text: &[u8]) -> Result<Snapshot, String> {
+        let mut lines = text.split(|b| *b == b'\n');
+        let mut snapshot = Snapshot::from_json(lines.next().unwrap_or_default())?;
+        for line in lines {
+            let played: Played = serde_json::from_slice(line)
+                .map_err(|e| format!("an action stored after a snapshot cannot be read: {e}"))?;
+            snapshot.add_played(played)?;
+        }
+        Ok(snapshot)
+    }
+
+    /// The line a store adds after the snapshot for one accepted action (with its leading newline).
+    pub fn played_line(seat: Seat, action: &serde_json::Value, made: u64) -> String {
+        let json = serde_json::to_string(&(seat, action, made)).expect("actions always serialize");
+        format!("\n{json}")
+    }
+
+    /// Adds an action accepted after the snapshot was taken. It must be the very next version: a line
+    /// missing in between would rebuild a different table, so that is refused rather than guessed.
+    fn add_played(&mut self, (seat, action, made): Played) -> Result<(), String> {
+        if made != self.version + 1 {
+            return Err(format!(
+                "an action stored after a snapshot at version {} made version {made}",
+                self.version
+            ));
+        }
+        let Some(deal) = self.deals.last_mut() else {
+            return Err("an action stored after a snapshot with no deal".into());
+        };
+        deal.actions.push((seat, action, made));
+        self.version = made;
+        Ok(())
+    }
 }
+
+/// One accepted action as stored after a snapshot: the seat, the action, and the version it made.
+type Played = (Seat, serde_json::Value, u64);

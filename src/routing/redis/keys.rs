@@ -7,7 +7,8 @@ pub fn lease(table: &TableId) -> String {
     format!("chaikhana:lease:{table}")
 }
 
-/// A table's snapshot: its game, a newline, and the snapshot's JSON.
+/// A table's snapshot: its game, a newline, and the snapshot's JSON; then a line for each action
+/// accepted since the snapshot was written (`Snapshot::from_stored` reads it).
 pub fn snapshot(table: &TableId) -> String {
     format!("chaikhana:snapshot:{table}")
 }
@@ -30,18 +31,29 @@ pub fn sockets_channel(node: &str) -> String {
     format!("chaikhana:node:{node}:sockets")
 }
 
-/// KEYS[1] the lease, ARGV[1] this node, ARGV[2] the time to live in ms. Answers 1 when the lease is
-/// still this node's (and refreshed), 2 when it was missing and is taken again (Redis lost it), 0 when
-/// another node holds it.
+/// KEYS[1] the lease, KEYS[2] the snapshot, ARGV[1] this node, ARGV[2] the lease's time to live in
+/// ms, ARGV[3] the snapshot's. Answers 1 when the lease is still this node's (and refreshed, with the
+/// snapshot's time to live: a deal's actions are added to the snapshot without renewing it), 2 when it
+/// was missing and is taken again (Redis lost it), 0 when another node holds it.
 pub const REFRESH: &str = r#"
 local owner = redis.call('GET', KEYS[1])
 if owner == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
   return 1
 end
 if not owner then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return 2
+end
+return 0
+"#;
+
+/// KEYS[1] the snapshot, ARGV[1] lines to add after it. Adds them only to a snapshot that is there
+/// (answering the new length); answers 0 when it is gone, so that the table stores itself whole.
+pub const ADD_PLAYED: &str = r#"
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return redis.call('APPEND', KEYS[1], ARGV[1])
 end
 return 0
 "#;

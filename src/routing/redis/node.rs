@@ -18,8 +18,8 @@ use crate::metrics::metrics;
 use crate::routing::{table_config, LocalTables, OpenTable};
 use crate::settings::Settings;
 use crate::table::{
-    Attach, CheckToken, Closing, ConnId, Detach, FromSeat, Join, Keep, Outbound, Snapshot,
-    SocketOut, TableConfig, TableHandle, TableId, TableKeeper, TableRefusal,
+    Attach, Change, CheckToken, Closing, ConnId, Detach, FromSeat, Join, Keep, Kept, Outbound,
+    Snapshot, SocketOut, TableConfig, TableHandle, TableId, TableKeeper, TableRefusal,
 };
 use crate::wire::Frame;
 
@@ -217,8 +217,12 @@ impl Node {
             .arg("PX")
             .arg(self.lease_ms());
         self.pipe.send(lease);
-        self.pipe
-            .send(snapshot_command(&handle.id, snapshot, self.snapshot_ttl()));
+        self.pipe.send(stored_snapshot(
+            &handle.id,
+            &snapshot.game,
+            &snapshot.to_json(),
+            self.snapshot_ttl(),
+        ));
         self.tables.insert(handle);
     }
 
@@ -329,7 +333,7 @@ impl Node {
             Some(newline) => &stored[newline + 1..],
             None => return Ok(None),
         };
-        Snapshot::from_json(json).map(Some).map_err(|e| {
+        Snapshot::from_stored(json).map(Some).map_err(|e| {
             tracing::error!(table = %id, "{e}");
             TableRefusal::unavailable()
         })
@@ -706,11 +710,16 @@ impl Node {
             load.arg(keys::LOAD).arg(self.tables.len()).arg(&self.id);
             self.query::<()>(load).await?;
         }
+        let snapshot_ttl = self.snapshot_ttl().to_string();
         for handle in self.tables.all() {
             let refresh = keys::eval(
                 keys::REFRESH,
-                &[keys::lease(&handle.id)],
-                &[self.id.as_str(), self.lease_ms().as_str()],
+                &[keys::lease(&handle.id), keys::snapshot(&handle.id)],
+                &[
+                    self.id.as_str(),
+                    self.lease_ms().as_str(),
+                    snapshot_ttl.as_str(),
+                ],
             );
             let kept: i64 = self.query(refresh).await?;
             let Some(keep) = &handle.keep else { continue };
@@ -843,35 +852,43 @@ impl Hearer for Node {
     }
 }
 
-/// Stores snapshots through the node's pipe.
+/// Stores snapshots through the node's pipe: a whole snapshot replaces the key, and the actions
+/// accepted since are added after it in the same key (so one read gets both, and a rebuild is exact).
 struct Store {
     pipe: Pipe,
     ttl: u64,
 }
 
 impl TableKeeper for Store {
-    fn save(&self, id: &TableId, snapshot: Snapshot) -> BoxFuture<'static, bool> {
+    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, Kept> {
         if !self.pipe.is_up() {
-            return ready(false).boxed();
+            return ready(Kept::Failed).boxed();
         }
+        let cmd = match change {
+            Change::Whole { game, json } => stored_snapshot(id, game, &json, self.ttl),
+            Change::Played(lines) => {
+                keys::eval(keys::ADD_PLAYED, &[keys::snapshot(id)], &[lines.as_str()])
+            }
+        };
         self.pipe
-            .run(snapshot_command(id, &snapshot, self.ttl))
-            .map(|stored| {
-                let ok = stored.is_some();
-                if ok {
+            .run(cmd)
+            .map(|answer| match answer {
+                Some(redis::Value::Int(0)) => Kept::Missing,
+                Some(_) => {
                     metrics().snapshots_written.inc();
+                    Kept::Stored
                 }
-                ok
+                None => Kept::Failed,
             })
             .boxed()
     }
 }
 
-/// Stores a snapshot: the game's name, a newline, the JSON.
-fn snapshot_command(id: &TableId, snapshot: &Snapshot, ttl: u64) -> redis::Cmd {
+/// Stores a snapshot: the game's name, a newline, the JSON (the actions accepted later follow it).
+fn stored_snapshot(id: &TableId, game: &str, json: &str, ttl: u64) -> redis::Cmd {
     let mut set = redis::cmd("SET");
     set.arg(keys::snapshot(id))
-        .arg(format!("{}\n{}", snapshot.game, snapshot.to_json()))
+        .arg(format!("{game}\n{json}"))
         .arg("PX")
         .arg(ttl);
     set

@@ -8,17 +8,40 @@ use rand::{Rng, SeedableRng};
 
 use super::super::messages::{DealRecord, Keep};
 use super::super::seats::Occupant;
-use super::super::snapshot::{SeatRecord, Snapshot};
+use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf};
 use super::super::{DealSeal, TableId};
-use super::{Table, TableConfig, TableRng};
+use super::{Change, Table, TableConfig, TableRng};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, DealOrder, Game};
+use crate::matches::Match;
+
+/// What the store holds of a table, as the table was when it was stored: everything a snapshot holds
+/// except the actions of the deal in play, which are counted.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::table) struct StoredMark {
+    seats: Vec<SeatRecord>,
+    matchup: Match,
+    deals: usize,
+    /// The seed and first version of the deal in play, if any.
+    deal: Option<(u64, u64)>,
+    actions: usize,
+    version: u64,
+}
+
+impl StoredMark {
+    /// Whether `now` differs from this only by actions added to the same deal.
+    fn only_played_since(&self, now: &StoredMark) -> bool {
+        self.deals == now.deals
+            && self.deal == now.deal
+            && self.actions <= now.actions
+            && self.seats == now.seats
+            && self.matchup == now.matchup
+    }
+}
 
 impl<G: Game> Table<G> {
-    /// The table as a snapshot: enough to rebuild it exactly, and no token.
-    pub fn snapshot(&self) -> Snapshot {
-        let seats = self
-            .seats
+    fn seat_records(&self) -> Vec<SeatRecord> {
+        self.seats
             .iter()
             .map(|occupant| match occupant {
                 Occupant::Free => SeatRecord::Free,
@@ -27,16 +50,80 @@ impl<G: Game> Table<G> {
                     bot: bot.name().to_string(),
                 },
             })
-            .collect();
+            .collect()
+    }
+
+    /// The table as a snapshot: enough to rebuild it exactly, and no token.
+    pub fn snapshot(&self) -> Snapshot {
         Snapshot {
             game: G::NAME.to_string(),
             kind: self.kind,
             length: self.length,
             matchup: self.matchup.clone(),
-            seats,
+            seats: self.seat_records(),
             deals: self.record.clone(),
             version: self.version,
         }
+    }
+
+    /// The whole snapshot, written as JSON straight from the table.
+    pub(super) fn whole(&self) -> Change {
+        let json = SnapshotOf {
+            game: G::NAME,
+            kind: self.kind,
+            length: self.length,
+            matchup: &self.matchup,
+            seats: self.seat_records(),
+            deals: &self.record,
+            version: self.version,
+        }
+        .to_json();
+        Change::Whole {
+            game: G::NAME,
+            json,
+        }
+    }
+
+    fn stored_mark(&self) -> StoredMark {
+        let last = self.record.last();
+        StoredMark {
+            seats: self.seat_records(),
+            matchup: self.matchup.clone(),
+            deals: self.record.len(),
+            deal: last.map(|d| (d.seed, d.dealt_at)),
+            actions: last.map_or(0, |d| d.actions.len()),
+            version: self.version,
+        }
+    }
+
+    /// What to give the store now, and what it will then hold; `None` when it holds the table as it
+    /// is. When only actions were accepted since the last store, in the deal then in play and each
+    /// making the next version, only they go; otherwise (a deal dealt or ended, a seat taken or
+    /// given up, a store that failed, a table just rebuilt) the whole snapshot does.
+    pub(super) fn change_to_store(&self) -> Option<(Change, StoredMark)> {
+        let now = self.stored_mark();
+        let Some(stored) = self.stored.as_ref().filter(|s| s.only_played_since(&now)) else {
+            return Some((self.whole(), now));
+        };
+        let new = self
+            .record
+            .last()
+            .map_or(&[][..], |deal| &deal.actions[stored.actions..]);
+        if new.is_empty() && stored.version == now.version {
+            return None;
+        }
+        let follows = new
+            .iter()
+            .zip(stored.version + 1..)
+            .all(|((_, _, made), next)| *made == next);
+        if !follows || stored.version + new.len() as u64 != now.version {
+            return Some((self.whole(), now));
+        }
+        let lines: String = new
+            .iter()
+            .map(|(seat, action, made)| Snapshot::played_line(*seat, action, *made))
+            .collect();
+        Some((Change::Played(lines), now))
     }
 
     /// Rebuilds a table from its snapshot: the last deal is dealt again from its seed and its actions
@@ -98,6 +185,7 @@ impl<G: Game> Table<G> {
             voice: super::voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
             handed_over: false,
+            stored: None,
         })
     }
 }
@@ -138,12 +226,16 @@ impl<G: Game> Handler<Keep> for Table<G> {
 
     fn handle(&mut self, keep: Keep, ctx: &mut Context<Self>) {
         match keep {
-            Keep::Save => self.commit(ctx, |_, _| {}),
+            Keep::Save => {
+                // The store may have lost what it held: the whole table goes again.
+                self.stored = None;
+                self.commit(ctx, |_, _| {});
+            }
             Keep::HandOver => {
                 let Some(store) = self.config.store.clone() else {
                     return;
                 };
-                let saved = store.save(&self.id, self.snapshot());
+                let saved = store.keep(&self.id, self.whole());
                 ctx.wait(saved.into_actor(self).map(|_, table, ctx| {
                     table.handed_over = true;
                     ctx.stop();
@@ -265,6 +357,132 @@ mod tests {
         rebuilds_exactly::<PishePasha>(MatchLength::Points(100), TableKind::Friends);
         rebuilds_exactly::<Ganjifa>(MatchLength::Deals(3), TableKind::Computer);
         rebuilds_exactly::<Ganjifa>(MatchLength::Deals(6), TableKind::Friends);
+    }
+
+    /// Stores the table the way a store fed by `commit` would, after each change, checking that what
+    /// it holds reads back as the table's own snapshot and rebuilds the same table.
+    fn stored_in_steps<G: Game>(length: MatchLength, kind: TableKind) {
+        for seed in 1..4 {
+            let id = TableId::random();
+            let mut table = Table::<G>::new(
+                id.clone(),
+                kind,
+                length,
+                G::BOTS[0],
+                Token::random().hash(),
+                config(),
+            )
+            .unwrap();
+            if kind == TableKind::Friends {
+                for seat in table.seats.iter_mut().skip(1) {
+                    *seat = Occupant::person(Token::random().hash());
+                }
+            }
+            table.start_deal();
+            let mut held = String::new();
+            let (mut wholes, mut added) = (0, 0);
+            for step in 0..300 {
+                play(&mut table, 1, seed * 1000 + step);
+                if step == 150 && kind == TableKind::Friends {
+                    // A seat given up and taken again: the whole table goes, not an action line.
+                    table.seats[1] = Occupant::person(Token::random().hash());
+                }
+                match table.change_to_store() {
+                    None => panic!("a change that the store would not hear of"),
+                    Some((Change::Whole { game, json }, mark)) => {
+                        assert_eq!(game, G::NAME);
+                        held = json;
+                        table.stored = Some(mark);
+                        wholes += 1;
+                    }
+                    Some((Change::Played(lines), mark)) => {
+                        assert_eq!(lines.matches('\n').count(), 1, "one action, one line");
+                        held.push_str(&lines);
+                        table.stored = Some(mark);
+                        added += 1;
+                    }
+                }
+                assert!(table.change_to_store().is_none(), "nothing new to store");
+                let read = Snapshot::from_stored(held.as_bytes()).unwrap();
+                assert_eq!(read, table.snapshot(), "{} at step {step}", G::NAME);
+                if step % 37 == 0 {
+                    let rebuilt = Table::<G>::rebuild(id.clone(), read, config()).unwrap();
+                    assert_eq!(rebuilt.state, table.state);
+                    assert_eq!(rebuilt.version, table.version);
+                    assert_eq!(rebuilt.seal, table.seal);
+                    assert_eq!(rebuilt.matchup, table.matchup);
+                }
+            }
+            assert!(
+                added > 2 * wholes,
+                "{}: {added} actions added, {wholes} whole snapshots",
+                G::NAME
+            );
+            // A store that failed forgets what it held: the next change is whole.
+            table.stored = None;
+            assert!(matches!(
+                table.change_to_store(),
+                Some((Change::Whole { .. }, _))
+            ));
+        }
+    }
+
+    #[test]
+    fn a_snapshot_with_the_actions_added_since_reads_back_as_the_whole_table() {
+        stored_in_steps::<Panjpar>(MatchLength::DealsWon(3), TableKind::Friends);
+        stored_in_steps::<PishePasha>(MatchLength::Points(100), TableKind::Computer);
+        stored_in_steps::<Ganjifa>(MatchLength::Deals(4), TableKind::Friends);
+    }
+
+    #[test]
+    fn the_whole_snapshot_is_written_as_the_snapshot_itself() {
+        let mut table = Table::<Ganjifa>::new(
+            TableId::random(),
+            TableKind::Computer,
+            MatchLength::Deals(2),
+            "computer",
+            Token::random().hash(),
+            config(),
+        )
+        .unwrap();
+        table.start_deal();
+        play(&mut table, 40, 4);
+        let Change::Whole { json, .. } = table.whole() else {
+            panic!("not whole");
+        };
+        assert_eq!(json, table.snapshot().to_json());
+    }
+
+    #[test]
+    fn actions_added_out_of_order_or_with_a_gap_are_refused() {
+        let mut table = Table::<Panjpar>::new(
+            TableId::random(),
+            TableKind::Computer,
+            MatchLength::DealsWon(1),
+            "computer",
+            Token::random().hash(),
+            config(),
+        )
+        .unwrap();
+        table.start_deal();
+        let base = table.snapshot().to_json();
+        play(&mut table, 3, 11);
+        let deal = table.record.last().unwrap();
+        let line = |i: usize| {
+            let (seat, action, made) = &deal.actions[i];
+            Snapshot::played_line(*seat, action, *made)
+        };
+        let all = format!("{base}{}{}{}", line(0), line(1), line(2));
+        assert_eq!(
+            Snapshot::from_stored(all.as_bytes()).unwrap(),
+            table.snapshot()
+        );
+        let gap = format!("{base}{}{}", line(0), line(2));
+        assert!(Snapshot::from_stored(gap.as_bytes()).is_err());
+        let twice = format!("{base}{}{}", line(0), line(0));
+        assert!(Snapshot::from_stored(twice.as_bytes()).is_err());
+        let junk = format!("{base}\n[0,{{\"type\":\"no\"}}");
+        assert!(Snapshot::from_stored(junk.as_bytes()).is_err());
     }
 
     #[test]
