@@ -3,6 +3,11 @@
 //! snapshot before its lease is released), batching whatever is waiting into one round trip; and the
 //! listener, subscribed to the node's two channels. Both retry with back-off while Redis is out of
 //! reach.
+//!
+//! Messages published while a round trip is under way are gathered by channel: each channel gets one
+//! `PUBLISH` per round trip carrying all its messages in order (a bundle, see [`super::wire::bundle`]),
+//! sent after the batch's other commands. A table waits for its snapshot's reply before it makes the
+//! frames that follow, so no frame is ever published ahead of the change it shows.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -12,6 +17,7 @@ use deadpool_redis::Pool;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
+use super::wire;
 use crate::metrics::metrics;
 
 /// Commands waiting for Redis, at most.
@@ -22,9 +28,26 @@ const BATCH: usize = 256;
 pub const PATIENCE: Duration = Duration::from_secs(2);
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
+enum Work {
+    Command(redis::Cmd),
+    /// A message for a channel, published with the others for the same channel in its batch.
+    Publish {
+        channel: String,
+        message: Vec<u8>,
+    },
+}
+
+/// Who hears a command's reply (`None` when it did not reach Redis).
+enum Reply {
+    Nobody,
+    Waiting(oneshot::Sender<Option<redis::Value>>),
+    /// Called on the pipe's own task, so that nobody has to wake for a reply that rarely matters.
+    Call(Box<dyn FnOnce(Option<redis::Value>) + Send>),
+}
+
 struct Queued {
-    cmd: redis::Cmd,
-    done: Option<oneshot::Sender<Option<redis::Value>>>,
+    work: Work,
+    reply: Reply,
 }
 
 /// Commands to Redis, sent in order.
@@ -51,23 +74,125 @@ impl Pipe {
     /// Sends a command whose answer nobody waits for; dropped (and counted) when Redis is out of
     /// reach or the queue is full: frames are delivered at most once.
     pub fn send(&self, cmd: redis::Cmd) {
-        if !self.is_up() || self.queue.try_send(Queued { cmd, done: None }).is_err() {
+        self.forget(Work::Command(cmd));
+    }
+
+    /// Publishes a message nobody waits for, as [`Pipe::send`] does.
+    pub fn publish(&self, channel: String, message: Vec<u8>) {
+        self.forget(Work::Publish { channel, message });
+    }
+
+    fn forget(&self, work: Work) {
+        let queued = Queued {
+            work,
+            reply: Reply::Nobody,
+        };
+        if !self.is_up() || self.queue.try_send(queued).is_err() {
             metrics().redis_errors.inc();
+        }
+    }
+
+    /// Publishes a message in order and calls `then` with the reply (how many nodes heard it, or
+    /// `None` if it did not reach Redis) on the pipe's task: it must be quick and must not block.
+    pub fn publish_then(
+        &self,
+        channel: String,
+        message: Vec<u8>,
+        then: impl FnOnce(Option<redis::Value>) + Send + 'static,
+    ) {
+        let queued = Queued {
+            work: Work::Publish { channel, message },
+            reply: Reply::Call(Box::new(then)),
+        };
+        if let Err(refused) = self.queue.try_send(queued) {
+            metrics().redis_errors.inc();
+            let queued = match refused {
+                mpsc::error::TrySendError::Full(q) | mpsc::error::TrySendError::Closed(q) => q,
+            };
+            if let Reply::Call(then) = queued.reply {
+                then(None);
+            }
         }
     }
 
     /// Sends a command in order and answers its reply, or `None` if it did not reach Redis.
     pub fn run(&self, cmd: redis::Cmd) -> impl std::future::Future<Output = Option<redis::Value>> {
+        self.answered(Work::Command(cmd))
+    }
+
+    /// Publishes a message in order and answers how many nodes heard it (the reply to `PUBLISH`),
+    /// or `None` if it did not reach Redis.
+    pub fn publish_heard(
+        &self,
+        channel: String,
+        message: Vec<u8>,
+    ) -> impl std::future::Future<Output = Option<redis::Value>> {
+        self.answered(Work::Publish { channel, message })
+    }
+
+    fn answered(&self, work: Work) -> impl std::future::Future<Output = Option<redis::Value>> {
         let (done, answer) = oneshot::channel();
         let queued = self.queue.try_send(Queued {
-            cmd,
-            done: Some(done),
+            work,
+            reply: Reply::Waiting(done),
         });
         async move {
             queued.ok()?;
             answer.await.ok().flatten()
         }
     }
+}
+
+impl Reply {
+    fn hear(self, value: Option<redis::Value>) {
+        match self {
+            Reply::Nobody => {}
+            Reply::Waiting(done) => {
+                let _ = done.send(value);
+            }
+            Reply::Call(then) => then(value),
+        }
+    }
+}
+
+/// One round trip's pipeline: its commands in order, then one `PUBLISH` per channel. Answers, for
+/// each queued item, the index of the reply that is its own.
+fn pipeline(batch: &mut [Queued]) -> (redis::Pipeline, Vec<usize>) {
+    let mut pipe = redis::pipe();
+    let mut commands = 0;
+    // Each item's reply: its command's place, or its channel's place among the channels.
+    let mut places = Vec::with_capacity(batch.len());
+    let mut channels: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
+    for queued in batch.iter_mut() {
+        match std::mem::replace(&mut queued.work, Work::Command(redis::Cmd::new())) {
+            Work::Command(cmd) => {
+                pipe.add_command(cmd);
+                places.push(Ok(commands));
+                commands += 1;
+            }
+            Work::Publish { channel, message } => {
+                let at = match channels.iter().position(|(c, _)| *c == channel) {
+                    Some(at) => at,
+                    None => {
+                        channels.push((channel, Vec::new()));
+                        channels.len() - 1
+                    }
+                };
+                channels[at].1.push(message);
+                places.push(Err(at));
+            }
+        }
+    }
+    for (channel, messages) in channels {
+        let mut publish = redis::cmd("PUBLISH");
+        publish.arg(channel).arg(wire::bundle(messages));
+        pipe.add_command(publish);
+    }
+    let replies = places
+        .into_iter()
+        .map(|place: Result<usize, usize>| place.unwrap_or_else(|channel| commands + channel))
+        .collect();
+    (pipe, replies)
 }
 
 async fn send_in_order(pool: Pool, mut waiting: mpsc::Receiver<Queued>, up: Arc<AtomicBool>) {
@@ -80,10 +205,7 @@ async fn send_in_order(pool: Pool, mut waiting: mpsc::Receiver<Queued>, up: Arc<
                 Err(_) => break,
             }
         }
-        let mut pipe = redis::pipe();
-        for queued in &mut batch {
-            pipe.add_command(std::mem::replace(&mut queued.cmd, redis::Cmd::new()));
-        }
+        let (pipe, replies) = pipeline(&mut batch);
         let started = Instant::now();
         let answer = tokio::time::timeout(PATIENCE, async {
             let mut conn = pool.get().await.map_err(|e| e.to_string())?;
@@ -100,10 +222,8 @@ async fn send_in_order(pool: Pool, mut waiting: mpsc::Receiver<Queued>, up: Arc<
                     .observe(started.elapsed().as_secs_f64());
                 up.store(true, Ordering::Relaxed);
                 backoff = Duration::from_millis(50);
-                for (queued, value) in batch.into_iter().zip(values) {
-                    if let Some(done) = queued.done {
-                        let _ = done.send(Some(value));
-                    }
+                for (queued, reply) in batch.into_iter().zip(replies) {
+                    queued.reply.hear(values.get(reply).cloned());
                 }
             }
             Err(e) => {
@@ -111,7 +231,9 @@ async fn send_in_order(pool: Pool, mut waiting: mpsc::Receiver<Queued>, up: Arc<
                 if up.swap(false, Ordering::Relaxed) {
                     tracing::warn!("Redis is out of reach ({e}); retrying with back-off");
                 }
-                drop(batch);
+                for queued in batch {
+                    queued.reply.hear(None);
+                }
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(MAX_BACKOFF);
             }

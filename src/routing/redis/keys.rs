@@ -49,15 +49,6 @@ end
 return 0
 "#;
 
-/// KEYS[1] the snapshot, ARGV[1] lines to add after it. Adds them only to a snapshot that is there
-/// (answering the new length); answers 0 when it is gone, so that the table stores itself whole.
-pub const ADD_PLAYED: &str = r#"
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  return redis.call('APPEND', KEYS[1], ARGV[1])
-end
-return 0
-"#;
-
 /// KEYS[1] the lease, ARGV[1] this node: lets the lease go if it is this node's.
 pub const RELEASE: &str = r#"
 if redis.call('GET', KEYS[1]) == ARGV[1] then

@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 use super::bus::{self, Hearer, Pipe, PATIENCE};
 use super::keys;
 use super::remote::{Relocate, RemoteSocket, RemoteTable};
-use super::wire::{Answer, Ask, Note, ToSockets, ToTables};
+use super::wire::{self, Answer, Ask, Note, ToSockets, ToTables};
 use crate::games;
 use crate::metrics::metrics;
 use crate::routing::{table_config, LocalTables, OpenTable};
@@ -79,6 +79,9 @@ pub struct Node {
     /// node's own HTTP routes live on the web server's workers).
     arbiters: Vec<actix::Arbiter>,
     next_arbiter: AtomicU64,
+    /// The thread of each table living on one of `arbiters`: the stand-ins for its guests' sockets
+    /// start there too, so that the table hands them frames without waking another thread.
+    homes: Mutex<HashMap<TableId, usize>>,
     role: Role,
     settings: Arc<Settings>,
     pool: deadpool_redis::Pool,
@@ -114,6 +117,7 @@ impl Node {
             id: id.clone(),
             arbiters: (0..threads).map(|_| actix::Arbiter::new()).collect(),
             next_arbiter: AtomicU64::new(0),
+            homes: Mutex::default(),
             role,
             lease: Duration::from_millis(settings.redis_lease_ms.max(300)),
             settings,
@@ -186,6 +190,7 @@ impl Node {
 
     fn table_stopped(&self, id: &TableId, closing: Closing) {
         self.tables.remove(id);
+        lock(&self.homes).remove(id);
         self.forget_guests_of(id);
         if closing == Closing::Closed {
             let keys = [keys::lease(id), keys::snapshot(id)];
@@ -452,10 +457,11 @@ impl Node {
             from: self.id.clone(),
             req,
         });
-        let payload = serde_json::to_string(&message).expect("requests always serialize");
-        let mut publish = redis::cmd("PUBLISH");
-        publish.arg(keys::tables_channel(owner)).arg(payload);
-        let heard = self.pipe.run(publish).await;
+        let payload = serde_json::to_vec(&message).expect("requests always serialize");
+        let heard = self
+            .pipe
+            .publish_heard(keys::tables_channel(owner), payload)
+            .await;
         let answer = match heard {
             Some(redis::Value::Int(n)) if n > 0 => tokio::time::timeout(PATIENCE, told)
                 .await
@@ -467,27 +473,27 @@ impl Node {
         answer.ok_or_else(TableRefusal::unavailable)
     }
 
-    /// Publishes to a table's owner without waiting; answers whether anybody listens there.
+    /// Publishes to a table's owner without waiting; `unheard` runs (on the pipe's task) if nobody
+    /// listens there.
     pub fn tell_owner(
         &self,
         owner: &str,
         message: &ToTables,
-    ) -> impl std::future::Future<Output = bool> {
-        let payload = serde_json::to_string(message).expect("requests always serialize");
-        let mut publish = redis::cmd("PUBLISH");
-        publish.arg(keys::tables_channel(owner)).arg(payload);
+        unheard: impl FnOnce() + Send + 'static,
+    ) {
+        let payload = serde_json::to_vec(message).expect("requests always serialize");
         self.pipe
-            .run(publish)
-            .map(|heard| !matches!(heard, Some(redis::Value::Int(0))))
+            .publish_then(keys::tables_channel(owner), payload, move |heard| {
+                if matches!(heard, Some(redis::Value::Int(0))) {
+                    unheard();
+                }
+            });
     }
 
     /// Publishes to another node's sockets.
     pub fn tell_sockets(&self, node: &str, message: &ToSockets) {
-        let mut publish = redis::cmd("PUBLISH");
-        publish
-            .arg(keys::sockets_channel(node))
-            .arg(message.encode());
-        self.pipe.send(publish);
+        self.pipe
+            .publish(keys::sockets_channel(node), message.encode().into_bytes());
     }
 
     pub fn add_socket(&self, conn: ConnId, out: SocketOut) {
@@ -552,19 +558,32 @@ impl Node {
                 }
             }
             request => {
-                // Answered on one of the node's table threads, where a table it opens will live.
-                let turn = self.next_arbiter.fetch_add(1, Ordering::Relaxed) as usize;
-                let arbiter = self.arbiters[turn % self.arbiters.len()].handle();
-                arbiter.spawn(async move { self.answer(request).await });
+                // Answered on one of the node's table threads, where a table it opens will live; a
+                // request about a table living on one of them is answered on the table's own.
+                let home = match &request {
+                    ToTables::Join { table, .. }
+                    | ToTables::CheckToken { table, .. }
+                    | ToTables::Attach { table, .. } => lock(&self.homes).get(table).copied(),
+                    _ => None,
+                };
+                let turn = home.unwrap_or_else(|| {
+                    self.next_arbiter.fetch_add(1, Ordering::Relaxed) as usize % self.arbiters.len()
+                });
+                let arbiter = self.arbiters[turn].handle();
+                arbiter.spawn(async move { self.answer(request, turn).await });
             }
         }
     }
 
-    async fn answer(self: Arc<Self>, request: ToTables) {
+    /// Answers a request on the table thread `turn`.
+    async fn answer(self: Arc<Self>, request: ToTables, turn: usize) {
         let (ask, answer) = match request {
             ToTables::Open { ask, order } => {
                 let answer = match self.open_here(order) {
-                    Ok(table) => Answer::Opened { table },
+                    Ok(table) => {
+                        lock(&self.homes).insert(table.clone(), turn);
+                        Answer::Opened { table }
+                    }
                     Err(refusal) => Answer::Refused { refusal },
                 };
                 (ask, answer)
@@ -576,7 +595,12 @@ impl Node {
                     }
                 } else {
                     match self.route(&table).await {
-                        Ok(_) => Answer::Adopted,
+                        Ok(route) => {
+                            if matches!(route, Route::Here(_)) {
+                                lock(&self.homes).entry(table).or_insert(turn);
+                            }
+                            Answer::Adopted
+                        }
                         Err(refusal) => Answer::Refused { refusal },
                     }
                 };
@@ -818,13 +842,20 @@ impl Hearer for Node {
         let Some(node) = self.me.upgrade() else {
             return;
         };
-        if channel.ends_with(":tables") {
-            match serde_json::from_slice::<ToTables>(payload) {
-                Ok(request) => node.serve(request),
-                Err(e) => tracing::warn!("an unreadable request from another node: {e}"),
+        let Some(messages) = wire::unbundle(payload) else {
+            tracing::warn!("an unreadable bundle from another node");
+            return;
+        };
+        let for_tables = channel.ends_with(":tables");
+        for payload in messages {
+            if for_tables {
+                match serde_json::from_slice::<ToTables>(payload) {
+                    Ok(request) => node.clone().serve(request),
+                    Err(e) => tracing::warn!("an unreadable request from another node: {e}"),
+                }
+            } else if let Some(message) = ToSockets::decode(payload) {
+                self.deliver(message);
             }
-        } else if let Some(message) = ToSockets::decode(payload) {
-            self.deliver(message);
         }
     }
 
@@ -853,7 +884,7 @@ impl Hearer for Node {
 }
 
 /// Stores snapshots through the node's pipe: a whole snapshot replaces the key, and the actions
-/// accepted since are added after it in the same key (so one read gets both, and a rebuild is exact).
+/// accepted since are appended to it (so one read gets both, and a rebuild is exact).
 struct Store {
     pipe: Pipe,
     ttl: u64,
@@ -864,21 +895,25 @@ impl TableKeeper for Store {
         if !self.pipe.is_up() {
             return ready(Kept::Failed).boxed();
         }
-        let cmd = match change {
-            Change::Whole { game, json } => stored_snapshot(id, game, &json, self.ttl),
+        let (cmd, added) = match change {
+            Change::Whole { game, json } => (stored_snapshot(id, game, &json, self.ttl), None),
             Change::Played(lines) => {
-                keys::eval(keys::ADD_PLAYED, &[keys::snapshot(id)], &[lines.as_str()])
+                let mut append = redis::cmd("APPEND");
+                append.arg(keys::snapshot(id)).arg(&lines);
+                (append, Some(lines.len() as i64))
             }
         };
         self.pipe
             .run(cmd)
-            .map(|answer| match answer {
-                Some(redis::Value::Int(0)) => Kept::Missing,
-                Some(_) => {
+            .map(move |answer| match (answer, added) {
+                (None, _) => Kept::Failed,
+                // Appended to nothing: the snapshot had gone (Redis lost it). The table stores itself
+                // whole at once, over these lines.
+                (Some(redis::Value::Int(length)), Some(added)) if length == added => Kept::Missing,
+                (Some(_), _) => {
                     metrics().snapshots_written.inc();
                     Kept::Stored
                 }
-                None => Kept::Failed,
             })
             .boxed()
     }

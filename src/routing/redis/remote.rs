@@ -208,12 +208,9 @@ impl Handler<FromSeat> for RemoteTable {
                     conn,
                     msg,
                 };
-                let heard = self.node.tell_owner(owner, &message);
-                ctx.spawn(heard.into_actor(self).map(|heard, _, ctx| {
-                    if !heard {
-                        ctx.notify(Relocate);
-                    }
-                }));
+                let me = ctx.address();
+                self.node
+                    .tell_owner(owner, &message, move || me.do_send(Relocate));
             }
         }
     }
@@ -233,7 +230,7 @@ impl Handler<Detach> for RemoteTable {
                     table: self.id.clone(),
                     conn,
                 };
-                actix_rt::spawn(self.node.tell_owner(owner, &message));
+                self.node.tell_owner(owner, &message, || {});
             }
         }
         if self.sockets.is_empty() {

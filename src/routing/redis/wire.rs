@@ -1,6 +1,7 @@
 //! What nodes say to each other through Redis pub/sub: each node listens on one channel for its tables
 //! and one for its sockets. Frames for sockets travel as `f` + the connection + a newline + the frame's
-//! own text (a view is not encoded twice); everything else is JSON.
+//! own text (a view is not encoded twice); everything else is JSON. Several messages for one channel
+//! travel together as one bundle (see [`bundle`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -108,10 +109,68 @@ impl ToSockets {
     }
 }
 
+/// Several messages for one channel as one payload: `m`, then each message as its length in decimal,
+/// a colon, and its bytes. A lone message goes as it is (no message of its own begins with `m`).
+pub fn bundle(mut messages: Vec<Vec<u8>>) -> Vec<u8> {
+    if messages.len() == 1 {
+        return messages.pop().unwrap_or_default();
+    }
+    let mut out = Vec::with_capacity(1 + messages.iter().map(|m| m.len() + 8).sum::<usize>());
+    out.push(b'm');
+    for message in messages {
+        out.extend_from_slice(message.len().to_string().as_bytes());
+        out.push(b':');
+        out.extend_from_slice(&message);
+    }
+    out
+}
+
+/// The messages in a payload, in order: a bundle's, or the payload itself. `None` for a bundle that
+/// does not add up.
+pub fn unbundle(payload: &[u8]) -> Option<Vec<&[u8]>> {
+    let Some(mut rest) = payload.strip_prefix(b"m") else {
+        return Some(vec![payload]);
+    };
+    let mut messages = Vec::new();
+    while !rest.is_empty() {
+        let colon = rest.iter().take(20).position(|b| *b == b':')?;
+        let len: usize = std::str::from_utf8(&rest[..colon]).ok()?.parse().ok()?;
+        let end = (colon + 1).checked_add(len)?;
+        messages.push(rest.get(colon + 1..end)?);
+        rest = &rest[end..];
+    }
+    Some(messages)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::table::Token;
+
+    #[test]
+    fn bundles_carry_their_messages_in_order_and_broken_ones_are_dropped() {
+        let one = b"f3\n{\"type\":\"ack\"}".to_vec();
+        assert_eq!(bundle(vec![one.clone()]), one);
+        assert_eq!(unbundle(&one), Some(vec![&one[..]]));
+        let messages = vec![
+            one.clone(),
+            Vec::new(),
+            b"{\"note\":\"moved\"}".to_vec(),
+            one,
+        ];
+        let bundled = bundle(messages.clone());
+        let back: Vec<Vec<u8>> = unbundle(&bundled)
+            .unwrap()
+            .into_iter()
+            .map(<[u8]>::to_vec)
+            .collect();
+        assert_eq!(back, messages);
+        assert_eq!(unbundle(&bundled[..bundled.len() - 1]), None);
+        assert_eq!(unbundle(b"m5:abc"), None);
+        assert_eq!(unbundle(b"mx:abc"), None);
+        assert_eq!(unbundle(b"m99999999999999999999999:a"), None);
+        assert_eq!(unbundle(b"m18446744073709551615:a"), None);
+    }
 
     #[test]
     fn frames_and_notes_travel_and_junk_is_dropped() {
