@@ -9,11 +9,12 @@
 //! sent after the batch's other commands. A table waits for its snapshot's reply before it makes the
 //! frames that follow, so no frame is ever published ahead of the change it shows.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use deadpool_redis::Pool;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
@@ -50,6 +51,62 @@ struct Queued {
     reply: Reply,
 }
 
+/// A pipe for each thread that talks to Redis, started on first use: a table, its store and the
+/// stand-ins for its guests' sockets hand commands to a task on their own thread and hear the replies
+/// there, without waking another thread. What must reach Redis in order goes through one pipe (one
+/// table's changes and frames, a stand-in's frames and close), or waits for the reply of what must
+/// go first (frames for the snapshot's, a lease's release for the final snapshot's).
+#[derive(Clone)]
+pub struct Pipes {
+    client: redis::Client,
+    /// Tells this node's pipes apart from another's in the same process.
+    key: usize,
+    all: Arc<Mutex<Vec<Pipe>>>,
+}
+
+static NEXT_PIPES: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static HERE: RefCell<HashMap<usize, Pipe>> = RefCell::new(HashMap::new());
+}
+
+impl Pipes {
+    pub fn new(client: redis::Client) -> Pipes {
+        Pipes {
+            client,
+            key: NEXT_PIPES.fetch_add(1, Ordering::Relaxed),
+            all: Arc::default(),
+        }
+    }
+
+    /// The pipe of the current thread (which must run an actix arbiter).
+    pub fn here(&self) -> Pipe {
+        HERE.with(|here| {
+            here.borrow_mut()
+                .entry(self.key)
+                .or_insert_with(|| {
+                    let pipe = Pipe::start(self.client.clone());
+                    self.all
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(pipe.clone());
+                    pipe
+                })
+                .clone()
+        })
+    }
+
+    /// A round trip through every thread's pipe: answers once everything queued on them so far has
+    /// reached Redis, or failed (then `false`). A pipe that found Redis out of reach takes commands
+    /// again once such a round trip gets through.
+    pub async fn flush(&self) -> bool {
+        let all = self.all.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let pings: Vec<_> = all.iter().map(|p| p.run(redis::cmd("PING"))).collect();
+        let answers = futures_util::future::join_all(pings).await;
+        answers.iter().all(Option::is_some)
+    }
+}
+
 /// Commands to Redis, sent in order.
 #[derive(Clone)]
 pub struct Pipe {
@@ -58,11 +115,12 @@ pub struct Pipe {
 }
 
 impl Pipe {
-    /// Starts the task that sends the commands (on the current actix runtime).
-    pub fn start(pool: Pool) -> Pipe {
+    /// Starts the task that sends the commands, with a connection of its own, on the current actix
+    /// runtime (where the connection's own task runs too).
+    pub fn start(client: redis::Client) -> Pipe {
         let (queue, waiting) = mpsc::channel(QUEUE);
         let up = Arc::new(AtomicBool::new(true));
-        actix_rt::spawn(send_in_order(pool, waiting, up.clone()));
+        actix_rt::spawn(send_in_order(client, waiting, up.clone()));
         Pipe { queue, up }
     }
 
@@ -195,8 +253,13 @@ fn pipeline(batch: &mut [Queued]) -> (redis::Pipeline, Vec<usize>) {
     (pipe, replies)
 }
 
-async fn send_in_order(pool: Pool, mut waiting: mpsc::Receiver<Queued>, up: Arc<AtomicBool>) {
+async fn send_in_order(
+    client: redis::Client,
+    mut waiting: mpsc::Receiver<Queued>,
+    up: Arc<AtomicBool>,
+) {
     let mut backoff = Duration::from_millis(50);
+    let mut link: Option<redis::aio::MultiplexedConnection> = None;
     while let Some(first) = waiting.recv().await {
         let mut batch = vec![first];
         while batch.len() < BATCH {
@@ -208,8 +271,16 @@ async fn send_in_order(pool: Pool, mut waiting: mpsc::Receiver<Queued>, up: Arc<
         let (pipe, replies) = pipeline(&mut batch);
         let started = Instant::now();
         let answer = tokio::time::timeout(PATIENCE, async {
-            let mut conn = pool.get().await.map_err(|e| e.to_string())?;
-            pipe.query_async::<Vec<redis::Value>>(&mut conn)
+            let conn = match &mut link {
+                Some(conn) => conn,
+                None => link.insert(
+                    client
+                        .get_multiplexed_async_connection()
+                        .await
+                        .map_err(|e| e.to_string())?,
+                ),
+            };
+            pipe.query_async::<Vec<redis::Value>>(conn)
                 .await
                 .map_err(|e| e.to_string())
         })
@@ -227,6 +298,8 @@ async fn send_in_order(pool: Pool, mut waiting: mpsc::Receiver<Queued>, up: Arc<
                 }
             }
             Err(e) => {
+                // The next round trip connects afresh.
+                link = None;
                 metrics().redis_errors.inc();
                 if up.swap(false, Ordering::Relaxed) {
                     tracing::warn!("Redis is out of reach ({e}); retrying with back-off");

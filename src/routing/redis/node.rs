@@ -9,7 +9,7 @@ use actix::{Actor, Addr};
 use futures_util::future::{ready, BoxFuture, FutureExt};
 use tokio::sync::oneshot;
 
-use super::bus::{self, Hearer, Pipe, PATIENCE};
+use super::bus::{self, Hearer, Pipes, PATIENCE};
 use super::keys;
 use super::remote::{Relocate, RemoteSocket, RemoteTable};
 use super::wire::{self, Answer, Ask, Note, ToSockets, ToTables};
@@ -85,7 +85,7 @@ pub struct Node {
     role: Role,
     settings: Arc<Settings>,
     pool: deadpool_redis::Pool,
-    pub pipe: Pipe,
+    pipes: Pipes,
     lease: Duration,
     tables: LocalTables,
     /// Stand-ins for tables on other nodes, for this node's sockets.
@@ -121,7 +121,7 @@ impl Node {
             role,
             lease: Duration::from_millis(settings.redis_lease_ms.max(300)),
             settings,
-            pipe: Pipe::start(pool.clone()),
+            pipes: Pipes::new(client.clone()),
             pool,
             tables: LocalTables::default(),
             proxies: Mutex::default(),
@@ -173,7 +173,7 @@ impl Node {
             }
         });
         let store: Arc<dyn TableKeeper> = Arc::new(Store {
-            pipe: self.pipe.clone(),
+            pipes: self.pipes.clone(),
             ttl: self.snapshot_ttl(),
         });
         table_config(&self.settings, on_closed, Some(store))
@@ -194,7 +194,8 @@ impl Node {
         self.forget_guests_of(id);
         if closing == Closing::Closed {
             let keys = [keys::lease(id), keys::snapshot(id)];
-            self.pipe
+            self.pipes
+                .here()
                 .send(keys::eval(keys::FORGET, &keys, &[self.id.as_str()]));
         }
     }
@@ -212,26 +213,33 @@ impl Node {
         nodes
     }
 
-    /// Hosts a table opened here: its lease and first snapshot are queued before anything the table
-    /// itself stores or says.
-    fn host(&self, handle: TableHandle, snapshot: &Snapshot) {
+    /// Hosts a table opened here: its lease and first snapshot are queued (on the table's thread's
+    /// pipe) before anything the table itself stores or says. Answers once they are stored.
+    fn host(
+        &self,
+        handle: TableHandle,
+        snapshot: &Snapshot,
+    ) -> impl std::future::Future<Output = Option<redis::Value>> {
         let mut lease = redis::cmd("SET");
         lease
             .arg(keys::lease(&handle.id))
             .arg(&self.id)
             .arg("PX")
             .arg(self.lease_ms());
-        self.pipe.send(lease);
-        self.pipe.send(stored_snapshot(
+        self.pipes.here().send(lease);
+        let stored = self.pipes.here().run(stored_snapshot(
             &handle.id,
             &snapshot.game,
             &snapshot.to_json(),
             self.snapshot_ttl(),
         ));
         self.tables.insert(handle);
+        stored
     }
 
-    fn open_here(&self, order: OpenTable) -> Result<TableId, TableRefusal> {
+    /// Opens a table on this node; answers its id once its lease and snapshot are stored, so that
+    /// any node finds it as soon as the id is out (a Redis out of reach does not stop it opening).
+    async fn open_here(&self, order: OpenTable) -> Result<TableId, TableRefusal> {
         if self.draining() || !self.role.hosts_tables() {
             return Err(TableRefusal::unavailable());
         }
@@ -245,7 +253,7 @@ impl Node {
         )
         .map_err(TableRefusal::bad_request)?;
         let id = handle.id.clone();
-        self.host(handle, &snapshot);
+        self.host(handle, &snapshot).await;
         Ok(id)
     }
 
@@ -257,7 +265,7 @@ impl Node {
             && !self.draining()
             && (host.is_none() || self.tables.len() as u64 <= fewest);
         if stay {
-            return self.open_here(order);
+            return self.open_here(order).await;
         }
         let Some(host) = host else {
             return Err(TableRefusal::unavailable());
@@ -285,7 +293,7 @@ impl Node {
             }
             let mut gone = redis::cmd("ZREM");
             gone.arg(keys::LOAD).arg(&node);
-            self.pipe.send(gone);
+            self.pipes.here().send(gone);
         }
         Ok((None, 0))
     }
@@ -459,7 +467,8 @@ impl Node {
         });
         let payload = serde_json::to_vec(&message).expect("requests always serialize");
         let heard = self
-            .pipe
+            .pipes
+            .here()
             .publish_heard(keys::tables_channel(owner), payload)
             .await;
         let answer = match heard {
@@ -482,7 +491,8 @@ impl Node {
         unheard: impl FnOnce() + Send + 'static,
     ) {
         let payload = serde_json::to_vec(message).expect("requests always serialize");
-        self.pipe
+        self.pipes
+            .here()
             .publish_then(keys::tables_channel(owner), payload, move |heard| {
                 if matches!(heard, Some(redis::Value::Int(0))) {
                     unheard();
@@ -492,7 +502,8 @@ impl Node {
 
     /// Publishes to another node's sockets.
     pub fn tell_sockets(&self, node: &str, message: &ToSockets) {
-        self.pipe
+        self.pipes
+            .here()
             .publish(keys::sockets_channel(node), message.encode().into_bytes());
     }
 
@@ -579,7 +590,7 @@ impl Node {
     async fn answer(self: Arc<Self>, request: ToTables, turn: usize) {
         let (ask, answer) = match request {
             ToTables::Open { ask, order } => {
-                let answer = match self.open_here(order) {
+                let answer = match self.open_here(order).await {
                     Ok(table) => {
                         lock(&self.homes).insert(table.clone(), turn);
                         Answer::Opened { table }
@@ -705,9 +716,8 @@ impl Node {
         let every = self.lease / 3;
         let mut was_up = true;
         loop {
-            // A round trip through the pipe too, so that it notices Redis is back.
-            let up =
-                self.refresh().await.is_ok() && self.pipe.run(redis::cmd("PING")).await.is_some();
+            // A round trip through every pipe too, so that each notices Redis is back.
+            let up = self.refresh().await.is_ok() && self.pipes.flush().await;
             if up && !was_up {
                 tracing::info!("Redis is back: storing every table again");
                 for handle in self.tables.all() {
@@ -792,7 +802,7 @@ impl Node {
         self.draining.store(true, Ordering::SeqCst);
         let mut leave = redis::cmd("ZREM");
         leave.arg(keys::LOAD).arg(&self.id);
-        self.pipe.send(leave);
+        self.pipes.here().send(leave);
         for handle in self.tables.all() {
             let Some(keep) = &handle.keep else { continue };
             // The table queues its final snapshot before it answers; the lease goes after it.
@@ -800,7 +810,7 @@ impl Node {
                 continue;
             }
             self.tables.remove(&handle.id);
-            self.pipe.send(keys::eval(
+            self.pipes.here().send(keys::eval(
                 keys::RELEASE,
                 &[keys::lease(&handle.id)],
                 &[self.id.as_str()],
@@ -816,7 +826,7 @@ impl Node {
             metrics().tables_handed_over.inc();
         }
         // Everything queued reaches Redis before the sockets close.
-        let _ = self.pipe.run(redis::cmd("PING")).await;
+        self.pipes.flush().await;
     }
 }
 
@@ -886,13 +896,14 @@ impl Hearer for Node {
 /// Stores snapshots through the node's pipe: a whole snapshot replaces the key, and the actions
 /// accepted since are appended to it (so one read gets both, and a rebuild is exact).
 struct Store {
-    pipe: Pipe,
+    pipes: Pipes,
     ttl: u64,
 }
 
 impl TableKeeper for Store {
     fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, Kept> {
-        if !self.pipe.is_up() {
+        let pipe = self.pipes.here();
+        if !pipe.is_up() {
             return ready(Kept::Failed).boxed();
         }
         let (cmd, added) = match change {
@@ -903,8 +914,7 @@ impl TableKeeper for Store {
                 (append, Some(lines.len() as i64))
             }
         };
-        self.pipe
-            .run(cmd)
+        pipe.run(cmd)
             .map(move |answer| match (answer, added) {
                 (None, _) => Kept::Failed,
                 // Appended to nothing: the snapshot had gone (Redis lost it). The table stores itself
