@@ -281,6 +281,26 @@ impl Card {
         }
     }
 
+    /// The card's code, as in "QS" or "10H" (a table, not formatting: views carry many cards).
+    pub fn code(self) -> &'static str {
+        const CODES: [[&str; 4]; 13] = [
+            ["2C", "2D", "2H", "2S"],
+            ["3C", "3D", "3H", "3S"],
+            ["4C", "4D", "4H", "4S"],
+            ["5C", "5D", "5H", "5S"],
+            ["6C", "6D", "6H", "6S"],
+            ["7C", "7D", "7H", "7S"],
+            ["8C", "8D", "8H", "8S"],
+            ["9C", "9D", "9H", "9S"],
+            ["10C", "10D", "10H", "10S"],
+            ["JC", "JD", "JH", "JS"],
+            ["QC", "QD", "QH", "QS"],
+            ["KC", "KD", "KH", "KS"],
+            ["AC", "AD", "AH", "AS"],
+        ];
+        CODES[self.rank() as usize - 2][self.suit() as usize]
+    }
+
     /// Words for a sentence: "the 9 of spades", "the queen of clubs".
     pub fn describe(self) -> String {
         format!("the {} of {}", self.rank().name(), self.suit().name())
@@ -289,7 +309,7 @@ impl Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.rank().code(), self.suit().letter())
+        f.write_str(self.code())
     }
 }
 
@@ -327,13 +347,7 @@ impl FromStr for Card {
 
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // The code is written on the stack: views carry many cards.
-        let rank = self.rank().code();
-        let mut code = [0u8; 3];
-        code[..rank.len()].copy_from_slice(rank.as_bytes());
-        code[rank.len()] = self.suit().letter() as u8;
-        let code = std::str::from_utf8(&code[..=rank.len()]).expect("card codes are ASCII");
-        serializer.serialize_str(code)
+        serializer.serialize_str(self.code())
     }
 }
 
@@ -557,6 +571,12 @@ mod tests {
         for card in cards {
             assert_eq!(card.to_string().parse::<Card>(), Ok(card));
             assert_eq!(Card::new(card.rank(), card.suit()), card);
+            let spelled = format!("{}{}", card.rank().code(), card.suit().letter());
+            assert_eq!(card.code(), spelled);
+            assert_eq!(
+                serde_json::to_string(&card).unwrap(),
+                format!("\"{spelled}\"")
+            );
         }
         assert_eq!(Card::new(Rank::Ten, Suit::Hearts).to_string(), "10H");
         for bad in ["", "1S", "QX", "Q", "11H", "S", "10", "é", "QSS"] {

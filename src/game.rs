@@ -86,38 +86,74 @@ impl DealOutcome {
 }
 
 /// Where one card of a deal's shuffled order went: to a seat (its hand; its stock in Pishe Pasha), or
-/// to a place on the table (Panjpar's "trump" card and "pile"). A seat is written as its number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
+/// to a place on the table (Panjpar's "trump" card and "pile"). A seat is written as its number, a
+/// place as its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DealtTo {
     Seat(Seat),
-    Table(&'static str),
+    /// Panjpar's trump card, turned under the pile.
+    Trump,
+    /// Panjpar's pile, drawn from.
+    Pile,
+}
+
+impl Serialize for DealtTo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DealtTo::Seat(seat) => seat.serialize(serializer),
+            DealtTo::Trump => serializer.serialize_str("trump"),
+            DealtTo::Pile => serializer.serialize_str("pile"),
+        }
+    }
 }
 
 /// A deal's cards in the order its shuffle left them, written as the game writes cards, with where
 /// each one went: what a table commits to before a deal is played and shows once it has ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct DealOrder {
-    pub cards: Vec<String>,
+    /// The card codes, in order, joined by commas (one string: a table keeps one order per deal).
+    #[serde(serialize_with = "codes_as_list")]
+    cards: String,
     pub to: Vec<DealtTo>,
+}
+
+/// Writes comma-joined codes as a list of codes.
+fn codes_as_list<S: serde::Serializer>(codes: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(codes.split(',').filter(|code| !code.is_empty()))
 }
 
 impl DealOrder {
     /// The order of `cards`, the card at each position going where `dealt_to` says.
     pub fn new<C: fmt::Display>(cards: &[C], dealt_to: impl Fn(usize) -> DealtTo) -> DealOrder {
+        let mut codes = String::with_capacity(cards.len() * 4);
+        for (i, card) in cards.iter().enumerate() {
+            if i > 0 {
+                codes.push(',');
+            }
+            fmt::Write::write_fmt(&mut codes, format_args!("{card}")).expect("writes to a String");
+        }
         DealOrder {
-            cards: cards.iter().map(ToString::to_string).collect(),
+            cards: codes,
             to: (0..cards.len()).map(dealt_to).collect(),
         }
     }
 
+    /// The card codes joined by commas: what the commitment hashes.
+    pub fn joined(&self) -> &str {
+        &self.cards
+    }
+
+    /// The card codes, in order.
+    pub fn cards(&self) -> impl Iterator<Item = &str> {
+        self.cards.split(',').filter(|code| !code.is_empty())
+    }
+
     /// The cards dealt to `seat`, in the order they were dealt.
     pub fn dealt_to(&self, seat: Seat) -> impl Iterator<Item = &str> {
-        self.cards
-            .iter()
+        self.cards()
             .zip(&self.to)
             .filter(move |(_, to)| **to == DealtTo::Seat(seat))
-            .map(|(card, _)| card.as_str())
+            .map(|(card, _)| card)
     }
 }
 

@@ -145,7 +145,7 @@ mod deal_order_tests {
     }
 
     fn french(order: &DealOrder, to: DealtTo) -> Vec<Card> {
-        let cards = order.cards.iter().zip(&order.to).filter(|(_, t)| **t == to);
+        let cards = order.cards().zip(&order.to).filter(|(_, t)| **t == to);
         cards.map(|(c, _)| c.parse().unwrap()).collect()
     }
 
@@ -156,7 +156,7 @@ mod deal_order_tests {
         for (setup, seed) in setups() {
             let (state, order) = Panjpar::deal_in_order(&setup, &mut deal_rng(seed));
             assert_eq!(state, Panjpar::deal(&setup, &mut deal_rng(seed)));
-            assert_eq!(order.cards.len(), 52);
+            assert_eq!(order.cards().count(), 52);
             let all: CardSet = french(&order, rules::PILE).into_iter().collect();
             assert_eq!(french(&order, rules::PILE), state.pile);
             assert_eq!(french(&order, rules::TRUMP), vec![state.trump_card]);
@@ -168,11 +168,7 @@ mod deal_order_tests {
 
             let (state, order) = PishePasha::deal_in_order(&setup, &mut deal_rng(seed));
             assert_eq!(state, PishePasha::deal(&setup, &mut deal_rng(seed)));
-            let everything: CardSet = order
-                .cards
-                .iter()
-                .map(|c| c.parse::<Card>().unwrap())
-                .collect();
+            let everything: CardSet = order.cards().map(|c| c.parse::<Card>().unwrap()).collect();
             assert_eq!(everything, CardSet::DECK);
             for seat in Seat::all(2) {
                 assert_eq!(
@@ -183,8 +179,8 @@ mod deal_order_tests {
 
             let (state, order) = Ganjifa::deal_in_order(&setup, &mut deal_rng(seed));
             assert_eq!(state, Ganjifa::deal(&setup, &mut deal_rng(seed)));
-            let everything: GSet = order.cards.iter().map(|c| c.parse().unwrap()).collect();
-            assert_eq!((everything, order.cards.len()), (GSet::PACK, 96));
+            let everything: GSet = order.cards().map(|c| c.parse().unwrap()).collect();
+            assert_eq!((everything, order.cards().count()), (GSet::PACK, 96));
             for seat in Seat::all(3) {
                 let dealt: GSet = order.dealt_to(seat).map(|c| c.parse().unwrap()).collect();
                 assert_eq!(dealt.len(), 32);

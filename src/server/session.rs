@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::{
-    Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, StreamHandler, WrapFuture,
+    Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, Recipient, StreamHandler,
+    WrapFuture,
 };
 use actix_http::ws::{Frame as FromBrowser, ProtocolError as WsError};
 
@@ -56,10 +57,18 @@ impl RateBucket {
     }
 }
 
+/// What a session needs of its table (the rest of the handle is dropped: a session lives long and
+/// there can be tens of thousands of them).
+struct SeatLine {
+    from_seat: Recipient<FromSeat>,
+    attach: Recipient<Attach>,
+    detach: Recipient<Detach>,
+}
+
 pub struct WsSession {
     conn: ConnId,
     token: Token,
-    table: TableHandle,
+    table: SeatLine,
     out: Outlet,
     settings: Arc<Settings>,
     registry: Arc<SessionRegistry>,
@@ -84,6 +93,11 @@ impl WsSession {
         let bucket = RateBucket::new(settings.rate_per_second, settings.rate_burst);
         let voice_bucket =
             RateBucket::new(settings.voice_rate_per_second, settings.voice_rate_burst);
+        let table = SeatLine {
+            from_seat: table.from_seat,
+            attach: table.attach,
+            detach: table.detach,
+        };
         WsSession {
             conn,
             token,

@@ -19,7 +19,7 @@ use crate::game::{BotRng, Game, RuleError};
 use crate::matches::{Match, MatchLength};
 use crate::metrics::metrics;
 use crate::protocol::{SeatInfo, ServerMsg};
-use crate::wire::Frame;
+use crate::wire::{Frame, NotQueued};
 
 /// About the length of a view frame's JSON, so that its buffer is allocated once.
 const VIEW_SIZE_HINT: usize = 2048;
@@ -80,8 +80,9 @@ mod keeping;
 mod thinking;
 mod voice;
 
-/// Deals must be told apart from each other's seeds: drawn from the operating system per table.
-type TableRng = rand::rngs::StdRng;
+/// Every deal's seed (and each match's first seat) comes straight from the operating system's
+/// generator: no player can predict the next deal, and a table keeps no generator state of its own.
+type TableRng = rand::rngs::OsRng;
 
 pub struct Table<G: Game> {
     id: TableId,
@@ -118,7 +119,7 @@ impl<G: Game> Table<G> {
         creator: TokenHash,
         config: TableConfig,
     ) -> Option<Table<G>> {
-        let mut rng = TableRng::from_entropy();
+        let mut rng = TableRng::default();
         let mut seats = vec![Occupant::person(creator)];
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
@@ -206,9 +207,17 @@ impl<G: Game> Table<G> {
         let Some((_, out)) = self.sockets.get(&conn) else {
             return;
         };
-        if out.try_send(Outbound::Frame(frame)).is_ok() {
-            metrics().frames_out.inc();
-        } else {
+        match out.try_send(Outbound::Frame(frame)) {
+            Ok(()) => metrics().frames_out.inc(),
+            // The socket is going; its `Detach` follows, and the seats hear of it then.
+            Err(NotQueued::Closed) => {}
+            Err(NotQueued::Full) => self.drop_slow_socket(conn),
+        }
+    }
+
+    /// Closes a socket whose frames pile up, and goes on without it.
+    fn drop_slow_socket(&mut self, conn: ConnId) {
+        if let Some((_, out)) = self.sockets.get(&conn) {
             metrics().outbound_overflows.inc();
             out.do_send(Outbound::Close(
                 1008,

@@ -25,7 +25,7 @@ use crate::game::DealOrder;
 /// The commitment to `order` with `salt`, in lowercase hex.
 pub fn commitment(order: &DealOrder, salt: &str) -> String {
     let mut hash = Sha256::new();
-    hash.update(order.cards.join(",").as_bytes());
+    hash.update(order.joined().as_bytes());
     hash.update(b"|");
     hash.update(salt.as_bytes());
     hex(&hash.finalize())
@@ -65,8 +65,7 @@ impl DealSeal {
         SealShown {
             commitment: &self.commitment,
             reveal: ended.then_some(Reveal {
-                order: &self.order.cards,
-                to: &self.order.to,
+                order: &self.order,
                 salt: &self.salt,
             }),
         }
@@ -83,9 +82,23 @@ pub struct SealShown<'a> {
 
 #[derive(Serialize)]
 pub struct Reveal<'a> {
-    pub order: &'a [String],
-    pub to: &'a [crate::game::DealtTo],
+    /// The order's `cards` (as `order`) and `to`.
+    #[serde(flatten, serialize_with = "order_and_to")]
+    pub order: &'a DealOrder,
     pub salt: &'a str,
+}
+
+/// Writes a deal order as the reveal's `order` (the codes) and `to` fields.
+fn order_and_to<S: serde::Serializer>(
+    order: &&DealOrder,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let codes: Vec<&str> = order.cards().collect();
+    let mut map = serializer.serialize_map(Some(2))?;
+    map.serialize_entry("order", &codes)?;
+    map.serialize_entry("to", &order.to)?;
+    map.end()
 }
 
 #[cfg(test)]

@@ -79,7 +79,12 @@ impl Writer<'_> {
     fn fragment(&mut self, text: &str) {
         let bytes = text.as_bytes();
         if !any_needs_escape(bytes) {
-            self.out.extend_from_slice(bytes);
+            if bytes.len() <= 16 {
+                // Card codes and most keys: a short loop beats a call to memcpy.
+                self.out.extend(bytes.iter().copied());
+            } else {
+                self.out.extend_from_slice(bytes);
+            }
             return;
         }
         let mut run = 0;
@@ -118,7 +123,7 @@ impl Writer<'_> {
         debug_assert!(!any_needs_escape(name.as_bytes()), "{name}");
         self.out.reserve(name.len() + 3);
         self.out.push(b'"');
-        self.out.extend_from_slice(name.as_bytes());
+        self.out.extend(name.as_bytes().iter().copied());
         self.out.extend_from_slice(b"\":");
     }
 

@@ -452,13 +452,16 @@ pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &
             }
             assert_eq!(
                 reveal["order"],
-                json!(order.cards),
+                json!(order.cards().collect::<Vec<_>>()),
                 "the order the seed dealt"
             );
             assert_eq!(reveal["to"], json!(order.to), "where each card went");
             let revealed = reveal["salt"].as_str().unwrap();
             assert_eq!(
-                sha256_hex(&format!("{}|{revealed}", order.cards.join(","))),
+                sha256_hex(&format!(
+                    "{}|{revealed}",
+                    order.cards().collect::<Vec<_>>().join(",")
+                )),
                 commitment,
                 "the reveal hashes to the commitment"
             );

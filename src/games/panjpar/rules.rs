@@ -112,9 +112,9 @@ pub fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
 }
 
 /// The trump card's place in a deal's order.
-pub const TRUMP: DealtTo = DealtTo::Table("trump");
+pub const TRUMP: DealtTo = DealtTo::Trump;
 /// The face-down pile's place in a deal's order.
-pub const PILE: DealtTo = DealtTo::Table("pile");
+pub const PILE: DealtTo = DealtTo::Pile;
 
 /// Where the card at `position` of the shuffled deck goes: the first ten one at a time from the
 /// guesser, the next is the trump card, and the rest make the pile.

@@ -166,7 +166,7 @@ impl<G: Game> Table<G> {
             }
             None => (None, None),
         };
-        let mut rng = TableRng::from_entropy();
+        let mut rng = TableRng::default();
         let bot_rng = BotRng::seed_from_u64(rng.gen());
         Ok(Table {
             id,
