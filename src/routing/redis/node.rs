@@ -504,7 +504,14 @@ impl Node {
     pub fn tell_sockets(&self, node: &str, message: &ToSockets) {
         self.pipes
             .here()
-            .publish(keys::sockets_channel(node), message.encode().into_bytes());
+            .publish(keys::sockets_channel(node), message.encode());
+    }
+
+    /// Publishes a frame's text to one of another node's sockets.
+    pub fn relay_frame(&self, node: &str, conn: ConnId, text: &str) {
+        self.pipes
+            .here()
+            .publish(keys::sockets_channel(node), wire::frame_message(conn, text));
     }
 
     pub fn add_socket(&self, conn: ConnId, out: SocketOut) {
@@ -683,16 +690,18 @@ impl Node {
         answer
     }
 
+    fn deliver_frame(&self, conn: ConnId, text: &str) {
+        if let Some(out) = self.socket(conn) {
+            if out.try_send(Outbound::Frame(Frame::text(text))).is_err() {
+                metrics().outbound_overflows.inc();
+            }
+        }
+    }
+
     /// A frame or note for this node's sockets.
     fn deliver(&self, message: ToSockets) {
         match message {
-            ToSockets::Frame { conn, text } => {
-                if let Some(out) = self.socket(conn) {
-                    if out.try_send(Outbound::Frame(Frame::text(&text))).is_err() {
-                        metrics().outbound_overflows.inc();
-                    }
-                }
-            }
+            ToSockets::Frame { conn, text } => self.deliver_frame(conn, &text),
             ToSockets::Note(Note::Close { conn, code, reason }) => {
                 if let Some(out) = lock(&self.sockets).remove(&conn) {
                     out.do_send(Outbound::Close(code, reason.into()));
@@ -863,6 +872,8 @@ impl Hearer for Node {
                     Ok(request) => node.clone().serve(request),
                     Err(e) => tracing::warn!("an unreadable request from another node: {e}"),
                 }
+            } else if let Some((conn, text)) = wire::frame_in(payload) {
+                self.deliver_frame(conn, text);
             } else if let Some(message) = ToSockets::decode(payload) {
                 self.deliver(message);
             }

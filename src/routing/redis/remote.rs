@@ -339,10 +339,8 @@ impl Handler<Outbound> for RemoteSocket {
                     return;
                 };
                 metrics().frames_out.inc();
-                ToSockets::Frame {
-                    conn,
-                    text: text.to_string(),
-                }
+                self.node.relay_frame(&self.to, conn, text);
+                return;
             }
             Outbound::Close(code, reason) => {
                 ctx.stop();

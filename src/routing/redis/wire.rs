@@ -91,22 +91,43 @@ pub enum Answer {
 }
 
 impl ToSockets {
-    pub fn encode(&self) -> String {
+    pub fn encode(&self) -> Vec<u8> {
         match self {
-            ToSockets::Frame { conn, text } => format!("f{conn}\n{text}"),
-            ToSockets::Note(note) => serde_json::to_string(note).expect("notes always serialize"),
+            ToSockets::Frame { conn, text } => frame_message(*conn, text),
+            ToSockets::Note(note) => serde_json::to_vec(note).expect("notes always serialize"),
         }
     }
 
     pub fn decode(bytes: &[u8]) -> Option<ToSockets> {
-        if let Some(rest) = bytes.strip_prefix(b"f") {
-            let newline = rest.iter().position(|b| *b == b'\n')?;
-            let conn = std::str::from_utf8(&rest[..newline]).ok()?.parse().ok()?;
-            let text = std::str::from_utf8(&rest[newline + 1..]).ok()?.to_string();
-            return Some(ToSockets::Frame { conn, text });
+        if bytes.starts_with(b"f") {
+            let (conn, text) = frame_in(bytes)?;
+            return Some(ToSockets::Frame {
+                conn,
+                text: text.to_string(),
+            });
         }
         serde_json::from_slice(bytes).ok().map(ToSockets::Note)
     }
+}
+
+/// A frame for the socket `conn` as it travels: `f`, the connection, a newline, the frame's text.
+pub fn frame_message(conn: ConnId, text: &str) -> Vec<u8> {
+    let conn = conn.to_string();
+    let mut message = Vec::with_capacity(2 + conn.len() + text.len());
+    message.push(b'f');
+    message.extend_from_slice(conn.as_bytes());
+    message.push(b'\n');
+    message.extend_from_slice(text.as_bytes());
+    message
+}
+
+/// The connection and text of a frame message, read in place.
+pub fn frame_in(bytes: &[u8]) -> Option<(ConnId, &str)> {
+    let rest = bytes.strip_prefix(b"f")?;
+    let newline = rest.iter().position(|b| *b == b'\n')?;
+    let conn = std::str::from_utf8(&rest[..newline]).ok()?.parse().ok()?;
+    let text = std::str::from_utf8(&rest[newline + 1..]).ok()?;
+    Some((conn, text))
 }
 
 /// Several messages for one channel as one payload: `m`, then each message as its length in decimal,
@@ -189,12 +210,11 @@ mod tests {
                 table: TableId::random(),
             }),
         ] {
-            assert_eq!(
-                ToSockets::decode(message.encode().as_bytes()),
-                Some(message)
-            );
+            assert_eq!(ToSockets::decode(&message.encode()), Some(message));
         }
         assert_eq!(ToSockets::decode(b"fx\n{}"), None);
+        assert_eq!(frame_in(b"f12\nview"), Some((12, "view")));
+        assert_eq!(frame_in(&frame_message(5, "{}\n")), Some((5, "{}\n")));
         assert_eq!(ToSockets::decode(b"{\"note\":\"dance\"}"), None);
         let attach = ToTables::Attach {
             ask: Ask {
