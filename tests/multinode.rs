@@ -20,6 +20,19 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
+/// A free port below the range the system hands out to outgoing connections, so that while a restarted
+/// redis-server is down no other process's connection can take its port (seen on a busy machine).
+fn steady_port() -> u16 {
+    // Tests run side by side: each call starts its search somewhere else.
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let start = std::process::id().wrapping_mul(31).wrapping_add(call * 101);
+    (0..10_000)
+        .map(|i| 20_000 + (start.wrapping_add(i) % 10_000) as u16)
+        .find(|port| TcpListener::bind(("127.0.0.1", *port)).is_ok())
+        .expect("a free port from 20000 to 29999")
+}
+
 fn have_redis() -> bool {
     let found = Command::new("sh")
         .args(["-c", "command -v redis-server"])
@@ -49,7 +62,7 @@ struct Redis {
 
 impl Redis {
     async fn start() -> Redis {
-        Redis::on(free_port()).await
+        Redis::on(steady_port()).await
     }
 
     async fn on(port: u16) -> Redis {
