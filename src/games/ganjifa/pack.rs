@@ -17,6 +17,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::LazyLock;
 
 use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
@@ -109,7 +110,7 @@ pub enum GRank {
 }
 
 impl GRank {
-    fn code(self) -> &'static str {
+    pub fn code(self) -> &'static str {
         const NUMBERS: [&str; 10] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
         match self {
             GRank::Mir => "M",
@@ -124,6 +125,19 @@ impl GRank {
 pub struct GCard(u8);
 
 impl GCard {
+    /// The card's code, as in "MTA" or "10SH": from a table written once, as views carry many cards.
+    pub fn code(self) -> &'static str {
+        static CODES: LazyLock<Vec<String>> = LazyLock::new(|| {
+            (0..96)
+                .map(|i| {
+                    let card = GCard(i);
+                    format!("{}{}", card.rank().code(), card.suit().code())
+                })
+                .collect()
+        });
+        &CODES[usize::from(self.0)]
+    }
+
     /// The card of `suit` at `place` (0 the Mir, 1 the Wazir, 2 to 11 the numbers, strongest first).
     pub const fn new(suit: GSuit, place: u8) -> GCard {
         GCard(suit as u8 * 12 + place % 12)
@@ -205,7 +219,7 @@ impl GCard {
 
 impl fmt::Display for GCard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.rank().code(), self.suit().code())
+        f.write_str(self.code())
     }
 }
 
@@ -257,13 +271,7 @@ impl FromStr for GCard {
 
 impl Serialize for GCard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // The code is written on the stack: views carry many cards.
-        let (rank, suit) = (self.rank().code(), self.suit().code());
-        let mut code = [0u8; 4];
-        code[..rank.len()].copy_from_slice(rank.as_bytes());
-        code[rank.len()..rank.len() + suit.len()].copy_from_slice(suit.as_bytes());
-        let code = std::str::from_utf8(&code[..rank.len() + suit.len()]).expect("codes are ASCII");
-        serializer.serialize_str(code)
+        serializer.serialize_str(self.code())
     }
 }
 

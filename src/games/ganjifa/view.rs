@@ -284,11 +284,9 @@ struct SuitTracker(GSuit, Tracker);
 impl Serialize for SuitTracker {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let SuitTracker(suit, tracker) = self;
-        let ranks: Vec<String> = order(tracker.out, tracker.burnt, *suit)
-            .map(|c| {
-                let code = c.to_string();
-                code[..code.len() - 2].to_string()
-            })
+        // Ranks alone ("M", "W", "10"): the tracker tells what may still be out, never where.
+        let ranks: Vec<&str> = order(tracker.out, tracker.burnt, *suit)
+            .map(|card| card.rank().code())
             .collect();
         let mut s = serializer.serialize_struct("SuitTracker", 4)?;
         s.serialize_field("suit", suit)?;
