@@ -255,7 +255,8 @@ impl<G: Game> Table<G> {
         let frame = ServerMsg::Seats {
             seats: &self.seat_infos(),
         }
-        .to_frame();
+        .to_frame()
+        .superseding();
         let conns: Vec<ConnId> = self.sockets.keys().copied().collect();
         for conn in conns {
             self.send(conn, frame.clone());

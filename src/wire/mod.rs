@@ -29,7 +29,16 @@ const HEADER_ROOM: usize = 10;
 
 /// One frame from the server to a browser, header included, ready to be written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Frame(Bytes);
+pub struct Frame(Bytes, Kind);
+
+/// Whether a frame still waiting in a queue is worth writing once a newer one of its kind is queued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Every such frame is written (views, answers, errors, the handshake between seats).
+    Each,
+    /// Only the newest is written: it tells a whole state, as who is connected (`seats`) does.
+    Latest,
+}
 
 impl Frame {
     /// A text frame holding `value` as JSON, serialized straight into the frame's buffer; `size_hint`
@@ -52,7 +61,7 @@ impl Frame {
     /// Writes the header in front of the payload that follows `HEADER_ROOM` bytes of `buf`.
     fn text_in(mut buf: Vec<u8>) -> Frame {
         let len = buf.len() - HEADER_ROOM;
-        let fin_text = 0x80 | OpCode::Text as u8;
+        let fin_text = 0x80 | u8::from(OpCode::Text);
         let start = if len <= MAX_CONTROL_PAYLOAD {
             buf[HEADER_ROOM - 2] = fin_text;
             buf[HEADER_ROOM - 1] = len as u8;
@@ -68,7 +77,7 @@ impl Frame {
             buf[2..HEADER_ROOM].copy_from_slice(&(len as u64).to_be_bytes());
             0
         };
-        Frame(Bytes::from(buf).slice(start..))
+        Frame(Bytes::from(buf).slice(start..), Kind::Each)
     }
 
     /// A close frame with this code and reason (cut to what a control frame may carry).
@@ -83,7 +92,7 @@ impl Frame {
         };
         let mut buf = BytesMut::with_capacity(4 + MAX_CONTROL_PAYLOAD);
         Parser::write_close(&mut buf, Some(reason), false);
-        Frame(buf.freeze())
+        Frame(buf.freeze(), Kind::Each)
     }
 
     pub fn ping() -> Frame {
@@ -101,13 +110,18 @@ impl Frame {
     fn control(op: OpCode, payload: &[u8]) -> Frame {
         let mut buf = BytesMut::with_capacity(2 + payload.len());
         Parser::write_message(&mut buf, payload, op, true, false);
-        Frame(buf.freeze())
+        Frame(buf.freeze(), Kind::Each)
+    }
+
+    /// The same frame, which replaces an older one of its kind still waiting in a socket's queue.
+    pub fn superseding(self) -> Frame {
+        Frame(self.0, Kind::Latest)
     }
 
     /// The text a text frame carries.
     pub fn text_payload(&self) -> Option<&str> {
         let (&first, rest) = self.0.split_first()?;
-        if first != 0x80 | OpCode::Text as u8 {
+        if first != 0x80 | u8::from(OpCode::Text) {
             return None;
         }
         let body = match rest.first()? {
@@ -119,7 +133,7 @@ impl Frame {
     }
 
     pub fn is_close(&self) -> bool {
-        self.0.first() == Some(&(0x80 | OpCode::Close as u8))
+        self.0.first() == Some(&(0x80 | u8::from(OpCode::Close)))
     }
 
     /// The frame's length on the wire.
@@ -173,6 +187,11 @@ impl Outlet {
         let mut queue = self.0.lock();
         if queue.closed {
             return Err(NotQueued::Closed);
+        }
+        if frame.1 == Kind::Latest {
+            // A crowd leaving a table sends its other sockets one `seats` frame each: only the
+            // newest says anything.
+            queue.frames.retain(|older| older.1 != Kind::Latest);
         }
         if queue.frames.len() >= self.0.capacity && !frame.is_close() {
             return Err(NotQueued::Full);
@@ -303,5 +322,66 @@ impl Stream for Incoming {
             }
         }
         Poll::Ready(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt;
+
+    use super::*;
+
+    #[test]
+    fn a_text_frame_carries_its_length_in_the_shortest_header() {
+        for len in [0, 1, 125, 126, 65_535, 65_536] {
+            let text = "x".repeat(len);
+            let frame = Frame::text(&text);
+            let header = match len {
+                0..=125 => 2,
+                126..=65_535 => 4,
+                _ => 10,
+            };
+            assert_eq!(frame.len(), header + len, "{len}");
+            assert_eq!(frame.text_payload(), Some(text.as_str()));
+            // What actix's own encoder writes for the same message.
+            let mut theirs = BytesMut::new();
+            Parser::write_message(&mut theirs, text.as_bytes(), OpCode::Text, true, false);
+            assert_eq!(frame.0, theirs.freeze(), "{len}");
+        }
+        let json = Frame::json(&serde_json::json!({"type": "ack", "version": 3}), 0);
+        assert_eq!(json.text_payload(), Some(r#"{"type":"ack","version":3}"#));
+        assert!(Frame::close(1008, &"é".repeat(100)).is_close());
+        assert_eq!(Frame::ping().text_payload(), None);
+    }
+
+    #[actix_rt::test]
+    async fn a_queue_holds_its_capacity_keeps_the_newest_seats_and_ends_after_a_close() {
+        let (outlet, mut drain) = queue(3);
+        let seats = |n: u64| Frame::json(&n, 0).superseding();
+        outlet.send(Frame::text("a")).unwrap();
+        outlet.send(seats(1)).unwrap();
+        outlet.send(seats(2)).unwrap();
+        outlet.send(Frame::text("b")).unwrap();
+        assert_eq!(outlet.send(Frame::text("c")), Err(NotQueued::Full));
+        // Past the capacity, a close is still queued, and nothing after it.
+        outlet.send(Frame::close(1000, "bye")).unwrap();
+        assert_eq!(outlet.send(Frame::text("d")), Err(NotQueued::Closed));
+        let mut written = Vec::new();
+        while let Some(bytes) = drain.next().await {
+            written.push(bytes.unwrap());
+        }
+        let frames: Vec<Frame> = written.into_iter().map(|b| Frame(b, Kind::Each)).collect();
+        let texts: Vec<Option<&str>> = frames.iter().map(Frame::text_payload).collect();
+        assert_eq!(texts, vec![Some("a"), Some("2"), Some("b"), None]);
+        assert!(frames[3].is_close());
+    }
+
+    #[test]
+    fn a_queue_whose_connection_went_takes_nothing() {
+        let (outlet, drain) = queue(8);
+        assert!(!outlet.is_closed());
+        drop(drain);
+        assert!(outlet.is_closed());
+        assert_eq!(outlet.send(Frame::text("late")), Err(NotQueued::Closed));
     }
 }
