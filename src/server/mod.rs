@@ -37,6 +37,9 @@ pub struct Running {
     server: actix_rt::task::JoinHandle<std::io::Result<()>>,
 }
 
+/// How long a draining node waits for its tables to be handed over.
+const HAND_OVER_LIMIT: Duration = Duration::from_secs(10);
+
 impl Running {
     /// Serves until stopped.
     pub async fn wait(self) -> std::io::Result<()> {
@@ -51,7 +54,14 @@ impl Running {
         router: Arc<dyn Router>,
     ) {
         registry.refuse_new();
-        router.hand_over().await;
+        // A hand-over that cannot finish (a table or Redis that does not answer) must not keep the
+        // process from closing its sockets and stopping.
+        if actix_rt::time::timeout(HAND_OVER_LIMIT, router.hand_over())
+            .await
+            .is_err()
+        {
+            tracing::warn!("handing the tables over took too long; closing the sockets anyway");
+        }
         registry.drain();
         for _ in 0..50 {
             if registry.open() == 0 {

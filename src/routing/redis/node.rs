@@ -834,8 +834,11 @@ impl Node {
             }
             metrics().tables_handed_over.inc();
         }
-        // Everything queued reaches Redis before the sockets close.
-        self.pipes.flush().await;
+        // Everything queued reaches Redis before the sockets close (unless Redis does not answer).
+        let flushed = tokio::time::timeout(Duration::from_secs(3), self.pipes.flush()).await;
+        if !matches!(flushed, Ok(true)) {
+            tracing::warn!("not every command of the hand-over was confirmed by Redis");
+        }
     }
 }
 
