@@ -36,7 +36,8 @@ pub struct Frame(Bytes, Kind);
 enum Kind {
     /// Every such frame is written (views, answers, errors, the handshake between seats).
     Each,
-    /// Only the newest is written: it tells a whole state, as who is connected (`seats`) does.
+    /// When such frames pile up (half the queue), only the newest is written: it tells a whole state,
+    /// as who is connected (`seats`) does.
     Latest,
 }
 
@@ -188,9 +189,9 @@ impl Outlet {
         if queue.closed {
             return Err(NotQueued::Closed);
         }
-        if frame.1 == Kind::Latest {
-            // A crowd leaving a table sends its other sockets one `seats` frame each: only the
-            // newest says anything.
+        if frame.1 == Kind::Latest && queue.frames.len() >= self.0.capacity / 2 {
+            // A crowd leaving a table sends its other sockets one `seats` frame each: once they pile
+            // up, only the newest says anything. (A reader keeping up sees every change.)
             queue.frames.retain(|older| older.1 != Kind::Latest);
         }
         if queue.frames.len() >= self.0.capacity && !frame.is_close() {
