@@ -68,7 +68,9 @@ async fn wait_for_voice_state(c: &Client, seat: u64, state: &str) {
     wait_for(
         c,
         &format!("return document.querySelector('.voice-seat[data-seat=\"{seat}\"]')?.dataset.state === '{state}'"),
-        15,
+        // Whether a seat is talking comes from the audio's level in the page, which a loaded machine
+        // can take longer than 15 s to show (the CI run of 5974861 waited in vain once).
+        30,
     )
     .await;
 }
