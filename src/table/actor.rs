@@ -53,6 +53,9 @@ pub trait TableKeeper: Send + Sync {
     /// Stores a change of the table; resolves to what became of it. Changes of one table are stored
     /// in the order they are given.
     fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, Kept>;
+    /// Stores the table's final snapshot and then lets it go, for another node to take; resolves once
+    /// both have reached the store (or failed).
+    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, Kept>;
 }
 
 /// What a table gives its store to keep.

@@ -96,6 +96,9 @@ pub struct Node {
     guests: Mutex<HashMap<(String, ConnId), Guest>>,
     next: AtomicU64,
     draining: AtomicBool,
+    /// Held by each round of lease refreshing, and by a hand-over from its start: a refresh in flight
+    /// would take a released lease again.
+    lease_round: tokio::sync::Mutex<()>,
     me: Weak<Node>,
 }
 
@@ -130,6 +133,7 @@ impl Node {
             guests: Mutex::default(),
             next: AtomicU64::new(1),
             draining: AtomicBool::new(false),
+            lease_round: tokio::sync::Mutex::new(()),
             me: me.clone(),
         });
         let channels = vec![keys::tables_channel(&id), keys::sockets_channel(&id)];
@@ -175,6 +179,7 @@ impl Node {
         let store: Arc<dyn TableKeeper> = Arc::new(Store {
             pipes: self.pipes.clone(),
             ttl: self.snapshot_ttl(),
+            node: self.id.clone(),
         });
         table_config(&self.settings, on_closed, Some(store))
     }
@@ -191,13 +196,32 @@ impl Node {
     fn table_stopped(&self, id: &TableId, closing: Closing) {
         self.tables.remove(id);
         lock(&self.homes).remove(id);
-        self.forget_guests_of(id);
-        if closing == Closing::Closed {
-            let keys = [keys::lease(id), keys::snapshot(id)];
-            self.pipes
-                .here()
-                .send(keys::eval(keys::FORGET, &keys, &[self.id.as_str()]));
+        let guest_nodes = self.forget_guests_of(id);
+        match closing {
+            Closing::Closed => {
+                let keys = [keys::lease(id), keys::snapshot(id)];
+                self.pipes
+                    .here()
+                    .send(keys::eval(keys::FORGET, &keys, &[self.id.as_str()]));
+            }
+            // Its final snapshot is stored and its lease released, through this same pipe: the nodes
+            // with sockets at it hear only then that it has moved.
+            Closing::HandedOver => {
+                for node in guest_nodes {
+                    self.tell_moved(&node, id);
+                }
+                metrics().tables_handed_over.inc();
+            }
         }
+    }
+
+    fn tell_moved(&self, node: &str, table: &TableId) {
+        self.tell_sockets(
+            node,
+            &ToSockets::Note(Note::Moved {
+                table: table.clone(),
+            }),
+        );
     }
 
     fn forget_guests_of(&self, id: &TableId) -> HashSet<String> {
@@ -370,8 +394,10 @@ impl Node {
                     listeners.arg("NUMSUB").arg(keys::tables_channel(&owner));
                     let (_, count): (String, u64) = self.query(listeners).await?;
                     if count > 0 {
+                        tracing::debug!(table = %id, %owner, "the table lives on another node");
                         return Ok(Route::There(owner));
                     }
+                    tracing::debug!(table = %id, %owner, "waiting out the lease of a node gone");
                 }
                 Some(_) => {}
                 None => {
@@ -414,6 +440,7 @@ impl Node {
             .arg(self.lease_ms());
         let taken: Option<String> = self.query(take).await?;
         if taken.is_none() {
+            tracing::debug!(table = %id, "another node took the table first");
             return Ok(None);
         }
         let Some(snapshot) = self.snapshot(id).await? else {
@@ -558,6 +585,8 @@ impl Node {
                             self.tell_sockets(&from, &ToSockets::Frame { conn, text });
                         }
                     }
+                    // Handed over while this node drains: the socket's node finds it again.
+                    _ if self.draining() => self.tell_moved(&from, &table),
                     // The table moved or this node was restarted: the socket reconnects and finds it.
                     _ => self.tell_sockets(
                         &from,
@@ -713,6 +742,7 @@ impl Node {
                 }
             }
             ToSockets::Note(Note::Moved { table }) => {
+                tracing::debug!(table = %table, "the table's owner handed it over");
                 if let Some((_, addr)) = lock(&self.proxies).get(&table) {
                     addr.do_send(Relocate);
                 }
@@ -726,7 +756,11 @@ impl Node {
         let mut was_up = true;
         loop {
             // A round trip through every pipe too, so that each notices Redis is back.
-            let up = self.refresh().await.is_ok() && self.pipes.flush().await;
+            let refreshed = {
+                let _round = self.lease_round.lock().await;
+                self.refresh().await.is_ok()
+            };
+            let up = refreshed && self.pipes.flush().await;
             if up && !was_up {
                 tracing::info!("Redis is back: storing every table again");
                 for handle in self.tables.all() {
@@ -752,6 +786,10 @@ impl Node {
             let mut load = redis::cmd("ZADD");
             load.arg(keys::LOAD).arg(self.tables.len()).arg(&self.id);
             self.query::<()>(load).await?;
+        }
+        if self.draining() {
+            // The hand-over lets the leases go.
+            return Ok(());
         }
         let snapshot_ttl = self.snapshot_ttl().to_string();
         for handle in self.tables.all() {
@@ -805,34 +843,23 @@ impl Node {
         }
     }
 
-    /// Drains: takes no more tables, stores each table a last time, lets its lease go, and tells the
-    /// nodes with sockets at it to find it again.
+    /// Drains: takes no more tables, and has each table store itself a last time, let its lease go,
+    /// tell the nodes with sockets at it to find it again, and stop.
     pub async fn hand_over(self: Arc<Self>) {
         self.draining.store(true, Ordering::SeqCst);
+        // A refresh under way finishes first (it could take a released lease again); none starts
+        // after, as they see the drain.
+        let _round = self.lease_round.lock().await;
         let mut leave = redis::cmd("ZREM");
         leave.arg(keys::LOAD).arg(&self.id);
         self.pipes.here().send(leave);
         for handle in self.tables.all() {
-            let Some(keep) = &handle.keep else { continue };
-            // The table queues its final snapshot before it answers; the lease goes after it.
-            if keep.send(Keep::HandOver).await.is_err() {
-                continue;
+            if let Some(keep) = &handle.keep {
+                keep.do_send(Keep::HandOver);
             }
-            self.tables.remove(&handle.id);
-            self.pipes.here().send(keys::eval(
-                keys::RELEASE,
-                &[keys::lease(&handle.id)],
-                &[self.id.as_str()],
-            ));
-            for node in self.forget_guests_of(&handle.id) {
-                self.tell_sockets(
-                    &node,
-                    &ToSockets::Note(Note::Moved {
-                        table: handle.id.clone(),
-                    }),
-                );
-            }
-            metrics().tables_handed_over.inc();
+        }
+        while !self.tables.is_empty() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
         // Everything queued reaches Redis before the sockets close (unless Redis does not answer).
         let flushed = tokio::time::timeout(Duration::from_secs(3), self.pipes.flush()).await;
@@ -912,6 +939,22 @@ impl Hearer for Node {
 struct Store {
     pipes: Pipes,
     ttl: u64,
+    /// The node whose lease a hand-over lets go.
+    node: String,
+}
+
+impl Store {
+    /// The command that stores a change, and how long the lines it adds are (for an addition).
+    fn command(id: &TableId, change: Change, ttl: u64) -> (redis::Cmd, Option<i64>) {
+        match change {
+            Change::Whole { game, json } => (stored_snapshot(id, game, &json, ttl), None),
+            Change::Played(lines) => {
+                let mut append = redis::cmd("APPEND");
+                append.arg(keys::snapshot(id)).arg(&lines);
+                (append, Some(lines.len() as i64))
+            }
+        }
+    }
 }
 
 impl TableKeeper for Store {
@@ -920,14 +963,7 @@ impl TableKeeper for Store {
         if !pipe.is_up() {
             return ready(Kept::Failed).boxed();
         }
-        let (cmd, added) = match change {
-            Change::Whole { game, json } => (stored_snapshot(id, game, &json, self.ttl), None),
-            Change::Played(lines) => {
-                let mut append = redis::cmd("APPEND");
-                append.arg(keys::snapshot(id)).arg(&lines);
-                (append, Some(lines.len() as i64))
-            }
-        };
+        let (cmd, added) = Store::command(id, change, self.ttl);
         pipe.run(cmd)
             .map(move |answer| match (answer, added) {
                 (None, _) => Kept::Failed,
@@ -940,6 +976,27 @@ impl TableKeeper for Store {
                 }
             })
             .boxed()
+    }
+
+    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, Kept> {
+        let pipe = self.pipes.here();
+        let (cmd, _) = Store::command(id, whole, self.ttl);
+        // One pipe: the release reaches Redis after the snapshot.
+        let stored = pipe.run(cmd);
+        let released = pipe.run(keys::eval(
+            keys::RELEASE,
+            &[keys::lease(id)],
+            &[self.node.as_str()],
+        ));
+        async move {
+            let stored = stored.await;
+            released.await;
+            match stored {
+                Some(_) => Kept::Stored,
+                None => Kept::Failed,
+            }
+        }
+        .boxed()
     }
 }
 

@@ -235,8 +235,10 @@ impl<G: Game> Handler<Keep> for Table<G> {
                 let Some(store) = self.config.store.clone() else {
                     return;
                 };
-                let saved = store.keep(&self.id, self.whole());
-                ctx.wait(saved.into_actor(self).map(|_, table, ctx| {
+                // Nothing else is handled meanwhile: an action accepted after the final snapshot
+                // would be lost to the next owner.
+                let handed = store.hand_over(&self.id, self.whole());
+                ctx.wait(handed.into_actor(self).map(|_, table, ctx| {
                     table.handed_over = true;
                     ctx.stop();
                 }));
