@@ -20,6 +20,14 @@ async fn headers(
         "POST" => client
             .post(url)
             .insert_header(("content-type", "application/json")),
+        // A WebSocket upgrade from another site's page: refused before the dispatcher lets go.
+        "UPGRADE" => client
+            .get(url)
+            .insert_header(("connection", "upgrade"))
+            .insert_header(("upgrade", "websocket"))
+            .insert_header(("sec-websocket-version", "13"))
+            .insert_header(("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="))
+            .insert_header(("origin", "http://evil.example")),
         _ => client.get(url),
     };
     let body = if method == "POST" {
@@ -44,6 +52,11 @@ async fn every_answer_carries_the_security_headers() {
         ("GET", "/no/such/page".to_string()),
         ("GET", "/healthz".to_string()),
         ("POST", "/api/tables".to_string()),
+        ("GET", format!("/ws/{}", table.table)),
+        (
+            "UPGRADE",
+            format!("/ws/{}?token={}", table.table, table.token),
+        ),
     ]);
     for (method, path) in paths {
         let (status, headers) = headers(&server, method, &path).await;

@@ -6,9 +6,8 @@ use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use actix_web::http::header;
+use actix_web::http::header::{self, HeaderMap};
 use actix_web::middleware::DefaultHeaders;
-use actix_web::HttpRequest;
 
 /// Scripts, styles, images and sockets from this site only; no inline script or style, no plugins, and
 /// no page may frame this one.
@@ -17,12 +16,18 @@ style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; b
 form-action 'self'; frame-ancestors 'none'";
 
 /// The headers every answer carries.
+pub const SECURITY_HEADERS: [(header::HeaderName, &str); 4] = [
+    (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+];
+
+/// Adds [`SECURITY_HEADERS`] to every answer of the app.
 pub fn security_headers() -> DefaultHeaders {
-    DefaultHeaders::new()
-        .add((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
-        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .add((header::REFERRER_POLICY, "no-referrer"))
-        .add((header::X_FRAME_OPTIONS, "DENY"))
+    SECURITY_HEADERS
+        .into_iter()
+        .fold(DefaultHeaders::new(), |headers, pair| headers.add(pair))
 }
 
 /// Whether a WebSocket upgrade may go ahead. Browsers always send `Origin` on a WebSocket handshake, so
@@ -30,8 +35,8 @@ pub fn security_headers() -> DefaultHeaders {
 /// host the request was sent to. A request with no Origin comes from a program, not a browser page
 /// (the load generator, the tests): it is let through, since it could not borrow a visitor's seat; it
 /// still needs the seat's token.
-pub fn origin_allowed(req: &HttpRequest, site_origin: &str) -> bool {
-    let Some(origin) = req.headers().get(header::ORIGIN) else {
+pub fn origin_allowed(headers: &HeaderMap, site_origin: &str) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
     let Ok(origin) = origin.to_str() else {
@@ -46,8 +51,7 @@ pub fn origin_allowed(req: &HttpRequest, site_origin: &str) -> bool {
     else {
         return false;
     };
-    let host = req
-        .headers()
+    let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or_default();
@@ -113,7 +117,7 @@ mod tests {
             if let Some(o) = origin {
                 r = r.insert_header((header::ORIGIN, o));
             }
-            r.to_http_request()
+            r.to_http_request().headers().clone()
         };
         assert!(origin_allowed(&req(Some("http://cards.example:8080")), ""));
         assert!(origin_allowed(&req(Some("https://cards.example:8080")), ""));

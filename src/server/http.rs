@@ -1,25 +1,21 @@
-//! HTTP routes: open a table, join one, the table's page, and the WebSocket upgrade.
+//! HTTP routes: open a table, join one, the table's page (the WebSocket upgrade is `socket`'s).
 
-use actix::{Actor, AsyncContext};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::pages;
-use super::session::WsSession;
 use super::AppState;
 use crate::games;
 use crate::routing::OpenTable;
-use crate::table::{
-    looks_like_secret, CheckToken, Join, Level, TableId, TableKind, TableRefusal, Token,
-};
+use crate::table::{Join, Level, TableId, TableKind, TableRefusal, Token};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/tables", web::post().to(create_table))
         .route("/api/tables/{id}/join", web::post().to(join_table))
         .route("/t/{id}", web::get().to(table_page))
-        .route("/ws/{id}", web::get().to(open_socket))
+        .route("/ws/{id}", web::get().to(not_a_socket))
         .route(
             "/api/ganjifa/staged",
             web::get().to(super::staged::staged_deal),
@@ -55,12 +51,12 @@ async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(json!({ "ready": true, "tables": state.router.open_tables() }))
 }
 
-fn refusal(status: u16, code: &str, message: &str) -> HttpResponse {
+pub(super) fn refusal(status: u16, code: &str, message: &str) -> HttpResponse {
     HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST))
         .json(json!({ "code": code, "message": message }))
 }
 
-fn refused(r: TableRefusal) -> HttpResponse {
+pub(super) fn refused(r: TableRefusal) -> HttpResponse {
     refusal(r.status, &r.code, &r.message)
 }
 
@@ -160,7 +156,10 @@ async fn create_table(
     }
 }
 
-async fn find_table(state: &AppState, id: &str) -> Result<crate::table::TableHandle, TableRefusal> {
+pub(super) async fn find_table(
+    state: &AppState,
+    id: &str,
+) -> Result<crate::table::TableHandle, TableRefusal> {
     let id = TableId::parse(id).ok_or_else(TableRefusal::not_found)?;
     state.router.find(&id).await
 }
@@ -190,62 +189,11 @@ async fn table_page(state: web::Data<AppState>, path: web::Path<String>) -> Http
     }
 }
 
-#[derive(Deserialize)]
-struct SocketQuery {
-    token: Option<String>,
-}
-
-async fn open_socket(
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    query: web::Query<SocketQuery>,
-    req: HttpRequest,
-    body: web::Payload,
-) -> HttpResponse {
-    if state.registry.draining() {
-        return refusal(
-            503,
-            "draining",
-            "This server is shutting down; try again in a moment.",
-        );
-    }
-    if !super::guard::origin_allowed(&req, &state.settings.site_origin) {
-        return refusal(
-            403,
-            "wrong-origin",
-            "This table's socket is only for pages of this site.",
-        );
-    }
-    let table = match find_table(&state, &path).await {
-        Ok(table) => table,
-        Err(r) => return refused(r),
-    };
-    let Some(token) = query.token.as_deref().filter(|t| looks_like_secret(t)) else {
-        return refused(TableRefusal::wrong_token());
-    };
-    let token = Token::from_client(token);
-    match table.check_token.send(CheckToken(token.hash())).await {
-        Ok(Ok(_)) => {}
-        Ok(Err(r)) => return refused(r),
-        Err(_) => return refused(TableRefusal::not_found()),
-    }
-    let max_frame = 4 * state.settings.max_frame_bytes.max(1024);
-    let (response, out, stream) =
-        match crate::wire::upgrade(&req, body, max_frame, super::session::OUTBOUND_QUEUE) {
-            Ok(parts) => parts,
-            Err(e) => return refusal(400, "not-a-websocket", &e.to_string()),
-        };
-    let conn = state.registry.new_conn_id();
-    WsSession::create(|ctx| {
-        ctx.add_stream(stream);
-        WsSession::new(
-            conn,
-            token,
-            table,
-            out,
-            state.settings.clone(),
-            state.registry.clone(),
-        )
-    });
-    response
+/// `/ws/{id}` without the upgrade headers (those requests go to `socket::upgrade`).
+async fn not_a_socket() -> HttpResponse {
+    refusal(
+        400,
+        "not-a-websocket",
+        "This address takes WebSocket connections only.",
+    )
 }

@@ -5,6 +5,7 @@ mod http;
 pub mod pages;
 mod registry;
 mod session;
+mod socket;
 mod staged;
 mod voice;
 
@@ -12,7 +13,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix_web::{web, App, HttpServer};
+use actix_http::HttpService;
+use actix_service::{fn_service, map_config};
+use actix_web::dev::AppConfig;
+use actix_web::{web, App};
 
 pub use registry::SessionRegistry;
 
@@ -88,51 +92,63 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         registry: registry.clone(),
         quota: guard::TableQuota::new(settings.tables_per_minute),
     });
-    let server = HttpServer::new(move || {
-        App::new()
-            .wrap(guard::security_headers())
-            .wrap_fn(|req, srv| {
-                use actix_web::dev::Service;
-                let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());
-                let answer = srv.call(req);
-                async move {
-                    let response = answer.await?;
-                    let status = response.status().as_u16().to_string();
-                    crate::metrics::metrics()
-                        .http_requests
-                        .with_label_values(&[route.as_str(), status.as_str()])
-                        .inc();
-                    Ok(response)
-                }
-            })
-            .app_data(state.clone())
-            .app_data(web::PayloadConfig::new(64 * 1024))
-            .configure(|cfg| {
-                if tables_only {
-                    http::operations(cfg);
-                } else {
-                    http::routes(cfg);
-                    voice::routes(cfg);
-                }
-            })
-            .default_service(web::to(|| async { pages::not_found() }))
-    })
-    .workers(if settings.workers == 0 {
+    let listener = std::net::TcpListener::bind(settings.listen.as_str())?;
+    let addr = listener.local_addr()?;
+    let workers = if settings.workers == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         settings.workers
-    })
-    .disable_signals()
-    // Every move is a few small frames (ack, then a view per seat): without this, Nagle's algorithm
-    // holds the later ones back until the browser's delayed acknowledgement (tens of milliseconds).
-    .tcp_nodelay(true)
-    .shutdown_timeout(5)
-    .bind(settings.listen.as_str())?;
-    let addr = server
-        .addrs()
-        .first()
-        .copied()
-        .ok_or_else(|| std::io::Error::other("bound to no address"))?;
+    };
+    let server = actix_server::Server::build()
+        .workers(workers)
+        .disable_signals()
+        .shutdown_timeout(5)
+        .listen("chaikhana", listener, move || {
+            let app = App::new()
+                .wrap(guard::security_headers())
+                .wrap_fn(|req, srv| {
+                    use actix_web::dev::Service;
+                    let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());
+                    let answer = srv.call(req);
+                    async move {
+                        let response = answer.await?;
+                        let status = response.status().as_u16().to_string();
+                        crate::metrics::metrics()
+                            .http_requests
+                            .with_label_values(&[route.as_str(), status.as_str()])
+                            .inc();
+                        Ok(response)
+                    }
+                })
+                .app_data(state.clone())
+                .app_data(web::PayloadConfig::new(64 * 1024))
+                .configure(|cfg| {
+                    if tables_only {
+                        http::operations(cfg);
+                    } else {
+                        http::routes(cfg);
+                        voice::routes(cfg);
+                    }
+                })
+                .default_service(web::to(|| async { pages::not_found() }));
+            let sockets = state.clone();
+            HttpService::build()
+                .local_addr(addr)
+                // Every move is a few small frames (ack, then a view per seat): without this, Nagle's
+                // algorithm holds the later ones back until the browser's delayed acknowledgement.
+                .tcp_nodelay(true)
+                .client_disconnect_timeout(Duration::from_secs(1))
+                // A WebSocket upgrade leaves the HTTP dispatcher: the socket is served on its stream.
+                .upgrade(fn_service(move |(req, framed)| {
+                    let state = sockets.clone();
+                    async move {
+                        socket::upgrade(state, req, framed).await;
+                        Ok::<_, std::convert::Infallible>(())
+                    }
+                }))
+                .finish(map_config(app, |_| AppConfig::default()))
+                .tcp()
+        })?;
     let server = server.run();
     let handle = server.handle();
     Ok(Running {

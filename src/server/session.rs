@@ -137,6 +137,7 @@ impl WsSession {
     }
 
     fn close(&mut self, code: u16, reason: &str, ctx: &mut Context<Self>) {
+        tracing::debug!(conn = self.conn, code, reason, "closing the socket");
         if self.closed_because == "client" {
             self.closed_because = match code {
                 1000 => "client",

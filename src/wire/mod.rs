@@ -4,23 +4,18 @@
 //! Frames from the browser are decoded here as well.
 
 use std::collections::VecDeque;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 
-use actix_http::ws::{
-    handshake, CloseCode, CloseReason, Codec, Frame as FromBrowser, HandshakeError, OpCode, Parser,
-    ProtocolError,
-};
-use actix_web::body::{BodyStream, BoxBody};
-use actix_web::dev::Payload;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_http::ws::{CloseCode, CloseReason, OpCode, Parser};
 use bytes::{Bytes, BytesMut};
 use futures_util::task::AtomicWaker;
-use futures_util::Stream;
 use serde::Serialize;
 
 pub mod json;
+mod tcp;
+
+pub use tcp::{serve, Incoming};
 
 /// A control frame carries at most this many bytes (RFC 6455, 5.5).
 const MAX_CONTROL_PAYLOAD: usize = 125;
@@ -216,21 +211,30 @@ impl Outlet {
     }
 }
 
-/// The connection's end of the queue: the body of the WebSocket's response, which ends once a close
-/// frame has been written.
+/// The connection's end of the queue, which ends once a close frame has been written.
 pub struct Drain(Arc<Shared>);
 
-impl Stream for Drain {
-    type Item = Result<Bytes, actix_web::Error>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+impl Drain {
+    /// Moves up to `most` waiting frames into `into`; ready once there is one, or once the queue has
+    /// ended (then `false`).
+    pub fn poll_frames(
+        &self,
+        cx: &mut Context<'_>,
+        into: &mut Vec<Bytes>,
+        most: usize,
+    ) -> Poll<bool> {
         self.0.writer.register(cx.waker());
         let mut queue = self.0.lock();
-        match queue.frames.pop_front() {
-            Some(frame) => Poll::Ready(Some(Ok(frame.0))),
-            None if queue.closed => Poll::Ready(None),
-            None => Poll::Pending,
+        if queue.frames.is_empty() {
+            return if queue.closed {
+                Poll::Ready(false)
+            } else {
+                Poll::Pending
+            };
         }
+        let count = queue.frames.len().min(most);
+        into.extend(queue.frames.drain(..count).map(|frame| frame.0));
+        Poll::Ready(true)
     }
 }
 
@@ -240,24 +244,6 @@ impl Drop for Drain {
         queue.closed = true;
         queue.frames.clear();
     }
-}
-
-/// Answers a WebSocket upgrade: the response that switches the connection over (its body is the
-/// socket's queue of at most `capacity` frames), the way into that queue, and the browser's frames.
-pub fn upgrade(
-    req: &HttpRequest,
-    payload: web::Payload,
-    max_frame: usize,
-    capacity: usize,
-) -> Result<(HttpResponse, Outlet, Incoming), HandshakeError> {
-    let (outlet, drain) = queue(capacity);
-    let response = handshake(req.head())?.message_body(BoxBody::new(BodyStream::new(drain)));
-    let response = response.map_or_else(HttpResponse::from_error, HttpResponse::from);
-    Ok((
-        response,
-        outlet,
-        Incoming::new(payload.into_inner(), max_frame),
-    ))
 }
 
 /// A socket's queue of at most `capacity` frames.
@@ -273,63 +259,8 @@ pub fn queue(capacity: usize) -> (Outlet, Drain) {
     (Outlet(shared.clone()), Drain(shared))
 }
 
-/// The browser's frames, decoded from the connection's request payload.
-pub struct Incoming {
-    payload: Payload,
-    buf: BytesMut,
-    codec: Codec,
-    ended: bool,
-}
-
-impl Incoming {
-    /// Frames from `payload`, none longer than `max_frame` bytes.
-    pub fn new(payload: Payload, max_frame: usize) -> Incoming {
-        Incoming {
-            payload,
-            buf: BytesMut::new(),
-            codec: Codec::new().max_size(max_frame),
-            ended: false,
-        }
-    }
-}
-
-impl Stream for Incoming {
-    type Item = Result<FromBrowser, ProtocolError>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        use actix_codec::Decoder;
-        let this = self.get_mut();
-        if let Some(frame) = this.codec.decode(&mut this.buf)? {
-            return Poll::Ready(Some(Ok(frame)));
-        }
-        while !this.ended {
-            match Pin::new(&mut this.payload).poll_next(cx) {
-                Poll::Ready(Some(Ok(bytes))) => {
-                    if this.buf.is_empty() {
-                        this.buf = BytesMut::from(bytes);
-                    } else {
-                        this.buf.extend_from_slice(&bytes);
-                    }
-                    if let Some(frame) = this.codec.decode(&mut this.buf)? {
-                        return Poll::Ready(Some(Ok(frame)));
-                    }
-                }
-                Poll::Ready(Some(Err(e))) => {
-                    this.ended = true;
-                    return Poll::Ready(Some(Err(ProtocolError::Io(std::io::Error::other(e)))));
-                }
-                Poll::Ready(None) => this.ended = true,
-                Poll::Pending => return Poll::Pending,
-            }
-        }
-        Poll::Ready(None)
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use futures_util::StreamExt;
-
     use super::*;
 
     #[test]
@@ -357,7 +288,7 @@ mod tests {
 
     #[actix_rt::test]
     async fn a_queue_holds_its_capacity_keeps_the_newest_seats_and_ends_after_a_close() {
-        let (outlet, mut drain) = queue(3);
+        let (outlet, drain) = queue(3);
         let seats = |n: u64| Frame::json(&n, 0).superseding();
         outlet.send(Frame::text("a")).unwrap();
         outlet.send(seats(1)).unwrap();
@@ -368,9 +299,7 @@ mod tests {
         outlet.send(Frame::close(1000, "bye")).unwrap();
         assert_eq!(outlet.send(Frame::text("d")), Err(NotQueued::Closed));
         let mut written = Vec::new();
-        while let Some(bytes) = drain.next().await {
-            written.push(bytes.unwrap());
-        }
+        while std::future::poll_fn(|cx| drain.poll_frames(cx, &mut written, 2)).await {}
         let frames: Vec<Frame> = written.into_iter().map(|b| Frame(b, Kind::Each)).collect();
         let texts: Vec<Option<&str>> = frames.iter().map(Frame::text_payload).collect();
         assert_eq!(texts, vec![Some("a"), Some("2"), Some("b"), None]);

@@ -135,10 +135,12 @@ impl Client {
     }
 
     pub async fn send_text(&mut self, text: String) {
-        self.framed
-            .send(Message::Text(text.into()))
-            .await
-            .expect("the frame is sent");
+        assert!(self.try_send_text(text).await, "the frame is sent");
+    }
+
+    /// Sends a frame; `false` when the connection has gone (the server closed it).
+    pub async fn try_send_text(&mut self, text: String) -> bool {
+        self.framed.send(Message::Text(text.into())).await.is_ok()
     }
 
     pub async fn send_binary(&mut self, bytes: Vec<u8>) {

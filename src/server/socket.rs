@@ -1,0 +1,129 @@
+//! A table's WebSocket, opened by `GET /ws/{table}?token=...` with the upgrade headers. The HTTP
+//! dispatcher hands such a request here with its connection; once the socket is admitted (the server
+//! takes sockets, the page is this site's, the table exists and the token holds a seat there), the
+//! upgrade is answered and the session is served on the bare TCP stream (`wire::serve`).
+
+use actix::{Actor, AsyncContext};
+use actix_codec::Framed;
+use actix_http::body::{BodySize, MessageBody};
+use actix_http::h1::{Codec, Message, SendResponse};
+use actix_http::{header, ws, HttpMessage, Request};
+use actix_web::{web, HttpResponse};
+use futures_util::SinkExt;
+use tokio::net::TcpStream;
+
+use super::http::{find_table, refusal, refused};
+use super::session::{WsSession, OUTBOUND_QUEUE};
+use super::AppState;
+use crate::table::{looks_like_secret, CheckToken, TableHandle, TableRefusal, Token};
+
+/// The route the socket's requests are counted under in the metrics.
+const ROUTE: &str = "/ws/{id}";
+
+/// Answers an upgrade request, and serves the socket if it is admitted.
+pub async fn upgrade(
+    state: web::Data<AppState>,
+    req: Request,
+    mut framed: Framed<TcpStream, Codec>,
+) {
+    let (table, token) = match admit(&state, &req).await {
+        Ok(admitted) => admitted,
+        Err(response) => return refuse(framed, response).await,
+    };
+    let switch = match ws::handshake(req.head()) {
+        Ok(mut switch) => switch.finish().drop_body(),
+        Err(e) => return refuse(framed, refusal(400, "not-a-websocket", &e.to_string())).await,
+    };
+    count(101);
+    if framed
+        .send(Message::Item((switch, BodySize::None)))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let parts = framed.into_parts();
+    let max_frame = 4 * state.settings.max_frame_bytes.max(1024);
+    let (out, incoming) = crate::wire::serve(parts.io, parts.read_buf, max_frame, OUTBOUND_QUEUE);
+    let conn = state.registry.new_conn_id();
+    WsSession::create(|ctx| {
+        ctx.add_stream(incoming);
+        WsSession::new(
+            conn,
+            token,
+            table,
+            out,
+            state.settings.clone(),
+            state.registry.clone(),
+        )
+    });
+}
+
+/// The table and the seat's token, or the response that refuses the socket.
+async fn admit(state: &AppState, req: &Request) -> Result<(TableHandle, Token), HttpResponse> {
+    let Some(id) = req
+        .path()
+        .strip_prefix("/ws/")
+        .filter(|_| state.settings.role != "tables")
+    else {
+        return Err(super::pages::not_found());
+    };
+    if state.registry.draining() {
+        return Err(refusal(
+            503,
+            "draining",
+            "This server is shutting down; try again in a moment.",
+        ));
+    }
+    if !super::guard::origin_allowed(req.headers(), &state.settings.site_origin) {
+        return Err(refusal(
+            403,
+            "wrong-origin",
+            "This table's socket is only for pages of this site.",
+        ));
+    }
+    let table = find_table(state, id).await.map_err(refused)?;
+    let token = req
+        .uri()
+        .query()
+        .unwrap_or_default()
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("token="))
+        .filter(|t| looks_like_secret(t))
+        .ok_or_else(|| refused(TableRefusal::wrong_token()))?;
+    let token = Token::from_client(token);
+    match table.check_token.send(CheckToken(token.hash())).await {
+        Ok(Ok(_)) => Ok((table, token)),
+        Ok(Err(r)) => Err(refused(r)),
+        Err(_) => Err(refused(TableRefusal::not_found())),
+    }
+}
+
+/// Answers the request with `response` (its status, type and body, with the headers every answer
+/// carries), and leaves the connection.
+async fn refuse(framed: Framed<TcpStream, Codec>, response: HttpResponse) {
+    let status = response.status();
+    count(status.as_u16());
+    let kind = response.headers().get(header::CONTENT_TYPE).cloned();
+    let body = response.into_body().try_into_bytes().unwrap_or_default();
+    let mut answer = actix_http::Response::with_body(status, body);
+    answer
+        .head_mut()
+        .set_connection_type(actix_http::ConnectionType::Close);
+    if let Some(kind) = kind {
+        answer.headers_mut().insert(header::CONTENT_TYPE, kind);
+    }
+    for (name, value) in super::guard::SECURITY_HEADERS {
+        answer
+            .headers_mut()
+            .insert(name, header::HeaderValue::from_static(value));
+    }
+    let _ = SendResponse::new(framed, answer).await;
+}
+
+fn count(status: u16) {
+    crate::metrics::metrics()
+        .http_requests
+        .with_label_values(&[ROUTE, status.to_string().as_str()])
+        .inc();
+}
