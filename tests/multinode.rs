@@ -259,6 +259,60 @@ async fn play_until(clients: &mut [Client], rng: &mut support::Rng, until: u64) 
     }
 }
 
+/// Two `all` nodes on a Redis of their own, and a friends match between a player on each, played to
+/// version `until` (mid-deal); `None` (having said why) without redis-server.
+struct Across {
+    redis: Redis,
+    a: Node,
+    b: Node,
+    seated: Vec<Seated>,
+    clients: Vec<Client>,
+    rng: support::Rng,
+    /// Each seat's view at `version`.
+    before: Vec<Value>,
+    version: u64,
+}
+
+impl Across {
+    async fn start(seed: u64, until: u64) -> Option<Across> {
+        if !have_redis() {
+            return None;
+        }
+        let redis = Redis::start().await;
+        let (a, b) = (
+            Node::start(&redis, "all").await,
+            Node::start(&redis, "all").await,
+        );
+        let (seated, mut clients) = friends_across(&a, &b).await;
+        let mut rng = rng(seed);
+        let before = play_until(&mut clients, &mut rng, until).await;
+        let version = before[0]["version"].as_u64().unwrap();
+        Some(Across {
+            redis,
+            a,
+            b,
+            seated,
+            clients,
+            rng,
+            before,
+            version,
+        })
+    }
+
+    /// From `views` (each seat's, at `version`), the seat to act moves, and the match is played on
+    /// to its end.
+    async fn play_on(&mut self, views: [&Value; 2]) {
+        let acting = (0..2)
+            .find(|i| !views[*i]["actions"].as_array().unwrap().is_empty())
+            .expect("a seat acts mid-deal");
+        let chosen = choose(views[acting], &mut self.rng);
+        self.clients[acting]
+            .send(action(self.version, "x", &chosen))
+            .await;
+        play_among_friends_from(&mut self.clients, &mut self.rng, self.version + 1).await;
+    }
+}
+
 /// The latest view each client gets within the time left, at the version wanted.
 async fn view_at(client: &mut Client, version: u64) -> Value {
     loop {
@@ -303,135 +357,80 @@ async fn a_friends_match_with_players_on_different_nodes_plays_to_the_end() {
 
 #[actix_rt::test]
 async fn a_killed_owner_loses_nothing_and_the_match_goes_on_from_another_node() {
-    if !have_redis() {
+    let Some(mut m) = Across::start(2, 6).await else {
         return;
-    }
-    let redis = Redis::start().await;
-    let (a, b) = (
-        Node::start(&redis, "all").await,
-        Node::start(&redis, "all").await,
-    );
-    let (seated, mut clients) = friends_across(&a, &b).await;
-    let mut rng = rng(2);
-    let before = play_until(&mut clients, &mut rng, 6).await;
-    let version = before[0]["version"].as_u64().unwrap();
-
+    };
     let killed = Instant::now();
-    a.signal("-KILL");
-    let mut on_b = b.reconnect(&seated[0]).await;
-    let mine = view_at(&mut on_b, version).await;
+    m.a.signal("-KILL");
+    let mut on_b = m.b.reconnect(&m.seated[0]).await;
+    let mine = view_at(&mut on_b, m.version).await;
     assert!(
         killed.elapsed() < Duration::from_secs(5),
         "took {:?}",
         killed.elapsed()
     );
     assert_eq!(
-        mine["view"], before[0]["view"],
+        mine["view"], m.before[0]["view"],
         "the same cards, the same deal"
     );
-    clients[0] = on_b;
+    m.clients[0] = on_b;
     // The player who stayed on b carries on at the same version.
-    let theirs = view_at(&mut clients[1], version).await;
-    assert_eq!(theirs["view"], before[1]["view"]);
-    let acting = (0..2)
-        .find(|i| {
-            ![&mine, &theirs][*i]["actions"]
-                .as_array()
-                .unwrap()
-                .is_empty()
-        })
-        .unwrap();
-    let chosen = choose([&mine, &theirs][acting], &mut rng);
-    clients[acting].send(action(version, "x", &chosen)).await;
-    play_among_friends_from(&mut clients, &mut rng, version + 1).await;
-    assert!(Node::metric(&b.metrics().await, "chaikhana_tables_recovered_total") >= 1.0);
+    let theirs = view_at(&mut m.clients[1], m.version).await;
+    assert_eq!(theirs["view"], m.before[1]["view"]);
+    m.play_on([&mine, &theirs]).await;
+    assert!(Node::metric(&m.b.metrics().await, "chaikhana_tables_recovered_total") >= 1.0);
 }
 
 #[actix_rt::test]
 async fn a_drained_owner_hands_its_table_over_and_closes_its_sockets_with_1001() {
-    if !have_redis() {
+    let Some(mut m) = Across::start(3, 5).await else {
         return;
-    }
-    let redis = Redis::start().await;
-    let (a, b) = (
-        Node::start(&redis, "all").await,
-        Node::start(&redis, "all").await,
-    );
-    let (seated, mut clients) = friends_across(&a, &b).await;
-    let mut rng = rng(3);
-    let before = play_until(&mut clients, &mut rng, 5).await;
-    let version = before[0]["version"].as_u64().unwrap();
-
-    a.signal("-TERM");
+    };
+    m.a.signal("-TERM");
     assert_eq!(
-        clients[0].close_code().await,
+        m.clients[0].close_code().await,
         Some(1001),
         "closed with 1001"
     );
     // The player on b follows the table to its new home: without reconnecting when b hears of the
     // move, else (the note is a pub/sub message, delivered at most once) with one reconnect, which is
     // what a player may notice at most.
-    let theirs =
-        match actix_rt::time::timeout(Duration::from_secs(5), view_at(&mut clients[1], version))
-            .await
-        {
-            Ok(view) => view,
-            Err(_) => {
-                clients[1] = b.reconnect(&seated[1]).await;
-                view_at(&mut clients[1], version).await
-            }
-        };
-    assert_eq!(theirs["view"], before[1]["view"]);
-    let mut on_b = b.reconnect(&seated[0]).await;
-    let mine = view_at(&mut on_b, version).await;
-    assert_eq!(mine["view"], before[0]["view"]);
-    clients[0] = on_b;
-    let acting = (0..2)
-        .find(|i| {
-            ![&mine, &theirs][*i]["actions"]
-                .as_array()
-                .unwrap()
-                .is_empty()
-        })
-        .unwrap();
-    let chosen = choose([&mine, &theirs][acting], &mut rng);
-    clients[acting].send(action(version, "x", &chosen)).await;
-    play_among_friends_from(&mut clients, &mut rng, version + 1).await;
+    let followed = actix_rt::time::timeout(
+        Duration::from_secs(5),
+        view_at(&mut m.clients[1], m.version),
+    )
+    .await;
+    let theirs = match followed {
+        Ok(view) => view,
+        Err(_) => {
+            m.clients[1] = m.b.reconnect(&m.seated[1]).await;
+            view_at(&mut m.clients[1], m.version).await
+        }
+    };
+    assert_eq!(theirs["view"], m.before[1]["view"]);
+    let mut on_b = m.b.reconnect(&m.seated[0]).await;
+    let mine = view_at(&mut on_b, m.version).await;
+    assert_eq!(mine["view"], m.before[0]["view"]);
+    m.clients[0] = on_b;
+    m.play_on([&mine, &theirs]).await;
 }
 
 #[actix_rt::test]
 async fn play_resumes_after_redis_restarts_mid_match() {
-    if !have_redis() {
+    let Some(mut m) = Across::start(4, 5).await else {
         return;
-    }
-    let mut redis = Redis::start().await;
-    let (a, b) = (
-        Node::start(&redis, "all").await,
-        Node::start(&redis, "all").await,
-    );
-    let (seated, mut clients) = friends_across(&a, &b).await;
-    let mut rng = rng(4);
-    let before = play_until(&mut clients, &mut rng, 5).await;
-    let version = before[0]["version"].as_u64().unwrap();
-
-    redis.restart().await;
+    };
+    m.redis.restart().await;
     // The player on b lost the link to the table on a: their socket closes (the page shows it
     // reconnecting) and comes back once Redis has.
-    assert!(clients[1].close_code().await.is_some());
-    let mut back = b.reconnect(&seated[1]).await;
-    let theirs = view_at(&mut back, version).await;
-    assert_eq!(theirs["view"], before[1]["view"]);
-    clients[1] = back;
-    let mine = &before[0];
-    let acting = if mine["actions"].as_array().unwrap().is_empty() {
-        1
-    } else {
-        0
-    };
-    let chosen = choose(if acting == 0 { mine } else { &theirs }, &mut rng);
-    clients[acting].send(action(version, "x", &chosen)).await;
-    play_among_friends_from(&mut clients, &mut rng, version + 1).await;
-    let _ = a.get("/healthz").await;
+    assert!(m.clients[1].close_code().await.is_some());
+    let mut back = m.b.reconnect(&m.seated[1]).await;
+    let theirs = view_at(&mut back, m.version).await;
+    assert_eq!(theirs["view"], m.before[1]["view"]);
+    m.clients[1] = back;
+    let mine = m.before[0].clone();
+    m.play_on([&mine, &theirs]).await;
+    let _ = m.a.get("/healthz").await;
 }
 
 #[actix_rt::test]
@@ -467,18 +466,19 @@ async fn a_computer_table_on_a_tables_node_plays_with_its_player_on_an_edge_node
 
 #[actix_rt::test]
 async fn frames_lost_between_nodes_are_made_good_by_versions_and_resync() {
-    if !have_redis() {
+    let Some(Across {
+        redis,
+        a,
+        b,
+        seated,
+        mut clients,
+        mut rng,
+        before,
+        version,
+    }) = Across::start(6, 4).await
+    else {
         return;
-    }
-    let redis = Redis::start().await;
-    let (a, b) = (
-        Node::start(&redis, "all").await,
-        Node::start(&redis, "all").await,
-    );
-    let (seated, mut clients) = friends_across(&a, &b).await;
-    let mut rng = rng(6);
-    let before = play_until(&mut clients, &mut rng, 4).await;
-    let version = before[0]["version"].as_u64().unwrap();
+    };
     // Cut b's subscription: whatever is published for b meanwhile is lost.
     let killed = Command::new("redis-cli")
         .args([

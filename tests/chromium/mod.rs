@@ -25,10 +25,20 @@ pub struct Driver {
 }
 
 impl Drop for Driver {
+    /// Stops chromedriver and every browser it started. A test that panicked never closed its
+    /// browsers, and chromedriver's end does not end them: each is found by its own profile folder.
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
         for p in &self.profiles {
+            let _ = Command::new("pkill")
+                .args([
+                    "-KILL",
+                    "-f",
+                    "--",
+                    &format!("--user-data-dir={}", p.display()),
+                ])
+                .status();
             let _ = std::fs::remove_dir_all(p);
         }
     }
