@@ -1,5 +1,6 @@
-//! What the three games' strong computers share: how long they may think (the [`Budget`]), and the
-//! choice by playouts over sampled deals ([`best_by_playouts`]).
+//! What the three games' strong computers share: how long they may think (the [`Budget`]), the
+//! choice by playouts over sampled deals ([`best_by_playouts`]), and the computer itself ([`Strong`]),
+//! which remembers its views and decides as its game's [`Thinking`] says.
 //!
 //! A strong computer never sees the state. From its views and what it remembers it draws deals that
 //! agree with everything it has seen (a *determinization*), plays each candidate action in the drawn
@@ -8,7 +9,72 @@
 use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
-use crate::game::BotRng;
+use crate::game::{Bot, BotRng, Game, Search};
+
+/// A game's side of its strong computer: what it remembers of its views, and how it decides.
+pub trait Thinking: Game {
+    /// What the strong computer remembers of the views it has seen.
+    type Memory: Default + Clone + Send + 'static;
+
+    /// Takes in one more view of its seat.
+    fn remember(memory: &mut Self::Memory, view: &Self::View);
+
+    /// One of `legal` (never empty), from `view` and what `memory` holds, within `budget`.
+    fn decide(
+        memory: &Self::Memory,
+        view: &Self::View,
+        legal: &[Self::Action],
+        budget: Budget,
+        rng: &mut BotRng,
+    ) -> Self::Action;
+}
+
+/// The strong computer of the game `G`.
+pub struct Strong<G: Thinking> {
+    memory: G::Memory,
+    budget: Budget,
+}
+
+impl<G: Thinking> Strong<G> {
+    pub fn new(budget: Budget) -> Strong<G> {
+        Strong {
+            memory: G::Memory::default(),
+            budget,
+        }
+    }
+}
+
+impl<G: Thinking> Bot<G> for Strong<G> {
+    fn name(&self) -> &'static str {
+        "strong"
+    }
+
+    fn observes(&self) -> bool {
+        true
+    }
+
+    fn observe(&mut self, view: &G::View) {
+        G::remember(&mut self.memory, view);
+    }
+
+    fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut BotRng) -> G::Action {
+        G::remember(&mut self.memory, view);
+        G::decide(&self.memory, view, legal, self.budget, rng)
+    }
+
+    fn search(&mut self, view: &G::View, legal: &[G::Action]) -> Option<Search<G>> {
+        G::remember(&mut self.memory, view);
+        let (memory, view, legal, budget) = (
+            self.memory.clone(),
+            view.clone(),
+            legal.to_vec(),
+            self.budget,
+        );
+        Some(Box::new(move |rng: &mut BotRng| {
+            G::decide(&memory, &view, &legal, budget, rng)
+        }))
+    }
+}
 
 /// How much thinking one decision gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

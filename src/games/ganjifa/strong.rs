@@ -18,8 +18,8 @@ use super::rules::{Action, Backs, PerSeat, Phase, State, Trick, SEATS};
 use super::view::{Stage, TrickView, View};
 use super::Ganjifa;
 use crate::cards::Seat;
-use crate::game::{Bot, BotRng, Search};
-use crate::games::strong::{best_by_playouts, Budget};
+use crate::game::{Bot, BotRng};
+use crate::games::strong::{best_by_playouts, Budget, Thinking};
 
 /// What the strong computer remembers beyond its views.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -148,65 +148,41 @@ fn trick(seen: TrickView, me: Seat, hidden: &[GCard]) -> Option<Trick> {
     })
 }
 
-/// The strong computer.
-pub struct Strong {
-    memory: Memory,
-    budget: Budget,
-}
+/// The strong computer for Ganjifa.
+pub type Strong = crate::games::strong::Strong<Ganjifa>;
 
-impl Strong {
-    pub fn new(budget: Budget) -> Strong {
-        Strong {
-            memory: Memory::default(),
+impl Thinking for Ganjifa {
+    type Memory = Memory;
+
+    fn remember(memory: &mut Memory, view: &View) {
+        memory.remember(view);
+    }
+
+    fn decide(
+        memory: &Memory,
+        view: &View,
+        legal: &[Action],
+        budget: Budget,
+        rng: &mut BotRng,
+    ) -> Action {
+        let fallback = Computer.choose(view, legal, rng);
+        let candidates = candidates(view, legal, fallback);
+        let Some(me) = view.seat else {
+            return fallback;
+        };
+        let best = best_by_playouts(
+            &candidates,
             budget,
-        }
-    }
-}
-
-impl Bot<Ganjifa> for Strong {
-    fn name(&self) -> &'static str {
-        "strong"
-    }
-
-    fn observes(&self) -> bool {
-        true
-    }
-
-    fn observe(&mut self, view: &View) {
-        self.memory.remember(view);
-    }
-
-    fn choose(&mut self, view: &View, legal: &[Action], rng: &mut BotRng) -> Action {
-        match Bot::<Ganjifa>::search(self, view, legal) {
-            Some(search) => search(rng),
-            None => legal.first().copied().unwrap_or(Action::GiveUpLead),
-        }
-    }
-
-    fn search(&mut self, view: &View, legal: &[Action]) -> Option<Search<Ganjifa>> {
-        self.memory.remember(view);
-        let (memory, view, legal, budget) =
-            (self.memory, view.clone(), legal.to_vec(), self.budget);
-        Some(Box::new(move |rng: &mut BotRng| {
-            let fallback = Computer.choose(&view, &legal, rng);
-            let candidates = candidates(&view, &legal, fallback);
-            let Some(me) = view.seat else {
-                return fallback;
-            };
-            let best = best_by_playouts(
-                &candidates,
-                budget,
-                rng,
-                |rng| memory.sample(&view, rng),
-                |mut state, action, rng| {
-                    if state.apply(me, action).is_err() {
-                        return 0.0;
-                    }
-                    playout(state, me, rng)
-                },
-            );
-            candidates.get(best).copied().unwrap_or(fallback)
-        }))
+            rng,
+            |rng| memory.sample(view, rng),
+            |mut state, action, rng| {
+                if state.apply(me, action).is_err() {
+                    return 0.0;
+                }
+                playout(state, me, rng)
+            },
+        );
+        candidates.get(best).copied().unwrap_or(fallback)
     }
 }
 

@@ -17,8 +17,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use crate::cards::{BySeat, Card, CardSet, Colour, Seat};
-use crate::game::{Bot, BotRng, Search};
-use crate::games::strong::{best_by_playouts, Budget};
+use crate::game::BotRng;
+use crate::games::strong::{best_by_playouts, Budget, Thinking};
 
 use super::bot::{choose_attack, choose_defence};
 use super::endgame::{defences, Defence, Endgame};
@@ -136,52 +136,29 @@ impl Memory {
     }
 }
 
-/// The strong computer.
-pub struct Strong {
-    memory: Memory,
-    budget: Budget,
-}
+/// The strong computer for Panjpar.
+pub type Strong = crate::games::strong::Strong<Panjpar>;
 
-impl Strong {
-    pub fn new(budget: Budget) -> Strong {
-        Strong {
-            memory: Memory::default(),
-            budget,
+impl Thinking for Panjpar {
+    type Memory = Memory;
+
+    fn remember(memory: &mut Memory, view: &View) {
+        memory.remember(view);
+    }
+
+    fn decide(
+        memory: &Memory,
+        view: &View,
+        legal: &[Action],
+        budget: Budget,
+        rng: &mut BotRng,
+    ) -> Action {
+        let chosen = decide(memory, view, legal, budget, rng);
+        if legal.contains(&chosen) {
+            chosen
+        } else {
+            legal[0]
         }
-    }
-}
-
-impl Bot<Panjpar> for Strong {
-    fn name(&self) -> &'static str {
-        "strong"
-    }
-
-    fn observes(&self) -> bool {
-        true
-    }
-
-    fn observe(&mut self, view: &View) {
-        self.memory.remember(view);
-    }
-
-    fn choose(&mut self, view: &View, legal: &[Action], rng: &mut BotRng) -> Action {
-        match Bot::<Panjpar>::search(self, view, legal) {
-            Some(search) => search(rng),
-            None => legal[0],
-        }
-    }
-
-    fn search(&mut self, view: &View, legal: &[Action]) -> Option<Search<Panjpar>> {
-        self.memory.remember(view);
-        let (memory, view, legal, budget) = (self.memory, *view, legal.to_vec(), self.budget);
-        Some(Box::new(move |rng: &mut BotRng| {
-            let chosen = decide(&memory, &view, &legal, budget, rng);
-            if legal.contains(&chosen) {
-                chosen
-            } else {
-                legal[0]
-            }
-        }))
     }
 }
 
@@ -357,6 +334,7 @@ fn playout(mut state: State, me: Seat, mut solver: Option<&mut Endgame>) -> f64 
 mod tests {
     use super::*;
     use crate::cards::deal_rng;
+    use crate::game::Bot;
     use crate::game::{DealSetup, Game};
     use crate::games::strong::self_play;
     use rand::SeedableRng;

@@ -14,8 +14,8 @@ use super::rules::{Action, Layout, Phase, State, SEATS};
 use super::view::View;
 use super::{PishePasha, Source, Step, TurnLog};
 use crate::cards::{Card, CardSet, Seat, Suit};
-use crate::game::{Bot, BotRng, Search};
-use crate::games::strong::{best_by_playouts, Budget};
+use crate::game::BotRng;
+use crate::games::strong::{best_by_playouts, Budget, Thinking};
 
 /// What the strong computer remembers of the deal.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -175,61 +175,37 @@ fn heights(piles: &SuitPiles) -> [u8; 4] {
 /// A playout longer than this is cut short and counted as lost; no deal seen in self-play comes near.
 const MOST_PLAYOUT_STEPS: usize = 100_000;
 
-/// The strong computer.
-pub struct Strong {
-    memory: Memory,
-    budget: Budget,
-}
+/// The strong computer for Pishe Pasha.
+pub type Strong = crate::games::strong::Strong<PishePasha>;
 
-impl Strong {
-    pub fn new(budget: Budget) -> Strong {
-        Strong {
-            memory: Memory::default(),
+impl Thinking for PishePasha {
+    type Memory = Memory;
+
+    fn remember(memory: &mut Memory, view: &View) {
+        memory.remember(view);
+    }
+
+    fn decide(
+        memory: &Memory,
+        view: &View,
+        legal: &[Action],
+        budget: Budget,
+        rng: &mut BotRng,
+    ) -> Action {
+        let me = view.seat.unwrap_or(Seat::new(0));
+        let best = best_by_playouts(
+            legal,
             budget,
-        }
-    }
-}
-
-impl Bot<PishePasha> for Strong {
-    fn name(&self) -> &'static str {
-        "strong"
-    }
-
-    fn observes(&self) -> bool {
-        true
-    }
-
-    fn observe(&mut self, view: &View) {
-        self.memory.remember(view);
-    }
-
-    fn choose(&mut self, view: &View, legal: &[Action], rng: &mut BotRng) -> Action {
-        match Bot::<PishePasha>::search(self, view, legal) {
-            Some(search) => search(rng),
-            None => legal.first().copied().unwrap_or(Action::Turn),
-        }
-    }
-
-    fn search(&mut self, view: &View, legal: &[Action]) -> Option<Search<PishePasha>> {
-        self.memory.remember(view);
-        let (memory, view, legal, budget) =
-            (self.memory.clone(), *view, legal.to_vec(), self.budget);
-        Some(Box::new(move |rng: &mut BotRng| {
-            let me = view.seat.unwrap_or(Seat::new(0));
-            let best = best_by_playouts(
-                &legal,
-                budget,
-                rng,
-                |rng| memory.sample(&view, rng),
-                |mut state, action, _| {
-                    if state.apply(me, *action).is_err() {
-                        return 0.0;
-                    }
-                    playout(state, me)
-                },
-            );
-            legal.get(best).copied().unwrap_or(Action::Turn)
-        }))
+            rng,
+            |rng| memory.sample(view, rng),
+            |mut state, action, _| {
+                if state.apply(me, *action).is_err() {
+                    return 0.0;
+                }
+                playout(state, me)
+            },
+        );
+        legal.get(best).copied().unwrap_or(Action::Turn)
     }
 }
 
@@ -258,6 +234,7 @@ fn playout(mut state: State, me: Seat) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Bot;
     use crate::games::strong::self_play;
     use rand::SeedableRng;
 
