@@ -11,15 +11,19 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Bot, BotRng, Game, Search};
 
+/// What a strong computer keeps of the views of its seat.
+pub trait Remembers<V> {
+    /// Takes in one more view.
+    fn remember(&mut self, view: &V);
+}
+
 /// A game's side of its strong computer: what it remembers of its views, and how it decides.
 pub trait Thinking: Game {
     /// What the strong computer remembers of the views it has seen.
-    type Memory: Default + Clone + Send + 'static;
+    type Memory: Remembers<Self::View> + Default + Clone + Send + 'static;
 
-    /// Takes in one more view of its seat.
-    fn remember(memory: &mut Self::Memory, view: &Self::View);
-
-    /// One of `legal` (never empty), from `view` and what `memory` holds, within `budget`.
+    /// Its choice, from `view` and what `memory` holds, within `budget`; `legal` is never empty. A
+    /// choice that is not among `legal` is replaced by the first legal action.
     fn decide(
         memory: &Self::Memory,
         view: &Self::View,
@@ -54,16 +58,16 @@ impl<G: Thinking> Bot<G> for Strong<G> {
     }
 
     fn observe(&mut self, view: &G::View) {
-        G::remember(&mut self.memory, view);
+        self.memory.remember(view);
     }
 
     fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut BotRng) -> G::Action {
-        G::remember(&mut self.memory, view);
-        G::decide(&self.memory, view, legal, self.budget, rng)
+        self.memory.remember(view);
+        decide_legally::<G>(&self.memory, view, legal, self.budget, rng)
     }
 
     fn search(&mut self, view: &G::View, legal: &[G::Action]) -> Option<Search<G>> {
-        G::remember(&mut self.memory, view);
+        self.memory.remember(view);
         let (memory, view, legal, budget) = (
             self.memory.clone(),
             view.clone(),
@@ -71,8 +75,24 @@ impl<G: Thinking> Bot<G> for Strong<G> {
             self.budget,
         );
         Some(Box::new(move |rng: &mut BotRng| {
-            G::decide(&memory, &view, &legal, budget, rng)
+            decide_legally::<G>(&memory, &view, &legal, budget, rng)
         }))
+    }
+}
+
+/// The game's decision, kept among the legal actions.
+fn decide_legally<G: Thinking>(
+    memory: &G::Memory,
+    view: &G::View,
+    legal: &[G::Action],
+    budget: Budget,
+    rng: &mut BotRng,
+) -> G::Action {
+    let chosen = G::decide(memory, view, legal, budget, rng);
+    if legal.contains(&chosen) {
+        chosen
+    } else {
+        legal[0].clone()
     }
 }
 

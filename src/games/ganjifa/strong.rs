@@ -19,7 +19,7 @@ use super::view::{Stage, TrickView, View};
 use super::Ganjifa;
 use crate::cards::Seat;
 use crate::game::{Bot, BotRng};
-use crate::games::strong::{best_by_playouts, Budget, Thinking};
+use crate::games::strong::{best_by_playouts, Budget, Remembers, Thinking};
 
 /// What the strong computer remembers beyond its views.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,9 +30,8 @@ pub struct Memory {
     burnt_seen: GSet,
 }
 
-impl Memory {
-    /// Takes in one view of its seat.
-    pub fn remember(&mut self, view: &View) {
+impl Remembers<View> for Memory {
+    fn remember(&mut self, view: &View) {
         if view.stage == Stage::Opening && view.burnt.is_empty() {
             *self = Memory::default();
         }
@@ -46,7 +45,9 @@ impl Memory {
         }
         self.burnt_seen = self.burnt_seen.union(fresh);
     }
+}
 
+impl Memory {
     /// A deal that agrees with everything `view` shows and this memory holds; `None` when they
     /// disagree.
     pub fn sample(&self, view: &View, rng: &mut BotRng) -> Option<State> {
@@ -153,10 +154,6 @@ pub type Strong = crate::games::strong::Strong<Ganjifa>;
 
 impl Thinking for Ganjifa {
     type Memory = Memory;
-
-    fn remember(memory: &mut Memory, view: &View) {
-        memory.remember(view);
-    }
 
     fn decide(
         memory: &Memory,

@@ -18,7 +18,7 @@ use rand::Rng;
 
 use crate::cards::{BySeat, Card, CardSet, Colour, Seat};
 use crate::game::BotRng;
-use crate::games::strong::{best_by_playouts, Budget, Thinking};
+use crate::games::strong::{best_by_playouts, Budget, Remembers, Thinking};
 
 use super::bot::{choose_attack, choose_defence};
 use super::endgame::{defences, Defence, Endgame};
@@ -53,9 +53,8 @@ pub struct Memory {
     pub trump_card: Option<Card>,
 }
 
-impl Memory {
-    /// Takes in one view of its seat.
-    pub fn remember(&mut self, view: &View) {
+impl Remembers<View> for Memory {
+    fn remember(&mut self, view: &View) {
         let Some(me) = view.seat else {
             return;
         };
@@ -85,7 +84,9 @@ impl Memory {
             }
         }
     }
+}
 
+impl Memory {
     /// The cards this seat has not seen and cannot place: each is in the other hand or the pile.
     pub fn unseen(&self, view: &View) -> CardSet {
         let table = view.battle.map_or(CardSet::EMPTY, |b| b.cards_on_table());
@@ -142,10 +143,6 @@ pub type Strong = crate::games::strong::Strong<Panjpar>;
 impl Thinking for Panjpar {
     type Memory = Memory;
 
-    fn remember(memory: &mut Memory, view: &View) {
-        memory.remember(view);
-    }
-
     fn decide(
         memory: &Memory,
         view: &View,
@@ -153,12 +150,44 @@ impl Thinking for Panjpar {
         budget: Budget,
         rng: &mut BotRng,
     ) -> Action {
-        let chosen = decide(memory, view, legal, budget, rng);
-        if legal.contains(&chosen) {
-            chosen
-        } else {
-            legal[0]
+        let (Some(me), Some(trump)) = (view.seat, view.trump) else {
+            return Action::Guess {
+                colour: if rng.gen_bool(0.5) {
+                    Colour::Red
+                } else {
+                    Colour::Black
+                },
+            };
+        };
+        let candidates = candidates(view, legal, trump);
+        if candidates.len() <= 1 {
+            return candidates.first().map_or(legal[0], Candidate::first_action);
         }
+        let started = std::time::Instant::now();
+        let mut solver = Endgame::new(trump, root_nodes(budget));
+        if !view.stock_left {
+            if let Some(state) = memory.sample(view, rng) {
+                if let Some(action) = solve_exactly(&state, me, &candidates, &mut solver) {
+                    return action;
+                }
+            }
+        }
+        // Time spent on the exact solve comes out of the playouts' share.
+        let budget = match budget {
+            Budget::Time(limit) => Budget::Time(limit.saturating_sub(started.elapsed())),
+            samples => samples,
+        };
+        let best = best_by_playouts(
+            &candidates,
+            budget,
+            rng,
+            |rng| memory.sample(view, rng),
+            |mut state, candidate, _| {
+                candidate.play(&mut state, me);
+                playout(state, me, Some(&mut solver))
+            },
+        );
+        candidates[best].first_action()
     }
 }
 
@@ -197,53 +226,6 @@ impl Candidate {
             }
         }
     }
-}
-
-fn decide(
-    memory: &Memory,
-    view: &View,
-    legal: &[Action],
-    budget: Budget,
-    rng: &mut BotRng,
-) -> Action {
-    let (Some(me), Some(trump)) = (view.seat, view.trump) else {
-        return Action::Guess {
-            colour: if rng.gen_bool(0.5) {
-                Colour::Red
-            } else {
-                Colour::Black
-            },
-        };
-    };
-    let candidates = candidates(view, legal, trump);
-    if candidates.len() <= 1 {
-        return candidates.first().map_or(legal[0], Candidate::first_action);
-    }
-    let started = std::time::Instant::now();
-    let mut solver = Endgame::new(trump, root_nodes(budget));
-    if !view.stock_left {
-        if let Some(state) = memory.sample(view, rng) {
-            if let Some(action) = solve_exactly(&state, me, &candidates, &mut solver) {
-                return action;
-            }
-        }
-    }
-    // Time spent on the exact solve comes out of the playouts' share.
-    let budget = match budget {
-        Budget::Time(limit) => Budget::Time(limit.saturating_sub(started.elapsed())),
-        samples => samples,
-    };
-    let best = best_by_playouts(
-        &candidates,
-        budget,
-        rng,
-        |rng| memory.sample(view, rng),
-        |mut state, candidate, _| {
-            candidate.play(&mut state, me);
-            playout(state, me, Some(&mut solver))
-        },
-    );
-    candidates[best].first_action()
 }
 
 /// The candidates: every legal attack, or the defence plans (at most [`MOST_PLANS`]).
@@ -437,7 +419,7 @@ mod tests {
             set_aside: state.set_aside,
             trump_card: Some(trump_card),
         };
-        let chosen = decide(
+        let chosen = Panjpar::decide(
             &memory,
             &seen,
             &legal,

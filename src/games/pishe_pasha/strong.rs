@@ -15,7 +15,7 @@ use super::view::View;
 use super::{PishePasha, Source, Step, TurnLog};
 use crate::cards::{Card, CardSet, Seat, Suit};
 use crate::game::BotRng;
-use crate::games::strong::{best_by_playouts, Budget, Thinking};
+use crate::games::strong::{best_by_playouts, Budget, Remembers, Thinking};
 
 /// What the strong computer remembers of the deal.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,9 +29,8 @@ pub struct Memory {
     reading: Option<(Seat, usize)>,
 }
 
-impl Memory {
-    /// Takes in one view of its seat.
-    pub fn remember(&mut self, view: &View) {
+impl Remembers<View> for Memory {
+    fn remember(&mut self, view: &View) {
         let fresh = view.this_turn.is_empty()
             && view.last_turn.is_empty()
             && view.stocks.0 == [26, 26]
@@ -57,7 +56,9 @@ impl Memory {
             self.reading = None;
         }
     }
+}
 
+impl Memory {
     /// Reads the steps of `log` from `from` on.
     fn read(&mut self, log: &TurnLog, from: usize) {
         let seat = log.seat();
@@ -180,10 +181,6 @@ pub type Strong = crate::games::strong::Strong<PishePasha>;
 
 impl Thinking for PishePasha {
     type Memory = Memory;
-
-    fn remember(memory: &mut Memory, view: &View) {
-        memory.remember(view);
-    }
 
     fn decide(
         memory: &Memory,
