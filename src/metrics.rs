@@ -28,10 +28,13 @@ pub struct Metrics {
     pub outbound_overflows: IntCounter,
     pub router_frames: IntCounterVec,
     pub redis_publish_seconds: Histogram,
+    pub lease_refresh_seconds: Histogram,
     pub redis_errors: IntCounter,
     pub snapshots_written: IntCounter,
     pub tables_recovered: IntCounter,
     pub tables_handed_over: IntCounter,
+    pub tables_paused: IntCounter,
+    pub tables_lost: IntCounter,
     pub http_requests: IntCounterVec,
     /// `router_frames` by direction, resolved once: they count every frame.
     pub frames_in: IntCounter,
@@ -108,6 +111,16 @@ impl Metrics {
         )
         .expect("a valid metric");
         r.register(Box::new(redis_publish_seconds.clone()))
+            .expect("each metric registers once");
+        let lease_refresh_seconds = Histogram::with_opts(
+            HistogramOpts::new(
+                "chaikhana_lease_refresh_seconds",
+                "Time to refresh every lease of this node's tables (one round of the refresh script, every call sent at once).",
+            )
+            .buckets(LATENCY_BUCKETS.to_vec()),
+        )
+        .expect("a valid metric");
+        r.register(Box::new(lease_refresh_seconds.clone()))
             .expect("each metric registers once");
         let actions_accepted = counter_vec(
             &r,
@@ -187,9 +200,10 @@ impl Metrics {
             outbound_overflows: counter(
                 &r,
                 "outbound_overflows_total",
-                "Sockets dropped because their outbound queue was full.",
+                "Sockets dropped because they could not keep up (a full queue, or writes that made no progress).",
             ),
             redis_publish_seconds,
+            lease_refresh_seconds,
             redis_errors: counter(&r, "redis_errors_total", "Redis commands that failed."),
             snapshots_written: counter(&r, "snapshots_written_total", "Table snapshots written."),
             tables_recovered: counter(
@@ -201,6 +215,16 @@ impl Metrics {
                 &r,
                 "tables_handed_over_total",
                 "Tables handed to another node by a draining owner.",
+            ),
+            tables_paused: counter(
+                &r,
+                "tables_paused_total",
+                "Times a table paused because its store could not take a change.",
+            ),
+            tables_lost: counter(
+                &r,
+                "tables_lost_total",
+                "Tables this node stopped because another node owns them now.",
             ),
             http_requests: counter_vec(
                 &r,

@@ -1,16 +1,17 @@
 //! The WebSocket frames: one closed set each way, JSON objects tagged by `type`.
 //!
 //! Browser to server: `action` (a game action, made on a view version, with the client's own id for the
-//! answer), `resync` (send my view again), `next-deal` and `rematch`. Server to browser: `view` (the
-//! seat's whole view with the table, the match and the actions open to it), `seats` (who is connected),
-//! `ack` and `error`. At a friends table the browsers also switch voice on and off (`voice`) and pass
+//! answer), `resync` (send my view again), `next-deal` and `rematch` (asked for by every friend), and
+//! `name` and `phrase` (what a seat goes by and its quick phrases). Server to browser: `view` (the
+//! seat's whole view with the table, the match and the actions open to it), `seats` (who is connected,
+//! named and ready), `phrase`, `ack` and `error`. At a friends table the browsers also switch voice on and off (`voice`) and pass
 //! each other the WebRTC handshake (`signal`), which the table relays without reading it. The README's
 //! Protocol section documents every field.
 
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Seat;
-use crate::wire::Frame;
+use crate::outbox::Frame;
 
 /// A frame from a browser (serialized again only to travel between nodes).
 #[derive(Debug, Deserialize, Serialize)]
@@ -36,6 +37,11 @@ pub enum ClientMsg {
         #[serde(default)]
         level: Option<String>,
     },
+    /// The name this seat's person goes by at the table (cleaned and checked by `social::clean_name`);
+    /// empty for none.
+    Name { name: String },
+    /// One of the fixed quick phrases, by its id (friends tables only).
+    Phrase { id: Phrase },
     /// Switch this seat's voice on or off (friends tables only).
     Voice { on: bool },
     /// A piece of the WebRTC handshake for another seat with voice on: relayed as it is.
@@ -44,6 +50,36 @@ pub enum ClientMsg {
         kind: SignalKind,
         data: serde_json::Value,
     },
+}
+
+impl ClientMsg {
+    /// Whether it is about the game (and its answer would show the table), rather than voice.
+    pub fn is_play(&self) -> bool {
+        !matches!(
+            self,
+            ClientMsg::Voice { .. }
+                | ClientMsg::Signal { .. }
+                | ClientMsg::Name { .. }
+                | ClientMsg::Phrase { .. }
+        )
+    }
+}
+
+/// The quick phrases a seat may send at a friends table: only their ids travel, and each page words
+/// them in its own language, so no free text passes between players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phrase {
+    Hello,
+    GoodLuck,
+    WellPlayed,
+    GoodGame,
+    OneMoment,
+    Thanks,
+    Oops,
+    Smile,
+    Tea,
+    Clap,
 }
 
 /// The three pieces of a WebRTC handshake.
@@ -70,6 +106,8 @@ impl ClientMsg {
                 "resync",
                 "next-deal",
                 "rematch",
+                "name",
+                "phrase",
                 "voice",
                 "signal",
             ];
@@ -150,6 +188,8 @@ pub enum ServerMsg<'a> {
     },
     /// Who sits where and who is connected.
     Seats { seats: &'a [SeatInfo] },
+    /// A quick phrase said by a seat (friends tables only).
+    Phrase { seat: Seat, id: Phrase },
     /// A piece of the WebRTC handshake from another seat of this table.
     Signal {
         from: Seat,
@@ -167,6 +207,11 @@ pub struct SeatInfo {
     pub connected: bool,
     /// Whether this seat has voice on (always false at a computer table).
     pub voice: bool,
+    /// Whether this seat has asked for the next deal or the rematch (at a friends table these start
+    /// once every person has).
+    pub ready: bool,
+    /// The name its person gave, if any (plain text: pages show it as text, never as markup).
+    pub name: Option<String>,
 }
 
 impl ServerMsg<'_> {

@@ -24,6 +24,12 @@ pub struct Settings {
     pub max_frame_bytes: usize,
     pub rate_per_second: u32,
     pub rate_burst: u32,
+    pub read_bytes_per_second: u32,
+    pub read_bytes_burst: u32,
+    pub write_timeout_secs: u64,
+    pub sockets_per_seat: usize,
+    pub sockets_per_address: usize,
+    pub sockets_per_node: usize,
     pub voice_rate_per_second: u32,
     pub voice_rate_burst: u32,
     pub voice_stun_urls: String,
@@ -98,6 +104,54 @@ impl Settings {
 
     pub fn idle_expiry(&self) -> Duration {
         Duration::from_secs(self.idle_expiry_secs)
+    }
+
+    /// The longest frame or message a socket reads at all; past it the socket closes with 1009.
+    /// (Text up to `max_frame_bytes` is heard; longer, up to this, is answered with an error.)
+    pub fn max_message_bytes(&self) -> usize {
+        4 * self.max_frame_bytes.max(1024)
+    }
+
+    pub fn write_timeout(&self) -> Duration {
+        Duration::from_secs(self.write_timeout_secs.max(1))
+    }
+
+    /// The sockets this process may hold: the setting, or when it is 0 what the open-file limit
+    /// allows once Redis connections, log and listening sockets and files have their room.
+    pub fn sockets_per_node(&self) -> usize {
+        if self.sockets_per_node > 0 {
+            return self.sockets_per_node;
+        }
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit only writes the struct it is given.
+        let known = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+        let open_files = if known && limit.rlim_cur != libc::RLIM_INFINITY {
+            usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
+        } else {
+            1 << 20
+        };
+        // A socket is one descriptor; keep a tenth, and at least 256, for everything else.
+        let room = (open_files / 10).max(256);
+        open_files.saturating_sub(room).max(1)
+    }
+}
+
+/// Lifts this process's open-file limit to its hard limit: every socket is a file.
+pub fn raise_open_file_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write the struct given, nothing else.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
     }
 }
 

@@ -1,7 +1,10 @@
 //! Panjpar in Chromium: whole matches played by clicking against the computer, between two browsers
 //! joined through the friends link, and in Persian; high contrast across a reload; a keyboard-only move;
 //! a defence made by dragging; the reconnecting banner when the network drops; the message for a move
-//! made on an out-of-date view.
+//! made on an out-of-date view. The table on one screen at 1280x800 and 390x844 (hand and action bar in
+//! sight at every turn, no console error, screenshots for the README); a move that travels, and does not
+//! under reduced motion; focus kept across redraws; a move tried offline refused with a sentence and the
+//! choice kept.
 
 mod chromium;
 mod support;
@@ -12,6 +15,7 @@ use fantoccini::actions::{
 use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::Client;
+use serde_json::Value;
 
 use chromium::proxy::Proxy;
 use chromium::*;
@@ -31,6 +35,7 @@ return 'wait';
 
 /// Makes one move by clicking, as a player would; returns false once the match is over.
 async fn click_a_move(client: &Client) -> bool {
+    settle(client).await;
     let state = eval(client, BOARD_STATE).await;
     match state.as_str().unwrap_or("none") {
         "over" => return false,
@@ -120,6 +125,20 @@ async fn a_panjpar_match_against_the_computer_played_by_clicking() {
     }
 }
 
+/// A name that would run a script if a page ever put it into the document as markup (and fits the
+/// 20 characters a name may have).
+const HOSTILE_NAME: &str = "<img src onerror=a>";
+
+/// Gives this browser's player a name through the header's name form.
+async fn give_name(c: &Client, name: &str) {
+    click(c, "#name-button").await;
+    let input = find(c, "#name-input").await.expect("the name field");
+    input.clear().await.unwrap();
+    input.send_keys(name).await.unwrap();
+    click(c, "#name-form button[type=submit]").await;
+    wait_for(c, "return document.querySelector('#name-form').hidden", 5).await;
+}
+
 #[actix_rt::test]
 async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -147,6 +166,16 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
         10,
     )
     .await;
+    // The waiting room says who is here and how many seats are free.
+    let room = wait_for(
+        &host,
+        "return document.querySelector('#waiting-room')?.textContent",
+        10,
+    )
+    .await;
+    assert!(room.as_str().unwrap().contains("1 of 2 here"), "{room}");
+    // The host goes by a name that is markup; every page shows it as text.
+    give_name(&host, HOSTILE_NAME).await;
     screenshot(&host, "panjpar-friends-waiting-1280x800").await;
     guest.goto(&link).await.unwrap();
     wait_for(
@@ -155,6 +184,27 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
         20,
     )
     .await;
+    give_name(&guest, "Mina").await;
+    let shown = format!(
+        "return document.querySelector('#board').textContent.includes({HOSTILE_NAME:?}) && !document.querySelector('img[onerror]')"
+    );
+    wait_for(&guest, &shown, 10).await;
+    wait_for(
+        &host,
+        "return document.querySelector('#board').textContent.includes('Mina')",
+        10,
+    )
+    .await;
+    // A quick phrase from the guest appears beside its seat on the host's board.
+    click(&guest, "#say-button").await;
+    click(&guest, "[data-phrase=good-game]").await;
+    let bubble = wait_for(
+        &host,
+        "return document.querySelector('.phrase-bubble')?.textContent",
+        10,
+    )
+    .await;
+    assert_eq!(bubble, "Mina Good game!");
     play_to_the_end(&[&host, &guest], Some("panjpar-friends-1280x800")).await;
     screenshot(&guest, "panjpar-friends-result-390x844").await;
     // A third browser finds the table full.
@@ -168,6 +218,45 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     )
     .await;
     assert!(said.as_str().unwrap().contains("full"), "{said}");
+    // Playing again takes both: the host asks, the guest sees it and keeps the result until it asks too.
+    click(&host, "#rematch").await;
+    let waiting = wait_for(
+        &host,
+        "const b = document.querySelector('#rematch'); return b && b.disabled && document.querySelector('#ready-line')?.textContent",
+        10,
+    )
+    .await;
+    assert!(
+        waiting.as_str().unwrap().contains("Waiting for Mina"),
+        "{waiting}"
+    );
+    let told = wait_for(
+        &guest,
+        "return document.querySelector('#ready-line')?.textContent",
+        10,
+    )
+    .await;
+    assert!(
+        told.as_str()
+            .unwrap()
+            .contains(&format!("{HOSTILE_NAME} is ready to play again")),
+        "{told}"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    for c in [&host, &guest] {
+        let status = eval(c, "return document.querySelector('.table').dataset.status").await;
+        assert_eq!(status, "match-over", "the match started before both asked");
+    }
+    screenshot(&guest, "panjpar-friends-ready-390x844").await;
+    click(&guest, "#rematch").await;
+    for c in [&host, &guest] {
+        wait_for(
+            c,
+            "return document.querySelector('.table')?.dataset.status === 'playing'",
+            10,
+        )
+        .await;
+    }
     for c in [host, guest, third] {
         c.close().await.unwrap();
     }
@@ -247,6 +336,15 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
     // Once the match is over, the next one may be against the standard computer.
     play_to_the_end(&[&c], None).await;
     click(&c, "#rematch-level input[value=standard]").await;
+    // The board is drawn again (the language switch redraws it) before the player presses: the
+    // choice stays.
+    click(&c, "[data-lang=en]").await;
+    let kept = eval(
+        &c,
+        "return document.querySelector('#rematch-level input:checked')?.value",
+    )
+    .await;
+    assert_eq!(kept, "standard", "the level chosen was lost on a redraw");
     click(&c, "#rematch").await;
     wait_for(
         &c,
@@ -417,6 +515,7 @@ async fn play_to_a_defence(c: &Client) {
 
 /// Drags the first card that beats the chosen attack card onto it, and sees it lie there.
 async fn defend_by_dragging(c: &Client, touch: bool) {
+    settle(c).await;
     let card = find(c, ".hand button.card:not([aria-disabled=true])")
         .await
         .unwrap();
@@ -442,6 +541,7 @@ async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
     let c = driver.session(390, 844).await;
     open_computer_table(&c, &server.base).await;
     play_to_a_defence(&c).await;
+    settle(&c).await;
     // A dimmed card dropped on the attack card stays in the hand, and the line under it says why.
     if let Some(weak) = find(&c, ".hand button.card[aria-disabled=true]").await {
         let code = weak.attr("data-card").await.unwrap().unwrap();
@@ -552,4 +652,413 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
     for c in [first, second] {
         c.close().await.unwrap();
     }
+}
+
+#[actix_rt::test]
+async fn the_page_follows_a_table_gone_back_after_a_reconnect_and_says_so() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = server();
+    let c = driver.session(1280, 800).await;
+    c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+    // The page's own socket module, fed frames as the server would send them.
+    let script = r#"
+        const done = arguments[arguments.length - 1];
+        import("/static/socket.js").then(({ TableSocket }) => {
+          const views = [], errors = [];
+          const socket = Object.create(TableSocket.prototype);
+          socket.version = null;
+          socket.handlers = {
+            onView: (f) => views.push(f.version), onError: (f) => errors.push(f.code),
+            onSeats() {}, onState() {}, onSignal() {},
+          };
+          socket.send = () => true;
+          const view = (version) => socket.receive(JSON.stringify({ type: "view", version }));
+          view(10);
+          view(9);            // late: dropped
+          socket.fresh = true; // the socket has just (re)connected
+          view(8);            // the table as the server holds it now: followed, and said
+          view(9);
+          done({ views, errors });
+        });
+    "#;
+    let seen = c.execute_async(script, vec![]).await.unwrap();
+    assert_eq!(seen["views"], serde_json::json!([10, 8, 9]), "{seen}");
+    assert_eq!(seen["errors"], serde_json::json!(["went-back"]), "{seen}");
+    c.close().await.unwrap();
+}
+
+/// Where the README's screenshots are written.
+fn docs_screenshot_path(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/screenshots")
+        .join(format!("{name}.png"))
+}
+
+/// Writes a screenshot into docs/screenshots/, where the README links it.
+async fn screenshot_to_docs(c: &Client, name: &str) {
+    let path = docs_screenshot_path(name);
+    std::fs::create_dir_all(path.parent().unwrap()).expect("the screenshots folder");
+    let png = c.screenshot().await.expect("a screenshot");
+    std::fs::write(path, png).expect("the screenshot is written");
+}
+
+/// Fails on any console error the browser logged since the last look.
+async fn assert_no_console_error(c: &Client, when: &str) {
+    let errors = console_errors(c).await;
+    assert!(errors.is_empty(), "console errors {when}: {errors:?}");
+}
+
+/// Says what of the hand or the action bar lies outside the first screen, or that the page scrolls;
+/// empty when all is in sight.
+const OUT_OF_SIGHT: &str = r#"
+const out = [];
+for (const name of ['hand', 'actions']) {
+  const e = document.querySelector(`[data-area=${name}]`);
+  if (!e) { out.push(`no ${name}`); continue; }
+  const r = e.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
+    out.push(`${name} at ${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`);
+  }
+}
+const page = document.scrollingElement;
+if (page.scrollHeight > innerHeight + 1 || page.scrollWidth > innerWidth + 1) out.push(`the page scrolls: ${page.scrollWidth}x${page.scrollHeight}`);
+return out.join('; ');
+"#;
+
+async fn assert_in_sight(c: &Client, when: &str) {
+    let out = eval(c, OUT_OF_SIGHT).await;
+    assert_eq!(out, "", "{when}");
+}
+
+/// Makes one move and waits (a while, without failing) until the board has been drawn again.
+async fn a_move_then_a_redraw(c: &Client) -> bool {
+    eval(
+        c,
+        "window.__drawn = document.querySelector('.table'); return true",
+    )
+    .await;
+    // An attack is chosen and sent in one script, so no frame can come between the two clicks.
+    let attack = "const s = (() => { BOARD })(); if (s !== 'attack') return false; document.querySelector('.hand button.card').click(); document.querySelector('#attack').click(); return true";
+    let attacked = eval(c, &attack.replace("BOARD", BOARD_STATE)).await == true;
+    let going = attacked || click_a_move(c).await;
+    let started = std::time::Instant::now();
+    while going
+        && started.elapsed().as_secs() < 10
+        && eval(
+            c,
+            "return document.querySelector('.table') === window.__drawn",
+        )
+        .await
+            == true
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+    }
+    going
+}
+
+#[actix_rt::test]
+async fn the_panjpar_table_is_one_screen_at_every_turn_without_console_errors() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 150);
+    for (width, height) in [(1280, 800), (390, 844)] {
+        let c = driver.session(width, height).await;
+        c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+        assert_no_console_error(&c, "on the landing page").await;
+        click(&c, "input[name=length][value='3']").await;
+        click(&c, "#play-computer").await;
+        wait_for(
+            &c,
+            "return location.pathname.startsWith('/t/') && document.querySelector('.table [data-area=hand]')",
+            20,
+        )
+        .await;
+        let mut shot = false;
+        for step in 0..16 {
+            let state = wait_for_our_turn(&c).await;
+            assert_in_sight(&c, &format!("{width}x{height}, step {step}, {state}")).await;
+            let battle = eval(
+                &c,
+                "return document.querySelectorAll('.battle .pair').length",
+            )
+            .await;
+            let good_moment = state == "defend" && step >= 3 && battle.as_u64() >= Some(1);
+            if !shot && (good_moment || step == 15 || state == "over") {
+                // Let the cards finish travelling before the picture.
+                tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+                screenshot_to_docs(&c, &format!("panjpar-{width}x{height}")).await;
+                shot = true;
+            }
+            if state == "over" || !a_move_then_a_redraw(&c).await {
+                break;
+            }
+        }
+        assert!(shot, "no screenshot was taken at {width}x{height}");
+        assert_no_console_error(&c, &format!("at the table, {width}x{height}")).await;
+        // A reload of the table page is quiet too (no vibration refused, no missing file).
+        c.refresh().await.unwrap();
+        wait_for(
+            &c,
+            "return document.querySelector('.table [data-area=actions]')",
+            20,
+        )
+        .await;
+        assert_in_sight(&c, &format!("{width}x{height}, after a reload")).await;
+        assert_no_console_error(&c, &format!("after a reload, {width}x{height}")).await;
+        c.close().await.unwrap();
+    }
+    // A large screen gets a table on one screen as well.
+    for (width, height) in [(1920, 1080)] {
+        let c = driver.session(width, height).await;
+        open_computer_table(&c, &server.base).await;
+        let state = wait_for_our_turn(&c).await;
+        assert_in_sight(&c, &format!("{width}x{height}, {state}")).await;
+        screenshot(&c, &format!("panjpar-{width}x{height}")).await;
+        c.close().await.unwrap();
+    }
+}
+
+/// Counts every card the page asks to travel (motion.js animates with `Element.animate`), with the
+/// number of animations its element has right after; installed on the page now.
+const COUNT_TRAVELS: &str = r#"
+window.__travels = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  const flight = animate.apply(this, args);
+  window.__travels.push([this.dataset.card || '', this.getAnimations().length]);
+  return flight;
+};
+return true;
+"#;
+
+/// Plays by clicking until this browser is to attack.
+async fn play_to_an_attack(c: &Client) {
+    let started = std::time::Instant::now();
+    loop {
+        let state = wait_for_our_turn(c).await;
+        if state == "attack" {
+            return;
+        }
+        if state == "over" {
+            click(c, "#rematch").await;
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        } else {
+            a_move_then_a_redraw(c).await;
+        }
+        assert!(started.elapsed().as_secs() < 200, "no attack came up");
+    }
+}
+
+/// Attacks with the first card of the hand and waits until the battle shows it; returns its code.
+async fn attack_with_the_first_card(c: &Client) -> String {
+    let code = eval(
+        c,
+        "const b = document.querySelector('.hand button.card'); b.click(); return b.dataset.card",
+    )
+    .await;
+    let code = code.as_str().unwrap().to_string();
+    wait_for(c, "return !document.querySelector('#attack').disabled", 5).await;
+    click(c, "#attack").await;
+    wait_for(
+        c,
+        &format!("return !!document.querySelector('.battle [data-card=\"{code}\"]')"),
+        10,
+    )
+    .await;
+    code
+}
+
+#[actix_rt::test]
+async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 800);
+    for reduced in [false, true] {
+        let c = if reduced {
+            driver.reduced_motion_session(1280, 800).await
+        } else {
+            driver.session(1280, 800).await
+        };
+        open_computer_table(&c, &server.base).await;
+        play_to_an_attack(&c).await;
+        eval(&c, COUNT_TRAVELS).await;
+        let code = attack_with_the_first_card(&c).await;
+        let travels = eval(&c, "return window.__travels").await;
+        let travelled: Vec<&Value> = travels.as_array().unwrap().iter().collect();
+        if reduced {
+            assert_eq!(
+                eval(
+                    &c,
+                    "return matchMedia('(prefers-reduced-motion: reduce)').matches"
+                )
+                .await,
+                true
+            );
+            assert!(
+                travelled.is_empty(),
+                "cards moved under reduced motion: {travels}"
+            );
+            let moving =
+                "return document.getAnimations().filter(a => a.constructor === Animation).length";
+            assert_eq!(eval(&c, moving).await, 0);
+        } else {
+            // The attack card slid from the hand into the battle, animated as it went.
+            assert!(
+                travelled
+                    .iter()
+                    .any(|t| t[0] == code.as_str() && t[1].as_u64() > Some(0)),
+                "{code} did not travel: {travels}"
+            );
+            // The computer's answer travels too: a card of its own comes into the battle, or the
+            // attack card flies into its hand.
+            eval(&c, "window.__travels = []; return true").await;
+            wait_for(
+                &c,
+                "return window.__travels.length > 0 && window.__travels",
+                20,
+            )
+            .await;
+        }
+        c.close().await.unwrap();
+    }
+}
+
+#[actix_rt::test]
+async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 2500);
+    let c = driver.session(390, 844).await;
+    open_computer_table(&c, &server.base).await;
+    play_to_an_attack(&c).await;
+    // Choose a card with the keyboard: the card lifts, and focus stays on it.
+    let first = eval(
+        &c,
+        "const b = document.querySelector('.hand button.card'); b.focus(); return b.dataset.card",
+    )
+    .await;
+    press(&c, Key::Enter).await;
+    let chosen = format!(
+        "const e = document.activeElement; return e.dataset.card === {first} && e.classList.contains('chosen')"
+    );
+    wait_for(&c, &chosen, 5).await;
+    // Attack, then rest on another card while our move comes back and the board is drawn again.
+    eval(&c, "document.querySelector('#attack').click(); return true").await;
+    let other = eval(
+        &c,
+        "window.__drawn = document.querySelector('.table'); const b = document.querySelectorAll('.hand button.card')[1]; b.focus(); return b.dataset.card",
+    )
+    .await;
+    wait_for(
+        &c,
+        "return document.querySelector('.table') !== window.__drawn",
+        10,
+    )
+    .await;
+    let focused = eval(&c, "return document.activeElement.dataset.card ?? null").await;
+    assert_eq!(focused, other, "focus left the card after a redraw");
+    // The moves button keeps focus when the computer's answer is drawn.
+    eval(
+        &c,
+        "window.__drawn = document.querySelector('.table'); document.querySelector('#moves-toggle').focus(); return true",
+    )
+    .await;
+    wait_for(
+        &c,
+        "return document.querySelector('.table') !== window.__drawn",
+        20,
+    )
+    .await;
+    let focused = eval(&c, "return document.activeElement.id").await;
+    assert_eq!(
+        focused, "moves-toggle",
+        "focus left the button after a redraw"
+    );
+    // An attack made from the keyboard: the Attack button and the card go, and the keyboard lands
+    // on what is still there rather than on the page.
+    play_to_an_attack(&c).await;
+    settle(&c).await;
+    eval(
+        &c,
+        "document.querySelector('.hand button.card').click(); return true",
+    )
+    .await;
+    wait_for(&c, "return !document.querySelector('#attack').disabled", 5).await;
+    eval(
+        &c,
+        "window.__drawn = document.querySelector('.table'); document.querySelector('#attack').focus(); return true",
+    )
+    .await;
+    press(&c, Key::Enter).await;
+    wait_for(
+        &c,
+        "return document.querySelector('.table') !== window.__drawn",
+        10,
+    )
+    .await;
+    let landed = eval(
+        &c,
+        "const e = document.activeElement; return document.querySelector('#board').contains(e) && e.tagName",
+    )
+    .await;
+    assert_eq!(landed, "BUTTON", "focus fell to the page after the attack");
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let proxy = Proxy::start(server.running.addr).await;
+    let c = driver.session(390, 844).await;
+    let table = open_computer_table(&c, &proxy.base).await;
+    play_to_an_attack(&c).await;
+    let code = eval(
+        &c,
+        "const b = document.querySelector('.hand button.card'); b.click(); return b.dataset.card",
+    )
+    .await;
+    wait_for(&c, "return !document.querySelector('#attack').disabled", 5).await;
+    // The network goes; the board is locked and says so.
+    proxy.refuse_new(true);
+    proxy.drop_connections();
+    wait_for(&c, "return document.body.hasAttribute('data-offline')", 10).await;
+    let version = server.record(&table).await.version;
+    click(&c, "#attack").await;
+    let said = wait_for(&c, "return document.querySelector('#why').textContent", 5).await;
+    assert!(said.as_str().unwrap().contains("Not sent"), "{said}");
+    let banner = wait_for(
+        &c,
+        "const b = document.querySelector('#banner'); return !b.hidden && b.textContent",
+        5,
+    )
+    .await;
+    assert!(banner.as_str().unwrap().contains("Not sent"), "{banner}");
+    // The socket keeps retrying meanwhile; the refusal stays up long enough to be read.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let still = eval(&c, "return document.querySelector('#banner').textContent").await;
+    assert!(still.as_str().unwrap().contains("Not sent"), "{still}");
+    let kept = format!(
+        "const e = document.querySelector('.hand [data-card=\"' + {code} + '\"]'); return !!e && e.classList.contains('chosen') && e.getAttribute('aria-pressed') === 'true'"
+    );
+    assert_eq!(eval(&c, &kept).await, true, "the choice was dropped");
+    screenshot(&c, "panjpar-offline-390x844").await;
+    assert_eq!(server.record(&table).await.version, version);
+    // Back online, the choice is still there and the same button sends it.
+    proxy.refuse_new(false);
+    wait_for(&c, "return !document.body.hasAttribute('data-offline')", 30).await;
+    assert_eq!(
+        eval(&c, &kept).await,
+        true,
+        "the choice was dropped on reconnecting"
+    );
+    click(&c, "#attack").await;
+    let started = std::time::Instant::now();
+    while server.record(&table).await.version == version {
+        assert!(started.elapsed().as_secs() < 10, "the attack was not taken");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    c.close().await.unwrap();
 }

@@ -148,11 +148,15 @@ async fn one_match<G: Game>(
             "match-over" => {
                 first_match = Some((target, server.record(&host.table).await));
                 let rematch = json!({ "type": "rematch", "version": target });
-                players[who].client.send(rematch).await;
+                for player in players.iter_mut() {
+                    player.client.send(rematch.clone()).await;
+                }
             }
             "deal-over" => {
                 let next = json!({ "type": "next-deal", "version": target });
-                players[who].client.send(next).await;
+                for player in players.iter_mut() {
+                    player.client.send(next.clone()).await;
+                }
             }
             "playing" => {
                 let frame = action(target, "x", chosen.as_ref().unwrap());

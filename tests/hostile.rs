@@ -225,7 +225,7 @@ async fn an_oversized_frame_closes_only_its_own_socket() {
         "z".repeat(200_000)
     ))
     .await;
-    assert_eq!(rude.close_code().await, Some(1002));
+    assert_eq!(rude.close_code().await, Some(1009));
     unchanged(&mut b, &before).await;
     let again = current(&mut a).await;
     assert_eq!(again["version"], before["version"]);
@@ -333,7 +333,11 @@ async fn guessed_links_and_tokens_find_nothing() {
 
 #[actix_rt::test]
 async fn a_crowd_of_sockets_at_one_table_changes_nothing() {
-    let server = TestServer::start(|_| {});
+    // The caps on sockets per seat and per address have tests of their own (hostile_wire.rs).
+    let server = TestServer::start(|s| {
+        s.sockets_per_seat = 400;
+        s.sockets_per_address = 2_000;
+    });
     let (host, _, mut a, mut b) = panjpar_pair(&server).await;
     let before = current(&mut b).await;
     let ws = server.base.replacen("http", "ws", 1);

@@ -1,9 +1,12 @@
 //! Pishe Pasha and Ganjifa tables over real HTTP and WebSocket: a whole match against the computer and
-//! a whole match among friends for each, with every frame checked against the truth.
+//! a whole match among friends for each, with every frame checked against the truth; and a Panjpar
+//! match through a second WebSocket client library.
 
 mod support;
 
-use serde_json::json;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
 
 use chaikhana::games::ganjifa::Ganjifa;
 use chaikhana::games::pishe_pasha::PishePasha;
@@ -85,4 +88,47 @@ async fn match_lengths_are_checked_per_game() {
         let (status, answer) = server.post("/api/tables", &body.to_string()).await;
         assert_eq!(status == 201, ok, "{game} {length}: {answer}");
     }
+}
+
+/// A whole match through tokio-tungstenite's client, which shares no code with the usual test client
+/// (awc): the socket speaks plain RFC 6455 to any library.
+#[actix_rt::test]
+async fn a_panjpar_match_through_another_websocket_library() {
+    let server = TestServer::start(|_| {});
+    let me = server.open("panjpar", "computer", Some(json!(1))).await;
+    let url = format!(
+        "ws://{}/ws/{}?token={}",
+        server.running.addr, me.table, me.token
+    );
+    let (mut socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("the socket opens");
+    let mut rng = rng(12);
+    let mut moves = 0;
+    loop {
+        let message = socket.next().await.expect("the socket stays open");
+        let Message::Text(text) = message.expect("a frame") else {
+            continue;
+        };
+        let frame: Value = serde_json::from_str(text.as_str()).expect("frames are JSON");
+        if frame["type"] != "view" {
+            continue;
+        }
+        let version = frame["version"].as_u64().unwrap();
+        let reply = match frame["status"].as_str().unwrap() {
+            "match-over" => break,
+            "deal-over" => json!({ "type": "next-deal", "version": version }),
+            "playing" if !frame["actions"].as_array().unwrap().is_empty() => {
+                moves += 1;
+                action(version, "t", &choose(&frame, &mut rng))
+            }
+            _ => continue,
+        };
+        socket
+            .send(Message::text(reply.to_string()))
+            .await
+            .expect("the frame is sent");
+    }
+    assert!(moves > 0);
+    socket.close(None).await.expect("the close is sent");
 }

@@ -1,6 +1,6 @@
 //! A table's life: the seat hold, a computer table ending when its player has gone, a freed seat at a
-//! friends table, a rematch; and the process itself: settings from the environment and a file, and a
-//! clean stop on SIGTERM that closes every socket with 1001.
+//! friends table, a rematch (among friends, once all have asked); and the process itself: settings
+//! from the environment and a file, and a clean stop on SIGTERM that closes every socket with 1001.
 
 mod support;
 
@@ -71,6 +71,44 @@ async fn a_rematch_starts_a_new_match_at_the_same_table() {
     assert_eq!(fresh["version"].as_u64(), Some(version + 1));
     assert_eq!(fresh["match"]["deals_dealt"], 0);
     assert_eq!(fresh["match"]["deals_won"], json!([0, 0]));
+}
+
+#[actix_rt::test]
+async fn at_a_friends_table_the_rematch_starts_once_every_friend_has_asked() {
+    let server = TestServer::start(|_| {});
+    let (_, mut clients) = seat_friends(&server, "panjpar", 2, json!(1)).await;
+    play_among_friends(&mut clients, &mut rng(5)).await;
+    let over = clients[1]
+        .received
+        .iter()
+        .rev()
+        .find(|f| f["type"] == "view")
+        .unwrap()
+        .clone();
+    assert_eq!(over["status"], "match-over");
+    let version = over["version"].as_u64().unwrap();
+    let rematch = json!({"type": "rematch", "version": version});
+    clients[0].send(rematch.clone()).await;
+    // The other friend is told who asked; nothing is dealt yet.
+    let seats = clients[1].next_of("seats").await;
+    assert_eq!(seats["seats"][0]["ready"], true, "{seats}");
+    assert_eq!(seats["seats"][1]["ready"], false, "{seats}");
+    clients[0].send(json!({"type": "resync"})).await;
+    let still = clients[0].next_of("view").await;
+    assert_eq!(still["version"].as_u64(), Some(version), "{still}");
+    assert_eq!(still["status"], "match-over");
+    // The second ask starts it, for both, with nobody ready any more.
+    clients[1].send(rematch).await;
+    for client in clients.iter_mut() {
+        let fresh = client.next_of("view").await;
+        assert_eq!(fresh["status"], "playing");
+        assert_eq!(fresh["version"].as_u64(), Some(version + 1));
+        assert!(fresh["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["ready"] == false));
+    }
 }
 
 fn free_port() -> u16 {

@@ -44,6 +44,14 @@ async fn scripts_and_styles_have_their_content_types_and_cache_headers() {
         ("/static/table.js", "text/javascript; charset=utf-8"),
         ("/static/panjpar.js", "text/javascript; charset=utf-8"),
         ("/static/cards.js", "text/javascript; charset=utf-8"),
+        ("/static/motion.js", "text/javascript; charset=utf-8"),
+        ("/static/sound.js", "text/javascript; charset=utf-8"),
+        ("/static/ganjifa.css", "text/css; charset=utf-8"),
+        ("/static/sounds/card.wav", "audio/wav"),
+        ("/static/sounds/turn.wav", "audio/wav"),
+        ("/static/sounds/won.wav", "audio/wav"),
+        ("/static/sounds/lost.wav", "audio/wav"),
+        ("/favicon.ico", "image/x-icon"),
     ] {
         let response = awc::Client::new()
             .get(format!("{}{path}", server.base))

@@ -91,7 +91,7 @@ pub fn run(options: &Options) -> Result<Outcome, String> {
     if let Some(pid) = options.server_pid {
         ProcSample::read(pid)?;
     }
-    raise_fd_limit();
+    crate::settings::raise_open_file_limit();
     let threads = options.threads.max(1);
     let shared = Arc::new(Shared {
         options: options.clone(),
@@ -209,7 +209,6 @@ async fn play(t: usize, shared: &Shared, tally: &Rc<RefCell<Tally>>) {
                     let seed = options.seed ^ ((table as u64) << 8 | i as u64);
                     seats.push(Seat {
                         socket,
-                        leader: i == 0,
                         rng: ChaCha8Rng::seed_from_u64(seed),
                         tally: tally.clone(),
                     });
@@ -357,20 +356,4 @@ async fn post(client: &awc::Client, url: &str, body: String) -> Result<Value, St
         ));
     }
     serde_json::from_slice(&bytes).map_err(|e| format!("POST {url}: not JSON: {e}"))
-}
-
-/// Lifts this process's open-file limit to its hard limit: every socket is a file.
-fn raise_fd_limit() {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit and setrlimit read and write the struct given, nothing else.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
-        {
-            limit.rlim_cur = limit.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
-        }
-    }
 }

@@ -48,11 +48,10 @@ pub async fn connect(client: &awc::Client, url: &str) -> Result<Socket, String> 
     Ok(socket)
 }
 
-/// A seat at play until `deadline`. `leader` is the seat that deals the next deal and asks for the
-/// rematch, so that the table gets one such frame, not one per seat.
+/// A seat at play until `deadline`. Every seat asks for the next deal and the rematch, as friends
+/// do: the table starts them once all have.
 pub struct Seat {
     pub socket: Socket,
-    pub leader: bool,
     pub rng: ChaCha8Rng,
     pub tally: Rc<RefCell<Tally>>,
 }
@@ -166,12 +165,8 @@ impl Seat {
             ));
         }
         match view.status {
-            Some("deal-over") if self.leader => {
-                Some(format!(r#"{{"type":"next-deal","version":{version}}}"#))
-            }
-            Some("match-over") if self.leader => {
-                Some(format!(r#"{{"type":"rematch","version":{version}}}"#))
-            }
+            Some("deal-over") => Some(format!(r#"{{"type":"next-deal","version":{version}}}"#)),
+            Some("match-over") => Some(format!(r#"{{"type":"rematch","version":{version}}}"#)),
             _ => None,
         }
     }

@@ -70,6 +70,7 @@ pub fn table_config(
         bot_delay: settings.bot_delay(),
         seat_hold: settings.seat_hold(),
         idle_expiry: settings.idle_expiry(),
+        sockets_per_seat: settings.sockets_per_seat,
         on_closed,
         store,
     }

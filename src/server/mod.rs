@@ -1,5 +1,7 @@
 //! The actix-web app: HTTP routes, the table page, and the WebSocket sessions.
 
+mod caps;
+mod connection;
 mod guard;
 mod http;
 pub mod pages;
@@ -30,6 +32,8 @@ pub struct AppState {
     pub registry: Arc<SessionRegistry>,
     /// Tables opened per client address this minute.
     pub quota: guard::TableQuota,
+    /// Sockets held by the process and by each client address.
+    pub caps: Arc<caps::SocketCaps>,
 }
 
 /// A running server.
@@ -81,6 +85,7 @@ impl Running {
 pub fn start(settings: Settings) -> std::io::Result<Running> {
     // The strong computers' thinking time is one setting for the whole process.
     crate::games::strong::set_budget(settings.strong_budget());
+    crate::settings::raise_open_file_limit();
     let settings = Arc::new(settings);
     let router = routing::from_settings(&settings).map_err(std::io::Error::other)?;
     let registry = Arc::new(SessionRegistry::default());
@@ -91,6 +96,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         router: router.clone(),
         registry: registry.clone(),
         quota: guard::TableQuota::new(settings.tables_per_minute),
+        caps: caps::SocketCaps::new(settings.sockets_per_node(), settings.sockets_per_address),
     });
     let listener = std::net::TcpListener::bind(settings.listen.as_str())?;
     let addr = listener.local_addr()?;

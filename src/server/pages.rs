@@ -31,6 +31,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         cfg.route(path, web::get().to(move |req: HttpRequest| page(req, file)));
     }
     cfg.route("/static/{file:.*}", web::get().to(asset));
+    cfg.route(
+        "/favicon.ico",
+        web::get().to(|req: HttpRequest| async move {
+            send(&req, "static/favicon.ico", "public, max-age=86400")
+        }),
+    );
 }
 
 async fn page(req: HttpRequest, file: &'static str) -> HttpResponse {

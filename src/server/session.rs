@@ -1,9 +1,10 @@
-//! The WebSocket session: one actix actor per socket, fed by the socket's decoded frames. It checks each
-//! frame's size, parses it, checks its rate (voice frames against an allowance of their own), and
-//! forwards it to its table. The table queues its frames for the socket itself (`wire::Outlet`); the
-//! session queues its own answers (errors, pongs, pings, the close) the same way.
-//! It holds no game logic.
+//! The WebSocket session: one actix actor per socket, fed by the socket's messages
+//! (`connection::Incoming`). Every message counts against the socket's allowance (voice frames against
+//! one of their own); a text one is checked for size, parsed and forwarded to its table. The table
+//! queues its frames for the socket itself (`outbox::Outbox`); the session queues its own answers
+//! (errors, pings, the close) the same way. It holds no game logic.
 
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -11,50 +12,28 @@ use actix::{
     Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, Recipient, StreamHandler,
     WrapFuture,
 };
-use actix_http::ws::{Frame as FromBrowser, ProtocolError as WsError};
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
+use tokio_tungstenite::tungstenite::Message;
 
+use super::caps::Admitted;
 use super::registry::SessionRegistry;
 use crate::metrics::metrics;
+use crate::outbox::{Frame, NotQueued, Outbox};
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::settings::Settings;
 use crate::table::{Attach, ConnId, Detach, FromSeat, Outbound, SocketOut, TableHandle, Token};
-use crate::wire::{Frame, NotQueued, Outlet};
 
-/// Rate-limited frames in a row before the socket is closed.
+/// Refused frames in a row (past the allowance, binary, oversized) before the socket is closed.
 const STRIKES_BEFORE_CLOSE: u32 = 10;
 /// Frames queued for a socket before it is dropped as too slow.
 pub const OUTBOUND_QUEUE: usize = 64;
 
-/// A token bucket: `rate` frames a second on average, `burst` at once.
-struct RateBucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    refilled: Instant,
-}
-
-impl RateBucket {
-    fn new(rate: u32, burst: u32) -> RateBucket {
-        RateBucket {
-            tokens: f64::from(burst),
-            rate: f64::from(rate),
-            burst: f64::from(burst),
-            refilled: Instant::now(),
-        }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        let earned = now.duration_since(self.refilled).as_secs_f64() * self.rate;
-        self.tokens = (self.tokens + earned).min(self.burst);
-        self.refilled = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
+/// A socket's allowance of frames: `rate` a second on average, `burst` at once.
+fn frame_allowance(rate: u32, burst: u32) -> DefaultDirectRateLimiter {
+    let rate = NonZeroU32::new(rate).unwrap_or(NonZeroU32::MIN);
+    let burst = NonZeroU32::new(burst).unwrap_or(rate);
+    RateLimiter::direct(Quota::per_second(rate).allow_burst(burst))
 }
 
 /// What a session needs of its table (the rest of the handle is dropped: a session lives long and
@@ -69,13 +48,16 @@ pub struct WsSession {
     conn: ConnId,
     token: Token,
     table: SeatLine,
-    out: Outlet,
+    out: Outbox,
     settings: Arc<Settings>,
     registry: Arc<SessionRegistry>,
+    /// The socket's place under the process's and its address's caps, given back when it ends.
+    _admitted: Admitted,
     last_heard: Instant,
-    bucket: RateBucket,
+    /// Every frame the browser sends counts against this allowance, voice frames aside.
+    allowance: DefaultDirectRateLimiter,
     /// Voice frames (mostly ICE candidates, which come in bursts) have an allowance of their own.
-    voice_bucket: RateBucket,
+    voice_allowance: DefaultDirectRateLimiter,
     strikes: u32,
     /// Why the socket closed, for the metrics: the client went, unless the server closed it.
     closed_because: &'static str,
@@ -86,13 +68,14 @@ impl WsSession {
         conn: ConnId,
         token: Token,
         table: TableHandle,
-        out: Outlet,
+        out: Outbox,
         settings: Arc<Settings>,
         registry: Arc<SessionRegistry>,
+        admitted: Admitted,
     ) -> WsSession {
-        let bucket = RateBucket::new(settings.rate_per_second, settings.rate_burst);
-        let voice_bucket =
-            RateBucket::new(settings.voice_rate_per_second, settings.voice_rate_burst);
+        let allowance = frame_allowance(settings.rate_per_second, settings.rate_burst);
+        let voice_allowance =
+            frame_allowance(settings.voice_rate_per_second, settings.voice_rate_burst);
         let table = SeatLine {
             from_seat: table.from_seat,
             attach: table.attach,
@@ -105,9 +88,10 @@ impl WsSession {
             out,
             settings,
             registry,
+            _admitted: admitted,
             last_heard: Instant::now(),
-            bucket,
-            voice_bucket,
+            allowance,
+            voice_allowance,
             strikes: 0,
             closed_because: "client",
         }
@@ -142,8 +126,9 @@ impl WsSession {
             self.closed_because = match code {
                 1000 => "client",
                 1001 => "going-away",
-                1002 => "protocol-error",
+                1002 | 1007 => "protocol-error",
                 1008 => "policy",
+                1009 => "too-large",
                 _ => "server",
             };
         }
@@ -151,29 +136,48 @@ impl WsSession {
         ctx.stop();
     }
 
+    /// Counts a frame against its allowance: whether it may be heard. One past the allowance is
+    /// refused, and counts as a strike.
+    fn allowed(&mut self, voice: bool, ctx: &mut Context<Self>) -> bool {
+        let allowance = if voice {
+            &self.voice_allowance
+        } else {
+            &self.allowance
+        };
+        if allowance.check().is_ok() {
+            return true;
+        }
+        metrics().rate_limited.inc();
+        self.strike("rate-limited", "Too many frames at once: slow down.", ctx);
+        false
+    }
+
+    /// Answers a frame no page of this site sends (one past the allowance, a binary or oversized
+    /// one) with an error; ten such frames in a row close the socket.
+    fn strike(&mut self, code: &str, message: &str, ctx: &mut Context<Self>) {
+        self.strikes += 1;
+        if self.strikes >= STRIKES_BEFORE_CLOSE {
+            self.close(1008, "too many frames refused", ctx);
+        } else {
+            self.error(code, message, ctx);
+        }
+    }
+
     fn heard_text(&mut self, text: &str, ctx: &mut Context<Self>) {
         if text.len() > self.settings.max_frame_bytes {
-            let message = format!(
-                "Frames are at most {} bytes; that one had {}.",
-                self.settings.max_frame_bytes,
-                text.len()
-            );
-            self.error("too-large", &message, ctx);
+            if self.allowed(false, ctx) {
+                let message = format!(
+                    "Frames are at most {} bytes; that one had {}.",
+                    self.settings.max_frame_bytes,
+                    text.len()
+                );
+                self.strike("too-large", &message, ctx);
+            }
             return;
         }
         let parsed = ClientMsg::parse(text);
-        let bucket = match &parsed {
-            Ok(msg) if msg.is_voice() => &mut self.voice_bucket,
-            _ => &mut self.bucket,
-        };
-        if !bucket.take() {
-            metrics().rate_limited.inc();
-            self.strikes += 1;
-            if self.strikes >= STRIKES_BEFORE_CLOSE {
-                self.close(1008, "too many frames", ctx);
-            } else {
-                self.error("rate-limited", "Too many frames at once: slow down.", ctx);
-            }
+        let voice = matches!(&parsed, Ok(msg) if msg.is_voice());
+        if !self.allowed(voice, ctx) {
             return;
         }
         self.strikes = 0;
@@ -189,6 +193,24 @@ impl WsSession {
                 }
             }
             Err(e) => self.error(e.code, &e.message, ctx),
+        }
+    }
+
+    /// The browser broke the protocol, or went.
+    fn failed(&mut self, error: WsError, ctx: &mut Context<Self>) {
+        tracing::debug!(conn = self.conn, %error, "socket error");
+        match error {
+            WsError::Capacity(CapacityError::MessageTooLong { .. }) => {
+                let reason = format!(
+                    "messages are at most {} bytes",
+                    self.settings.max_message_bytes()
+                );
+                self.close(1009, &reason, ctx)
+            }
+            WsError::Capacity(_) => self.close(1009, "message too big", ctx),
+            WsError::Utf8(_) => self.close(1007, "text frames must be UTF-8", ctx),
+            WsError::Protocol(_) => self.close(1002, "protocol error", ctx),
+            _ => ctx.stop(),
         }
     }
 }
@@ -241,26 +263,27 @@ impl Actor for WsSession {
     }
 }
 
-impl StreamHandler<Result<FromBrowser, WsError>> for WsSession {
-    fn handle(&mut self, item: Result<FromBrowser, WsError>, ctx: &mut Context<Self>) {
+impl StreamHandler<Result<Message, WsError>> for WsSession {
+    fn handle(&mut self, item: Result<Message, WsError>, ctx: &mut Context<Self>) {
         self.last_heard = Instant::now();
         match item {
-            Ok(FromBrowser::Text(bytes)) => match std::str::from_utf8(&bytes) {
-                Ok(text) => self.heard_text(text, ctx),
-                Err(_) => self.close(1007, "text frames must be UTF-8", ctx),
-            },
-            Ok(FromBrowser::Binary(_)) | Ok(FromBrowser::Continuation(_)) => self.error(
-                "binary",
-                "Only text frames holding JSON are understood.",
-                ctx,
-            ),
-            Ok(FromBrowser::Ping(bytes)) => self.write(Frame::pong(&bytes), ctx),
-            Ok(FromBrowser::Pong(_)) => {}
-            Ok(FromBrowser::Close(_)) => self.close(1000, "goodbye", ctx),
-            Err(e) => {
-                tracing::debug!(conn = self.conn, %e, "socket protocol error");
-                self.close(1002, "protocol error", ctx);
+            Ok(Message::Text(text)) => self.heard_text(text.as_str(), ctx),
+            Ok(Message::Binary(_)) => {
+                if self.allowed(false, ctx) {
+                    self.strike(
+                        "binary",
+                        "Only text frames holding JSON are understood.",
+                        ctx,
+                    );
+                }
             }
+            // The library answers pings itself; they count all the same, as do pongs.
+            Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)) => {
+                self.allowed(false, ctx);
+            }
+            // The library has answered the close with the browser's own code.
+            Ok(Message::Close(_)) => ctx.stop(),
+            Err(error) => self.failed(error, ctx),
         }
     }
 

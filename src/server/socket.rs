@@ -1,7 +1,8 @@
 //! A table's WebSocket, opened by `GET /ws/{table}?token=...` with the upgrade headers. The HTTP
 //! dispatcher hands such a request here with its connection; once the socket is admitted (the server
-//! takes sockets, the page is this site's, the table exists and the token holds a seat there), the
-//! upgrade is answered and the session is served on the bare TCP stream (`wire::serve`).
+//! takes sockets, the page is this site's, the table exists, the token holds a seat there, and neither
+//! the process, the client's address nor the seat holds as many sockets as it may), the upgrade is
+//! answered and the session is served on the bare TCP stream (`connection::serve`).
 
 use actix::{Actor, AsyncContext};
 use actix_codec::Framed;
@@ -12,6 +13,8 @@ use actix_web::{web, HttpResponse};
 use futures_util::SinkExt;
 use tokio::net::TcpStream;
 
+use super::caps::{Admitted, Full};
+use super::connection::{self, Limits};
 use super::http::{find_table, refusal, refused};
 use super::session::{WsSession, OUTBOUND_QUEUE};
 use super::AppState;
@@ -26,7 +29,8 @@ pub async fn upgrade(
     req: Request,
     mut framed: Framed<TcpStream, Codec>,
 ) {
-    let (table, token) = match admit(&state, &req).await {
+    let peer = framed.io_ref().peer_addr();
+    let (table, token, admitted) = match admit(&state, &req, peer).await {
         Ok(admitted) => admitted,
         Err(response) => return refuse(framed, response).await,
     };
@@ -43,8 +47,15 @@ pub async fn upgrade(
         return;
     }
     let parts = framed.into_parts();
-    let max_frame = 4 * state.settings.max_frame_bytes.max(1024);
-    let (out, incoming) = crate::wire::serve(parts.io, parts.read_buf, max_frame, OUTBOUND_QUEUE);
+    let settings = &state.settings;
+    let limits = Limits {
+        max_message: settings.max_message_bytes(),
+        bytes_per_second: settings.read_bytes_per_second,
+        bytes_burst: settings.read_bytes_burst,
+        write_timeout: settings.write_timeout(),
+        queue: OUTBOUND_QUEUE,
+    };
+    let (out, incoming) = connection::serve(parts.io, parts.read_buf, limits).await;
     let conn = state.registry.new_conn_id();
     WsSession::create(|ctx| {
         ctx.add_stream(incoming);
@@ -55,12 +66,18 @@ pub async fn upgrade(
             out,
             state.settings.clone(),
             state.registry.clone(),
+            admitted,
         )
     });
 }
 
-/// The table and the seat's token, or the response that refuses the socket.
-async fn admit(state: &AppState, req: &Request) -> Result<(TableHandle, Token), HttpResponse> {
+/// The table, the seat's token and the socket's place under the caps, or the response that refuses
+/// the socket.
+async fn admit(
+    state: &AppState,
+    req: &Request,
+    peer: std::io::Result<std::net::SocketAddr>,
+) -> Result<(TableHandle, Token, Admitted), HttpResponse> {
     let Some(id) = req
         .path()
         .strip_prefix("/ws/")
@@ -93,10 +110,24 @@ async fn admit(state: &AppState, req: &Request) -> Result<(TableHandle, Token), 
         .ok_or_else(|| refused(TableRefusal::wrong_token()))?;
     let token = Token::from_client(token);
     match table.check_token.send(CheckToken(token.hash())).await {
-        Ok(Ok(_)) => Ok((table, token)),
-        Ok(Err(r)) => Err(refused(r)),
-        Err(_) => Err(refused(TableRefusal::not_found())),
+        Ok(Ok(_)) => {}
+        Ok(Err(r)) => return Err(refused(r)),
+        Err(_) => return Err(refused(TableRefusal::not_found())),
     }
+    let peer = peer.map_err(|_| refusal(400, "no-address", "The connection has no address."))?;
+    let admitted = state.caps.admit(peer.ip()).map_err(|full| match full {
+        Full::Node => refusal(
+            503,
+            "server-full",
+            "This server holds as many sockets as it can; try again in a moment.",
+        ),
+        Full::Address => refusal(
+            429,
+            "too-many-sockets-from-address",
+            "Your address has as many sockets open as it may; close some tables first.",
+        ),
+    })?;
+    Ok((table, token, admitted))
 }
 
 /// Answers the request with `response` (its status, type and body, with the headers every answer

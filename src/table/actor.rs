@@ -18,8 +18,8 @@ use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game, RuleError};
 use crate::matches::{Match, MatchLength};
 use crate::metrics::metrics;
+use crate::outbox::{Frame, NotQueued};
 use crate::protocol::{SeatInfo, ServerMsg};
-use crate::wire::{Frame, NotQueued};
 
 /// About the length of a view frame's JSON, so that its buffer is allocated once.
 const VIEW_SIZE_HINT: usize = 2048;
@@ -30,6 +30,8 @@ pub struct TableConfig {
     pub bot_delay: Duration,
     pub seat_hold: Duration,
     pub idle_expiry: Duration,
+    /// Sockets one seat may hold open at once.
+    pub sockets_per_seat: usize,
     /// Called once when the table stops, to take it out of the router.
     pub on_closed: OnClosed,
     /// Where snapshots go, when the router keeps them (several nodes); `None` alone.
@@ -46,6 +48,9 @@ pub enum Closing {
     Closed,
     /// Its node drains: the snapshot stays for the next owner.
     HandedOver,
+    /// Another owner has it now (or its store refused this one's token): its sockets here reconnect
+    /// and find it there, and what is stored stays.
+    Lost,
 }
 
 /// Stores snapshots.
@@ -76,10 +81,23 @@ pub enum Kept {
     Failed,
     /// Not stored: lines were to be added to a snapshot the store no longer holds.
     Missing,
+    /// Refused: this owner no longer holds the table's lease, so it may not write.
+    Fenced,
 }
+
+/// What the table does once a change is stored (tells the seats, answers a join).
+type Tell<G> = Box<dyn FnOnce(&mut Table<G>, &mut Context<Table<G>>)>;
+
+/// How soon a paused table tries its store again.
+const PAUSE_RETRY: Duration = Duration::from_millis(500);
+
+/// What every socket hears while the table is paused, and what a request made meanwhile is answered.
+const PAUSED: &str =
+    "Play is paused: the table cannot save its moves right now. It resumes by itself, and nothing is lost.";
 
 mod handlers;
 mod keeping;
+mod social;
 mod thinking;
 mod voice;
 
@@ -104,10 +122,19 @@ pub struct Table<G: Game> {
     sockets: HashMap<ConnId, (Seat, SocketOut)>,
     voice: voice::VoiceRoom,
     last_activity: Instant,
-    /// Set when the table stops to be rebuilt by another node.
-    handed_over: bool,
+    /// Why the table stops, once it does.
+    closing: Closing,
+    /// A change the store has not taken yet, with what to do once it does (see `pause`).
+    unstored: Option<Tell<G>>,
+    /// Since when the table has been waiting for its store: it is paused while this is set.
+    paused_since: Option<Instant>,
     /// What the store holds of the table, when known to be the table as it was then.
     stored: Option<keeping::StoredMark>,
+    /// The seats that asked for the next deal or the rematch, while the table waits for the rest.
+    /// Not stored: after a move to another node, whoever had asked asks again.
+    ready: Vec<bool>,
+    /// The names people gave their seats. Not stored: each page gives its name again on connecting.
+    names: Vec<Option<String>>,
 }
 
 impl<G: Game> Table<G> {
@@ -148,8 +175,12 @@ impl<G: Game> Table<G> {
             sockets: HashMap::new(),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
-            handed_over: false,
+            closing: Closing::Closed,
+            unstored: None,
+            paused_since: None,
             stored: None,
+            ready: vec![false; G::SEATS],
+            names: vec![None; G::SEATS],
         };
         Some(table)
     }
@@ -172,7 +203,10 @@ impl<G: Game> Table<G> {
 
     fn seat_infos(&self) -> Vec<SeatInfo> {
         Seat::all(G::SEATS)
-            .map(|s| self.seats[s.index()].info(s, self.voice.is_on(s)))
+            .map(|s| {
+                let i = s.index();
+                self.seats[i].info(s, self.voice.is_on(s), self.ready[i], self.names[i].clone())
+            })
             .collect()
     }
 
@@ -282,6 +316,34 @@ impl<G: Game> Table<G> {
         Some(seat)
     }
 
+    /// Starts what `seat` asked for (the next deal, a rematch) once every person at the table has
+    /// asked for it; until then everyone is told who has. A computer table starts it at once.
+    fn agree(
+        &mut self,
+        seat: Seat,
+        ctx: &mut Context<Self>,
+        start: fn(&mut Self, &mut Context<Self>),
+    ) {
+        self.ready[seat.index()] = true;
+        let everyone = Seat::all(G::SEATS).all(|s| {
+            self.ready[s.index()] || !matches!(self.seats[s.index()], Occupant::Person { .. })
+        });
+        if everyone {
+            start(self, ctx);
+        } else {
+            self.broadcast_seats();
+        }
+    }
+
+    /// Starts a new match at the same table.
+    fn rematch(&mut self, ctx: &mut Context<Self>) {
+        self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
+        // The record keeps the match in play: a table rematching for hours must not keep every
+        // action it ever took (the soak found it growing without end).
+        self.record.clear();
+        self.deal_next(ctx);
+    }
+
     /// Deals the next deal of the match.
     fn deal_next(&mut self, ctx: &mut Context<Self>) {
         self.start_deal();
@@ -289,6 +351,7 @@ impl<G: Game> Table<G> {
     }
 
     fn start_deal(&mut self) {
+        self.ready.fill(false);
         let setup = self.matchup.next_deal();
         let seed: u64 = self.rng.gen();
         let (state, order) = G::deal_in_order(&setup, &mut deal_rng(seed));
@@ -306,14 +369,18 @@ impl<G: Game> Table<G> {
     }
 
     /// After a change the seats must hear of: when the router keeps snapshots, the table waits (taking
-    /// no other message) until the change is stored, so that nobody sees a version a new owner could
-    /// not rebuild; then `tell` runs. Only the actions accepted since the last store are sent when
-    /// nothing else has changed (see `keeping`).
+    /// no other message) until the change is stored, so that nobody is shown or acknowledged a version
+    /// a new owner could not rebuild; then `tell` runs. Only the actions accepted since the last store
+    /// are sent when nothing else has changed (see `keeping`).
     fn commit(
         &mut self,
         ctx: &mut Context<Self>,
         tell: impl FnOnce(&mut Self, &mut Context<Self>) + 'static,
     ) {
+        self.store_then(ctx, Box::new(tell));
+    }
+
+    fn store_then(&mut self, ctx: &mut Context<Self>, tell: Tell<G>) {
         let Some(store) = self.config.store.clone() else {
             tell(self, ctx);
             return;
@@ -327,16 +394,63 @@ impl<G: Game> Table<G> {
         ctx.wait(kept.into_actor(self).map(move |kept, table, ctx| {
             table.stored = (kept == Kept::Stored).then_some(mark);
             match kept {
-                Kept::Stored => tell(table, ctx),
-                // The snapshot to add to is gone (Redis lost it): store the whole table at once.
-                Kept::Missing if !whole => table.commit(ctx, tell),
-                Kept::Missing | Kept::Failed => {
-                    // The game goes on; the router stores every table again once the store is back.
-                    tracing::debug!(table = %table.id, "a snapshot could not be stored");
+                Kept::Stored => {
+                    let paused = table.paused_since.take();
                     tell(table, ctx);
+                    if let Some(since) = paused {
+                        tracing::info!(table = %table.id, after = ?since.elapsed(), "play resumes");
+                        // A computer whose move waited for the pause to end plays it now.
+                        table.wake_computer(ctx);
+                    }
                 }
+                // The snapshot to add to is gone (Redis lost it): store the whole table at once.
+                Kept::Missing if !whole => table.store_then(ctx, tell),
+                Kept::Missing | Kept::Failed => table.pause(tell, ctx),
+                Kept::Fenced => table.step_down(ctx),
             }
         }));
+    }
+
+    /// The store could not take a change: the table neither shows nor acknowledges it, and takes no
+    /// other change (requests are refused as `unavailable`) until it is stored, trying again every
+    /// `PAUSE_RETRY`. Nothing is rolled back: the change is kept, and shown once it is safe.
+    fn pause(&mut self, tell: Tell<G>, ctx: &mut Context<Self>) {
+        if self.paused_since.is_none() {
+            self.paused_since = Some(Instant::now());
+            tracing::warn!(table = %self.id, "the table's store is out of reach: play is paused");
+            metrics().tables_paused.inc();
+            let frame = ServerMsg::Error {
+                code: "unavailable",
+                message: PAUSED,
+                id: None,
+            }
+            .to_frame();
+            let conns: Vec<ConnId> = self.sockets.keys().copied().collect();
+            for conn in conns {
+                self.send(conn, frame.clone());
+            }
+        }
+        self.unstored = Some(tell);
+        ctx.run_later(PAUSE_RETRY, |table, ctx| {
+            if let Some(tell) = table.unstored.take() {
+                // The store may hold part of what was sent, or nothing: the whole table goes again.
+                table.stored = None;
+                table.store_then(ctx, tell);
+            }
+        });
+    }
+
+    /// Whether the table waits for its store (see `pause`).
+    fn paused(&self) -> bool {
+        self.paused_since.is_some()
+    }
+
+    /// Another owner holds the table: this one stops at once, saying nothing more, and its sockets
+    /// find the table again.
+    fn step_down(&mut self, ctx: &mut Context<Self>) {
+        tracing::warn!(table = %self.id, "another node owns this table now; stopping here");
+        self.closing = Closing::Lost;
+        ctx.stop();
     }
 
     /// After every accepted change: show the computers, send every seat its view,
@@ -372,7 +486,7 @@ impl<G: Game> Table<G> {
     }
 
     fn computer_moves(&mut self, seat: Seat, version: u64, ctx: &mut Context<Self>) {
-        if self.version != version || self.status() != Status::Playing {
+        if self.version != version || self.status() != Status::Playing || self.paused() {
             return;
         }
         let Some(state) = self.state.as_ref() else {
@@ -407,7 +521,8 @@ impl<G: Game> Table<G> {
         mut action: G::Action,
         ctx: &mut Context<Self>,
     ) {
-        if self.version != version || self.status() != Status::Playing {
+        // A computer that finished thinking while the table paused moves again once it resumes.
+        if self.version != version || self.status() != Status::Playing || self.paused() {
             return;
         }
         let Some(state) = self.state.as_mut() else {
@@ -526,10 +641,23 @@ impl<G: Game> Table<G> {
         Seat::all(G::SEATS).find(|s| self.seats[s.index()].holds(key))
     }
 
+    /// Refuses one more socket for a seat that holds as many as it may.
+    fn room_for_a_socket(&self, seat: Seat) -> Result<(), TableRefusal> {
+        match self.seats[seat.index()] {
+            Occupant::Person { sockets, .. } if sockets >= self.config.sockets_per_seat => {
+                Err(TableRefusal::too_many_sockets())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The table's clock: a seat without a socket past the hold is given up (a computer table closes,
     /// a friends table frees the seat for the link), and a table with no socket for the idle time
     /// closes.
     fn tick(&mut self, ctx: &mut Context<Self>) {
+        if self.paused() {
+            return;
+        }
         let hold = self.config.seat_hold;
         let gone = Seat::all(G::SEATS).filter(|s| {
             matches!(self.seats[s.index()], Occupant::Person { sockets: 0, gone_since: Some(since), .. }
@@ -546,6 +674,8 @@ impl<G: Game> Table<G> {
                 TableKind::Friends => {
                     for seat in gone {
                         self.seats[seat.index()] = Occupant::Free;
+                        self.ready[seat.index()] = false;
+                        self.names[seat.index()] = None;
                     }
                     self.commit(ctx, |table, _| table.broadcast());
                 }
@@ -585,13 +715,17 @@ impl<G: Game> Actor for Table<G> {
             .tables_active
             .with_label_values(&[G::NAME, self.kind.as_str()])
             .dec();
-        if self.handed_over {
-            (self.config.on_closed)(&self.id, Closing::HandedOver);
-            return;
+        let close = match self.closing {
+            // The sockets stay for the next owner.
+            Closing::HandedOver => None,
+            Closing::Lost => Some((1012, "the table has moved; reconnecting")),
+            Closing::Closed => Some((1001, "the table has closed")),
+        };
+        if let Some((code, reason)) = close {
+            for (_, out) in self.sockets.values() {
+                out.do_send(Outbound::Close(code, reason.into()));
+            }
         }
-        for (_, out) in self.sockets.values() {
-            out.do_send(Outbound::Close(1001, "the table has closed".into()));
-        }
-        (self.config.on_closed)(&self.id, Closing::Closed);
+        (self.config.on_closed)(&self.id, self.closing);
     }
 }

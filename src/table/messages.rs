@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{TableId, TokenHash};
 use crate::cards::Seat;
+use crate::outbox::{Frame, NotQueued, Outbox};
 use crate::protocol::ClientMsg;
-use crate::wire::{Frame, NotQueued, Outlet};
 
 /// Identifies one WebSocket connection while it lives.
 pub type ConnId = u64;
@@ -36,6 +36,15 @@ impl TableRefusal {
             status: 403,
             code: "wrong-token".into(),
             message: "That seat token is not one of this table's.".into(),
+        }
+    }
+
+    pub fn too_many_sockets() -> TableRefusal {
+        TableRefusal {
+            status: 429,
+            code: "too-many-sockets-for-seat".into(),
+            message: "This seat has as many sockets open as it may; close another tab first."
+                .into(),
         }
     }
 
@@ -150,7 +159,7 @@ pub enum Outbound {
 pub enum SocketOut {
     /// A socket of this process: frames go straight into its queue, and a close through its session.
     Local {
-        frames: Outlet,
+        frames: Outbox,
         session: Recipient<Outbound>,
     },
     /// A socket of another process, reached through its stand-in here.

@@ -102,8 +102,9 @@ impl<G: Game> Occupant<G> {
         matches!(self, Occupant::Person { key: mine, .. } if mine.matches(key))
     }
 
-    /// The seat as everyone sees it; `voice` says whether it has voice on.
-    pub fn info(&self, seat: Seat, voice: bool) -> SeatInfo {
+    /// The seat as everyone sees it; `voice` says whether it has voice on, `ready` whether it asked
+    /// for the next deal, `name` what its person is called.
+    pub fn info(&self, seat: Seat, voice: bool, ready: bool, name: Option<String>) -> SeatInfo {
         let (who, connected) = match self {
             Occupant::Free => ("free", false),
             Occupant::Person { sockets, .. } => ("person", *sockets > 0),
@@ -114,6 +115,8 @@ impl<G: Game> Occupant<G> {
             who,
             connected,
             voice,
+            ready,
+            name,
         }
     }
 }

@@ -18,6 +18,10 @@ use serde_json::{json, Value};
 /// Browser tests share two cores with everything else: one at a time.
 pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// The port of the chromedriver started last (there is one at a time, see `ONE_AT_A_TIME`), for
+/// the command fantoccini does not wrap (`console_errors`).
+static DRIVER_PORT: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
+
 pub struct Driver {
     child: Child,
     port: u16,
@@ -83,6 +87,7 @@ pub fn driver() -> Option<Driver> {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    DRIVER_PORT.store(port, std::sync::atomic::Ordering::SeqCst);
     Some(Driver {
         child,
         port,
@@ -118,6 +123,22 @@ impl Driver {
     pub async fn reduced_motion_session(&mut self, width: u32, height: u32) -> Client {
         self.session_with(width, height, &["--force-prefers-reduced-motion"])
             .await
+    }
+
+    /// A session whose page viewport, not its window, is `width` x `height`: headless Chromium's
+    /// window keeps some of its height for itself, which would leave a landscape phone a sliver.
+    pub async fn viewport_session(&mut self, width: u32, height: u32) -> Client {
+        let client = self.session(width, height).await;
+        let inner = eval(&client, "return [innerWidth, innerHeight]").await;
+        let side = |i: usize, wanted: u32| {
+            let got = inner[i].as_u64().expect("the viewport's size") as u32;
+            (2 * wanted).saturating_sub(got)
+        };
+        client
+            .set_window_size(side(0, width), side(1, height))
+            .await
+            .expect("window size");
+        client
     }
 
     /// A session with these Chromium flags added.
@@ -185,6 +206,17 @@ pub async fn wait_for(client: &Client, script: &str, seconds: u64) -> Value {
     }
 }
 
+/// Waits until no card is travelling (motion.js), as a player waits for the cards to land: a click
+/// aimed at a card still on its way would land beside it.
+pub async fn settle(client: &Client) {
+    wait_for(
+        client,
+        "return document.getAnimations().every(a => a.constructor !== Animation || a.playState !== 'running')",
+        10,
+    )
+    .await;
+}
+
 pub async fn find(client: &Client, css: &str) -> Option<Element> {
     client.find(Locator::Css(css)).await.ok()
 }
@@ -203,4 +235,30 @@ pub async fn screenshot(client: &Client, name: &str) {
     std::fs::create_dir_all(&dir).expect("the screenshot folder");
     let png = client.screenshot().await.expect("a screenshot");
     std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is written");
+}
+
+/// The browser's console errors since the last call, from chromedriver's log endpoint (which
+/// fantoccini does not wrap): every SEVERE entry, from every page the session visited; a console
+/// error, an uncaught exception and a failed load all come as one.
+pub async fn console_errors(c: &Client) -> Vec<String> {
+    let session = c.session_id().await.unwrap().expect("a session");
+    let port = DRIVER_PORT.load(std::sync::atomic::Ordering::SeqCst);
+    let mut answer = awc::Client::new()
+        .post(format!("http://127.0.0.1:{port}/session/{session}/se/log"))
+        .timeout(Duration::from_secs(20))
+        .send_json(&json!({ "type": "browser" }))
+        .await
+        .expect("chromedriver answers the log request");
+    let log: Value = answer
+        .json()
+        .limit(16 << 20)
+        .await
+        .expect("the log is JSON");
+    log["value"]
+        .as_array()
+        .expect("log entries")
+        .iter()
+        .filter(|e| e["level"] == "SEVERE")
+        .map(|e| e["message"].as_str().unwrap_or_default().to_string())
+        .collect()
 }

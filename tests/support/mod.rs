@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod leaks;
+pub mod raw;
 
 use std::time::Duration;
 
@@ -29,6 +30,8 @@ impl TestServer {
         // These clients play as fast as the server answers; the flood test sets its own limits.
         settings.rate_per_second = 10_000;
         settings.rate_burst = 10_000;
+        settings.read_bytes_per_second = 1 << 30;
+        settings.read_bytes_burst = 1 << 30;
         // Tests open many tables from one address; the limit's own test sets it.
         settings.tables_per_minute = 0;
         tune(&mut settings);
@@ -299,10 +302,12 @@ pub async fn play_among_friends_from(clients: &mut [Client], rng: &mut Rng, mut 
         match views[0]["status"].as_str().unwrap() {
             "match-over" => return,
             "deal-over" => {
-                let last = clients.len() - 1;
-                clients[last]
-                    .send(json!({ "type": "next-deal", "version": target }))
-                    .await;
+                // Every friend asks for it; the last one to ask deals it.
+                for client in clients.iter_mut() {
+                    client
+                        .send(json!({ "type": "next-deal", "version": target }))
+                        .await;
+                }
             }
             "playing" => {
                 let acting: Vec<usize> = (0..clients.len())

@@ -423,7 +423,12 @@ pub fn view(state: &State, seat: Option<Seat>) -> View {
         hidden_played: unseen_face_down.len() as u8,
         burnt: state.burnt,
         tracker: Tracker {
-            out: GSet::PACK.minus(played),
+            // Once every hand is empty nothing is out any more, the cards played face down included.
+            out: if Seat::all(SEATS).all(|s| state.hands[s].is_empty()) {
+                GSet::EMPTY
+            } else {
+                GSet::PACK.minus(played)
+            },
             burnt: state.burnt,
         },
         lead_hints,

@@ -75,7 +75,7 @@ impl Step {
                 capitalised(card)
             ),
             Step::Discard { card } => format!(
-                "{}, turned from the stock, fitted nowhere and went onto the discard pile; the turn ended.",
+                "{}, turned from the stock, fitted nowhere and went onto the discard pile; the turn ended (forced).",
                 capitalised(card)
             ),
             Step::TurnOver { cards } => format!(
@@ -274,6 +274,14 @@ mod tests {
         );
         let turn_over = serde_json::to_value(Step::TurnOver { cards: 9 }).unwrap();
         assert_eq!(turn_over["card"], serde_json::Value::Null);
+        // A forced step says so once, in its own sentence: the board adds nothing.
+        let discard = Step::Discard { card: card("KS") };
+        assert!(discard.forced());
+        for step in [step, discard, Step::TurnOver { cards: 9 }] {
+            assert_eq!(step.sentence().matches("(forced)").count(), 1, "{step:?}");
+        }
+        let keep = Step::Keep { card: card("KS") };
+        assert!(!keep.forced() && !keep.sentence().contains("(forced)"));
     }
 
     #[test]

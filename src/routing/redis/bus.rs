@@ -217,6 +217,8 @@ impl Reply {
 /// each queued item, the index of the reply that is its own.
 fn pipeline(batch: &mut [Queued]) -> (redis::Pipeline, Vec<usize>) {
     let mut pipe = redis::pipe();
+    // A command Redis refuses is answered its error, and leaves the batch's others alone.
+    pipe.ignore_errors();
     let mut commands = 0;
     // Each item's reply: its command's place, or its channel's place among the channels.
     let mut places = Vec::with_capacity(batch.len());

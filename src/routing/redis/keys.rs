@@ -31,25 +31,101 @@ pub fn sockets_channel(node: &str) -> String {
     format!("chaikhana:node:{node}:sockets")
 }
 
-/// KEYS[1] the lease, KEYS[2] the snapshot, ARGV[1] this node, ARGV[2] the lease's time to live in
-/// ms, ARGV[3] the snapshot's. Answers 1 when the lease is still this node's (and refreshed, with the
-/// snapshot's time to live: a deal's actions are added to the snapshot without renewing it), 2 when it
-/// was missing and is taken again (Redis lost it), 0 when another node holds it.
-pub const REFRESH: &str = r#"
-local owner = redis.call('GET', KEYS[1])
-if owner == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  redis.call('PEXPIRE', KEYS[2], ARGV[3])
-  return 1
-end
-if not owner then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 2
-end
-return 0
+/// The token of the owner the table was last given to: kept as long as the snapshot, while the lease
+/// itself expires. A node whose lease ran out takes it again only if nobody else was given the table
+/// since (see `REFRESH`).
+pub fn holder(table: &TableId) -> String {
+    format!("chaikhana:holder:{table}")
+}
+
+/// The token of a table's owner: its node, a colon, and how many owners the table has had (its
+/// epoch). Every write of an owner carries it and is refused inside Redis unless the lease holds it.
+pub fn token(node: &str, epoch: u64) -> String {
+    format!("{node}:{epoch}")
+}
+
+/// The node a lease's token names.
+pub fn node_of(token: &str) -> &str {
+    token.split(':').next().unwrap_or(token)
+}
+
+/// KEYS[1] the lease, KEYS[2] the holder, KEYS[3] the snapshot; ARGV[1] the node taking the table,
+/// ARGV[2] the lease's time to live in ms, ARGV[3] the snapshot's. Gives an ownerless table with a
+/// snapshot to the node under the next epoch and answers its token; answers "" when another node
+/// holds the lease and "-" when there is no snapshot.
+pub const ADOPT: &str = r#"
+if redis.call('EXISTS', KEYS[1]) == 1 then return '' end
+if redis.call('EXISTS', KEYS[3]) == 0 then return '-' end
+local last = redis.call('GET', KEYS[2])
+local epoch = 1
+if last then epoch = (tonumber(string.match(last, ':(%d+)$')) or 0) + 1 end
+local token = ARGV[1] .. ':' .. epoch
+redis.call('SET', KEYS[2], token, 'PX', ARGV[3])
+redis.call('SET', KEYS[1], token, 'PX', ARGV[2])
+return token
 "#;
 
-/// KEYS[1] the lease, ARGV[1] this node: lets the lease go if it is this node's.
+/// Refreshes the leases of several tables: for the i-th, KEYS[3i-2] its lease, KEYS[3i-1] its
+/// snapshot, KEYS[3i] its holder and ARGV[i+2] its owner's token; ARGV[1] the lease's time to live in
+/// ms, ARGV[2] the snapshot's. Answers one number per table: 1 when the lease is still the token's
+/// (refreshed, with the snapshot's time to live: a deal's actions are added to the snapshot without
+/// renewing it); 2 when it had run out (or Redis lost it) and nobody else was given the table since,
+/// so it is taken again (the owner then stores the whole table, which Redis may have lost too); 0 when
+/// another owner has it: the table is lost to this one.
+pub const REFRESH: &str = r#"
+local answers = {}
+for i = 1, #ARGV - 2 do
+  local lease, snapshot, holder = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
+  local token = ARGV[i + 2]
+  local owner = redis.call('GET', lease)
+  if owner == token then
+    redis.call('PEXPIRE', lease, ARGV[1])
+    redis.call('PEXPIRE', snapshot, ARGV[2])
+    redis.call('PEXPIRE', holder, ARGV[2])
+    answers[i] = 1
+  elseif owner then
+    answers[i] = 0
+  else
+    local last = redis.call('GET', holder)
+    if last and last ~= token then
+      answers[i] = 0
+    else
+      redis.call('SET', lease, token, 'PX', ARGV[1])
+      redis.call('SET', holder, token, 'PX', ARGV[2])
+      answers[i] = 2
+    end
+  end
+end
+return answers
+"#;
+
+/// KEYS[1] the snapshot, KEYS[2] the lease, KEYS[3] the holder; ARGV[1] the owner's token, ARGV[2]
+/// "whole" or "played", ARGV[3] the text, ARGV[4] the snapshot's time to live in ms, ARGV[5] the
+/// lease's. The fenced write of a table's change: refused (-1) unless the lease holds the token, so an
+/// owner that lost its table (paused, cut off, outlived by its lease) can never overwrite the next
+/// owner's. A lease that ran out (or that Redis lost) with nobody else given the table since is taken
+/// again first, as the lease round would. A whole snapshot replaces the key; played lines are appended
+/// to it, or refused (0) when the snapshot is gone (Redis lost it) so that the owner stores the whole
+/// table instead. Answers 1 when stored.
+pub const STORE: &str = r#"
+local owner = redis.call('GET', KEYS[2])
+if owner ~= ARGV[1] then
+  if owner then return -1 end
+  local last = redis.call('GET', KEYS[3])
+  if last and last ~= ARGV[1] then return -1 end
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[5])
+  redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[4])
+end
+if ARGV[2] == 'whole' then
+  redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
+  return 1
+end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('APPEND', KEYS[1], ARGV[3])
+return 1
+"#;
+
+/// KEYS[1] the lease, ARGV[1] the owner's token: lets the lease go if the token still holds it.
 pub const RELEASE: &str = r#"
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
@@ -57,13 +133,12 @@ end
 return 0
 "#;
 
-/// KEYS[1] the lease, KEYS[2] the snapshot, ARGV[1] this node: a table closed for good. Forgets it,
-/// unless another node owns it now.
+/// KEYS[1] the lease, KEYS[2] the snapshot, KEYS[3] the holder; ARGV[1] the owner's token: a table
+/// closed for good. Forgets it, unless another owner has been given it since.
 pub const FORGET: &str = r#"
-local owner = redis.call('GET', KEYS[1])
-if owner == ARGV[1] or not owner then
-  redis.call('DEL', KEYS[1])
-  redis.call('DEL', KEYS[2])
+local last = redis.call('GET', KEYS[3])
+if last == ARGV[1] or not last then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
   return 1
 end
 return 0

@@ -1,15 +1,25 @@
-//! Several nodes sharing one Redis. A table lives on one node, which holds its lease (`SET NX` with a
-//! time to live it refreshes) and stores its snapshot after every change. A socket on another node
-//! reaches it through a [`remote::RemoteTable`] that carries the socket's frames over the owner's
-//! tables channel and gets the seat's frames back on its own sockets channel. New tables go to the
-//! table-hosting node with the fewest, staying here when that is even. When an owner dies its leases
-//! lapse and the next request for one of its tables makes another node rebuild it from the snapshot;
-//! when an owner drains it stores each table, lets its lease go and tells the nodes with sockets there.
+//! Several nodes sharing one Redis. A table lives on one node, which holds its lease (a time to live it
+//! refreshes, whose value is the owner's token: node and epoch) and stores its snapshot after every
+//! change through a script that refuses the write unless the lease still holds that token. A change
+//! is shown and acknowledged only once stored; a table whose store is out of reach pauses, and one
+//! whose write is refused steps down. A socket on another node reaches the table through a
+//! [`remote::RemoteTable`] that carries the socket's frames over the owner's tables channel and gets
+//! the seat's frames back on its own sockets channel. New tables go to the table-hosting node with
+//! the fewest, staying here when that is even. When an owner dies its leases lapse and the next
+//! request for one of its tables makes another node rebuild it from the snapshot under the next
+//! epoch; when an owner drains it stores each table, lets its lease go and tells the nodes with
+//! sockets there.
 
 mod bus;
 mod keys;
+mod lease;
 mod node;
 mod remote;
+mod requests;
+#[cfg(test)]
+mod scripts_tests;
+mod stand_ins;
+mod store;
 mod wire;
 
 pub use node::Role;

@@ -5,21 +5,24 @@
 //! and it publishes them to the socket's node.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use actix::{
-    Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, Message,
-    ResponseActFuture, ResponseFuture, WrapFuture,
+    Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, ResponseActFuture,
+    ResponseFuture, WrapFuture,
 };
 
 use super::node::{Node, Route};
+use super::requests::seat_answer;
+use super::stand_ins::{Guest, Proxy, Relocate, GUEST_IDS};
 use super::wire::{Answer, Note, ToSockets, ToTables};
 use crate::cards::Seat;
 use crate::games;
 use crate::metrics::metrics;
 use crate::table::{
-    Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, TableId, TableRecord,
-    TableRefusal, TokenHash,
+    Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, SocketOut, TableHandle,
+    TableId, TableRecord, TableRefusal, TokenHash,
 };
 
 pub struct RemoteTable {
@@ -48,13 +51,23 @@ impl RemoteTable {
         let (node, id, route) = (self.node.clone(), self.id.clone(), self.route.clone());
         Box::pin(request(node, id, route, ask).into_actor(self).map(
             |(route, moved, answer), table, ctx| {
-                table.route = route;
+                table.found(route);
                 if moved {
                     table.attach_again(ctx);
                 }
                 answer
             },
         ))
+    }
+
+    /// The table is where `route` says.
+    fn found(&mut self, route: Route) {
+        let owner = match &route {
+            Route::Here(_) => self.node.id.as_str(),
+            Route::There(owner) => owner.as_str(),
+        };
+        self.node.stand_ins.found_on(&self.id, owner);
+        self.route = route;
     }
 
     /// Attaches this node's sockets to the table where it is now; a socket that cannot be attached
@@ -106,7 +119,7 @@ async fn request(
             Route::Here(handle) => match ask.clone() {
                 Request::Join(key) => seat(handle.join.send(Join(key)).await),
                 Request::CheckToken(key) => seat(handle.check_token.send(CheckToken(key)).await),
-                Request::Attach(conn, key) => match node.socket(conn) {
+                Request::Attach(conn, key) => match node.stand_ins.socket(conn) {
                     Some(out) => seat(handle.attach.send(Attach { key, conn, out }).await),
                     None => Err(TableRefusal::not_found()),
                 },
@@ -179,14 +192,16 @@ impl Handler<Attach> for RemoteTable {
 
     fn handle(&mut self, attach: Attach, _: &mut Context<Self>) -> Self::Result {
         let Attach { key, conn, out } = attach;
-        self.node.add_socket(conn, out);
+        self.node.stand_ins.add_socket(conn, out);
         let asked = self.request(Request::Attach(conn, key.clone()));
         Box::pin(asked.map(move |answer, table, _| {
             match &answer {
                 Ok(_) => {
                     table.sockets.insert(conn, key);
                 }
-                Err(_) => table.node.remove_socket(conn),
+                Err(_) => {
+                    table.node.stand_ins.remove_socket(conn);
+                }
             }
             answer
         }))
@@ -221,7 +236,7 @@ impl Handler<Detach> for RemoteTable {
 
     fn handle(&mut self, Detach { conn }: Detach, ctx: &mut Context<Self>) {
         self.sockets.remove(&conn);
-        self.node.remove_socket(conn);
+        self.node.stand_ins.remove_socket(conn);
         match &self.route {
             Route::Here(handle) => handle.detach.do_send(Detach { conn }),
             Route::There(owner) => {
@@ -234,7 +249,7 @@ impl Handler<Detach> for RemoteTable {
             }
         }
         if self.sockets.is_empty() {
-            self.node.forget_proxy(&self.id);
+            self.node.stand_ins.forget_proxy(&self.id);
             ctx.stop();
         }
     }
@@ -261,11 +276,6 @@ impl Handler<Inspect> for RemoteTable {
     }
 }
 
-/// The owner has gone or handed the table over: find it again and attach this node's sockets there.
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Relocate;
-
 impl Handler<Relocate> for RemoteTable {
     type Result = ();
 
@@ -280,7 +290,7 @@ impl Handler<Relocate> for RemoteTable {
             table.relocating = false;
             match route {
                 Some(route) => {
-                    table.route = route;
+                    table.found(route);
                     table.attach_again(ctx);
                 }
                 None => {
@@ -288,7 +298,7 @@ impl Handler<Relocate> for RemoteTable {
                         close(&table.node, *conn);
                     }
                     table.sockets.clear();
-                    table.node.forget_proxy(&table.id);
+                    table.node.stand_ins.forget_proxy(&table.id);
                     ctx.stop();
                 }
             }
@@ -298,7 +308,7 @@ impl Handler<Relocate> for RemoteTable {
 
 /// Closes one of this node's sockets so that its browser reconnects.
 fn close(node: &Node, conn: ConnId) {
-    if let Some(out) = node.socket(conn) {
+    if let Some(out) = node.stand_ins.socket(conn) {
         out.do_send(Outbound::Close(
             1012,
             "the table moved; reconnecting".into(),
@@ -352,5 +362,61 @@ impl Handler<Outbound> for RemoteSocket {
             }
         };
         self.node.tell_sockets(&self.to, &message);
+    }
+}
+
+/// Where the stand-ins are made: for a table living elsewhere, and for another node's socket here.
+impl Node {
+    /// The table, wherever it lives: a handle to it here, or to this node's stand-in for it.
+    pub async fn find(self: Arc<Self>, id: TableId) -> Result<TableHandle, TableRefusal> {
+        if let Some(handle) = self.tables.get(&id) {
+            return Ok(handle);
+        }
+        if let Some(handle) = self.stand_ins.proxy(&id) {
+            return Ok(handle);
+        }
+        match self.route(&id).await? {
+            Route::Here(handle) => Ok(handle),
+            Route::There(owner) => {
+                let game = self.game_of(&id).await?;
+                Ok(self.stand_ins.proxy_or_make(&id, || {
+                    let route = Route::There(owner.clone());
+                    let addr = RemoteTable::new(id.clone(), self.clone(), route).start();
+                    Proxy {
+                        handle: TableHandle::new(id.clone(), game, &addr),
+                        relocate: addr.recipient(),
+                        owner,
+                    }
+                }))
+            }
+        }
+    }
+
+    pub(super) async fn attach_guest(
+        self: &Arc<Self>,
+        from: &str,
+        handle: TableHandle,
+        conn: ConnId,
+        key: crate::table::TokenHash,
+    ) -> Answer {
+        let local = GUEST_IDS | self.next.fetch_add(1, Ordering::Relaxed);
+        let relay = RemoteSocket::new(self.clone(), from.to_string(), conn).start();
+        let relay = relay.recipient();
+        let guest = Guest {
+            table: handle.id.clone(),
+            conn: local,
+            relay: relay.clone(),
+        };
+        self.stand_ins.add_guest(from, conn, guest);
+        let attach = Attach {
+            key,
+            conn: local,
+            out: SocketOut::Relay(relay),
+        };
+        let answer = seat_answer(handle.attach.send(attach).await);
+        if !matches!(answer, Answer::Seat { .. }) {
+            self.stand_ins.remove_guest(from, conn);
+        }
+        answer
     }
 }

@@ -10,7 +10,6 @@ use super::super::seats::{Occupant, TableKind};
 use super::{Status, Table};
 use crate::cards::Seat;
 use crate::game::Game;
-use crate::matches::Match;
 use crate::metrics::metrics;
 use crate::protocol::ClientMsg;
 
@@ -21,6 +20,9 @@ impl<G: Game> Handler<Join> for Table<G> {
     fn handle(&mut self, Join(key): Join, ctx: &mut Context<Self>) -> Self::Result {
         if self.kind == TableKind::Computer {
             return Box::pin(std::future::ready(Err(TableRefusal::full())));
+        }
+        if self.paused() {
+            return Box::pin(std::future::ready(Err(TableRefusal::unavailable())));
         }
         let Some(seat) =
             Seat::all(G::SEATS).find(|s| matches!(self.seats[s.index()], Occupant::Free))
@@ -50,7 +52,9 @@ impl<G: Game> Handler<CheckToken> for Table<G> {
     type Result = Result<Seat, TableRefusal>;
 
     fn handle(&mut self, CheckToken(key): CheckToken, _: &mut Context<Self>) -> Self::Result {
-        self.seat_of(&key).ok_or_else(TableRefusal::wrong_token)
+        let seat = self.seat_of(&key).ok_or_else(TableRefusal::wrong_token)?;
+        self.room_for_a_socket(seat)?;
+        Ok(seat)
     }
 }
 
@@ -61,6 +65,11 @@ impl<G: Game> Handler<Attach> for Table<G> {
         let seat = self
             .seat_of(&attach.key)
             .ok_or_else(TableRefusal::wrong_token)?;
+        self.room_for_a_socket(seat)?;
+        // Its first frame would show a change not yet stored.
+        if self.paused() {
+            return Err(TableRefusal::unavailable());
+        }
         if let Occupant::Person {
             sockets,
             gone_since,
@@ -93,6 +102,14 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
         };
         let seat = *seat;
         self.last_activity = Instant::now();
+        if self.paused() && msg.is_play() {
+            let id = match &msg {
+                ClientMsg::Action { id, .. } => id.as_deref(),
+                _ => None,
+            };
+            self.send_refusal(conn, "unavailable", super::PAUSED, id);
+            return;
+        }
         match msg {
             ClientMsg::Resync {} => {
                 metrics().resyncs.inc();
@@ -105,7 +122,7 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
                 action,
             } => self.play(conn, seat, version, id.as_deref(), action, ctx),
             ClientMsg::NextDeal { version } => match self.check_moment(version, Status::DealOver) {
-                Ok(()) => self.deal_next(ctx),
+                Ok(()) => self.agree(seat, ctx, Self::deal_next),
                 Err(refusal) => self.refuse(conn, seat, refusal, None),
             },
             ClientMsg::Rematch { version, level } => {
@@ -113,16 +130,12 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
                     .check_moment(version, Status::MatchOver)
                     .and_then(|()| self.choose_level(level.as_deref()));
                 match ready {
-                    Ok(()) => {
-                        self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
-                        // The record keeps the match in play: a table rematching for hours must not
-                        // keep every action it ever took (the soak found it growing without end).
-                        self.record.clear();
-                        self.deal_next(ctx);
-                    }
+                    Ok(()) => self.agree(seat, ctx, Self::rematch),
                     Err(refusal) => self.refuse(conn, seat, refusal, None),
                 }
             }
+            ClientMsg::Name { name } => self.rename(conn, seat, &name),
+            ClientMsg::Phrase { id } => self.say(conn, seat, id),
             ClientMsg::Voice { on } => self.switch_voice(conn, seat, on),
             ClientMsg::Signal { to, kind, data } => self.relay_signal(conn, seat, to, kind, &data),
         }

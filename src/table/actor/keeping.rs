@@ -10,7 +10,7 @@ use super::super::messages::{DealRecord, Keep};
 use super::super::seats::Occupant;
 use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf};
 use super::super::{DealSeal, TableId};
-use super::{Change, Table, TableConfig, TableRng};
+use super::{Change, Closing, Kept, Table, TableConfig, TableRng};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, DealOrder, Game};
 use crate::matches::Match;
@@ -184,8 +184,12 @@ impl<G: Game> Table<G> {
             sockets: HashMap::new(),
             voice: super::voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
-            handed_over: false,
+            closing: Closing::Closed,
+            unstored: None,
+            paused_since: None,
             stored: None,
+            ready: vec![false; G::SEATS],
+            names: vec![None; G::SEATS],
         })
     }
 }
@@ -226,6 +230,8 @@ impl<G: Game> Handler<Keep> for Table<G> {
 
     fn handle(&mut self, keep: Keep, ctx: &mut Context<Self>) {
         match keep {
+            // A paused table tries again by itself.
+            Keep::Save if self.paused() => {}
             Keep::Save => {
                 // The store may have lost what it held: the whole table goes again.
                 self.stored = None;
@@ -238,15 +244,15 @@ impl<G: Game> Handler<Keep> for Table<G> {
                 // Nothing else is handled meanwhile: an action accepted after the final snapshot
                 // would be lost to the next owner.
                 let handed = store.hand_over(&self.id, self.whole());
-                ctx.wait(handed.into_actor(self).map(|_, table, ctx| {
-                    table.handed_over = true;
+                ctx.wait(handed.into_actor(self).map(|kept, table, ctx| {
+                    table.closing = match kept {
+                        Kept::Fenced => Closing::Lost,
+                        _ => Closing::HandedOver,
+                    };
                     ctx.stop();
                 }));
             }
-            Keep::Lost => {
-                tracing::warn!(table = %self.id, "another node owns this table now; stopping here");
-                ctx.stop();
-            }
+            Keep::Lost => self.step_down(ctx),
         }
     }
 }
@@ -268,6 +274,7 @@ mod tests {
             bot_delay: Duration::from_millis(1),
             seat_hold: Duration::from_secs(60),
             idle_expiry: Duration::from_secs(60),
+            sockets_per_seat: 4,
             on_closed: Arc::new(|_, _| {}),
             store: None,
         }

@@ -61,7 +61,8 @@ const PIPS = {
   7: [[30, 25], [70, 25], [50, 47], [30, 70], [70, 70], [30, 115], [70, 115]],
   8: [[30, 25], [70, 25], [50, 47], [30, 70], [70, 70], [50, 93], [30, 115], [70, 115]],
   9: [[30, 22], [70, 22], [30, 53], [70, 53], [50, 70], [30, 87], [70, 87], [30, 118], [70, 118]],
-  10: [[30, 22], [70, 22], [50, 38], [30, 55], [70, 55], [30, 85], [70, 85], [50, 102], [30, 118], [70, 118]],
+  // Narrower columns, so the pips keep clear of the two-digit corner.
+  10: [[36, 22], [64, 22], [50, 38], [36, 55], [64, 55], [36, 85], [64, 85], [50, 102], [36, 118], [64, 118]],
 };
 
 function court(rank, suit, colour) {
@@ -85,7 +86,7 @@ export function cardSvg(code) {
   else middle = `<g fill="${colour}">${PIPS[rank].map(([x, y]) => suitShape(suit, x, y, 15)).join("")}</g>`;
   return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
     `<rect class="face" x="2" y="2" width="96" height="136" rx="9" fill="var(--card)" stroke="var(--card-edge)" stroke-width="2"/>` +
-    `<text x="7" y="24" font-size="20" font-weight="700" fill="${colour}">${rank}</text>` +
+    `<text x="7" y="24" font-size="20" font-weight="700" fill="${colour}"${rank.length > 1 ? ' textLength="20" lengthAdjust="spacingAndGlyphs"' : ""}>${rank}</text>` +
     `<text x="8" y="44" font-size="13" font-weight="700" fill="${colour}">${suit}</text>` +
     `<g fill="${colour}">${suitShape(suit, 84, 17, 14)}</g>` +
     middle + `</svg>`;
@@ -100,11 +101,14 @@ export function backSvg() {
     `<circle cx="50" cy="70" r="9" fill="#f1d9a6"/></svg>`;
 }
 
-/** A card as an element: a <button> when `onPick` is given, else a picture with a name. */
-export function cardElement(code, { onPick, lang = "en", extraClass = "" } = {}) {
+/** A card as an element: a <button> when `onPick` is given, else a picture with a name. `key` is
+ * its `data-card` when the code alone would not be unique on the board; `from` names the area a card
+ * new to the board comes from (see motion.js). */
+export function cardElement(code, { onPick, lang = "en", extraClass = "", key = code, from = "" } = {}) {
   const el = document.createElement(onPick ? "button" : "span");
   el.className = `card ${extraClass}`.trim();
-  el.dataset.card = code;
+  el.dataset.card = key;
+  if (from) el.dataset.from = from;
   el.innerHTML = cardSvg(code);
   el.setAttribute("aria-label", cardName(code, lang));
   if (onPick) {
@@ -116,9 +120,13 @@ export function cardElement(code, { onPick, lang = "en", extraClass = "" } = {})
   return el;
 }
 
-export function backElement(label, extraClass = "") {
+/** A face-down card; give it a `key` (its `data-card`, such as "back:1:3") and a `from` area for it
+ * to travel (see motion.js). */
+export function backElement(label, extraClass = "", { key = "", from = "" } = {}) {
   const el = document.createElement("span");
   el.className = `card back ${extraClass}`.trim();
+  if (key) el.dataset.card = key;
+  if (from) el.dataset.from = from;
   el.innerHTML = backSvg();
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", label);

@@ -65,10 +65,13 @@ export function gbackSvg() {
     `<path d="M50 26 L56 44 L74 50 L56 56 L50 74 L44 56 L26 50 L44 44 Z" fill="#f1d9a6"/></svg>`;
 }
 
-export function gcardElement(code, { onPick, extraClass = "" } = {}) {
+/** A round card: a button when it can be picked. `from` names the area (`data-area`) it slides in
+ * from when it is new to the board (see motion.js). */
+export function gcardElement(code, { onPick, extraClass = "", from } = {}) {
   const el = document.createElement(onPick ? "button" : "span");
-  el.className = `gcard ${extraClass}`.trim();
+  el.className = `gcard ${extraClass}`.replace(/\s+/g, " ").trim();
   el.dataset.card = code;
+  if (from) el.dataset.from = from;
   el.innerHTML = gcardSvg(code);
   el.setAttribute("aria-label", gcardName(code));
   if (onPick) {
@@ -80,9 +83,12 @@ export function gcardElement(code, { onPick, extraClass = "" } = {}) {
   return el;
 }
 
-export function gbackElement(label, onPick) {
+/** A face-down card; `key` (its `data-card`) lets it travel like a face-up one. */
+export function gbackElement(label, onPick, { key, from, extraClass = "" } = {}) {
   const el = document.createElement(onPick ? "button" : "span");
-  el.className = "gcard back";
+  el.className = `gcard back ${extraClass}`.trim();
+  if (key) el.dataset.card = key;
+  if (from) el.dataset.from = from;
   el.innerHTML = gbackSvg();
   el.setAttribute("aria-label", label);
   if (onPick) {

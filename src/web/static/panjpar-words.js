@@ -3,10 +3,14 @@
 
 import { cardName, suitName } from "./cards.js";
 
+// A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
+const you = (who, third, second) => (who === "شما" ? second : third);
+
 const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 
 export const WORDS = {
   en: {
+    lang: "en",
     you: "You",
     computer: "The computer",
     friend: "Your friend",
@@ -35,8 +39,18 @@ export const WORDS = {
     defendWait: (who) => `${who} is defending.`,
     pickUp: "Pick up",
     beaten: "beaten by",
-    battle: "The battle",
-    lastBattle: "The last battle",
+    battle: (who) => (who === "You" ? "Your attack" : `${who}'s attack`),
+    lastBattle: (who) => `The last battle: ${who === "You" ? "your" : `${who.charAt(0).toLowerCase()}${who.slice(1)}'s`} attack`,
+    noBattle: "No battle yet",
+    pile: "The pile",
+    outOfPlay: "Out of play",
+    moves: "Moves",
+    noMoves: "No move yet this deal.",
+    rules: "Rules",
+    rulesHref: "/panjpar/rules",
+    taken: "picked up",
+    notSent: "Not sent: the connection is down. Your choice is kept; press again once it is back.",
+    trumpUnknown: "Trumps: not turned yet",
     pickedUp: (n) => `${n} ${n === 1 ? "card" : "cards"} picked up.`,
     allBeaten: "Every attack card was beaten.",
     target: (card) => `Beating ${card}: choose your card, or drag one onto any attack card. Cards that cannot beat it are dimmed.`,
@@ -59,6 +73,7 @@ export const WORDS = {
     join: (a, b) => `${a} and ${b}`,
   },
   fa: {
+    lang: "fa",
     you: "شما",
     computer: "رایانه",
     friend: "دوستتان",
@@ -71,12 +86,12 @@ export const WORDS = {
     red: "قرمز",
     black: "سیاه",
     guessWait: (who) => `${who} رنگ حکم را حدس می‌زند.`,
-    guessMade: (who, colour, right) => `${who} گفت ${colour === "red" ? "قرمز" : "سیاه"}: ${right ? "درست بود" : "نادرست بود"}.`,
+    guessMade: (who, colour, right) => `${who} ${you(who, "گفت", "گفتید")} ${colour === "red" ? "قرمز" : "سیاه"}: ${right ? "درست بود" : "نادرست بود"}.`,
     trump: (suit) => `حکم: ${suit}`,
     stockYes: "کارتی برای برداشتن مانده: بله",
     stockNo: "کارتی برای برداشتن مانده: نه",
     trumpUnder: (card) => `کارت حکم زیر دسته: ${card}`,
-    trumpDrawn: (who) => `${who} کارت حکم را برداشت.`,
+    trumpDrawn: (who) => `${who} کارت حکم را ${you(who, "برداشت", "برداشتید")}.`,
     yourHand: "دست شما",
     theirHand: (who, n) => `${who}: ${faDigits(n)} کارت`,
     back: "کارت رو به پایین",
@@ -87,8 +102,18 @@ export const WORDS = {
     defendWait: (who) => `${who} در حال دفاع است.`,
     pickUp: "برداشتن",
     beaten: "بریده با",
-    battle: "نبرد",
-    lastBattle: "نبرد پیشین",
+    battle: (who) => (who === "شما" ? "حملهٔ شما" : `حملهٔ ${who}`),
+    lastBattle: (who) => `نبرد پیشین: حملهٔ ${who}`,
+    noBattle: "هنوز نبردی نیست",
+    pile: "دسته",
+    outOfPlay: "بیرون از بازی",
+    moves: "حرکت‌ها",
+    noMoves: "هنوز حرکتی در این دور نیست.",
+    rules: "قواعد",
+    rulesHref: "/fa/panjpar/rules",
+    taken: "برداشته شد",
+    notSent: "فرستاده نشد: ارتباط قطع است. انتخاب شما نگه داشته شده؛ وقتی ارتباط برگشت دوباره بزنید.",
+    trumpUnknown: "حکم: هنوز رو نشده",
     pickedUp: (n) => `${faDigits(n)} کارت برداشته شد.`,
     allBeaten: "همهٔ کارت‌های حمله بریده شدند.",
     target: (card) => `بریدن ${card}: کارتتان را انتخاب کنید یا آن را روی هر کارت حمله بکشید. کارت‌هایی که آن را نمی‌بُرند کم‌رنگ شده‌اند.`,
@@ -96,9 +121,9 @@ export const WORDS = {
     notBeater: (card, why) => `${card} آن را نمی‌بُرد: ${why}`,
     validAttack: (n) => `${faDigits(n)} کارت: حملهٔ درست.`,
     score: (mine, theirs, length) => `دست‌های برده: شما ${faDigits(mine)}، حریف ${faDigits(theirs)} (هر که اول به ${faDigits(length)} برسد)`,
-    dealWon: (who) => `${who} این دست را برد.`,
+    dealWon: (who) => `${who} این دست را ${you(who, "برد", "بردید")}.`,
     dealDrawn: "هر دو دست با هم خالی شدند: مساوی، دوباره پخش می‌شود.",
-    matchWon: (who) => `${who} مسابقه را برد.`,
+    matchWon: (who) => `${who} مسابقه را ${you(who, "برد", "بردید")}.`,
     hands: "هر دو دست در پایان این دور",
     nextDeal: "دست بعدی",
     rematch: "بازی دوباره",
@@ -110,9 +135,9 @@ export const WORDS = {
     },
     yourTurn: "نوبت شما",
     you_lower: "شما",
-    played: (who, cards) => `${who} با ${cards} حمله کرد.`,
-    beat: (who, a, w) => `${who} ${a} را با ${w} برید.`,
-    tookUp: (who, n) => `${who} ${faDigits(n)} کارت برداشت.`,
+    played: (who, cards) => `${who} با ${cards} ${you(who, "حمله کرد", "حمله کردید")}.`,
+    beat: (who, a, w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
+    tookUp: (who, n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
     absent: (who) => `ارتباط ${who} قطع شده؛ جایش مدتی نگه داشته می‌شود.`,
     join: (a, b) => `${a} و ${b}`,
   },
@@ -150,6 +175,8 @@ const FA_ERRORS = {
   "rate-limited": "کمی آرام‌تر: پیام‌ها بیش از اندازه تند فرستاده شدند.",
   "wrong-moment": "این کار اکنون ممکن نیست.",
   busy: "میز سرش شلوغ است؛ لحظه‌ای بعد دوباره بکوشید.",
+  unavailable: "بازی موقتاً ایستاده است: میز اکنون نمی‌تواند حرکت‌ها را نگه دارد. خودش از سر گرفته می‌شود و چیزی از دست نمی‌رود.",
+  "went-back": "میز به لحظه‌ای پیش‌تر برگشت؛ از همین‌جا ادامه دهید.",
 };
 
 /** A server error, said in the board's language. */

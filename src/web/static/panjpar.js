@@ -1,46 +1,72 @@
 // The Panjpar board. It draws only what the view says: the legal moves are the frame's `actions`,
 // the sentences come from the view's `hints`.
+//
+// One screen, laid out as a card table (panjpar.css): the other seat's hand along the top, the battle
+// and the pile in the middle, the line that says what to do now, your hand and the action bar at the
+// bottom. Every card carries a `data-card` key so that table.js can make it travel (motion.js): a card
+// new to the board comes from the pile (`data-from="stock"`) or from the other hand, one that leaves
+// goes to the other hand or out of play (`goneTo`). The log of the deal's moves opens on demand.
 
 import { cardElement, backElement } from "./cards.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
 import { draggable } from "./drag.js";
+import { play } from "./sound.js";
 import { WORDS, whyNot, notAnAttack, errorSentence, cardName, suitName } from "./panjpar-words.js";
-import { boardTop } from "./share.js";
+import { boardTop, readyLine, markAsked } from "./share.js";
+import { seatName } from "./social.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
+const ended = (f) => f && f.view && f.view.phase.name === "over";
 
 export function createBoard(root, ctx) {
   let frame = null;
   let chosen = []; // the attack cards chosen so far
   let target = null; // the attack card being beaten
-  let why = ""; // the line under the hand
+  let why = ""; // the line above the buttons
   let lastSaid = "";
+  let log = []; // this deal's moves, said once each
+  let logOpen = false;
+  let formerTrump = null; // the trump card the previous frame showed under the pile
+  let outOfPlay = false; // whether a beaten pair has gone aside this deal
+  let sawBeaten = false; // whether the previous frame showed a last battle with beaten pairs
 
   const words = () => WORDS[ctx.lang()];
   const lang = () => ctx.lang();
   const other = () => 1 - frame.seat;
+  const theirArea = () => `hand-${other()}`;
   const who = (seat) => {
     const w = words();
     if (seat === frame.seat) return w.you;
-    return frame.kind === "computer" ? w.computer : w.friend;
+    return frame.kind === "computer" ? w.computer : seatName(frame, seat, lang());
   };
   const offered = (type) => frame.actions.filter((a) => a.type === type);
   const name = (code) => cardName(code, lang());
 
+  /** Sends a move. While the connection is down it is refused (table.js says so): the choice stays. */
   function act(action) {
-    ctx.act(action);
+    if (ctx.act(action) === false) {
+      why = words().notSent;
+      refresh();
+      return false;
+    }
     chosen = [];
     why = "";
+    return true;
   }
 
   function pickHandCard(code) {
     const v = frame.view;
+    if (!frame.actions.length) {
+      // Not this seat's turn: the card stays, and the line says whose turn it is.
+      why = statusLine(v);
+      refresh();
+      return;
+    }
     if (offered("attack").length) {
       chosen = chosen.includes(code) ? chosen.filter((c) => c !== code) : [...chosen, code];
       const fits = offered("attack").some((a) => sameSet(a.cards, chosen));
       why = fits ? words().validAttack(chosen.length) : notAnAttack(v.hints.attack, chosen.length, v.counts[other()], lang());
-      draw();
-      root.querySelector(`[data-card="${code}"]`)?.focus();
+      refresh();
       return;
     }
     defendWith(code);
@@ -56,8 +82,7 @@ export function createBoard(root, ctx) {
     const hint = (frame.view.hints.defend || []).find((h) => h.attack === target);
     const reason = hint && hint.not.find((r) => r.card === code);
     why = reason ? words().notBeater(name(code), whyNot(reason, target, lang())) : "";
-    draw();
-    root.querySelector(`.hand [data-card="${code}"]`)?.focus();
+    refresh();
   }
 
   // While a card is dragged over an attack card, the hand shows what can beat that one.
@@ -70,8 +95,38 @@ export function createBoard(root, ctx) {
 
   function pickAttackCard(code) {
     target = code;
-    draw();
-    root.querySelector(`.battle [data-card="${code}"]`)?.focus();
+    why = "";
+    refresh();
+  }
+
+  /** Brings the marks, the lines and the Attack button up to date without redrawing the cards, so
+   * that a chosen card lifts smoothly and focus stays where it is. */
+  function refresh() {
+    if (!frame || !frame.view) return;
+    const v = frame.view;
+    const attacking = offered("attack").length > 0;
+    const defending = offered("beat").length > 0 || offered("pick-up").length > 0;
+    const hint = (v.hints.defend || []).find((h) => h.attack === target);
+    for (const card of root.querySelectorAll(".hand [data-card]")) {
+      const code = card.dataset.card;
+      card.classList.toggle("chosen", chosen.includes(code));
+      if (attacking) card.setAttribute("aria-pressed", String(chosen.includes(code)));
+      if (defending) {
+        if (hint && !hint.beaten_by.includes(code)) card.setAttribute("aria-disabled", "true");
+        else card.removeAttribute("aria-disabled");
+      }
+    }
+    for (const card of root.querySelectorAll(".battle [data-open]")) {
+      const on = card.dataset.card === target;
+      card.classList.toggle("target", on);
+      card.setAttribute("aria-pressed", String(on));
+    }
+    const line = root.querySelector("#why");
+    if (line) line.textContent = why;
+    const status = root.querySelector("#status");
+    if (status) status.textContent = statusLine(v);
+    const attack = root.querySelector("#attack");
+    if (attack) attack.disabled = !offered("attack").some((a) => sameSet(a.cards, chosen));
   }
 
   function scoreLine() {
@@ -80,12 +135,43 @@ export function createBoard(root, ctx) {
     return el("p", "score", words().score(won[frame.seat], won[other()], m.length.target));
   }
 
+  /** The other seat's hand: face down while the deal is on, face up once it has ended. */
+  function theirZone(v) {
+    const w = words();
+    const zone = el("section", "zone opponent");
+    zone.dataset.area = theirArea();
+    zone.append(el("h2", "", w.theirHand(who(other()), v.counts[other()])));
+    const row = el("div", "cards fan");
+    row.dir = "ltr";
+    const shown = v.hands_shown ? v.hands_shown[other()] : null;
+    if (shown) {
+      for (const c of shown) row.append(cardElement(c, { lang: lang(), extraClass: "small", from: theirArea() }));
+    } else {
+      for (let i = 0; i < v.counts[other()]; i += 1) {
+        row.append(backElement(w.back, "small", { key: `back:${other()}:${i}`, from: "stock" }));
+      }
+    }
+    row.style.setProperty("--n", String(Math.max(1, row.children.length)));
+    zone.append(row);
+    const absent = frame.seats[other()];
+    if (absent && absent.who === "person" && !absent.connected) zone.append(el("p", "why", w.absent(who(other()))));
+    return zone;
+  }
+
   function battleZone(v) {
     const w = words();
     const battle = v.battle || v.last_battle;
-    if (!battle) return null;
     const zone = el("section", "zone battle");
-    zone.append(el("h2", "", v.battle ? w.battle : w.lastBattle));
+    zone.dataset.area = "battle";
+    if (!battle) {
+      zone.append(el("h2", "", w.noBattle));
+      const empty = el("div", "cards");
+      empty.dir = "ltr";
+      zone.append(empty);
+      return zone;
+    }
+    zone.classList.toggle("finished", !v.battle);
+    zone.append(el("h2", "", v.battle ? w.battle(who(battle.attacker)) : w.lastBattle(who(battle.attacker))));
     const row = el("div", "cards");
     row.dir = "ltr";
     const covers = new Map(battle.covers.map(([a, b]) => [a, b]));
@@ -93,15 +179,24 @@ export function createBoard(root, ctx) {
     for (const code of battle.attack) {
       const pair = el("div", "pair");
       const open = !covers.has(code);
+      const taken = battle.picked_up.includes(code);
       const pick = defending && open ? () => pickAttackCard(code) : undefined;
-      const card = cardElement(code, { onPick: pick, lang: lang(), extraClass: target === code && pick ? "target" : "" });
+      const card = cardElement(code, {
+        onPick: pick,
+        lang: lang(),
+        // A card picked up lies in a hand now; here it is only remembered, faintly.
+        key: taken ? `taken:${code}` : code,
+        extraClass: `${target === code && pick ? "target" : ""} ${taken ? "taken" : ""}`.trim(),
+        from: theirArea(),
+      });
+      if (taken) card.setAttribute("aria-label", `${name(code)}, ${w.taken}`);
       if (pick) {
         card.setAttribute("aria-pressed", String(target === code));
         card.dataset.open = "true";
       }
       pair.append(card);
       if (!open) {
-        const cover = cardElement(covers.get(code), { lang: lang() });
+        const cover = cardElement(covers.get(code), { lang: lang(), extraClass: "cover", from: theirArea() });
         cover.setAttribute("aria-label", `${w.beaten} ${name(covers.get(code))}`);
         pair.append(cover);
       }
@@ -110,40 +205,56 @@ export function createBoard(root, ctx) {
     zone.append(row);
     markArrivals("battle", frame.version, row);
     if (battle.finished) {
-      zone.append(el("p", "", battle.picked_up.length ? w.pickedUp(battle.picked_up.length) : w.allBeaten));
+      zone.append(el("p", "battle-end", battle.picked_up.length ? w.pickedUp(battle.picked_up.length) : w.allBeaten));
     }
     return zone;
   }
 
+  /** The pile with the trump card under it, and the place beaten cards go. */
   function pileZone(v) {
     const w = words();
     const zone = el("section", "zone stock-zone");
-    if (v.trump) zone.append(el("strong", "", w.trump(suitName(v.trump, lang()))));
-    const row = el("div", "pile");
-    row.dir = "ltr";
+    zone.append(el("h2", "trump-name", v.trump ? w.trump(suitName(v.trump, lang())) : w.trumpUnknown));
+    const pile = el("div", "pile");
+    pile.dir = "ltr";
+    pile.dataset.area = "stock";
     if (v.trump_card) {
-      row.append(cardElement(v.trump_card, { lang: lang(), extraClass: "trump-card small" }));
-      row.append(backElement(w.back, "small"));
+      const slot = el("span", "trump-slot");
+      slot.append(cardElement(v.trump_card, { lang: lang(), extraClass: "small trump-card" }));
+      pile.append(slot);
     }
-    zone.append(row);
-    if (v.trump_card) zone.append(el("span", "", w.trumpUnder(name(v.trump_card))));
-    else if (v.trump_drawn_by !== null && v.trump_drawn_by !== undefined) zone.append(el("span", "", w.trumpDrawn(who(v.trump_drawn_by))));
-    zone.append(el("p", "stock-left", v.stock_left ? w.stockYes : w.stockNo));
+    if (v.stock_left || v.phase.name === "guess") pile.append(backElement(w.back, "small stack"));
+    else pile.append(el("span", "card small empty", ""));
+    zone.append(pile);
+    let said = v.stock_left ? w.stockYes : w.stockNo;
+    if (v.trump_card) said = w.trumpUnder(name(v.trump_card));
+    else if (v.trump_drawn_by !== null && v.trump_drawn_by !== undefined) said = w.trumpDrawn(who(v.trump_drawn_by));
+    const note = el("p", "stock-left", said);
+    zone.append(note);
+    const out = el("div", "out");
+    out.dataset.area = "discard";
+    out.append(outOfPlay ? backElement(w.outOfPlay, "small stack") : el("span", "card small empty", ""));
+    out.append(el("span", "out-name", w.outOfPlay));
+    zone.append(out);
     return zone;
   }
 
   function handZone(v) {
     const w = words();
     const zone = el("section", "zone hand");
-    zone.append(el("h2", "", w.yourHand));
+    zone.dataset.area = "hand";
+    zone.setAttribute("aria-label", w.yourHand);
     const row = el("div", "cards");
     row.dir = "ltr";
+    const over = frame.status === "deal-over" || frame.status === "match-over";
     const attacking = offered("attack").length > 0;
     const defending = offered("beat").length > 0 || offered("pick-up").length > 0;
     const hint = (v.hints.defend || []).find((h) => h.attack === target);
-    for (const code of v.hand) {
-      const pick = attacking || defending ? () => pickHandCard(code) : undefined;
-      const card = cardElement(code, { onPick: pick, lang: lang(), extraClass: chosen.includes(code) ? "chosen" : "" });
+    const cards = over && v.hands_shown ? v.hands_shown[frame.seat] : v.hand;
+    for (const code of cards) {
+      // Always a button, so that focus can rest on a card while the other seat plays.
+      const pick = over ? undefined : () => pickHandCard(code);
+      const card = cardElement(code, { onPick: pick, lang: lang(), extraClass: chosen.includes(code) ? "chosen" : "", from: "stock" });
       if (attacking) card.setAttribute("aria-pressed", String(chosen.includes(code)));
       if (defending && hint && !hint.beaten_by.includes(code)) card.setAttribute("aria-disabled", "true");
       if (offered("beat").length) {
@@ -158,18 +269,33 @@ export function createBoard(root, ctx) {
       }
       row.append(card);
     }
+    row.style.setProperty("--n", String(Math.max(1, cards.length)));
     zone.append(row);
     markArrivals("hand", frame.version, row);
+    return zone;
+  }
+
+  /** The bar under the hand: why a choice is not a move, and the buttons. */
+  function actionBar(v, levelLine) {
+    const w = words();
+    const bar = el("div", "action-bar");
+    bar.dataset.area = "actions";
     const line = el("p", "why", why);
     line.id = "why";
     line.setAttribute("aria-live", "polite");
-    zone.append(line);
+    bar.append(line);
     const controls = el("div", "controls");
-    if (attacking) {
-      const fit = offered("attack").find((a) => sameSet(a.cards, chosen));
-      const b = button(w.attackButton, () => fit && act(fit), "primary");
+    for (const g of offered("guess")) {
+      const b = button(w[g.colour], () => act(g), `primary guess ${g.colour}`);
+      b.dataset.colour = g.colour;
+      b.dataset.key = `guess-${g.colour}`;
+      controls.append(b);
+    }
+    if (offered("attack").length) {
+      const fit = () => offered("attack").find((a) => sameSet(a.cards, chosen));
+      const b = button(w.attackButton, () => fit() && act(fit()), "primary");
       b.id = "attack";
-      b.disabled = !fit;
+      b.disabled = !fit();
       controls.append(b);
     }
     if (offered("pick-up").length) {
@@ -177,32 +303,27 @@ export function createBoard(root, ctx) {
       b.id = "pick-up";
       controls.append(b);
     }
-    zone.append(controls);
-    return zone;
-  }
-
-  function guessZone(v) {
-    const w = words();
-    const zone = el("section", "zone guess");
-    const guesses = offered("guess");
-    if (guesses.length) {
-      zone.append(el("p", "status-line", w.guessAsk));
-      const controls = el("div", "controls");
-      for (const g of guesses) {
-        const b = button(w[g.colour], () => act(g), "primary");
-        b.dataset.colour = g.colour;
-        controls.append(b);
-      }
-      zone.append(controls);
-    } else {
-      zone.append(el("p", "status-line", w.guessWait(who(v.guesser))));
+    if (frame.status === "match-over") {
+      const choice = levelLine && levelLine.querySelector("#rematch-level");
+      if (choice) controls.append(choice);
+      const b = button(w.rematch, () => ctx.rematch(), "primary");
+      b.id = "rematch";
+      controls.append(markAsked(b, frame));
+    } else if (frame.status === "deal-over") {
+      const b = button(w.nextDeal, () => ctx.nextDeal(), "primary");
+      b.id = "next-deal";
+      controls.append(markAsked(b, frame));
     }
-    return zone;
+    bar.append(controls);
+    const ready = readyLine(frame, who, lang());
+    if (ready) bar.append(ready);
+    return bar;
   }
 
   function statusLine(v) {
     const w = words();
     const mine = frame.actions.length > 0;
+    if (v.phase.name === "guess") return offered("guess").length ? w.guessAsk : w.guessWait(who(v.guesser));
     if (v.phase.name === "attack") return mine ? w.attackTurn : w.attackWait(who(v.to_act));
     if (v.phase.name === "defend") {
       if (!mine) return w.defendWait(who(v.to_act));
@@ -210,12 +331,14 @@ export function createBoard(root, ctx) {
       if (!open) return w.defendTurn;
       return open.beaten_by.length ? w.target(name(target)) : w.noBeater(name(target));
     }
+    if (v.phase.name === "over") return v.phase.winner === null || v.phase.winner === undefined ? w.dealDrawn : w.dealWon(who(v.phase.winner));
     return "";
   }
 
+  /** The end of a deal, in the middle of the table; both hands lie face up where they were held. */
   function resultZone(v) {
     const w = words();
-    const zone = el("section", "result");
+    const zone = el("section", "zone result");
     zone.id = "result";
     const m = frame.match;
     if (frame.status === "match-over") {
@@ -224,28 +347,31 @@ export function createBoard(root, ctx) {
     const winner = v.phase.winner;
     zone.append(el("p", "", winner === null || winner === undefined ? w.dealDrawn : w.dealWon(who(winner))));
     zone.append(scoreLine());
-    if (v.hands_shown) {
-      zone.append(el("h3", "", w.hands));
-      [frame.seat, other()].forEach((seat) => {
-        zone.append(el("p", "", `${who(seat)}:`));
-        const row = el("div", "cards");
-        row.dir = "ltr";
-        v.hands_shown[seat].forEach((c) => row.append(cardElement(c, { lang: lang(), extraClass: "small" })));
-        zone.append(row);
-      });
-    }
-    const controls = el("div", "controls");
-    if (frame.status === "match-over") {
-      const b = button(w.rematch, () => ctx.rematch(), "primary");
-      b.id = "rematch";
-      controls.append(b);
-    } else {
-      const b = button(w.nextDeal, () => ctx.nextDeal(), "primary");
-      b.id = "next-deal";
-      controls.append(b);
-    }
-    zone.append(controls);
     return zone;
+  }
+
+  /** The moves of this deal, in a drawer that opens on demand. */
+  function movesDrawer(levelLine) {
+    const w = words();
+    const drawer = el("details", "drawer");
+    drawer.open = logOpen;
+    drawer.addEventListener("toggle", () => {
+      logOpen = drawer.open;
+    });
+    const summary = el("summary", "button", w.moves);
+    summary.id = "moves-toggle";
+    drawer.append(summary);
+    const panel = el("div", "drawer-panel");
+    const level = levelLine && levelLine.querySelector("#level-shown");
+    if (level) panel.append(el("p", "level-said", level.textContent));
+    if (!log.length) panel.append(el("p", "", w.noMoves));
+    else {
+      const list = el("ol", "log");
+      for (const said of log) list.append(el("li", "", said));
+      panel.append(list);
+    }
+    drawer.append(panel);
+    return drawer;
   }
 
   function narrate(v) {
@@ -267,6 +393,7 @@ export function createBoard(root, ctx) {
     if (v.phase.name === "over") said = v.phase.winner === null ? w.dealDrawn : w.dealWon(who(v.phase.winner));
     if (said && said !== lastSaid) {
       lastSaid = said;
+      log.push(said);
       announce(said);
     }
   }
@@ -279,28 +406,27 @@ export function createBoard(root, ctx) {
     root.dir = lang() === "fa" ? "rtl" : "ltr";
     const board = boardTop(root, frame, scoreLine(), w);
     if (!board) return;
-    const theirs = el("section", "zone opponent");
-    theirs.append(el("h2", "", w.theirHand(who(other()), v.counts[other()])));
-    const backs = el("div", "cards");
-    backs.dir = "ltr";
-    for (let i = 0; i < v.counts[other()]; i += 1) backs.append(backElement(w.back, "small"));
-    theirs.append(backs);
-    const absent = frame.seats[other()];
-    if (absent && absent.who === "person" && !absent.connected) theirs.append(el("p", "why", w.absent(who(other()))));
-    board.append(theirs);
-    if (v.phase.name === "guess") board.append(guessZone(v));
-    else {
-      const status = el("p", "status-line", statusLine(v));
-      status.id = "status";
-      board.append(status);
-      const middle = el("div", "board-two");
-      const battle = battleZone(v);
-      if (battle) middle.append(battle);
-      middle.append(pileZone(v));
-      board.append(middle);
-    }
-    if (frame.status === "deal-over" || frame.status === "match-over") board.firstElementChild.after(resultZone(v));
-    else if (v.phase.name !== "guess") board.append(handZone(v));
+    board.classList.add("panjpar");
+    const top = board.firstElementChild;
+    top.classList.add("top-bar");
+    const levelLine = board.querySelector(".level-line");
+    if (levelLine) top.append(levelLine);
+    const rules = el("a", "button rules-link", w.rules);
+    rules.href = w.rulesHref;
+    rules.target = "_blank";
+    rules.rel = "noopener";
+    rules.dataset.key = "rules";
+    top.append(movesDrawer(levelLine), rules);
+    board.append(theirZone(v));
+    const over = frame.status === "deal-over" || frame.status === "match-over";
+    board.append(over ? resultZone(v) : battleZone(v));
+    board.append(pileZone(v));
+    const status = el("p", "status-line", statusLine(v));
+    status.id = "status";
+    if (frame.actions.length) status.classList.add("mine");
+    board.append(status);
+    board.append(handZone(v));
+    board.append(actionBar(v, levelLine));
     const moveLine = el("p", "move-line");
     moveLine.id = "move-line";
     moveLine.textContent = lastSaid;
@@ -311,23 +437,56 @@ export function createBoard(root, ctx) {
 
   return {
     render(next) {
+      const before = frame;
       const fresh = !frame || next.version !== frame.version;
+      formerTrump = frame && frame.view ? frame.view.trump_card : null;
       frame = next;
       const v = frame.view;
+      // A new view that leaves this seat the same moves keeps the line about its choice; chosen
+      // attack cards stay chosen while this seat still attacks and holds them (a draw may come in
+      // while the player is choosing).
+      const same = before && JSON.stringify(before.actions) === JSON.stringify(next.actions);
       if (fresh) {
-        chosen = [];
-        why = "";
+        const attacking = next.actions.some((a) => a.type === "attack");
+        const hand = (v && v.hand) || [];
+        chosen = attacking ? chosen.filter((c) => hand.includes(c)) : [];
+        if (!same) why = "";
         const open = (v && v.hints.defend) || [];
         if (!open.some((h) => h.attack === target)) target = open.length ? open[0].attack : null;
       }
-      if (v) narrate(v);
+      if (v) {
+        if (v.phase.name === "guess") {
+          log = [];
+          outOfPlay = false;
+        }
+        // Beaten pairs go aside once the last battle is cleared from the table.
+        if (sawBeaten && !v.last_battle) outOfPlay = true;
+        sawBeaten = Boolean(v.last_battle && v.last_battle.covers.length);
+        narrate(v);
+      }
       draw();
+      // A deal that ends in this very frame is heard once; drawn again, it stays quiet.
+      if (before && before.view && ended(frame) && !ended(before)) {
+        const winner = v.phase.winner;
+        if (winner === frame.seat) play("won");
+        else if (winner !== null && winner !== undefined) play("lost");
+      }
+    },
+    /** Where a card that left the board went: the other hand, or out of play. */
+    goneTo(key) {
+      if (!frame || !frame.view || key.includes(":")) return null;
+      const v = frame.view;
+      if (v.phase.name === "guess") return null;
+      const last = v.last_battle;
+      if (last && last.picked_up.includes(key) && last.attacker === frame.seat) return theirArea();
+      if (key === formerTrump && v.trump_drawn_by === other()) return theirArea();
+      return "discard";
     },
     error(errorFrame) {
       why = errorSentence(errorFrame, lang());
       showBanner(why, true);
       setTimeout(() => showBanner(""), 4000);
-      if (frame) draw();
+      if (frame) refresh();
     },
   };
 }

@@ -1,10 +1,16 @@
-// The Pishe Pasha board: four suit piles, both discard piles and stocks, Give / Turn / Keep as the
-// frame offers them, and the steps of this turn and the last one as the view lists them.
+// The Pishe Pasha board, one screen: the other seat's stock, turned card and discard pile along the
+// top, the four suit piles in the middle, yours at the bottom with Give / Turn a card / Keep it always
+// in the same place, the line that says what to do now, and the turn log in a drawer. Every card
+// carries its code (a stock's back a key of its own) so that table.js makes it travel: a card turned
+// slides out of its stock, a gift crosses to the other pile, a card going home flies to its suit pile,
+// a pile turned over goes back into the stock. The board draws only what the frame says.
 
-import { cardElement, backElement, cardName } from "./cards.js";
+import { cardElement, backElement, cardName, parseCard } from "./cards.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
-import { boardTop } from "./share.js";
+import { boardTop, readyLine, markAsked } from "./share.js";
+import { seatName } from "./social.js";
 import { openTable } from "./landing.js";
+import { play } from "./sound.js";
 
 const W = {
   yourTurn: "Your turn",
@@ -17,179 +23,414 @@ const W = {
   copy: "Copy link",
   copied: "Link copied.",
   share: "Share",
+  level: {
+    standard: "Against the standard computer",
+    strong: "Against the strong computer",
+    next: "Next match against:",
+    names: { standard: "standard", strong: "strong" },
+  },
 };
 
 const LABELS = { "one-deal": "one deal", 50: "first to 50", 100: "first to 100" };
-const lengthWords = (length) => (length.kind === "points" ? `first to ${length.target} points` : "one deal");
+const lengthWords = (length) => (length.kind === "points" ? `first to ${length.target}` : "one deal");
+const SUITS = ["spades", "hearts", "diamonds", "clubs"];
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const shortName = (code) => {
+  const { rank, suit } = parseCard(code);
+  return `${rank}${SYMBOL[suit]}`;
+};
+const cards = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
+
+// The device remembers whether cards are turned by themselves when that is the only move; the beat
+// before it lets the player see the board first.
+const AUTO_TURN_KEY = "chaikhana-auto-turn";
+const AUTO_TURN_MS = 700;
 
 export function createBoard(root, ctx) {
   let frame = null;
   let lastSaid = "";
+  let pending = null; // a move sent and not answered yet: further clicks wait for the answer
+  let autoTurn = null; // the turn-over made for the player when it is the only move (see autoTurnBox)
+  let logOpen = null; // the player's own choice for the turn log drawer (null: the layout's default)
+  const under = {}; // per seat: the card known to lie under its pile's top (seen there before)
+  let gone = new Map(); // card key -> the area a card that left the board went to
 
-  const who = (seat) => (seat === frame.seat ? W.you : frame.kind === "computer" ? W.computer : W.friend);
+  const who = (seat) => (seat === frame.seat ? W.you : frame.kind === "computer" ? W.computer : seatName(frame, seat));
   const offered = (type) => frame.actions.find((a) => a.type === type);
 
-  function pileBlock(title, pile, id) {
-    const box = el("div", "counted");
-    box.id = id;
-    box.append(el("h3", "", title));
-    if (pile.top) box.append(cardElement(pile.top));
-    else box.append(el("span", "card empty", "—"));
-    box.append(el("span", "", `${pile.count} ${pile.count === 1 ? "card" : "cards"}`));
-    markArrivals(id, frame.version, box);
+  /** The steps taken since the frame drawn before, with their seats, oldest first. */
+  function newSteps(v, old) {
+    const tag = (log, from) => log.steps.slice(from).map((step) => ({ seat: log.seat, step }));
+    const was = old.view.this_turn;
+    const t = v.this_turn;
+    if (t.seat === was.seat && t.steps.length >= was.steps.length) return tag(t, was.steps.length);
+    const l = v.last_turn;
+    const rest = l.seat === was.seat && l.steps.length >= was.steps.length ? tag(l, was.steps.length) : tag(l, 0);
+    return [...rest, ...tag(t, 0)];
+  }
+
+  /** Where each face-up card now on the board came from, if it was not on the board before. */
+  function origins(v, steps, fresh) {
+    const from = new Map();
+    // A card turned and waiting for a choice is not in the log yet: it came out of the stock.
+    if (fresh && v.turned) from.set(v.turned, `stock-${v.to_act}`);
+    for (const { seat, step } of steps) {
+      if (step.step === "turn-over") from.set(`back:stock:${seat}`, `pile-${seat}`);
+      if (!step.card) continue;
+      const stock = step.from === "stock" || step.step === "keep" || step.step === "discard";
+      from.set(step.card, `${stock ? "stock" : "pile"}-${seat}`);
+    }
+    return from;
+  }
+
+  /** Remembers the card under each pile's top: the previous top, when exactly one card came on. */
+  function followPiles(v, old) {
+    for (const seat of [0, 1]) {
+      const pile = v.piles[seat];
+      const was = old?.view?.piles[seat];
+      if (was && was.top && pile.count === was.count + 1 && pile.top !== was.top) {
+        under[seat] = { count: pile.count, card: was.top };
+      } else if (!(under[seat] && was && pile.count === was.count && pile.top === was.top)) {
+        under[seat] = null;
+      }
+    }
+  }
+
+  /** The areas cards that left went to: a pile turned over went into its stock; a card covered on
+   * its suit pile went home. Anything else was covered where it lay, and simply stays under. */
+  function goneAreas(v, old, steps) {
+    const map = new Map();
+    if (!old?.view) return map;
+    for (const { seat, step } of steps) {
+      const top = old.view.piles[seat]?.top;
+      if (step.step === "turn-over" && top) map.set(top, `stock-${seat}`);
+    }
+    for (const suit of SUITS) {
+      const top = old.view.suit_piles[suit];
+      if (top && v.suit_piles[suit] !== top) map.set(top, `suit-${suit}`);
+    }
+    for (const { step } of steps) {
+      if (step.step === "home" && step.card) map.set(step.card, `suit-${suitOf(step.card)}`);
+    }
+    return map;
+  }
+
+  const suitOf = (code) => ({ S: "spades", H: "hearts", D: "diamonds", C: "clubs" })[parseCard(code).suit];
+
+  function slot(kind, area, caption, label) {
+    const box = el("figure", `pp-slot pp-${kind}`);
+    if (area) box.dataset.area = area;
+    box.setAttribute("aria-label", label);
+    const place = el("div", "pp-place");
+    box.append(place);
+    box.append(el("figcaption", "", caption));
+    return { box, place };
+  }
+
+  function depth(count) {
+    return count > 18 ? "3" : count > 6 ? "2" : count > 1 ? "1" : "0";
+  }
+
+  function stockSlot(v, seat, from) {
+    const count = v.stocks[seat];
+    const { box, place } = slot("stock", `stock-${seat}`, `Stock ${count}`, `Stock: ${cards(count)}`);
+    box.dataset.depth = depth(count);
+    if (count) {
+      const back = backElement(W.back);
+      back.dataset.card = `back:stock:${seat}`;
+      const turnedOver = from.get(back.dataset.card);
+      if (turnedOver) back.dataset.from = turnedOver;
+      place.append(back);
+    } else place.append(el("span", "card empty", ""));
     return box;
   }
 
-  function stockBlock(title, count, id) {
-    const box = el("div", "counted");
-    box.id = id;
-    box.append(el("h3", "", title));
-    if (count) box.append(backElement(W.back));
-    else box.append(el("span", "card empty", "—"));
-    box.append(el("span", "", `${count} ${count === 1 ? "card" : "cards"}`));
+  function pileSlot(v, seat, from, target) {
+    const pile = v.piles[seat];
+    const { box, place } = slot("pile", `pile-${seat}`, `Pile ${pile.count}`, `Discard pile: ${cards(pile.count)}`);
+    box.dataset.depth = depth(pile.count);
+    if (under[seat] && pile.count > 1) place.append(still(under[seat].card));
+    if (pile.top) place.append(faceCard(pile.top, from, target ? "target" : ""));
+    else place.append(el("span", "card empty", ""));
+    markArrivals(`pp-pile-${seat}`, frame.version, box);
     return box;
   }
 
-  function seatZone(v, seat) {
-    const zone = el("section", "zone");
-    zone.append(el("h2", "", seat === frame.seat ? "Your stock and pile" : `${who(seat)}: stock and pile`));
-    const row = el("div", "row");
-    row.dir = "ltr";
-    row.append(stockBlock("Stock", v.stocks[seat], `stock-${seat === frame.seat ? "mine" : "theirs"}`));
-    row.append(pileBlock("Discard pile", v.piles[seat], `pile-${seat === frame.seat ? "mine" : "theirs"}`));
-    if (v.turned && v.to_act === seat) {
-      const box = el("div", "counted");
-      box.append(el("h3", "", "Just turned"));
-      box.append(cardElement(v.turned));
-      markArrivals("turned", frame.version, box);
-      row.append(box);
+  function turnedSlot(v, seat, from) {
+    const mine = v.turned && v.to_act === seat;
+    const { box, place } = slot("turned", `turned-${seat}`, mine ? "Turned" : "", mine ? "The card just turned" : "No card turned");
+    if (mine) place.append(faceCard(v.turned, from.get(v.turned)));
+    else box.classList.add("pp-idle");
+    markArrivals(`pp-turned-${seat}`, frame.version, box);
+    return box;
+  }
+
+  /** A face-up card that travels (it carries its code), from `from` if it is new to the board. */
+  function faceCard(code, from, extraClass = "") {
+    const card = cardElement(code, { extraClass });
+    if (from) card.dataset.from = from;
+    return card;
+  }
+
+  /** A card drawn under another, to be seen only while the one on top travels: no key, no motion. */
+  function still(code) {
+    const card = cardElement(code, { extraClass: "pp-under" });
+    delete card.dataset.card;
+    card.setAttribute("aria-hidden", "true");
+    card.removeAttribute("role");
+    return card;
+  }
+
+  function seatRow(v, seat, from) {
+    const mine = seat === frame.seat;
+    const row = el("section", `pp-seat ${mine ? "pp-mine" : "pp-theirs"}`);
+    row.setAttribute("aria-label", mine ? "Your stock and pile" : `${who(seat)}: stock and pile`);
+    if (mine) row.dataset.area = "hand";
+    if (v.to_act === seat) row.classList.add("pp-acting");
+    const name = el("div", "pp-name");
+    name.append(el("strong", "", who(seat)));
+    name.append(el("span", "pp-holds", `holds ${v.stocks[seat] + v.piles[seat].count}`));
+    if (v.to_act === seat) name.append(el("span", "pp-to-play", mine ? "your turn" : "playing"));
+    row.append(name);
+    const spread = el("div", "pp-cards");
+    spread.dir = "ltr";
+    // The card a give would go onto is framed: the top of the other seat's pile.
+    const target = !mine && (offered("give") !== undefined);
+    spread.append(stockSlot(v, seat, from), turnedSlot(v, seat, from), pileSlot(v, seat, from.get(v.piles[seat].top), target));
+    row.append(spread);
+    return row;
+  }
+
+  function suitPiles(v, from) {
+    const centre = el("section", "pp-centre");
+    centre.dataset.area = "suit-piles";
+    centre.setAttribute("aria-label", "Suit piles, ace up to king");
+    centre.dir = "ltr";
+    for (const suit of SUITS) {
+      const top = v.suit_piles[suit];
+      const name = top ? `${suit}: up to ${cardName(top).replace(/^the /, "the ")}` : `${suit}: empty`;
+      const { box, place } = slot("suit", `suit-${suit}`, top ? `${shortName(top)}` : suit, name);
+      if (top) {
+        const rank = RANKS.indexOf(parseCard(top).rank);
+        if (rank > 0) place.append(still(`${RANKS[rank - 1]}${parseCard(top).suit}`));
+        place.append(faceCard(top, from.get(top)));
+      } else {
+        const empty = el("span", "card empty pp-suit-mark", SYMBOL[suitLetter(suit)]);
+        place.append(empty);
+      }
+      markArrivals(`pp-suit-${suit}`, frame.version, box);
+      centre.append(box);
+    }
+    return centre;
+  }
+
+  const suitLetter = (suit) => ({ spades: "S", hearts: "H", diamonds: "D", clubs: "C" })[suit];
+
+  function act(action) {
+    if (!action || pending) return;
+    if (ctx.act(action) === false) return; // table.js says it was not sent; nothing is lost or cleared
+    pending = setTimeout(() => (pending = null), 4000);
+  }
+
+  function actionButton(key, label, aria, action, primary) {
+    const b = button(label, () => act(action), primary ? "primary" : "");
+    b.id = key;
+    b.dataset.key = key;
+    if (aria) b.setAttribute("aria-label", aria);
+    // Never `disabled`: a disabled button drops focus, and "Turn a card" keeps it through the other turn.
+    b.setAttribute("aria-disabled", String(!action));
+    return b;
+  }
+
+  /** The player's choice to have a card turned for them whenever turning is all they may do. */
+  function autoTurnBox() {
+    const label = el("label", "pp-auto");
+    const box = el("input");
+    box.type = "checkbox";
+    box.id = "auto-turn";
+    box.dataset.key = "auto-turn";
+    box.checked = localStorage.getItem(AUTO_TURN_KEY) === "on";
+    box.addEventListener("change", () => {
+      localStorage.setItem(AUTO_TURN_KEY, box.checked ? "on" : "off");
+      turnIfOnlyMove();
+    });
+    label.append(box, " Turn a card by itself when that is the only move");
+    return label;
+  }
+
+  /** With the choice on, turns a card after a short beat when no other move is open. */
+  function turnIfOnlyMove() {
+    clearTimeout(autoTurn);
+    const only = frame.status === "playing" && frame.actions.length === 1 && frame.actions[0].type === "turn";
+    if (!only || localStorage.getItem(AUTO_TURN_KEY) !== "on") return;
+    const version = frame.version;
+    autoTurn = setTimeout(() => {
+      if (frame.version === version) act(frame.actions[0]);
+    }, AUTO_TURN_MS);
+  }
+
+  function statusWords(v) {
+    if (v.result) return "";
+    if (!frame.actions.length) return `${who(v.to_act)} ${v.to_act === frame.seat ? "are" : "is"} playing…`;
+    const give = v.choices.give;
+    if (offered("keep")) return `Your turn: give the ${shortName(give)} to their pile, or keep it and end your turn.`;
+    if (offered("give")) return `Your turn: give the ${shortName(give)}, or turn a card.`;
+    return "Your turn: turn a card.";
+  }
+
+  function bar(v) {
+    const box = el("section", "pp-bar");
+    const status = el("p", "status-line", statusWords(v));
+    status.id = "status";
+    box.append(status);
+    const why = el("p", "why", frame.actions.length && v.choices.hint ? `No give: ${v.choices.hint}` : "");
+    why.id = "why";
+    if (why.textContent) why.title = why.textContent;
+    box.append(why);
+    const row = el("div", "controls pp-actions");
+    row.dataset.area = "actions";
+    const give = offered("give");
+    const gift = v.choices.give;
+    row.append(actionButton("give", gift ? `Give ${shortName(gift)}` : "Give", gift ? `Give ${cardName(gift)}` : "Give", give, true));
+    row.append(actionButton("turn", "Turn a card", "", offered("turn"), !give || !offered("keep")));
+    row.append(actionButton("keep", "Keep it", "Keep it (your turn ends)", offered("keep"), false));
+    box.append(row);
+    box.append(autoTurnBox());
+    const line = el("p", "move-line");
+    line.id = "move-line";
+    line.textContent = lastSaid;
+    line.title = lastSaid;
+    box.append(line);
+    return box;
+  }
+
+  function resultZone(v) {
+    const zone = el("section", "result pp-result");
+    zone.id = "result";
+    const m = frame.match;
+    if (frame.status === "match-over") zone.append(el("h2", "", `${(m.winners || []).map(who).join(" & ")} won the match.`));
+    const won = v.result ? `${who(v.result.winner)} won the deal and scored ${v.result.points}. ` : "";
+    zone.append(el("p", "", `${won}Points: you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]}.`));
+    const row = el("div", "controls");
+    row.dataset.area = "actions";
+    if (frame.status === "match-over") {
+      const b = button("Play again", () => ctx.rematch(), "primary");
+      b.id = "rematch";
+      b.dataset.key = "rematch";
+      row.append(markAsked(b, frame));
+      if (frame.kind === "computer") {
+        for (const length of ["one-deal", 50, 100]) {
+          const n = button(`New: ${LABELS[length]}`, () => openTable("pishe-pasha", "computer", length));
+          n.dataset.key = `new-${length}`;
+          row.append(n);
+        }
+      }
+    } else {
+      const b = button("Next deal", () => ctx.nextDeal(), "primary");
+      b.id = "next-deal";
+      b.dataset.key = "next-deal";
+      row.append(markAsked(b, frame));
     }
     zone.append(row);
+    const ready = readyLine(frame, who);
+    if (ready) zone.append(ready);
     return zone;
   }
 
   function logList(log) {
     const list = el("ol", "log");
     for (const step of log.steps) {
-      list.append(el("li", "", step.forced ? `${step.says} (forced)` : step.says));
+      // The sentence says "(forced)" itself; the mark is the item's shape.
+      list.append(el("li", step.forced ? "forced" : "", step.says));
     }
+    if (!log.steps.length) list.append(el("li", "pp-none", "Nothing yet."));
     return list;
   }
 
-  function controls(v) {
-    const zone = el("section", "zone");
-    const row = el("div", "controls");
-    const give = offered("give");
-    const giveButton = button(v.choices.give ? `Give ${cardName(v.choices.give)}` : "Give", () => give && ctx.act(give), "primary");
-    giveButton.id = "give";
-    giveButton.disabled = !give;
-    row.append(giveButton);
-    const turn = offered("turn");
-    if (turn || !offered("keep")) {
-      const b = button("Turn a card", () => turn && ctx.act(turn), "primary");
-      b.id = "turn";
-      b.disabled = !turn;
-      row.append(b);
-    }
-    const keep = offered("keep");
-    if (keep) {
-      const b = button("Keep it", () => ctx.act(keep));
-      b.id = "keep";
-      row.append(b);
-    }
-    zone.append(row);
-    const why = el("p", "why", frame.actions.length && v.choices.hint ? `No give: ${v.choices.hint}` : "");
-    why.id = "why";
-    zone.append(why);
-    return zone;
+  function turnLog(v) {
+    const drawer = el("details", "pp-log");
+    drawer.id = "turn-log";
+    const wide = window.matchMedia("(min-width: 64rem) and (min-height: 34rem)").matches;
+    drawer.open = logOpen ?? wide;
+    drawer.addEventListener("toggle", () => (logOpen = drawer.open));
+    const summary = el("summary", "", "Turn log");
+    summary.dataset.key = "turn-log";
+    drawer.append(summary);
+    const body = el("div", "pp-log-body");
+    const seatName = (log) => (log.seat === null ? "" : ` (${who(log.seat)})`);
+    body.append(el("h3", "", `This turn${seatName(v.this_turn)}`), logList(v.this_turn));
+    body.append(el("h3", "", `The turn before${seatName(v.last_turn)}`), logList(v.last_turn));
+    const rules = el("a", "", "How to play");
+    rules.href = "/pishe-pasha/rules";
+    rules.target = "_blank";
+    const more = el("p", "pp-rules-link");
+    more.append(rules);
+    body.append(more);
+    drawer.append(body);
+    return drawer;
   }
 
-  function resultZone(v) {
-    const zone = el("section", "result");
-    zone.id = "result";
-    const m = frame.match;
-    if (v.result) zone.append(el("p", "", `${who(v.result.winner)} won the deal and scored ${v.result.points}.`));
-    zone.append(el("p", "", `Points: you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]}.`));
-    const row = el("div", "controls");
-    if (frame.status === "match-over") {
-      zone.prepend(el("h2", "", `${(m.winners || []).map(who).join(" & ")} won the match.`));
-      const b = button("Play again", () => ctx.rematch(), "primary");
-      b.id = "rematch";
-      row.append(b);
-      if (frame.kind === "computer") {
-        for (const length of ["one-deal", 50, 100]) {
-          row.append(button(`New match: ${LABELS[length]}`, () => openTable("pishe-pasha", "computer", length)));
-        }
-      }
-    } else {
-      const b = button("Next deal", () => ctx.nextDeal(), "primary");
-      b.id = "next-deal";
-      row.append(b);
-    }
-    zone.append(row);
-    return zone;
-  }
-
-  function draw() {
+  function draw(steps, old) {
     const v = frame.view;
     root.textContent = "";
     const m = frame.match;
-    const score = el("p", "score", `Points: you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]} (${lengthWords(m.length)})`);
+    const score = el("p", "score", `You ${m.totals[frame.seat]} · them ${m.totals[1 - frame.seat]} (${lengthWords(m.length)})`);
     const board = boardTop(root, frame, score, W);
     if (!board) return;
-    board.append(seatZone(v, 1 - frame.seat));
-    const home = el("section", "zone");
-    home.append(el("h2", "", "Suit piles (ace up to king)"));
-    const piles = el("div", "suit-piles");
-    piles.dir = "ltr";
-    for (const suit of ["spades", "hearts", "diamonds", "clubs"]) {
-      const top = v.suit_piles[suit];
-      const box = el("div", "counted");
-      box.append(top ? cardElement(top) : el("span", "card empty", "—"));
-      box.append(el("span", "", suit));
-      markArrivals(`suit-${suit}`, frame.version, box);
-      piles.append(box);
-    }
-    home.append(piles);
-    board.append(home);
-    board.append(seatZone(v, frame.seat));
-    const mine = frame.actions.length > 0;
-    const status = el("p", "status-line", v.result ? "" : mine ? "Your turn: give or turn a card." : `${who(v.to_act)} is playing.`);
-    status.id = "status";
-    board.append(status);
-    if (frame.status === "deal-over" || frame.status === "match-over") board.firstElementChild.after(resultZone(v));
-    else board.append(controls(v));
-    const logs = el("div", "board-two");
-    const now = el("section", "zone");
-    now.append(el("h2", "", v.this_turn.seat === null ? "This turn" : `This turn (${who(v.this_turn.seat)})`));
-    now.append(logList(v.this_turn));
-    logs.append(now);
-    const before = el("section", "zone");
-    before.append(el("h2", "", v.last_turn.seat === null ? "The turn before" : `The turn before (${who(v.last_turn.seat)})`));
-    before.append(logList(v.last_turn));
-    logs.append(before);
-    board.append(logs);
-    const line = el("p", "move-line");
-    line.id = "move-line";
-    line.textContent = lastSaid;
-    board.append(line);
+    board.classList.add("pp");
+    board.dataset.version = String(frame.version);
+    const top = el("div", "pp-top");
+    top.append(...board.children);
+    board.append(top);
+    const from = origins(v, steps, Boolean(old) && old.version < frame.version);
+    gone = goneAreas(v, old, steps);
+    followPiles(v, old);
+    board.append(seatRow(v, 1 - frame.seat, from));
+    board.append(suitPiles(v, from));
+    board.append(seatRow(v, frame.seat, from));
+    if (frame.status === "deal-over" || frame.status === "match-over") board.append(resultZone(v));
+    else board.append(bar(v));
+    board.append(turnLog(v));
     root.append(board);
-    signalTurn(mine, "Your turn");
+    signalTurn(frame.actions.length > 0, "Your turn");
+  }
+
+  /** What to say about the steps since the frame before: every sentence to screen readers, the
+   * newest on the move line. */
+  function say(v, steps, fresh) {
+    let said = steps.map(({ seat, step }) => `${who(seat)}: ${step.says}`);
+    if (!fresh) {
+      const log = v.this_turn.steps.length ? v.this_turn : v.last_turn;
+      const last = log.steps[log.steps.length - 1];
+      said = last ? [`${who(log.seat)}: ${last.says}`] : [];
+    }
+    if (!said.length) return;
+    lastSaid = said[said.length - 1];
+    announce(said.join(" "));
   }
 
   return {
     render(next) {
+      const old = frame;
       frame = next;
+      if (pending) clearTimeout(pending);
+      pending = null;
       const v = frame.view;
-      const steps = v ? v.this_turn.steps : [];
-      const said = steps.length ? `${who(v.this_turn.seat)}: ${steps[steps.length - 1].says}` : "";
-      if (said && said !== lastSaid) {
-        lastSaid = said;
-        announce(said);
-      }
-      draw();
+      // What changed since the frame drawn before: nothing on a redraw, and a new deal starts afresh.
+      const fresh = Boolean(v && old?.view && frame.version > old.version && !(old.view.result && !v.result));
+      const steps = fresh ? newSteps(v, old) : [];
+      if (v && (!old?.view || fresh)) say(v, steps, fresh);
+      if (fresh && !old.view.result && v.result) play(v.result.winner === frame.seat ? "won" : "lost");
+      draw(steps, old?.view && old.version <= frame.version && !(old.view.result && !v?.result) ? old : null);
+      turnIfOnlyMove();
+    },
+    goneTo(key) {
+      return gone.get(key) ?? null;
     },
     error(errorFrame) {
+      if (pending) clearTimeout(pending);
+      pending = null;
       showBanner(errorFrame.message, true);
       setTimeout(() => showBanner(""), 4000);
     },

@@ -1,6 +1,44 @@
 // The friends link: shown with a copy button, and the phone's share sheet where there is one.
 
 import { el, button } from "./ui.js";
+import { seatName } from "./social.js";
+
+const ROOM_WORDS = {
+  en: {
+    you: "You",
+    here: (n, of) => `${n} of ${of} here.`,
+    free: "a free seat: waiting for the link to be opened",
+    away: "(connection lost)",
+  },
+  fa: {
+    you: "شما",
+    here: (n, of) => `${n} نفر از ${of} نفر آمده‌اند.`,
+    free: "جای خالی: منتظر باز شدن پیوند",
+    away: "(ارتباط قطع است)",
+  },
+};
+
+/** Who has taken a seat at a friends table that is still filling, and how many seats are free. */
+function waitingRoom(frame, w) {
+  const lang = w.lang || "en";
+  const words = ROOM_WORDS[lang] || ROOM_WORDS.en;
+  const room = el("div", "waiting-room");
+  room.id = "waiting-room";
+  const taken = frame.seats.filter((s) => s.who !== "free").length;
+  room.append(el("p", "", words.here(taken, frame.seats.length)));
+  const list = el("ul");
+  for (const s of frame.seats) {
+    let text;
+    if (s.who === "free") text = words.free;
+    else if (s.seat === frame.seat) text = words.you;
+    else text = `${seatName(frame, s.seat, lang)}${s.connected ? "" : ` ${words.away}`}`;
+    const item = el("li", s.who === "free" ? "free" : "taken", text);
+    item.dataset.seat = String(s.seat);
+    list.append(item);
+  }
+  room.append(list);
+  return room;
+}
 
 export function shareBox(table, w) {
   const box = el("div", "share");
@@ -49,6 +87,7 @@ export function boardTop(root, frame, score, w) {
   if (frame.level) board.append(levelLine(frame, w));
   if (frame.status === "waiting" || !frame.view) {
     board.append(el("p", "status-line", w.waiting));
+    if (frame.kind === "friends") board.append(waitingRoom(frame, w));
     board.append(shareBox(frame.table, w));
     root.append(board);
     return null;
@@ -63,9 +102,14 @@ const LEVEL_WORDS = {
   names: { standard: "standard", strong: "strong" },
 };
 
+// The level picked for the next match: kept here, since the board is drawn again on every frame
+// and the choice must not fall back to the level just played.
+let nextLevel = null;
+
 // At a computer table: which level the player faces, and once the match is over, the level of the
 // next one (the rematch button reads it).
 function levelLine(frame, w) {
+  if (frame.status !== "match-over") nextLevel = null;
   const words = w.level || LEVEL_WORDS;
   const box = el("div", "level-line");
   const shown = el("p", "", words[frame.level]);
@@ -82,11 +126,62 @@ function levelLine(frame, w) {
       input.type = "radio";
       input.name = "rematch-level";
       input.value = level;
-      input.checked = level === frame.level;
+      input.checked = level === (nextLevel ?? frame.level);
+      input.addEventListener("change", () => (nextLevel = level));
       label.append(input, " ", words.names[level]);
       choice.append(label);
     }
     box.append(choice);
   }
   return box;
+}
+
+const READY_WORDS = {
+  en: {
+    and: " and ",
+    waitingFor: (names) => `You are ready. Waiting for ${names}.`,
+    ready: (names, many, again) =>
+      `${names} ${many ? "are" : "is"} ready ${again ? "to play again" : "for the next deal"}. It starts once you press too.`,
+  },
+  fa: {
+    and: " و ",
+    waitingFor: (names) => `شما آماده‌اید. منتظر ${names}.`,
+    ready: (names, many, again) =>
+      `${names} برای ${again ? "بازی دوباره" : "دست بعدی"} ${many ? "آماده‌اند" : "آماده است"}. وقتی شما هم بزنید شروع می‌شود.`,
+  },
+};
+
+/**
+ * At a friends table once a deal or a match is over: who has asked for the next one (it starts when
+ * every person has), as a line for the result; null when nobody has yet or at a computer table.
+ * `who` names a seat as the board does.
+ */
+export function readyLine(frame, who, lang = "en") {
+  if (frame.kind !== "friends" || !["deal-over", "match-over"].includes(frame.status)) return null;
+  const w = READY_WORDS[lang] || READY_WORDS.en;
+  const people = frame.seats.filter((s) => s.who === "person" && s.seat !== frame.seat);
+  const ready = people.filter((s) => s.ready).map((s) => who(s.seat));
+  const waiting = people.filter((s) => !s.ready).map((s) => who(s.seat));
+  let text;
+  if (iAmReady(frame)) text = w.waitingFor(waiting.join(w.and));
+  else if (ready.length) text = w.ready(ready.join(w.and), ready.length > 1, frame.status === "match-over");
+  else return null;
+  const line = el("p", "ready-line", text[0].toUpperCase() + text.slice(1));
+  line.id = "ready-line";
+  line.setAttribute("aria-live", "polite");
+  return line;
+}
+
+/** Whether this seat has asked for the next deal or the rematch and waits for the others. */
+function iAmReady(frame) {
+  return Boolean(frame.seats.find((s) => s.seat === frame.seat)?.ready);
+}
+
+/** The next-deal or rematch button, shown pressed (and not pressable again) once this seat asked. */
+export function markAsked(b, frame) {
+  if (iAmReady(frame)) {
+    b.disabled = true;
+    b.setAttribute("aria-pressed", "true");
+  }
+  return b;
 }

@@ -1,11 +1,14 @@
 // The table's WebSocket: connects with the seat's token, reconnects with back-off (the seat
-// resumes), keeps the view's version, and asks for a resync when it sees a gap.
+// resumes), keeps the view's version, and asks for a resync when it sees a gap. A view older than the
+// last one is stale and dropped, except the first after (re)connecting or the answer to a resync:
+// that is the table as the server holds it now, and the page follows it (saying so if it went back).
 
 export class TableSocket {
-  constructor(table, token, { onView, onError, onSeats, onState, onSignal }) {
+  constructor(table, token, handlers) {
     this.table = table;
     this.token = token;
-    this.handlers = { onView, onError, onSeats, onState, onSignal };
+    // onView, onError, onSeats, onState, onSignal, onPhrase
+    this.handlers = handlers;
     this.version = null;
     this.delay = 500;
     this.sent = 0;
@@ -20,6 +23,7 @@ export class TableSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.delay = 500;
+      this.fresh = true;
       this.handlers.onState("open");
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
@@ -54,9 +58,14 @@ export class TableSocket {
       return;
     }
     switch (frame.type) {
-      case "view":
-        if (this.version !== null && frame.version < this.version) return;
-        if (this.version !== null && frame.version > this.version + 1 && !this.resyncing) {
+      case "view": {
+        const settled = this.fresh || this.resyncing;
+        this.fresh = false;
+        const wentBack = this.version !== null && frame.version < this.version;
+        if (wentBack) {
+          if (!settled) return;
+          this.resyncing = false;
+        } else if (this.version !== null && frame.version > this.version + 1 && !this.resyncing) {
           // Frames were missed: this view is whole, but ask once for the current one to be sure.
           this.resyncing = true;
           this.send({ type: "resync" });
@@ -65,7 +74,14 @@ export class TableSocket {
         }
         this.version = frame.version;
         this.handlers.onView(frame);
+        if (wentBack) {
+          this.handlers.onError({
+            code: "went-back",
+            message: "The table went back to an earlier moment; play on from here.",
+          });
+        }
         break;
+      }
       case "ack":
         if (this.version !== null && frame.version > this.version + 1) this.send({ type: "resync" });
         break;
@@ -77,6 +93,9 @@ export class TableSocket {
         break;
       case "signal":
         this.handlers.onSignal(frame);
+        break;
+      case "phrase":
+        this.handlers.onPhrase(frame);
         break;
       default:
         break;

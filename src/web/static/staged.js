@@ -4,6 +4,7 @@
 
 import { createBoard } from "./ganjifa.js";
 import { setUpContrast, showBanner, reducedMotion } from "./ui.js";
+import { where, travel } from "./motion.js";
 
 // Plain put-downs pass quickly; the steps that show a rule at work stay up long enough to read.
 const PLAIN_MS = 1100;
@@ -39,7 +40,11 @@ function frameOf(index) {
 
 function show(index) {
   at = Math.max(0, Math.min(index, steps.length - 1));
+  // The cards travel as at a live table (none under reduced motion, see motion.js).
+  const root = $("board");
+  const before = where(root);
   board.render(frameOf(at));
+  travel(root, before, (key) => board.goneTo?.(key));
   $("staged-line").textContent = steps[at].line;
   $("staged-count").textContent = `Step ${at + 1} of ${steps.length}`;
   document.body.dataset.step = String(at);

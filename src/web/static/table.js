@@ -1,9 +1,16 @@
 // The table page: takes or resumes the seat, opens the socket and hands each frame to the board.
+// Around every drawing it keeps what the board cannot: the cards travel from where they were (see
+// motion.js), focus stays on the same card or button, and the sounds of a move and of a turn play.
+// While the connection is down the board is locked and says so: a move tried then is refused with
+// a sentence, never dropped in silence.
 
 import { TableSocket } from "./socket.js";
 import { DealCheck } from "./verify.js";
 import { setUpContrast, showBanner, chosenLang, chooseLang } from "./ui.js";
 import { createVoice } from "./voice.js";
+import { where, travel } from "./motion.js";
+import { play, setUpSound } from "./sound.js";
+import { createSocial } from "./social.js";
 
 const BOARDS = {
   panjpar: () => import("./panjpar.js"),
@@ -15,16 +22,30 @@ const WORDS = {
   en: {
     full: "This table is full: every seat has been taken. Ask for a new link, or start a table of your own.",
     closed: "This table has closed. Start a new one from the home page.",
+    closedRestart: "This table has closed: it has ended, or the server restarted (tables kept in memory alone do not survive a restart). Nothing more can be played here.",
+    startAnother: "Start another table",
+    rules: "Rules",
+    newGame: "New game",
     joining: "Taking your seat…",
     reconnecting: "Connection lost. Reconnecting… your seat is kept for you.",
     failed: "The seat could not be taken just now. Reload the page to try again.",
+    offline: "Not sent: the connection is down. Your seat is kept; make the move again once it is back.",
+    contrast: "High contrast",
+    sound: "Sound",
   },
   fa: {
     full: "این میز پر است و همهٔ جاها گرفته شده. پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
     closed: "این میز بسته شده است. از صفحهٔ اول میز تازه‌ای باز کنید.",
+    closedRestart: "این میز بسته شده است: یا تمام شده یا سرور دوباره راه‌اندازی شده (میزهایی که فقط در حافظه‌اند پس از آن نمی‌مانند). اینجا دیگر بازی نمی‌شود.",
+    startAnother: "میز تازه‌ای باز کنید",
+    rules: "قواعد",
+    newGame: "بازی تازه",
     joining: "در حال نشستن سر میز…",
     reconnecting: "ارتباط قطع شد. دوباره وصل می‌شویم… جای شما نگه داشته شده است.",
     failed: "اکنون نشد سر میز بنشینید. صفحه را دوباره بار کنید.",
+    offline: "فرستاده نشد: ارتباط قطع است. جای شما نگه داشته شده؛ وقتی ارتباط برگشت دوباره بازی کنید.",
+    contrast: "کنتراست بالا",
+    sound: "صدا",
   },
 };
 
@@ -38,7 +59,20 @@ const voice = createVoice(
   (frame) => socket && socket.send(frame),
   () => (lastFrame?.game === "panjpar" ? lang : "en"),
 );
+const social = createSocial({
+  send: (frame) => Boolean(socket && socket.send(frame)),
+  lang: () => (lastFrame?.game === "panjpar" ? lang : "en"),
+  board: document.getElementById("board"),
+});
 const dealCheck = new DealCheck(document.getElementById("deal-check"), () => lang);
+
+/** The header's switches and links, in the table's language. */
+function labelSwitches() {
+  document.getElementById("rules-link").textContent = WORDS[lang].rules;
+  document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
+  for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
+  for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
+}
 
 function say(text) {
   const opening = document.getElementById("opening");
@@ -55,7 +89,7 @@ async function seatToken() {
     return ticket.token;
   }
   if (answer.status === 409) say(WORDS[lang].full);
-  else if (answer.status === 404) say(WORDS[lang].closed);
+  else if (answer.status === 404) closeTable();
   else say(WORDS[lang].failed);
   document.body.dataset.refused = String(answer.status);
   return null;
@@ -68,26 +102,127 @@ async function showFrame(frame, socket) {
       say(`This site has no board for ${frame.game} tables; they can be played over the WebSocket protocol only.`);
       return;
     }
-    const module = await load();
+    const [module] = await Promise.all([load(), boardStyle(frame.game)]);
     const root = document.getElementById("board");
     root.textContent = "";
     document.body.dataset.game = frame.game;
-    if (frame.game === "panjpar") document.getElementById("lang-switch").hidden = false;
+    const rules = document.getElementById("rules-link");
+    rules.href = `${frame.game === "panjpar" && lang === "fa" ? "/fa" : ""}/${frame.game}/rules`;
+    rules.hidden = false;
+    document.getElementById("new-game-link").href = `/${frame.game}`;
+    if (frame.game === "panjpar") {
+      document.getElementById("lang-switch").hidden = false;
+      labelSwitches();
+    } else {
+      lang = "en";
+    }
     board = module.createBoard(root, {
-      act: (action) => socket.act(action),
-      nextDeal: () => socket.nextDeal(),
+      act: (action) => sent(socket.act(action)),
+      nextDeal: () => sent(socket.nextDeal()),
       // At a computer table the board's level choice, if shown, sets the next match's level.
-      rematch: () => socket.rematch(document.querySelector("#rematch-level input:checked")?.value),
+      rematch: () => sent(socket.rematch(document.querySelector("#rematch-level input:checked")?.value)),
       lang: () => (frame.game === "panjpar" ? lang : "en"),
     });
   }
+  const before = lastFrame;
   lastFrame = frame;
-  board.render(frame);
+  draw(frame);
+  if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
   await dealCheck.follow(frame);
+}
+
+/** The game's own stylesheet, loaded beside the site's before its board is first drawn. */
+function boardStyle(game) {
+  return new Promise((done) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = `/static/${game}.css`;
+    link.onload = link.onerror = done;
+    document.head.append(link);
+  });
+}
+
+/** Draws a frame: the cards travel from where they were, and focus stays where it was. */
+function draw(frame) {
+  const root = document.getElementById("board");
+  const active = document.activeElement;
+  const hadFocus = active !== root && root.contains(active);
+  const focused = hadFocus ? focusKey(active) : null;
+  const before = where(root);
+  board.render(frame);
+  if (travel(root, before, (key) => board.goneTo?.(key)) > 0) play("card");
+  if (hadFocus && !root.contains(document.activeElement)) {
+    // The control itself may be gone (a played card, a button of a turn that ended): the keyboard
+    // then lands on what comes next, the action bar or the hand, rather than on the page.
+    const next = (focused && root.querySelector(focused)) ||
+      root.querySelector("[data-area=actions] button:not(:disabled)") ||
+      root.querySelector("[data-area=hand] button:not(:disabled)");
+    next?.focus({ preventScroll: true });
+  }
+}
+
+/** A selector that finds the same control after a redraw: its card, its action, or its id. */
+function focusKey(element) {
+  if (element.dataset?.card) return `[data-card="${CSS.escape(element.dataset.card)}"]`;
+  if (element.dataset?.key) return `[data-key="${CSS.escape(element.dataset.key)}"]`;
+  if (element.id) return `#${CSS.escape(element.id)}`;
+  return null;
+}
+
+/**
+ * The table is gone (ended, or lost in a restart of a server that keeps tables in memory only): the
+ * board is taken away, since nothing on it can be played any more, and the way on is offered.
+ */
+function closeTable() {
+  status(WORDS[lang].closed, true);
+  document.body.dataset.closed = "";
+  const root = document.getElementById("board");
+  const notice = document.createElement("div");
+  notice.className = "notice closed-table";
+  notice.id = "closed-table";
+  const line = document.createElement("p");
+  line.textContent = WORDS[lang].closedRestart;
+  const again = document.createElement("a");
+  again.className = "button primary";
+  again.id = "start-another";
+  again.href = lastFrame ? `/${lastFrame.game}` : "/";
+  again.textContent = WORDS[lang].startAnother;
+  notice.append(line, again);
+  root.replaceChildren(notice);
+  board = null;
+}
+
+/** How long a refusal stays in the banner before a passing state (reconnecting) may replace it. */
+const REFUSAL_HOLD_MS = 4000;
+let refusalUntil = 0;
+let laterBanner = null;
+
+/**
+ * Shows a sentence in the banner. A refusal (bad) is kept for a few seconds so the player can read
+ * it: the socket's next retry says "Reconnecting…" only after that. An empty text (back online)
+ * clears it at once.
+ */
+function status(text, bad = false) {
+  clearTimeout(laterBanner);
+  const wait = refusalUntil - Date.now();
+  if (bad) refusalUntil = Date.now() + REFUSAL_HOLD_MS;
+  else if (!text) refusalUntil = 0;
+  else if (wait > 0) {
+    laterBanner = setTimeout(() => status(text), wait);
+    return;
+  }
+  showBanner(text, bad);
+}
+
+/** Says so when a request could not be sent (the socket is down); answers whether it was. */
+function sent(ok) {
+  if (!ok) status(WORDS[lang].offline, true);
+  return ok;
 }
 
 async function start() {
   setUpContrast();
+  setUpSound();
   for (const b of document.querySelectorAll("[data-lang]")) {
     b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
     b.addEventListener("click", () => {
@@ -96,7 +231,8 @@ async function start() {
       for (const o of document.querySelectorAll("[data-lang]")) {
         o.setAttribute("aria-pressed", String(o.dataset.lang === lang));
       }
-      if (board && lastFrame) board.render(lastFrame);
+      labelSwitches();
+      if (board && lastFrame) draw(lastFrame);
       voice.redraw();
     });
   }
@@ -108,25 +244,30 @@ async function start() {
   socket = new TableSocket(table, token, {
     onView: (frame) => {
       voice.render(frame);
+      social.frame(frame);
       pending = pending.then(() => showFrame(frame, socket));
     },
     onError: (frame) => {
       if (voice.error(frame)) return;
       if (board) board.error(frame);
-      else showBanner(frame.message, true);
+      else status(frame.message, true);
     },
     onSeats: (seats) => {
       voice.seats(seats);
       if (lastFrame) lastFrame = { ...lastFrame, seats };
-      if (board && lastFrame) board.render(lastFrame);
+      if (board && lastFrame) draw(lastFrame);
     },
     onSignal: (frame) => voice.signal(frame),
+    onPhrase: (frame) => lastFrame && social.heard(frame, lastFrame.seats, lastFrame.seat),
     onState: (state) => {
+      // The board is locked while the connection is down (see site.css).
+      document.body.toggleAttribute("data-offline", state !== "open");
       if (state === "open" && opened) voice.reopened();
       if (state === "open") opened = true;
-      if (state === "open") showBanner("");
-      else if (state === "reconnecting") showBanner(WORDS[lang].reconnecting);
-      else if (state === "closed") showBanner(WORDS[lang].closed, true);
+      if (state === "open") social.opened();
+      if (state === "open") status("");
+      else if (state === "reconnecting") status(WORDS[lang].reconnecting);
+      else if (state === "closed") closeTable();
     },
   });
 }

@@ -47,7 +47,9 @@ let turnShown = false;
 export function signalTurn(mine, words) {
   const base = document.title.replace(/^● /, "");
   document.title = mine ? `● ${base}` : base;
-  if (mine && !turnShown && navigator.vibrate && !reducedMotion()) navigator.vibrate(80);
+  // Browsers refuse (and complain of) a vibration before the player has touched the page.
+  const touched = navigator.userActivation?.hasBeenActive ?? false;
+  if (mine && !turnShown && touched && navigator.vibrate && !reducedMotion()) navigator.vibrate(80);
   turnShown = mine;
   const badge = document.getElementById("turn-badge");
   if (badge) {
@@ -83,9 +85,8 @@ export function button(label, onClick, className = "") {
 // The cards each zone showed, by zone, with the version of the frame they were drawn for.
 const shown = new Map();
 
-/** Marks the cards in `zone` that were not in it at the previous version: the last move. They keep
- * a highlight while this version is drawn and slide in once, on its first drawing (no motion at all
- * under prefers-reduced-motion). The cards are already in place: nothing waits for an animation. */
+/** Marks the cards in `zone` that were not in it at the previous version: the last move. They glow
+ * once as they arrive (see site.css); the travel itself is motion.js's. */
 export function markArrivals(key, version, zone) {
   const cards = [...zone.querySelectorAll("[data-card]")];
   let entry = shown.get(key);
@@ -96,9 +97,9 @@ export function markArrivals(key, version, zone) {
     entry = { version, seen, fresh: new Set(fresh) };
     shown.set(key, entry);
   }
+  // Only on the version's first drawing: drawn again (a seat joins, a language changes), it stays still.
+  if (!first) return;
   for (const c of cards) {
-    if (!entry.fresh.has(c.dataset.card)) continue;
-    c.classList.add("last-move");
-    if (first) c.classList.add("arriving");
+    if (entry.fresh.has(c.dataset.card)) c.classList.add("last-move");
   }
 }

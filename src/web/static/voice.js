@@ -4,6 +4,7 @@
 // pair, the lower seat makes the offer.
 
 import { el, button } from "./ui.js";
+import { seatName } from "./social.js";
 
 const WORDS = {
   en: {
@@ -90,8 +91,8 @@ export function createVoice(panel, send, lang) {
   panel.replaceChildren(controls, players);
 
   const w = () => WORDS[lang()] || WORDS.en;
-  // Two seats are you and your friend; at three, the others are numbered as the board numbers them.
-  const who = (seat) => (frame.seats.length === 2 ? w().friend : w().player(seat + 1));
+  // Each seat by the name it gave, or numbered as the board numbers it.
+  const who = (seat) => seatName(frame, seat, lang());
   const seatVoice = (seat) => Boolean(frame && frame.seats[seat] && frame.seats[seat].voice);
   const active = () => wanted && mic && frame && seatVoice(frame.seat);
 

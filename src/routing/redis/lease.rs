@@ -1,0 +1,299 @@
+//! A node's leases: taking a table (opened here, or adopted from its snapshot when its owner has
+//! gone), keeping every lease fresh in one round trip, noticing those lost, and finding where a table
+//! lives now. A lease's value is its owner's token (node and epoch, see `keys::token`); each table's
+//! writes are fenced by it (see `super::store`), so two nodes never play one table.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::bus::PATIENCE;
+use super::keys;
+use super::node::{Node, Route};
+use super::stand_ins::lock;
+use super::wire::{Answer, ToTables};
+
+/// Tables refreshed by one call of the refresh script: a call keeps Redis busy for well under a
+/// millisecond, and the round still fits a few round trips at ten thousand tables.
+const LEASES_PER_SCRIPT: usize = 256;
+use crate::games;
+use crate::metrics::metrics;
+use crate::table::{Change, Keep, Snapshot, TableHandle, TableId, TableRefusal};
+
+impl Node {
+    /// Hosts a table opened here under the first epoch's `token`: its first snapshot (which takes the
+    /// lease and makes the token its holder) is queued on the table's thread's pipe before anything the
+    /// table itself stores or says. Answers once it is stored.
+    pub(super) fn host(
+        &self,
+        handle: TableHandle,
+        snapshot: &Snapshot,
+        token: String,
+    ) -> impl std::future::Future<Output = Option<redis::Value>> {
+        let id = handle.id.clone();
+        let whole = Change::Whole {
+            game: handle.game,
+            json: snapshot.to_json(),
+        };
+        // A new table has no holder yet: its first write takes the lease and becomes the holder.
+        let stored = self.pipes.here().run(self.store(&token).write(&id, whole));
+        lock(&self.tokens).insert(id, token);
+        self.tables.insert(handle);
+        stored
+    }
+
+    /// Where the table lives now. A lease held by a node that no longer listens is waited out; a table
+    /// with a snapshot and no lease is rebuilt here (or, on a node hosting no tables, by the quietest
+    /// node that does).
+    pub async fn route(self: &Arc<Self>, id: &TableId) -> Result<Route, TableRefusal> {
+        let deadline = Instant::now() + self.lease + PATIENCE;
+        while Instant::now() < deadline {
+            if let Some(handle) = self.tables.get(id) {
+                return Ok(Route::Here(handle));
+            }
+            let mut get = redis::cmd("GET");
+            get.arg(keys::lease(id));
+            let owner: Option<String> = self.query(get).await?;
+            match owner.as_deref().map(keys::node_of) {
+                Some(owner) if owner != self.id => {
+                    let mut listeners = redis::cmd("PUBSUB");
+                    listeners.arg("NUMSUB").arg(keys::tables_channel(owner));
+                    let (_, count): (String, u64) = self.query(listeners).await?;
+                    if count > 0 {
+                        tracing::debug!(table = %id, %owner, "the table lives on another node");
+                        return Ok(Route::There(owner.to_string()));
+                    }
+                    tracing::debug!(table = %id, %owner, "waiting out the lease of a node gone");
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(route) = self.adopt(id).await? {
+                        return Ok(route);
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Err(TableRefusal::unavailable())
+    }
+
+    /// Takes over a table without an owner: `None` when another node was quicker (look again).
+    pub(super) async fn adopt(
+        self: &Arc<Self>,
+        id: &TableId,
+    ) -> Result<Option<Route>, TableRefusal> {
+        let mut exists = redis::cmd("EXISTS");
+        exists.arg(keys::snapshot(id));
+        if !self.query::<bool>(exists).await? {
+            return Err(self.missing().await);
+        }
+        if !self.role.hosts_tables() || self.draining() {
+            let (Some(host), _) = self.quietest_host().await? else {
+                return Err(TableRefusal::unavailable());
+            };
+            let table = id.clone();
+            return match self
+                .ask(&host, |ask| ToTables::Adopt { ask, table })
+                .await?
+            {
+                Answer::Adopted => Ok(None),
+                Answer::Refused { refusal } => Err(refusal),
+                _ => Err(TableRefusal::unavailable()),
+            };
+        }
+        // A Redis just back may have let every lease run out while it was away: each owner is given a
+        // whole lease time to take its tables again before anyone else may.
+        if self.redis_uptime().await? < self.lease {
+            return Ok(None);
+        }
+        let take = keys::eval(
+            keys::ADOPT,
+            &[keys::lease(id), keys::holder(id), keys::snapshot(id)],
+            &[&self.id, &self.lease_ms(), &self.snapshot_ttl().to_string()],
+        );
+        let token: String = self.query(take).await?;
+        match token.as_str() {
+            "" => {
+                tracing::debug!(table = %id, "another node took the table first");
+                return Ok(None);
+            }
+            "-" => return Err(self.missing().await),
+            _ => {}
+        }
+        let Some(snapshot) = self.snapshot(id).await? else {
+            return Err(TableRefusal::not_found());
+        };
+        let version = snapshot.version;
+        let handle = games::rebuild_table(id.clone(), snapshot, self.table_config(&token))
+            .map_err(|e| {
+                tracing::error!(table = %id, "cannot rebuild the table: {e}");
+                TableRefusal::unavailable()
+            })?;
+        lock(&self.tokens).insert(id.clone(), token);
+        self.tables.insert(handle.clone());
+        metrics().tables_recovered.inc();
+        tracing::info!(table = %id, version, "rebuilt a table from its snapshot");
+        Ok(Some(Route::Here(handle)))
+    }
+
+    /// Why a table has neither lease nor snapshot: it has closed, unless Redis has just restarted
+    /// empty and its owner has not yet stored it again (then it is only out of reach for a moment).
+    pub(super) async fn missing(&self) -> TableRefusal {
+        match self.redis_uptime().await {
+            Ok(uptime) if uptime >= self.lease * 3 + Duration::from_secs(5) => {
+                TableRefusal::not_found()
+            }
+            _ => TableRefusal::unavailable(),
+        }
+    }
+
+    /// How long Redis has been up.
+    pub(super) async fn redis_uptime(&self) -> Result<Duration, TableRefusal> {
+        let mut info = redis::cmd("INFO");
+        info.arg("server");
+        let text: String = self.query(info).await?;
+        let seconds = text
+            .lines()
+            .find_map(|l| l.strip_prefix("uptime_in_seconds:"))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(u64::MAX);
+        Ok(Duration::from_secs(seconds))
+    }
+
+    /// Keeps this node's leases, liveness and load fresh; notices leases lost and nodes gone.
+    pub(super) async fn keep_leases(self: Arc<Self>) {
+        let every = self.lease / 3;
+        let mut was_up = true;
+        loop {
+            // A round trip through every pipe too, so that each notices Redis is back.
+            let refreshed = {
+                let _round = self.lease_round.lock().await;
+                self.refresh().await.is_ok()
+            };
+            let up = refreshed && self.pipes.flush().await;
+            if up && !was_up {
+                tracing::info!("Redis is back: storing every table again");
+                for handle in self.tables.all() {
+                    if let Some(keep) = &handle.keep {
+                        keep.do_send(Keep::Save);
+                    }
+                }
+            }
+            was_up = up;
+            tokio::time::sleep(every).await;
+        }
+    }
+
+    pub(super) async fn refresh(&self) -> Result<(), TableRefusal> {
+        let mut alive = redis::cmd("SET");
+        alive
+            .arg(keys::alive(&self.id))
+            .arg(self.role.as_str())
+            .arg("PX")
+            .arg(self.lease_ms());
+        self.query::<()>(alive).await?;
+        if self.role.hosts_tables() && !self.draining() {
+            let mut load = redis::cmd("ZADD");
+            load.arg(keys::LOAD).arg(self.tables.len()).arg(&self.id);
+            self.query::<()>(load).await?;
+        }
+        if self.draining() {
+            // The hand-over lets the leases go.
+            return Ok(());
+        }
+        let held: Vec<(TableId, String)> = lock(&self.tokens)
+            .iter()
+            .map(|(id, token)| (id.clone(), token.clone()))
+            .collect();
+        let started = Instant::now();
+        let answers = self.refresh_leases(&held).await;
+        metrics()
+            .lease_refresh_seconds
+            .observe(started.elapsed().as_secs_f64());
+        for ((id, _), kept) in held.iter().zip(answers) {
+            let Some(keep) = self.tables.get(id).and_then(|handle| handle.keep) else {
+                continue;
+            };
+            match kept {
+                Ok(2) => keep.do_send(Keep::Save),
+                Ok(0) => {
+                    self.tables.remove(id);
+                    keep.do_send(Keep::Lost);
+                }
+                Ok(_) => {}
+                // One lease that failed leaves the others refreshed; the next round tries it again.
+                Err(e) => {
+                    metrics().redis_errors.inc();
+                    tracing::debug!(table = %id, "a lease was not refreshed: {e}");
+                }
+            }
+        }
+        for node in self.stand_ins.guest_nodes() {
+            if !self.alive(&node).await? {
+                self.drop_guests_of(&node);
+            }
+        }
+        // An owner that stopped keeping itself alive (dead, frozen, cut off) may still seem to
+        // listen: the stand-ins of its tables look for them again, and once its leases have run out
+        // a node here or elsewhere takes them over.
+        for owner in self.stand_ins.owners() {
+            if owner != self.id && !self.alive(&owner).await? {
+                self.stand_ins.relocate_all_on(&owner);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `node` keeps itself alive in Redis.
+    pub(super) async fn alive(&self, node: &str) -> Result<bool, TableRefusal> {
+        let mut exists = redis::cmd("EXISTS");
+        exists.arg(keys::alive(node));
+        self.query(exists).await
+    }
+
+    /// Refreshes the leases `held` (each table's token): the refresh script over up to
+    /// `LEASES_PER_SCRIPT` tables at a time, every call queued at once, so that the pipe carries the
+    /// whole round in one round trip (or a few, for many thousand tables). Each table's answer on its
+    /// own: 1 kept, 2 taken again, 0 another owner's, or the error of its call.
+    pub(super) async fn refresh_leases(
+        &self,
+        held: &[(TableId, String)],
+    ) -> Vec<Result<i64, String>> {
+        let (lease_ms, snapshot_ttl) = (self.lease_ms(), self.snapshot_ttl().to_string());
+        let pipe = self.pipes.here();
+        let calls: Vec<_> = held
+            .chunks(LEASES_PER_SCRIPT)
+            .map(|chunk| {
+                let keys: Vec<String> = chunk
+                    .iter()
+                    .flat_map(|(id, _)| [keys::lease(id), keys::snapshot(id), keys::holder(id)])
+                    .collect();
+                let mut args = vec![lease_ms.as_str(), snapshot_ttl.as_str()];
+                args.extend(chunk.iter().map(|(_, token)| token.as_str()));
+                let answered = pipe.run(keys::eval(keys::REFRESH, &keys, &args));
+                let tables = chunk.len();
+                async move {
+                    let answers = match answered.await {
+                        Some(value) => {
+                            redis::from_redis_value::<Vec<i64>>(value).map_err(|e| e.to_string())
+                        }
+                        None => Err("Redis is out of reach".to_string()),
+                    };
+                    match answers {
+                        Ok(answers) if answers.len() == tables => {
+                            answers.into_iter().map(Ok).collect::<Vec<_>>()
+                        }
+                        Ok(_) => {
+                            vec![Err("an answer for each lease was missing".to_string()); tables]
+                        }
+                        Err(e) => vec![Err(e); tables],
+                    }
+                }
+            })
+            .collect();
+        futures_util::future::join_all(calls)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+}

@@ -1,0 +1,92 @@
+//! What friends say to each other besides their moves: the names they go by, and the fixed quick
+//! phrases. Neither changes the game or its version; a name is text the pages show as text, and a
+//! phrase travels as an id only, so no free text ever passes from one player to another but a name.
+
+use super::Table;
+use crate::cards::Seat;
+use crate::game::Game;
+use crate::protocol::{Phrase, ServerMsg};
+use crate::table::seats::TableKind;
+use crate::table::ConnId;
+
+/// The longest name, in characters, once cleaned.
+pub const NAME_CHARS: usize = 20;
+
+/// The refusal of phrases at a computer table.
+const FRIENDS_ONLY: (&str, &str) = (
+    "phrases-friends-only",
+    "Quick phrases are for tables of friends; this table plays the computer.",
+);
+
+/// A name as it may be shown: control characters and the marks that reorder text (bidi overrides,
+/// embeddings, isolates) taken out, runs of spaces made one, trimmed; `None` when nothing is left.
+/// Refused, with a sentence, when longer than [`NAME_CHARS`] characters.
+pub fn clean_name(raw: &str) -> Result<Option<String>, String> {
+    let kept: String = raw
+        .chars()
+        .filter(|c| !c.is_control() && !reorders(*c))
+        .collect();
+    let name = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.chars().count() > NAME_CHARS {
+        return Err(format!("A name is at most {NAME_CHARS} characters."));
+    }
+    Ok((!name.is_empty()).then_some(name))
+}
+
+/// The invisible marks that change the direction of the text around them.
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+impl<G: Game> Table<G> {
+    /// A seat gives the name it goes by (or none): everyone is told.
+    pub(super) fn rename(&mut self, conn: ConnId, seat: Seat, raw: &str) {
+        match clean_name(raw) {
+            Ok(name) => {
+                if self.names[seat.index()] != name {
+                    self.names[seat.index()] = name;
+                    self.broadcast_seats();
+                }
+            }
+            Err(message) => self.send_refusal(conn, "bad-name", &message, None),
+        }
+    }
+
+    /// A seat says one of the quick phrases: every socket at the table hears which.
+    pub(super) fn say(&mut self, conn: ConnId, seat: Seat, id: Phrase) {
+        if self.kind == TableKind::Computer {
+            let (code, message) = FRIENDS_ONLY;
+            self.send_refusal(conn, code, message, None);
+            return;
+        }
+        let frame = ServerMsg::Phrase { seat, id }.to_frame();
+        let conns: Vec<ConnId> = self.sockets.keys().copied().collect();
+        for conn in conns {
+            self.send(conn, frame.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_loses_controls_and_direction_marks_and_is_trimmed() {
+        assert_eq!(clean_name("  Ali \t  Reza \n"), Ok(Some("Ali Reza".into())));
+        assert_eq!(
+            clean_name("\u{202E}evil\u{202C}\u{0007}"),
+            Ok(Some("evil".into()))
+        );
+        assert_eq!(clean_name("مریم\u{200F}"), Ok(Some("مریم".into())));
+        assert_eq!(clean_name(" \u{2066} "), Ok(None));
+        // Markup is kept as text: the pages never read it as HTML.
+        assert_eq!(clean_name("<b>x</b>"), Ok(Some("<b>x</b>".into())));
+    }
+
+    #[test]
+    fn a_name_is_at_most_twenty_characters_counted_as_characters() {
+        assert_eq!(clean_name(&"م".repeat(20)), Ok(Some("م".repeat(20))));
+        assert!(clean_name(&"a".repeat(21)).is_err());
+    }
+}

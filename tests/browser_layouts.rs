@@ -1,0 +1,59 @@
+//! Every board on a landscape phone (844x390) and a large screen (1920x1080), viewports measured
+//! inside the page: from the home page's "Play the computer", once the cards are dealt and have
+//! landed, the hand and the action bar lie wholly in the first screen and nothing runs off to the side.
+
+mod chromium;
+
+use chromium::*;
+
+mod support;
+use support::TestServer;
+
+/// Empty when the hand and the action bar are wholly in sight and the page is no wider than the
+/// screen; otherwise what is wrong.
+const IN_SIGHT: &str = r#"
+const out = [];
+for (const sel of ['[data-area=hand]', '[data-area=actions]']) {
+  const e = document.querySelector(sel);
+  if (!e) { out.push(sel + ' missing'); continue; }
+  const r = e.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
+    out.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`);
+  }
+}
+const page = document.scrollingElement;
+if (page.scrollWidth > innerWidth + 1) out.push(`the page is ${page.scrollWidth}px wide`);
+return out.join('; ');
+"#;
+
+#[actix_rt::test]
+async fn every_board_keeps_the_hand_and_the_actions_in_sight_on_a_landscape_phone_and_a_large_screen(
+) {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    for (width, height) in [(844, 390), (1920, 1080)] {
+        for game in ["panjpar", "pishe-pasha", "ganjifa"] {
+            let c = driver.viewport_session(width, height).await;
+            let size = eval(&c, "return innerWidth + 'x' + innerHeight").await;
+            assert_eq!(size, format!("{width}x{height}"), "the viewport");
+            c.goto(&format!("{}/", server.base)).await.unwrap();
+            assert!(click(&c, &format!("a[data-quick='{game} computer']")).await);
+            wait_for(
+                &c,
+                "return location.pathname.startsWith('/t/') && document.querySelector('[data-area=hand] [data-card]') && document.querySelector('[data-area=actions]')",
+                30,
+            )
+            .await;
+            settle(&c).await;
+            let wrong = eval(&c, IN_SIGHT).await;
+            screenshot(&c, &format!("{game}-{width}x{height}")).await;
+            assert_eq!(wrong, "", "{game} at {width}x{height}");
+            assert!(
+                console_errors(&c).await.is_empty(),
+                "{game} at {width}x{height}"
+            );
+            c.close().await.unwrap();
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! The socket tier under attack, from raw TCP bytes (`support::raw`, which shares nothing with the
+//! server's transport): frames that declare more than the server keeps, fragments, bad UTF-8, floods of
+//! every kind of frame, a reader that stops reading, and the caps on sockets. In every case another
+//! table's player goes on playing meanwhile.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use support::raw::{self, Raw, Upgraded};
+use support::{action, choose, rng, Client, Seated, TestServer};
+
+/// These tests read the process's resident memory, so they run one at a time.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A player at a computer table of their own, who must be able to play on whatever the attacker does.
+struct Bystander {
+    client: Client,
+    rng: support::Rng,
+}
+
+impl Bystander {
+    async fn seat(server: &TestServer) -> Bystander {
+        let seated = server.open("panjpar", "computer", Some(json!(5))).await;
+        Bystander {
+            client: server.connect(&seated).await,
+            rng: rng(7),
+        }
+    }
+
+    /// Waits for the player's turn and makes one move, which the table acknowledges.
+    async fn plays_a_move(&mut self) {
+        loop {
+            let view = self.client.next_of("view").await;
+            let version = view["version"].as_u64().unwrap();
+            if view["status"] == "playing" && !view["actions"].as_array().unwrap().is_empty() {
+                let chosen = choose(&view, &mut self.rng);
+                self.client.send(action(version, "b", &chosen)).await;
+                let ack = self.client.next_of("ack").await;
+                assert_eq!(ack["version"].as_u64(), Some(version + 1));
+                return;
+            }
+            if view["status"] == "deal-over" {
+                self.client
+                    .send(json!({ "type": "next-deal", "version": version }))
+                    .await;
+            }
+        }
+    }
+}
+
+async fn computer_seat(server: &TestServer, game: &str) -> Seated {
+    server.open(game, "computer", None).await
+}
+
+#[actix_rt::test]
+async fn a_frame_declaring_2_to_the_62_bytes_is_closed_with_1009_and_never_kept() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start(|_| {});
+    let mut bystander = Bystander::seat(&server).await;
+    let seat = computer_seat(&server, "panjpar").await;
+    let mut rude = Raw::open(server.running.addr, &seat.table, &seat.token).await;
+    let before = raw::resident_bytes();
+    rude.send(&raw::text_header(1 << 62)).await.unwrap();
+    // Stream for five seconds, or until the server has stopped taking bytes.
+    let chunk = vec![b'z'; 64 * 1024];
+    let started = Instant::now();
+    let mut sent = 0usize;
+    while started.elapsed() < Duration::from_secs(5) {
+        let write = tokio::time::timeout(Duration::from_millis(500), rude.send(&chunk)).await;
+        match write {
+            Ok(Ok(())) => sent += chunk.len(),
+            Ok(Err(_)) => break,
+            Err(_) => {}
+        }
+    }
+    let grown = raw::resident_bytes().saturating_sub(before);
+    assert!(
+        grown < 16 << 20,
+        "resident memory grew by {grown} bytes ({sent} sent)"
+    );
+    assert_eq!(rude.close_code().await, Some(1009));
+    bystander.plays_a_move().await;
+}
+
+#[actix_rt::test]
+async fn a_fragmented_message_is_joined_with_pings_between_its_pieces() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start(|_| {});
+    let mut bystander = Bystander::seat(&server).await;
+    // A friends table, where nobody moves but this socket: its views change only when it acts.
+    let seat = server
+        .open("pishe-pasha", "friends", Some(json!("one-deal")))
+        .await;
+    assert_eq!(server.join(&seat.table).await.0, 201);
+    let mut raw = Raw::open(server.running.addr, &seat.table, &seat.token).await;
+    let first = raw.next_of("view").await;
+    let mut bytes = raw::frame(false, raw::TEXT, br#"{"type""#);
+    bytes.extend(raw::frame(true, raw::PING, b"between"));
+    bytes.extend(raw::frame(false, raw::CONTINUATION, br#":"res"#));
+    bytes.extend(raw::frame(true, raw::PING, b"again"));
+    bytes.extend(raw::frame(true, raw::CONTINUATION, br#"ync"}"#));
+    raw.send(&bytes).await.unwrap();
+    let mut pongs = Vec::new();
+    let view = loop {
+        let (opcode, payload) = raw.next_frame(Duration::from_secs(10)).await.unwrap();
+        match opcode {
+            raw::PONG => pongs.push(payload),
+            raw::TEXT => {
+                let value: serde_json::Value = serde_json::from_slice(&payload).unwrap();
+                if value["type"] == "view" {
+                    break value;
+                }
+            }
+            _ => {}
+        }
+    };
+    // Each ping is answered, though a pong not yet sent may give way to the next one's (RFC 6455, 5.5.3).
+    assert_eq!(pongs.last(), Some(&b"again".to_vec()), "{pongs:?}");
+    assert!(pongs.iter().all(|p| p == b"between" || p == b"again"));
+    // The resync was understood: the same view again.
+    assert_eq!(view["version"], first["version"]);
+    // Pieces that add up to more than the cap close the socket with 1009.
+    let piece = vec![b' '; 4096];
+    let mut bytes = raw::frame(false, raw::TEXT, b"[");
+    for _ in 0..9 {
+        bytes.extend(raw::frame(false, raw::CONTINUATION, &piece));
+    }
+    bytes.extend(raw::frame(true, raw::CONTINUATION, b"]"));
+    let _ = raw.send(&bytes).await;
+    assert_eq!(raw.close_code().await, Some(1009));
+    bystander.plays_a_move().await;
+}
+
+#[actix_rt::test]
+async fn bad_utf8_closes_with_1007_and_a_clients_close_code_is_echoed() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start(|_| {});
+    let mut bystander = Bystander::seat(&server).await;
+    let seat = computer_seat(&server, "panjpar").await;
+    let mut raw = Raw::open(server.running.addr, &seat.table, &seat.token).await;
+    raw.send(&raw::frame(true, raw::TEXT, &[b'{', 0xff, 0xfe, b'}']))
+        .await
+        .unwrap();
+    assert_eq!(raw.close_code().await, Some(1007));
+    let mut leaving = Raw::open(server.running.addr, &seat.table, &seat.token).await;
+    leaving
+        .send(&raw::frame(true, raw::CLOSE, &4321u16.to_be_bytes()))
+        .await
+        .unwrap();
+    assert_eq!(leaving.close_code().await, Some(4321));
+    bystander.plays_a_move().await;
+}
+
+#[actix_rt::test]
+async fn floods_of_binary_ping_and_oversized_frames_are_closed_with_1008() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start(|s| {
+        s.rate_per_second = 10;
+        s.rate_burst = 20;
+    });
+    let mut bystander = Bystander::seat(&server).await;
+    let seat = computer_seat(&server, "panjpar").await;
+    let oversized = format!(r#"{{"type":"resync","x":"{}"}}"#, "o".repeat(9_000));
+    let floods: [(&str, Vec<u8>, usize); 3] = [
+        (
+            "binary",
+            raw::frame(true, raw::BINARY, &[0xAB; 64]),
+            100_000,
+        ),
+        ("ping", raw::frame(true, raw::PING, b"p"), 100_000),
+        (
+            "oversized",
+            raw::frame(true, raw::TEXT, oversized.as_bytes()),
+            100,
+        ),
+    ];
+    for (kind, one, count) in floods {
+        let mut raw = Raw::open(server.running.addr, &seat.table, &seat.token).await;
+        let burst: Vec<u8> = one
+            .iter()
+            .copied()
+            .cycle()
+            .take(one.len() * count)
+            .collect();
+        // The server may close before it has read them all.
+        let _ = tokio::time::timeout(Duration::from_secs(20), raw.send(&burst)).await;
+        assert_eq!(raw.close_code().await, Some(1008), "a {kind} flood");
+        bystander.plays_a_move().await;
+    }
+}
+
+#[actix_rt::test]
+async fn a_socket_that_never_reads_is_closed_within_the_write_timeout() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start(|s| s.write_timeout_secs = 2);
+    let mut bystander = Bystander::seat(&server).await;
+    let seat = computer_seat(&server, "ganjifa").await;
+    // The bystander's move shows its socket is counted; the sleeper's first view shows its own is.
+    bystander.plays_a_move().await;
+    let others = server.running.registry.open();
+    let Upgraded::Open(mut sleeper) =
+        Raw::upgrade(server.running.addr, &seat.table, &seat.token, Some(2048)).await
+    else {
+        panic!("the sleeper's socket opens");
+    };
+    sleeper.next_of("view").await;
+    assert_eq!(server.running.registry.open(), others + 1);
+    // Fewer views than the queue holds, more bytes than the connection's buffers take.
+    let resync = raw::frame(true, raw::TEXT, br#"{"type":"resync"}"#);
+    for _ in 0..50 {
+        sleeper.send(&resync).await.unwrap();
+    }
+    let started = Instant::now();
+    while server.running.registry.open() > others {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the sleeper's socket is still open"
+        );
+        bystander.plays_a_move().await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Its connection ends: reading what the server had sent reaches the end.
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        while sleeper.next_frame(Duration::from_secs(5)).await.is_some() {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the connection ended");
+    bystander.plays_a_move().await;
+}
+
+/// Opens sockets one after another until the server refuses one: those opened, and the refusal.
+async fn open_until_refused(server: &TestServer, seats: &[Seated]) -> (Vec<Raw>, u16, String) {
+    let mut open = Vec::new();
+    for seat in seats.iter().cycle().take(100) {
+        match Raw::upgrade(server.running.addr, &seat.table, &seat.token, None).await {
+            Upgraded::Open(mut raw) => {
+                // Its first view says the table has counted it.
+                raw.next_of("view").await;
+                open.push(raw)
+            }
+            Upgraded::Refused(status, body) => {
+                return (open, status, body["code"].as_str().unwrap_or("").into())
+            }
+        }
+    }
+    panic!("no socket was refused");
+}
+
+#[actix_rt::test]
+async fn the_seat_address_and_node_caps_refuse_the_next_socket() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    // Per seat: four sockets (the default), then 429; one closed makes room again.
+    let server = TestServer::start(|_| {});
+    let mut bystander = Bystander::seat(&server).await;
+    let seat = computer_seat(&server, "panjpar").await;
+    let (mut open, status, code) = open_until_refused(&server, std::slice::from_ref(&seat)).await;
+    assert_eq!(
+        (open.len(), status, code.as_str()),
+        (4, 429, "too-many-sockets-for-seat")
+    );
+    bystander.plays_a_move().await;
+    drop(open.pop());
+    let started = Instant::now();
+    loop {
+        match Raw::upgrade(server.running.addr, &seat.table, &seat.token, None).await {
+            Upgraded::Open(_) => break,
+            Upgraded::Refused(..) => {
+                assert!(started.elapsed() < Duration::from_secs(5), "no room came");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+
+    // Per address: the bystander's socket and five more, then 429.
+    let server = TestServer::start(|s| s.sockets_per_address = 6);
+    let mut bystander = Bystander::seat(&server).await;
+    let seats = [
+        computer_seat(&server, "panjpar").await,
+        computer_seat(&server, "ganjifa").await,
+    ];
+    let (open, status, code) = open_until_refused(&server, &seats).await;
+    assert_eq!(
+        (open.len(), status, code.as_str()),
+        (5, 429, "too-many-sockets-from-address")
+    );
+    bystander.plays_a_move().await;
+
+    // Per process: the bystander's socket and two more, then 503.
+    let server = TestServer::start(|s| s.sockets_per_node = 3);
+    let mut bystander = Bystander::seat(&server).await;
+    let seats = [computer_seat(&server, "pishe-pasha").await];
+    let (open, status, code) = open_until_refused(&server, &seats).await;
+    assert_eq!((open.len(), status, code.as_str()), (2, 503, "server-full"));
+    bystander.plays_a_move().await;
+}
