@@ -557,16 +557,24 @@ async fn focus_stays_on_the_same_control_and_card_after_a_redraw() {
     let c = driver.session(390, 844).await;
     play_the_computer_from_home(&c, &server.base).await;
     // A drawer's switch, pressed from the keyboard: the board is drawn anew and focus stays on it.
-    eval(
-        &c,
-        "document.querySelector('[data-key=\"drawer:tracker\"]').focus(); return true",
-    )
-    .await;
-    let focused = c.active_element().await.unwrap();
-    focused
-        .send_keys(&char::from(fantoccini::key::Key::Enter).to_string())
-        .await
-        .unwrap();
+    // The computers' moves redraw the board meanwhile: a key sent to the switch just replaced is
+    // sent again to the new one.
+    let enter = char::from(fantoccini::key::Key::Enter).to_string();
+    let mut pressed = false;
+    for _ in 0..20 {
+        eval(
+            &c,
+            "document.querySelector('[data-key=\"drawer:tracker\"]').focus(); return true",
+        )
+        .await;
+        let focused = c.active_element().await.unwrap();
+        if focused.send_keys(&enter).await.is_ok() {
+            pressed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(pressed, "Enter never reached the tracker's switch");
     wait_for(&c, "return document.querySelector('#drawer-tracker')", 10).await;
     let key = "return document.activeElement?.dataset.key || document.activeElement?.tagName";
     assert_eq!(eval(&c, key).await, "drawer:tracker");
@@ -632,8 +640,10 @@ async fn a_ganjifa_move_tried_offline_is_said_and_kept_and_goes_once_back_online
     proxy.refuse_new(true);
     proxy.drop_connections();
     wait_for(&c, "return document.body.hasAttribute('data-offline')", 20).await;
-    // The move is tried: the page says it was not sent, and the card is still in the hand.
-    assert!(click(&c, &format!(".ghand [data-card='{card}']")).await);
+    // The move is tried: the page says it was not sent, and the card is still in the hand. A
+    // player waits for the cards to land before aiming at one.
+    settle(&c).await;
+    press(&c, &format!(".ghand [data-card='{card}']")).await;
     let said = wait_for(
         &c,
         "const b = document.querySelector('#banner'); return !b.hidden && /Not sent/.test(b.textContent) && b.textContent",
@@ -656,7 +666,8 @@ async fn a_ganjifa_move_tried_offline_is_said_and_kept_and_goes_once_back_online
         20,
     )
     .await;
-    assert!(click(&c, &format!(".ghand [data-card='{card}']")).await);
+    settle(&c).await;
+    press(&c, &format!(".ghand [data-card='{card}']")).await;
     wait_for(
         &c,
         &format!("return !!document.querySelector(\".trick [data-card='{card}']\")"),
