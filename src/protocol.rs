@@ -1,9 +1,11 @@
 //! The WebSocket frames: one closed set each way, JSON objects tagged by `type`.
 //!
 //! Browser to server: `action` (a game action, made on a view version, with the client's own id for the
-//! answer), `resync` (send my view again), `next-deal` and `rematch` (asked for by every friend), and
+//! answer), `resync` (send my view again), `replay` (my view of one step of a finished deal),
+//! `next-deal` and `rematch` (asked for by every friend), and
 //! `name` and `phrase` (what a seat goes by and its quick phrases). Server to browser: `view` (the
-//! seat's whole view with the table, the match and the actions open to it), `seats` (who is connected,
+//! seat's whole view with the table, the match and the actions open to it), `replay` (a view frame of
+//! one step of a finished deal, with where it stands), `seats` (who is connected,
 //! named and ready), `phrase`, `ack` and `error`. At a friends table the browsers also switch voice on and off (`voice`) and pass
 //! each other the WebRTC handshake (`signal`), which the table relays without reading it. The README's
 //! Protocol section documents every field.
@@ -28,6 +30,13 @@ pub enum ClientMsg {
     },
     /// Send me the current view again.
     Resync {},
+    /// Send me my view of step `step` (0: as dealt; n: after the deal's first n actions) of the
+    /// match's deal `deal` (from 0; none: the last deal that ended), once that deal has ended.
+    Replay {
+        #[serde(default)]
+        deal: Option<usize>,
+        step: usize,
+    },
     /// Deal the next deal of the match, once a deal has ended.
     NextDeal { version: u64 },
     /// Start a new match at this table with the same seats, once the match has ended; at a computer
@@ -104,6 +113,7 @@ impl ClientMsg {
             let known = [
                 "action",
                 "resync",
+                "replay",
                 "next-deal",
                 "rematch",
                 "name",

@@ -97,6 +97,7 @@ const PAUSED: &str =
 
 mod handlers;
 mod keeping;
+mod replay;
 mod social;
 mod thinking;
 mod voice;

@@ -116,6 +116,7 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
                 let frame = self.view_frame(seat, &self.seat_infos());
                 self.send(conn, frame);
             }
+            ClientMsg::Replay { deal, step } => self.send_replay(conn, seat, deal, step),
             ClientMsg::Action {
                 version,
                 id,

@@ -82,6 +82,9 @@ export class TableSocket {
         }
         break;
       }
+      case "replay":
+        this.handlers.onReplay?.(frame);
+        break;
       case "ack":
         if (this.version !== null && frame.version > this.version + 1) this.send({ type: "resync" });
         break;

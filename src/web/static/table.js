@@ -11,6 +11,7 @@ import { createVoice } from "./voice.js";
 import { where, travel } from "./motion.js";
 import { play, setUpSound } from "./sound.js";
 import { createSocial } from "./social.js";
+import { createReplay } from "./replay.js";
 
 const BOARDS = {
   panjpar: () => import("./panjpar.js"),
@@ -65,6 +66,14 @@ const social = createSocial({
   board: document.getElementById("board"),
 });
 const dealCheck = new DealCheck(document.getElementById("deal-check"), () => lang);
+const replay = createReplay({
+  open: document.getElementById("replay-open"),
+  bar: document.getElementById("replay"),
+  send: (frame) => sent(Boolean(socket && socket.send(frame))),
+  draw: (frame) => board && draw(frame, { quiet: true }),
+  live: () => board && lastFrame && draw(lastFrame),
+  lang: () => (lastFrame?.game === "panjpar" ? lang : "en"),
+});
 
 /** The header's switches and links, in the table's language. */
 function labelSwitches() {
@@ -126,6 +135,9 @@ async function showFrame(frame, socket) {
   }
   const before = lastFrame;
   lastFrame = frame;
+  replay.live(frame);
+  // While a replay is on the board the live table waits; it is drawn again on leaving the replay.
+  if (replay.on) return;
   draw(frame);
   if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
   await dealCheck.follow(frame);
@@ -142,15 +154,16 @@ function boardStyle(game) {
   });
 }
 
-/** Draws a frame: the cards travel from where they were, and focus stays where it was. */
-function draw(frame) {
+/** Draws a frame: the cards travel from where they were, and focus stays where it was. A quiet
+ * drawing (a replay's step) plays no sound. */
+function draw(frame, { quiet = false } = {}) {
   const root = document.getElementById("board");
   const active = document.activeElement;
   const hadFocus = active !== root && root.contains(active);
   const focused = hadFocus ? focusKey(active) : null;
   const before = where(root);
   board.render(frame);
-  if (travel(root, before, (key) => board.goneTo?.(key)) > 0) play("card");
+  if (travel(root, before, (key) => board.goneTo?.(key)) > 0 && !quiet) play("card");
   if (hadFocus && !root.contains(document.activeElement)) {
     // The control itself may be gone (a played card, a button of a turn that ended): the keyboard
     // then lands on what comes next, the action bar or the hand, rather than on the page.
@@ -232,7 +245,8 @@ async function start() {
         o.setAttribute("aria-pressed", String(o.dataset.lang === lang));
       }
       labelSwitches();
-      if (board && lastFrame) draw(lastFrame);
+      if (board && lastFrame && !replay.on) draw(lastFrame);
+      replay.relabel();
       voice.redraw();
     });
   }
@@ -255,8 +269,9 @@ async function start() {
     onSeats: (seats) => {
       voice.seats(seats);
       if (lastFrame) lastFrame = { ...lastFrame, seats };
-      if (board && lastFrame) draw(lastFrame);
+      if (board && lastFrame && !replay.on) draw(lastFrame);
     },
+    onReplay: (frame) => board && replay.frame(frame),
     onSignal: (frame) => voice.signal(frame),
     onPhrase: (frame) => lastFrame && social.heard(frame, lastFrame.seats, lastFrame.seat),
     onState: (state) => {

@@ -1,0 +1,259 @@
+//! Replays of finished deals: a seat asks for one step of a deal of the match that has ended, and
+//! the table deals it again from its recorded seed and plays the recorded actions up to that step.
+//! The seat is sent its own view at that moment, which is exactly what it was shown while the deal
+//! was played (a view is a pure function of the deal's state and the seat), and nothing more.
+
+use serde::Serialize;
+
+use super::super::frames::{MatchInfo, Status, ViewFrame};
+use super::super::messages::{ConnId, DealRecord};
+use super::Table;
+use crate::cards::{deal_rng, Seat};
+use crate::game::{Game, RuleError};
+use crate::outbox::Frame;
+
+/// Where a replay frame stands in its deal.
+#[derive(Serialize)]
+struct ReplayStep<'a> {
+    /// Which deal of the match, from 0.
+    deal: usize,
+    /// How many of the deal's actions have been played: 0 is the deal as dealt.
+    step: usize,
+    /// How many actions the deal had in all.
+    steps: usize,
+    /// The action that led to this step, and who made it (none at step 0).
+    by: Option<Seat>,
+    action: Option<&'a serde_json::Value>,
+}
+
+/// A `replay` frame: a view frame of the step (no actions open, status "playing" throughout) with
+/// where it stands.
+#[derive(Serialize)]
+#[serde(bound = "ViewFrame<'a, G>: Serialize")]
+struct ReplayFrame<'a, G: Game> {
+    #[serde(flatten)]
+    frame: ViewFrame<'a, G>,
+    replay: ReplayStep<'a>,
+}
+
+impl<G: Game> Table<G> {
+    /// Answers a seat's request for step `step` of deal `deal`, or refuses it with a sentence.
+    pub(super) fn send_replay(
+        &mut self,
+        conn: ConnId,
+        seat: Seat,
+        deal: Option<usize>,
+        step: usize,
+    ) {
+        match self.replay_frame(seat, deal, step) {
+            Ok(frame) => self.send(conn, frame),
+            Err(refusal) => self.refuse(conn, seat, refusal, None),
+        }
+    }
+
+    fn replay_frame(
+        &self,
+        seat: Seat,
+        deal: Option<usize>,
+        step: usize,
+    ) -> Result<Frame, RuleError> {
+        let Some(deal) = deal.or_else(|| self.last_ended_deal()) else {
+            return Err(RuleError::new(
+                "deal-in-play",
+                "A deal can be replayed once it has ended; none of this match has yet.",
+            ));
+        };
+        let record = self.ended_deal(deal)?;
+        if step > record.actions.len() {
+            return Err(RuleError::new(
+                "no-such-step",
+                format!(
+                    "That deal has {} steps; there is no step {step}.",
+                    record.actions.len()
+                ),
+            ));
+        }
+        let state = replayed::<G>(record, step)?;
+        let seats = self.seat_infos();
+        let (by, action) = match step.checked_sub(1).map(|i| &record.actions[i]) {
+            Some((by, action, _)) => (Some(*by), Some(action)),
+            None => (None, None),
+        };
+        let frame = ReplayFrame::<G> {
+            frame: ViewFrame {
+                frame: "replay",
+                version: self.version,
+                table: &self.id,
+                game: G::NAME,
+                kind: self.kind,
+                level: self.level(),
+                status: Status::Playing,
+                seat,
+                seats: &seats,
+                matchup: MatchInfo {
+                    score: &self.matchup,
+                    winners: None,
+                },
+                view: Some(G::view(&state, Some(seat))),
+                outcome: None,
+                actions: Vec::new(),
+                deal: None,
+            },
+            replay: ReplayStep {
+                deal,
+                step,
+                steps: record.actions.len(),
+                by,
+                action,
+            },
+        };
+        Ok(Frame::json(&frame, super::VIEW_SIZE_HINT))
+    }
+
+    /// The index of the match's last deal that has ended, if one has.
+    fn last_ended_deal(&self) -> Option<usize> {
+        let in_play = self.state.as_ref().is_some_and(|s| G::outcome(s).is_none());
+        // A deal in play is always the record's last.
+        let ended = self.record.len().saturating_sub(usize::from(in_play));
+        ended.checked_sub(1)
+    }
+
+    /// The record of deal `deal` of this match, if it has ended (the deal in play cannot be replayed:
+    /// a replay would show nothing new, but the rule stays simple and plain).
+    fn ended_deal(&self, deal: usize) -> Result<&DealRecord, RuleError> {
+        let Some(record) = self.record.get(deal) else {
+            return Err(RuleError::new(
+                "no-such-deal",
+                "There is no such deal in this match to replay.",
+            ));
+        };
+        let in_play = deal + 1 == self.record.len()
+            && self.state.as_ref().is_some_and(|s| G::outcome(s).is_none());
+        if in_play {
+            return Err(RuleError::new(
+                "deal-in-play",
+                "A deal can be replayed once it has ended; this one is still being played.",
+            ));
+        }
+        Ok(record)
+    }
+}
+
+/// The deal of `record` as it stood after its first `step` actions.
+fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<G::State, RuleError> {
+    let (mut state, _) = G::deal_in_order(&record.setup, &mut deal_rng(record.seed));
+    for (seat, json, _) in &record.actions[..step] {
+        let action: G::Action = serde_json::from_value(json.clone())
+            .map_err(|_| RuleError::new("bad-record", "This deal's record cannot be read back."))?;
+        G::apply(&mut state, *seat, &action)?;
+    }
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use rand::seq::SliceRandom;
+
+    use super::super::TableConfig;
+    use super::*;
+    use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+    use crate::matches::MatchLength;
+    use crate::table::{TableId, TableKind, Token};
+
+    fn config() -> TableConfig {
+        TableConfig {
+            bot_delay: Duration::from_millis(1),
+            seat_hold: Duration::from_secs(60),
+            idle_expiry: Duration::from_secs(60),
+            sockets_per_seat: 4,
+            on_closed: Arc::new(|_, _| {}),
+            store: None,
+        }
+    }
+
+    fn views<G: Game>(state: &G::State) -> Vec<serde_json::Value> {
+        Seat::all(G::SEATS)
+            .map(|s| serde_json::to_value(G::view(state, Some(s))).unwrap())
+            .collect()
+    }
+
+    /// Plays whole deals with random legal actions, keeping every seat's view after every step, then
+    /// asks for each step again: each seat is shown what it was shown then; the deal in play and
+    /// steps past the end are refused.
+    fn replays_every_step<G: Game>(length: MatchLength, seed: u64) {
+        let mut table = Table::<G>::new(
+            TableId::random(),
+            TableKind::Friends,
+            length,
+            G::BOTS[0],
+            Token::random().hash(),
+            config(),
+        )
+        .unwrap();
+        let mut rng = deal_rng(seed);
+        table.start_deal();
+        let mut seen = vec![views::<G>(table.state.as_ref().unwrap())];
+        assert_eq!(
+            table.replay_frame(Seat::new(0), None, 0).unwrap_err().code,
+            "deal-in-play"
+        );
+        while let Some(seat) = table.state.as_ref().and_then(G::to_act) {
+            let state = table.state.as_mut().unwrap();
+            let action = G::legal_actions(state, seat)
+                .choose(&mut rng)
+                .cloned()
+                .unwrap();
+            G::apply(state, seat, &action).unwrap();
+            table.accepted(seat, &action);
+            seen.push(views::<G>(table.state.as_ref().unwrap()));
+        }
+        let steps = seen.len() - 1;
+        for (step, shown) in seen.iter().enumerate() {
+            for seat in Seat::all(G::SEATS) {
+                let deal = (step % 2 == 0).then_some(0);
+                let frame = table.replay_frame(seat, deal, step).unwrap();
+                let frame: serde_json::Value =
+                    serde_json::from_str(frame.text_payload().unwrap()).unwrap();
+                assert_eq!(frame["type"], "replay");
+                assert_eq!(frame["seat"], seat.index());
+                assert_eq!(frame["replay"]["step"], step);
+                assert_eq!(frame["replay"]["steps"], steps);
+                assert_eq!(frame["actions"], serde_json::json!([]));
+                assert_eq!(
+                    frame["view"],
+                    shown[seat.index()],
+                    "{} seed {seed}, step {step}, seat {}",
+                    G::NAME,
+                    seat.index()
+                );
+            }
+        }
+        let last = table.replay_frame(Seat::new(0), Some(0), steps).unwrap();
+        let last: serde_json::Value = serde_json::from_str(last.text_payload().unwrap()).unwrap();
+        assert_eq!(
+            last["replay"]["action"],
+            table.record[0].actions[steps - 1].1
+        );
+        let code = |r: Result<Frame, RuleError>| r.err().map(|e| e.code);
+        assert_eq!(
+            code(table.replay_frame(Seat::new(0), None, steps + 1)),
+            Some("no-such-step")
+        );
+        assert_eq!(
+            code(table.replay_frame(Seat::new(0), Some(1), 0)),
+            Some("no-such-deal")
+        );
+    }
+
+    #[test]
+    fn every_game_replays_each_step_as_each_seat_saw_it() {
+        for seed in 0..4 {
+            replays_every_step::<Panjpar>(MatchLength::DealsWon(3), seed);
+            replays_every_step::<PishePasha>(MatchLength::Points(100), seed);
+            replays_every_step::<Ganjifa>(MatchLength::Deals(3), seed);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+// Replays of finished deals. Once a deal has ended the page may ask the table for this seat's view of
+// any step of it (0: as dealt); the table deals it again from its record and answers with a `replay`
+// frame, which is drawn on the same board with no move open. The bar steps through it, plays it at a
+// reading pace, and goes back to the live table. Nothing here knows a rule: it only asks for steps.
+
+import { seatName } from "./social.js";
+
+const WORDS = {
+  en: {
+    you: "you",
+    computer: (n) => (n === null ? "the computer" : `Computer ${n}`),
+    open: "Replay the deal",
+    first: "First step",
+    back: "Step back",
+    forward: "Step forward",
+    last: "Last step",
+    play: "Play",
+    pause: "Pause",
+    leave: "Back to the table",
+    leaveShort: "Back",
+    dealt: (n) => `Replay: the deal as dealt (${n} moves follow)`,
+    step: (k, n, who) => `Replay: move ${k} of ${n}, by ${who}`,
+    moved: "The table has moved on; it is shown again when you go back.",
+  },
+  fa: {
+    you: "شما",
+    computer: (n) => (n === null ? "رایانه" : `رایانهٔ ${n}`),
+    open: "بازبینی دست",
+    first: "آغاز",
+    back: "یک حرکت عقب",
+    forward: "یک حرکت جلو",
+    last: "پایان",
+    play: "پخش",
+    pause: "ایست",
+    leave: "بازگشت به میز",
+    leaveShort: "بازگشت",
+    dealt: (n) => `بازبینی: دست همان‌طور که پخش شد (${n} حرکت در پی)`,
+    step: (k, n, who) => `بازبینی: حرکت ${k} از ${n}، از ${who}`,
+    moved: "بازی میز جلو رفته است؛ وقتی برگردید نشان داده می‌شود.",
+  },
+};
+
+/** How long each step stays up while the replay plays by itself. */
+const PLAY_MS = 900;
+
+/**
+ * The replay bar. `send` puts a frame on the socket (false while offline), `draw` draws a frame on
+ * the board, `live` draws the table as it is now, `lang` is the page's language.
+ */
+export function createReplay({ open, bar, send, draw, live, lang }) {
+  let at = null; // the last replay frame shown, while replaying
+  let timer = null;
+  let movedOn = false;
+
+  const words = () => WORDS[lang()] || WORDS.en;
+
+  /** Who made a move, as the replay's line says it. */
+  function who(frame, seat) {
+    if (seat === frame.seat) return words().you;
+    // Computers are called as their boards call them: by seat when there are several.
+    const computers = frame.seats.filter((s) => s.who === "computer");
+    if (computers.some((s) => s.seat === seat)) return words().computer(computers.length > 1 ? seat : null);
+    return seatName(frame, seat, lang());
+  }
+
+  function button(key, text, onClick) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.key = `replay:${key}`;
+    b.textContent = text;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function ask(step, deal = at ? at.replay.deal : null) {
+    return send({ type: "replay", deal, step });
+  }
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+  }
+
+  function drawBar() {
+    const w = words();
+    bar.replaceChildren();
+    if (!at) {
+      bar.hidden = true;
+      return;
+    }
+    const { step, steps, by } = at.replay;
+    const line = document.createElement("p");
+    line.id = "replay-line";
+    line.className = "replay-line";
+    line.textContent = step === 0 ? w.dealt(steps) : w.step(step, steps, who(at, by));
+    if (movedOn) line.textContent += ` ${w.moved}`;
+    const controls = document.createElement("div");
+    controls.className = "row replay-controls";
+    const first = button("first", "|◀", () => ask(0));
+    const back = button("back", "◀", () => ask(step - 1));
+    const playing = timer !== null;
+    const play = button("play", playing ? w.pause : w.play, () => (timer ? pause() : autoplay()));
+    const forward = button("forward", "▶", () => ask(step + 1));
+    const last = button("last", "▶|", () => ask(steps));
+    first.setAttribute("aria-label", w.first);
+    back.setAttribute("aria-label", w.back);
+    play.setAttribute("aria-pressed", String(playing));
+    forward.setAttribute("aria-label", w.forward);
+    last.setAttribute("aria-label", w.last);
+    first.disabled = back.disabled = step === 0;
+    forward.disabled = last.disabled = step === steps;
+    const leaveButton = button("leave", w.leaveShort, leave);
+    leaveButton.setAttribute("aria-label", w.leave);
+    leaveButton.className = "primary";
+    controls.append(first, back, play, forward, last, leaveButton);
+    bar.append(line, controls);
+    bar.hidden = false;
+  }
+
+  function autoplay() {
+    if (at && at.replay.step === at.replay.steps) ask(0);
+    timer = setInterval(() => {
+      if (!at || at.replay.step >= at.replay.steps) pause();
+      else ask(at.replay.step + 1);
+    }, PLAY_MS);
+    drawBar();
+  }
+
+  function pause() {
+    stop();
+    drawBar();
+  }
+
+  function leave() {
+    stop();
+    at = null;
+    movedOn = false;
+    document.body.removeAttribute("data-replay");
+    drawBar();
+    live();
+    open.focus({ preventScroll: true });
+  }
+
+  open.addEventListener("click", () => {
+    movedOn = false;
+    ask(0, null);
+  });
+
+  return {
+    /** Whether a replay is on the board (live frames then wait until it is left). */
+    get on() {
+      return at !== null;
+    },
+
+    /** A `replay` frame from the table. */
+    frame(frame) {
+      const focused = bar.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+      at = frame;
+      document.body.dataset.replay = `${frame.replay.step}/${frame.replay.steps}`;
+      draw(frame);
+      drawBar();
+      if (focused) bar.querySelector(`[data-key="${CSS.escape(focused)}"]:not(:disabled)`)?.focus({ preventScroll: true });
+      else if (frame.replay.step === 0 && !timer) bar.querySelector('[data-key="replay:forward"]')?.focus({ preventScroll: true });
+    },
+
+    /** A live frame arrived: the replay button is offered once a deal has ended. */
+    live(frame) {
+      const ended = frame.status === "deal-over" || frame.status === "match-over";
+      open.hidden = !ended;
+      open.textContent = words().open;
+      if (at && frame.status === "playing") {
+        movedOn = true;
+        drawBar();
+      }
+    },
+
+    /** The page's language changed. */
+    relabel() {
+      open.textContent = words().open;
+      drawBar();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+//! A finished deal replayed in Chromium, for each game: the match is played to its end over a
+//! second socket of the page's own seat (quicker than clicking through it), then the page offers
+//! "Replay the deal"; its bar steps through the deal from the deal as dealt to its last move, the
+//! board drawing each step with no move open, and "Back to the table" brings the result back.
+
+mod chromium;
+mod support;
+
+use serde_json::json;
+
+use chromium::*;
+use support::{play_against_computer, rng, TestServer};
+
+async fn replays_in_the_page(
+    driver: &mut Driver,
+    server: &TestServer,
+    game: &str,
+    length: serde_json::Value,
+    (width, height): (u32, u32),
+) {
+    let seated = server.open(game, "computer", Some(length)).await;
+    let mut client = server.connect(&seated).await;
+    play_against_computer(&mut client, &mut rng(5)).await;
+    let record = server.record(&seated.table).await;
+    let steps = record.deals.last().expect("a deal").actions.len();
+
+    let c = driver.session(width, height).await;
+    c.goto(&format!("{}/", server.base)).await.unwrap();
+    let keep = format!(
+        "localStorage.setItem({}, {}); return true",
+        json!(seated.table),
+        json!(seated.token)
+    );
+    eval(&c, &keep).await;
+    c.goto(&format!("{}/t/{}", server.base, seated.table))
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "return document.querySelector('.table')?.dataset.status === 'match-over' && !document.querySelector('#replay-open').hidden",
+        30,
+    )
+    .await;
+    assert!(click(&c, "#replay-open").await);
+    wait_for(
+        &c,
+        &format!("return document.body.dataset.replay === '0/{steps}'"),
+        10,
+    )
+    .await;
+    let line = eval(
+        &c,
+        "return document.querySelector('#replay-line').textContent",
+    )
+    .await;
+    assert!(
+        line.as_str().unwrap().contains(&steps.to_string()),
+        "{line}"
+    );
+    // Step by step, the board shows each moment with nothing to play.
+    let forward = 3.min(steps);
+    for step in 1..=forward {
+        assert!(click(&c, "[data-key='replay:forward']").await);
+        wait_for(
+            &c,
+            &format!("return document.body.dataset.replay === '{step}/{steps}'"),
+            10,
+        )
+        .await;
+        let offered = eval(
+            &c,
+            "return document.querySelectorAll('[data-area=actions] button[data-action]:not(:disabled), .hand button.playable, .ghand button.playable').length",
+        )
+        .await;
+        assert_eq!(offered, 0, "step {step} offers no move");
+    }
+    assert!(click(&c, "[data-key='replay:back']").await);
+    wait_for(
+        &c,
+        &format!(
+            "return document.body.dataset.replay === '{}/{steps}'",
+            forward - 1
+        ),
+        10,
+    )
+    .await;
+    assert!(click(&c, "[data-key='replay:last']").await);
+    wait_for(
+        &c,
+        &format!("return document.body.dataset.replay === '{steps}/{steps}'"),
+        10,
+    )
+    .await;
+    settle(&c).await;
+    screenshot(&c, &format!("{game}-replay-{width}x{height}")).await;
+    // Back at the table: the match's end is shown again.
+    assert!(click(&c, "[data-key='replay:leave']").await);
+    wait_for(
+        &c,
+        "return !document.body.hasAttribute('data-replay') && document.querySelector('#replay').hidden && document.querySelector('.table')?.dataset.status === 'match-over'",
+        10,
+    )
+    .await;
+    assert!(
+        console_errors(&c).await.is_empty(),
+        "no console error in {game}'s replay"
+    );
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_finished_deal_of_each_game_replays_step_by_step_in_the_page() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(mut driver) = driver() else { return };
+    let server = TestServer::start(|s| s.bot_delay_ms = 1);
+    replays_in_the_page(&mut driver, &server, "panjpar", json!(1), (1280, 800)).await;
+    replays_in_the_page(
+        &mut driver,
+        &server,
+        "pishe-pasha",
+        json!("one-deal"),
+        (390, 844),
+    )
+    .await;
+    replays_in_the_page(&mut driver, &server, "ganjifa", json!(3), (390, 844)).await;
+}
