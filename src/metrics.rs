@@ -1,4 +1,5 @@
-//! Every Prometheus metric of the process, in one place, each named `chaikhana_...`.
+//! Every Prometheus metric of the process, in one place, each named `chaikhana_...`, beside the
+//! standard `process_...` ones.
 //!
 //! The rest of the code records through the one [`metrics()`] instance; `GET /metrics` renders it in the
 //! Prometheus text format.
@@ -85,6 +86,13 @@ fn histogram_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -
 impl Metrics {
     fn new() -> Metrics {
         let r = Registry::new();
+        // The process's own resident memory, CPU seconds, open descriptors and their limit, read from
+        // /proc by the prometheus crate (`process_*`, the names every dashboard knows).
+        #[cfg(target_os = "linux")]
+        r.register(Box::new(
+            prometheus::process_collector::ProcessCollector::for_self(),
+        ))
+        .expect("the process collector registers once");
         let connections_open = IntGauge::new(
             "chaikhana_ws_connections_open",
             "WebSocket connections open now.",
@@ -293,7 +301,19 @@ mod tests {
             .inc();
         let text = m.render();
         for line in text.lines().filter(|l| !l.starts_with('#')) {
-            assert!(line.starts_with("chaikhana_"), "{line}");
+            assert!(
+                line.starts_with("chaikhana_") || line.starts_with("process_"),
+                "{line}"
+            );
+        }
+        #[cfg(target_os = "linux")]
+        for name in [
+            "process_resident_memory_bytes",
+            "process_cpu_seconds_total",
+            "process_open_fds",
+            "process_max_fds",
+        ] {
+            assert!(text.contains(name), "{name} missing");
         }
         for name in [
             "chaikhana_ws_connections_open",

@@ -1,7 +1,8 @@
 //! What operators rely on: `/metrics` in the Prometheus text format with every project metric after a
 //! match, `/healthz` and `/readyz` (not ready while draining), and the real tools: `promtool check
 //! metrics` on the live output, a real Prometheus scraping the server, `promtool check rules` on the
-//! alert rules and on every dashboard query, and `kubernetes-validate` on the manifests.
+//! alert rules and on every dashboard query, `promtool test rules` showing each alert firing and not
+//! firing, and `kubernetes-validate` on the manifests.
 
 mod support;
 
@@ -51,9 +52,16 @@ async fn metrics_health_and_readiness() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
-        assert!(line.starts_with("chaikhana_"), "{line}");
+        assert!(
+            line.starts_with("chaikhana_") || line.starts_with("process_"),
+            "{line}"
+        );
     }
     for wanted in [
+        "process_resident_memory_bytes",
+        "process_cpu_seconds_total",
+        "process_open_fds",
+        "process_max_fds",
         "chaikhana_ws_connections_open",
         "chaikhana_ws_connections_opened_total",
         "chaikhana_tables_active{game=\"panjpar\",kind=\"computer\"}",
@@ -147,6 +155,17 @@ fn promtool_accepts_the_alert_rules_and_every_dashboard_query() {
         );
     };
     check(&repo("deploy/prometheus/alerts.yml"));
+    // Each alert fires on the series that should make it fire, and stays quiet on the others.
+    let tested = Command::new("promtool")
+        .args(["test", "rules", &repo("deploy/prometheus/alerts_test.yml")])
+        .output()
+        .unwrap();
+    assert!(
+        tested.status.success(),
+        "promtool test rules: {}{}",
+        String::from_utf8_lossy(&tested.stdout),
+        String::from_utf8_lossy(&tested.stderr)
+    );
 
     // Every panel query of the dashboard, its variables filled in, as a rules file.
     let dashboard: serde_json::Value = serde_json::from_str(
