@@ -196,8 +196,11 @@ pub enum ServerMsg<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         id: Option<&'a str>,
     },
-    /// Who sits where and who is connected.
-    Seats { seats: &'a [SeatInfo] },
+    /// Who sits where and who is connected, and how many watch.
+    Seats {
+        seats: &'a [SeatInfo],
+        watching: usize,
+    },
     /// A quick phrase said by a seat (friends tables only).
     Phrase { seat: Seat, id: Phrase },
     /// A piece of the WebRTC handshake from another seat of this table.

@@ -30,6 +30,9 @@ pub struct Settings {
     pub sockets_per_seat: usize,
     pub sockets_per_address: usize,
     pub sockets_per_node: usize,
+    pub watchers_per_table: usize,
+    /// 32 hex digits, or empty (see `table::WatchKey`).
+    pub watch_secret: String,
     pub voice_rate_per_second: u32,
     pub voice_rate_burst: u32,
     pub voice_stun_urls: String,

@@ -121,6 +121,7 @@ async fn seated() -> Seated {
         seat_hold: Duration::from_secs(60),
         idle_expiry: Duration::from_secs(60),
         sockets_per_seat: 4,
+        watchers_per_table: 50,
         on_closed,
         store: Some(Arc::new(store.clone())),
     };

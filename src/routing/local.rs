@@ -5,10 +5,10 @@ use std::sync::{Arc, RwLock};
 
 use futures_util::future::{ready, BoxFuture, FutureExt};
 
-use super::{table_config, OpenTable, Router};
+use super::{configured_watch_key, table_config, OpenTable, Router};
 use crate::games;
 use crate::settings::Settings;
-use crate::table::{TableHandle, TableId, TableRefusal};
+use crate::table::{TableHandle, TableId, TableRefusal, WatchKey};
 
 /// An in-process address book of the tables living here.
 #[derive(Clone, Default)]
@@ -54,11 +54,14 @@ impl LocalTables {
 pub struct LocalRouter {
     settings: Arc<Settings>,
     tables: LocalTables,
+    /// The settings' watch key, or one made for this process (its tables live no longer than it).
+    watch_key: WatchKey,
 }
 
 impl LocalRouter {
     pub fn new(settings: Arc<Settings>) -> LocalRouter {
         LocalRouter {
+            watch_key: configured_watch_key(&settings).unwrap_or_else(WatchKey::random),
             settings,
             tables: LocalTables::default(),
         }
@@ -99,5 +102,9 @@ impl Router for LocalRouter {
 
     fn hand_over(&self) -> BoxFuture<'_, ()> {
         ready(()).boxed()
+    }
+
+    fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>> {
+        ready(Ok(self.watch_key.clone())).boxed()
     }
 }

@@ -16,7 +16,7 @@ use crate::matches::MatchLength;
 use crate::settings::Settings;
 use crate::table::{
     Level, OnClosed, TableConfig, TableHandle, TableId, TableKeeper, TableKind, TableRefusal,
-    TokenHash,
+    TokenHash, WatchKey,
 };
 
 /// A table to open: its game, kind and match length, and the hash of its creator's token.
@@ -42,11 +42,24 @@ pub trait Router: Send + Sync + 'static {
     fn open_tables(&self) -> usize;
     /// Stops taking tables and hands this node's tables to the others (draining).
     fn hand_over(&self) -> BoxFuture<'_, ()>;
+    /// The key of watch links (see `table::WatchKey`): the same on every node of the site.
+    fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>>;
+}
+
+/// The watch key the settings give, if they give one (checked when the settings are read).
+fn configured_watch_key(settings: &Settings) -> Option<WatchKey> {
+    let secret = settings.watch_secret.trim();
+    (!secret.is_empty())
+        .then(|| WatchKey::from_hex(secret).ok())
+        .flatten()
 }
 
 /// The router the settings ask for: Redis when `redis_url` is set, otherwise the embedded one.
 pub fn from_settings(settings: &Arc<Settings>) -> Result<Arc<dyn Router>, String> {
     redis::Role::parse(&settings.role)?;
+    if !settings.watch_secret.trim().is_empty() {
+        WatchKey::from_hex(&settings.watch_secret)?;
+    }
     if settings.redis_url.is_empty() {
         if settings.role != "all" {
             return Err(format!(
@@ -71,6 +84,7 @@ pub fn table_config(
         seat_hold: settings.seat_hold(),
         idle_expiry: settings.idle_expiry(),
         sockets_per_seat: settings.sockets_per_seat,
+        watchers_per_table: settings.watchers_per_table,
         on_closed,
         store,
     }

@@ -10,6 +10,7 @@ mod session;
 mod socket;
 mod staged;
 mod voice;
+mod watch;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -134,6 +135,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
                     } else {
                         http::routes(cfg);
                         voice::routes(cfg);
+                        watch::routes(cfg);
                     }
                 })
                 .default_service(web::to(|| async { pages::not_found() }));

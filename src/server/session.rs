@@ -22,7 +22,9 @@ use crate::metrics::metrics;
 use crate::outbox::{Frame, NotQueued, Outbox};
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::settings::Settings;
-use crate::table::{Attach, ConnId, Detach, FromSeat, Outbound, SocketOut, TableHandle, Token};
+use crate::table::{
+    Attach, ConnId, Detach, FromSeat, Outbound, SocketOut, TableHandle, Token, Watch,
+};
 
 /// Refused frames in a row (past the allowance, binary, oversized) before the socket is closed.
 const STRIKES_BEFORE_CLOSE: u32 = 10;
@@ -41,12 +43,19 @@ fn frame_allowance(rate: u32, burst: u32) -> DefaultDirectRateLimiter {
 struct SeatLine {
     from_seat: Recipient<FromSeat>,
     attach: Recipient<Attach>,
+    watch: Recipient<Watch>,
     detach: Recipient<Detach>,
+}
+
+/// Who the socket is at its table: the seat its token holds, or a watcher (through the watch link).
+pub enum Entry {
+    Seat(Token),
+    Watcher,
 }
 
 pub struct WsSession {
     conn: ConnId,
-    token: Token,
+    entry: Entry,
     table: SeatLine,
     out: Outbox,
     settings: Arc<Settings>,
@@ -66,7 +75,7 @@ pub struct WsSession {
 impl WsSession {
     pub fn new(
         conn: ConnId,
-        token: Token,
+        entry: Entry,
         table: TableHandle,
         out: Outbox,
         settings: Arc<Settings>,
@@ -79,11 +88,12 @@ impl WsSession {
         let table = SeatLine {
             from_seat: table.from_seat,
             attach: table.attach,
+            watch: table.watch,
             detach: table.detach,
         };
         WsSession {
             conn,
-            token,
+            entry,
             table,
             out,
             settings,
@@ -223,22 +233,35 @@ impl Actor for WsSession {
         metrics().connections_open.inc();
         metrics().connections_opened.inc();
         self.registry.add(self.conn, ctx.address().recipient());
-        let attach = Attach {
-            key: self.token.hash(),
-            conn: self.conn,
-            out: SocketOut::Local {
-                frames: self.out.clone(),
-                session: ctx.address().recipient(),
-            },
+        let out = SocketOut::Local {
+            frames: self.out.clone(),
+            session: ctx.address().recipient(),
+        };
+        let conn = self.conn;
+        let attached = match &self.entry {
+            Entry::Seat(token) => {
+                let attach = Attach {
+                    key: token.hash(),
+                    conn,
+                    out,
+                };
+                let sent = self.table.attach.send(attach);
+                Box::pin(async move { sent.await.map(|answer| answer.map(|_| ())) })
+                    as futures_util::future::BoxFuture<'static, _>
+            }
+            Entry::Watcher => {
+                let sent = self.table.watch.send(Watch { conn, out });
+                Box::pin(async move { sent.await.map(|answer| answer.map(|_| ())) })
+            }
         };
         ctx.wait(
-            self.table.attach.send(attach).into_actor(self).map(
-                |answer, session, ctx| match answer {
-                    Ok(Ok(_)) => {}
+            attached
+                .into_actor(self)
+                .map(|answer, session, ctx| match answer {
+                    Ok(Ok(())) => {}
                     Ok(Err(refusal)) => session.close(1008, &refusal.message, ctx),
                     Err(_) => session.close(1011, "the table has closed", ctx),
-                },
-            ),
+                }),
         );
         let every = Duration::from_secs(self.settings.ping_interval_secs.max(1));
         let silence = Duration::from_secs(self.settings.silence_timeout_secs.max(1));

@@ -1,4 +1,5 @@
-//! A table's WebSocket, opened by `GET /ws/{table}?token=...` with the upgrade headers. The HTTP
+//! A table's WebSocket, opened by `GET /ws/{table}?token=...` with the upgrade headers (a watcher's by
+//! `GET /ws/w/{watch}`, the watch link's id, with no token). The HTTP
 //! dispatcher hands such a request here with its connection; once the socket is admitted (the server
 //! takes sockets, the page is this site's, the table exists, the token holds a seat there, and neither
 //! the process, the client's address nor the seat holds as many sockets as it may), the upgrade is
@@ -16,7 +17,7 @@ use tokio::net::TcpStream;
 use super::caps::{Admitted, Full};
 use super::connection::{self, Limits};
 use super::http::{find_table, refusal, refused};
-use super::session::{WsSession, OUTBOUND_QUEUE};
+use super::session::{Entry, WsSession, OUTBOUND_QUEUE};
 use super::AppState;
 use crate::table::{looks_like_secret, CheckToken, TableHandle, TableRefusal, Token};
 
@@ -30,7 +31,7 @@ pub async fn upgrade(
     mut framed: Framed<TcpStream, Codec>,
 ) {
     let peer = framed.io_ref().peer_addr();
-    let (table, token, admitted) = match admit(&state, &req, peer).await {
+    let (table, entry, admitted) = match admit(&state, &req, peer).await {
         Ok(admitted) => admitted,
         Err(response) => return refuse(framed, response).await,
     };
@@ -61,7 +62,7 @@ pub async fn upgrade(
         ctx.add_stream(incoming);
         WsSession::new(
             conn,
-            token,
+            entry,
             table,
             out,
             state.settings.clone(),
@@ -71,13 +72,13 @@ pub async fn upgrade(
     });
 }
 
-/// The table, the seat's token and the socket's place under the caps, or the response that refuses
+/// The table, who the socket is there and its place under the caps, or the response that refuses
 /// the socket.
 async fn admit(
     state: &AppState,
     req: &Request,
     peer: std::io::Result<std::net::SocketAddr>,
-) -> Result<(TableHandle, Token, Admitted), HttpResponse> {
+) -> Result<(TableHandle, Entry, Admitted), HttpResponse> {
     let Some(id) = req
         .path()
         .strip_prefix("/ws/")
@@ -99,21 +100,10 @@ async fn admit(
             "This table's socket is only for pages of this site.",
         ));
     }
-    let table = find_table(state, id).await.map_err(refused)?;
-    let token = req
-        .uri()
-        .query()
-        .unwrap_or_default()
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("token="))
-        .filter(|t| looks_like_secret(t))
-        .ok_or_else(|| refused(TableRefusal::wrong_token()))?;
-    let token = Token::from_client(token);
-    match table.check_token.send(CheckToken(token.hash())).await {
-        Ok(Ok(_)) => {}
-        Ok(Err(r)) => return Err(refused(r)),
-        Err(_) => return Err(refused(TableRefusal::not_found())),
-    }
+    let (table, entry) = match id.strip_prefix("w/") {
+        Some(watch) => (watched_table(state, watch).await?, Entry::Watcher),
+        None => seat_table(state, req, id).await?,
+    };
     let peer = peer.map_err(|_| refusal(400, "no-address", "The connection has no address."))?;
     let admitted = state.caps.admit(peer.ip()).map_err(|full| match full {
         Full::Node => refusal(
@@ -127,7 +117,39 @@ async fn admit(
             "Your address has as many sockets open as it may; close some tables first.",
         ),
     })?;
-    Ok((table, token, admitted))
+    Ok((table, entry, admitted))
+}
+
+/// The table of the watch id `watch`.
+async fn watched_table(state: &AppState, watch: &str) -> Result<TableHandle, HttpResponse> {
+    let key = state.router.watch_key().await.map_err(refused)?;
+    let id = key
+        .table(watch)
+        .ok_or_else(|| refused(TableRefusal::not_found()))?;
+    state.router.find(&id).await.map_err(refused)
+}
+
+/// The table `id` and the seat whose token the request carries.
+async fn seat_table(
+    state: &AppState,
+    req: &Request,
+    id: &str,
+) -> Result<(TableHandle, Entry), HttpResponse> {
+    let table = find_table(state, id).await.map_err(refused)?;
+    let token = req
+        .uri()
+        .query()
+        .unwrap_or_default()
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("token="))
+        .filter(|t| looks_like_secret(t))
+        .ok_or_else(|| refused(TableRefusal::wrong_token()))?;
+    let token = Token::from_client(token);
+    match table.check_token.send(CheckToken(token.hash())).await {
+        Ok(Ok(_)) => Ok((table, Entry::Seat(token))),
+        Ok(Err(r)) => Err(refused(r)),
+        Err(_) => Err(refused(TableRefusal::not_found())),
+    }
 }
 
 /// Answers the request with `response` (its status, type and body, with the headers every answer

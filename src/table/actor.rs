@@ -32,6 +32,8 @@ pub struct TableConfig {
     pub idle_expiry: Duration,
     /// Sockets one seat may hold open at once.
     pub sockets_per_seat: usize,
+    /// Watchers one table may have at once.
+    pub watchers_per_table: usize,
     /// Called once when the table stops, to take it out of the router.
     pub on_closed: OnClosed,
     /// Where snapshots go, when the router keeps them (several nodes); `None` alone.
@@ -101,6 +103,7 @@ mod replay;
 mod social;
 mod thinking;
 mod voice;
+mod watchers;
 
 /// Every deal's seed (and each match's first seat) comes straight from the operating system's
 /// generator: no player can predict the next deal, and a table keeps no generator state of its own.
@@ -121,6 +124,8 @@ pub struct Table<G: Game> {
     rng: TableRng,
     bot_rng: BotRng,
     sockets: HashMap<ConnId, (Seat, SocketOut)>,
+    /// The sockets of people watching through the watch link (see `watchers`).
+    watchers: HashMap<ConnId, SocketOut>,
     voice: voice::VoiceRoom,
     last_activity: Instant,
     /// Why the table stops, once it does.
@@ -174,6 +179,7 @@ impl<G: Game> Table<G> {
             rng,
             bot_rng,
             sockets: HashMap::new(),
+            watchers: HashMap::new(),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
             closing: Closing::Closed,
@@ -211,8 +217,8 @@ impl<G: Game> Table<G> {
             .collect()
     }
 
-    /// The frame for `seat` now.
-    fn view_frame(&self, seat: Seat, seats: &[SeatInfo]) -> Frame {
+    /// The frame for `seat` now (none: a watcher's).
+    fn view_frame(&self, seat: Option<Seat>, seats: &[SeatInfo]) -> Frame {
         let status = self.status();
         let outcome = self.state.as_ref().and_then(G::outcome);
         let frame = ViewFrame::<G> {
@@ -225,13 +231,14 @@ impl<G: Game> Table<G> {
             status,
             seat,
             seats,
+            watching: self.watchers.len(),
             matchup: MatchInfo {
                 score: &self.matchup,
                 winners: self.matchup.winners(),
             },
-            view: self.state.as_ref().map(|s| G::view(s, Some(seat))),
-            actions: match (&self.state, status) {
-                (Some(state), Status::Playing) => G::legal_actions(state, seat),
+            view: self.state.as_ref().map(|s| G::view(s, seat)),
+            actions: match (&self.state, status, seat) {
+                (Some(state), Status::Playing, Some(seat)) => G::legal_actions(state, seat),
                 _ => Vec::new(),
             },
             deal: self.seal.as_ref().map(|seal| seal.shown(outcome.is_some())),
@@ -240,9 +247,14 @@ impl<G: Game> Table<G> {
         Frame::json(&frame, VIEW_SIZE_HINT)
     }
 
-    /// Sends a frame to one socket; a socket whose queue is full is dropped.
+    /// Sends a frame to one socket (a seat's or a watcher's); a socket whose queue is full is dropped.
     fn send(&mut self, conn: ConnId, frame: Frame) {
-        let Some((_, out)) = self.sockets.get(&conn) else {
+        let Some(out) = self
+            .sockets
+            .get(&conn)
+            .map(|(_, out)| out)
+            .or_else(|| self.watchers.get(&conn))
+        else {
             return;
         };
         match out.try_send(Outbound::Frame(frame)) {
@@ -255,7 +267,12 @@ impl<G: Game> Table<G> {
 
     /// Closes a socket whose frames pile up, and goes on without it.
     fn drop_slow_socket(&mut self, conn: ConnId) {
-        if let Some((_, out)) = self.sockets.get(&conn) {
+        let out = self
+            .sockets
+            .get(&conn)
+            .map(|(_, out)| out)
+            .or_else(|| self.watchers.get(&conn));
+        if let Some(out) = out {
             metrics().outbound_overflows.inc();
             out.do_send(Outbound::Close(
                 1008,
@@ -276,32 +293,47 @@ impl<G: Game> Table<G> {
         self.send(conn, frame);
     }
 
-    /// Sends every socket its seat's frame.
+    /// Sends every socket its seat's frame, and every watcher what everyone may see.
     fn broadcast(&mut self) {
         let seats = self.seat_infos();
         let frames: Vec<Frame> = Seat::all(G::SEATS)
-            .map(|s| self.view_frame(s, &seats))
+            .map(|s| self.view_frame(Some(s), &seats))
             .collect();
         let conns: Vec<(ConnId, Seat)> = self.sockets.iter().map(|(c, (s, _))| (*c, *s)).collect();
         for (conn, seat) in conns {
             self.send(conn, frames[seat.index()].clone());
         }
+        if !self.watchers.is_empty() {
+            let frame = self.view_frame(None, &seats);
+            self.tell_watchers(&frame);
+        }
+    }
+
+    /// Every socket at the table, the watchers' included.
+    fn everyone(&self) -> Vec<ConnId> {
+        self.sockets
+            .keys()
+            .chain(self.watchers.keys())
+            .copied()
+            .collect()
     }
 
     /// Tells every socket who is connected.
     fn broadcast_seats(&mut self) {
         let frame = ServerMsg::Seats {
             seats: &self.seat_infos(),
+            watching: self.watchers.len(),
         }
         .to_frame()
         .superseding();
-        let conns: Vec<ConnId> = self.sockets.keys().copied().collect();
-        for conn in conns {
+        for conn in self.everyone() {
             self.send(conn, frame.clone());
         }
     }
 
+    /// Forgets a seat's socket, answering its seat; a watcher's is forgotten too (see `watchers`).
     fn forget_socket(&mut self, conn: ConnId) -> Option<Seat> {
+        self.watchers.remove(&conn);
         let (seat, _) = self.sockets.remove(&conn)?;
         if let Occupant::Person {
             sockets,
@@ -426,8 +458,7 @@ impl<G: Game> Table<G> {
                 id: None,
             }
             .to_frame();
-            let conns: Vec<ConnId> = self.sockets.keys().copied().collect();
-            for conn in conns {
+            for conn in self.everyone() {
                 self.send(conn, frame.clone());
             }
         }
@@ -633,7 +664,7 @@ impl<G: Game> Table<G> {
     fn refuse(&mut self, conn: ConnId, seat: Seat, refusal: RuleError, id: Option<&str>) {
         self.send_refusal(conn, refusal.code, &refusal.message, id);
         if refusal.code == "stale-version" {
-            let frame = self.view_frame(seat, &self.seat_infos());
+            let frame = self.view_frame(Some(seat), &self.seat_infos());
             self.send(conn, frame);
         }
     }
@@ -723,7 +754,8 @@ impl<G: Game> Actor for Table<G> {
             Closing::Closed => Some((1001, "the table has closed")),
         };
         if let Some((code, reason)) = close {
-            for (_, out) in self.sockets.values() {
+            let seats = self.sockets.values().map(|(_, out)| out);
+            for out in seats.chain(self.watchers.values()) {
                 out.do_send(Outbound::Close(code, reason.into()));
             }
         }

@@ -36,8 +36,11 @@ pub struct ViewFrame<'a, G: Game> {
     /// How well the computers play, at a computer table.
     pub level: Option<Level>,
     pub status: Status,
-    pub seat: Seat,
+    /// Whose view this is; none for a watcher.
+    pub seat: Option<Seat>,
     pub seats: &'a [SeatInfo],
+    /// How many people watch the table through its watch link.
+    pub watching: usize,
     #[serde(rename = "match")]
     pub matchup: MatchInfo<'a>,
     /// The seat's view of the deal in play (or the one just ended).

@@ -48,6 +48,14 @@ impl TableRefusal {
         }
     }
 
+    pub fn too_many_watchers() -> TableRefusal {
+        TableRefusal {
+            status: 429,
+            code: "too-many-watchers".into(),
+            message: "As many people are watching this table as may; try again later.".into(),
+        }
+    }
+
     pub fn not_found() -> TableRefusal {
         TableRefusal {
             status: 404,
@@ -99,6 +107,15 @@ pub struct CheckToken(pub TokenHash);
 pub struct Attach {
     /// The hash of the seat's token.
     pub key: TokenHash,
+    pub conn: ConnId,
+    pub out: SocketOut,
+}
+
+/// A socket for a watcher (someone with the table's watch link): the table sends it what everyone
+/// may see, and takes from it nothing that acts. Answers how many watch now.
+#[derive(Message)]
+#[rtype(result = "Result<usize, TableRefusal>")]
+pub struct Watch {
     pub conn: ConnId,
     pub out: SocketOut,
 }
@@ -201,6 +218,7 @@ pub struct TableHandle {
     pub join: Recipient<Join>,
     pub check_token: Recipient<CheckToken>,
     pub attach: Recipient<Attach>,
+    pub watch: Recipient<Watch>,
     pub from_seat: Recipient<FromSeat>,
     pub detach: Recipient<Detach>,
     pub inspect: Recipient<Inspect>,
@@ -216,6 +234,7 @@ impl TableHandle {
             + Handler<Join>
             + Handler<CheckToken>
             + Handler<Attach>
+            + Handler<Watch>
             + Handler<FromSeat>
             + Handler<Detach>
             + Handler<Inspect>,
@@ -226,6 +245,7 @@ impl TableHandle {
             join: addr.clone().recipient(),
             check_token: addr.clone().recipient(),
             attach: addr.clone().recipient(),
+            watch: addr.clone().recipient(),
             from_seat: addr.clone().recipient(),
             detach: addr.clone().recipient(),
             inspect: addr.clone().recipient(),

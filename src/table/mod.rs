@@ -9,12 +9,14 @@ mod messages;
 mod seal;
 mod seats;
 mod snapshot;
+mod watch;
 
 pub use actor::{Change, Closing, Kept, OnClosed, Table, TableConfig, TableKeeper};
 pub use messages::*;
 pub use seal::{commitment, fresh_salt, DealSeal};
 pub use seats::{Level, SeatTicket, TableKind};
 pub use snapshot::{SeatRecord, Snapshot};
+pub use watch::WatchKey;
 
 use base64::Engine;
 use rand::RngCore;

@@ -76,6 +76,17 @@ impl TestServer {
             .expect("the socket opens")
     }
 
+    /// The watch link's id of the table this seat holds, asked for with its token.
+    pub async fn watch_id(&self, seated: &Seated) -> String {
+        let body = json!({ "token": seated.token }).to_string();
+        let (status, answer) = self
+            .post(&format!("/api/tables/{}/watch", seated.table), &body)
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        let link = answer["watch"].as_str().expect("a watch link");
+        link.strip_prefix("/w/").expect("a /w/ link").to_string()
+    }
+
     /// The table's record, straight from its actor (never over the network).
     pub async fn record(&self, table: &str) -> TableRecord {
         let handle = self
@@ -117,10 +128,16 @@ pub struct Client {
 
 impl Client {
     pub async fn connect(base: &str, table: &str, token: &str) -> Result<Client, String> {
-        let url = format!(
-            "{}/ws/{table}?token={token}",
-            base.replacen("http", "ws", 1)
-        );
+        Client::open(&format!("/ws/{table}?token={token}"), base).await
+    }
+
+    /// A watcher's socket, through the watch link's id `watch` (and no token).
+    pub async fn watch(base: &str, watch: &str) -> Result<Client, String> {
+        Client::open(&format!("/ws/w/{watch}"), base).await
+    }
+
+    async fn open(path: &str, base: &str) -> Result<Client, String> {
+        let url = format!("{}{path}", base.replacen("http", "ws", 1));
         let (_, framed) = awc::Client::new()
             .ws(url)
             .max_frame_size(1 << 24)

@@ -18,6 +18,9 @@ pub fn alive(node: &str) -> String {
     format!("chaikhana:alive:{node}")
 }
 
+/// The site's watch key (see `table::WatchKey`), made by the first node that needs it.
+pub const WATCH_KEY: &str = "chaikhana:watch-key";
+
 /// How many tables each table-hosting node has: a sorted set.
 pub const LOAD: &str = "chaikhana:load";
 

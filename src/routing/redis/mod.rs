@@ -28,22 +28,25 @@ use std::sync::Arc;
 
 use futures_util::future::{BoxFuture, FutureExt};
 
-use super::{OpenTable, Router};
+use super::{configured_watch_key, OpenTable, Router};
 use crate::settings::Settings;
-use crate::table::{TableHandle, TableId, TableRefusal};
+use crate::table::{TableHandle, TableId, TableRefusal, WatchKey};
 use node::Node;
 
 /// The Redis router of this node.
 pub struct RedisRouter {
     node: Arc<Node>,
+    /// The site's watch key: the settings', or the one kept in Redis for every node, once read.
+    watch_key: tokio::sync::OnceCell<WatchKey>,
 }
 
 impl RedisRouter {
     /// Connects lazily (a Redis out of reach is retried, not fatal) and starts the node's tasks on the
     /// current actix runtime.
     pub fn start(settings: Arc<Settings>) -> Result<Arc<RedisRouter>, String> {
+        let watch_key = tokio::sync::OnceCell::new_with(configured_watch_key(&settings));
         let node = Node::start(settings)?;
-        Ok(Arc::new(RedisRouter { node }))
+        Ok(Arc::new(RedisRouter { node, watch_key }))
     }
 }
 
@@ -62,5 +65,15 @@ impl Router for RedisRouter {
 
     fn hand_over(&self) -> BoxFuture<'_, ()> {
         self.node.clone().hand_over().boxed()
+    }
+
+    fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>> {
+        async move {
+            self.watch_key
+                .get_or_try_init(|| self.node.shared_watch_key())
+                .await
+                .cloned()
+        }
+        .boxed()
     }
 }

@@ -23,7 +23,7 @@ use crate::metrics::metrics;
 use crate::routing::{table_config, LocalTables, OpenTable};
 use crate::settings::Settings;
 use crate::table::{
-    Closing, Keep, Snapshot, TableConfig, TableHandle, TableId, TableKeeper, TableRefusal,
+    Closing, Keep, Snapshot, TableConfig, TableHandle, TableId, TableKeeper, TableRefusal, WatchKey,
 };
 
 /// What a node does: everything, only pages and sockets, or only tables.
@@ -278,6 +278,18 @@ impl Node {
             self.pipes.here().send(gone);
         }
         Ok((None, 0))
+    }
+
+    /// The site's watch key kept in Redis: the first node to ask makes it, every other reads it.
+    pub(super) async fn shared_watch_key(&self) -> Result<WatchKey, TableRefusal> {
+        let mut cmd = redis::cmd("SET");
+        let made = WatchKey::random_hex();
+        cmd.arg(keys::WATCH_KEY).arg(&made).arg("NX").arg("GET");
+        let kept: Option<String> = self.query(cmd).await?;
+        WatchKey::from_hex(kept.as_deref().unwrap_or(&made)).map_err(|e| {
+            tracing::error!("the watch key kept in Redis is not one: {e}");
+            TableRefusal::unavailable()
+        })
     }
 
     /// The game a table plays, from the head of its snapshot.

@@ -14,23 +14,23 @@ use actix::{
 };
 
 use super::node::{Node, Route};
-use super::requests::seat_answer;
+use super::requests::{seat_answer, watching_answer};
 use super::stand_ins::{Guest, Proxy, Relocate, GUEST_IDS};
-use super::wire::{Answer, Note, ToSockets, ToTables};
+use super::wire::{Answer, Note, Place, ToSockets, ToTables};
 use crate::cards::Seat;
 use crate::games;
 use crate::metrics::metrics;
 use crate::table::{
     Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, SocketOut, TableHandle,
-    TableId, TableRecord, TableRefusal, TokenHash,
+    TableId, TableRecord, TableRefusal, TokenHash, Watch,
 };
 
 pub struct RemoteTable {
     id: TableId,
     node: Arc<Node>,
     route: Route,
-    /// This node's sockets at the table, with their seats' token hashes (to attach them again).
-    sockets: HashMap<ConnId, TokenHash>,
+    /// This node's sockets at the table, with where they sit (to attach them again).
+    sockets: HashMap<ConnId, Place>,
     relocating: bool,
 }
 
@@ -47,7 +47,7 @@ impl RemoteTable {
 
     /// Asks the table, finding it again once if its owner is gone (and then attaching this node's other
     /// sockets there too).
-    fn request(&self, ask: Request) -> ResponseActFuture<Self, Result<Seat, TableRefusal>> {
+    fn request(&self, ask: Request) -> ResponseActFuture<Self, Result<Granted, TableRefusal>> {
         let (node, id, route) = (self.node.clone(), self.id.clone(), self.route.clone());
         Box::pin(request(node, id, route, ask).into_actor(self).map(
             |(route, moved, answer), table, ctx| {
@@ -74,12 +74,12 @@ impl RemoteTable {
     /// is closed so that its browser reconnects.
     fn attach_again(&mut self, ctx: &mut Context<Self>) {
         let (node, id, route) = (self.node.clone(), self.id.clone(), self.route.clone());
-        for (conn, key) in self.sockets.clone() {
+        for (conn, place) in self.sockets.clone() {
             let attach = request(
                 node.clone(),
                 id.clone(),
                 route.clone(),
-                Request::Attach(conn, key),
+                Request::Attach(conn, place),
             );
             let node = node.clone();
             ctx.spawn(attach.into_actor(self).map(move |(_, _, attached), _, _| {
@@ -104,7 +104,30 @@ impl Actor for RemoteTable {
 enum Request {
     Join(TokenHash),
     CheckToken(TokenHash),
-    Attach(ConnId, TokenHash),
+    Attach(ConnId, Place),
+}
+
+/// What a table granted: a seat, or a place among its watchers (with how many watch).
+#[derive(Clone, Copy, Debug)]
+enum Granted {
+    Seat(Seat),
+    Watching(usize),
+}
+
+impl Granted {
+    fn seat(granted: Result<Granted, TableRefusal>) -> Result<Seat, TableRefusal> {
+        match granted? {
+            Granted::Seat(seat) => Ok(seat),
+            Granted::Watching(_) => Err(TableRefusal::unavailable()),
+        }
+    }
+
+    fn watching(granted: Result<Granted, TableRefusal>) -> Result<usize, TableRefusal> {
+        match granted? {
+            Granted::Watching(watching) => Ok(watching),
+            Granted::Seat(_) => Err(TableRefusal::unavailable()),
+        }
+    }
 }
 
 /// Answers where the table was found, whether that changed, and the table's answer.
@@ -113,15 +136,23 @@ async fn request(
     id: TableId,
     mut route: Route,
     ask: Request,
-) -> (Route, bool, Result<Seat, TableRefusal>) {
+) -> (Route, bool, Result<Granted, TableRefusal>) {
     for first in [true, false] {
         let answer = match &route {
             Route::Here(handle) => match ask.clone() {
                 Request::Join(key) => seat(handle.join.send(Join(key)).await),
                 Request::CheckToken(key) => seat(handle.check_token.send(CheckToken(key)).await),
-                Request::Attach(conn, key) => match node.stand_ins.socket(conn) {
-                    Some(out) => seat(handle.attach.send(Attach { key, conn, out }).await),
-                    None => Err(TableRefusal::not_found()),
+                Request::Attach(conn, place) => match (node.stand_ins.socket(conn), place) {
+                    (Some(out), Place::Seat(key)) => {
+                        seat(handle.attach.send(Attach { key, conn, out }).await)
+                    }
+                    (Some(out), Place::Watcher) => handle
+                        .watch
+                        .send(Watch { conn, out })
+                        .await
+                        .unwrap_or_else(|_| Err(TableRefusal::unavailable()))
+                        .map(Granted::Watching),
+                    (None, _) => Err(TableRefusal::not_found()),
                 },
             },
             Route::There(owner) => {
@@ -138,16 +169,22 @@ async fn request(
                             table,
                             key,
                         },
-                        Request::Attach(conn, key) => ToTables::Attach {
+                        Request::Attach(conn, Place::Seat(key)) => ToTables::Attach {
                             ask: ask_,
                             table,
                             conn,
                             key,
                         },
+                        Request::Attach(conn, Place::Watcher) => ToTables::Watch {
+                            ask: ask_,
+                            table,
+                            conn,
+                        },
                     })
                     .await;
                 match asked {
-                    Ok(Answer::Seat { seat }) => Ok(seat),
+                    Ok(Answer::Seat { seat }) => Ok(Granted::Seat(seat)),
+                    Ok(Answer::Watching { watching }) => Ok(Granted::Watching(watching)),
                     Ok(Answer::Refused { refusal }) => Err(refusal),
                     Ok(_) => Err(TableRefusal::unavailable()),
                     Err(refusal) => Err(refusal),
@@ -167,15 +204,20 @@ async fn request(
 
 fn seat(
     answer: Result<Result<Seat, TableRefusal>, actix::MailboxError>,
-) -> Result<Seat, TableRefusal> {
-    answer.unwrap_or_else(|_| Err(TableRefusal::unavailable()))
+) -> Result<Granted, TableRefusal> {
+    answer
+        .unwrap_or_else(|_| Err(TableRefusal::unavailable()))
+        .map(Granted::Seat)
 }
 
 impl Handler<Join> for RemoteTable {
     type Result = ResponseActFuture<Self, Result<Seat, TableRefusal>>;
 
     fn handle(&mut self, Join(key): Join, _: &mut Context<Self>) -> Self::Result {
-        self.request(Request::Join(key))
+        Box::pin(
+            self.request(Request::Join(key))
+                .map(|g, _, _| Granted::seat(g)),
+        )
     }
 }
 
@@ -183,7 +225,10 @@ impl Handler<CheckToken> for RemoteTable {
     type Result = ResponseActFuture<Self, Result<Seat, TableRefusal>>;
 
     fn handle(&mut self, CheckToken(key): CheckToken, _: &mut Context<Self>) -> Self::Result {
-        self.request(Request::CheckToken(key))
+        Box::pin(
+            self.request(Request::CheckToken(key))
+                .map(|g, _, _| Granted::seat(g)),
+        )
     }
 }
 
@@ -192,12 +237,38 @@ impl Handler<Attach> for RemoteTable {
 
     fn handle(&mut self, attach: Attach, _: &mut Context<Self>) -> Self::Result {
         let Attach { key, conn, out } = attach;
+        Box::pin(
+            self.attach(conn, out, Place::Seat(key))
+                .map(|g, _, _| Granted::seat(g)),
+        )
+    }
+}
+
+impl Handler<Watch> for RemoteTable {
+    type Result = ResponseActFuture<Self, Result<usize, TableRefusal>>;
+
+    fn handle(&mut self, Watch { conn, out }: Watch, _: &mut Context<Self>) -> Self::Result {
+        Box::pin(
+            self.attach(conn, out, Place::Watcher)
+                .map(|g, _, _| Granted::watching(g)),
+        )
+    }
+}
+
+impl RemoteTable {
+    /// Attaches a socket of this node where it sits, keeping it to attach again if the table moves.
+    fn attach(
+        &mut self,
+        conn: ConnId,
+        out: SocketOut,
+        place: Place,
+    ) -> ResponseActFuture<Self, Result<Granted, TableRefusal>> {
         self.node.stand_ins.add_socket(conn, out);
-        let asked = self.request(Request::Attach(conn, key.clone()));
+        let asked = self.request(Request::Attach(conn, place.clone()));
         Box::pin(asked.map(move |answer, table, _| {
             match &answer {
                 Ok(_) => {
-                    table.sockets.insert(conn, key);
+                    table.sockets.insert(conn, place);
                 }
                 Err(_) => {
                     table.node.stand_ins.remove_socket(conn);
@@ -397,7 +468,7 @@ impl Node {
         from: &str,
         handle: TableHandle,
         conn: ConnId,
-        key: crate::table::TokenHash,
+        place: Place,
     ) -> Answer {
         let local = GUEST_IDS | self.next.fetch_add(1, Ordering::Relaxed);
         let relay = RemoteSocket::new(self.clone(), from.to_string(), conn).start();
@@ -408,13 +479,19 @@ impl Node {
             relay: relay.clone(),
         };
         self.stand_ins.add_guest(from, conn, guest);
-        let attach = Attach {
-            key,
-            conn: local,
-            out: SocketOut::Relay(relay),
+        let out = SocketOut::Relay(relay);
+        let answer = match place {
+            Place::Seat(key) => {
+                let attach = Attach {
+                    key,
+                    conn: local,
+                    out,
+                };
+                seat_answer(handle.attach.send(attach).await)
+            }
+            Place::Watcher => watching_answer(handle.watch.send(Watch { conn: local, out }).await),
         };
-        let answer = seat_answer(handle.attach.send(attach).await);
-        if !matches!(answer, Answer::Seat { .. }) {
+        if !matches!(answer, Answer::Seat { .. } | Answer::Watching { .. }) {
             self.stand_ins.remove_guest(from, conn);
         }
         answer

@@ -12,7 +12,7 @@ use super::bus::{Hearer, PATIENCE};
 use super::keys;
 use super::node::{Node, Route};
 use super::stand_ins::lock;
-use super::wire::{self, Answer, Ask, Note, ToSockets, ToTables};
+use super::wire::{self, Answer, Ask, Note, Place, ToSockets, ToTables};
 use crate::metrics::metrics;
 use crate::outbox::Frame;
 use crate::table::{CheckToken, ConnId, Detach, FromSeat, Join, Outbound, TableRefusal};
@@ -132,7 +132,8 @@ impl Node {
                 let home = match &request {
                     ToTables::Join { table, .. }
                     | ToTables::CheckToken { table, .. }
-                    | ToTables::Attach { table, .. } => lock(&self.homes).get(table).copied(),
+                    | ToTables::Attach { table, .. }
+                    | ToTables::Watch { table, .. } => lock(&self.homes).get(table).copied(),
                     _ => None,
                 };
                 let turn = home.unwrap_or_else(|| {
@@ -196,7 +197,20 @@ impl Node {
                 key,
             } => {
                 let answer = match self.tables.get(&table) {
-                    Some(handle) => self.attach_guest(&ask.from, handle, conn, key).await,
+                    Some(handle) => {
+                        self.attach_guest(&ask.from, handle, conn, Place::Seat(key))
+                            .await
+                    }
+                    None => refused_here(),
+                };
+                (ask, answer)
+            }
+            ToTables::Watch { ask, table, conn } => {
+                let answer = match self.tables.get(&table) {
+                    Some(handle) => {
+                        self.attach_guest(&ask.from, handle, conn, Place::Watcher)
+                            .await
+                    }
                     None => refused_here(),
                 };
                 (ask, answer)
@@ -257,6 +271,16 @@ pub(super) fn seat_answer(
 ) -> Answer {
     match answer {
         Ok(Ok(seat)) => Answer::Seat { seat },
+        Ok(Err(refusal)) => Answer::Refused { refusal },
+        Err(_) => refused_here(),
+    }
+}
+
+pub(super) fn watching_answer(
+    answer: Result<Result<usize, TableRefusal>, actix::MailboxError>,
+) -> Answer {
+    match answer {
+        Ok(Ok(watching)) => Answer::Watching { watching },
         Ok(Err(refusal)) => Answer::Refused { refusal },
         Err(_) => refused_here(),
     }

@@ -17,6 +17,13 @@ pub struct Ask {
     pub req: u64,
 }
 
+/// Where a socket sits at a table: in the seat whose token has this hash, or among the watchers.
+#[derive(Clone, Debug)]
+pub enum Place {
+    Seat(TokenHash),
+    Watcher,
+}
+
 /// To the tables of the node that owns them.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "to", rename_all = "kebab-case")]
@@ -41,6 +48,12 @@ pub enum ToTables {
         table: TableId,
         conn: ConnId,
         key: TokenHash,
+    },
+    /// A watcher's socket on the asking node; its frames go to that node's sockets channel.
+    Watch {
+        ask: Ask,
+        table: TableId,
+        conn: ConnId,
     },
     FromSeat {
         from: String,
@@ -84,10 +97,20 @@ pub enum Note {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "answer", rename_all = "kebab-case")]
 pub enum Answer {
-    Opened { table: TableId },
-    Seat { seat: Seat },
+    Opened {
+        table: TableId,
+    },
+    Seat {
+        seat: Seat,
+    },
+    /// A watcher was let in; this many watch now.
+    Watching {
+        watching: usize,
+    },
     Adopted,
-    Refused { refusal: TableRefusal },
+    Refused {
+        refusal: TableRefusal,
+    },
 }
 
 impl ToSockets {

@@ -86,7 +86,7 @@ impl<G: Game> Handler<Attach> for Table<G> {
         }
         self.sockets.insert(attach.conn, (seat, attach.out));
         self.last_activity = Instant::now();
-        let frame = self.view_frame(seat, &self.seat_infos());
+        let frame = self.view_frame(Some(seat), &self.seat_infos());
         self.send(attach.conn, frame);
         self.broadcast_seats();
         Ok(seat)
@@ -97,6 +97,10 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
     type Result = ();
 
     fn handle(&mut self, FromSeat { conn, msg }: FromSeat, ctx: &mut Context<Self>) {
+        if self.watchers.contains_key(&conn) {
+            self.heard_from_watcher(conn, msg);
+            return;
+        }
         let Some((seat, _)) = self.sockets.get(&conn) else {
             return;
         };
@@ -113,10 +117,10 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
         match msg {
             ClientMsg::Resync {} => {
                 metrics().resyncs.inc();
-                let frame = self.view_frame(seat, &self.seat_infos());
+                let frame = self.view_frame(Some(seat), &self.seat_infos());
                 self.send(conn, frame);
             }
-            ClientMsg::Replay { deal, step } => self.send_replay(conn, seat, deal, step),
+            ClientMsg::Replay { deal, step } => self.send_replay(conn, Some(seat), deal, step),
             ClientMsg::Action {
                 version,
                 id,
@@ -148,7 +152,8 @@ impl<G: Game> Handler<Detach> for Table<G> {
 
     fn handle(&mut self, Detach { conn }: Detach, _: &mut Context<Self>) {
         let voice_went = self.voice_socket_gone(conn);
-        if self.forget_socket(conn).is_some() || voice_went {
+        let watcher_went = self.watchers.contains_key(&conn);
+        if self.forget_socket(conn).is_some() || voice_went || watcher_went {
             self.broadcast_seats();
         }
     }

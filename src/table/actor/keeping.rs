@@ -182,6 +182,7 @@ impl<G: Game> Table<G> {
             rng,
             bot_rng,
             sockets: HashMap::new(),
+            watchers: HashMap::new(),
             voice: super::voice::VoiceRoom::new(G::SEATS),
             last_activity: Instant::now(),
             closing: Closing::Closed,
@@ -275,6 +276,7 @@ mod tests {
             seat_hold: Duration::from_secs(60),
             idle_expiry: Duration::from_secs(60),
             sockets_per_seat: 4,
+            watchers_per_table: 50,
             on_closed: Arc::new(|_, _| {}),
             store: None,
         }

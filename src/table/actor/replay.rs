@@ -1,7 +1,8 @@
 //! Replays of finished deals: a seat asks for one step of a deal of the match that has ended, and
 //! the table deals it again from its recorded seed and plays the recorded actions up to that step.
 //! The seat is sent its own view at that moment, which is exactly what it was shown while the deal
-//! was played (a view is a pure function of the deal's state and the seat), and nothing more.
+//! was played (a view is a pure function of the deal's state and the seat), and nothing more; a
+//! watcher is sent what everyone could see.
 
 use serde::Serialize;
 
@@ -37,23 +38,24 @@ struct ReplayFrame<'a, G: Game> {
 }
 
 impl<G: Game> Table<G> {
-    /// Answers a seat's request for step `step` of deal `deal`, or refuses it with a sentence.
+    /// Answers a seat's (or a watcher's, `None`) request for step `step` of deal `deal`, or refuses
+    /// it with a sentence.
     pub(super) fn send_replay(
         &mut self,
         conn: ConnId,
-        seat: Seat,
+        seat: Option<Seat>,
         deal: Option<usize>,
         step: usize,
     ) {
         match self.replay_frame(seat, deal, step) {
             Ok(frame) => self.send(conn, frame),
-            Err(refusal) => self.refuse(conn, seat, refusal, None),
+            Err(refusal) => self.send_refusal(conn, refusal.code, &refusal.message, None),
         }
     }
 
     fn replay_frame(
         &self,
-        seat: Seat,
+        seat: Option<Seat>,
         deal: Option<usize>,
         step: usize,
     ) -> Result<Frame, RuleError> {
@@ -90,11 +92,12 @@ impl<G: Game> Table<G> {
                 status: Status::Playing,
                 seat,
                 seats: &seats,
+                watching: self.watchers.len(),
                 matchup: MatchInfo {
                     score: &self.matchup,
                     winners: None,
                 },
-                view: Some(G::view(&state, Some(seat))),
+                view: Some(G::view(&state, seat)),
                 outcome: None,
                 actions: Vec::new(),
                 deal: None,
@@ -169,14 +172,18 @@ mod tests {
             seat_hold: Duration::from_secs(60),
             idle_expiry: Duration::from_secs(60),
             sockets_per_seat: 4,
+            watchers_per_table: 50,
             on_closed: Arc::new(|_, _| {}),
             store: None,
         }
     }
 
+    /// Every seat's view, then a watcher's.
     fn views<G: Game>(state: &G::State) -> Vec<serde_json::Value> {
         Seat::all(G::SEATS)
-            .map(|s| serde_json::to_value(G::view(state, Some(s))).unwrap())
+            .map(Some)
+            .chain([None])
+            .map(|s| serde_json::to_value(G::view(state, s)).unwrap())
             .collect()
     }
 
@@ -197,7 +204,10 @@ mod tests {
         table.start_deal();
         let mut seen = vec![views::<G>(table.state.as_ref().unwrap())];
         assert_eq!(
-            table.replay_frame(Seat::new(0), None, 0).unwrap_err().code,
+            table
+                .replay_frame(Some(Seat::new(0)), None, 0)
+                .unwrap_err()
+                .code,
             "deal-in-play"
         );
         while let Some(seat) = table.state.as_ref().and_then(G::to_act) {
@@ -212,26 +222,27 @@ mod tests {
         }
         let steps = seen.len() - 1;
         for (step, shown) in seen.iter().enumerate() {
-            for seat in Seat::all(G::SEATS) {
+            for (i, seat) in Seat::all(G::SEATS).map(Some).chain([None]).enumerate() {
                 let deal = (step % 2 == 0).then_some(0);
                 let frame = table.replay_frame(seat, deal, step).unwrap();
                 let frame: serde_json::Value =
                     serde_json::from_str(frame.text_payload().unwrap()).unwrap();
                 assert_eq!(frame["type"], "replay");
-                assert_eq!(frame["seat"], seat.index());
+                assert_eq!(frame["seat"], serde_json::json!(seat.map(Seat::index)));
                 assert_eq!(frame["replay"]["step"], step);
                 assert_eq!(frame["replay"]["steps"], steps);
                 assert_eq!(frame["actions"], serde_json::json!([]));
                 assert_eq!(
                     frame["view"],
-                    shown[seat.index()],
-                    "{} seed {seed}, step {step}, seat {}",
+                    shown[i],
+                    "{} seed {seed}, step {step}, seat {seat:?}",
                     G::NAME,
-                    seat.index()
                 );
             }
         }
-        let last = table.replay_frame(Seat::new(0), Some(0), steps).unwrap();
+        let last = table
+            .replay_frame(Some(Seat::new(0)), Some(0), steps)
+            .unwrap();
         let last: serde_json::Value = serde_json::from_str(last.text_payload().unwrap()).unwrap();
         assert_eq!(
             last["replay"]["action"],
@@ -239,11 +250,11 @@ mod tests {
         );
         let code = |r: Result<Frame, RuleError>| r.err().map(|e| e.code);
         assert_eq!(
-            code(table.replay_frame(Seat::new(0), None, steps + 1)),
+            code(table.replay_frame(Some(Seat::new(0)), None, steps + 1)),
             Some("no-such-step")
         );
         assert_eq!(
-            code(table.replay_frame(Seat::new(0), Some(1), 0)),
+            code(table.replay_frame(None, Some(1), 0)),
             Some("no-such-deal")
         );
     }

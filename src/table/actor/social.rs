@@ -60,8 +60,7 @@ impl<G: Game> Table<G> {
             return;
         }
         let frame = ServerMsg::Phrase { seat, id }.to_frame();
-        let conns: Vec<ConnId> = self.sockets.keys().copied().collect();
-        for conn in conns {
+        for conn in self.everyone() {
             self.send(conn, frame.clone());
         }
     }

@@ -1,0 +1,70 @@
+//! Watch links over HTTP: a seat asks for its table's watch link (`POST /api/tables/{id}/watch` with
+//! its token in the body, never in the address), and `/w/{watch}` serves the table's page to a
+//! watcher, who then opens `/ws/w/{watch}` (see `socket`).
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::http::{find_table, refused};
+use super::{pages, AppState};
+use crate::table::{looks_like_secret, CheckToken, TableRefusal, Token};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/api/tables/{id}/watch", web::post().to(watch_link))
+        .route("/w/{watch}", web::get().to(watch_page));
+}
+
+/// The body of `POST /api/tables/{id}/watch`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatProof {
+    token: String,
+}
+
+async fn watch_link(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let Ok(SeatProof { token }) = serde_json::from_slice(&body) else {
+        return super::http::refusal(
+            400,
+            "bad-request",
+            "Send JSON like {\"token\": \"...\"}: the seat's token.",
+        );
+    };
+    if !looks_like_secret(&token) {
+        return refused(TableRefusal::wrong_token());
+    }
+    let table = match find_table(&state, &path).await {
+        Ok(table) => table,
+        Err(r) => return refused(r),
+    };
+    let token = Token::from_client(&token);
+    match table.check_token.send(CheckToken(token.hash())).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(r)) if r.code == "too-many-sockets-for-seat" => {}
+        Ok(Err(r)) => return refused(r),
+        Err(_) => return refused(TableRefusal::not_found()),
+    }
+    match state.router.watch_key().await {
+        Ok(key) => HttpResponse::Ok().json(json!({ "watch": key.link(&table.id) })),
+        Err(r) => refused(r),
+    }
+}
+
+async fn watch_page(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
+    let key = match state.router.watch_key().await {
+        Ok(key) => key,
+        Err(r) => return refused(r),
+    };
+    let Some(id) = key.table(&path) else {
+        return pages::not_found();
+    };
+    match state.router.find(&id).await {
+        Ok(table) => pages::table_page(table.game),
+        Err(r) if r.status == 404 => pages::not_found(),
+        Err(r) => refused(r),
+    }
+}

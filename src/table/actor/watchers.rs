@@ -1,0 +1,65 @@
+//! Watchers: people who came through the table's watch link. A watcher's socket is sent, after every
+//! change, the view of no seat (what everyone at the table may see: no hand, no face-down card, no
+//! stock), the seats and how many watch, and the seats' quick phrases. It may ask for that view again
+//! and replay a finished deal as a watcher saw it; anything else it sends is refused, and it never
+//! changes the table. A table takes at most `watchers_per_table` of them.
+
+use actix::{Context, Handler};
+
+use super::super::messages::{ConnId, TableRefusal, Watch};
+use super::Table;
+use crate::game::Game;
+use crate::metrics::metrics;
+use crate::outbox::Frame;
+use crate::protocol::ClientMsg;
+
+/// What a watcher is told when it tries to play, speak or name itself.
+const WATCHERS_DO_NOT_ACT: (&str, &str) = (
+    "watchers-cannot-act",
+    "You are watching this table: you can follow the play, but not make moves, talk or send phrases.",
+);
+
+impl<G: Game> Handler<Watch> for Table<G> {
+    type Result = Result<usize, TableRefusal>;
+
+    fn handle(&mut self, Watch { conn, out }: Watch, _: &mut Context<Self>) -> Self::Result {
+        if self.watchers.len() >= self.config.watchers_per_table {
+            return Err(TableRefusal::too_many_watchers());
+        }
+        // Its first frame would show a change not yet stored.
+        if self.paused() {
+            return Err(TableRefusal::unavailable());
+        }
+        self.watchers.insert(conn, out);
+        let frame = self.view_frame(None, &self.seat_infos());
+        self.send(conn, frame);
+        self.broadcast_seats();
+        Ok(self.watchers.len())
+    }
+}
+
+impl<G: Game> Table<G> {
+    /// A frame from a watcher's socket.
+    pub(super) fn heard_from_watcher(&mut self, conn: ConnId, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Resync {} => {
+                metrics().resyncs.inc();
+                let frame = self.view_frame(None, &self.seat_infos());
+                self.send(conn, frame);
+            }
+            ClientMsg::Replay { deal, step } => self.send_replay(conn, None, deal, step),
+            _ => {
+                let (code, message) = WATCHERS_DO_NOT_ACT;
+                self.send_refusal(conn, code, message, None);
+            }
+        }
+    }
+
+    /// Sends every watcher this frame.
+    pub(super) fn tell_watchers(&mut self, frame: &Frame) {
+        let conns: Vec<ConnId> = self.watchers.keys().copied().collect();
+        for conn in conns {
+            self.send(conn, frame.clone());
+        }
+    }
+}
