@@ -1,6 +1,7 @@
 //! Several `chaikhana serve` processes sharing one real `redis-server`, on loopback: players of one
 //! table on different nodes, an owner killed or drained mid-deal, Redis restarted mid-match, a
-//! computer table on a tables-only node with its player on an edge node, and frames lost on the way.
+//! computer table on a tables-only node with its player on an edge node, frames lost on the way, and
+//! a watcher on one edge following a match played through another.
 //! Without redis-server these tests say why and pass, unless CHAIKHANA_TEST_REQUIRE_ALL=1.
 
 #[path = "support/cluster.rs"]
@@ -314,4 +315,72 @@ async fn a_voice_handshake_goes_between_seats_on_different_nodes() {
         (back["from"].clone(), back["data"].clone()),
         (json!(1), answer)
     );
+}
+
+#[actix_rt::test]
+async fn a_watcher_on_one_edge_follows_a_match_played_through_another() {
+    if !have_redis() {
+        return;
+    }
+    let redis = Redis::start().await;
+    let _tables = Node::start(&redis, "tables").await;
+    let (a, b) = (
+        Node::start(&redis, "edge").await,
+        Node::start(&redis, "edge").await,
+    );
+    let me = a.open("panjpar", "computer", json!(1)).await;
+    // Every node gives the same watch link: the key is kept in Redis for all of them.
+    let ask = |node: &Node| {
+        let (base, table) = (node.base.clone(), me.table.clone());
+        let body = json!({ "token": me.token }).to_string();
+        async move {
+            let (status, answer) = post(&base, &format!("/api/tables/{table}/watch"), &body).await;
+            assert_eq!(status, 200, "{answer}");
+            answer["watch"].as_str().unwrap().to_string()
+        }
+    };
+    let link = ask(&a).await;
+    assert_eq!(ask(&b).await, link);
+    assert_eq!(b.get(&link).await, 200);
+    let watch = link.strip_prefix("/w/").unwrap();
+    let mut watcher = Client::watch(&b.base, watch)
+        .await
+        .expect("a watcher's socket");
+    let first = watcher.next_of("view").await;
+    assert!(first["seat"].is_null(), "{first}");
+    assert_eq!(first["watching"], 1);
+    let following = actix_rt::spawn(async move {
+        loop {
+            let frame = watcher
+                .next()
+                .await
+                .expect("the watcher's socket stays open");
+            if frame["type"] == "view" && frame["status"] == "match-over" {
+                return watcher;
+            }
+        }
+    });
+    let mut client = a.connect(&me).await;
+    play_against_computer(&mut client, &mut rng(6)).await;
+    let watcher = following.await.expect("the watcher followed the match");
+    let views: Vec<&Value> = watcher
+        .received
+        .iter()
+        .filter(|f| f["type"] == "view")
+        .collect();
+    assert!(views.len() > 10, "{} views", views.len());
+    for pair in views.windows(2) {
+        assert!(pair[0]["version"].as_u64() <= pair[1]["version"].as_u64());
+    }
+    for view in &views {
+        assert!(
+            view["seat"].is_null() && view["actions"] == json!([]),
+            "{view}"
+        );
+        let hand = &view["view"]["hand"];
+        assert!(
+            hand.is_null() || hand == &json!([]),
+            "a watcher is shown no hand: {view}"
+        );
+    }
 }
