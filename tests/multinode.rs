@@ -372,6 +372,9 @@ async fn a_watcher_on_one_edge_follows_a_match_played_through_another() {
     for pair in views.windows(2) {
         assert!(pair[0]["version"].as_u64() <= pair[1]["version"].as_u64());
     }
+    for frame in &watcher.received {
+        assert!(!frame.to_string().contains(&me.table), "{frame}");
+    }
     for view in &views {
         assert!(
             view["seat"].is_null() && view["actions"] == json!([]),

@@ -122,6 +122,10 @@ async fn a_watcher_follows<G: Game>(length: Value, seed: u64) {
     let replay = watcher.next_of("replay").await;
     assert!(replay["seat"].is_null(), "{replay}");
     assert_eq!(server.record(&host.table).await.version, record.version);
+    // Nothing the watcher was sent names the table: its id would open the seat link.
+    for frame in &watcher.received {
+        assert!(!frame.to_string().contains(&host.table), "{frame}");
+    }
     // Every view the watcher was sent is the view of nobody at that version, with no action open.
     let mut checked = 0;
     for frame in watcher.received.iter().filter(|f| f["type"] == "view") {

@@ -224,7 +224,7 @@ impl<G: Game> Table<G> {
         let frame = ViewFrame::<G> {
             frame: "view",
             version: self.version,
-            table: &self.id,
+            table: seat.map(|_| &self.id),
             game: G::NAME,
             kind: self.kind,
             level: self.level(),

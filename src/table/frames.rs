@@ -30,7 +30,8 @@ pub struct ViewFrame<'a, G: Game> {
     #[serde(rename = "type")]
     pub frame: &'static str,
     pub version: u64,
-    pub table: &'a TableId,
+    /// The table's id, its seat link's: for a seat only (a watcher must not find the seat link).
+    pub table: Option<&'a TableId>,
     pub game: &'static str,
     pub kind: TableKind,
     /// How well the computers play, at a computer table.

@@ -85,7 +85,7 @@ impl<G: Game> Table<G> {
             frame: ViewFrame {
                 frame: "replay",
                 version: self.version,
-                table: &self.id,
+                table: seat.map(|_| &self.id),
                 game: G::NAME,
                 kind: self.kind,
                 level: self.level(),
