@@ -42,8 +42,10 @@ export function createBoard(root, ctx) {
 
   const me = () => frame.seat ?? 0;
   const who = (seat) => {
-    if (seat === frame.seat) return "You";
-    return frame.kind === "computer" ? `Computer ${seat}` : seatName(frame, seat);
+    // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
+    if (seat === frame.seat && !frame.watcher) return "You";
+    if (frame.kind === "computer" && seat !== 0) return `Computer ${seat}`;
+    return seatName(frame, seat);
   };
   const offered = (type) => frame.actions.filter((a) => a.type === type);
   const mine = () => frame.actions.length > 0;
@@ -124,7 +126,7 @@ export function createBoard(root, ctx) {
       }
       zone.append(group);
     }
-    if (!v.hand.length) zone.append(el("p", "g-empty", "Your hand is empty."));
+    if (!v.hand.length && !frame.watcher) zone.append(el("p", "g-empty", "Your hand is empty."));
     return zone;
   }
 
@@ -265,6 +267,7 @@ export function createBoard(root, ctx) {
 
   function statusText(v) {
     if (frame.status === "deal-over" || frame.status === "match-over") {
+      if (frame.watcher) return "The deal is over.";
       const s = v.scores ? v.scores[me()] : 0;
       return `The deal is over: you won ${v.won[me()]} cards (${s > 0 ? "+" : ""}${s}).`;
     }
@@ -319,7 +322,7 @@ export function createBoard(root, ctx) {
           : `Choose in your hand ${parts.join(", or ")}.`;
       }
     }
-    if ((frame.status === "deal-over" || frame.status === "match-over") && ctx.nextDeal) {
+    if ((frame.status === "deal-over" || frame.status === "match-over") && ctx.nextDeal && !frame.watcher) {
       const over = frame.status === "match-over";
       const b = button(over ? "Play again" : "Next deal", () => (over ? ctx.rematch() : ctx.nextDeal()), "primary");
       b.id = over ? "rematch" : "next-deal";
@@ -331,9 +334,12 @@ export function createBoard(root, ctx) {
     if (ready) bar.append(ready);
     const you = el("p", "g-you");
     const dots = "●".repeat(v.marks[me()]);
-    you.append(el("span", "", `You: ${v.hand.length} cards`), wonChip(v, me()));
+    const cards = frame.watcher ? v.counts?.[me()] ?? v.hand.length : v.hand.length;
+    you.append(el("span", "", `${who(me())}: ${cards} cards`), wonChip(v, me()));
     const lost = el("span", "g-dots", dots || "○");
-    lost.title = dots ? `You lost the lead ${v.marks[me()]} times` : "You have not lost the lead";
+    lost.title = dots
+      ? `${who(me())} lost the lead ${v.marks[me()]} times`
+      : frame.watcher ? `${who(me())} has not lost the lead` : "You have not lost the lead";
     lost.setAttribute("aria-label", lost.title);
     you.append(lost);
     bar.append(you);

@@ -36,8 +36,10 @@ export function createBoard(root, ctx) {
   const theirArea = () => `hand-${other()}`;
   const who = (seat) => {
     const w = words();
-    if (seat === frame.seat) return w.you;
-    return frame.kind === "computer" ? w.computer : seatName(frame, seat, lang());
+    // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
+    if (seat === frame.seat && !frame.watcher) return w.you;
+    if (frame.kind === "computer" && seat !== 0) return w.computer;
+    return seatName(frame, seat, lang());
   };
   const offered = (type) => frame.actions.filter((a) => a.type === type);
   const name = (code) => cardName(code, lang());
@@ -132,6 +134,7 @@ export function createBoard(root, ctx) {
   function scoreLine() {
     const m = frame.match;
     const won = m.deals_won || [0, 0];
+    if (frame.watcher) return el("p", "score", words().scoreOf(who(0), won[0], who(1), won[1], m.length.target));
     return el("p", "score", words().score(won[frame.seat], won[other()], m.length.target));
   }
 
@@ -303,7 +306,9 @@ export function createBoard(root, ctx) {
       b.id = "pick-up";
       controls.append(b);
     }
-    if (frame.status === "match-over") {
+    if (frame.watcher) {
+      // A watcher deals nothing: the seats do.
+    } else if (frame.status === "match-over") {
       const choice = levelLine && levelLine.querySelector("#rematch-level");
       if (choice) controls.append(choice);
       const b = button(w.rematch, () => ctx.rematch(), "primary");
@@ -468,7 +473,9 @@ export function createBoard(root, ctx) {
       // A deal that ends in this very frame is heard once; drawn again, it stays quiet.
       if (before && before.view && ended(frame) && !ended(before)) {
         const winner = v.phase.winner;
-        if (winner === frame.seat) play("won");
+        if (frame.watcher) {
+          // A watcher neither wins nor loses.
+        } else if (winner === frame.seat) play("won");
         else if (winner !== null && winner !== undefined) play("lost");
       }
     },

@@ -56,7 +56,10 @@ export function createBoard(root, ctx) {
   const under = {}; // per seat: the card known to lie under its pile's top (seen there before)
   let gone = new Map(); // card key -> the area a card that left the board went to
 
-  const who = (seat) => (seat === frame.seat ? W.you : frame.kind === "computer" ? W.computer : seatName(frame, seat));
+  // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
+  const who = (seat) =>
+    seat === frame.seat && !frame.watcher ? W.you : frame.kind === "computer" && seat !== 0 ? W.computer : seatName(frame, seat);
+  const isYou = (seat) => seat === frame.seat && !frame.watcher;
   const offered = (type) => frame.actions.find((a) => a.type === type);
 
   /** The steps taken since the frame drawn before, with their seats, oldest first. */
@@ -185,7 +188,7 @@ export function createBoard(root, ctx) {
   function seatRow(v, seat, from) {
     const mine = seat === frame.seat;
     const row = el("section", `pp-seat ${mine ? "pp-mine" : "pp-theirs"}`);
-    row.setAttribute("aria-label", mine ? "Your stock and pile" : `${who(seat)}: stock and pile`);
+    row.setAttribute("aria-label", isYou(seat) ? "Your stock and pile" : `${who(seat)}: stock and pile`);
     if (mine) row.dataset.area = "hand";
     if (v.to_act === seat) row.classList.add("pp-acting");
     const name = el("div", "pp-name");
@@ -272,7 +275,7 @@ export function createBoard(root, ctx) {
 
   function statusWords(v) {
     if (v.result) return "";
-    if (!frame.actions.length) return `${who(v.to_act)} ${v.to_act === frame.seat ? "are" : "is"} playing…`;
+    if (!frame.actions.length) return `${who(v.to_act)} ${isYou(v.to_act) ? "are" : "is"} playing…`;
     const give = v.choices.give;
     if (offered("keep")) return `Your turn: give the ${shortName(give)} to their pile, or keep it and end your turn.`;
     if (offered("give")) return `Your turn: give the ${shortName(give)}, or turn a card.`;
@@ -311,10 +314,15 @@ export function createBoard(root, ctx) {
     const m = frame.match;
     if (frame.status === "match-over") zone.append(el("h2", "", `${(m.winners || []).map(who).join(" & ")} won the match.`));
     const won = v.result ? `${who(v.result.winner)} won the deal and scored ${v.result.points}. ` : "";
-    zone.append(el("p", "", `${won}Points: you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]}.`));
+    const points = frame.watcher
+      ? `${who(0)} ${m.totals[0]}, ${who(1)} ${m.totals[1]}`
+      : `you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]}`;
+    zone.append(el("p", "", `${won}Points: ${points}.`));
     const row = el("div", "controls");
     row.dataset.area = "actions";
-    if (frame.status === "match-over") {
+    if (frame.watcher) {
+      // A watcher deals nothing: the seats do.
+    } else if (frame.status === "match-over") {
       const b = button("Play again", () => ctx.rematch(), "primary");
       b.id = "rematch";
       b.dataset.key = "rematch";
@@ -375,7 +383,10 @@ export function createBoard(root, ctx) {
     const v = frame.view;
     root.textContent = "";
     const m = frame.match;
-    const score = el("p", "score", `You ${m.totals[frame.seat]} · them ${m.totals[1 - frame.seat]} (${lengthWords(m.length)})`);
+    const totals = frame.watcher
+      ? `${who(0)} ${m.totals[0]} · ${who(1)} ${m.totals[1]}`
+      : `You ${m.totals[frame.seat]} · them ${m.totals[1 - frame.seat]}`;
+    const score = el("p", "score", `${totals} (${lengthWords(m.length)})`);
     const board = boardTop(root, frame, score, W);
     if (!board) return;
     board.classList.add("pp");
@@ -421,7 +432,7 @@ export function createBoard(root, ctx) {
       const fresh = Boolean(v && old?.view && frame.version > old.version && !(old.view.result && !v.result));
       const steps = fresh ? newSteps(v, old) : [];
       if (v && (!old?.view || fresh)) say(v, steps, fresh);
-      if (fresh && !old.view.result && v.result) play(v.result.winner === frame.seat ? "won" : "lost");
+      if (fresh && !old.view.result && v.result && !frame.watcher) play(v.result.winner === frame.seat ? "won" : "lost");
       draw(steps, old?.view && old.version <= frame.version && !(old.view.result && !v?.result) ? old : null);
       turnIfOnlyMove();
     },

@@ -30,7 +30,7 @@ function waitingRoom(frame, w) {
   for (const s of frame.seats) {
     let text;
     if (s.who === "free") text = words.free;
-    else if (s.seat === frame.seat) text = words.you;
+    else if (s.seat === frame.seat && !frame.watcher) text = words.you;
     else text = `${seatName(frame, s.seat, lang)}${s.connected ? "" : ` ${words.away}`}`;
     const item = el("li", s.who === "free" ? "free" : "taken", text);
     item.dataset.seat = String(s.seat);
@@ -83,12 +83,21 @@ export function boardTop(root, frame, score, w) {
   badge.id = "turn-badge";
   badge.hidden = frame.actions.length === 0;
   head.append(badge);
+  if (frame.watching > 0) {
+    const fa = (w.lang || "en") === "fa";
+    const text = fa ? `${frame.watching.toLocaleString("fa")} تماشاگر` : `${frame.watching} watching`;
+    const eye = el("span", "watching", text);
+    eye.id = "watching-count";
+    eye.title = fa ? "چند نفر با پیوند تماشا این میز را می‌بینند" : "How many people watch this table through its watch link";
+    head.append(eye);
+  }
   board.append(head);
   if (frame.level) board.append(levelLine(frame, w));
   if (frame.status === "waiting" || !frame.view) {
     board.append(el("p", "status-line", w.waiting));
     if (frame.kind === "friends") board.append(waitingRoom(frame, w));
-    board.append(shareBox(frame.table, w));
+    // A watcher is given no seat link (its frames do not even name the table).
+    if (!frame.watcher) board.append(shareBox(frame.table, w));
     root.append(board);
     return null;
   }
@@ -102,6 +111,16 @@ const LEVEL_WORDS = {
   names: { standard: "standard", strong: "strong" },
 };
 
+// What a watcher reads of the computers' level.
+const WATCHED_LEVEL = {
+  standard: "Against the standard computer.",
+  strong: "Against the strong computer.",
+};
+const WATCHED_LEVEL_FA = {
+  standard: "در برابر رایانهٔ معمولی.",
+  strong: "در برابر رایانهٔ قوی.",
+};
+
 // The level picked for the next match: kept here, since the board is drawn again on every frame
 // and the choice must not fall back to the level just played.
 let nextLevel = null;
@@ -112,11 +131,12 @@ function levelLine(frame, w) {
   if (frame.status !== "match-over") nextLevel = null;
   const words = w.level || LEVEL_WORDS;
   const box = el("div", "level-line");
-  const shown = el("p", "", words[frame.level]);
+  const watched = (w.lang || "en") === "fa" ? WATCHED_LEVEL_FA : WATCHED_LEVEL;
+  const shown = el("p", "", frame.watcher ? watched[frame.level] : words[frame.level]);
   shown.id = "level-shown";
   shown.dataset.level = frame.level;
   box.append(shown);
-  if (frame.status === "match-over") {
+  if (frame.status === "match-over" && !frame.watcher) {
     const choice = el("fieldset", "row");
     choice.id = "rematch-level";
     choice.append(el("legend", "", words.next));

@@ -54,13 +54,16 @@ export function seatName(frame, seat, lang = "en") {
 
 /**
  * The header's name and phrase controls. `send` puts a frame on the socket (false while offline),
- * `lang` gives the page's language, `board` the element the seats are drawn in.
+ * `lang` gives the page's language, `board` the element the seats are drawn in; a watcher's page
+ * (`watching`) shows the seats' phrases but has neither control.
  */
-export function createSocial({ send, lang, board }) {
+export function createSocial({ send, lang, board, watching = false }) {
   const w = () => WORDS[lang()] || WORDS.en;
   const header = document.querySelector("header.site");
   const nameButton = button(w().name, () => toggle(nameForm, nameButton));
   nameButton.id = "name-button";
+  // A watcher has no seat to name, and says nothing to the table.
+  nameButton.hidden = watching;
   nameButton.setAttribute("aria-expanded", "false");
   const sayButton = button(w().say, () => toggle(phraseRow, sayButton));
   sayButton.id = "say-button";

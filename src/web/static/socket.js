@@ -1,12 +1,14 @@
-// The table's WebSocket: connects with the seat's token, reconnects with back-off (the seat
-// resumes), keeps the view's version, and asks for a resync when it sees a gap. A view older than the
+// The table's WebSocket: connects with the seat's token (a watcher, with no token, through the watch
+// link's id), reconnects with back-off (the seat resumes), keeps the view's version, and asks for a resync when it sees a gap. A view older than the
 // last one is stale and dropped, except the first after (re)connecting or the answer to a resync:
 // that is the table as the server holds it now, and the page follows it (saying so if it went back).
 
 export class TableSocket {
+  /** `token` is the seat's; null for a watcher, whose `table` is the watch link's id. */
   constructor(table, token, handlers) {
     this.table = table;
     this.token = token;
+    this.page = token === null ? `/w/${table}` : `/t/${table}`;
     // onView, onError, onSeats, onState, onSignal, onPhrase
     this.handlers = handlers;
     this.version = null;
@@ -18,7 +20,8 @@ export class TableSocket {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const url = `${scheme}://${location.host}/ws/${this.table}?token=${encodeURIComponent(this.token)}`;
+    const path = this.token === null ? `/ws/w/${this.table}` : `/ws/${this.table}?token=${encodeURIComponent(this.token)}`;
+    const url = `${scheme}://${location.host}${path}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.addEventListener("open", () => {
@@ -38,7 +41,7 @@ export class TableSocket {
   async retry() {
     // A table that has closed answers its page with 404: stop trying then.
     try {
-      const answer = await fetch(`/t/${this.table}`, { method: "GET", cache: "no-store" });
+      const answer = await fetch(this.page, { method: "GET", cache: "no-store" });
       if (answer.status === 404) {
         this.closedForGood = true;
         this.handlers.onState("closed");
@@ -92,7 +95,7 @@ export class TableSocket {
         this.handlers.onError(frame);
         break;
       case "seats":
-        this.handlers.onSeats(frame.seats);
+        this.handlers.onSeats(frame.seats, frame.watching);
         break;
       case "signal":
         this.handlers.onSignal(frame);

@@ -23,6 +23,10 @@ const WORDS = {
   en: {
     full: "This table is full: every seat has been taken. Ask for a new link, or start a table of your own.",
     closed: "This table has closed. Start a new one from the home page.",
+    watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
+    watchLink: "Watch link",
+    watchCopied: (link) => `Watch link copied: ${link} (whoever opens it can watch, never play).`,
+    watchShown: (link) => `Watch link: ${link} (whoever opens it can watch, never play).`,
     closedRestart: "This table has closed: it has ended, or the server restarted (tables kept in memory alone do not survive a restart). Nothing more can be played here.",
     startAnother: "Start another table",
     rules: "Rules",
@@ -37,6 +41,10 @@ const WORDS = {
   fa: {
     full: "این میز پر است و همهٔ جاها گرفته شده. پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
     closed: "این میز بسته شده است. از صفحهٔ اول میز تازه‌ای باز کنید.",
+    watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
+    watchLink: "پیوند تماشا",
+    watchCopied: (link) => `پیوند تماشا رونوشت شد: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
+    watchShown: (link) => `پیوند تماشا: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
     closedRestart: "این میز بسته شده است: یا تمام شده یا سرور دوباره راه‌اندازی شده (میزهایی که فقط در حافظه‌اند پس از آن نمی‌مانند). اینجا دیگر بازی نمی‌شود.",
     startAnother: "میز تازه‌ای باز کنید",
     rules: "قواعد",
@@ -51,6 +59,8 @@ const WORDS = {
 };
 
 const table = location.pathname.split("/").filter(Boolean).pop();
+// Through a watch link (/w/{watch}) the page watches: no seat, no token, nothing to play or say.
+const watching = location.pathname.startsWith("/w/");
 let lang = chosenLang();
 let board = null;
 let lastFrame = null;
@@ -64,6 +74,7 @@ const social = createSocial({
   send: (frame) => Boolean(socket && socket.send(frame)),
   lang: () => (lastFrame?.game === "panjpar" ? lang : "en"),
   board: document.getElementById("board"),
+  watching,
 });
 const dealCheck = new DealCheck(document.getElementById("deal-check"), () => lang);
 const replay = createReplay({
@@ -78,6 +89,7 @@ const replay = createReplay({
 /** The header's switches and links, in the table's language. */
 function labelSwitches() {
   document.getElementById("rules-link").textContent = WORDS[lang].rules;
+  document.getElementById("watch-link").textContent = WORDS[lang].watchLink;
   document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
@@ -102,6 +114,36 @@ async function seatToken() {
   else say(WORDS[lang].failed);
   document.body.dataset.refused = String(answer.status);
   return null;
+}
+
+/**
+ * A watcher's frame as the boards draw it: from the first seat's side (the view holds no hand), with
+ * `watcher` set so that no seat is called "you".
+ */
+function asShown(frame) {
+  return watching ? { ...frame, seat: 0, watcher: true } : frame;
+}
+
+/** Asks the table for its watch link with this seat's token, and copies it. */
+async function shareWatchLink(token) {
+  const answer = await fetch(`/api/tables/${table}/watch`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token }),
+  });
+  if (!answer.ok) return;
+  const link = `${location.origin}${(await answer.json()).watch}`;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch (_) {
+    // Without the clipboard (a page not on https, a browser that says no) the link is shown.
+  }
+  const line = document.getElementById("watch-line");
+  line.textContent = copied ? WORDS[lang].watchCopied(link) : WORDS[lang].watchShown(link);
+  line.dataset.link = link;
+  line.hidden = false;
 }
 
 async function showFrame(frame, socket) {
@@ -251,35 +293,47 @@ async function start() {
     });
   }
   say(WORDS[lang].joining);
-  const token = await seatToken();
-  if (!token) return;
+  const token = watching ? null : await seatToken();
+  if (!token && !watching) return;
+  const watchLink = document.getElementById("watch-link");
+  if (watching) {
+    document.body.dataset.watching = "";
+    const line = document.getElementById("watch-line");
+    line.textContent = WORDS[lang].watching;
+    line.hidden = false;
+  } else {
+    watchLink.hidden = false;
+    watchLink.addEventListener("click", () => shareWatchLink(token));
+  }
   let pending = Promise.resolve();
   let opened = false;
   socket = new TableSocket(table, token, {
     onView: (frame) => {
-      voice.render(frame);
-      social.frame(frame);
-      pending = pending.then(() => showFrame(frame, socket));
+      if (!watching) {
+        voice.render(frame);
+        social.frame(frame);
+      }
+      pending = pending.then(() => showFrame(asShown(frame), socket));
     },
     onError: (frame) => {
       if (voice.error(frame)) return;
       if (board) board.error(frame);
       else status(frame.message, true);
     },
-    onSeats: (seats) => {
+    onSeats: (seats, count) => {
       voice.seats(seats);
-      if (lastFrame) lastFrame = { ...lastFrame, seats };
+      if (lastFrame) lastFrame = { ...lastFrame, seats, watching: count };
       if (board && lastFrame && !replay.on) draw(lastFrame);
     },
-    onReplay: (frame) => board && replay.frame(frame),
+    onReplay: (frame) => board && replay.frame(asShown(frame)),
     onSignal: (frame) => voice.signal(frame),
-    onPhrase: (frame) => lastFrame && social.heard(frame, lastFrame.seats, lastFrame.seat),
+    onPhrase: (frame) => lastFrame && social.heard(frame, lastFrame.seats, watching ? null : lastFrame.seat),
     onState: (state) => {
       // The board is locked while the connection is down (see site.css).
       document.body.toggleAttribute("data-offline", state !== "open");
-      if (state === "open" && opened) voice.reopened();
+      if (state === "open" && opened && !watching) voice.reopened();
       if (state === "open") opened = true;
-      if (state === "open") social.opened();
+      if (state === "open" && !watching) social.opened();
       if (state === "open") status("");
       else if (state === "reconnecting") status(WORDS[lang].reconnecting);
       else if (state === "closed") closeTable();
