@@ -1,7 +1,7 @@
 //! A finished deal replayed in Chromium, for each game: the match is played to its end over a
 //! second socket of the page's own seat (quicker than clicking through it), then the page offers
-//! "Replay the deal"; its bar steps through the deal from the deal as dealt to its last move, the
-//! board drawing each step with no move open, and "Back to the table" brings the result back.
+//! "Replay the deal"; its bar steps through every action of the deal from the deal as dealt to its
+//! last move (and back, to the first and the last), the board drawing each step with no move open, and "Back to the table" brings the result back.
 
 mod chromium;
 mod support;
@@ -10,6 +10,18 @@ use serde_json::json;
 
 use chromium::*;
 use support::{play_against_computer, rng, TestServer};
+
+/// Clicks a button the page is drawing anew just then (each step redraws the bar): tries again on
+/// the fresh one until it takes.
+async fn press(c: &fantoccini::Client, css: &str) {
+    for _ in 0..50 {
+        if click(c, css).await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("could not click {css}");
+}
 
 async fn replays_in_the_page(
     driver: &mut Driver,
@@ -57,30 +69,39 @@ async fn replays_in_the_page(
         line.as_str().unwrap().contains(&steps.to_string()),
         "{line}"
     );
-    // Step by step, the board shows each moment with nothing to play.
-    let forward = 3.min(steps);
-    for step in 1..=forward {
-        assert!(click(&c, "[data-key='replay:forward']").await);
+    // Step by step through every action of the deal, the board shows each moment with nothing
+    // to play; then back one, to the first, and to the last.
+    for step in 1..=steps {
+        press(&c, "[data-key='replay:forward']").await;
         wait_for(
             &c,
             &format!("return document.body.dataset.replay === '{step}/{steps}'"),
             10,
         )
         .await;
-        let offered = eval(
-            &c,
-            "return document.querySelectorAll('[data-area=actions] button[data-action]:not(:disabled), .hand button.playable, .ghand button.playable').length",
-        )
-        .await;
-        assert_eq!(offered, 0, "step {step} offers no move");
+        if step % 10 == 1 {
+            let offered = eval(
+                &c,
+                "return document.querySelectorAll('[data-area=actions] button[data-action]:not(:disabled), .hand button.playable, .ghand button.playable').length",
+            )
+            .await;
+            assert_eq!(offered, 0, "step {step} offers no move");
+        }
     }
     assert!(click(&c, "[data-key='replay:back']").await);
     wait_for(
         &c,
         &format!(
             "return document.body.dataset.replay === '{}/{steps}'",
-            forward - 1
+            steps - 1
         ),
+        10,
+    )
+    .await;
+    assert!(click(&c, "[data-key='replay:first']").await);
+    wait_for(
+        &c,
+        &format!("return document.body.dataset.replay === '0/{steps}'"),
         10,
     )
     .await;
