@@ -1,7 +1,8 @@
 //! A finished deal replayed in Chromium, for each game: the match is played to its end over a
 //! second socket of the page's own seat (quicker than clicking through it), then the page offers
 //! "Replay the deal"; its bar steps through every action of the deal from the deal as dealt to its
-//! last move (and back, to the first and the last), the board drawing each step with no move open, and "Back to the table" brings the result back.
+//! last move (and back, to the first and the last), the board drawing each step with no move open,
+//! shows the whole deal from its reveal (every card of the pack once), and "Back to the table" brings the result back.
 
 mod chromium;
 mod support;
@@ -114,6 +115,19 @@ async fn replays_in_the_page(
     .await;
     settle(&c).await;
     screenshot(&c, &format!("{game}-replay-{width}x{height}")).await;
+    // The whole deal, from the deal's reveal: every card of the pack, once.
+    assert!(click(&c, "[data-key='replay:whole']").await);
+    let shown = wait_for(
+        &c,
+        "const cards = [...document.querySelectorAll('#replay-whole .card, #replay-whole .gcard')]; return cards.length && [cards.length, new Set(cards.map(c => c.getAttribute('aria-label'))).size]",
+        10,
+    )
+    .await;
+    let pack = if game == "ganjifa" { 96 } else { 52 };
+    assert_eq!(shown, json!([pack, pack]), "{game}: the whole deal");
+    screenshot(&c, &format!("{game}-replay-whole-{width}x{height}")).await;
+    assert!(click(&c, "[data-key='replay:whole']").await);
+    wait_for(&c, "return !document.querySelector('#replay-whole')", 10).await;
     // Back at the table: the match's end is shown again.
     assert!(click(&c, "[data-key='replay:leave']").await);
     wait_for(

@@ -55,6 +55,20 @@ async fn replays_as_seen(game: &str, seats: usize, length: Value, seed: u64) {
     let deal = &record.deals[0];
     assert_eq!(deal.dealt_at, dealt_at);
     let steps = deal.actions.len();
+    // Each seat's last view, at the deal's end, carries the seal and its reveal.
+    let reveal: Vec<Value> = clients
+        .iter()
+        .map(|c| {
+            let last = c
+                .received
+                .iter()
+                .rev()
+                .find(|f| f["type"] == "view")
+                .unwrap();
+            assert!(last["deal"]["reveal"].is_object(), "{last}");
+            last["deal"].clone()
+        })
+        .collect();
     for (seat, client) in clients.iter_mut().enumerate() {
         for step in 0..=steps {
             let ask = if step % 2 == 0 {
@@ -69,7 +83,8 @@ async fn replays_as_seen(game: &str, seats: usize, length: Value, seed: u64) {
             assert_eq!(frame["replay"]["step"], step);
             assert_eq!(frame["replay"]["steps"], steps);
             assert_eq!(frame["actions"], json!([]));
-            assert!(frame["deal"].is_null(), "no seal in a replay: {frame}");
+            // The deal's seal with its reveal, as every seat was sent it at the deal's end.
+            assert_eq!(frame["deal"], reveal[seat], "{frame}");
             let version = dealt_at + step as u64;
             assert_eq!(
                 frame["view"], seen[seat][&version],

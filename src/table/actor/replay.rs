@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::super::frames::{MatchInfo, Status, ViewFrame};
 use super::super::messages::{ConnId, DealRecord};
+use super::super::DealSeal;
 use super::Table;
 use crate::cards::{deal_rng, Seat};
 use crate::game::{Game, RuleError};
@@ -27,8 +28,8 @@ struct ReplayStep<'a> {
     action: Option<&'a serde_json::Value>,
 }
 
-/// A `replay` frame: a view frame of the step (no actions open, status "playing" throughout) with
-/// where it stands.
+/// A `replay` frame: a view frame of the step (no actions open, status "playing" throughout, the
+/// deal's seal with its reveal) with where it stands.
 #[derive(Serialize)]
 #[serde(bound = "ViewFrame<'a, G>: Serialize")]
 struct ReplayFrame<'a, G: Game> {
@@ -75,7 +76,7 @@ impl<G: Game> Table<G> {
                 ),
             ));
         }
-        let state = replayed::<G>(record, step)?;
+        let (state, seal) = replayed::<G>(record, step)?;
         let seats = self.seat_infos();
         let (by, action) = match step.checked_sub(1).map(|i| &record.actions[i]) {
             Some((by, action, _)) => (Some(*by), Some(action)),
@@ -100,7 +101,8 @@ impl<G: Game> Table<G> {
                 view: Some(G::view(&state, seat)),
                 outcome: None,
                 actions: Vec::new(),
-                deal: None,
+                // The deal has ended: its seal and reveal are what every seat was sent at its end.
+                deal: Some(seal.shown(true)),
             },
             replay: ReplayStep {
                 deal,
@@ -142,15 +144,15 @@ impl<G: Game> Table<G> {
     }
 }
 
-/// The deal of `record` as it stood after its first `step` actions.
-fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<G::State, RuleError> {
-    let (mut state, _) = G::deal_in_order(&record.setup, &mut deal_rng(record.seed));
+/// The deal of `record` as it stood after its first `step` actions, and its seal.
+fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<(G::State, DealSeal), RuleError> {
+    let (mut state, order) = G::deal_in_order(&record.setup, &mut deal_rng(record.seed));
     for (seat, json, _) in &record.actions[..step] {
         let action: G::Action = serde_json::from_value(json.clone())
             .map_err(|_| RuleError::new("bad-record", "This deal's record cannot be read back."))?;
         G::apply(&mut state, *seat, &action)?;
     }
-    Ok(state)
+    Ok((state, DealSeal::new(order, record.salt.clone())))
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 // reading pace, and goes back to the live table. Nothing here knows a rule: it only asks for steps.
 
 import { seatName } from "./social.js";
+import { cardElement } from "./cards.js";
+import { gcardElement } from "./gcards.js";
 
 const WORDS = {
   en: {
@@ -21,6 +23,12 @@ const WORDS = {
     dealt: (n) => `Replay: the deal as dealt (${n} moves follow)`,
     step: (k, n, who) => `Replay: move ${k} of ${n}, by ${who}`,
     moved: "The table has moved on; it is shown again when you go back.",
+    whole: "Whole deal",
+    wholeTitle: "Every card as the shuffle dealt it, from the deal's reveal (the order checked against its seal)",
+    dealtTo: (who) => `Dealt to ${who}`,
+    stockOf: (who) => `${who.charAt(0).toUpperCase()}${who.slice(1)}: stock, top card first`,
+    trump: "The trump card",
+    pile: "The pile, top card first",
   },
   fa: {
     you: "شما",
@@ -37,6 +45,12 @@ const WORDS = {
     dealt: (n) => `بازبینی: دست همان‌طور که پخش شد (${n} حرکت در پی)`,
     step: (k, n, who) => `بازبینی: حرکت ${k} از ${n}، از ${who}`,
     moved: "بازی میز جلو رفته است؛ وقتی برگردید نشان داده می‌شود.",
+    whole: "همهٔ دست",
+    wholeTitle: "همهٔ برگ‌ها همان‌طور که بُر داده شد، از آشکارسازی دست",
+    dealtTo: (who) => `داده‌شده به ${who}`,
+    stockOf: (who) => `${who}: دسته، از برگ رو`,
+    trump: "برگ حکم",
+    pile: "دسته، از برگ رو",
   },
 };
 
@@ -51,12 +65,52 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
   let at = null; // the last replay frame shown, while replaying
   let timer = null;
   let movedOn = false;
+  let wholeOpen = false;
+
+  /** Each destination of the deal's cards in its reveal (a seat, or Panjpar's trump and pile),
+   * with the cards it was dealt in order, drawn as on the boards. */
+  function wholeDeal(frame) {
+    const reveal = frame.deal?.reveal;
+    const panel = document.createElement("div");
+    panel.className = "replay-whole";
+    panel.id = "replay-whole";
+    if (!reveal) return panel;
+    const w = words();
+    const groups = new Map();
+    reveal.order.forEach((code, i) => {
+      const to = String(reveal.to[i]);
+      if (!groups.has(to)) groups.set(to, []);
+      groups.get(to).push(code);
+    });
+    for (const [to, codes] of groups) {
+      const seat = Number(to);
+      const title = Number.isInteger(seat)
+        ? frame.game === "pishe-pasha" ? w.stockOf(who(frame, seat)) : w.dealtTo(who(frame, seat))
+        : to === "trump" ? w.trump : w.pile;
+      const group = document.createElement("section");
+      group.className = "replay-dealt";
+      const heading = document.createElement("h3");
+      heading.textContent = `${title} (${codes.length})`;
+      const row = document.createElement("div");
+      row.className = "replay-cards";
+      row.dir = "ltr";
+      for (const code of codes) {
+        const card = frame.game === "ganjifa" ? gcardElement(code) : cardElement(code, { lang: lang() });
+        // Not a card of the board: motion.js and the board's own look-ups leave it alone.
+        delete card.dataset.card;
+        row.append(card);
+      }
+      group.append(heading, row);
+      panel.append(group);
+    }
+    return panel;
+  }
 
   const words = () => WORDS[lang()] || WORDS.en;
 
   /** Who made a move, as the replay's line says it. */
   function who(frame, seat) {
-    if (seat === frame.seat) return words().you;
+    if (seat === frame.seat && !frame.watcher) return words().you;
     // Computers are called as their boards call them: by seat when there are several.
     const computers = frame.seats.filter((s) => s.who === "computer");
     if (computers.some((s) => s.seat === seat)) return words().computer(computers.length > 1 ? seat : null);
@@ -109,11 +163,21 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
     last.setAttribute("aria-label", w.last);
     first.disabled = back.disabled = step === 0;
     forward.disabled = last.disabled = step === steps;
+    const whole = button("whole", w.whole, () => {
+      wholeOpen = !wholeOpen;
+      drawBar();
+      bar.querySelector('[data-key="replay:whole"]')?.focus({ preventScroll: true });
+    });
+    whole.title = w.wholeTitle;
+    whole.setAttribute("aria-pressed", String(wholeOpen));
+    whole.setAttribute("aria-expanded", String(wholeOpen));
+    whole.hidden = !at.deal?.reveal;
     const leaveButton = button("leave", w.leaveShort, leave);
     leaveButton.setAttribute("aria-label", w.leave);
     leaveButton.className = "primary";
-    controls.append(first, back, play, forward, last, leaveButton);
+    controls.append(first, back, play, forward, last, whole, leaveButton);
     bar.append(line, controls);
+    if (wholeOpen) bar.append(wholeDeal(at));
     bar.hidden = false;
   }
 
@@ -135,6 +199,7 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
     stop();
     at = null;
     movedOn = false;
+    wholeOpen = false;
     document.body.removeAttribute("data-replay");
     drawBar();
     live();
