@@ -24,6 +24,16 @@ async fn press(c: &fantoccini::Client, css: &str) {
     panic!("could not click {css}");
 }
 
+/// Waits until the page shows step `step` of the `steps` of the deal replayed.
+async fn at_step(c: &fantoccini::Client, step: usize, steps: usize) {
+    wait_for(
+        c,
+        &format!("return document.body.dataset.replay === '{step}/{steps}'"),
+        10,
+    )
+    .await;
+}
+
 async fn replays_in_the_page(
     driver: &mut Driver,
     server: &TestServer,
@@ -38,16 +48,7 @@ async fn replays_in_the_page(
     let steps = record.deals.last().expect("a deal").actions.len();
 
     let c = driver.session(width, height).await;
-    c.goto(&format!("{}/", server.base)).await.unwrap();
-    let keep = format!(
-        "localStorage.setItem({}, {}); return true",
-        json!(seated.table),
-        json!(seated.token)
-    );
-    eval(&c, &keep).await;
-    c.goto(&format!("{}/t/{}", server.base, seated.table))
-        .await
-        .unwrap();
+    open_as_seat(&c, &server.base, &seated.table, &seated.token).await;
     wait_for(
         &c,
         "return document.querySelector('.table')?.dataset.status === 'match-over' && !document.querySelector('#replay-open').hidden",
@@ -55,12 +56,7 @@ async fn replays_in_the_page(
     )
     .await;
     assert!(click(&c, "#replay-open").await);
-    wait_for(
-        &c,
-        &format!("return document.body.dataset.replay === '0/{steps}'"),
-        10,
-    )
-    .await;
+    at_step(&c, 0, steps).await;
     let line = eval(
         &c,
         "return document.querySelector('#replay-line').textContent",
@@ -74,12 +70,7 @@ async fn replays_in_the_page(
     // to play; then back one, to the first, and to the last.
     for step in 1..=steps {
         press(&c, "[data-key='replay:forward']").await;
-        wait_for(
-            &c,
-            &format!("return document.body.dataset.replay === '{step}/{steps}'"),
-            10,
-        )
-        .await;
+        at_step(&c, step, steps).await;
         if step % 10 == 1 {
             let offered = eval(
                 &c,
@@ -90,29 +81,11 @@ async fn replays_in_the_page(
         }
     }
     assert!(click(&c, "[data-key='replay:back']").await);
-    wait_for(
-        &c,
-        &format!(
-            "return document.body.dataset.replay === '{}/{steps}'",
-            steps - 1
-        ),
-        10,
-    )
-    .await;
+    at_step(&c, steps - 1, steps).await;
     assert!(click(&c, "[data-key='replay:first']").await);
-    wait_for(
-        &c,
-        &format!("return document.body.dataset.replay === '0/{steps}'"),
-        10,
-    )
-    .await;
+    at_step(&c, 0, steps).await;
     assert!(click(&c, "[data-key='replay:last']").await);
-    wait_for(
-        &c,
-        &format!("return document.body.dataset.replay === '{steps}/{steps}'"),
-        10,
-    )
-    .await;
+    at_step(&c, steps, steps).await;
     settle(&c).await;
     screenshot(&c, &format!("{game}-replay-{width}x{height}")).await;
     // The whole deal, from the deal's reveal: every card of the pack, once.

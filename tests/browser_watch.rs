@@ -26,16 +26,7 @@ async fn watch_a_match(
 ) {
     let seated = server.open(game, "computer", Some(length)).await;
     let seat = driver.session(1280, 800).await;
-    seat.goto(&format!("{}/", server.base)).await.unwrap();
-    let keep = format!(
-        "localStorage.setItem({}, {}); return true",
-        json!(seated.table),
-        json!(seated.token)
-    );
-    eval(&seat, &keep).await;
-    seat.goto(&format!("{}/t/{}", server.base, seated.table))
-        .await
-        .unwrap();
+    open_as_seat(&seat, &server.base, &seated.table, &seated.token).await;
     wait_for(
         &seat,
         "return document.querySelector('.table') && !document.getElementById('watch-link').hidden",

@@ -349,17 +349,7 @@ async fn a_watcher_on_one_edge_follows_a_match_played_through_another() {
     let first = watcher.next_of("view").await;
     assert!(first["seat"].is_null(), "{first}");
     assert_eq!(first["watching"], 1);
-    let following = actix_rt::spawn(async move {
-        loop {
-            let frame = watcher
-                .next()
-                .await
-                .expect("the watcher's socket stays open");
-            if frame["type"] == "view" && frame["status"] == "match-over" {
-                return watcher;
-            }
-        }
-    });
+    let following = follow_to_the_end(watcher);
     let mut client = a.connect(&me).await;
     play_against_computer(&mut client, &mut rng(6)).await;
     let watcher = following.await.expect("the watcher followed the match");

@@ -14,22 +14,6 @@ use chaikhana::game::Game;
 use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use support::*;
 
-/// Reads a watcher's frames until the match is over, on a task of its own (so that its queue never
-/// fills while the seats play), and gives the socket back.
-fn follow(mut watcher: Client) -> tokio::task::JoinHandle<Client> {
-    actix_rt::spawn(async move {
-        loop {
-            let frame = watcher
-                .next()
-                .await
-                .expect("the watcher's socket stays open");
-            if frame["type"] == "view" && frame["status"] == "match-over" {
-                return watcher;
-            }
-        }
-    })
-}
-
 #[actix_rt::test]
 async fn the_watch_link_is_for_watching_only() {
     let server = TestServer::start(|_| {});
@@ -90,7 +74,7 @@ async fn a_watcher_follows<G: Game>(length: Value, seed: u64) {
     for seat in &seated {
         clients.push(server.connect(seat).await);
     }
-    let following = follow(watcher);
+    let following = follow_to_the_end(watcher);
     play_among_friends(&mut clients, &mut rng(seed)).await;
     for client in &clients {
         let view = client

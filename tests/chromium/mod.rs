@@ -182,6 +182,19 @@ impl Driver {
     }
 }
 
+/// Opens the table's page in `client` as the seat holding `token` (kept in the page's storage, as
+/// the page keeps it after taking the seat itself).
+pub async fn open_as_seat(client: &Client, base: &str, table: &str, token: &str) {
+    client.goto(&format!("{base}/")).await.unwrap();
+    let keep = format!(
+        "localStorage.setItem({}, {}); return true",
+        json!(table),
+        json!(token)
+    );
+    eval(client, &keep).await;
+    client.goto(&format!("{base}/t/{table}")).await.unwrap();
+}
+
 /// Runs a script in the page and returns its value.
 pub async fn eval(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap_or(Value::Null)

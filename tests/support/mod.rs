@@ -292,6 +292,22 @@ pub async fn play_against_computer(client: &mut Client, rng: &mut Rng) -> usize 
     }
 }
 
+/// Reads a watcher's frames until the match is over, on a task of its own (so that its queue never
+/// fills while the seats play), and gives the socket back with everything it received.
+pub fn follow_to_the_end(mut watcher: Client) -> tokio::task::JoinHandle<Client> {
+    actix_rt::spawn(async move {
+        loop {
+            let frame = watcher
+                .next()
+                .await
+                .expect("the watcher's socket stays open");
+            if frame["type"] == "view" && frame["status"] == "match-over" {
+                return watcher;
+            }
+        }
+    })
+}
+
 /// Plays a friends table's match to its end with one client per seat: after every change each seat
 /// sees the same new version, and exactly one seat has actions.
 pub async fn play_among_friends(clients: &mut [Client], rng: &mut Rng) {

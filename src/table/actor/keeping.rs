@@ -259,7 +259,7 @@ impl<G: Game> Handler<Keep> for Table<G> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -270,7 +270,8 @@ mod tests {
     use crate::matches::MatchLength;
     use crate::table::{TableKind, Token};
 
-    fn config() -> TableConfig {
+    /// A table's behaviour for unit tests: computers at once, nothing stored.
+    pub(in crate::table::actor) fn config() -> TableConfig {
         TableConfig {
             bot_delay: Duration::from_millis(1),
             seat_hold: Duration::from_secs(60),
@@ -294,14 +295,20 @@ mod tests {
                 table.start_deal();
                 continue;
             };
-            let state = table.state.as_mut().unwrap();
-            let action = G::legal_actions(state, seat)
-                .choose(&mut rng)
-                .cloned()
-                .unwrap();
-            G::apply(state, seat, &action).unwrap();
-            table.accepted(seat, &action);
+            play_one(table, seat, &mut rng);
         }
+    }
+
+    /// Plays one legal action of `seat`, chosen at random, as the table does with one it accepts.
+    pub(in crate::table::actor) fn play_one<G: Game>(
+        table: &mut Table<G>,
+        seat: Seat,
+        rng: &mut crate::cards::DealRng,
+    ) {
+        let state = table.state.as_mut().unwrap();
+        let action = G::legal_actions(state, seat).choose(rng).cloned().unwrap();
+        G::apply(state, seat, &action).unwrap();
+        table.accepted(seat, &action);
     }
 
     fn rebuilds_exactly<G: Game>(length: MatchLength, kind: TableKind) {

@@ -157,28 +157,11 @@ fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<(G::State, Deal
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-    use std::time::Duration;
-
-    use rand::seq::SliceRandom;
-
-    use super::super::TableConfig;
+    use super::super::keeping::tests::{config, play_one};
     use super::*;
     use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
     use crate::matches::MatchLength;
     use crate::table::{TableId, TableKind, Token};
-
-    fn config() -> TableConfig {
-        TableConfig {
-            bot_delay: Duration::from_millis(1),
-            seat_hold: Duration::from_secs(60),
-            idle_expiry: Duration::from_secs(60),
-            sockets_per_seat: 4,
-            watchers_per_table: 50,
-            on_closed: Arc::new(|_, _| {}),
-            store: None,
-        }
-    }
 
     /// Every seat's view, then a watcher's.
     fn views<G: Game>(state: &G::State) -> Vec<serde_json::Value> {
@@ -213,13 +196,7 @@ mod tests {
             "deal-in-play"
         );
         while let Some(seat) = table.state.as_ref().and_then(G::to_act) {
-            let state = table.state.as_mut().unwrap();
-            let action = G::legal_actions(state, seat)
-                .choose(&mut rng)
-                .cloned()
-                .unwrap();
-            G::apply(state, seat, &action).unwrap();
-            table.accepted(seat, &action);
+            play_one(&mut table, seat, &mut rng);
             seen.push(views::<G>(table.state.as_ref().unwrap()));
         }
         let steps = seen.len() - 1;
