@@ -13,6 +13,8 @@ pub const DEFAULTS: &str = include_str!("../config/default.toml");
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub listen: String,
+    /// Where `/metrics`, `/healthz` and `/readyz` are served apart from the site (empty: on `listen`).
+    pub ops_listen: String,
     pub workers: usize,
     pub bot_delay_ms: u64,
     pub strong_budget_ms: u64,

@@ -1,5 +1,6 @@
 //! What operators rely on: `/metrics` in the Prometheus text format with every project metric after a
-//! match, `/healthz` and `/readyz` (not ready while draining), and the real tools: `promtool check
+//! match, `/healthz` and `/readyz` (not ready while draining), all three on a port of their own when
+//! `ops_listen` asks, and the real tools: `promtool check
 //! metrics` on the live output, a real Prometheus scraping the server, `promtool check rules` on the
 //! alert rules and on every dashboard query, `promtool test rules` showing each alert firing and not
 //! firing, and `kubernetes-validate` on the manifests.
@@ -43,6 +44,40 @@ async fn played_server() -> (TestServer, String) {
     let (status, text) = server.get("/metrics").await;
     assert_eq!(status, 200);
     (server, text)
+}
+
+#[actix_rt::test]
+async fn metrics_and_health_can_have_a_port_of_their_own() {
+    let server = TestServer::start(|s| s.ops_listen = "127.0.0.1:0".into());
+    let ops = format!("http://{}", server.running.ops_addr.expect("the ops port"));
+    let get = |base: String, path: &'static str| async move {
+        let mut answer = awc::Client::new()
+            .get(format!("{base}{path}"))
+            .send()
+            .await
+            .expect("the server answers");
+        let body = answer.body().await.unwrap_or_default();
+        (
+            answer.status().as_u16(),
+            String::from_utf8_lossy(&body).into_owned(),
+        )
+    };
+    for path in ["/metrics", "/healthz", "/readyz"] {
+        assert_eq!(
+            get(ops.clone(), path).await.0,
+            200,
+            "{path} on the ops port"
+        );
+        assert_eq!(server.get(path).await.0, 404, "{path} on the site's port");
+    }
+    assert!(get(ops.clone(), "/metrics")
+        .await
+        .1
+        .contains("chaikhana_ws_connections_open"));
+    // The ops port serves nothing of the site.
+    assert_eq!(get(ops.clone(), "/").await.0, 404);
+    assert_eq!(get(ops, "/api/voice").await.0, 404);
+    assert_eq!(server.get("/").await.0, 200);
 }
 
 #[actix_rt::test]

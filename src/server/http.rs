@@ -11,7 +11,8 @@ use crate::games;
 use crate::routing::OpenTable;
 use crate::table::{Join, Level, TableId, TableKind, TableRefusal, Token};
 
-pub fn routes(cfg: &mut web::ServiceConfig) {
+/// The site's routes; `with_operations` adds `operations` (when they have no listener of their own).
+pub fn routes(cfg: &mut web::ServiceConfig, with_operations: bool) {
     cfg.route("/api/tables", web::post().to(create_table))
         .route("/api/tables/{id}/join", web::post().to(join_table))
         .route("/t/{id}", web::get().to(table_page))
@@ -20,7 +21,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/api/ganjifa/staged",
             web::get().to(super::staged::staged_deal),
         );
-    operations(cfg);
+    if with_operations {
+        operations(cfg);
+    }
     pages::routes(cfg);
 }
 

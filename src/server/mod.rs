@@ -40,6 +40,9 @@ pub struct AppState {
 /// A running server.
 pub struct Running {
     pub addr: SocketAddr,
+    /// Where `/metrics`, `/healthz` and `/readyz` are served, when `ops_listen` gives them a port of
+    /// their own (otherwise they are on `addr`).
+    pub ops_addr: Option<SocketAddr>,
     pub handle: actix_web::dev::ServerHandle,
     pub router: Arc<dyn Router>,
     pub registry: Arc<SessionRegistry>,
@@ -101,11 +104,20 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
     });
     let listener = std::net::TcpListener::bind(settings.listen.as_str())?;
     let addr = listener.local_addr()?;
+    // Metrics and health on a port of their own keep them off the public address (the Ingress routes
+    // only the site's port).
+    let ops = match settings.ops_listen.trim() {
+        "" => None,
+        ops => Some(std::net::TcpListener::bind(ops)?),
+    };
+    let ops_addr = ops.as_ref().map(|l| l.local_addr()).transpose()?;
+    let with_operations = ops.is_none();
     let workers = if settings.workers == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         settings.workers
     };
+    let ops_state = state.clone();
     let server = actix_server::Server::build()
         .workers(workers)
         .disable_signals()
@@ -131,9 +143,11 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
                 .app_data(web::PayloadConfig::new(64 * 1024))
                 .configure(|cfg| {
                     if tables_only {
-                        http::operations(cfg);
+                        if with_operations {
+                            http::operations(cfg);
+                        }
                     } else {
-                        http::routes(cfg);
+                        http::routes(cfg, with_operations);
                         voice::routes(cfg);
                         watch::routes(cfg);
                     }
@@ -157,10 +171,27 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
                 .finish(map_config(app, |_| AppConfig::default()))
                 .tcp()
         })?;
+    let server = match ops {
+        Some(ops) => {
+            let state = ops_state;
+            server.listen("operations", ops, move || {
+                let app = App::new()
+                    .wrap(guard::security_headers())
+                    .app_data(state.clone())
+                    .configure(http::operations)
+                    .default_service(web::to(|| async { pages::not_found() }));
+                HttpService::build()
+                    .finish(map_config(app, |_| AppConfig::default()))
+                    .tcp()
+            })?
+        }
+        None => server,
+    };
     let server = server.run();
     let handle = server.handle();
     Ok(Running {
         addr,
+        ops_addr,
         handle,
         router,
         registry,

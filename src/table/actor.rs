@@ -247,14 +247,17 @@ impl<G: Game> Table<G> {
         Frame::json(&frame, VIEW_SIZE_HINT)
     }
 
-    /// Sends a frame to one socket (a seat's or a watcher's); a socket whose queue is full is dropped.
-    fn send(&mut self, conn: ConnId, frame: Frame) {
-        let Some(out) = self
-            .sockets
+    /// Where a socket's frames go, a seat's or a watcher's.
+    fn out_of(&self, conn: ConnId) -> Option<&SocketOut> {
+        self.sockets
             .get(&conn)
             .map(|(_, out)| out)
             .or_else(|| self.watchers.get(&conn))
-        else {
+    }
+
+    /// Sends a frame to one socket (a seat's or a watcher's); a socket whose queue is full is dropped.
+    fn send(&mut self, conn: ConnId, frame: Frame) {
+        let Some(out) = self.out_of(conn) else {
             return;
         };
         match out.try_send(Outbound::Frame(frame)) {
@@ -267,12 +270,7 @@ impl<G: Game> Table<G> {
 
     /// Closes a socket whose frames pile up, and goes on without it.
     fn drop_slow_socket(&mut self, conn: ConnId) {
-        let out = self
-            .sockets
-            .get(&conn)
-            .map(|(_, out)| out)
-            .or_else(|| self.watchers.get(&conn));
-        if let Some(out) = out {
+        if let Some(out) = self.out_of(conn) {
             metrics().outbound_overflows.inc();
             out.do_send(Outbound::Close(
                 1008,

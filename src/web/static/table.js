@@ -178,10 +178,12 @@ async function showFrame(frame, socket) {
   const before = lastFrame;
   lastFrame = frame;
   replay.live(frame);
-  // While a replay is on the board the live table waits; it is drawn again on leaving the replay.
-  if (replay.on) return;
-  draw(frame);
-  if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
+  // While a replay is on the board the live table waits, undrawn, until the replay is left; the
+  // deal check still follows every frame.
+  if (!replay.on) {
+    draw(frame);
+    if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
+  }
   await dealCheck.follow(frame);
 }
 
