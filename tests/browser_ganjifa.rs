@@ -29,13 +29,31 @@ if (document.querySelector('.ghand button.gcard.playable')) return 'card';
 return 'wait';
 "#;
 
+/// Clicks the first of the elements matching `css` that takes the click (a player picking a
+/// face-down card picks one in sight: with a whole hand of backs, some lie out of the felt's view).
+async fn click_any(c: &Client, css: &str) -> bool {
+    let Ok(all) = c.find_all(fantoccini::Locator::Css(css)).await else {
+        return false;
+    };
+    for e in all {
+        if e.click().await.is_ok() {
+            return true;
+        }
+    }
+    false
+}
+
 /// Makes one move if this browser has one; `None` once its match is over.
 async fn click_a_move(c: &Client) -> Option<bool> {
     let state = eval(c, BOARD_STATE).await;
     Some(match state.as_str().unwrap_or("none") {
         "over" => return None,
         "next" => click(c, "#next-deal").await,
-        "pick" => click(c, ".g-backs button").await,
+        "pick" => {
+            // The backs travel onto the felt first; a click aimed at one on its way lands beside it.
+            settle(c).await;
+            click_any(c, ".g-backs button").await
+        }
         "lead-button" => click(c, "[data-area=actions] button[data-action]").await,
         // A lead by a hand card: the first click chooses it, and its button then appears.
         "card" => click(c, ".ghand button.gcard.playable:not(.chosen)").await,
