@@ -1,6 +1,6 @@
 //! The WebSocket frames: one closed set each way, JSON objects tagged by `type`.
 //!
-//! Browser to server: `action` (a game action, made on a view version, with the client's own id for the
+//! Browser to server: first, on a seat's socket, `hello` (the seat's token); then `action` (a game action, made on a view version, with the client's own id for the
 //! answer), `resync` (send my view again), `replay` (my view of one step of a finished deal),
 //! `next-deal` and `rematch` (asked for by every friend), and
 //! `name` and `phrase` (what a seat goes by and its quick phrases). Server to browser: `view` (the
@@ -164,6 +164,27 @@ impl ClientMsg {
     /// moves' allowance.
     pub fn is_voice(&self) -> bool {
         matches!(self, ClientMsg::Voice { .. } | ClientMsg::Signal { .. })
+    }
+}
+
+/// A seat's socket's first frame, `{"type": "hello", "token": T}`: the seat's token travels in it
+/// rather than in the socket's address, which proxies and load balancers write into their logs.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Hello {
+    Hello { token: String },
+}
+
+impl Hello {
+    /// The token of a hello frame, or why the frame is not one.
+    pub fn parse(text: &str) -> Result<String, ProtocolError> {
+        match serde_json::from_str::<Hello>(text) {
+            Ok(Hello::Hello { token }) => Ok(token),
+            Err(_) => Err(ProtocolError::new(
+                "hello-expected",
+                "A seat's socket starts with {\"type\": \"hello\", \"token\": ...}, the seat's token.",
+            )),
+        }
     }
 }
 

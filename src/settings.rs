@@ -21,6 +21,9 @@ pub struct Settings {
     pub seat_hold_secs: u64,
     pub idle_expiry_secs: u64,
     pub redis_url: String,
+    /// A PEM file of the certificate authority a `rediss://` Redis's certificate is checked against
+    /// (empty: the system's authorities).
+    pub redis_ca_file: String,
     pub redis_lease_ms: u64,
     pub role: String,
     pub max_frame_bytes: usize,
@@ -43,10 +46,14 @@ pub struct Settings {
     pub voice_turn_credential: String,
     pub ping_interval_secs: u64,
     pub silence_timeout_secs: u64,
+    pub hello_timeout_secs: u64,
     pub log_format: String,
     pub log_filter: String,
     pub site_origin: String,
     pub tables_per_minute: u32,
+    /// CIDR blocks of the proxies whose `X-Forwarded-For` names the client (see
+    /// `server::client_address`).
+    pub trusted_proxies: String,
 }
 
 impl Settings {

@@ -230,7 +230,8 @@ async fn a_socket_that_never_reads_is_closed_within_the_write_timeout() {
     bystander.plays_a_move().await;
 }
 
-/// Opens sockets one after another until the server refuses one: those opened, and the refusal.
+/// Opens sockets one after another until the server refuses one: those opened, and the refusal (the
+/// HTTP status of a refused upgrade, or 1008 for a socket closed after its hello, and the code).
 async fn open_until_refused(server: &TestServer, seats: &[Seated]) -> (Vec<Raw>, u16, String) {
     let mut open = Vec::new();
     for seat in seats.iter().cycle().take(100) {
@@ -243,6 +244,9 @@ async fn open_until_refused(server: &TestServer, seats: &[Seated]) -> (Vec<Raw>,
             Upgraded::Refused(status, body) => {
                 return (open, status, body["code"].as_str().unwrap_or("").into())
             }
+            Upgraded::Dismissed(error) => {
+                return (open, 1008, error["code"].as_str().unwrap_or("").into())
+            }
         }
     }
     panic!("no socket was refused");
@@ -251,14 +255,15 @@ async fn open_until_refused(server: &TestServer, seats: &[Seated]) -> (Vec<Raw>,
 #[actix_rt::test]
 async fn the_seat_address_and_node_caps_refuse_the_next_socket() {
     let _one = ONE_AT_A_TIME.lock().await;
-    // Per seat: four sockets (the default), then 429; one closed makes room again.
+    // Per seat: four sockets (the default), then the fifth is told why and closed after its hello;
+    // one closed makes room again.
     let server = TestServer::start(|_| {});
     let mut bystander = Bystander::seat(&server).await;
     let seat = computer_seat(&server, "panjpar").await;
     let (mut open, status, code) = open_until_refused(&server, std::slice::from_ref(&seat)).await;
     assert_eq!(
         (open.len(), status, code.as_str()),
-        (4, 429, "too-many-sockets-for-seat")
+        (4, 1008, "too-many-sockets-for-seat")
     );
     bystander.plays_a_move().await;
     drop(open.pop());
@@ -266,7 +271,7 @@ async fn the_seat_address_and_node_caps_refuse_the_next_socket() {
     loop {
         match Raw::upgrade(server.running.addr, &seat.table, &seat.token, None).await {
             Upgraded::Open(_) => break,
-            Upgraded::Refused(..) => {
+            Upgraded::Refused(..) | Upgraded::Dismissed(_) => {
                 assert!(started.elapsed() < Duration::from_secs(5), "no room came");
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
@@ -293,5 +298,81 @@ async fn the_seat_address_and_node_caps_refuse_the_next_socket() {
     let seats = [computer_seat(&server, "pishe-pasha").await];
     let (open, status, code) = open_until_refused(&server, &seats).await;
     assert_eq!((open.len(), status, code.as_str()), (2, 503, "server-full"));
+    bystander.plays_a_move().await;
+}
+
+/// The text of the first text frame of `raw` and the close code after it.
+async fn error_then_close(raw: &mut Raw) -> (serde_json::Value, Option<u16>) {
+    let error = raw.next_of("error").await;
+    (error, raw.close_code().await)
+}
+
+#[actix_rt::test]
+async fn a_seat_token_travels_only_in_the_hello_frame() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start(|s| s.hello_timeout_secs = 1);
+    let mut bystander = Bystander::seat(&server).await;
+    let seat = computer_seat(&server, "panjpar").await;
+    let addr = server.running.addr;
+
+    // The old way, the token in the address, is refused before the upgrade, even with a good token.
+    for path in [
+        format!("/ws/{}?token={}", seat.table, seat.token),
+        format!("/ws/{}?x=1&token", seat.table),
+    ] {
+        match Raw::upgrade_path(addr, &path, None).await {
+            Upgraded::Refused(status, body) => {
+                assert_eq!((status, body["code"].as_str()), (403, Some("token-in-url")))
+            }
+            _ => panic!("{path} was upgraded"),
+        }
+    }
+
+    // A first frame that is not a hello is answered with why, and the socket closed; nothing of the
+    // table is sent before.
+    for first in [
+        json!({ "type": "resync" }).to_string(),
+        json!({ "type": "hello" }).to_string(),
+        json!({ "type": "hello", "token": seat.token, "seat": 0 }).to_string(),
+        "hello".to_string(),
+    ] {
+        let Upgraded::Open(mut raw) =
+            Raw::upgrade_path(addr, &format!("/ws/{}", seat.table), None).await
+        else {
+            panic!("the upgrade is answered");
+        };
+        raw.send(&raw::frame(true, raw::TEXT, first.as_bytes()))
+            .await
+            .unwrap();
+        let (error, code) = error_then_close(&mut raw).await;
+        assert_eq!(error["code"], "hello-expected", "{first}");
+        assert_eq!(code, Some(1008), "{first}");
+    }
+
+    // A wrong token, and a token shaped wrong, are refused the same way.
+    for token in [
+        chaikhana::table::TableId::random().to_string(),
+        "AAAA".into(),
+    ] {
+        match Raw::upgrade(addr, &seat.table, &token, None).await {
+            Upgraded::Dismissed(error) => assert_eq!(error["code"], "wrong-token"),
+            _ => panic!("a wrong token was let in"),
+        }
+    }
+
+    // A socket that says nothing is closed once the hello's time is up.
+    let Upgraded::Open(mut silent) =
+        Raw::upgrade_path(addr, &format!("/ws/{}", seat.table), None).await
+    else {
+        panic!("the upgrade is answered");
+    };
+    let started = Instant::now();
+    assert_eq!(silent.close_code().await, Some(1008));
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    // The good token in its hello opens the seat; the table played on meanwhile.
+    let mut good = Raw::open(addr, &seat.table, &seat.token).await;
+    let view = good.next_of("view").await;
+    assert_eq!(view["seat"], 0);
     bystander.plays_a_move().await;
 }

@@ -96,13 +96,15 @@ async fn match_lengths_are_checked_per_game() {
 async fn a_panjpar_match_through_another_websocket_library() {
     let server = TestServer::start(|_| {});
     let me = server.open("panjpar", "computer", Some(json!(1))).await;
-    let url = format!(
-        "ws://{}/ws/{}?token={}",
-        server.running.addr, me.table, me.token
-    );
+    let url = format!("ws://{}/ws/{}", server.running.addr, me.table);
     let (mut socket, _) = tokio_tungstenite::connect_async(url)
         .await
         .expect("the socket opens");
+    let hello = json!({ "type": "hello", "token": me.token }).to_string();
+    socket
+        .send(Message::Text(hello.into()))
+        .await
+        .expect("the hello is sent");
     let mut rng = rng(12);
     let mut moves = 0;
     loop {

@@ -53,10 +53,7 @@ async fn every_answer_carries_the_security_headers() {
         ("GET", "/healthz".to_string()),
         ("POST", "/api/tables".to_string()),
         ("GET", format!("/ws/{}", table.table)),
-        (
-            "UPGRADE",
-            format!("/ws/{}?token={}", table.table, table.token),
-        ),
+        ("UPGRADE", format!("/ws/{}", table.table)),
     ]);
     for (method, path) in paths {
         let (status, headers) = headers(&server, method, &path).await;
@@ -121,10 +118,9 @@ async fn no_page_holds_inline_script_style_or_handlers() {
 
 async fn upgrade(server: &TestServer, seated: &Seated, origin: Option<&str>) -> Result<(), u16> {
     let url = format!(
-        "{}/ws/{}?token={}",
+        "{}/ws/{}",
         server.base.replacen("http", "ws", 1),
-        seated.table,
-        seated.token
+        seated.table
     );
     let mut request = awc::Client::new().ws(url);
     if let Some(origin) = origin {
@@ -224,4 +220,110 @@ async fn an_address_opens_only_so_many_tables_a_minute() {
         .parse()
         .unwrap();
     assert!((1..=60).contains(&wait));
+}
+
+/// Opens a computer table as a request carrying `forwarded_for` in `X-Forwarded-For`: the status.
+async fn open_forwarded(server: &TestServer, forwarded_for: &str) -> u16 {
+    let body = json!({ "game": "panjpar", "opponents": "computer" }).to_string();
+    awc::Client::new()
+        .post(format!("{}/api/tables", server.base))
+        .insert_header(("content-type", "application/json"))
+        .insert_header(("x-forwarded-for", forwarded_for))
+        .send_body(body)
+        .await
+        .expect("the server answers")
+        .status()
+        .as_u16()
+}
+
+/// Opens a watcher's socket as a request carrying `forwarded_for`: the open socket, or the refusal's
+/// status.
+async fn watch_forwarded(
+    server: &TestServer,
+    watch: &str,
+    forwarded_for: &str,
+) -> Result<impl Sized, u16> {
+    let url = format!("{}/ws/w/{watch}", server.base.replacen("http", "ws", 1));
+    match awc::Client::new()
+        .ws(url)
+        .set_header("x-forwarded-for", forwarded_for)
+        .connect()
+        .await
+    {
+        Ok(socket) => Ok(socket),
+        Err(awc::error::WsClientError::InvalidResponseStatus(status)) => Err(status.as_u16()),
+        Err(e) => panic!("the upgrade failed otherwise: {e}"),
+    }
+}
+
+#[actix_rt::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_allowance() {
+    // The tests' requests come from 127.0.0.1, which plays the Ingress here.
+    let server = TestServer::start(|s| {
+        s.tables_per_minute = 2;
+        s.trusted_proxies = "127.0.0.0/8".into();
+    });
+    for _ in 0..2 {
+        assert_eq!(open_forwarded(&server, "203.0.113.1").await, 201);
+    }
+    assert_eq!(open_forwarded(&server, "203.0.113.1").await, 429);
+    // A client that writes its own X-Forwarded-For entry does not escape: the proxy appended the
+    // address it heard from, and that right-most entry counts.
+    assert_eq!(
+        open_forwarded(&server, "198.51.100.77, 203.0.113.1").await,
+        429
+    );
+    // Another client behind the same proxy has an allowance of its own.
+    assert_eq!(open_forwarded(&server, "203.0.113.2").await, 201);
+    // IPv6 clients count by their /64: a new address in the same /64 is the same client.
+    for _ in 0..2 {
+        assert_eq!(open_forwarded(&server, "2001:db8:7:7::1").await, 201);
+    }
+    assert_eq!(open_forwarded(&server, "2001:db8:7:7:ffff::2").await, 429);
+    assert_eq!(open_forwarded(&server, "2001:db8:7:8::1").await, 201);
+
+    // The socket cap per address counts forwarded clients too.
+    let server = TestServer::start(|s| {
+        s.sockets_per_address = 2;
+        s.trusted_proxies = "127.0.0.1".into();
+    });
+    let seated = server.open("panjpar", "friends", None).await;
+    let (_, answer) = server
+        .post(
+            &format!("/api/tables/{}/watch", seated.table),
+            &json!({ "token": seated.token }).to_string(),
+        )
+        .await;
+    let watch = answer["watch"]
+        .as_str()
+        .and_then(|link| link.strip_prefix("/w/"))
+        .expect("a watch link")
+        .to_string();
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        held.push(watch_forwarded(&server, &watch, "203.0.113.5").await);
+    }
+    assert!(held.iter().all(Result::is_ok));
+    let third = watch_forwarded(&server, &watch, "203.0.113.5").await;
+    assert_eq!(third.err(), Some(429));
+    assert!(watch_forwarded(&server, &watch, "203.0.113.6")
+        .await
+        .is_ok());
+}
+
+#[actix_rt::test]
+async fn a_forwarded_for_header_from_an_untrusted_peer_is_ignored() {
+    let server = TestServer::start(|s| s.tables_per_minute = 2);
+    // A client rotating made-up addresses is still one address.
+    assert_eq!(open_forwarded(&server, "203.0.113.1").await, 201);
+    assert_eq!(open_forwarded(&server, "203.0.113.2").await, 201);
+    assert_eq!(open_forwarded(&server, "203.0.113.3").await, 429);
+    // Trusting some other network changes nothing for this peer.
+    let server = TestServer::start(|s| {
+        s.tables_per_minute = 2;
+        s.trusted_proxies = "10.0.0.0/8, fd00::/8".into();
+    });
+    assert_eq!(open_forwarded(&server, "10.0.0.1").await, 201);
+    assert_eq!(open_forwarded(&server, "10.0.0.2").await, 201);
+    assert_eq!(open_forwarded(&server, "10.0.0.3").await, 429);
 }

@@ -186,12 +186,15 @@ async fn play(t: usize, shared: &Shared, tally: &Rc<RefCell<Tally>>) {
             async move {
                 if options.game == "echo" {
                     let url = format!("{}/ws", base(&options.url).replacen("http", "ws", 1));
-                    return seat::connect(client, &url).await.map(|s| (table, vec![s]));
+                    return seat::connect(client, &url, None)
+                        .await
+                        .map(|s| (table, vec![s]));
                 }
                 let (id, tokens) = tickets(client, options, shared.seats).await?;
                 let mut sockets = Vec::new();
                 for token in tokens {
-                    sockets.push(seat::connect(client, &socket_url(options, &id, &token)).await?);
+                    let url = socket_url(options, &id);
+                    sockets.push(seat::connect(client, &url, Some(&token)).await?);
                 }
                 Ok((table, sockets))
             }
@@ -280,7 +283,8 @@ async fn idle(t: usize, shared: Arc<Shared>, tally: &Rc<RefCell<Tally>>) {
                         break;
                     }
                     let client = source(index);
-                    sockets.push(seat::connect(&client, &socket_url(options, &id, token)).await?);
+                    let url = socket_url(options, &id);
+                    sockets.push(seat::connect(&client, &url, Some(token)).await?);
                 }
                 Ok::<_, String>(sockets)
             }
@@ -311,9 +315,9 @@ fn url_is_loopback(url: &str) -> bool {
     rest.starts_with("127.") || rest.starts_with("localhost")
 }
 
-fn socket_url(options: &Options, table: &str, token: &str) -> String {
+fn socket_url(options: &Options, table: &str) -> String {
     format!(
-        "{}/ws/{table}?token={token}",
+        "{}/ws/{table}",
         base(&options.url).replacen("http", "ws", 1)
     )
 }

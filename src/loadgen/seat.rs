@@ -37,14 +37,25 @@ struct Incoming<'a> {
     code: Option<Cow<'a, str>>,
 }
 
-/// Opens the WebSocket of one seat.
-pub async fn connect(client: &awc::Client, url: &str) -> Result<Socket, String> {
-    let (_, socket) = client
+/// Opens a WebSocket; a seat's (with its `token`) then says its hello, the token in the first frame.
+pub async fn connect(
+    client: &awc::Client,
+    url: &str,
+    token: Option<&str>,
+) -> Result<Socket, String> {
+    let (_, mut socket) = client
         .ws(url)
         .max_frame_size(1 << 20)
         .connect()
         .await
         .map_err(|e| format!("the WebSocket {url} did not open: {e}"))?;
+    if let Some(token) = token {
+        let hello = serde_json::json!({ "type": "hello", "token": token }).to_string();
+        socket
+            .send(Message::Text(hello.into()))
+            .await
+            .map_err(|e| format!("the hello on {url} was not sent: {e}"))?;
+    }
     Ok(socket)
 }
 

@@ -88,9 +88,9 @@ async fn create_table(
             "This server is shutting down; try again in a moment.",
         );
     }
-    // The connection's own address: a forwarded-for header is the client's to write.
-    if let Some(addr) = req.peer_addr() {
-        if let Err(wait) = state.quota.take(addr.ip()) {
+    if let Some(peer) = req.peer_addr() {
+        let client = state.client_address.key(peer.ip(), req.headers());
+        if let Err(wait) = state.quota.take(client) {
             let message = format!(
                 "This address has opened {} tables in the last minute; try again in {wait} s.",
                 state.settings.tables_per_minute

@@ -1,6 +1,7 @@
 //! The actix-web app: HTTP routes, the table page, and the WebSocket sessions.
 
 mod caps;
+mod client_address;
 mod connection;
 mod guard;
 mod http;
@@ -35,6 +36,8 @@ pub struct AppState {
     pub quota: guard::TableQuota,
     /// Sockets held by the process and by each client address.
     pub caps: Arc<caps::SocketCaps>,
+    /// Whose address a request is counted under, behind the trusted proxies.
+    pub client_address: client_address::ClientAddress,
 }
 
 /// A running server.
@@ -93,6 +96,8 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
     let settings = Arc::new(settings);
     let router = routing::from_settings(&settings).map_err(std::io::Error::other)?;
     let registry = Arc::new(SessionRegistry::default());
+    let client_address = client_address::ClientAddress::new(&settings.trusted_proxies)
+        .map_err(std::io::Error::other)?;
     // A node that only hosts tables serves no browser: health and metrics alone.
     let tables_only = settings.role == "tables";
     let state = web::Data::new(AppState {
@@ -101,6 +106,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         registry: registry.clone(),
         quota: guard::TableQuota::new(settings.tables_per_minute),
         caps: caps::SocketCaps::new(settings.sockets_per_node(), settings.sockets_per_address),
+        client_address,
     });
     let listener = std::net::TcpListener::bind(settings.listen.as_str())?;
     let addr = listener.local_addr()?;

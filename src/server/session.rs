@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::{
-    Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, Recipient, StreamHandler,
-    WrapFuture,
+    Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, MailboxError, Recipient,
+    StreamHandler, WrapFuture,
 };
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
@@ -20,10 +20,11 @@ use super::caps::Admitted;
 use super::registry::SessionRegistry;
 use crate::metrics::metrics;
 use crate::outbox::{Frame, NotQueued, Outbox};
-use crate::protocol::{ClientMsg, ServerMsg};
+use crate::protocol::{ClientMsg, Hello, ServerMsg};
 use crate::settings::Settings;
 use crate::table::{
-    Attach, ConnId, Detach, FromSeat, Outbound, SocketOut, TableHandle, Token, Watch,
+    looks_like_secret, Attach, ConnId, Detach, FromSeat, Outbound, SocketOut, TableHandle,
+    TableRefusal, Token, Watch,
 };
 
 /// Refused frames in a row (past the allowance, binary, oversized) before the socket is closed.
@@ -47,9 +48,11 @@ struct SeatLine {
     detach: Recipient<Detach>,
 }
 
-/// Who the socket is at its table: the seat its token holds, or a watcher (through the watch link).
+/// Who the socket is at its table: a seat, once its first frame gives the seat's token, or a watcher
+/// (through the watch link).
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Entry {
-    Seat(Token),
+    Seat,
     Watcher,
 }
 
@@ -68,6 +71,8 @@ pub struct WsSession {
     /// Voice frames (mostly ICE candidates, which come in bursts) have an allowance of their own.
     voice_allowance: DefaultDirectRateLimiter,
     strikes: u32,
+    /// Whether the socket is at its table: a seat's, once its hello was taken; a watcher's at once.
+    attached: bool,
     /// Why the socket closed, for the metrics: the client went, unless the server closed it.
     closed_because: &'static str,
 }
@@ -103,6 +108,7 @@ impl WsSession {
             allowance,
             voice_allowance,
             strikes: 0,
+            attached: false,
             closed_because: "client",
         }
     }
@@ -185,6 +191,12 @@ impl WsSession {
             }
             return;
         }
+        if !self.attached {
+            if self.allowed(false, ctx) {
+                self.hello(text, ctx);
+            }
+            return;
+        }
         let parsed = ClientMsg::parse(text);
         let voice = matches!(&parsed, Ok(msg) if msg.is_voice());
         if !self.allowed(voice, ctx) {
@@ -204,6 +216,61 @@ impl WsSession {
             }
             Err(e) => self.error(e.code, &e.message, ctx),
         }
+    }
+
+    /// A seat's socket's first frame: the seat's token, which attaches the socket to its seat. Any
+    /// other frame, or a token that holds no seat here, closes the socket with the reason said first.
+    fn hello(&mut self, text: &str, ctx: &mut Context<Self>) {
+        let token = match Hello::parse(text) {
+            Ok(token) if looks_like_secret(&token) => Token::from_client(&token),
+            Ok(_) => {
+                let refusal = TableRefusal::wrong_token();
+                return self.refuse(&refusal.code, &refusal.message, ctx);
+            }
+            Err(e) => return self.refuse(e.code, &e.message, ctx),
+        };
+        let sent = self.table.attach.send(Attach {
+            key: token.hash(),
+            conn: self.conn,
+            out: self.socket_out(ctx),
+        });
+        self.attach(
+            async move { sent.await.map(|answer| answer.map(|_| ())) },
+            ctx,
+        );
+    }
+
+    /// Waits, hearing nothing else meanwhile, for the table to take the socket; one it refuses is
+    /// told why and closed.
+    fn attach(
+        &mut self,
+        answer: impl std::future::Future<Output = Result<Result<(), TableRefusal>, MailboxError>>
+            + 'static,
+        ctx: &mut Context<Self>,
+    ) {
+        ctx.wait(
+            answer
+                .into_actor(self)
+                .map(|answer, session, ctx| match answer {
+                    Ok(Ok(())) => session.attached = true,
+                    Ok(Err(refusal)) => session.refuse(&refusal.code, &refusal.message, ctx),
+                    Err(_) => session.close(1011, "the table has closed", ctx),
+                }),
+        );
+    }
+
+    /// How the table reaches this socket.
+    fn socket_out(&self, ctx: &mut Context<Self>) -> SocketOut {
+        SocketOut::Local {
+            frames: self.out.clone(),
+            session: ctx.address().recipient(),
+        }
+    }
+
+    /// Says why the socket cannot be at its table, and closes it.
+    fn refuse(&mut self, code: &str, message: &str, ctx: &mut Context<Self>) {
+        self.error(code, message, ctx);
+        self.close(1008, message, ctx);
     }
 
     /// The browser broke the protocol, or went.
@@ -233,36 +300,26 @@ impl Actor for WsSession {
         metrics().connections_open.inc();
         metrics().connections_opened.inc();
         self.registry.add(self.conn, ctx.address().recipient());
-        let out = SocketOut::Local {
-            frames: self.out.clone(),
-            session: ctx.address().recipient(),
-        };
-        let conn = self.conn;
-        let attached = match &self.entry {
-            Entry::Seat(token) => {
-                let attach = Attach {
-                    key: token.hash(),
-                    conn,
-                    out,
-                };
-                let sent = self.table.attach.send(attach);
-                Box::pin(async move { sent.await.map(|answer| answer.map(|_| ())) })
-                    as futures_util::future::BoxFuture<'static, _>
-            }
+        match self.entry {
             Entry::Watcher => {
-                let sent = self.table.watch.send(Watch { conn, out });
-                Box::pin(async move { sent.await.map(|answer| answer.map(|_| ())) })
+                let sent = self.table.watch.send(Watch {
+                    conn: self.conn,
+                    out: self.socket_out(ctx),
+                });
+                self.attach(
+                    async move { sent.await.map(|answer| answer.map(|_| ())) },
+                    ctx,
+                );
             }
-        };
-        ctx.wait(
-            attached
-                .into_actor(self)
-                .map(|answer, session, ctx| match answer {
-                    Ok(Ok(())) => {}
-                    Ok(Err(refusal)) => session.close(1008, &refusal.message, ctx),
-                    Err(_) => session.close(1011, "the table has closed", ctx),
-                }),
-        );
+            Entry::Seat => {
+                let wait = Duration::from_secs(self.settings.hello_timeout_secs.max(1));
+                ctx.run_later(wait, |session, ctx| {
+                    if !session.attached {
+                        session.close(1008, "no hello came in time", ctx);
+                    }
+                });
+            }
+        }
         let every = Duration::from_secs(self.settings.ping_interval_secs.max(1));
         let silence = Duration::from_secs(self.settings.silence_timeout_secs.max(1));
         ctx.run_interval(every, move |session, ctx| {

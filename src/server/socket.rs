@@ -1,9 +1,10 @@
-//! A table's WebSocket, opened by `GET /ws/{table}?token=...` with the upgrade headers (a watcher's by
-//! `GET /ws/w/{watch}`, the watch link's id, with no token). The HTTP
-//! dispatcher hands such a request here with its connection; once the socket is admitted (the server
-//! takes sockets, the page is this site's, the table exists, the token holds a seat there, and neither
-//! the process, the client's address nor the seat holds as many sockets as it may), the upgrade is
-//! answered and the session is served on the bare TCP stream (`connection::serve`).
+//! A table's WebSocket, opened by `GET /ws/{table}` with the upgrade headers (a watcher's by
+//! `GET /ws/w/{watch}`, the watch link's id). The HTTP dispatcher hands such a request here with its
+//! connection; once the socket is admitted (the server takes sockets, the page is this site's, the
+//! table exists, and neither the process nor the client's address holds as many sockets as it may),
+//! the upgrade is answered and the session is served on the bare TCP stream (`connection::serve`).
+//! A seat's socket then says which seat it is in its first frame (the session checks the token and
+//! the seat's own cap of sockets).
 
 use actix::{Actor, AsyncContext};
 use actix_codec::Framed;
@@ -19,7 +20,7 @@ use super::connection::{self, Limits};
 use super::http::{find_table, refusal, refused};
 use super::session::{Entry, WsSession, OUTBOUND_QUEUE};
 use super::AppState;
-use crate::table::{looks_like_secret, CheckToken, TableHandle, TableRefusal, Token};
+use crate::table::{TableHandle, TableRefusal};
 
 /// The route the socket's requests are counted under in the metrics.
 const ROUTE: &str = "/ws/{id}";
@@ -105,7 +106,8 @@ async fn admit(
         None => seat_table(state, req, id).await?,
     };
     let peer = peer.map_err(|_| refusal(400, "no-address", "The connection has no address."))?;
-    let admitted = state.caps.admit(peer.ip()).map_err(|full| match full {
+    let client = state.client_address.key(peer.ip(), req.headers());
+    let admitted = state.caps.admit(client).map_err(|full| match full {
         Full::Node => refusal(
             503,
             "server-full",
@@ -129,27 +131,28 @@ async fn watched_table(state: &AppState, watch: &str) -> Result<TableHandle, Htt
     state.router.find(&id).await.map_err(refused)
 }
 
-/// The table `id` and the seat whose token the request carries.
+/// The table `id`, for a seat's socket: the seat's token comes in the socket's first frame. An
+/// address carrying a token is refused, so that no page or client keeps writing it where proxies log.
 async fn seat_table(
     state: &AppState,
     req: &Request,
     id: &str,
 ) -> Result<(TableHandle, Entry), HttpResponse> {
-    let table = find_table(state, id).await.map_err(refused)?;
-    let token = req
+    let token_in_url = req
         .uri()
         .query()
         .unwrap_or_default()
         .split('&')
-        .find_map(|pair| pair.strip_prefix("token="))
-        .filter(|t| looks_like_secret(t))
-        .ok_or_else(|| refused(TableRefusal::wrong_token()))?;
-    let token = Token::from_client(token);
-    match table.check_token.send(CheckToken(token.hash())).await {
-        Ok(Ok(_)) => Ok((table, Entry::Seat(token))),
-        Ok(Err(r)) => Err(refused(r)),
-        Err(_) => Err(refused(TableRefusal::not_found())),
+        .any(|pair| pair == "token" || pair.starts_with("token="));
+    if token_in_url {
+        return Err(refusal(
+            403,
+            "token-in-url",
+            "The seat's token goes in the socket's first frame ({\"type\": \"hello\", \"token\": ...}), never in its address.",
+        ));
     }
+    let table = find_table(state, id).await.map_err(refused)?;
+    Ok((table, Entry::Seat))
 }
 
 /// Answers the request with `response` (its status, type and body, with the headers every answer

@@ -140,21 +140,26 @@ impl Redis {
     /// The table's record as its snapshot in Redis holds it: the truth any owner rebuilds from.
     pub fn record(&self, table: &str) -> Result<TableRecord, String> {
         let client = redis::Client::open(self.url()).map_err(|e| e.to_string())?;
-        let mut connection = client.get_connection().map_err(|e| e.to_string())?;
-        let stored: Option<Vec<u8>> = redis::cmd("GET")
-            .arg(format!("chaikhana:snapshot:{table}"))
-            .query(&mut connection)
-            .map_err(|e| e.to_string())?;
-        let stored = stored.ok_or("Redis holds no snapshot of the table")?;
-        // The game's name, a newline, then the snapshot as `Snapshot::from_stored` reads it.
-        let newline = stored.iter().position(|b| *b == b'\n').unwrap_or(0);
-        let snapshot = Snapshot::from_stored(&stored[newline + 1..])?;
-        Ok(TableRecord {
-            game: Box::leak(snapshot.game.into_boxed_str()),
-            version: snapshot.version,
-            deals: snapshot.deals,
-        })
+        record_in(&client, table)
     }
+}
+
+/// The table's record as its snapshot in the Redis `client` reaches holds it.
+pub fn record_in(client: &redis::Client, table: &str) -> Result<TableRecord, String> {
+    let mut connection = client.get_connection().map_err(|e| e.to_string())?;
+    let stored: Option<Vec<u8>> = redis::cmd("GET")
+        .arg(format!("chaikhana:snapshot:{table}"))
+        .query(&mut connection)
+        .map_err(|e| e.to_string())?;
+    let stored = stored.ok_or("Redis holds no snapshot of the table")?;
+    // The game's name, a newline, then the snapshot as `Snapshot::from_stored` reads it.
+    let newline = stored.iter().position(|b| *b == b'\n').unwrap_or(0);
+    let snapshot = Snapshot::from_stored(&stored[newline + 1..])?;
+    Ok(TableRecord {
+        game: Box::leak(snapshot.game.into_boxed_str()),
+        version: snapshot.version,
+        deals: snapshot.deals,
+    })
 }
 
 impl Drop for Redis {
@@ -185,10 +190,16 @@ impl Node {
     /// A node reaching Redis at `redis_url` (perhaps through a [`Proxy`]). With
     /// `CHAIKHANA_TEST_NODE_LOGS` set to a folder, each node writes its debug log there.
     pub async fn start_on(redis_url: &str, role: &str) -> Node {
+        Node::start_with(redis_url, role, &[]).await
+    }
+
+    /// The same, with more settings as `CHAIKHANA_*` variables.
+    pub async fn start_with(redis_url: &str, role: &str, settings: &[(&str, &str)]) -> Node {
         let port = free_port();
         let logs = std::env::var("CHAIKHANA_TEST_NODE_LOGS").ok();
         let child = Command::new(server_binary())
             .arg("serve")
+            .envs(settings.iter().copied())
             .env("CHAIKHANA_LISTEN", format!("127.0.0.1:{port}"))
             .env("CHAIKHANA_REDIS_URL", redis_url)
             .env("CHAIKHANA_ROLE", role)

@@ -124,11 +124,30 @@ pub struct Client {
     framed: Framed<BoxedSocket, Codec>,
     /// Every JSON frame received, in order.
     pub received: Vec<Value>,
+    /// The first frame, read while connecting and not yet taken by `next`.
+    waiting: Option<Value>,
 }
 
 impl Client {
+    /// A seat's socket: opened, then its hello with the seat's token. `Err` when the upgrade is
+    /// refused, or the table answers the hello with an error (its code and message) rather than a view.
     pub async fn connect(base: &str, table: &str, token: &str) -> Result<Client, String> {
-        Client::open(&format!("/ws/{table}?token={token}"), base).await
+        let mut client = Client::open(&format!("/ws/{table}"), base).await?;
+        let hello = json!({ "type": "hello", "token": token }).to_string();
+        if !client.try_send_text(hello).await {
+            return Err("the socket closed before its hello".into());
+        }
+        match client.next().await {
+            Some(frame) if frame["type"] == "error" => {
+                Err(format!("{}: {}", frame["code"], frame["message"]))
+            }
+            Some(first) => {
+                client.received.pop();
+                client.waiting = Some(first);
+                Ok(client)
+            }
+            None => Err("the socket closed before its first frame".into()),
+        }
     }
 
     /// A watcher's socket, through the watch link's id `watch` (and no token).
@@ -143,10 +162,16 @@ impl Client {
             .max_frame_size(1 << 24)
             .connect()
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| match e {
+                awc::error::WsClientError::InvalidResponseStatus(status) => {
+                    format!("the upgrade was refused with {}", status.as_u16())
+                }
+                e => e.to_string(),
+            })?;
         Ok(Client {
             framed,
             received: Vec::new(),
+            waiting: None,
         })
     }
 
@@ -172,6 +197,10 @@ impl Client {
 
     /// The next JSON frame, or `None` if the socket closed or nothing came within 10 s.
     pub async fn next(&mut self) -> Option<Value> {
+        if let Some(first) = self.waiting.take() {
+            self.received.push(first.clone());
+            return Some(first);
+        }
         loop {
             let frame = actix_rt::time::timeout(Duration::from_secs(10), self.framed.next())
                 .await
@@ -206,6 +235,7 @@ impl Client {
 
     /// The close code, once the server closes the socket.
     pub async fn close_code(&mut self) -> Option<u16> {
+        self.received.extend(self.waiting.take());
         loop {
             let frame = actix_rt::time::timeout(Duration::from_secs(10), self.framed.next())
                 .await

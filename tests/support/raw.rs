@@ -53,20 +53,56 @@ pub enum Upgraded {
     Open(Raw),
     /// The status and the JSON body of a refusal.
     Refused(u16, Value),
+    /// The socket opened, and its hello was answered with this error frame before the close.
+    Dismissed(Value),
 }
 
 pub struct Raw {
     pub io: TcpStream,
     read: Vec<u8>,
+    /// A frame read while opening and not yet taken (the first after the hello).
+    waiting: Option<(u8, Vec<u8>)>,
 }
 
 impl Raw {
-    /// Asks `addr` to upgrade `/ws/{table}?token=...`; `receive_buffer` sets the socket's receive
-    /// buffer first (a reader that means to fall behind).
+    /// Asks `addr` to upgrade `/ws/{table}`, then says the seat's `token` in a hello frame and reads
+    /// the first frame back; `receive_buffer` sets the socket's receive buffer first (a reader that
+    /// means to fall behind).
     pub async fn upgrade(
         addr: std::net::SocketAddr,
         table: &str,
         token: &str,
+        receive_buffer: Option<u32>,
+    ) -> Upgraded {
+        let mut raw = match Raw::upgrade_path(addr, &format!("/ws/{table}"), receive_buffer).await {
+            Upgraded::Open(raw) => raw,
+            refused => return refused,
+        };
+        let hello = serde_json::json!({ "type": "hello", "token": token }).to_string();
+        raw.send(&frame(true, TEXT, hello.as_bytes()))
+            .await
+            .expect("the hello is sent");
+        loop {
+            let (opcode, payload) = raw
+                .next_frame(Duration::from_secs(10))
+                .await
+                .expect("the hello is answered");
+            if opcode != TEXT {
+                continue;
+            }
+            let first: Value = serde_json::from_slice(&payload).expect("frames are JSON");
+            if first["type"] == "error" {
+                return Upgraded::Dismissed(first);
+            }
+            raw.waiting = Some((opcode, payload));
+            return Upgraded::Open(raw);
+        }
+    }
+
+    /// Asks `addr` to upgrade `path` as it is, and sends nothing more.
+    pub async fn upgrade_path(
+        addr: std::net::SocketAddr,
+        path: &str,
         receive_buffer: Option<u32>,
     ) -> Upgraded {
         let socket = TcpSocket::new_v4().unwrap();
@@ -75,7 +111,7 @@ impl Raw {
         }
         let mut io = socket.connect(addr).await.expect("the server accepts");
         let request = format!(
-            "GET /ws/{table}?token={token} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\n\
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\n\
              Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
              Sec-WebSocket-Version: 13\r\n\r\n"
         );
@@ -94,7 +130,11 @@ impl Raw {
         let status: u16 = head[9..12].parse().expect("a status line");
         if status == 101 {
             read.drain(..end);
-            return Upgraded::Open(Raw { io, read });
+            return Upgraded::Open(Raw {
+                io,
+                read,
+                waiting: None,
+            });
         }
         let mut body = read[end..].to_vec();
         let _ = tokio::time::timeout(Duration::from_secs(5), io.read_to_end(&mut body)).await;
@@ -106,6 +146,7 @@ impl Raw {
         match Raw::upgrade(addr, table, token, None).await {
             Upgraded::Open(raw) => raw,
             Upgraded::Refused(status, body) => panic!("refused with {status}: {body}"),
+            Upgraded::Dismissed(error) => panic!("dismissed after its hello: {error}"),
         }
     }
 
@@ -116,6 +157,9 @@ impl Raw {
     /// The server's next frame (opcode, payload), answering none of them; `None` once the connection
     /// has ended or nothing came within `within`.
     pub async fn next_frame(&mut self, within: Duration) -> Option<(u8, Vec<u8>)> {
+        if let Some(first) = self.waiting.take() {
+            return Some(first);
+        }
         tokio::time::timeout(within, self.read_frame())
             .await
             .ok()

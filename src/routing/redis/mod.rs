@@ -11,6 +11,7 @@
 //! sockets there.
 
 mod bus;
+mod client;
 mod keys;
 mod lease;
 mod node;
@@ -22,6 +23,7 @@ mod stand_ins;
 mod store;
 mod wire;
 
+pub use client::client;
 pub use node::Role;
 
 use std::sync::Arc;

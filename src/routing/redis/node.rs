@@ -14,6 +14,7 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use super::bus::{self, Pipes, PATIENCE};
+use super::client;
 use super::keys;
 use super::stand_ins::{lock, StandIns};
 use super::store::Store;
@@ -96,8 +97,7 @@ pub struct Node {
 impl Node {
     pub fn start(settings: Arc<Settings>) -> Result<Arc<Node>, String> {
         let role = Role::parse(&settings.role)?;
-        let client = redis::Client::open(settings.redis_url.as_str())
-            .map_err(|e| format!("redis_url is not a Redis URL: {e}"))?;
+        let client = client::client(&settings)?;
         let id = format!("{:016x}", rand::random::<u64>());
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         let node = Arc::new_cyclic(|me| Node {
@@ -119,6 +119,8 @@ impl Node {
             me: me.clone(),
         });
         let channels = vec![keys::tables_channel(&id), keys::sockets_channel(&id)];
+        let ca_file = node.settings.redis_ca_file.trim().to_string();
+        actix_rt::spawn(client::check_tls(client.clone(), ca_file));
         actix_rt::spawn(bus::listen(client, channels, node.clone()));
         actix_rt::spawn(node.clone().keep_leases());
         tracing::info!(node = %id, role = role.as_str(), "routing through Redis");

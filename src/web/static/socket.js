@@ -1,5 +1,5 @@
-// The table's WebSocket: connects with the seat's token (a watcher, with no token, through the watch
-// link's id), reconnects with back-off (the seat resumes), keeps the view's version, and asks for a resync when it sees a gap. A view older than the
+// The table's WebSocket: connects and says the seat's token in its first frame (a watcher, with no
+// token, connects through the watch link's id), reconnects with back-off (the seat resumes), keeps the view's version, and asks for a resync when it sees a gap. A view older than the
 // last one is stale and dropped, except the first after (re)connecting or the answer to a resync:
 // that is the table as the server holds it now, and the page follows it (saying so if it went back).
 
@@ -20,11 +20,13 @@ export class TableSocket {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const path = this.token === null ? `/ws/w/${this.table}` : `/ws/${this.table}?token=${encodeURIComponent(this.token)}`;
+    const path = this.token === null ? `/ws/w/${this.table}` : `/ws/${this.table}`;
     const url = `${scheme}://${location.host}${path}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.addEventListener("open", () => {
+      // A seat's token goes in the first frame, never in the address (proxies log addresses).
+      if (this.token !== null) ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.delay = 500;
       this.fresh = true;
       this.handlers.onState("open");
@@ -92,6 +94,8 @@ export class TableSocket {
         if (this.version !== null && frame.version > this.version + 1) this.send({ type: "resync" });
         break;
       case "error":
+        // A token that holds no seat here will not hold one on the next try: stay closed, saying why.
+        if (frame.code === "wrong-token") this.closedForGood = true;
         this.handlers.onError(frame);
         break;
       case "seats":
