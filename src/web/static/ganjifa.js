@@ -24,6 +24,7 @@ const KINDS = { opening: "the opening", run: "a run", utari: "an utari", deni: "
 
 const cardsOf = (a) => (a.cards ? a.cards : a.card ? [a.card] : []);
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
+const cardCount = (n) => (n === 1 ? "1 card" : `${n} cards`);
 const actionKey = (a) => `act:${a.type}:${a.suit || ""}:${cardsOf(a).join(".")}`;
 
 /** A score with its sign: +5, −23 (a true minus sign), 0. */
@@ -98,6 +99,7 @@ export function createBoard(root, ctx) {
 
   // ---- Your hand: suit by suit, the cards a little over each other. ----
   function handZone(v) {
+    if (v.stage === "blind-pick" && offered("pick").length) return pickZone(v);
     const zone = el("section", "ghand");
     zone.dataset.area = "hand";
     zone.setAttribute("aria-label", `Your cards (${v.hand.length})`);
@@ -130,6 +132,24 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
+  // ---- A blind pick: the leader's cards face down, where your hand lies. Your own cards play no
+  // part in the pick, and the hand's place is the one always in sight and in reach (the felt can be
+  // a thin strip on a phone). ----
+  function pickZone(v) {
+    const zone = el("section", "ghand g-pick");
+    zone.dataset.area = "hand";
+    zone.setAttribute("aria-label", `The leader's face-down cards (${offered("pick").length}): pick one`);
+    zone.dir = "ltr";
+    const row = el("div", "backs g-backs");
+    for (const a of offered("pick")) {
+      const b = gbackElement(`face-down card ${a.back + 1}`, () => act(a), { key: `pick:${a.back}`, from: "trick" });
+      b.dataset.key = `pick:${a.back}`;
+      row.append(b);
+    }
+    zone.append(row);
+    return zone;
+  }
+
   // ---- Another seat: name, counts, dots, its face-up cards and a stack of its hidden ones. ----
   function seatZone(v, seat, side) {
     const zone = el("section", `g-seat ${side}`);
@@ -140,7 +160,7 @@ export function createBoard(root, ctx) {
     if (v.to_act === seat) head.append(el("span", "g-acting", v.stage === "lead" ? "leading" : "to play"));
     zone.append(head);
     const facts = el("p", "g-facts");
-    facts.append(el("span", "", `${v.counts[seat]} cards:`));
+    facts.append(el("span", "", `${cardCount(v.counts[seat])}:`));
     facts.append(wonChip(v, seat));
     const dots = "●".repeat(v.marks[seat]);
     const lost = el("span", "g-dots", dots || "○");
@@ -150,7 +170,7 @@ export function createBoard(root, ctx) {
     const hidden = v.counts[seat] - v.face_up[seat].length;
     if (hidden > 0) {
       const stack = el("span", "g-stack");
-      stack.append(gbackElement(`${hidden} cards face down`));
+      stack.append(gbackElement(`${cardCount(hidden)} face down`));
       stack.append(el("span", "g-count", `×${hidden}`));
       facts.append(stack);
     }
@@ -211,15 +231,7 @@ export function createBoard(root, ctx) {
       zone.append(el("h2", "", "The felt is empty"));
     }
     if (v.stage === "blind-pick" && offered("pick").length) {
-      zone.append(el("h2", "", `${who(v.to_act === me() ? (me() + 2) % 3 : v.to_act)} gave up the lead: pick one of the cards`));
-      const row = el("div", "backs g-backs");
-      row.dir = "ltr";
-      for (const a of offered("pick")) {
-        const b = gbackElement(`face-down card ${a.back + 1}`, () => act(a), { key: `pick:${a.back}`, from: "trick" });
-        b.dataset.key = `pick:${a.back}`;
-        row.append(b);
-      }
-      zone.append(row);
+      zone.append(el("h2", "", `${who(v.to_act === me() ? (me() + 2) % 3 : v.to_act)} gave up the lead: pick one of the cards below`));
     }
     if (frame.status === "deal-over" || frame.status === "match-over") zone.append(resultZone(v));
     const line = el("p", "move-line");
@@ -335,7 +347,7 @@ export function createBoard(root, ctx) {
     const you = el("p", "g-you");
     const dots = "●".repeat(v.marks[me()]);
     const cards = frame.watcher ? v.counts?.[me()] ?? v.hand.length : v.hand.length;
-    you.append(el("span", "", `${who(me())}: ${cards} cards`), wonChip(v, me()));
+    you.append(el("span", "", `${who(me())}: ${cardCount(cards)}`), wonChip(v, me()));
     const lost = el("span", "g-dots", dots || "○");
     lost.title = dots
       ? `${who(me())} lost the lead ${v.marks[me()]} times`
