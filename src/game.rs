@@ -192,6 +192,12 @@ pub trait Game: Sized + 'static {
     /// How the deal ended, once it has.
     fn outcome(state: &Self::State) -> Option<DealOutcome>;
 
+    /// The cards of an ended deal that nobody but their holder ever saw face up (a card played face
+    /// down, a card left face down in a stock): the deal's reveal shows their places to nobody else.
+    fn concealed_at_end(_state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The names of the computer players, the first being the site's default.
     const BOTS: &'static [&'static str];
 

@@ -51,6 +51,9 @@ pub enum ClientMsg {
     Name { name: String },
     /// One of the fixed quick phrases, by its id (friends tables only).
     Phrase { id: Phrase },
+    /// This seat's random number for the coming deal's shuffle (see `table::shuffle`), answering the
+    /// table's `commitment` to it.
+    Contribute { commitment: String, value: String },
     /// Switch this seat's voice on or off (friends tables only).
     Voice { on: bool },
     /// A piece of the WebRTC handshake for another seat with voice on: relayed as it is.
@@ -118,6 +121,7 @@ impl ClientMsg {
                 "rematch",
                 "name",
                 "phrase",
+                "contribute",
                 "voice",
                 "signal",
             ];

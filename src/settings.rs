@@ -47,6 +47,8 @@ pub struct Settings {
     pub ping_interval_secs: u64,
     pub silence_timeout_secs: u64,
     pub hello_timeout_secs: u64,
+    /// How long a deal waits for the numbers of the people seated (see `table::shuffle`).
+    pub shuffle_wait_ms: u64,
     pub log_format: String,
     pub log_filter: String,
     pub site_origin: String,

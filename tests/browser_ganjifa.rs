@@ -52,7 +52,10 @@ async fn click_a_move(c: &Client) -> Option<bool> {
             // The backs travel into the hand's place first; a click aimed at one on its way lands beside it.
             settle(c).await;
             let out_of_reach = eval(c, BACKS_IN_REACH).await;
-            assert_eq!(out_of_reach, "", "a blind pick's cards must be in sight and in reach");
+            assert_eq!(
+                out_of_reach, "",
+                "a blind pick's cards must be in sight and in reach"
+            );
             let width = eval(c, "return innerWidth").await;
             screenshot(c, &format!("ganjifa-blind-pick-{width}")).await;
             click(c, ".g-backs button").await
@@ -155,7 +158,11 @@ async fn play_to_the_end(c: &Client, name: &str) {
 async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
     let _one = ONE_AT_A_TIME.lock().await;
     let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 2);
+    // Each deal waits for the page's number, as on the site, so every deal is shuffled with it.
+    let server = TestServer::start(|s| {
+        s.bot_delay_ms = 2;
+        s.shuffle_wait_ms = 60_000;
+    });
     let c = driver.session(1280, 800).await;
     c.goto(&format!("{}/ganjifa", server.base)).await.unwrap();
     screenshot(&c, "ganjifa-landing-1280x800").await;
@@ -184,6 +191,7 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
     )
     .await;
     assert_eq!(explained, true, "{result}");
+    assert_fair_deal(&c).await;
     screenshot(&c, "ganjifa-result-1280x800").await;
     assert_no_console_error(&c, "in a whole match").await;
     c.close().await.unwrap();

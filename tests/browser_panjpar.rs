@@ -102,7 +102,11 @@ fn server() -> TestServer {
 async fn a_panjpar_match_against_the_computer_played_by_clicking() {
     let _one = ONE_AT_A_TIME.lock().await;
     let Some(mut driver) = driver() else { return };
-    let server = server();
+    // Each deal waits for the page's number, as on the site, so every deal is shuffled with it.
+    let server = TestServer::start(|s| {
+        s.bot_delay_ms = 5;
+        s.shuffle_wait_ms = 60_000;
+    });
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
         c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
@@ -120,6 +124,7 @@ async fn a_panjpar_match_against_the_computer_played_by_clicking() {
             result.as_str().unwrap().contains("won the match"),
             "{result}"
         );
+        assert_fair_deal(&c).await;
         screenshot(&c, &format!("panjpar-result-{width}x{height}")).await;
         c.close().await.unwrap();
     }

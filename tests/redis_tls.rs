@@ -300,6 +300,8 @@ impl Served {
             .env("CHAIKHANA_LISTEN", format!("127.0.0.1:{port}"))
             .env("CHAIKHANA_REDIS_URL", redis_url)
             .env("CHAIKHANA_LOG_FILTER", "info")
+            // The test clients add no number to the shuffles: deal at once.
+            .env("CHAIKHANA_SHUFFLE_WAIT_MS", "0")
             .stdout(Stdio::from(file.try_clone().expect("the log file")))
             .stderr(Stdio::from(file));
         if let Some(ca_file) = ca_file {

@@ -122,6 +122,7 @@ async fn seated() -> Seated {
         idle_expiry: Duration::from_secs(60),
         sockets_per_seat: 4,
         watchers_per_table: 50,
+        shuffle_wait: Duration::ZERO,
         on_closed,
         store: Some(Arc::new(store.clone())),
     };

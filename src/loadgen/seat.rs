@@ -35,6 +35,17 @@ struct Incoming<'a> {
     actions: Vec<&'a RawValue>,
     #[serde(default)]
     code: Option<Cow<'a, str>>,
+    #[serde(default)]
+    seat: Option<usize>,
+    #[serde(default, borrow)]
+    shuffle: Option<ShuffleIn<'a>>,
+}
+
+/// The coming deal's shuffle, as a view frame shows it.
+#[derive(Deserialize)]
+struct ShuffleIn<'a> {
+    commitment: &'a str,
+    contributed: Vec<bool>,
 }
 
 /// Opens a WebSocket; a seat's (with its `token`) then says its hello, the token in the first frame.
@@ -75,6 +86,8 @@ impl Seat {
         let mut in_flight: Option<(u64, Instant)> = None;
         // The last version this seat answered (0: none yet; versions start at 1).
         let mut answered = 0u64;
+        // The shuffle this seat last added its number to: a page adds one to every coming deal.
+        let mut contributed_to = String::new();
         loop {
             let now = Instant::now();
             if in_flight.is_none() && now >= deadline {
@@ -127,6 +140,12 @@ impl Seat {
             };
             match incoming.kind {
                 "view" => {
+                    if let Some(text) = self.contribution(&incoming, &mut contributed_to) {
+                        if self.send(text).await.is_err() {
+                            self.socket_lost(deadline);
+                            break;
+                        }
+                    }
                     let version = incoming.version.unwrap_or(0);
                     if let Some((sent_on, at)) = in_flight {
                         if version > sent_on {
@@ -165,6 +184,26 @@ impl Seat {
             }
         }
         self.socket
+    }
+
+    /// This seat's number for the coming deal's shuffle, the first time a view shows it one it has
+    /// not added to.
+    fn contribution(&mut self, view: &Incoming, contributed_to: &mut String) -> Option<String> {
+        let shuffle = view.shuffle.as_ref()?;
+        let given = view
+            .seat
+            .and_then(|seat| shuffle.contributed.get(seat).copied())
+            .unwrap_or(true);
+        if given || shuffle.commitment == contributed_to.as_str() {
+            return None;
+        }
+        contributed_to.clear();
+        contributed_to.push_str(shuffle.commitment);
+        let value: u128 = self.rng.gen();
+        Some(format!(
+            r#"{{"type":"contribute","commitment":"{}","value":"{value:032x}"}}"#,
+            shuffle.commitment
+        ))
     }
 
     /// The frame this seat sends on a view, if it has something to do.

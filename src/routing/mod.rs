@@ -85,6 +85,7 @@ pub fn table_config(
         idle_expiry: settings.idle_expiry(),
         sockets_per_seat: settings.sockets_per_seat,
         watchers_per_table: settings.watchers_per_table,
+        shuffle_wait: std::time::Duration::from_millis(settings.shuffle_wait_ms),
         on_closed,
         store,
     }

@@ -23,6 +23,8 @@ pub const PAGES: &[(&str, &str)] = &[
     ("/ganjifa", "ganjifa.html"),
     ("/ganjifa/rules", "ganjifa-rules.html"),
     ("/ganjifa/staged", "ganjifa-staged.html"),
+    ("/fair", "fair.html"),
+    ("/fa/fair", "fa-fair.html"),
 ];
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -10,10 +10,10 @@ use actix::{Actor, ActorContext, ActorFutureExt, AsyncContext, Context, WrapFutu
 use futures_util::future::BoxFuture;
 use rand::{Rng, SeedableRng};
 
-use super::frames::{MatchInfo, Status, ViewFrame};
+use super::frames::{MatchInfo, ShuffleShown, Status, ViewFrame};
 use super::messages::*;
 use super::seats::{Occupant, TableKind};
-use super::{fresh_salt, DealSeal, TableId, TokenHash};
+use super::{fresh_salt, DealSeal, RevealTo, Shuffle, TableId, TokenHash};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game, RuleError};
 use crate::matches::{Match, MatchLength};
@@ -34,6 +34,9 @@ pub struct TableConfig {
     pub sockets_per_seat: usize,
     /// Watchers one table may have at once.
     pub watchers_per_table: usize,
+    /// How long a deal waits for the numbers of the people seated before it is shuffled without the
+    /// missing ones (zero: it never waits; see `table::shuffle`).
+    pub shuffle_wait: Duration,
     /// Called once when the table stops, to take it out of the router.
     pub on_closed: OnClosed,
     /// Where snapshots go, when the router keeps them (several nodes); `None` alone.
@@ -119,6 +122,10 @@ pub struct Table<G: Game> {
     state: Option<G::State>,
     /// The sealed order of the deal in `state`.
     seal: Option<DealSeal>,
+    /// The coming deal's shuffle: committed to now, added to by each seat's page.
+    shuffle: Shuffle,
+    /// Whether the next deal waits for the seats' numbers (see `deal_next`), and which wait it is.
+    shuffle_wait: Option<u64>,
     record: Vec<DealRecord>,
     version: u64,
     rng: TableRng,
@@ -174,6 +181,8 @@ impl<G: Game> Table<G> {
             matchup,
             state: None,
             seal: None,
+            shuffle: Shuffle::new(G::SEATS),
+            shuffle_wait: None,
             record: Vec::new(),
             version: 0,
             rng,
@@ -221,6 +230,10 @@ impl<G: Game> Table<G> {
     fn view_frame(&self, seat: Option<Seat>, seats: &[SeatInfo]) -> Frame {
         let status = self.status();
         let outcome = self.state.as_ref().and_then(G::outcome);
+        let concealed = match (&self.state, &outcome) {
+            (Some(state), Some(_)) => G::concealed_at_end(state),
+            _ => Vec::new(),
+        };
         let frame = ViewFrame::<G> {
             frame: "view",
             version: self.version,
@@ -241,7 +254,16 @@ impl<G: Game> Table<G> {
                 (Some(state), Status::Playing, Some(seat)) => G::legal_actions(state, seat),
                 _ => Vec::new(),
             },
-            deal: self.seal.as_ref().map(|seal| seal.shown(outcome.is_some())),
+            deal: self.seal.as_ref().map(|seal| {
+                seal.shown(outcome.is_some().then_some(RevealTo {
+                    viewer: seat,
+                    concealed: &concealed,
+                }))
+            }),
+            shuffle: seat.map(|_| ShuffleShown {
+                commitment: self.shuffle.commitment(),
+                contributed: self.shuffle.contributed(),
+            }),
             outcome,
         };
         Frame::json(&frame, VIEW_SIZE_HINT)
@@ -375,25 +397,80 @@ impl<G: Game> Table<G> {
         self.deal_next(ctx);
     }
 
-    /// Deals the next deal of the match.
+    /// Deals the next deal of the match once every person seated has added a number to its shuffle,
+    /// or once `shuffle_wait` has passed: a page that never answers does not hold the table up, and
+    /// its seat is shown as having given none.
     fn deal_next(&mut self, ctx: &mut Context<Self>) {
+        if self.shuffle_wait.is_some() {
+            return;
+        }
+        if self.config.shuffle_wait.is_zero() || self.everyone_contributed() {
+            return self.deal_now(ctx);
+        }
+        let wait = self.version;
+        self.shuffle_wait = Some(wait);
+        ctx.run_later(self.config.shuffle_wait, move |table, ctx| {
+            if table.shuffle_wait == Some(wait) {
+                table.deal_now(ctx);
+            }
+        });
+    }
+
+    fn deal_now(&mut self, ctx: &mut Context<Self>) {
+        self.shuffle_wait = None;
         self.start_deal();
         self.commit(ctx, Self::after_change);
+    }
+
+    /// Whether every person seated has added a number to the coming deal's shuffle.
+    fn everyone_contributed(&self) -> bool {
+        let contributed = self.shuffle.contributed();
+        self.seats
+            .iter()
+            .zip(contributed)
+            .all(|(occupant, given)| given || !matches!(occupant, Occupant::Person { .. }))
+    }
+
+    /// Takes a seat's number for the coming deal's shuffle; the deal waiting for it goes ahead once
+    /// every person's is in.
+    fn contribute(
+        &mut self,
+        conn: ConnId,
+        seat: Seat,
+        commitment: &str,
+        value: &str,
+        ctx: &mut Context<Self>,
+    ) {
+        if let Err(refused) = self.shuffle.contribute(seat, commitment, value) {
+            let message = match refused {
+                super::ShuffleRefused::OtherDeal => "That number answers a shuffle already dealt.",
+                super::ShuffleRefused::AlreadyIn => {
+                    "This seat's number for the coming deal is already in."
+                }
+                super::ShuffleRefused::Malformed => "A shuffle number is 32 lowercase hex digits.",
+            };
+            return self.send_refusal(conn, "contribution-refused", message, None);
+        }
+        if self.shuffle_wait.is_some() && self.everyone_contributed() {
+            self.deal_now(ctx);
+        }
     }
 
     fn start_deal(&mut self) {
         self.ready.fill(false);
         let setup = self.matchup.next_deal();
-        let seed: u64 = self.rng.gen();
+        let shuffle = std::mem::replace(&mut self.shuffle, Shuffle::new(G::SEATS));
+        let (seed, shuffle) = shuffle.seal();
         let (state, order) = G::deal_in_order(&setup, &mut deal_rng(seed));
         let salt = fresh_salt();
         self.state = Some(state);
-        self.seal = Some(DealSeal::new(order, salt.clone()));
+        self.seal = Some(DealSeal::new(order, salt.clone(), shuffle.clone()));
         self.version += 1;
         self.record.push(DealRecord {
             setup,
             seed,
             salt,
+            shuffle,
             dealt_at: self.version,
             actions: Vec::new(),
         });

@@ -52,6 +52,15 @@ pub struct ViewFrame<'a, G: Game> {
     pub actions: Vec<G::Action>,
     /// The deal's commitment, and once it has ended its order and salt (see `table::seal`).
     pub deal: Option<SealShown<'a>>,
+    /// The coming deal's shuffle, for a seat to add its number to (none for a watcher).
+    pub shuffle: Option<ShuffleShown<'a>>,
+}
+
+/// The coming deal's shuffle as a seat sees it: the table's commitment, and who has added a number.
+#[derive(Serialize)]
+pub struct ShuffleShown<'a> {
+    pub commitment: &'a str,
+    pub contributed: Vec<bool>,
 }
 
 /// The match as every seat sees it.

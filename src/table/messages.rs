@@ -156,6 +156,9 @@ pub struct DealRecord {
     /// same commitment. Never in a frame before the deal has ended.
     #[serde(default)]
     pub salt: String,
+    /// What the seed came from: the table's secret and the seats' numbers (see `table::shuffle`).
+    #[serde(default)]
+    pub shuffle: super::ShuffleRecord,
     /// The table's version once the deal was dealt.
     pub dealt_at: u64,
     /// Each accepted action: the seat, the action as JSON, and the version it made.

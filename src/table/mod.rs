@@ -8,13 +8,15 @@ mod frames;
 mod messages;
 mod seal;
 mod seats;
+mod shuffle;
 mod snapshot;
 mod watch;
 
 pub use actor::{Change, Closing, Kept, OnClosed, Table, TableConfig, TableKeeper};
 pub use messages::*;
-pub use seal::{commitment, fresh_salt, DealSeal};
+pub use seal::{commitment, fresh_salt, DealSeal, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};
+pub use shuffle::{seed_from, Refused as ShuffleRefused, Shuffle, ShuffleRecord};
 pub use snapshot::{SeatRecord, Snapshot};
 pub use watch::WatchKey;
 

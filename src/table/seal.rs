@@ -1,18 +1,30 @@
 //! Verifiable deals: a table commits to each deal's shuffled order before anything is played, and shows
 //! the order once the deal has ended, so that every seat can check the deal was not changed on the way.
 //!
-//! The commitment is the lowercase hex SHA-256 of the order's card codes joined by commas, then `|`,
-//! then the salt (32 random hex digits drawn for that deal alone):
+//! Each place of the order is committed to on its own, so that the end can show every card but those
+//! that must stay secret (a Ganjifa talafa played face down, which no other seat may ever learn; a
+//! card still face down in a stock):
+//!
+//! - place `i`'s salt is the first 32 hex digits of the SHA-256 of `{deal salt}|{i}` (the deal's salt
+//!   is 32 random hex digits and is never shown, so a hidden place's salt cannot be worked out);
+//! - place `i`'s leaf is the hex SHA-256 of `{i}|{card}|{to}|{place salt}`, `to` being the seat's
+//!   number from 0, `trump` or `pile`;
+//! - the commitment is the hex SHA-256 of every leaf, in order, joined by commas.
+//!
+//! Once the deal has ended, a seat is sent, for each place, the card, where it went and its salt, or for
+//! a place it may not learn only its leaf. A seat learns its own cards' places, hidden or not.
 //!
 //! ```
 //! use chaikhana::game::{DealOrder, DealtTo};
 //! use chaikhana::cards::Seat;
 //! use chaikhana::table::commitment;
 //! let order = DealOrder::new(&["QS", "2H"], |i| DealtTo::Seat(Seat::new(i)));
-//! // The same as `printf 'QS,2H|00' | sha256sum`.
+//! // With the salt "00": salts s0, s1 from `printf '00|0' | sha256sum`, `printf '00|1' | sha256sum`
+//! // (32 digits each), leaves from `printf '0|QS|0|%s' $s0 | sha256sum` and `printf '1|2H|1|%s' $s1`,
+//! // the commitment from `printf '%s,%s' $leaf0 $leaf1 | sha256sum`.
 //! assert_eq!(
 //!     commitment(&order, "00"),
-//!     "c708de6e5bfa55d6fdac40f584040feb21dceb10d93e33d9df82e4ddc8b7dd00"
+//!     "559bac1461dc1601fbac038f611482d88ca6a1ca06c367ee692f8bf31469e828"
 //! );
 //! ```
 
@@ -20,27 +32,60 @@ use rand::RngCore;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::game::DealOrder;
+use super::shuffle::{seed_from, ShuffleRecord};
+use crate::cards::Seat;
+use crate::game::{DealOrder, DealtTo};
 
-/// The commitment to `order` with `salt`, in lowercase hex.
-pub fn commitment(order: &DealOrder, salt: &str) -> String {
-    let mut hash = Sha256::new();
-    hash.update(order.joined().as_bytes());
-    hash.update(b"|");
-    hash.update(salt.as_bytes());
-    hex(&hash.finalize())
+fn sha256_hex(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
 }
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// One deal's order, its salt and the commitment sent to every seat.
+/// Place `i`'s salt, from the deal's.
+fn place_salt(salt: &str, i: usize) -> String {
+    let mut digest = sha256_hex(&format!("{salt}|{i}"));
+    digest.truncate(32);
+    digest
+}
+
+/// How a place's destination is written in its leaf.
+fn destination(to: &DealtTo) -> String {
+    match to {
+        DealtTo::Seat(seat) => seat.index().to_string(),
+        DealtTo::Trump => "trump".into(),
+        DealtTo::Pile => "pile".into(),
+    }
+}
+
+fn leaf(i: usize, card: &str, to: &DealtTo, place_salt: &str) -> String {
+    sha256_hex(&format!("{i}|{card}|{}|{place_salt}", destination(to)))
+}
+
+/// Every place's leaf, in order.
+fn leaves(order: &DealOrder, salt: &str) -> Vec<String> {
+    order
+        .cards()
+        .zip(&order.to)
+        .enumerate()
+        .map(|(i, (card, to))| leaf(i, card, to, &place_salt(salt, i)))
+        .collect()
+}
+
+/// The commitment to `order` with `salt`, in lowercase hex.
+pub fn commitment(order: &DealOrder, salt: &str) -> String {
+    sha256_hex(&leaves(order, salt).join(","))
+}
+
+/// One deal's order, its salt and shuffle, and the commitment sent to every seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DealSeal {
     commitment: String,
     order: DealOrder,
     salt: String,
+    shuffle: ShuffleRecord,
 }
 
 /// A salt for one deal: 128 bits from the operating system, in hex.
@@ -50,25 +95,63 @@ pub fn fresh_salt() -> String {
     hex(&bytes)
 }
 
+/// Who a reveal is for, and the cards of the deal that stay secret from everyone else.
+pub struct RevealTo<'a> {
+    /// The seat, or none for a watcher.
+    pub viewer: Option<Seat>,
+    /// The card codes nobody but their holder ever saw.
+    pub concealed: &'a [String],
+}
+
 impl DealSeal {
-    /// Seals a deal's order under its salt (from [`fresh_salt`], or a snapshot's record of it).
-    pub fn new(order: DealOrder, salt: String) -> DealSeal {
+    /// Seals a deal's order under its salt (from [`fresh_salt`], or a snapshot's record of it), with
+    /// the shuffle its seed came from.
+    pub fn new(order: DealOrder, salt: String, shuffle: ShuffleRecord) -> DealSeal {
         DealSeal {
             commitment: commitment(&order, &salt),
             order,
             salt,
+            shuffle,
         }
     }
 
-    /// What a frame carries: the commitment always, the order and salt only once `ended`.
-    pub fn shown(&self, ended: bool) -> SealShown<'_> {
+    /// What a frame carries: the commitment always, and once the deal has ended what `reveal` may see.
+    pub fn shown(&self, reveal: Option<RevealTo<'_>>) -> SealShown<'_> {
         SealShown {
             commitment: &self.commitment,
-            reveal: ended.then_some(Reveal {
-                order: &self.order,
-                salt: &self.salt,
-            }),
+            reveal: reveal.map(|to| self.reveal(&to)),
         }
+    }
+
+    fn reveal(&self, to: &RevealTo<'_>) -> Reveal<'_> {
+        let places = self.order.cards().zip(&self.order.to).enumerate();
+        let mut reveal = Reveal {
+            order: Vec::with_capacity(self.order.to.len()),
+            to: Vec::with_capacity(self.order.to.len()),
+            salts: Vec::with_capacity(self.order.to.len()),
+            hidden: Vec::with_capacity(self.order.to.len()),
+            seed: format!(
+                "{:016x}",
+                seed_from(&self.shuffle.secret, &self.shuffle.contributions)
+            ),
+            shuffle: &self.shuffle,
+        };
+        for (i, (card, dest)) in places {
+            let own = matches!((dest, to.viewer), (DealtTo::Seat(s), Some(v)) if *s == v);
+            let salt = place_salt(&self.salt, i);
+            if own || !to.concealed.iter().any(|c| c == card) {
+                reveal.order.push(Some(card));
+                reveal.to.push(Some(dest));
+                reveal.salts.push(Some(salt));
+                reveal.hidden.push(None);
+            } else {
+                reveal.order.push(None);
+                reveal.to.push(None);
+                reveal.salts.push(None);
+                reveal.hidden.push(Some(leaf(i, card, dest, &salt)));
+            }
+        }
+        reveal
     }
 }
 
@@ -76,62 +159,107 @@ impl DealSeal {
 #[derive(Serialize)]
 pub struct SealShown<'a> {
     pub commitment: &'a str,
-    /// Once the deal has ended: the order, where each card went, and the salt.
+    /// Once the deal has ended: every place this seat may learn, and the shuffle.
     pub reveal: Option<Reveal<'a>>,
 }
 
+/// A deal's places, one entry each in every list: the card, where it went and the place's salt, or
+/// (null in those) the place's leaf in `hidden`.
 #[derive(Serialize)]
 pub struct Reveal<'a> {
-    /// The order's `cards` (as `order`) and `to`.
-    #[serde(flatten, serialize_with = "order_and_to")]
-    pub order: &'a DealOrder,
-    pub salt: &'a str,
-}
-
-/// Writes a deal order as the reveal's `order` (the codes) and `to` fields.
-fn order_and_to<S: serde::Serializer>(
-    order: &&DealOrder,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeMap;
-    let codes: Vec<&str> = order.cards().collect();
-    let mut map = serializer.serialize_map(Some(2))?;
-    map.serialize_entry("order", &codes)?;
-    map.serialize_entry("to", &order.to)?;
-    map.end()
+    pub order: Vec<Option<&'a str>>,
+    pub to: Vec<Option<&'a DealtTo>>,
+    pub salts: Vec<Option<String>>,
+    pub hidden: Vec<Option<String>>,
+    /// The deal's seed, 16 hex digits, as the shuffle's secret and numbers give it.
+    pub seed: String,
+    /// The table's secret, its commitment and every seat's number: what the seed came from.
+    pub shuffle: &'a ShuffleRecord,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::Seat;
-    use crate::game::DealtTo;
+
+    fn record() -> ShuffleRecord {
+        ShuffleRecord {
+            commitment: "c".into(),
+            secret: "s".into(),
+            contributions: vec![None, None],
+        }
+    }
+
+    /// The commitment worked out from a reveal's places, as a page does.
+    fn from_reveal(reveal: &serde_json::Value) -> String {
+        let leaves: Vec<String> = (0..reveal["order"].as_array().unwrap().len())
+            .map(|i| match reveal["order"][i].as_str() {
+                Some(card) => {
+                    let to = match &reveal["to"][i] {
+                        serde_json::Value::Number(n) => n.to_string(),
+                        other => other.as_str().unwrap().to_string(),
+                    };
+                    let salt = reveal["salts"][i].as_str().unwrap();
+                    sha256_hex(&format!("{i}|{card}|{to}|{salt}"))
+                }
+                None => reveal["hidden"][i].as_str().unwrap().to_string(),
+            })
+            .collect();
+        sha256_hex(&leaves.join(","))
+    }
 
     #[test]
-    fn the_order_and_salt_are_shown_only_once_the_deal_has_ended() {
+    fn the_order_is_shown_only_once_the_deal_has_ended_and_matches_the_commitment() {
         let order = DealOrder::new(&["QS", "2H", "7C"], |i| DealtTo::Seat(Seat::new(i % 2)));
-        let seal = DealSeal::new(order.clone(), fresh_salt());
-        let playing = serde_json::to_value(seal.shown(false)).unwrap();
+        let seal = DealSeal::new(order.clone(), fresh_salt(), record());
+        let playing = serde_json::to_value(seal.shown(None)).unwrap();
         assert_eq!(playing["reveal"], serde_json::Value::Null);
         assert!(!playing.to_string().contains(&seal.salt));
         assert!(!playing.to_string().contains("QS"));
-        let ended = serde_json::to_value(seal.shown(true)).unwrap();
+        let everyone = RevealTo {
+            viewer: Some(Seat::new(0)),
+            concealed: &[],
+        };
+        let ended = serde_json::to_value(seal.shown(Some(everyone))).unwrap();
         assert_eq!(
             ended["reveal"]["order"],
             serde_json::json!(["QS", "2H", "7C"])
         );
         assert_eq!(ended["reveal"]["to"], serde_json::json!([0, 1, 0]));
-        let salt = ended["reveal"]["salt"].as_str().unwrap();
-        assert_eq!(salt.len(), 32);
-        assert_eq!(ended["commitment"], commitment(&order, salt).as_str());
-        assert_eq!(playing["commitment"], ended["commitment"]);
+        assert_eq!(from_reveal(&ended["reveal"]), seal.commitment);
+        assert_eq!(ended["commitment"], seal.commitment.as_str());
+        // The deal's own salt is never shown, only each place's.
+        assert!(!ended.to_string().contains(&seal.salt));
         // A fresh salt per deal: the same order never gives the same commitment twice.
         assert_ne!(
-            DealSeal::new(order.clone(), fresh_salt()).commitment,
+            DealSeal::new(order.clone(), fresh_salt(), record()).commitment,
             seal.commitment
         );
         // Any change to the order changes the commitment.
         let swapped = DealOrder::new(&["2H", "QS", "7C"], |i| DealtTo::Seat(Seat::new(i % 2)));
-        assert_ne!(commitment(&swapped, salt), seal.commitment);
+        assert_ne!(commitment(&swapped, &seal.salt), seal.commitment);
+    }
+
+    #[test]
+    fn a_concealed_card_is_shown_to_its_holder_alone_and_still_checks() {
+        let order = DealOrder::new(&["QS", "2H", "7C", "9D"], |i| {
+            DealtTo::Seat(Seat::new(i % 2))
+        });
+        let seal = DealSeal::new(order, fresh_salt(), record());
+        let concealed = ["2H".to_string()];
+        let to = |viewer| RevealTo {
+            viewer,
+            concealed: &concealed,
+        };
+        let other = serde_json::to_value(seal.shown(Some(to(Some(Seat::new(0)))))).unwrap();
+        let holder = serde_json::to_value(seal.shown(Some(to(Some(Seat::new(1)))))).unwrap();
+        let watcher = serde_json::to_value(seal.shown(Some(to(None)))).unwrap();
+        for (reveal, hides) in [(&other, true), (&holder, false), (&watcher, true)] {
+            assert_eq!(from_reveal(&reveal["reveal"]), seal.commitment);
+            assert_eq!(!reveal.to_string().contains("2H"), hides, "{reveal}");
+        }
+        assert_eq!(other["reveal"]["order"][1], serde_json::Value::Null);
+        assert_eq!(other["reveal"]["to"][1], serde_json::Value::Null);
+        assert!(other["reveal"]["hidden"][1].is_string());
+        assert_eq!(other["reveal"]["order"][3], "9D");
     }
 }

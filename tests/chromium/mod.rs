@@ -275,3 +275,21 @@ pub async fn console_errors(c: &Client) -> Vec<String> {
         .map(|e| e["message"].as_str().unwrap_or_default().to_string())
         .collect()
 }
+
+/// Asserts that the page's deal check, under the board, passed on the last deal and says the deal was
+/// shuffled with this page's own number (the server must let each deal wait for the page's number:
+/// `shuffle_wait_ms`).
+pub async fn assert_fair_deal(c: &Client) {
+    let check = wait_for(
+        c,
+        "const m = document.querySelector('#deal-check'); return m && m.dataset.state && m.dataset.state + ': ' + m.textContent + ' ' + m.title",
+        10,
+    )
+    .await;
+    let check = check.as_str().unwrap_or_default();
+    assert!(
+        check.starts_with("fair: ✓ Fair deal: shuffled with your number"),
+        "{check}"
+    );
+    assert!(check.contains("nobody could choose it alone"), "{check}");
+}

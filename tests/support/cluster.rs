@@ -205,6 +205,8 @@ impl Node {
             .env("CHAIKHANA_ROLE", role)
             .env("CHAIKHANA_REDIS_LEASE_MS", "2000")
             .env("CHAIKHANA_BOT_DELAY_MS", "1")
+            // The test clients add no number to the shuffles: deal at once.
+            .env("CHAIKHANA_SHUFFLE_WAIT_MS", "0")
             .env("CHAIKHANA_RATE_PER_SECOND", "10000")
             .env("CHAIKHANA_RATE_BURST", "10000")
             .env(

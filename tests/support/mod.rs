@@ -34,6 +34,9 @@ impl TestServer {
         settings.read_bytes_burst = 1 << 30;
         // Tests open many tables from one address; the limit's own test sets it.
         settings.tables_per_minute = 0;
+        // These clients add no number to the shuffles: deals are dealt at once (the shuffle's own
+        // tests set a wait). A page still adds its number to each coming deal.
+        settings.shuffle_wait_ms = 0;
         tune(&mut settings);
         let running = start(settings).expect("the server starts");
         let base = format!("http://{}", running.addr);
@@ -474,6 +477,30 @@ pub fn sha256_hex(text: &str) -> String {
 /// no frame shows the order or the salt before the deal has ended; every frame after the end shows them;
 /// the order is the one the deal's seed really dealt, with the places it really went; and it hashes to
 /// the commitment. Returns how many reveals were checked.
+/// The commitment a deal's reveal gives, worked out as a page does (see `table::seal`).
+pub fn commitment_of_reveal(reveal: &Value) -> String {
+    let places = reveal["order"]
+        .as_array()
+        .expect("a reveal lists every place");
+    let leaves: Vec<String> = (0..places.len())
+        .map(|i| match places[i].as_str() {
+            Some(card) => {
+                let to = match &reveal["to"][i] {
+                    Value::Number(n) => n.to_string(),
+                    other => other.as_str().expect("a destination").to_string(),
+                };
+                let salt = reveal["salts"][i].as_str().expect("a shown place's salt");
+                sha256_hex(&format!("{i}|{card}|{to}|{salt}"))
+            }
+            None => reveal["hidden"][i]
+                .as_str()
+                .expect("a hidden place's leaf")
+                .to_string(),
+        })
+        .collect();
+    sha256_hex(&leaves.join(","))
+}
+
 pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &[Value]) -> usize {
     use std::collections::BTreeMap;
     let mut by_deal: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
@@ -503,7 +530,7 @@ pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &
             .expect("every frame of a deal carries its commitment")
             .to_string();
         assert_eq!(commitment.len(), 64, "a hex SHA-256");
-        let mut salt: Option<String> = None;
+        let mut salts: Vec<String> = Vec::new();
         for frame in &frames {
             assert_eq!(
                 frame["deal"]["commitment"],
@@ -520,32 +547,80 @@ pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &
             if !ended {
                 continue;
             }
+            let viewer = frame["seat"].as_u64();
+            let cards: Vec<&str> = order.cards().collect();
+            for (i, card) in cards.iter().enumerate() {
+                let to = serde_json::to_value(order.to[i]).unwrap();
+                if reveal["order"][i].is_null() {
+                    // A place kept secret: never this seat's own card, and only its leaf is sent.
+                    assert_ne!(
+                        to.as_u64(),
+                        viewer,
+                        "a seat's own card is never kept from it"
+                    );
+                    assert!(reveal["hidden"][i].is_string(), "{reveal}");
+                    assert!(reveal["to"][i].is_null() && reveal["salts"][i].is_null());
+                } else {
+                    assert_eq!(reveal["order"][i], *card, "the order the seed dealt");
+                    assert_eq!(reveal["to"][i], to, "where each card went");
+                    salts.push(reveal["salts"][i].as_str().unwrap().to_string());
+                }
+            }
             assert_eq!(
-                reveal["order"],
-                json!(order.cards().collect::<Vec<_>>()),
-                "the order the seed dealt"
-            );
-            assert_eq!(reveal["to"], json!(order.to), "where each card went");
-            let revealed = reveal["salt"].as_str().unwrap();
-            assert_eq!(
-                sha256_hex(&format!(
-                    "{}|{revealed}",
-                    order.cards().collect::<Vec<_>>().join(",")
-                )),
+                commitment_of_reveal(reveal),
                 commitment,
                 "the reveal hashes to the commitment"
             );
-            salt = Some(revealed.to_string());
+            assert_eq!(
+                reveal["seed"],
+                format!("{:016x}", deal.seed),
+                "the seed the deal was dealt from"
+            );
+            let shuffle = &reveal["shuffle"];
+            let numbers: Vec<Option<String>> = shuffle["contributions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().map(str::to_string))
+                .collect();
+            assert_eq!(
+                chaikhana::table::seed_from(shuffle["secret"].as_str().unwrap(), &numbers),
+                deal.seed,
+                "the seed comes from the secret and the numbers"
+            );
+            assert_eq!(
+                sha256_hex(shuffle["secret"].as_str().unwrap()),
+                shuffle["commitment"].as_str().unwrap()
+            );
             reveals += 1;
         }
-        if let Some(salt) = salt {
-            for frame in frames.iter().filter(|f| f["outcome"].is_null()) {
+        for frame in frames.iter().filter(|f| f["outcome"].is_null()) {
+            let text = frame.to_string();
+            for salt in &salts {
                 assert!(
-                    !frame.to_string().contains(&salt),
-                    "the salt was sent before the end"
+                    !text.contains(salt.as_str()),
+                    "a salt was sent before the end"
                 );
             }
         }
     }
     reveals
+}
+
+/// Whether `program` runs on this machine. Without it a test says why it needed it and skips, unless
+/// `CHAIKHANA_TEST_REQUIRE_ALL=1`, when it fails.
+pub fn have_program(program: &str, needed_for: &str) -> bool {
+    let found = std::process::Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !found {
+        let required = std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").is_ok_and(|v| v == "1");
+        assert!(
+            !required,
+            "{program} is required (CHAIKHANA_TEST_REQUIRE_ALL=1) but missing: {needed_for}"
+        );
+        eprintln!("skipping: {program} is not installed ({needed_for})");
+    }
+    found
 }

@@ -91,6 +91,14 @@ impl Game for Ganjifa {
         (state.phase == rules::Phase::Over).then(|| DealOutcome::top_scorers(state.scores()))
     }
 
+    /// The talafas played face down: no other seat ever learns them (RULINGS, Ganjifa 7).
+    fn concealed_at_end(state: &State) -> Vec<String> {
+        Seat::all(Self::SEATS)
+            .flat_map(|s| state.face_down[s].iter())
+            .map(|card| card.to_string())
+            .collect()
+    }
+
     fn bot(name: &str, _seat: Seat) -> Option<Box<dyn Bot<Self>>> {
         match name {
             "computer" => Some(Box::new(bot::Computer)),

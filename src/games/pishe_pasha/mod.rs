@@ -94,6 +94,14 @@ impl Game for PishePasha {
         state.outcome()
     }
 
+    /// The cards still face down in the stocks: nobody saw them turned.
+    fn concealed_at_end(state: &State) -> Vec<String> {
+        Seat::all(Self::SEATS)
+            .flat_map(|s| state.stock(s).as_slice().iter())
+            .map(|card| card.to_string())
+            .collect()
+    }
+
     fn bot(name: &str, _seat: Seat) -> Option<Box<dyn Bot<Self>>> {
         match name {
             "random" => Some(Box::new(RandomBot)),

@@ -139,6 +139,9 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
                     Err(refusal) => self.refuse(conn, seat, refusal, None),
                 }
             }
+            ClientMsg::Contribute { commitment, value } => {
+                self.contribute(conn, seat, &commitment, &value, ctx)
+            }
             ClientMsg::Name { name } => self.rename(conn, seat, &name),
             ClientMsg::Phrase { id } => self.say(conn, seat, id),
             ClientMsg::Voice { on } => self.switch_voice(conn, seat, on),

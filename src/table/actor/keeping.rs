@@ -162,7 +162,8 @@ impl<G: Game> Table<G> {
         let (state, seal) = match snapshot.deals.last() {
             Some(deal) => {
                 let (state, order) = replay::<G>(deal, snapshot.version, &mut seats)?;
-                (Some(state), Some(DealSeal::new(order, deal.salt.clone())))
+                let seal = DealSeal::new(order, deal.salt.clone(), deal.shuffle.clone());
+                (Some(state), Some(seal))
             }
             None => (None, None),
         };
@@ -177,6 +178,10 @@ impl<G: Game> Table<G> {
             matchup: snapshot.matchup,
             state,
             seal,
+            // A coming deal's numbers are not stored: a rebuilt table commits to a new secret, and
+            // the pages add their numbers to it again.
+            shuffle: super::Shuffle::new(G::SEATS),
+            shuffle_wait: None,
             record: snapshot.deals,
             version: snapshot.version,
             rng,
@@ -278,6 +283,7 @@ pub(super) mod tests {
             idle_expiry: Duration::from_secs(60),
             sockets_per_seat: 4,
             watchers_per_table: 50,
+            shuffle_wait: std::time::Duration::ZERO,
             on_closed: Arc::new(|_, _| {}),
             store: None,
         }

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::super::frames::{MatchInfo, Status, ViewFrame};
 use super::super::messages::{ConnId, DealRecord};
-use super::super::DealSeal;
+use super::super::{DealSeal, RevealTo};
 use super::Table;
 use crate::cards::{deal_rng, Seat};
 use crate::game::{Game, RuleError};
@@ -77,6 +77,10 @@ impl<G: Game> Table<G> {
             ));
         }
         let (state, seal) = replayed::<G>(record, step)?;
+        // The reveal is the one sent at the deal's end: what stayed secret is worked out from the
+        // deal as it ended, not as it stood at this step.
+        let (ended, _) = replayed::<G>(record, record.actions.len())?;
+        let concealed = G::concealed_at_end(&ended);
         let seats = self.seat_infos();
         let (by, action) = match step.checked_sub(1).map(|i| &record.actions[i]) {
             Some((by, action, _)) => (Some(*by), Some(action)),
@@ -102,7 +106,11 @@ impl<G: Game> Table<G> {
                 outcome: None,
                 actions: Vec::new(),
                 // The deal has ended: its seal and reveal are what every seat was sent at its end.
-                deal: Some(seal.shown(true)),
+                deal: Some(seal.shown(Some(RevealTo {
+                    viewer: seat,
+                    concealed: &concealed,
+                }))),
+                shuffle: None,
             },
             replay: ReplayStep {
                 deal,
@@ -152,7 +160,10 @@ fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<(G::State, Deal
             .map_err(|_| RuleError::new("bad-record", "This deal's record cannot be read back."))?;
         G::apply(&mut state, *seat, &action)?;
     }
-    Ok((state, DealSeal::new(order, record.salt.clone())))
+    Ok((
+        state,
+        DealSeal::new(order, record.salt.clone(), record.shuffle.clone()),
+    ))
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 // reading pace, and goes back to the live table. Nothing here knows a rule: it only asks for steps.
 
 import { seatName } from "./social.js";
-import { cardElement } from "./cards.js";
-import { gcardElement } from "./gcards.js";
+import { backElement, cardElement } from "./cards.js";
+import { gbackElement, gcardElement } from "./gcards.js";
 
 const WORDS = {
   en: {
@@ -29,6 +29,7 @@ const WORDS = {
     stockOf: (who) => `${who.charAt(0).toUpperCase()}${who.slice(1)}: stock, top card first`,
     trump: "The trump card",
     pile: "The pile, top card first",
+    secret: "Kept secret: never seen face up by anyone but their holder",
   },
   fa: {
     you: "شما",
@@ -51,6 +52,7 @@ const WORDS = {
     stockOf: (who) => `${who}: دسته، از برگ رو`,
     trump: "برگ حکم",
     pile: "دسته، از برگ رو",
+    secret: "پنهان‌مانده: جز دارنده‌اش کسی آن را رو ندید",
   },
 };
 
@@ -78,7 +80,8 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
     const w = words();
     const groups = new Map();
     reveal.order.forEach((code, i) => {
-      const to = String(reveal.to[i]);
+      // A place the reveal keeps from this seat (a card played face down, one left in a stock).
+      const to = code === null ? "secret" : String(reveal.to[i]);
       if (!groups.has(to)) groups.set(to, []);
       groups.get(to).push(code);
     });
@@ -86,7 +89,7 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
       const seat = Number(to);
       const title = Number.isInteger(seat)
         ? frame.game === "pishe-pasha" ? w.stockOf(who(frame, seat)) : w.dealtTo(who(frame, seat))
-        : to === "trump" ? w.trump : w.pile;
+        : to === "trump" ? w.trump : to === "secret" ? w.secret : w.pile;
       const group = document.createElement("section");
       group.className = "replay-dealt";
       const heading = document.createElement("h3");
@@ -95,7 +98,10 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
       row.className = "replay-cards";
       row.dir = "ltr";
       for (const code of codes) {
-        const card = frame.game === "ganjifa" ? gcardElement(code) : cardElement(code, { lang: lang() });
+        const ganjifa = frame.game === "ganjifa";
+        const card = code === null
+          ? ganjifa ? gbackElement(w.secret) : backElement(w.secret)
+          : ganjifa ? gcardElement(code) : cardElement(code, { lang: lang() });
         // Not a card of the board: motion.js and the board's own look-ups leave it alone.
         delete card.dataset.card;
         row.append(card);

@@ -94,6 +94,9 @@ export class TableSocket {
         if (this.version !== null && frame.version > this.version + 1) this.send({ type: "resync" });
         break;
       case "error":
+        // The shuffle's number is sent by the deal check, not by a player: a refusal (the deal was
+        // already dealt) changes nothing to show.
+        if (frame.code === "contribution-refused") break;
         // A token that holds no seat here will not hold one on the next try: stay closed, saying why.
         if (frame.code === "wrong-token") this.closedForGood = true;
         this.handlers.onError(frame);

@@ -76,7 +76,7 @@ const social = createSocial({
   board: document.getElementById("board"),
   watching,
 });
-const dealCheck = new DealCheck(document.getElementById("deal-check"), () => lang);
+const dealCheck = new DealCheck(document.getElementById("deal-check"), () => lang, (frame) => Boolean(socket && socket.send(frame)));
 const replay = createReplay({
   open: document.getElementById("replay-open"),
   bar: document.getElementById("replay"),
