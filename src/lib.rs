@@ -7,7 +7,6 @@
 pub mod cards;
 pub mod game;
 pub mod games;
-pub mod loadgen;
 pub mod matches;
 pub mod metrics;
 pub mod outbox;

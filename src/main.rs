@@ -8,7 +8,6 @@ use clap::{Parser, Subcommand};
 
 use chaikhana::games;
 use chaikhana::games::strong::Budget;
-use chaikhana::loadgen::{self, Outcome};
 use chaikhana::settings::Settings;
 use chaikhana::sim::SimConfig;
 
@@ -20,9 +19,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// mimalloc asks for transparent huge pages for its arenas where the kernel offers them on request
 /// (`madvise`, Debian's default): each 2 MiB page then counts in full towards the resident memory
-/// of a process that holds many small, long-lived sockets and tables. Measured with 18,000 idle
-/// sockets (`loadgen --idle`): 25.8 KB a socket with them, 18.0 KB without, at no measurable cost
-/// in CPU per action.
+/// of a process that holds many small, long-lived sockets and tables, mostly empty. Without them a
+/// socket costs markedly less memory and an action no more CPU (the figures are in
+/// tests/perf/README.md, measured with `chaikhana-loadgen run --idle`).
 fn no_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE only sets a flag of this process; no memory is touched.
@@ -77,52 +76,6 @@ enum Command {
         #[arg(long)]
         budget_samples: Option<u32>,
     },
-    /// Plays many friends tables over real WebSockets as fast as the server answers and reports
-    /// throughput, round trips and errors. Start the server with high rate limits
-    /// (CHAIKHANA_RATE_PER_SECOND, CHAIKHANA_RATE_BURST), or it refuses most frames.
-    Loadgen(LoadgenArgs),
-    /// A bare WebSocket echo server at /ws: the baseline `loadgen --game echo` measures.
-    Echo {
-        /// The address to listen on.
-        #[arg(long, default_value = "127.0.0.1:9001")]
-        listen: String,
-    },
-}
-
-#[derive(clap::Args)]
-struct LoadgenArgs {
-    /// The server's base URL.
-    #[arg(long, default_value = "http://127.0.0.1:8080")]
-    url: String,
-    /// Then the same load again against this server, and both results: for one node (--url) against
-    /// across nodes (an `edge` node whose tables live on a `tables` node, through Redis).
-    #[arg(long)]
-    across: Option<String>,
-    /// panjpar, pishe-pasha, ganjifa, or echo (then --url is a `chaikhana echo` server).
-    #[arg(long)]
-    game: String,
-    /// Tables played at once (echo: connections, one frame in flight on each).
-    #[arg(long, default_value_t = 100)]
-    tables: usize,
-    /// Seconds of play (with --idle: seconds to hold the connections once all are open).
-    #[arg(long, default_value_t = 10)]
-    duration: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
-    /// The local server's process id: report its resident memory and CPU per action.
-    #[arg(long)]
-    server_pid: Option<u32>,
-    /// Hold this many idle, authenticated connections instead of playing; report memory per
-    /// connection (with --server-pid).
-    #[arg(long)]
-    idle: Option<usize>,
-    /// Worker threads of the load generator.
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
-    /// The seed of the seats' random choices.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
 }
 
 fn main() -> ExitCode {
@@ -130,8 +83,6 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(cli.config.as_deref()),
-        Command::Loadgen(args) => loadgen(args),
-        Command::Echo { listen } => echo(&listen),
         Command::Simulate {
             game,
             deals,
@@ -170,97 +121,6 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
-        }
-    }
-}
-
-fn loadgen(args: LoadgenArgs) -> ExitCode {
-    let Some(across) = args.across.clone() else {
-        return loadgen_once(&args, &args.url, "");
-    };
-    for (url, label) in [(&args.url, ", one node"), (&across, ", across nodes")] {
-        let code = loadgen_once(&args, url, label);
-        if code != ExitCode::SUCCESS {
-            return code;
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-/// One load run against `url`; `label` ends the report's title.
-fn loadgen_once(args: &LoadgenArgs, url: &str, label: &str) -> ExitCode {
-    let options = loadgen::Options {
-        url: url.to_string(),
-        game: args.game.clone(),
-        tables: args.tables,
-        duration: Duration::from_secs(args.duration),
-        server_pid: args.server_pid,
-        idle: args.idle,
-        threads: args.threads,
-        seed: args.seed,
-    };
-    let outcome = match loadgen::run(&options) {
-        Ok(outcome) => outcome,
-        Err(message) => {
-            eprintln!("chaikhana loadgen: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let (text, json, problem, rate_limited) = match outcome {
-        Outcome::Play(report) => {
-            let title = format!(
-                "{}, {} tables, {} s, {} threads{label}",
-                options.game, options.tables, args.duration, options.threads
-            );
-            (
-                report.to_text(&title),
-                report.to_json(),
-                report.first_problem,
-                report.rate_limited,
-            )
-        }
-        Outcome::Idle(report) => {
-            let title = format!(
-                "{} idle connections ({}){label}",
-                args.idle.unwrap_or(0),
-                options.game
-            );
-            (
-                report.to_text(&title),
-                report.to_json(),
-                report.first_problem,
-                0,
-            )
-        }
-    };
-    if rate_limited > 0 {
-        eprintln!(
-            "chaikhana loadgen: the server rate-limited {rate_limited} frames: start it with higher \
-             limits, for example CHAIKHANA_RATE_PER_SECOND=1000000 CHAIKHANA_RATE_BURST=1000000"
-        );
-    }
-    if let Some(problem) = problem {
-        eprintln!("chaikhana loadgen: first error: {problem}");
-    }
-    if args.json {
-        println!("{json}");
-    } else {
-        print!("{text}");
-    }
-    ExitCode::SUCCESS
-}
-
-fn echo(listen: &str) -> ExitCode {
-    let served = actix_rt::System::new().block_on(async {
-        let server = loadgen::echo::start(listen)?;
-        println!("echoing WebSocket frames at ws://{}/ws", server.addr);
-        server.wait().await
-    });
-    match served {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("chaikhana echo: {e}");
-            ExitCode::FAILURE
         }
     }
 }

@@ -4,7 +4,7 @@
 //! table's id, and so cannot take a free seat through the seat link. The key is the `watch_secret`
 //! setting, or (unset) a random one: per process alone, shared through Redis by several nodes.
 
-use aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit};
+use aes::cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 use aes::Aes128;
 use base64::Engine;
 use rand::RngCore;
@@ -112,6 +112,24 @@ mod tests {
         assert_eq!(key.table("!!!!!!!!!!!!!!!!!!!!!!"), None);
         // 22 characters whose last carries bits past the 128: not a watch id this server made.
         assert_eq!(key.table("AAAAAAAAAAAAAAAAAAAAAB"), None);
+    }
+
+    /// A watch id is plain AES-128 of the table id (the example of FIPS-197, appendix C.1), so that
+    /// nodes built with any version of the cipher's crate read each other's watch links.
+    #[test]
+    fn a_watch_id_is_the_table_id_under_aes_128() {
+        let key = WatchKey::from_hex("000102030405060708090a0b0c0d0e0f").unwrap();
+        let plain: [u8; 16] = [
+            0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd,
+            0xee, 0xff,
+        ];
+        let enciphered: [u8; 16] = [
+            0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4,
+            0xc5, 0x5a,
+        ];
+        let table = TableId::parse(&URL_SAFE.encode(plain)).unwrap();
+        assert_eq!(key.watch_id(&table), URL_SAFE.encode(enciphered));
+        assert_eq!(key.table(&URL_SAFE.encode(enciphered)), Some(table));
     }
 
     #[test]

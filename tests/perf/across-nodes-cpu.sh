@@ -14,9 +14,10 @@ export CHAIKHANA_RATE_PER_SECOND=1000000 CHAIKHANA_RATE_BURST=1000000 CHAIKHANA_
 trap 'kill $(jobs -p) 2> /dev/null' EXIT
 ticks() { for pid in "$@"; do awk '{printf "%d ", $14 + $15}' "/proc/$pid/stat"; done; }
 
-# Runs loadgen against $1 and prints the CPU per action of the processes named in $names ($pids).
+# Runs the load generator against $1 and prints the CPU per action of the processes named in $names
+# ($pids).
 measure() {
-  "$bin" loadgen --url "$1" --game panjpar --tables "$tables" --duration "$seconds" > "$out" &
+  "$bin-loadgen" run --url "$1" --game panjpar --tables "$tables" --duration "$seconds" > "$out" &
   local load=$!
   sleep 2
   local before after t0 t1

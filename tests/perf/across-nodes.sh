@@ -1,5 +1,5 @@
 #!/bin/bash
-# A move's round trip on one node against across two nodes through Redis, in one loadgen run: a node
+# A move's round trip on one node against across two nodes through Redis, in one load run: a node
 # alone (no Redis) on :18091; a redis-server of its own on :16399; an `edge` node on :18092 whose tables
 # live on a `tables` node on :18093. Every seat of the second half plays through the edge node, so every
 # action and every view crosses Redis twice. Usage:
@@ -22,5 +22,5 @@ CHAIKHANA_LISTEN=127.0.0.1:18093 CHAIKHANA_REDIS_URL=redis://127.0.0.1:16399 CHA
 CHAIKHANA_LISTEN=127.0.0.1:18092 CHAIKHANA_REDIS_URL=redis://127.0.0.1:16399 CHAIKHANA_ROLE=edge \
   "$bin" serve > /dev/null 2>&1 &
 sleep 1.5
-"$bin" loadgen --url http://127.0.0.1:18091 --across http://127.0.0.1:18092 --game "$game" \
+"$bin-loadgen" run --url http://127.0.0.1:18091 --across http://127.0.0.1:18092 --game "$game" \
   --tables "$tables" --duration "$seconds"

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Throughput and p99 as tables grow: starts a release server, runs `chaikhana loadgen` at each table
-# count and prints one line per run: tables, then the loadgen's JSON. Usage:
+# Throughput and p99 as tables grow: starts a release server, runs `chaikhana-loadgen run` at each
+# table count and prints one line per run: tables, then the load generator's JSON. Usage:
 #   tests/perf/loadgen-sweep.sh panjpar 10 20 50 100 200 400 > sweep.txt
 #   python3 tests/perf/loadgen-graph.py sweep.txt > tests/perf/loadgen-panjpar.svg
 set -eu
@@ -15,6 +15,6 @@ server=$!
 trap 'kill $server' EXIT
 sleep 1
 for tables in "$@"; do
-  echo "$tables $("$bin" loadgen --url http://127.0.0.1:18090 --game "$game" --tables "$tables" \
+  echo "$tables $("$bin-loadgen" run --url http://127.0.0.1:18090 --game "$game" --tables "$tables" \
     --duration 5 --server-pid "$server" --json)"
 done

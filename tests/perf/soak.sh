@@ -21,14 +21,14 @@ metric() { curl -s http://127.0.0.1:$port/metrics | awk -v m="$1" '$1 ~ "^"m"($|
 echo "rss_start_kib $(rss)"
 seconds=$((minutes * 60))
 for game in panjpar pishe-pasha ganjifa; do
-  nice -n 5 "$bin" loadgen --url http://127.0.0.1:$port --game $game --tables "$tables" --threads 1 \
+  nice -n 5 "$bin-loadgen" run --url http://127.0.0.1:$port --game $game --tables "$tables" --threads 1 \
     --duration $seconds --seed 7 --json > /tmp/soak-$game.json 2>/tmp/soak-$game.err &
 done
 sleep 60
 echo "rss_warm_kib $(rss)"
 echo "tables_active_warm $(metric chaikhana_tables_active)"
 echo "connections_open_warm $(metric chaikhana_ws_connections_open)"
-wait_for_loadgen() { while pgrep -P $$ -f "loadgen" > /dev/null; do sleep 5; done; }
+wait_for_loadgen() { while pgrep -P $$ -f "chaikhana-loadgen" > /dev/null; do sleep 5; done; }
 wait_for_loadgen
 echo "rss_end_of_load_kib $(rss)"
 sleep 15

@@ -148,7 +148,7 @@ impl Report {
 
     pub fn to_text(&self, title: &str) -> String {
         let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3} ms"));
-        let mut text = format!("chaikhana loadgen: {title}\n");
+        let mut text = format!("chaikhana-loadgen: {title}\n");
         let _ = writeln!(
             text,
             "round trips: {} ({:.0} per second)",
@@ -209,7 +209,7 @@ impl IdleReport {
     }
 
     pub fn to_text(&self, title: &str) -> String {
-        let mut text = format!("chaikhana loadgen: {title}\n");
+        let mut text = format!("chaikhana-loadgen: {title}\n");
         let _ = writeln!(text, "connections held open: {}", self.connections);
         let _ = writeln!(text, "errors: {}", self.errors);
         if let Some(rss) = self.server_rss_bytes {

@@ -1,15 +1,11 @@
-//! `chaikhana loadgen`: plays many friends tables over HTTP and real WebSockets as fast as the server
-//! answers, or holds many idle connections, or times a bare echo server; reports throughput, round
-//! trips, errors and, for a local server, its memory and CPU.
+//! The load run: plays many friends tables over HTTP and real WebSockets as fast as the server answers,
+//! or holds many idle connections, or times a bare echo server; reports throughput, round trips, errors
+//! and, for a local server, its memory and CPU.
 //!
 //! Worker threads each run their own actix runtime and their share of the tables. A run has phases:
 //! every worker sets up (tables opened, sockets connected), the server is sampled, play starts at once
 //! everywhere, every worker finishes its last round trip, the server is sampled again, and only then
 //! are the sockets closed.
-
-pub mod echo;
-pub mod report;
-mod seat;
 
 use std::cell::RefCell;
 use std::net::{IpAddr, Ipv4Addr};
@@ -23,8 +19,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
-pub use report::{IdleReport, ProcSample, Report, Tally};
-use seat::Seat;
+use crate::report::{IdleReport, ProcSample, Report, Tally};
+use crate::seat::{self, Seat};
 
 /// Connections made from one source address before the next (past the ~28,000 ephemeral ports).
 const PER_SOURCE_ADDRESS: usize = 20_000;
@@ -36,7 +32,7 @@ const SETUP_AT_ONCE: usize = 32;
 pub struct Options {
     /// The server's base URL, `http://host:port`.
     pub url: String,
-    /// `panjpar`, `pishe-pasha`, `ganjifa`, or `echo` for a `chaikhana echo` server.
+    /// `panjpar`, `pishe-pasha`, `ganjifa`, or `echo` for a `chaikhana-loadgen echo` server.
     pub game: String,
     pub tables: usize,
     pub duration: Duration,
@@ -91,7 +87,7 @@ pub fn run(options: &Options) -> Result<Outcome, String> {
     if let Some(pid) = options.server_pid {
         ProcSample::read(pid)?;
     }
-    crate::settings::raise_open_file_limit();
+    chaikhana::settings::raise_open_file_limit();
     let threads = options.threads.max(1);
     let shared = Arc::new(Shared {
         options: options.clone(),

@@ -1,28 +1,13 @@
-//! `chaikhana echo`: a bare actix-ws server that sends every text frame straight back. It measures the
-//! physical cost of a WebSocket round trip on this machine, so that the game server's figures can be
-//! given as a ratio to it (`chaikhana loadgen --game echo` times it).
-
-use std::net::SocketAddr;
+//! `chaikhana-loadgen echo`: a bare actix-ws server that sends every text frame straight back. It
+//! measures the physical cost of a WebSocket round trip on this machine, so that the game server's
+//! figures can be given as a ratio to it (`chaikhana-loadgen run --game echo` times it).
 
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
 use actix_ws::Message;
 
-/// A running echo server.
-pub struct EchoServer {
-    pub addr: SocketAddr,
-    pub handle: actix_web::dev::ServerHandle,
-    server: actix_rt::task::JoinHandle<std::io::Result<()>>,
-}
-
-impl EchoServer {
-    /// Serves until stopped (Ctrl-C or SIGTERM stop it).
-    pub async fn wait(self) -> std::io::Result<()> {
-        self.server.await.unwrap_or(Ok(()))
-    }
-}
-
-/// Binds `listen` and serves `GET /ws` on the current actix runtime.
-pub fn start(listen: &str) -> std::io::Result<EchoServer> {
+/// Binds `listen`, prints the address it serves `GET /ws` at (the first line on standard output), and
+/// serves until stopped (Ctrl-C or SIGTERM stop it).
+pub async fn serve(listen: &str) -> std::io::Result<()> {
     let server = HttpServer::new(|| App::new().route("/ws", web::get().to(echo_socket)))
         .tcp_nodelay(true)
         .bind(listen)?;
@@ -31,13 +16,8 @@ pub fn start(listen: &str) -> std::io::Result<EchoServer> {
         .first()
         .copied()
         .ok_or_else(|| std::io::Error::other("bound to no address"))?;
-    let server = server.run();
-    let handle = server.handle();
-    Ok(EchoServer {
-        addr,
-        handle,
-        server: actix_rt::spawn(server),
-    })
+    println!("echoing WebSocket frames at ws://{addr}/ws");
+    server.run().await
 }
 
 async fn echo_socket(req: HttpRequest, body: web::Payload) -> HttpResponse {

@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::report::Tally;
+use crate::report::Tally;
 
 pub type Socket = Framed<BoxedSocket, Codec>;
 
