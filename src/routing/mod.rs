@@ -13,7 +13,7 @@ use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use crate::matches::MatchLength;
-use crate::settings::Settings;
+use crate::settings::{Role, Settings};
 use crate::table::{
     Level, OnClosed, TableConfig, TableHandle, TableId, TableKeeper, TableKind, TableRefusal,
     TokenHash, WatchKey,
@@ -56,15 +56,14 @@ fn configured_watch_key(settings: &Settings) -> Option<WatchKey> {
 
 /// The router the settings ask for: Redis when `redis_url` is set, otherwise the embedded one.
 pub fn from_settings(settings: &Arc<Settings>) -> Result<Arc<dyn Router>, String> {
-    redis::Role::parse(&settings.role)?;
     if !settings.watch_secret.trim().is_empty() {
         WatchKey::from_hex(&settings.watch_secret)?;
     }
     if settings.redis_url.is_empty() {
-        if settings.role != "all" {
+        if settings.role != Role::All {
             return Err(format!(
                 "role \"{}\" needs redis_url: alone, a process does everything",
-                settings.role
+                settings.role.as_str()
             ));
         }
         return Ok(Arc::new(LocalRouter::new(settings.clone())));

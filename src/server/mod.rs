@@ -99,7 +99,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
     let client_address = client_address::ClientAddress::new(&settings.trusted_proxies)
         .map_err(std::io::Error::other)?;
     // A node that only hosts tables serves no browser: health and metrics alone.
-    let tables_only = settings.role == "tables";
+    let tables_only = !settings.role.serves_browsers();
     let state = web::Data::new(AppState {
         settings: settings.clone(),
         router: router.clone(),

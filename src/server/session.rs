@@ -6,7 +6,7 @@
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use actix::{
     Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, MailboxError, Recipient,
@@ -312,7 +312,7 @@ impl Actor for WsSession {
                 );
             }
             Entry::Seat => {
-                let wait = Duration::from_secs(self.settings.hello_timeout_secs.max(1));
+                let wait = self.settings.hello_timeout();
                 ctx.run_later(wait, |session, ctx| {
                     if !session.attached {
                         session.close(1008, "no hello came in time", ctx);
@@ -320,8 +320,8 @@ impl Actor for WsSession {
                 });
             }
         }
-        let every = Duration::from_secs(self.settings.ping_interval_secs.max(1));
-        let silence = Duration::from_secs(self.settings.silence_timeout_secs.max(1));
+        let every = self.settings.ping_interval();
+        let silence = self.settings.silence_timeout();
         ctx.run_interval(every, move |session, ctx| {
             if session.last_heard.elapsed() > silence {
                 session.close(1001, "silent for too long", ctx);

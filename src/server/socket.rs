@@ -83,7 +83,7 @@ async fn admit(
     let Some(id) = req
         .path()
         .strip_prefix("/ws/")
-        .filter(|_| state.settings.role != "tables")
+        .filter(|_| state.settings.role.serves_browsers())
     else {
         return Err(super::pages::not_found());
     };
