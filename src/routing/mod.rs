@@ -35,8 +35,8 @@ pub struct OpenTable {
 pub trait Router: Send + Sync + 'static {
     /// Opens a table (on this node or another) with its creator in seat 1; answers its id.
     fn open(&self, request: OpenTable) -> BoxFuture<'_, Result<TableId, TableRefusal>>;
-    /// The table with this id, wherever it lives: refused with 404 when there is none, 503 when it
-    /// cannot be reached for now.
+    /// The table with this id, wherever it lives: refused as `NoSuchTable` when there is none,
+    /// `Unavailable` when it cannot be reached for now.
     fn find<'a>(&'a self, id: &'a TableId) -> BoxFuture<'a, Result<TableHandle, TableRefusal>>;
     /// How many tables live on this node.
     fn open_tables(&self) -> usize;

@@ -13,9 +13,9 @@ use rand::{Rng, SeedableRng};
 use super::frames::{MatchInfo, Status, ViewFrame};
 use super::messages::*;
 use super::seats::{Occupant, TableKind};
-use super::{fresh_salt, DealSeal, TableId, TokenHash};
+use super::{fresh_salt, DealSeal, RefusalCode, TableId, TableRefusal, TokenHash};
 use crate::cards::{deal_rng, Seat};
-use crate::game::{BotRng, Game, RuleError};
+use crate::game::{BotRng, Game};
 use crate::matches::{Match, MatchLength};
 use crate::metrics::metrics;
 use crate::outbox::{Frame, NotQueued};
@@ -451,7 +451,7 @@ impl<G: Game> Table<G> {
             tracing::warn!(table = %self.id, "the table's store is out of reach: play is paused");
             metrics().tables_paused.inc();
             let frame = ServerMsg::Error {
-                code: "unavailable",
+                code: RefusalCode::Unavailable.as_str(),
                 message: PAUSED,
                 id: None,
             }
@@ -610,7 +610,7 @@ impl<G: Game> Table<G> {
             Ok(action) => action,
             Err(e) => {
                 let message = format!("That is not a {} action: {e}.", G::NAME);
-                self.send_refusal(conn, "bad-action", &message, id);
+                self.send_refusal(conn, RefusalCode::BadAction.as_str(), &message, id);
                 return;
             }
         };
@@ -638,10 +638,10 @@ impl<G: Game> Table<G> {
     }
 
     /// Checks a request made on `version` while the table should be at `wanted`.
-    fn check_moment(&self, version: u64, wanted: Status) -> Result<(), RuleError> {
+    fn check_moment(&self, version: u64, wanted: Status) -> Result<(), TableRefusal> {
         if version != self.version {
-            return Err(RuleError::new(
-                "stale-version",
+            return Err(TableRefusal::new(
+                RefusalCode::StaleVersion,
                 "The table has moved on since that view; here is the current one.",
             ));
         }
@@ -655,13 +655,13 @@ impl<G: Game> Table<G> {
             Status::DealOver => "This deal is over: deal the next one.",
             Status::MatchOver => "The match is over: start a rematch.",
         };
-        Err(RuleError::new("wrong-moment", message))
+        Err(TableRefusal::new(RefusalCode::WrongMoment, message))
     }
 
     /// Sends an error, and with a stale version the current view as well.
-    fn refuse(&mut self, conn: ConnId, seat: Seat, refusal: RuleError, id: Option<&str>) {
-        self.send_refusal(conn, refusal.code, &refusal.message, id);
-        if refusal.code == "stale-version" {
+    fn refuse(&mut self, conn: ConnId, seat: Seat, refusal: TableRefusal, id: Option<&str>) {
+        self.send_refusal(conn, refusal.code.as_str(), &refusal.message, id);
+        if let RefusalCode::StaleVersion = refusal.code {
             let frame = self.view_frame(Some(seat), &self.seat_infos());
             self.send(conn, frame);
         }

@@ -6,6 +6,7 @@
 mod actor;
 mod frames;
 mod messages;
+mod refusal;
 mod seal;
 mod seats;
 mod snapshot;
@@ -13,6 +14,7 @@ mod watch;
 
 pub use actor::{Change, Closing, Kept, OnClosed, Table, TableConfig, TableKeeper};
 pub use messages::*;
+pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{commitment, fresh_salt, DealSeal};
 pub use seats::{Level, SeatTicket, TableKind};
 pub use snapshot::{SeatRecord, Snapshot};

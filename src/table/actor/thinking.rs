@@ -8,9 +8,10 @@ use actix::{AsyncContext, Context, Handler, Message};
 use rand::{Rng, SeedableRng};
 
 use super::super::seats::{Level, Occupant, TableKind};
+use super::super::{RefusalCode, TableRefusal};
 use super::Table;
 use crate::cards::Seat;
-use crate::game::{BotRng, Game, RuleError, Search};
+use crate::game::{BotRng, Game, Search};
 use crate::metrics::metrics;
 
 /// A computer's choice, made on the table's `version`.
@@ -52,11 +53,11 @@ impl<G: Game> Table<G> {
 
     /// Sets how well the computers play from the next match on (`None` keeps the level). Only a
     /// computer table has a level to choose.
-    pub(super) fn choose_level(&mut self, level: Option<&str>) -> Result<(), RuleError> {
+    pub(super) fn choose_level(&mut self, level: Option<&str>) -> Result<(), TableRefusal> {
         let Some(name) = level else {
             return Ok(());
         };
-        let refuse = |message: String| RuleError::new("bad-level", message);
+        let refuse = |message: String| TableRefusal::new(RefusalCode::BadLevel, message);
         let level = Level::parse(name).map_err(refuse)?;
         if self.kind != TableKind::Computer {
             return Err(refuse(
