@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{Token, TokenHash};
 use crate::cards::Seat;
 use crate::game::{Bot, Game};
-use crate::protocol::SeatInfo;
+use crate::protocol::{SeatInfo, Who};
 
 /// Against the computer, or among friends through a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,9 +106,9 @@ impl<G: Game> Occupant<G> {
     /// for the next deal, `name` what its person is called.
     pub fn info(&self, seat: Seat, voice: bool, ready: bool, name: Option<String>) -> SeatInfo {
         let (who, connected) = match self {
-            Occupant::Free => ("free", false),
-            Occupant::Person { sockets, .. } => ("person", *sockets > 0),
-            Occupant::Computer(_) => ("computer", true),
+            Occupant::Free => (Who::Free, false),
+            Occupant::Person { sockets, .. } => (Who::Person, *sockets > 0),
+            Occupant::Computer(_) => (Who::Computer, true),
         };
         SeatInfo {
             seat,
