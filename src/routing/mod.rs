@@ -80,6 +80,7 @@ pub fn table_config(
 ) -> TableConfig {
     TableConfig {
         bot_delay: settings.bot_delay(),
+        strong_budget: settings.strong_budget(),
         seat_hold: settings.seat_hold(),
         idle_expiry: settings.idle_expiry(),
         sockets_per_seat: settings.sockets_per_seat,

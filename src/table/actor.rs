@@ -16,6 +16,7 @@ use super::seats::{Occupant, TableKind};
 use super::{fresh_salt, DealSeal, RefusalCode, TableId, TableRefusal, TokenHash};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game};
+use crate::games::strong::Budget;
 use crate::matches::{Match, MatchLength};
 use crate::metrics::metrics;
 use crate::outbox::{Frame, NotQueued};
@@ -28,6 +29,8 @@ const VIEW_SIZE_HINT: usize = 2048;
 #[derive(Clone)]
 pub struct TableConfig {
     pub bot_delay: Duration,
+    /// How long a strong computer at the table thinks per decision.
+    pub strong_budget: Budget,
     pub seat_hold: Duration,
     pub idle_expiry: Duration,
     /// Sockets one seat may hold open at once.
@@ -159,7 +162,7 @@ impl<G: Game> Table<G> {
         let mut seats = vec![Occupant::person(creator)];
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
-                TableKind::Computer => Occupant::Computer(G::bot(bot, seat)?),
+                TableKind::Computer => Occupant::Computer(G::bot(bot, seat, config.strong_budget)?),
                 TableKind::Friends => Occupant::Free,
             });
         }

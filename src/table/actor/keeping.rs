@@ -155,7 +155,8 @@ impl<G: Game> Table<G> {
                     attached_before: true,
                 },
                 SeatRecord::Computer { bot } => Occupant::Computer(
-                    G::bot(&bot, seat).ok_or_else(|| format!("no computer player \"{bot}\""))?,
+                    G::bot(&bot, seat, config.strong_budget)
+                        .ok_or_else(|| format!("no computer player \"{bot}\""))?,
                 ),
             });
         }
@@ -274,6 +275,7 @@ pub(super) mod tests {
     pub(in crate::table::actor) fn config() -> TableConfig {
         TableConfig {
             bot_delay: Duration::from_millis(1),
+            strong_budget: crate::games::strong::DEFAULT_BUDGET,
             seat_hold: Duration::from_secs(60),
             idle_expiry: Duration::from_secs(60),
             sockets_per_seat: 4,

@@ -66,7 +66,7 @@ impl<G: Game> Table<G> {
         }
         for seat in Seat::all(G::SEATS) {
             if let Occupant::Computer(bot) = &mut self.seats[seat.index()] {
-                if let Some(fresh) = G::bot(level.bot(), seat) {
+                if let Some(fresh) = G::bot(level.bot(), seat, self.config.strong_budget) {
                     *bot = fresh;
                 }
             }
