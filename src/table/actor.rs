@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 
 use super::frames::{MatchInfo, Status, ViewFrame};
 use super::messages::*;
-use super::seats::{Occupant, TableKind};
+use super::seats::{Level, Occupant, TableKind};
 use super::{fresh_salt, DealSeal, RefusalCode, TableId, TableRefusal, TokenHash};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, Game};
@@ -115,6 +115,8 @@ type TableRng = rand::rngs::OsRng;
 pub struct Table<G: Game> {
     id: TableId,
     kind: TableKind,
+    /// How well the computers play, at a computer table (none at a friends table).
+    level: Option<Level>,
     config: TableConfig,
     seats: Vec<Occupant<G>>,
     length: MatchLength,
@@ -154,7 +156,7 @@ impl<G: Game> Table<G> {
         id: TableId,
         kind: TableKind,
         length: MatchLength,
-        bot: &str,
+        level: Level,
         creator: TokenHash,
         config: TableConfig,
     ) -> Option<Table<G>> {
@@ -162,15 +164,19 @@ impl<G: Game> Table<G> {
         let mut seats = vec![Occupant::person(creator)];
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
-                TableKind::Computer => Occupant::Computer(G::bot(bot, seat, config.strong_budget)?),
+                TableKind::Computer => {
+                    Occupant::Computer(G::bot(level.bot(), seat, config.strong_budget)?)
+                }
                 TableKind::Friends => Occupant::Free,
             });
         }
+        let level = (kind == TableKind::Computer).then_some(level);
         let matchup = Match::new(length, G::SEATS, &mut rng);
         let bot_rng = BotRng::seed_from_u64(rng.gen());
         let table = Table {
             id,
             kind,
+            level,
             config,
             seats,
             length,

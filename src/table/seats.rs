@@ -44,12 +44,20 @@ impl Level {
         }
     }
 
-    /// The name of the computer player that plays at this level (every game has both).
+    /// The name of the computer player that plays at this level (every game has both), as snapshots
+    /// keep it.
     pub fn bot(self) -> &'static str {
         match self {
             Level::Standard => "computer",
             Level::Strong => "strong",
         }
+    }
+
+    /// The level whose computer player is called `bot` (reading a snapshot).
+    pub fn of_bot(bot: &str) -> Option<Level> {
+        [Level::Standard, Level::Strong]
+            .into_iter()
+            .find(|level| level.bot() == bot)
     }
 
     /// The level called `name`, or a sentence saying which levels there are.

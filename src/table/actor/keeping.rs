@@ -7,7 +7,7 @@ use actix::{ActorContext, ActorFutureExt, AsyncContext, Context, Handler, WrapFu
 use rand::{Rng, SeedableRng};
 
 use super::super::messages::{DealRecord, Keep};
-use super::super::seats::Occupant;
+use super::super::seats::{Level, Occupant};
 use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf};
 use super::super::{DealSeal, TableId};
 use super::{Change, Closing, Kept, Table, TableConfig, TableRng};
@@ -145,6 +145,7 @@ impl<G: Game> Table<G> {
             return Err(format!("a {} table has {} seats", G::NAME, G::SEATS));
         }
         let mut seats = Vec::with_capacity(G::SEATS);
+        let mut level = None;
         for (seat, record) in Seat::all(G::SEATS).zip(snapshot.seats) {
             seats.push(match record {
                 SeatRecord::Free => Occupant::Free,
@@ -154,10 +155,14 @@ impl<G: Game> Table<G> {
                     gone_since: Some(Instant::now()),
                     attached_before: true,
                 },
-                SeatRecord::Computer { bot } => Occupant::Computer(
-                    G::bot(&bot, seat, config.strong_budget)
-                        .ok_or_else(|| format!("no computer player \"{bot}\""))?,
-                ),
+                SeatRecord::Computer { bot } => {
+                    let made = Level::of_bot(&bot).and_then(|at| {
+                        // Every computer at a table plays at the table's level.
+                        level = Some(at);
+                        G::bot(at.bot(), seat, config.strong_budget)
+                    });
+                    Occupant::Computer(made.ok_or_else(|| format!("no computer player \"{bot}\""))?)
+                }
             });
         }
         let (state, seal) = match snapshot.deals.last() {
@@ -172,6 +177,7 @@ impl<G: Game> Table<G> {
         Ok(Table {
             id,
             kind: snapshot.kind,
+            level,
             config,
             seats,
             length: snapshot.length,
@@ -317,9 +323,15 @@ pub(super) mod tests {
         for (actions, seed) in [(0, 1), (1, 2), (17, 3), (120, 4), (400, 5)] {
             let id = TableId::random();
             let token = Token::random();
-            let mut table =
-                Table::<G>::new(id.clone(), kind, length, G::BOTS[0], token.hash(), config())
-                    .unwrap();
+            let mut table = Table::<G>::new(
+                id.clone(),
+                kind,
+                length,
+                Level::Standard,
+                token.hash(),
+                config(),
+            )
+            .unwrap();
             if kind == TableKind::Friends {
                 for seat in table.seats.iter_mut().skip(1) {
                     *seat = Occupant::person(Token::random().hash());
@@ -388,7 +400,7 @@ pub(super) mod tests {
                 id.clone(),
                 kind,
                 length,
-                G::BOTS[0],
+                Level::Standard,
                 Token::random().hash(),
                 config(),
             )
@@ -460,7 +472,7 @@ pub(super) mod tests {
             TableId::random(),
             TableKind::Computer,
             MatchLength::Deals(2),
-            "computer",
+            Level::Standard,
             Token::random().hash(),
             config(),
         )
@@ -479,7 +491,7 @@ pub(super) mod tests {
             TableId::random(),
             TableKind::Computer,
             MatchLength::DealsWon(1),
-            "computer",
+            Level::Standard,
             Token::random().hash(),
             config(),
         )
@@ -512,7 +524,7 @@ pub(super) mod tests {
             id.clone(),
             TableKind::Computer,
             MatchLength::DealsWon(1),
-            "computer",
+            Level::Standard,
             Token::random().hash(),
             config(),
         )

@@ -185,7 +185,7 @@ mod tests {
             TableId::random(),
             TableKind::Friends,
             length,
-            G::BOTS[0],
+            crate::table::Level::Standard,
             Token::random().hash(),
             config(),
         )
