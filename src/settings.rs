@@ -11,8 +11,7 @@ pub const DEFAULTS: &str = include_str!("../config/default.toml");
 
 /// What a process does when several share their tables through Redis: everything, only pages and
 /// sockets, or only tables. Written in the settings as "all", "edge" or "tables".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     All,
     Edge,
@@ -37,6 +36,22 @@ impl Role {
     /// metrics alone).
     pub fn serves_browsers(self) -> bool {
         self != Role::Tables
+    }
+}
+
+/// Read by hand rather than derived, so that an operator who mistypes the role is told the three
+/// words in plain terms.
+impl<'de> Deserialize<'de> for Role {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Role, D::Error> {
+        let written = String::deserialize(deserializer)?;
+        [Role::All, Role::Edge, Role::Tables]
+            .into_iter()
+            .find(|role| role.as_str() == written)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "role is \"all\", \"edge\" or \"tables\", not \"{written}\""
+                ))
+            })
     }
 }
 
@@ -366,7 +381,11 @@ mod tests {
             assert_eq!(with_env(&[("CHAIKHANA_ROLE", written)]).unwrap().role, role);
             assert_eq!(role.as_str(), written);
         }
-        assert!(with_env(&[("CHAIKHANA_ROLE", "everything")]).is_err());
+        let refused = with_env(&[("CHAIKHANA_ROLE", "everything")]).unwrap_err();
+        assert!(
+            refused.contains("\"tables\", not \"everything\""),
+            "{refused}"
+        );
         assert!(with_env(&[("CHAIKHANA_ROLE", "")]).is_err());
     }
 
