@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::cards::{DealRng, Seat};
+use crate::games::strong::Budget;
 
 /// What a deal needs to know about the match around it. The match counts the deals it has dealt
 /// (drawn and void deals included) and picked its first seat at random; each game turns that into its own
@@ -201,8 +202,9 @@ pub trait Game: Sized + 'static {
     /// The names of the computer players, the first being the site's default.
     const BOTS: &'static [&'static str];
 
-    /// A computer player by name (one of [`Game::BOTS`]), for `seat`.
-    fn bot(name: &str, seat: Seat) -> Option<Box<dyn Bot<Self>>>;
+    /// A computer player by name (one of [`Game::BOTS`]), for `seat`; a strong one thinks within
+    /// `budget` per decision.
+    fn bot(name: &str, seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>>;
 }
 
 /// The random source a computer player draws its choices from.

@@ -93,16 +93,17 @@ fn main() -> ExitCode {
             budget_ms,
             budget_samples,
         } => {
-            games::strong::set_budget(match (budget_ms, budget_samples) {
+            let budget = match (budget_ms, budget_samples) {
                 (_, Some(samples)) => Budget::Samples(samples.max(1)),
                 (Some(ms), None) => Budget::Time(Duration::from_millis(ms)),
                 (None, None) => strong_budget(cli.config.as_deref()),
-            });
+            };
             let config = SimConfig {
                 deals,
                 seed,
                 bots,
                 trace,
+                budget,
             };
             match games::simulate_by_name(&game, &config) {
                 Ok(report) if json => {

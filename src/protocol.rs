@@ -240,8 +240,7 @@ pub enum ServerMsg<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SeatInfo {
     pub seat: Seat,
-    /// "person", "computer" or "free".
-    pub who: &'static str,
+    pub who: Who,
     pub connected: bool,
     /// Whether this seat has voice on (always false at a computer table).
     pub voice: bool,
@@ -250,6 +249,15 @@ pub struct SeatInfo {
     pub ready: bool,
     /// The name its person gave, if any (plain text: pages show it as text, never as markup).
     pub name: Option<String>,
+}
+
+/// Who sits in a seat, as every seat is told: "person", "computer" or "free".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Who {
+    Person,
+    Computer,
+    Free,
 }
 
 impl ServerMsg<'_> {

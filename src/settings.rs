@@ -9,6 +9,52 @@ use serde::Deserialize;
 /// The defaults, as shipped in config/default.toml.
 pub const DEFAULTS: &str = include_str!("../config/default.toml");
 
+/// What a process does when several share their tables through Redis: everything, only pages and
+/// sockets, or only tables. Written in the settings as "all", "edge" or "tables".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    All,
+    Edge,
+    Tables,
+}
+
+impl Role {
+    /// The role as the settings write it; nodes also tell each other their roles in these words.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::All => "all",
+            Role::Edge => "edge",
+            Role::Tables => "tables",
+        }
+    }
+
+    pub fn hosts_tables(self) -> bool {
+        self != Role::Edge
+    }
+
+    /// Whether it serves pages and sockets to browsers (a tables-only node serves health and
+    /// metrics alone).
+    pub fn serves_browsers(self) -> bool {
+        self != Role::Tables
+    }
+}
+
+/// Read by hand rather than derived, so that an operator who mistypes the role is told the three
+/// words in plain terms.
+impl<'de> Deserialize<'de> for Role {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Role, D::Error> {
+        let written = String::deserialize(deserializer)?;
+        [Role::All, Role::Edge, Role::Tables]
+            .into_iter()
+            .find(|role| role.as_str() == written)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "role is \"all\", \"edge\" or \"tables\", not \"{written}\""
+                ))
+            })
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
@@ -25,7 +71,7 @@ pub struct Settings {
     /// (empty: the system's authorities).
     pub redis_ca_file: String,
     pub redis_lease_ms: u64,
-    pub role: String,
+    pub role: Role,
     pub max_frame_bytes: usize,
     pub rate_per_second: u32,
     pub rate_burst: u32,
@@ -71,15 +117,11 @@ impl Settings {
         file: Option<&Path>,
         env: impl Iterator<Item = (String, String)>,
     ) -> Result<Settings, String> {
-        let settings: Vec<String> = DEFAULTS
-            .lines()
-            .filter(|line| !line.trim_start().starts_with('#'))
-            .filter_map(|line| line.split_once('=').map(|(key, _)| key.trim().to_string()))
-            .collect();
+        let names = setting_names();
         let env: std::collections::HashMap<String, String> = env
             .filter(|(name, _)| {
                 name.strip_prefix("CHAIKHANA_")
-                    .is_some_and(|key| settings.contains(&key.to_ascii_lowercase()))
+                    .is_some_and(|key| names.iter().any(|n| n.eq_ignore_ascii_case(key)))
             })
             .collect();
         let mut builder = config::Config::builder()
@@ -87,7 +129,7 @@ impl Settings {
         if let Some(path) = file {
             builder = builder.add_source(config::File::from(path).required(true));
         }
-        builder
+        let settings: Settings = builder
             .add_source(
                 config::Environment::with_prefix("CHAIKHANA")
                     .try_parsing(true)
@@ -95,7 +137,22 @@ impl Settings {
             )
             .build()
             .and_then(|c| c.try_deserialize())
-            .map_err(|e| format!("the settings are not valid: {e}"))
+            .map_err(|e| format!("the settings are not valid: {e}"))?;
+        settings
+            .check()
+            .map_err(|e| format!("the settings are not valid: {e}"))?;
+        Ok(settings)
+    }
+
+    /// What the types alone do not say: a Redis URL must be one (its client is made only once the
+    /// server starts, and a typo should stop the process before then).
+    fn check(&self) -> Result<(), String> {
+        if !self.redis_url.is_empty() {
+            // The error never repeats the URL, which may hold Redis's password.
+            redis::IntoConnectionInfo::into_connection_info(self.redis_url.as_str())
+                .map_err(|e| format!("redis_url is not a Redis URL: {e}"))?;
+        }
+        Ok(())
     }
 
     /// The defaults alone.
@@ -118,6 +175,26 @@ impl Settings {
 
     pub fn idle_expiry(&self) -> Duration {
         Duration::from_secs(self.idle_expiry_secs)
+    }
+
+    /// How long a table's lease lasts unless refreshed (a setting under 300 ms counts as 300 ms).
+    pub fn redis_lease(&self) -> Duration {
+        Duration::from_millis(self.redis_lease_ms.max(300))
+    }
+
+    /// How long a seat's socket has to send its hello (at least a second).
+    pub fn hello_timeout(&self) -> Duration {
+        Duration::from_secs(self.hello_timeout_secs.max(1))
+    }
+
+    /// How often every socket is pinged (at least every second).
+    pub fn ping_interval(&self) -> Duration {
+        Duration::from_secs(self.ping_interval_secs.max(1))
+    }
+
+    /// How long a socket may stay silent before it is dropped (at least a second).
+    pub fn silence_timeout(&self) -> Duration {
+        Duration::from_secs(self.silence_timeout_secs.max(1))
     }
 
     /// The longest frame or message a socket reads at all; past it the socket closes with 1009.
@@ -166,6 +243,41 @@ pub fn raise_open_file_limit() {
             limit.rlim_cur = limit.rlim_max;
             libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
         }
+    }
+}
+
+/// The names of the settings: the fields of [`Settings`], as serde's derive lists them. Only
+/// `CHAIKHANA_` and one of these (in any case) is read from the environment.
+fn setting_names() -> &'static [&'static str] {
+    let mut names: &'static [&'static str] = &[];
+    // Asking for the fields is all this deserializer does; the error it ends with is expected.
+    let _ = Settings::deserialize(FieldNames(&mut names));
+    names
+}
+
+/// A deserializer that only notes the field names the struct asks it for, and then refuses.
+struct FieldNames<'a>(&'a mut &'static [&'static str]);
+
+impl<'de> serde::Deserializer<'de> for FieldNames<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = fields;
+        Err(serde::de::Error::custom("only the field names were wanted"))
+    }
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("only a struct has field names"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+        unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
     }
 }
 
@@ -235,5 +347,78 @@ mod tests {
         assert_eq!(settings.voice_stun_urls, "");
         let bad = [("CHAIKHANA_BOT_DELAY_MS".to_string(), "soon".to_string())];
         assert!(Settings::load_with_env(None, bad.into_iter()).is_err());
+    }
+
+    fn with_env(pairs: &[(&str, &str)]) -> Result<Settings, String> {
+        let env = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+        Settings::load_with_env(None, env.collect::<Vec<_>>().into_iter())
+    }
+
+    #[test]
+    fn the_settings_read_from_the_environment_are_the_fields_and_the_files_keys() {
+        let mut names: Vec<&str> = setting_names().to_vec();
+        names.sort_unstable();
+        let defaults = config::Config::builder()
+            .add_source(config::File::from_str(DEFAULTS, config::FileFormat::Toml))
+            .build()
+            .unwrap()
+            .try_deserialize::<std::collections::HashMap<String, config::Value>>()
+            .unwrap();
+        let mut keys: Vec<&str> = defaults.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(names, keys);
+        // The last setting of the file, like every other, is read from its variable.
+        let settings = with_env(&[("CHAIKHANA_TRUSTED_PROXIES", "10.0.0.0/8")]).unwrap();
+        assert_eq!(settings.trusted_proxies, "10.0.0.0/8");
+    }
+
+    #[test]
+    fn the_role_is_one_of_three() {
+        assert_eq!(Settings::defaults().role, Role::All);
+        for (written, role) in [
+            ("all", Role::All),
+            ("edge", Role::Edge),
+            ("tables", Role::Tables),
+        ] {
+            assert_eq!(with_env(&[("CHAIKHANA_ROLE", written)]).unwrap().role, role);
+            assert_eq!(role.as_str(), written);
+        }
+        let refused = with_env(&[("CHAIKHANA_ROLE", "everything")]).unwrap_err();
+        assert!(
+            refused.contains("\"tables\", not \"everything\""),
+            "{refused}"
+        );
+        assert!(with_env(&[("CHAIKHANA_ROLE", "")]).is_err());
+    }
+
+    #[test]
+    fn a_redis_url_is_checked_when_the_settings_are_read() {
+        for url in [
+            "redis://127.0.0.1:6379",
+            "rediss://:secret@redis.example:6380/0",
+        ] {
+            let settings = with_env(&[("CHAIKHANA_REDIS_URL", url)]).unwrap();
+            assert_eq!(settings.redis_url, url);
+        }
+        let refused =
+            with_env(&[("CHAIKHANA_REDIS_URL", "http://user:hunter2@redis.example")]).unwrap_err();
+        assert!(refused.contains("redis_url"), "{refused}");
+        assert!(!refused.contains("hunter2"), "{refused}");
+    }
+
+    #[test]
+    fn durations_come_in_the_units_the_settings_name() {
+        let settings = with_env(&[
+            ("CHAIKHANA_BOT_DELAY_MS", "250"),
+            ("CHAIKHANA_IDLE_EXPIRY_SECS", "90"),
+            ("CHAIKHANA_REDIS_LEASE_MS", "100"),
+            ("CHAIKHANA_PING_INTERVAL_SECS", "0"),
+        ])
+        .unwrap();
+        assert_eq!(settings.bot_delay(), Duration::from_millis(250));
+        assert_eq!(settings.idle_expiry(), Duration::from_secs(90));
+        assert_eq!(settings.seat_hold(), Duration::from_secs(60));
+        assert_eq!(settings.redis_lease(), Duration::from_millis(300));
+        assert_eq!(settings.ping_interval(), Duration::from_secs(1));
     }
 }

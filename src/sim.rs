@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::cards::{deal_rng, Seat};
 use crate::game::{Bot, BotRng, DealSetup, Game};
+use crate::games::strong::Budget;
 
 /// A deal that takes more decisions than this has hung: the run stops with an error.
 const MAX_DECISIONS_PER_DEAL: usize = 1_000_000;
@@ -27,6 +28,8 @@ pub struct SimConfig {
     pub bots: Vec<String>,
     /// Where to write one JSON line per decision.
     pub trace: Option<PathBuf>,
+    /// How long a strong computer thinks per decision.
+    pub budget: Budget,
 }
 
 /// The figures of a run; serialized, this is the shape `simulate --json` prints for every game.
@@ -95,7 +98,7 @@ pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
         ));
     }
     for name in &config.bots {
-        if G::bot(name, Seat::new(0)).is_none() {
+        if G::bot(name, Seat::new(0), config.budget).is_none() {
             return Err(format!(
                 "there is no {} bot called \"{name}\" (choose from {})",
                 G::NAME,
@@ -172,7 +175,9 @@ fn play_deal<G: Game>(
     let mut state = G::deal(&setup, &mut deal_rng(seed));
     let mut rng = BotRng::seed_from_u64(seed ^ 0x5eed_b075);
     let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(G::SEATS)
-        .map(|seat| G::bot(&config.bots[seat.index()], seat).expect("bot names were checked"))
+        .map(|seat| {
+            G::bot(&config.bots[seat.index()], seat, config.budget).expect("bot names were checked")
+        })
         .collect();
     // The views the observing bots were just shown: the state has not moved since, so the seat to act
     // reuses its own rather than building it again.

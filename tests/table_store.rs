@@ -118,6 +118,7 @@ async fn seated() -> Seated {
     };
     let config = TableConfig {
         bot_delay: Duration::from_millis(1),
+        strong_budget: chaikhana::games::strong::DEFAULT_BUDGET,
         seat_hold: Duration::from_secs(60),
         idle_expiry: Duration::from_secs(60),
         sockets_per_seat: 4,

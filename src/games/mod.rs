@@ -113,7 +113,7 @@ fn open<G: Game>(
     config: TableConfig,
 ) -> Result<(TableHandle, Snapshot), String> {
     let id = TableId::random();
-    let table = Table::<G>::new(id, kind, length, level.bot(), creator, config)
+    let table = Table::<G>::new(id, kind, length, level, creator, config)
         .ok_or_else(|| format!("{} has no computer player", G::NAME))?;
     let snapshot = table.snapshot();
     Ok((start(table)?, snapshot))

@@ -6,7 +6,6 @@
 //! agree with everything it has seen (a *determinization*), plays each candidate action in the drawn
 //! deal, lets the standard computers finish it, and keeps the candidate that did best on average.
 
-use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
 use crate::game::{Bot, BotRng, Game, Search};
@@ -108,21 +107,6 @@ pub enum Budget {
 
 /// The budget when nothing else is set: 200 ms a decision.
 pub const DEFAULT_BUDGET: Budget = Budget::Time(Duration::from_millis(200));
-
-static BUDGET: RwLock<Budget> = RwLock::new(DEFAULT_BUDGET);
-
-/// Sets the budget every strong computer made from now on uses (the server's setting, or a
-/// `simulate` flag).
-pub fn set_budget(budget: Budget) {
-    if let Ok(mut current) = BUDGET.write() {
-        *current = budget;
-    }
-}
-
-/// The budget strong computers are made with.
-pub fn budget() -> Budget {
-    BUDGET.read().map(|b| *b).unwrap_or(DEFAULT_BUDGET)
-}
 
 /// Counts a search's spending against its budget.
 pub struct Clock {

@@ -13,7 +13,7 @@ use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use crate::matches::MatchLength;
-use crate::settings::Settings;
+use crate::settings::{Role, Settings};
 use crate::table::{
     Level, OnClosed, TableConfig, TableHandle, TableId, TableKeeper, TableKind, TableRefusal,
     TokenHash, WatchKey,
@@ -35,8 +35,8 @@ pub struct OpenTable {
 pub trait Router: Send + Sync + 'static {
     /// Opens a table (on this node or another) with its creator in seat 1; answers its id.
     fn open(&self, request: OpenTable) -> BoxFuture<'_, Result<TableId, TableRefusal>>;
-    /// The table with this id, wherever it lives: refused with 404 when there is none, 503 when it
-    /// cannot be reached for now.
+    /// The table with this id, wherever it lives: refused as `NoSuchTable` when there is none,
+    /// `Unavailable` when it cannot be reached for now.
     fn find<'a>(&'a self, id: &'a TableId) -> BoxFuture<'a, Result<TableHandle, TableRefusal>>;
     /// How many tables live on this node.
     fn open_tables(&self) -> usize;
@@ -56,15 +56,14 @@ fn configured_watch_key(settings: &Settings) -> Option<WatchKey> {
 
 /// The router the settings ask for: Redis when `redis_url` is set, otherwise the embedded one.
 pub fn from_settings(settings: &Arc<Settings>) -> Result<Arc<dyn Router>, String> {
-    redis::Role::parse(&settings.role)?;
     if !settings.watch_secret.trim().is_empty() {
         WatchKey::from_hex(&settings.watch_secret)?;
     }
     if settings.redis_url.is_empty() {
-        if settings.role != "all" {
+        if settings.role != Role::All {
             return Err(format!(
                 "role \"{}\" needs redis_url: alone, a process does everything",
-                settings.role
+                settings.role.as_str()
             ));
         }
         return Ok(Arc::new(LocalRouter::new(settings.clone())));
@@ -81,6 +80,7 @@ pub fn table_config(
 ) -> TableConfig {
     TableConfig {
         bot_delay: settings.bot_delay(),
+        strong_budget: settings.strong_budget(),
         seat_hold: settings.seat_hold(),
         idle_expiry: settings.idle_expiry(),
         sockets_per_seat: settings.sockets_per_seat,

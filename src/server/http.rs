@@ -9,7 +9,7 @@ use super::pages;
 use super::AppState;
 use crate::games;
 use crate::routing::OpenTable;
-use crate::table::{Join, Level, TableId, TableKind, TableRefusal, Token};
+use crate::table::{Join, Level, RefusalCode, TableId, TableKind, TableRefusal, Token};
 
 /// The site's routes; `with_operations` adds `operations` (when they have no listener of their own).
 pub fn routes(cfg: &mut web::ServiceConfig, with_operations: bool) {
@@ -49,18 +49,62 @@ async fn healthz() -> HttpResponse {
 /// The process takes new tables and sockets: not while it drains.
 async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     if state.registry.draining() {
-        return refusal(503, "draining", "This server is shutting down.");
+        return refusal(RefusalCode::Draining, "This server is shutting down.");
     }
     HttpResponse::Ok().json(json!({ "ready": true, "tables": state.router.open_tables() }))
 }
 
-pub(super) fn refusal(status: u16, code: &str, message: &str) -> HttpResponse {
-    HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST))
-        .json(json!({ "code": code, "message": message }))
+/// The HTTP status of an answer that refuses with `code`.
+pub(super) fn status(code: RefusalCode) -> StatusCode {
+    match code {
+        RefusalCode::BadRequest
+        | RefusalCode::NotAWebsocket
+        | RefusalCode::NoAddress
+        | RefusalCode::Binary => StatusCode::BAD_REQUEST,
+        RefusalCode::WrongToken | RefusalCode::WrongOrigin | RefusalCode::TokenInUrl => {
+            StatusCode::FORBIDDEN
+        }
+        RefusalCode::NoSuchTable => StatusCode::NOT_FOUND,
+        RefusalCode::TableFull => StatusCode::CONFLICT,
+        RefusalCode::TooManySocketsForSeat
+        | RefusalCode::TooManyWatchers
+        | RefusalCode::TooManyTables
+        | RefusalCode::TooManySocketsFromAddress
+        | RefusalCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        RefusalCode::Busy
+        | RefusalCode::Unavailable
+        | RefusalCode::Draining
+        | RefusalCode::ServerFull => StatusCode::SERVICE_UNAVAILABLE,
+        RefusalCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        // These are said only in a socket's error frames, about a request the socket made of its
+        // table; as an HTTP answer, such a request would be a conflict with the table's state.
+        RefusalCode::StaleVersion
+        | RefusalCode::WrongMoment
+        | RefusalCode::BadAction
+        | RefusalCode::BadLevel
+        | RefusalCode::BadName
+        | RefusalCode::PhrasesFriendsOnly
+        | RefusalCode::VoiceFriendsOnly
+        | RefusalCode::VoiceMoved
+        | RefusalCode::VoiceOff
+        | RefusalCode::PeerVoiceOff
+        | RefusalCode::BadSignal
+        | RefusalCode::WatchersCannotAct
+        | RefusalCode::DealInPlay
+        | RefusalCode::NoSuchDeal
+        | RefusalCode::NoSuchStep
+        | RefusalCode::BadRecord
+        | RefusalCode::ContributionRefused => StatusCode::CONFLICT,
+    }
+}
+
+/// An answer refusing with `code`, its status chosen by [`status`].
+pub(super) fn refusal(code: RefusalCode, message: &str) -> HttpResponse {
+    HttpResponse::build(status(code)).json(json!({ "code": code, "message": message }))
 }
 
 pub(super) fn refused(r: TableRefusal) -> HttpResponse {
-    refusal(r.status, &r.code, &r.message)
+    refusal(r.code, &r.message)
 }
 
 /// The body of `POST /api/tables`.
@@ -83,8 +127,7 @@ async fn create_table(
 ) -> HttpResponse {
     if state.registry.draining() {
         return refusal(
-            503,
-            "draining",
+            RefusalCode::Draining,
             "This server is shutting down; try again in a moment.",
         );
     }
@@ -95,7 +138,7 @@ async fn create_table(
                 "This address has opened {} tables in the last minute; try again in {wait} s.",
                 state.settings.tables_per_minute
             );
-            let mut answer = refusal(429, "too-many-tables", &message);
+            let mut answer = refusal(RefusalCode::TooManyTables, &message);
             if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&wait.to_string()) {
                 answer
                     .headers_mut()
@@ -110,7 +153,7 @@ async fn create_table(
             let message = format!(
                 "Send JSON like {{\"game\": \"panjpar\", \"opponents\": \"computer\", \"length\": 3}}: {e}."
             );
-            return refusal(400, "bad-request", &message);
+            return refusal(RefusalCode::BadRequest, &message);
         }
     };
     let kind = match request.opponents.as_str() {
@@ -118,23 +161,23 @@ async fn create_table(
         "friends" => TableKind::Friends,
         other => {
             let message = format!("\"opponents\" is \"computer\" or \"friends\", not \"{other}\".");
-            return refusal(400, "bad-request", &message);
+            return refusal(RefusalCode::BadRequest, &message);
         }
     };
     let level = match (kind, request.level.as_deref()) {
         (_, None) => Level::Standard,
         (TableKind::Computer, Some(name)) => match Level::parse(name) {
             Ok(level) => level,
-            Err(message) => return refusal(400, "bad-request", &message),
+            Err(message) => return refusal(RefusalCode::BadRequest, &message),
         },
         (TableKind::Friends, Some(_)) => {
             let message = "A level is chosen only at a table against the computer.";
-            return refusal(400, "bad-request", message);
+            return refusal(RefusalCode::BadRequest, message);
         }
     };
     let length = match games::match_length(&request.game, request.length.as_ref()) {
         Ok(length) => length,
-        Err(message) => return refusal(400, "bad-request", &message),
+        Err(message) => return refusal(RefusalCode::BadRequest, &message),
     };
     let token = Token::random();
     let game = request.game;
@@ -187,7 +230,10 @@ async fn join_table(state: web::Data<AppState>, path: web::Path<String>) -> Http
 async fn table_page(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     match find_table(&state, &path).await {
         Ok(table) => pages::table_page(table.game),
-        Err(r) if r.status == 404 => pages::not_found(),
+        Err(TableRefusal {
+            code: RefusalCode::NoSuchTable,
+            ..
+        }) => pages::not_found(),
         Err(r) => refused(r),
     }
 }
@@ -195,8 +241,37 @@ async fn table_page(state: web::Data<AppState>, path: web::Path<String>) -> Http
 /// `/ws/{id}` without the upgrade headers (those requests go to `socket::upgrade`).
 async fn not_a_socket() -> HttpResponse {
     refusal(
-        400,
-        "not-a-websocket",
+        RefusalCode::NotAWebsocket,
         "This address takes WebSocket connections only.",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_refusal_that_reaches_http_is_answered_with_its_status() {
+        let answers = [
+            (RefusalCode::BadRequest, 400),
+            (RefusalCode::NotAWebsocket, 400),
+            (RefusalCode::NoAddress, 400),
+            (RefusalCode::WrongToken, 403),
+            (RefusalCode::WrongOrigin, 403),
+            (RefusalCode::TokenInUrl, 403),
+            (RefusalCode::NoSuchTable, 404),
+            (RefusalCode::TableFull, 409),
+            (RefusalCode::TooManySocketsForSeat, 429),
+            (RefusalCode::TooManyWatchers, 429),
+            (RefusalCode::TooManyTables, 429),
+            (RefusalCode::TooManySocketsFromAddress, 429),
+            (RefusalCode::Busy, 503),
+            (RefusalCode::Unavailable, 503),
+            (RefusalCode::Draining, 503),
+            (RefusalCode::ServerFull, 503),
+        ];
+        for (code, answer) in answers {
+            assert_eq!(status(code).as_u16(), answer, "{code:?}");
+        }
+    }
 }

@@ -90,8 +90,6 @@ impl Running {
 
 /// Binds and starts the server on the current actix runtime; signals are left to the caller.
 pub fn start(settings: Settings) -> std::io::Result<Running> {
-    // The strong computers' thinking time is one setting for the whole process.
-    crate::games::strong::set_budget(settings.strong_budget());
     crate::settings::raise_open_file_limit();
     let settings = Arc::new(settings);
     let router = routing::from_settings(&settings).map_err(std::io::Error::other)?;
@@ -99,7 +97,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
     let client_address = client_address::ClientAddress::new(&settings.trusted_proxies)
         .map_err(std::io::Error::other)?;
     // A node that only hosts tables serves no browser: health and metrics alone.
-    let tables_only = settings.role == "tables";
+    let tables_only = !settings.role.serves_browsers();
     let state = web::Data::new(AppState {
         settings: settings.clone(),
         router: router.clone(),

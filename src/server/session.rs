@@ -6,7 +6,7 @@
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use actix::{
     Actor, ActorContext, ActorFutureExt, AsyncContext, Context, Handler, MailboxError, Recipient,
@@ -23,8 +23,8 @@ use crate::outbox::{Frame, NotQueued, Outbox};
 use crate::protocol::{ClientMsg, Hello, ServerMsg};
 use crate::settings::Settings;
 use crate::table::{
-    looks_like_secret, Attach, ConnId, Detach, FromSeat, Outbound, SocketOut, TableHandle,
-    TableRefusal, Token, Watch,
+    looks_like_secret, Attach, ConnId, Detach, FromSeat, Outbound, RefusalCode, SocketOut,
+    TableHandle, TableRefusal, Token, Watch,
 };
 
 /// Refused frames in a row (past the allowance, binary, oversized) before the socket is closed.
@@ -164,18 +164,22 @@ impl WsSession {
             return true;
         }
         metrics().rate_limited.inc();
-        self.strike("rate-limited", "Too many frames at once: slow down.", ctx);
+        self.strike(
+            RefusalCode::RateLimited,
+            "Too many frames at once: slow down.",
+            ctx,
+        );
         false
     }
 
     /// Answers a frame no page of this site sends (one past the allowance, a binary or oversized
     /// one) with an error; ten such frames in a row close the socket.
-    fn strike(&mut self, code: &str, message: &str, ctx: &mut Context<Self>) {
+    fn strike(&mut self, code: RefusalCode, message: &str, ctx: &mut Context<Self>) {
         self.strikes += 1;
         if self.strikes >= STRIKES_BEFORE_CLOSE {
             self.close(1008, "too many frames refused", ctx);
         } else {
-            self.error(code, message, ctx);
+            self.error(code.as_str(), message, ctx);
         }
     }
 
@@ -187,7 +191,7 @@ impl WsSession {
                     self.settings.max_frame_bytes,
                     text.len()
                 );
-                self.strike("too-large", &message, ctx);
+                self.strike(RefusalCode::TooLarge, &message, ctx);
             }
             return;
         }
@@ -211,7 +215,8 @@ impl WsSession {
                 };
                 metrics().frames_in.inc();
                 if self.table.from_seat.try_send(frame).is_err() {
-                    self.error("busy", "The table is busy; try again in a moment.", ctx);
+                    let busy = TableRefusal::busy();
+                    self.error(busy.code.as_str(), &busy.message, ctx);
                 }
             }
             Err(e) => self.error(e.code, &e.message, ctx),
@@ -225,7 +230,7 @@ impl WsSession {
             Ok(token) if looks_like_secret(&token) => Token::from_client(&token),
             Ok(_) => {
                 let refusal = TableRefusal::wrong_token();
-                return self.refuse(&refusal.code, &refusal.message, ctx);
+                return self.refuse(refusal.code.as_str(), &refusal.message, ctx);
             }
             Err(e) => return self.refuse(e.code, &e.message, ctx),
         };
@@ -253,7 +258,9 @@ impl WsSession {
                 .into_actor(self)
                 .map(|answer, session, ctx| match answer {
                     Ok(Ok(())) => session.attached = true,
-                    Ok(Err(refusal)) => session.refuse(&refusal.code, &refusal.message, ctx),
+                    Ok(Err(refusal)) => {
+                        session.refuse(refusal.code.as_str(), &refusal.message, ctx)
+                    }
                     Err(_) => session.close(1011, "the table has closed", ctx),
                 }),
         );
@@ -312,7 +319,7 @@ impl Actor for WsSession {
                 );
             }
             Entry::Seat => {
-                let wait = Duration::from_secs(self.settings.hello_timeout_secs.max(1));
+                let wait = self.settings.hello_timeout();
                 ctx.run_later(wait, |session, ctx| {
                     if !session.attached {
                         session.close(1008, "no hello came in time", ctx);
@@ -320,8 +327,8 @@ impl Actor for WsSession {
                 });
             }
         }
-        let every = Duration::from_secs(self.settings.ping_interval_secs.max(1));
-        let silence = Duration::from_secs(self.settings.silence_timeout_secs.max(1));
+        let every = self.settings.ping_interval();
+        let silence = self.settings.silence_timeout();
         ctx.run_interval(every, move |session, ctx| {
             if session.last_heard.elapsed() > silence {
                 session.close(1001, "silent for too long", ctx);
@@ -351,7 +358,7 @@ impl StreamHandler<Result<Message, WsError>> for WsSession {
             Ok(Message::Binary(_)) => {
                 if self.allowed(false, ctx) {
                     self.strike(
-                        "binary",
+                        RefusalCode::Binary,
                         "Only text frames holding JSON are understood.",
                         ctx,
                     );

@@ -20,7 +20,7 @@ use super::connection::{self, Limits};
 use super::http::{find_table, refusal, refused};
 use super::session::{Entry, WsSession, OUTBOUND_QUEUE};
 use super::AppState;
-use crate::table::{TableHandle, TableRefusal};
+use crate::table::{RefusalCode, TableHandle, TableRefusal};
 
 /// The route the socket's requests are counted under in the metrics.
 const ROUTE: &str = "/ws/{id}";
@@ -38,7 +38,7 @@ pub async fn upgrade(
     };
     let switch = match ws::handshake(req.head()) {
         Ok(mut switch) => switch.finish().drop_body(),
-        Err(e) => return refuse(framed, refusal(400, "not-a-websocket", &e.to_string())).await,
+        Err(e) => return refuse(framed, refusal(RefusalCode::NotAWebsocket, &e.to_string())).await,
     };
     count(101);
     if framed
@@ -83,21 +83,19 @@ async fn admit(
     let Some(id) = req
         .path()
         .strip_prefix("/ws/")
-        .filter(|_| state.settings.role != "tables")
+        .filter(|_| state.settings.role.serves_browsers())
     else {
         return Err(super::pages::not_found());
     };
     if state.registry.draining() {
         return Err(refusal(
-            503,
-            "draining",
+            RefusalCode::Draining,
             "This server is shutting down; try again in a moment.",
         ));
     }
     if !super::guard::origin_allowed(req.headers(), &state.settings.site_origin) {
         return Err(refusal(
-            403,
-            "wrong-origin",
+            RefusalCode::WrongOrigin,
             "This table's socket is only for pages of this site.",
         ));
     }
@@ -105,17 +103,16 @@ async fn admit(
         Some(watch) => (watched_table(state, watch).await?, Entry::Watcher),
         None => seat_table(state, req, id).await?,
     };
-    let peer = peer.map_err(|_| refusal(400, "no-address", "The connection has no address."))?;
+    let peer =
+        peer.map_err(|_| refusal(RefusalCode::NoAddress, "The connection has no address."))?;
     let client = state.client_address.key(peer.ip(), req.headers());
     let admitted = state.caps.admit(client).map_err(|full| match full {
         Full::Node => refusal(
-            503,
-            "server-full",
+            RefusalCode::ServerFull,
             "This server holds as many sockets as it can; try again in a moment.",
         ),
         Full::Address => refusal(
-            429,
-            "too-many-sockets-from-address",
+            RefusalCode::TooManySocketsFromAddress,
             "Your address has as many sockets open as it may; close some tables first.",
         ),
     })?;
@@ -146,8 +143,7 @@ async fn seat_table(
         .any(|pair| pair == "token" || pair.starts_with("token="));
     if token_in_url {
         return Err(refusal(
-            403,
-            "token-in-url",
+            RefusalCode::TokenInUrl,
             "The seat's token goes in the socket's first frame ({\"type\": \"hello\", \"token\": ...}), never in its address.",
         ));
     }

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::http::{find_table, refused};
 use super::{pages, AppState};
-use crate::table::{looks_like_secret, CheckToken, TableRefusal, Token};
+use crate::table::{looks_like_secret, CheckToken, RefusalCode, TableRefusal, Token};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/tables/{id}/watch", web::post().to(watch_link))
@@ -29,8 +29,7 @@ async fn watch_link(
 ) -> HttpResponse {
     let Ok(SeatProof { token }) = serde_json::from_slice(&body) else {
         return super::http::refusal(
-            400,
-            "bad-request",
+            RefusalCode::BadRequest,
             "Send JSON like {\"token\": \"...\"}: the seat's token.",
         );
     };
@@ -44,7 +43,11 @@ async fn watch_link(
     let token = Token::from_client(&token);
     match table.check_token.send(CheckToken(token.hash())).await {
         Ok(Ok(_)) => {}
-        Ok(Err(r)) if r.code == "too-many-sockets-for-seat" => {}
+        // A seat that holds every socket it may is still the seat: its token is good.
+        Ok(Err(TableRefusal {
+            code: RefusalCode::TooManySocketsForSeat,
+            ..
+        })) => {}
         Ok(Err(r)) => return refused(r),
         Err(_) => return refused(TableRefusal::not_found()),
     }
@@ -64,7 +67,10 @@ async fn watch_page(state: web::Data<AppState>, path: web::Path<String>) -> Http
     };
     match state.router.find(&id).await {
         Ok(table) => pages::table_page(table.game),
-        Err(r) if r.status == 404 => pages::not_found(),
+        Err(TableRefusal {
+            code: RefusalCode::NoSuchTable,
+            ..
+        }) => pages::not_found(),
         Err(r) => refused(r),
     }
 }

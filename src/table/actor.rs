@@ -12,10 +12,13 @@ use rand::{Rng, SeedableRng};
 
 use super::frames::{MatchInfo, ShuffleShown, Status, ViewFrame};
 use super::messages::*;
-use super::seats::{Occupant, TableKind};
-use super::{fresh_salt, DealSeal, RevealTo, Shuffle, TableId, TokenHash};
+use super::seats::{Level, Occupant, TableKind};
+use super::{
+    fresh_salt, DealSeal, RefusalCode, RevealTo, Shuffle, TableId, TableRefusal, TokenHash,
+};
 use crate::cards::{deal_rng, Seat};
-use crate::game::{BotRng, Game, RuleError};
+use crate::game::{BotRng, Game};
+use crate::games::strong::Budget;
 use crate::matches::{Match, MatchLength};
 use crate::metrics::metrics;
 use crate::outbox::{Frame, NotQueued};
@@ -28,6 +31,8 @@ const VIEW_SIZE_HINT: usize = 2048;
 #[derive(Clone)]
 pub struct TableConfig {
     pub bot_delay: Duration,
+    /// How long a strong computer at the table thinks per decision.
+    pub strong_budget: Budget,
     pub seat_hold: Duration,
     pub idle_expiry: Duration,
     /// Sockets one seat may hold open at once.
@@ -115,6 +120,8 @@ type TableRng = rand::rngs::OsRng;
 pub struct Table<G: Game> {
     id: TableId,
     kind: TableKind,
+    /// How well the computers play, at a computer table (none at a friends table).
+    level: Option<Level>,
     config: TableConfig,
     seats: Vec<Occupant<G>>,
     length: MatchLength,
@@ -158,7 +165,7 @@ impl<G: Game> Table<G> {
         id: TableId,
         kind: TableKind,
         length: MatchLength,
-        bot: &str,
+        level: Level,
         creator: TokenHash,
         config: TableConfig,
     ) -> Option<Table<G>> {
@@ -166,15 +173,19 @@ impl<G: Game> Table<G> {
         let mut seats = vec![Occupant::person(creator)];
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
-                TableKind::Computer => Occupant::Computer(G::bot(bot, seat)?),
+                TableKind::Computer => {
+                    Occupant::Computer(G::bot(level.bot(), seat, config.strong_budget)?)
+                }
                 TableKind::Friends => Occupant::Free,
             });
         }
+        let level = (kind == TableKind::Computer).then_some(level);
         let matchup = Match::new(length, G::SEATS, &mut rng);
         let bot_rng = BotRng::seed_from_u64(rng.gen());
         let table = Table {
             id,
             kind,
+            level,
             config,
             seats,
             length,
@@ -449,7 +460,8 @@ impl<G: Game> Table<G> {
                 }
                 super::ShuffleRefused::Malformed => "A shuffle number is 32 lowercase hex digits.",
             };
-            return self.send_refusal(conn, "contribution-refused", message, None);
+            let code = RefusalCode::ContributionRefused.as_str();
+            return self.send_refusal(conn, code, message, None);
         }
         if self.shuffle_wait.is_some() && self.everyone_contributed() {
             self.deal_now(ctx);
@@ -528,7 +540,7 @@ impl<G: Game> Table<G> {
             tracing::warn!(table = %self.id, "the table's store is out of reach: play is paused");
             metrics().tables_paused.inc();
             let frame = ServerMsg::Error {
-                code: "unavailable",
+                code: RefusalCode::Unavailable.as_str(),
                 message: PAUSED,
                 id: None,
             }
@@ -687,7 +699,7 @@ impl<G: Game> Table<G> {
             Ok(action) => action,
             Err(e) => {
                 let message = format!("That is not a {} action: {e}.", G::NAME);
-                self.send_refusal(conn, "bad-action", &message, id);
+                self.send_refusal(conn, RefusalCode::BadAction.as_str(), &message, id);
                 return;
             }
         };
@@ -715,10 +727,10 @@ impl<G: Game> Table<G> {
     }
 
     /// Checks a request made on `version` while the table should be at `wanted`.
-    fn check_moment(&self, version: u64, wanted: Status) -> Result<(), RuleError> {
+    fn check_moment(&self, version: u64, wanted: Status) -> Result<(), TableRefusal> {
         if version != self.version {
-            return Err(RuleError::new(
-                "stale-version",
+            return Err(TableRefusal::new(
+                RefusalCode::StaleVersion,
                 "The table has moved on since that view; here is the current one.",
             ));
         }
@@ -732,13 +744,13 @@ impl<G: Game> Table<G> {
             Status::DealOver => "This deal is over: deal the next one.",
             Status::MatchOver => "The match is over: start a rematch.",
         };
-        Err(RuleError::new("wrong-moment", message))
+        Err(TableRefusal::new(RefusalCode::WrongMoment, message))
     }
 
     /// Sends an error, and with a stale version the current view as well.
-    fn refuse(&mut self, conn: ConnId, seat: Seat, refusal: RuleError, id: Option<&str>) {
-        self.send_refusal(conn, refusal.code, &refusal.message, id);
-        if refusal.code == "stale-version" {
+    fn refuse(&mut self, conn: ConnId, seat: Seat, refusal: TableRefusal, id: Option<&str>) {
+        self.send_refusal(conn, refusal.code.as_str(), &refusal.message, id);
+        if let RefusalCode::StaleVersion = refusal.code {
             let frame = self.view_frame(Some(seat), &self.seat_infos());
             self.send(conn, frame);
         }

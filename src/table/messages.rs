@@ -6,89 +6,13 @@ use actix::dev::SendError;
 use actix::{Actor, Addr, Handler, Message, Recipient};
 use serde::{Deserialize, Serialize};
 
-use super::{TableId, TokenHash};
+use super::{TableId, TableRefusal, TokenHash};
 use crate::cards::Seat;
 use crate::outbox::{Frame, NotQueued, Outbox};
 use crate::protocol::ClientMsg;
 
 /// Identifies one WebSocket connection while it lives.
 pub type ConnId = u64;
-
-/// Why a table said no, with the HTTP status that fits.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableRefusal {
-    pub status: u16,
-    pub code: Cow<'static, str>,
-    pub message: String,
-}
-
-impl TableRefusal {
-    pub fn full() -> TableRefusal {
-        TableRefusal {
-            status: 409,
-            code: "table-full".into(),
-            message: "Every seat at this table is taken.".into(),
-        }
-    }
-
-    pub fn wrong_token() -> TableRefusal {
-        TableRefusal {
-            status: 403,
-            code: "wrong-token".into(),
-            message: "That seat token is not one of this table's.".into(),
-        }
-    }
-
-    pub fn too_many_sockets() -> TableRefusal {
-        TableRefusal {
-            status: 429,
-            code: "too-many-sockets-for-seat".into(),
-            message: "This seat has as many sockets open as it may; close another tab first."
-                .into(),
-        }
-    }
-
-    pub fn too_many_watchers() -> TableRefusal {
-        TableRefusal {
-            status: 429,
-            code: "too-many-watchers".into(),
-            message: "As many people are watching this table as may; try again later.".into(),
-        }
-    }
-
-    pub fn not_found() -> TableRefusal {
-        TableRefusal {
-            status: 404,
-            code: "no-such-table".into(),
-            message: "There is no table at that link: it may have closed.".into(),
-        }
-    }
-
-    pub fn busy() -> TableRefusal {
-        TableRefusal {
-            status: 503,
-            code: "busy".into(),
-            message: "The table is busy; try again in a moment.".into(),
-        }
-    }
-
-    /// The table cannot be reached for now (its node went, or the shared store is out of reach).
-    pub fn unavailable() -> TableRefusal {
-        TableRefusal {
-            status: 503,
-            code: "unavailable".into(),
-            message: "The table cannot be reached just now; trying again shortly.".into(),
-        }
-    }
-
-    pub fn bad_request(message: String) -> TableRefusal {
-        TableRefusal {
-            status: 400,
-            code: "bad-request".into(),
-            message,
-        }
-    }
-}
 
 /// Take a free seat of a friends table for the token with this hash (made by the node the player
 /// asked, so no token travels between nodes).

@@ -6,6 +6,7 @@
 mod actor;
 mod frames;
 mod messages;
+mod refusal;
 mod seal;
 mod seats;
 mod shuffle;
@@ -14,6 +15,7 @@ mod watch;
 
 pub use actor::{Change, Closing, Kept, OnClosed, Table, TableConfig, TableKeeper};
 pub use messages::*;
+pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{commitment, fresh_salt, DealSeal, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};
 pub use shuffle::{seed_from, Refused as ShuffleRefused, Shuffle, ShuffleRecord};

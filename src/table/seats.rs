@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{Token, TokenHash};
 use crate::cards::Seat;
 use crate::game::{Bot, Game};
-use crate::protocol::SeatInfo;
+use crate::protocol::{SeatInfo, Who};
 
 /// Against the computer, or among friends through a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,12 +44,20 @@ impl Level {
         }
     }
 
-    /// The name of the computer player that plays at this level (every game has both).
+    /// The name of the computer player that plays at this level (every game has both), as snapshots
+    /// keep it.
     pub fn bot(self) -> &'static str {
         match self {
             Level::Standard => "computer",
             Level::Strong => "strong",
         }
+    }
+
+    /// The level whose computer player is called `bot` (reading a snapshot).
+    pub fn of_bot(bot: &str) -> Option<Level> {
+        [Level::Standard, Level::Strong]
+            .into_iter()
+            .find(|level| level.bot() == bot)
     }
 
     /// The level called `name`, or a sentence saying which levels there are.
@@ -106,9 +114,9 @@ impl<G: Game> Occupant<G> {
     /// for the next deal, `name` what its person is called.
     pub fn info(&self, seat: Seat, voice: bool, ready: bool, name: Option<String>) -> SeatInfo {
         let (who, connected) = match self {
-            Occupant::Free => ("free", false),
-            Occupant::Person { sockets, .. } => ("person", *sockets > 0),
-            Occupant::Computer(_) => ("computer", true),
+            Occupant::Free => (Who::Free, false),
+            Occupant::Person { sockets, .. } => (Who::Person, *sockets > 0),
+            Occupant::Computer(_) => (Who::Computer, true),
         };
         SeatInfo {
             seat,

@@ -45,6 +45,7 @@ mod scenarios;
 
 use crate::cards::{DealRng, Seat};
 use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError};
+use crate::games::strong::Budget;
 
 pub use rules::{Action, State};
 pub use view::View;
@@ -99,13 +100,11 @@ impl Game for Ganjifa {
             .collect()
     }
 
-    fn bot(name: &str, _seat: Seat) -> Option<Box<dyn Bot<Self>>> {
+    fn bot(name: &str, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
         match name {
             "computer" => Some(Box::new(bot::Computer)),
             "random" => Some(Box::new(RandomBot)),
-            "strong" => Some(Box::new(
-                strong::Strong::new(crate::games::strong::budget()),
-            )),
+            "strong" => Some(Box::new(strong::Strong::new(budget))),
             _ => None,
         }
     }
@@ -123,6 +122,7 @@ mod tests {
             seed: 4,
             bots: bots.split(',').map(String::from).collect(),
             trace,
+            budget: crate::games::strong::DEFAULT_BUDGET,
         }
     }
 

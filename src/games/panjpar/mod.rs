@@ -13,6 +13,7 @@ mod tests;
 
 use crate::cards::{DealRng, Seat};
 use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, Game, RandomBot, RuleError};
+use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
 pub use rules::{Action, Phase, State};
@@ -60,13 +61,11 @@ impl Game for Panjpar {
         rules::outcome(state)
     }
 
-    fn bot(name: &str, _seat: Seat) -> Option<Box<dyn Bot<Self>>> {
+    fn bot(name: &str, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
         match name {
             "computer" => Some(Box::new(bot::Computer::new())),
             "random" => Some(Box::new(RandomBot)),
-            "strong" => Some(Box::new(
-                strong::Strong::new(crate::games::strong::budget()),
-            )),
+            "strong" => Some(Box::new(strong::Strong::new(budget))),
             _ => None,
         }
     }

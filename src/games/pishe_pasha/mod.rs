@@ -39,6 +39,7 @@ pub use view::{Choices, DealResult, PileView, View};
 
 use crate::cards::{DealRng, Seat};
 use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError};
+use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
 /// The match lengths a host may pick (RULINGS Pishe Pasha 6), with their labels.
@@ -102,12 +103,10 @@ impl Game for PishePasha {
             .collect()
     }
 
-    fn bot(name: &str, _seat: Seat) -> Option<Box<dyn Bot<Self>>> {
+    fn bot(name: &str, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
         match name {
             "random" => Some(Box::new(RandomBot)),
-            "strong" => Some(Box::new(
-                strong::Strong::new(crate::games::strong::budget()),
-            )),
+            "strong" => Some(Box::new(strong::Strong::new(budget))),
             other => Strategy::named(other).map(|s| Box::new(Player(s)) as Box<dyn Bot<Self>>),
         }
     }

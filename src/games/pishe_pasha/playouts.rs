@@ -17,6 +17,7 @@ use super::view::View;
 use super::PishePasha;
 use crate::cards::{deal_rng, Card, CardSet, Seat, Suit};
 use crate::game::{Bot, BotRng, DealSetup, Game};
+use crate::games::strong::DEFAULT_BUDGET;
 
 /// The most turns that can pass with no card going home. The needed card of a suit, held by a seat X,
 /// is never given (it goes home first) and never moves but home. In X's stock it is turned within 51
@@ -114,7 +115,7 @@ fn play(bots: [&str; SEATS], deals: u64, seed: u64, json_views: bool) -> Finding
         };
         let mut state = PishePasha::deal(&setup, &mut deal_rng(deal_seed));
         let mut players: Vec<Box<dyn Bot<PishePasha>>> = Seat::all(SEATS)
-            .map(|s| PishePasha::bot(bots[s.index()], s).unwrap())
+            .map(|s| PishePasha::bot(bots[s.index()], s, DEFAULT_BUDGET).unwrap())
             .collect();
         let mut rng = BotRng::seed_from_u64(deal_seed);
         let mut decisions = 0u64;

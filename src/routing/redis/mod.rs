@@ -24,7 +24,6 @@ mod store;
 mod wire;
 
 pub use client::client;
-pub use node::Role;
 
 use std::sync::Arc;
 

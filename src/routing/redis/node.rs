@@ -22,43 +22,10 @@ use super::wire::{Answer, Note, ToSockets, ToTables};
 use crate::games;
 use crate::metrics::metrics;
 use crate::routing::{table_config, LocalTables, OpenTable};
-use crate::settings::Settings;
+use crate::settings::{Role, Settings};
 use crate::table::{
     Closing, Keep, Snapshot, TableConfig, TableHandle, TableId, TableKeeper, TableRefusal, WatchKey,
 };
-
-/// What a node does: everything, only pages and sockets, or only tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    All,
-    Edge,
-    Tables,
-}
-
-impl Role {
-    pub fn parse(text: &str) -> Result<Role, String> {
-        match text {
-            "all" => Ok(Role::All),
-            "edge" => Ok(Role::Edge),
-            "tables" => Ok(Role::Tables),
-            other => Err(format!(
-                "role is \"all\", \"edge\" or \"tables\", not \"{other}\""
-            )),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::All => "all",
-            Role::Edge => "edge",
-            Role::Tables => "tables",
-        }
-    }
-
-    pub fn hosts_tables(self) -> bool {
-        self != Role::Edge
-    }
-}
 
 /// Where a table is, seen from this node.
 #[derive(Clone)]
@@ -96,7 +63,7 @@ pub struct Node {
 
 impl Node {
     pub fn start(settings: Arc<Settings>) -> Result<Arc<Node>, String> {
-        let role = Role::parse(&settings.role)?;
+        let role = settings.role;
         let client = client::client(&settings)?;
         let id = format!("{:016x}", rand::random::<u64>());
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -107,7 +74,7 @@ impl Node {
             homes: Mutex::default(),
             tokens: Mutex::default(),
             role,
-            lease: Duration::from_millis(settings.redis_lease_ms.max(300)),
+            lease: settings.redis_lease(),
             settings,
             pipes: Pipes::new(client.clone()),
             tables: LocalTables::default(),

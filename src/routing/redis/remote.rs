@@ -21,8 +21,8 @@ use crate::cards::Seat;
 use crate::games;
 use crate::metrics::metrics;
 use crate::table::{
-    Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, SocketOut, TableHandle,
-    TableId, TableRecord, TableRefusal, TokenHash, Watch,
+    Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, RefusalCode, SocketOut,
+    TableHandle, TableId, TableRecord, TableRefusal, TokenHash, Watch,
 };
 
 pub struct RemoteTable {
@@ -192,7 +192,10 @@ async fn request(
             }
         };
         match answer {
-            Err(refusal) if first && refusal.code == "unavailable" => match node.route(&id).await {
+            Err(TableRefusal {
+                code: RefusalCode::Unavailable,
+                ..
+            }) if first => match node.route(&id).await {
                 Ok(found) => route = found,
                 Err(refusal) => return (route, false, Err(refusal)),
             },

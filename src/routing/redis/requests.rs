@@ -98,9 +98,10 @@ impl Node {
                             .try_send(FromSeat { conn: local, msg })
                             .is_err()
                         {
+                            let busy = TableRefusal::busy();
                             let text = crate::protocol::ServerMsg::Error {
-                                code: "busy",
-                                message: "The table is busy; try again in a moment.",
+                                code: busy.code.as_str(),
+                                message: &busy.message,
                                 id: None,
                             }
                             .to_text();

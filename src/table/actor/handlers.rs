@@ -7,6 +7,7 @@ use actix::{Context, Handler, ResponseFuture};
 
 use super::super::messages::*;
 use super::super::seats::{Occupant, TableKind};
+use super::super::{RefusalCode, TableRefusal};
 use super::{Status, Table};
 use crate::cards::Seat;
 use crate::game::Game;
@@ -111,7 +112,7 @@ impl<G: Game> Handler<FromSeat> for Table<G> {
                 ClientMsg::Action { id, .. } => id.as_deref(),
                 _ => None,
             };
-            self.send_refusal(conn, "unavailable", super::PAUSED, id);
+            self.send_refusal(conn, RefusalCode::Unavailable.as_str(), super::PAUSED, id);
             return;
         }
         match msg {

@@ -7,7 +7,7 @@ use actix::{ActorContext, ActorFutureExt, AsyncContext, Context, Handler, WrapFu
 use rand::{Rng, SeedableRng};
 
 use super::super::messages::{DealRecord, Keep};
-use super::super::seats::Occupant;
+use super::super::seats::{Level, Occupant};
 use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf};
 use super::super::{DealSeal, TableId};
 use super::{Change, Closing, Kept, Table, TableConfig, TableRng};
@@ -145,6 +145,7 @@ impl<G: Game> Table<G> {
             return Err(format!("a {} table has {} seats", G::NAME, G::SEATS));
         }
         let mut seats = Vec::with_capacity(G::SEATS);
+        let mut level = None;
         for (seat, record) in Seat::all(G::SEATS).zip(snapshot.seats) {
             seats.push(match record {
                 SeatRecord::Free => Occupant::Free,
@@ -154,9 +155,14 @@ impl<G: Game> Table<G> {
                     gone_since: Some(Instant::now()),
                     attached_before: true,
                 },
-                SeatRecord::Computer { bot } => Occupant::Computer(
-                    G::bot(&bot, seat).ok_or_else(|| format!("no computer player \"{bot}\""))?,
-                ),
+                SeatRecord::Computer { bot } => {
+                    let made = Level::of_bot(&bot).and_then(|at| {
+                        // Every computer at a table plays at the table's level.
+                        level = Some(at);
+                        G::bot(at.bot(), seat, config.strong_budget)
+                    });
+                    Occupant::Computer(made.ok_or_else(|| format!("no computer player \"{bot}\""))?)
+                }
             });
         }
         let (state, seal) = match snapshot.deals.last() {
@@ -172,6 +178,7 @@ impl<G: Game> Table<G> {
         Ok(Table {
             id,
             kind: snapshot.kind,
+            level,
             config,
             seats,
             length: snapshot.length,
@@ -279,6 +286,7 @@ pub(super) mod tests {
     pub(in crate::table::actor) fn config() -> TableConfig {
         TableConfig {
             bot_delay: Duration::from_millis(1),
+            strong_budget: crate::games::strong::DEFAULT_BUDGET,
             seat_hold: Duration::from_secs(60),
             idle_expiry: Duration::from_secs(60),
             sockets_per_seat: 4,
@@ -321,9 +329,15 @@ pub(super) mod tests {
         for (actions, seed) in [(0, 1), (1, 2), (17, 3), (120, 4), (400, 5)] {
             let id = TableId::random();
             let token = Token::random();
-            let mut table =
-                Table::<G>::new(id.clone(), kind, length, G::BOTS[0], token.hash(), config())
-                    .unwrap();
+            let mut table = Table::<G>::new(
+                id.clone(),
+                kind,
+                length,
+                Level::Standard,
+                token.hash(),
+                config(),
+            )
+            .unwrap();
             if kind == TableKind::Friends {
                 for seat in table.seats.iter_mut().skip(1) {
                     *seat = Occupant::person(Token::random().hash());
@@ -392,7 +406,7 @@ pub(super) mod tests {
                 id.clone(),
                 kind,
                 length,
-                G::BOTS[0],
+                Level::Standard,
                 Token::random().hash(),
                 config(),
             )
@@ -464,7 +478,7 @@ pub(super) mod tests {
             TableId::random(),
             TableKind::Computer,
             MatchLength::Deals(2),
-            "computer",
+            Level::Standard,
             Token::random().hash(),
             config(),
         )
@@ -483,7 +497,7 @@ pub(super) mod tests {
             TableId::random(),
             TableKind::Computer,
             MatchLength::DealsWon(1),
-            "computer",
+            Level::Standard,
             Token::random().hash(),
             config(),
         )
@@ -516,7 +530,7 @@ pub(super) mod tests {
             id.clone(),
             TableKind::Computer,
             MatchLength::DealsWon(1),
-            "computer",
+            Level::Standard,
             Token::random().hash(),
             config(),
         )

@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use super::super::frames::{MatchInfo, Status, ViewFrame};
 use super::super::messages::{ConnId, DealRecord};
-use super::super::{DealSeal, RevealTo};
+use super::super::{DealSeal, RefusalCode, RevealTo, TableRefusal};
 use super::Table;
 use crate::cards::{deal_rng, Seat};
-use crate::game::{Game, RuleError};
+use crate::game::Game;
 use crate::outbox::Frame;
 
 /// Where a replay frame stands in its deal.
@@ -50,7 +50,7 @@ impl<G: Game> Table<G> {
     ) {
         match self.replay_frame(seat, deal, step) {
             Ok(frame) => self.send(conn, frame),
-            Err(refusal) => self.send_refusal(conn, refusal.code, &refusal.message, None),
+            Err(refusal) => self.send_refusal(conn, refusal.code.as_str(), &refusal.message, None),
         }
     }
 
@@ -59,17 +59,17 @@ impl<G: Game> Table<G> {
         seat: Option<Seat>,
         deal: Option<usize>,
         step: usize,
-    ) -> Result<Frame, RuleError> {
+    ) -> Result<Frame, TableRefusal> {
         let Some(deal) = deal.or_else(|| self.last_ended_deal()) else {
-            return Err(RuleError::new(
-                "deal-in-play",
+            return Err(TableRefusal::new(
+                RefusalCode::DealInPlay,
                 "A deal can be replayed once it has ended; none of this match has yet.",
             ));
         };
         let record = self.ended_deal(deal)?;
         if step > record.actions.len() {
-            return Err(RuleError::new(
-                "no-such-step",
+            return Err(TableRefusal::new(
+                RefusalCode::NoSuchStep,
                 format!(
                     "That deal has {} steps; there is no step {step}.",
                     record.actions.len()
@@ -133,18 +133,18 @@ impl<G: Game> Table<G> {
 
     /// The record of deal `deal` of this match, if it has ended (the deal in play cannot be replayed:
     /// a replay would show nothing new, but the rule stays simple and plain).
-    fn ended_deal(&self, deal: usize) -> Result<&DealRecord, RuleError> {
+    fn ended_deal(&self, deal: usize) -> Result<&DealRecord, TableRefusal> {
         let Some(record) = self.record.get(deal) else {
-            return Err(RuleError::new(
-                "no-such-deal",
+            return Err(TableRefusal::new(
+                RefusalCode::NoSuchDeal,
                 "There is no such deal in this match to replay.",
             ));
         };
         let in_play = deal + 1 == self.record.len()
             && self.state.as_ref().is_some_and(|s| G::outcome(s).is_none());
         if in_play {
-            return Err(RuleError::new(
-                "deal-in-play",
+            return Err(TableRefusal::new(
+                RefusalCode::DealInPlay,
                 "A deal can be replayed once it has ended; this one is still being played.",
             ));
         }
@@ -152,13 +152,18 @@ impl<G: Game> Table<G> {
     }
 }
 
-/// The deal of `record` as it stood after its first `step` actions, and its seal.
-fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<(G::State, DealSeal), RuleError> {
+/// The deal of `record` as it stood after its first `step` actions, and its seal. A record whose
+/// action cannot be read, or is refused by the rules it was once accepted by, is a bad record.
+fn replayed<G: Game>(
+    record: &DealRecord,
+    step: usize,
+) -> Result<(G::State, DealSeal), TableRefusal> {
+    let bad_record = |message: String| TableRefusal::new(RefusalCode::BadRecord, message);
     let (mut state, order) = G::deal_in_order(&record.setup, &mut deal_rng(record.seed));
     for (seat, json, _) in &record.actions[..step] {
         let action: G::Action = serde_json::from_value(json.clone())
-            .map_err(|_| RuleError::new("bad-record", "This deal's record cannot be read back."))?;
-        G::apply(&mut state, *seat, &action)?;
+            .map_err(|_| bad_record("This deal's record cannot be read back.".into()))?;
+        G::apply(&mut state, *seat, &action).map_err(|e| bad_record(e.message))?;
     }
     Ok((
         state,
@@ -191,7 +196,7 @@ mod tests {
             TableId::random(),
             TableKind::Friends,
             length,
-            G::BOTS[0],
+            crate::table::Level::Standard,
             Token::random().hash(),
             config(),
         )
@@ -203,7 +208,8 @@ mod tests {
             table
                 .replay_frame(Some(Seat::new(0)), None, 0)
                 .unwrap_err()
-                .code,
+                .code
+                .as_str(),
             "deal-in-play"
         );
         while let Some(seat) = table.state.as_ref().and_then(G::to_act) {
@@ -238,7 +244,7 @@ mod tests {
             last["replay"]["action"],
             table.record[0].actions[steps - 1].1
         );
-        let code = |r: Result<Frame, RuleError>| r.err().map(|e| e.code);
+        let code = |r: Result<Frame, TableRefusal>| r.err().map(|e| e.code.as_str());
         assert_eq!(
             code(table.replay_frame(Some(Seat::new(0)), None, steps + 1)),
             Some("no-such-step")

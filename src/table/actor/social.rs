@@ -7,14 +7,14 @@ use crate::cards::Seat;
 use crate::game::Game;
 use crate::protocol::{Phrase, ServerMsg};
 use crate::table::seats::TableKind;
-use crate::table::ConnId;
+use crate::table::{ConnId, RefusalCode};
 
 /// The longest name, in characters, once cleaned.
 pub const NAME_CHARS: usize = 20;
 
 /// The refusal of phrases at a computer table.
-const FRIENDS_ONLY: (&str, &str) = (
-    "phrases-friends-only",
+const FRIENDS_ONLY: (RefusalCode, &str) = (
+    RefusalCode::PhrasesFriendsOnly,
     "Quick phrases are for tables of friends; this table plays the computer.",
 );
 
@@ -48,7 +48,7 @@ impl<G: Game> Table<G> {
                     self.broadcast_seats();
                 }
             }
-            Err(message) => self.send_refusal(conn, "bad-name", &message, None),
+            Err(message) => self.send_refusal(conn, RefusalCode::BadName.as_str(), &message, None),
         }
     }
 
@@ -56,7 +56,7 @@ impl<G: Game> Table<G> {
     pub(super) fn say(&mut self, conn: ConnId, seat: Seat, id: Phrase) {
         if self.kind == TableKind::Computer {
             let (code, message) = FRIENDS_ONLY;
-            self.send_refusal(conn, code, message, None);
+            self.send_refusal(conn, code.as_str(), message, None);
             return;
         }
         let frame = ServerMsg::Phrase { seat, id }.to_frame();

@@ -8,9 +8,10 @@ use actix::{AsyncContext, Context, Handler, Message};
 use rand::{Rng, SeedableRng};
 
 use super::super::seats::{Level, Occupant, TableKind};
+use super::super::{RefusalCode, TableRefusal};
 use super::Table;
 use crate::cards::Seat;
-use crate::game::{BotRng, Game, RuleError, Search};
+use crate::game::{BotRng, Game, Search};
 use crate::metrics::metrics;
 
 /// A computer's choice, made on the table's `version`.
@@ -52,11 +53,11 @@ impl<G: Game> Table<G> {
 
     /// Sets how well the computers play from the next match on (`None` keeps the level). Only a
     /// computer table has a level to choose.
-    pub(super) fn choose_level(&mut self, level: Option<&str>) -> Result<(), RuleError> {
+    pub(super) fn choose_level(&mut self, level: Option<&str>) -> Result<(), TableRefusal> {
         let Some(name) = level else {
             return Ok(());
         };
-        let refuse = |message: String| RuleError::new("bad-level", message);
+        let refuse = |message: String| TableRefusal::new(RefusalCode::BadLevel, message);
         let level = Level::parse(name).map_err(refuse)?;
         if self.kind != TableKind::Computer {
             return Err(refuse(
@@ -65,21 +66,18 @@ impl<G: Game> Table<G> {
         }
         for seat in Seat::all(G::SEATS) {
             if let Occupant::Computer(bot) = &mut self.seats[seat.index()] {
-                if let Some(fresh) = G::bot(level.bot(), seat) {
+                if let Some(fresh) = G::bot(level.bot(), seat, self.config.strong_budget) {
                     *bot = fresh;
                 }
             }
         }
+        self.level = Some(level);
         Ok(())
     }
 
-    /// How well the computers play, at a computer table: the level of its computer players.
+    /// How well the computers play, at a computer table.
     pub(super) fn level(&self) -> Option<Level> {
-        self.seats.iter().find_map(|occupant| match occupant {
-            Occupant::Computer(bot) if bot.name() == Level::Strong.bot() => Some(Level::Strong),
-            Occupant::Computer(_) => Some(Level::Standard),
-            _ => None,
-        })
+        self.level
     }
 }
 
@@ -88,5 +86,53 @@ impl<G: Game> Handler<Thought<G::Action>> for Table<G> {
 
     fn handle(&mut self, thought: Thought<G::Action>, ctx: &mut Context<Self>) {
         self.computer_plays(thought.seat, thought.version, thought.action, ctx);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::keeping::tests::config;
+    use super::*;
+    use crate::games::panjpar::Panjpar;
+    use crate::matches::MatchLength;
+    use crate::table::{TableId, Token};
+
+    fn table(kind: TableKind, level: Level) -> Table<Panjpar> {
+        let length = MatchLength::DealsWon(3);
+        let creator = Token::random().hash();
+        Table::new(TableId::random(), kind, length, level, creator, config()).unwrap()
+    }
+
+    fn computers_named(table: &Table<Panjpar>) -> Vec<&'static str> {
+        let computers = table.seats.iter().filter_map(|occupant| match occupant {
+            Occupant::Computer(bot) => Some(bot.name()),
+            _ => None,
+        });
+        computers.collect()
+    }
+
+    #[test]
+    fn a_table_keeps_its_level_through_a_rematch_and_a_rebuild() {
+        let mut strong = table(TableKind::Computer, Level::Strong);
+        assert_eq!(strong.level(), Some(Level::Strong));
+        assert_eq!(computers_named(&strong), ["strong"]);
+        let rebuilt =
+            Table::<Panjpar>::rebuild(TableId::random(), strong.snapshot(), config()).unwrap();
+        assert_eq!(rebuilt.level(), Some(Level::Strong));
+
+        strong.choose_level(Some("standard")).unwrap();
+        assert_eq!(strong.level(), Some(Level::Standard));
+        assert_eq!(computers_named(&strong), ["computer"]);
+        let refused = strong.choose_level(Some("grandmaster")).unwrap_err();
+        assert_eq!(refused.code, RefusalCode::BadLevel);
+        assert_eq!(strong.level(), Some(Level::Standard));
+
+        let mut friends = table(TableKind::Friends, Level::Strong);
+        assert_eq!(friends.level(), None);
+        let refused = friends.choose_level(Some("strong")).unwrap_err();
+        assert_eq!(refused.code, RefusalCode::BadLevel);
+        let rebuilt =
+            Table::<Panjpar>::rebuild(TableId::random(), friends.snapshot(), config()).unwrap();
+        assert_eq!(rebuilt.level(), None);
     }
 }

@@ -8,11 +8,11 @@ use crate::cards::Seat;
 use crate::game::Game;
 use crate::protocol::{ServerMsg, SignalKind};
 use crate::table::seats::TableKind;
-use crate::table::ConnId;
+use crate::table::{ConnId, RefusalCode};
 
 /// The refusal of voice at a computer table.
-const FRIENDS_ONLY: (&str, &str) = (
-    "voice-friends-only",
+const FRIENDS_ONLY: (RefusalCode, &str) = (
+    RefusalCode::VoiceFriendsOnly,
     "Voice is for tables of friends; this table plays the computer.",
 );
 
@@ -50,7 +50,7 @@ impl<G: Game> Table<G> {
     pub(super) fn switch_voice(&mut self, conn: ConnId, seat: Seat, on: bool) {
         if self.kind == TableKind::Computer {
             let (code, message) = FRIENDS_ONLY;
-            self.send_refusal(conn, code, message, None);
+            self.send_refusal(conn, code.as_str(), message, None);
             return;
         }
         let before = self.voice.holder(seat);
@@ -61,7 +61,7 @@ impl<G: Game> Table<G> {
                 // see the seat go off and on again, so they connect to the new tab afresh.
                 self.send_refusal(
                     holder,
-                    "voice-moved",
+                    RefusalCode::VoiceMoved.as_str(),
                     "Voice moved to another tab or window of your seat.",
                     None,
                 );
@@ -105,19 +105,22 @@ impl<G: Game> Table<G> {
         let refusal = if self.kind == TableKind::Computer {
             Some(FRIENDS_ONLY)
         } else if to.index() >= G::SEATS || to == seat {
-            Some(("bad-signal", "A signal goes to another seat of this table."))
+            Some((
+                RefusalCode::BadSignal,
+                "A signal goes to another seat of this table.",
+            ))
         } else if self.voice.holder(seat) != Some(conn) {
             Some((
-                "voice-off",
+                RefusalCode::VoiceOff,
                 "Switch your voice on before connecting to another seat.",
             ))
         } else if !self.voice.is_on(to) {
-            Some(("peer-voice-off", "That seat has its voice off."))
+            Some((RefusalCode::PeerVoiceOff, "That seat has its voice off."))
         } else {
             None
         };
         if let Some((code, message)) = refusal {
-            self.send_refusal(conn, code, message, None);
+            self.send_refusal(conn, code.as_str(), message, None);
             return;
         }
         let Some(target) = self.voice.holder(to) else {

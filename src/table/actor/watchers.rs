@@ -6,7 +6,8 @@
 
 use actix::{Context, Handler};
 
-use super::super::messages::{ConnId, TableRefusal, Watch};
+use super::super::messages::{ConnId, Watch};
+use super::super::{RefusalCode, TableRefusal};
 use super::Table;
 use crate::game::Game;
 use crate::metrics::metrics;
@@ -14,8 +15,8 @@ use crate::outbox::Frame;
 use crate::protocol::ClientMsg;
 
 /// What a watcher is told when it tries to play, speak or name itself.
-const WATCHERS_DO_NOT_ACT: (&str, &str) = (
-    "watchers-cannot-act",
+const WATCHERS_DO_NOT_ACT: (RefusalCode, &str) = (
+    RefusalCode::WatchersCannotAct,
     "You are watching this table: you can follow the play, but not make moves, talk or send phrases.",
 );
 
@@ -50,7 +51,7 @@ impl<G: Game> Table<G> {
             ClientMsg::Replay { deal, step } => self.send_replay(conn, None, deal, step),
             _ => {
                 let (code, message) = WATCHERS_DO_NOT_ACT;
-                self.send_refusal(conn, code, message, None);
+                self.send_refusal(conn, code.as_str(), message, None);
             }
         }
     }

@@ -3,6 +3,7 @@
 //! see, every deal ending.
 
 use super::*;
+use crate::games::strong::DEFAULT_BUDGET;
 
 /// Actions that look plausible but that `seat` may not take now.
 fn illegal_candidates(state: &State, seat: Seat, rng: &mut BotRng) -> Vec<Action> {
@@ -40,8 +41,8 @@ fn play_out(seed: u64, bots: [&str; 2], check_every_legal: bool) {
     let mut state = Panjpar::deal(&setup, &mut deal_rng(seed));
     let mut rng = BotRng::seed_from_u64(seed);
     let mut players = [
-        Panjpar::bot(bots[0], A).unwrap(),
-        Panjpar::bot(bots[1], B).unwrap(),
+        Panjpar::bot(bots[0], A, DEFAULT_BUDGET).unwrap(),
+        Panjpar::bot(bots[1], B, DEFAULT_BUDGET).unwrap(),
     ];
     let mut steps = 0;
     while let Some(seat) = to_act(&state) {

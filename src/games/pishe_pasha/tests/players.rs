@@ -2,6 +2,7 @@
 //! strategies.
 
 use super::*;
+use crate::games::strong::DEFAULT_BUDGET;
 
 /// Plays whole deals between computers until the match is over; returns the match and how many deals.
 fn play_match(length: crate::matches::MatchLength, seed: u64) -> Match {
@@ -154,9 +155,12 @@ fn ruling_9_hold_kings_never_gives_a_king_and_two_above_never_gives_two_above_it
 #[test]
 fn the_game_names_its_bots_and_refuses_unknown_ones() {
     for name in PishePasha::BOTS {
-        assert_eq!(PishePasha::bot(name, YOU).unwrap().name(), *name);
+        assert_eq!(
+            PishePasha::bot(name, YOU, DEFAULT_BUDGET).unwrap().name(),
+            *name
+        );
     }
-    assert!(PishePasha::bot("grandmaster", YOU).is_none());
+    assert!(PishePasha::bot("grandmaster", YOU, DEFAULT_BUDGET).is_none());
     let setup = DealSetup {
         index: 0,
         first: YOU,

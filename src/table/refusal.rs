@@ -1,0 +1,236 @@
+//! Why a table, the router or the server said no: a [`RefusalCode`] from one closed set, with a
+//! sentence for the player. The code is what browsers and tests read (in an HTTP answer's body or a
+//! socket's `error` frame); the HTTP status that fits it is chosen only where an HTTP answer is
+//! written (`server::http::status`). The games' own rule codes (`RuleError`) and the protocol's
+//! (`ProtocolError`) are not in this set: they belong to the game and the frame parser.
+
+use serde::{Deserialize, Serialize};
+
+/// A refusal's code, written in kebab-case on the wire ("table-full", "stale-version").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefusalCode {
+    // Said by a table or the router to a request for a seat, a socket or a table.
+    TableFull,
+    WrongToken,
+    TooManySocketsForSeat,
+    TooManyWatchers,
+    NoSuchTable,
+    Busy,
+    Unavailable,
+    BadRequest,
+
+    // Said by the server before a request reaches a table.
+    Draining,
+    TooManyTables,
+    NotAWebsocket,
+    WrongOrigin,
+    NoAddress,
+    ServerFull,
+    TooManySocketsFromAddress,
+    TokenInUrl,
+    RateLimited,
+    TooLarge,
+    Binary,
+
+    // Said by a table in a socket's `error` frame, about what the socket asked of it.
+    StaleVersion,
+    WrongMoment,
+    BadAction,
+    BadLevel,
+    BadName,
+    PhrasesFriendsOnly,
+    VoiceFriendsOnly,
+    VoiceMoved,
+    VoiceOff,
+    PeerVoiceOff,
+    BadSignal,
+    WatchersCannotAct,
+    DealInPlay,
+    NoSuchDeal,
+    NoSuchStep,
+    BadRecord,
+    ContributionRefused,
+}
+
+impl RefusalCode {
+    /// The code as it is written on the wire (the same words serde writes).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefusalCode::TableFull => "table-full",
+            RefusalCode::WrongToken => "wrong-token",
+            RefusalCode::ContributionRefused => "contribution-refused",
+            RefusalCode::TooManySocketsForSeat => "too-many-sockets-for-seat",
+            RefusalCode::TooManyWatchers => "too-many-watchers",
+            RefusalCode::NoSuchTable => "no-such-table",
+            RefusalCode::Busy => "busy",
+            RefusalCode::Unavailable => "unavailable",
+            RefusalCode::BadRequest => "bad-request",
+            RefusalCode::Draining => "draining",
+            RefusalCode::TooManyTables => "too-many-tables",
+            RefusalCode::NotAWebsocket => "not-a-websocket",
+            RefusalCode::WrongOrigin => "wrong-origin",
+            RefusalCode::NoAddress => "no-address",
+            RefusalCode::ServerFull => "server-full",
+            RefusalCode::TooManySocketsFromAddress => "too-many-sockets-from-address",
+            RefusalCode::TokenInUrl => "token-in-url",
+            RefusalCode::RateLimited => "rate-limited",
+            RefusalCode::TooLarge => "too-large",
+            RefusalCode::Binary => "binary",
+            RefusalCode::StaleVersion => "stale-version",
+            RefusalCode::WrongMoment => "wrong-moment",
+            RefusalCode::BadAction => "bad-action",
+            RefusalCode::BadLevel => "bad-level",
+            RefusalCode::BadName => "bad-name",
+            RefusalCode::PhrasesFriendsOnly => "phrases-friends-only",
+            RefusalCode::VoiceFriendsOnly => "voice-friends-only",
+            RefusalCode::VoiceMoved => "voice-moved",
+            RefusalCode::VoiceOff => "voice-off",
+            RefusalCode::PeerVoiceOff => "peer-voice-off",
+            RefusalCode::BadSignal => "bad-signal",
+            RefusalCode::WatchersCannotAct => "watchers-cannot-act",
+            RefusalCode::DealInPlay => "deal-in-play",
+            RefusalCode::NoSuchDeal => "no-such-deal",
+            RefusalCode::NoSuchStep => "no-such-step",
+            RefusalCode::BadRecord => "bad-record",
+        }
+    }
+}
+
+/// Why a table (or the router, or the server) said no: a code and a sentence a player understands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableRefusal {
+    pub code: RefusalCode,
+    pub message: String,
+}
+
+impl TableRefusal {
+    pub fn new(code: RefusalCode, message: impl Into<String>) -> TableRefusal {
+        TableRefusal {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn full() -> TableRefusal {
+        TableRefusal::new(RefusalCode::TableFull, "Every seat at this table is taken.")
+    }
+
+    pub fn wrong_token() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::WrongToken,
+            "That seat token is not one of this table's.",
+        )
+    }
+
+    pub fn too_many_sockets() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::TooManySocketsForSeat,
+            "This seat has as many sockets open as it may; close another tab first.",
+        )
+    }
+
+    pub fn too_many_watchers() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::TooManyWatchers,
+            "As many people are watching this table as may; try again later.",
+        )
+    }
+
+    pub fn not_found() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::NoSuchTable,
+            "There is no table at that link: it may have closed.",
+        )
+    }
+
+    pub fn busy() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::Busy,
+            "The table is busy; try again in a moment.",
+        )
+    }
+
+    /// The table cannot be reached for now (its node went, or the shared store is out of reach).
+    pub fn unavailable() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::Unavailable,
+            "The table cannot be reached just now; trying again shortly.",
+        )
+    }
+
+    pub fn bad_request(message: String) -> TableRefusal {
+        TableRefusal::new(RefusalCode::BadRequest, message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_written_as_serde_writes_it_and_read_back() {
+        use RefusalCode::*;
+        let every = [
+            TableFull,
+            WrongToken,
+            TooManySocketsForSeat,
+            TooManyWatchers,
+            NoSuchTable,
+            Busy,
+            Unavailable,
+            BadRequest,
+            Draining,
+            TooManyTables,
+            NotAWebsocket,
+            WrongOrigin,
+            NoAddress,
+            ServerFull,
+            TooManySocketsFromAddress,
+            TokenInUrl,
+            RateLimited,
+            TooLarge,
+            Binary,
+            StaleVersion,
+            WrongMoment,
+            BadAction,
+            BadLevel,
+            BadName,
+            PhrasesFriendsOnly,
+            VoiceFriendsOnly,
+            VoiceMoved,
+            VoiceOff,
+            PeerVoiceOff,
+            BadSignal,
+            WatchersCannotAct,
+            DealInPlay,
+            NoSuchDeal,
+            NoSuchStep,
+            BadRecord,
+            ContributionRefused,
+        ];
+        for code in every {
+            let json = serde_json::to_string(&code).unwrap();
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+            assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
+        }
+        assert_eq!(NotAWebsocket.as_str(), "not-a-websocket");
+        assert_eq!(TooManySocketsForSeat.as_str(), "too-many-sockets-for-seat");
+    }
+
+    #[test]
+    fn a_refusal_travels_as_its_code_and_sentence() {
+        let json = serde_json::to_value(TableRefusal::full()).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "code": "table-full",
+                "message": "Every seat at this table is taken.",
+            })
+        );
+        assert_eq!(
+            serde_json::from_value::<TableRefusal>(json).unwrap(),
+            TableRefusal::full()
+        );
+    }
+}
