@@ -88,11 +88,13 @@ async fn replays_in_the_page(
     at_step(&c, steps, steps).await;
     settle(&c).await;
     screenshot(&c, &format!("{game}-replay-{width}x{height}")).await;
-    // The whole deal, from the deal's reveal: every card of the pack, once.
+    // The whole deal, from the deal's reveal: every place of the pack, each card face up once, and
+    // face down the places kept secret from this seat (Pishe Pasha's unturned stock cards, Ganjifa's
+    // face-down talafas of the others).
     assert!(click(&c, "[data-key='replay:whole']").await);
     let shown = wait_for(
         &c,
-        "const cards = [...document.querySelectorAll('#replay-whole .card, #replay-whole .gcard')]; return cards.length && [cards.length, new Set(cards.map(c => c.getAttribute('aria-label'))).size]",
+        "const cards = [...document.querySelectorAll('#replay-whole .card, #replay-whole .gcard')]; const up = cards.filter((c) => !c.classList.contains('back')); return cards.length && [cards.length, new Set(up.map(c => c.getAttribute('aria-label'))).size + (cards.length - up.length)]",
         10,
     )
     .await;
