@@ -17,21 +17,12 @@ use serde_json::json;
 
 use support::*;
 
-/// Whether a program is on this machine; without it a suite skips, unless CI requires everything.
+/// Whether a program this suite drives is installed (see `support::have_program`).
 fn have(program: &str) -> bool {
-    let found = Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        let required = std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "{program} is required (CHAIKHANA_TEST_REQUIRE_ALL=1) but missing"
-        );
-        eprintln!("skipping: {program} is not installed (apt-get install prometheus / pip install kubernetes-validate)");
-    }
-    found
+    have_program(
+        program,
+        "apt-get install prometheus / pip install kubernetes-validate",
+    )
 }
 
 async fn played_server() -> (TestServer, String) {

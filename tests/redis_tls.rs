@@ -17,24 +17,13 @@ use chaikhana::settings::Settings;
 use cluster::*;
 use support::*;
 
-fn required() -> bool {
-    std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").is_ok_and(|v| v == "1")
-}
-
 /// redis-server and openssl; without one, says why and skips, unless everything is required.
 fn have_tools() -> bool {
-    if !have_redis() {
-        return false;
-    }
-    let found = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(!required(), "openssl is required but missing");
-        eprintln!("skipping: openssl is not installed (apt-get install openssl)");
-    }
-    found
+    have_redis()
+        && have_program(
+            "openssl",
+            "it makes the test's certificates: apt-get install openssl",
+        )
 }
 
 /// A folder of the test's own, emptied first and removed at the end.
@@ -200,7 +189,7 @@ impl TlsRedis {
             if let Ok(Some(status)) = child.try_wait() {
                 let said = std::fs::read_to_string(&log).unwrap_or_default();
                 assert!(
-                    !required(),
+                    !everything_required(),
                     "redis-server with TLS is required but it stopped ({status}): {said}"
                 );
                 eprintln!("skipping: this redis-server does not serve TLS ({status}): {said}");
