@@ -76,10 +76,9 @@ impl<G: Game> Table<G> {
                 ),
             ));
         }
-        let (state, seal) = replayed::<G>(record, step)?;
+        let Replayed { state, seal, ended } = replayed::<G>(record, step)?;
         // The reveal is the one sent at the deal's end: what stayed secret is worked out from the
         // deal as it ended, not as it stood at this step.
-        let (ended, _) = replayed::<G>(record, record.actions.len())?;
         let concealed = G::concealed_at_end(&ended);
         let seats = self.seat_infos();
         let (by, action) = match step.checked_sub(1).map(|i| &record.actions[i]) {
@@ -152,23 +151,35 @@ impl<G: Game> Table<G> {
     }
 }
 
-/// The deal of `record` as it stood after its first `step` actions, and its seal. A record whose
-/// action cannot be read, or is refused by the rules it was once accepted by, is a bad record.
-fn replayed<G: Game>(
-    record: &DealRecord,
-    step: usize,
-) -> Result<(G::State, DealSeal), TableRefusal> {
+/// An ended deal dealt again from its record.
+struct Replayed<G: Game> {
+    /// The deal as it stood at the step asked for.
+    state: G::State,
+    seal: DealSeal,
+    /// The deal as it ended.
+    ended: G::State,
+}
+
+/// The deal of `record` as it stood after its first `step` actions and as it ended, in one pass, and
+/// its seal. A record whose action cannot be read, or is refused by the rules it was once accepted
+/// by, is a bad record.
+fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<Replayed<G>, TableRefusal> {
     let bad_record = |message: String| TableRefusal::new(RefusalCode::BadRecord, message);
     let (mut state, order) = G::deal_in_order(&record.setup, &mut deal_rng(record.seed));
-    for (seat, json, _) in &record.actions[..step] {
+    let mut at_step = (step == 0).then(|| state.clone());
+    for (done, (seat, json, _)) in record.actions.iter().enumerate() {
         let action: G::Action = serde_json::from_value(json.clone())
             .map_err(|_| bad_record("This deal's record cannot be read back.".into()))?;
         G::apply(&mut state, *seat, &action).map_err(|e| bad_record(e.message))?;
+        if done + 1 == step {
+            at_step = Some(state.clone());
+        }
     }
-    Ok((
-        state,
-        DealSeal::new(order, record.salt.clone(), record.shuffle.clone()),
-    ))
+    Ok(Replayed {
+        state: at_step.unwrap_or_else(|| state.clone()),
+        seal: DealSeal::new(order, record.salt.clone(), record.shuffle.clone()),
+        ended: state,
+    })
 }
 
 #[cfg(test)]
