@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::cards::{DealRng, Seat};
 use crate::games::strong::Budget;
+use crate::matches::MatchLength;
 
 /// What a deal needs to know about the match around it. The match counts the deals it has dealt
 /// (drawn and void deals included) and picked its first seat at random; each game turns that into its own
@@ -170,6 +171,11 @@ pub trait Game: Sized + 'static {
     type Action: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send;
     /// What one seat (or a spectator, `None`) may see, with the hints its board needs.
     type View: Clone + fmt::Debug + Serialize + Send;
+    /// The matches a host may ask for, as the game's own type: read from a table request's `length`
+    /// (JSON), its default being the match a table plays when the host names none.
+    type Length: DeserializeOwned + Default + Into<MatchLength>;
+    /// Which lengths there are, in words, for a request that asks for another.
+    const LENGTHS: &'static str;
 
     /// Deals a new deal.
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> Self::State;

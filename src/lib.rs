@@ -5,6 +5,7 @@
 //! ([`sim`]) measures the computer players.
 
 pub mod cards;
+pub mod catalog;
 pub mod game;
 pub mod games;
 pub mod matches;

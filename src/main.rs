@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use chaikhana::games;
+use chaikhana::catalog;
 use chaikhana::games::strong::Budget;
 use chaikhana::settings::Settings;
 use chaikhana::sim::SimConfig;
@@ -105,7 +105,7 @@ fn main() -> ExitCode {
                 trace,
                 budget,
             };
-            match games::simulate_by_name(&game, &config) {
+            match catalog::find(&game).and_then(|game| game.simulate(&config)) {
                 Ok(report) if json => {
                     println!(
                         "{}",
@@ -148,7 +148,7 @@ fn serve(config: Option<&Path>) -> ExitCode {
 fn strong_budget(config: Option<&Path>) -> Budget {
     Settings::load(config)
         .map(|s| s.strong_budget())
-        .unwrap_or(games::strong::DEFAULT_BUDGET)
+        .unwrap_or(chaikhana::games::strong::DEFAULT_BUDGET)
 }
 
 fn init_logging(settings: &Settings) {

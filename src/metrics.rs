@@ -148,9 +148,8 @@ impl Metrics {
             "Frames through the router, by direction (in: to tables, out: to sockets).",
             &["direction"],
         );
-        let games = crate::games::NAMES
-            .iter()
-            .map(|&game| GameMeters {
+        let games = crate::catalog::names()
+            .map(|game| GameMeters {
                 game,
                 accepted: actions_accepted.with_label_values(&[game]),
                 seconds: action_seconds.with_label_values(&[game]),

@@ -9,7 +9,7 @@ use actix::{Actor, Context, Handler};
 use futures_util::future::{ready, BoxFuture, FutureExt};
 use serde_json::Value;
 
-use chaikhana::games::open_table;
+use chaikhana::catalog;
 use chaikhana::matches::MatchLength;
 use chaikhana::protocol::ClientMsg;
 use chaikhana::table::{
@@ -128,15 +128,16 @@ async fn seated() -> Seated {
         store: Some(Arc::new(store.clone())),
     };
     let token = Token::random();
-    let (table, _) = open_table(
-        "panjpar",
-        TableKind::Computer,
-        Default::default(),
-        MatchLength::DealsWon(3),
-        token.hash(),
-        config,
-    )
-    .unwrap();
+    let (table, _) = catalog::find("panjpar")
+        .unwrap()
+        .open(
+            TableKind::Computer,
+            Default::default(),
+            MatchLength::DealsWon(3),
+            token.hash(),
+            config,
+        )
+        .unwrap();
     let heard = Heard::default();
     let socket = Socket(heard.clone()).start();
     let attach = Attach {

@@ -25,7 +25,7 @@ async fn fetch(server: &TestServer, path: &str) -> (u16, String, String) {
 #[actix_rt::test]
 async fn every_page_answers_with_html() {
     let server = TestServer::start(|_| {});
-    for (path, _) in chaikhana::server::pages::PAGES {
+    for (path, _) in chaikhana::server::pages::PAGES.iter() {
         let (status, kind, body) = fetch(&server, path).await;
         assert_eq!(status, 200, "{path}");
         assert_eq!(kind, "text/html; charset=utf-8", "{path}");

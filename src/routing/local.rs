@@ -6,7 +6,7 @@ use std::sync::{Arc, RwLock};
 use futures_util::future::{ready, BoxFuture, FutureExt};
 
 use super::{configured_watch_key, table_config, OpenTable, Router};
-use crate::games;
+use crate::catalog;
 use crate::settings::Settings;
 use crate::table::{TableHandle, TableId, TableRefusal, WatchKey};
 
@@ -75,20 +75,17 @@ impl Router for LocalRouter {
             tables.remove(id);
         });
         let config = table_config(&self.settings, on_closed, None);
-        let opened = games::open_table(
-            &request.game,
-            request.kind,
-            request.level,
-            request.length,
-            request.creator,
-            config,
-        )
-        .map(|(handle, _)| {
-            let id = handle.id.clone();
-            self.tables.insert(handle);
-            id
-        })
-        .map_err(TableRefusal::bad_request);
+        let opened = catalog::find(&request.game)
+            .and_then(|game| {
+                let (kind, level, length) = (request.kind, request.level, request.length);
+                game.open(kind, level, length, request.creator, config)
+            })
+            .map(|(handle, _)| {
+                let id = handle.id.clone();
+                self.tables.insert(handle);
+                id
+            })
+            .map_err(TableRefusal::bad_request);
         ready(opened).boxed()
     }
 

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::pages;
 use super::AppState;
-use crate::games;
+use crate::catalog;
 use crate::routing::OpenTable;
 use crate::table::{Join, Level, RefusalCode, TableId, TableKind, TableRefusal, Token};
 
@@ -175,7 +175,9 @@ async fn create_table(
             return refusal(RefusalCode::BadRequest, message);
         }
     };
-    let length = match games::match_length(&request.game, request.length.as_ref()) {
+    let length = match catalog::find(&request.game)
+        .and_then(|game| game.match_length(request.length.as_ref()))
+    {
         Ok(length) => length,
         Err(message) => return refusal(RefusalCode::BadRequest, &message),
     };

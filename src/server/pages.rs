@@ -3,32 +3,45 @@
 //! Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache life,
 //! so a new build reaches every browser while an unchanged file costs one `304`.
 
+use std::sync::LazyLock;
+
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
 use rust_embed::RustEmbed;
+
+use crate::catalog;
 
 #[derive(RustEmbed)]
 #[folder = "src/web/"]
 struct WebFiles;
 
-/// Every page and the file it is drawn from.
-pub const PAGES: &[(&str, &str)] = &[
+/// Every page and the file it is drawn from: each game's landing page (`/{game}`, from `{game}.html`)
+/// and rules (`/{game}/rules`, from `{game}-rules.html`), then the pages of [`MORE_PAGES`].
+pub static PAGES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+    let games = catalog::names().flat_map(|game| {
+        [
+            (format!("/{game}"), format!("{game}.html")),
+            (format!("/{game}/rules"), format!("{game}-rules.html")),
+        ]
+    });
+    let more = MORE_PAGES
+        .iter()
+        .map(|(path, file)| (path.to_string(), file.to_string()));
+    games.chain(more).collect()
+});
+
+/// The pages that are not one game's landing page or rules.
+const MORE_PAGES: &[(&str, &str)] = &[
     ("/", "index.html"),
-    ("/panjpar", "panjpar.html"),
-    ("/panjpar/rules", "panjpar-rules.html"),
     ("/fa/panjpar", "fa-panjpar.html"),
     ("/fa/panjpar/rules", "fa-panjpar-rules.html"),
-    ("/pishe-pasha", "pishe-pasha.html"),
-    ("/pishe-pasha/rules", "pishe-pasha-rules.html"),
-    ("/ganjifa", "ganjifa.html"),
-    ("/ganjifa/rules", "ganjifa-rules.html"),
     ("/ganjifa/staged", "ganjifa-staged.html"),
     ("/fair", "fair.html"),
     ("/fa/fair", "fa-fair.html"),
 ];
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    for (path, file) in PAGES {
+    for (path, file) in PAGES.iter() {
         let file: &'static str = file;
         cfg.route(path, web::get().to(move |req: HttpRequest| page(req, file)));
     }

@@ -51,14 +51,15 @@ pub enum Outcome {
 
 /// The seats of a friends table of `game` (echo: one connection per "table").
 pub fn seats_of(game: &str) -> Result<usize, String> {
-    match game {
-        "panjpar" | "pishe-pasha" => Ok(2),
-        "ganjifa" => Ok(3),
-        "echo" => Ok(1),
-        other => Err(format!(
-            "there is no game \"{other}\": panjpar, pishe-pasha, ganjifa or echo"
-        )),
+    if game == "echo" {
+        return Ok(1);
     }
+    chaikhana::catalog::find(game)
+        .map(|game| game.seats())
+        .map_err(|_| {
+            let names: Vec<&str> = chaikhana::catalog::names().chain(["echo"]).collect();
+            format!("there is no game \"{game}\": {}", names.join(", "))
+        })
 }
 
 /// Where the workers are: each counter is how many have reached that point.

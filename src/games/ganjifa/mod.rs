@@ -46,9 +46,38 @@ mod scenarios;
 use crate::cards::{DealRng, Seat};
 use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError};
 use crate::games::strong::Budget;
+use crate::matches::MatchLength;
 
 pub use rules::{Action, State};
 pub use view::View;
+
+/// A Ganjifa match: 3 or 6 deals, the highest total winning; 3 unless the host says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "u32")]
+pub struct Deals(u32);
+
+impl Default for Deals {
+    fn default() -> Deals {
+        Deals(3)
+    }
+}
+
+impl TryFrom<u32> for Deals {
+    type Error = String;
+
+    fn try_from(deals: u32) -> Result<Deals, String> {
+        match deals {
+            3 | 6 => Ok(Deals(deals)),
+            _ => Err(Ganjifa::LENGTHS.to_string()),
+        }
+    }
+}
+
+impl From<Deals> for MatchLength {
+    fn from(deals: Deals) -> MatchLength {
+        MatchLength::Deals(deals.0)
+    }
+}
 
 /// The game of Ganjifa.
 pub struct Ganjifa;
@@ -61,6 +90,8 @@ impl Game for Ganjifa {
     type State = State;
     type Action = Action;
     type View = View;
+    type Length = Deals;
+    const LENGTHS: &'static str = "A Ganjifa match is 3 or 6 deals.";
 
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         rules::deal(setup, rng)

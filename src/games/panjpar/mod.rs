@@ -29,6 +29,8 @@ impl Game for Panjpar {
     type State = State;
     type Action = Action;
     type View = View;
+    type Length = DealsToWin;
+    const LENGTHS: &'static str = "A Panjpar match length is a number of deals won: 1, 3 or 5.";
 
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         rules::deal(setup, rng)
@@ -71,15 +73,32 @@ impl Game for Panjpar {
     }
 }
 
-/// A Panjpar match: first to 1, 3 or 5 deals won (RULINGS.md, Panjpar 9).
-pub fn match_length(deals_won: u32) -> Result<MatchLength, String> {
-    match deals_won {
-        1 | 3 | 5 => Ok(MatchLength::DealsWon(deals_won)),
-        other => Err(format!(
-            "A Panjpar match is first to 1, 3 or 5 deals won, not {other}."
-        )),
+/// A Panjpar match: first to 1, 3 or 5 deals won (RULINGS.md, Panjpar 9), 3 unless the host says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "u32")]
+pub struct DealsToWin(u32);
+
+impl Default for DealsToWin {
+    fn default() -> DealsToWin {
+        DealsToWin(3)
     }
 }
 
-/// The default match: first to 3 deals won.
-pub const DEFAULT_MATCH: MatchLength = MatchLength::DealsWon(3);
+impl TryFrom<u32> for DealsToWin {
+    type Error = String;
+
+    fn try_from(deals_won: u32) -> Result<DealsToWin, String> {
+        match deals_won {
+            1 | 3 | 5 => Ok(DealsToWin(deals_won)),
+            other => Err(format!(
+                "A Panjpar match is first to 1, 3 or 5 deals won, not {other}."
+            )),
+        }
+    }
+}
+
+impl From<DealsToWin> for MatchLength {
+    fn from(length: DealsToWin) -> MatchLength {
+        MatchLength::DealsWon(length.0)
+    }
+}

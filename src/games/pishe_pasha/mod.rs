@@ -42,15 +42,47 @@ use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomB
 use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
-/// The match lengths a host may pick (RULINGS Pishe Pasha 6), with their labels.
-pub const MATCH_LENGTHS: [(&str, MatchLength); 3] = [
-    ("one deal", MatchLength::Deals(1)),
-    ("first to 50 points", MatchLength::Points(50)),
-    ("first to 100 points", MatchLength::Points(100)),
-];
+/// A Pishe Pasha match (RULINGS Pishe Pasha 6): one deal, or first to 50 or 100 points; first to 50
+/// unless the host says. A request names it "one-deal", 50 or 100.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "Asked")]
+pub enum MatchChoice {
+    OneDeal,
+    #[default]
+    FirstTo50,
+    FirstTo100,
+}
 
-/// The match a table plays when its host names no length: first to 50 points.
-pub const DEFAULT_MATCH: MatchLength = MatchLength::Points(50);
+/// A length as a request writes it.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Asked {
+    Named(String),
+    Points(u64),
+}
+
+impl TryFrom<Asked> for MatchChoice {
+    type Error = String;
+
+    fn try_from(asked: Asked) -> Result<MatchChoice, String> {
+        match asked {
+            Asked::Named(name) if name == "one-deal" => Ok(MatchChoice::OneDeal),
+            Asked::Points(50) => Ok(MatchChoice::FirstTo50),
+            Asked::Points(100) => Ok(MatchChoice::FirstTo100),
+            _ => Err(PishePasha::LENGTHS.to_string()),
+        }
+    }
+}
+
+impl From<MatchChoice> for MatchLength {
+    fn from(choice: MatchChoice) -> MatchLength {
+        match choice {
+            MatchChoice::OneDeal => MatchLength::Deals(1),
+            MatchChoice::FirstTo50 => MatchLength::Points(50),
+            MatchChoice::FirstTo100 => MatchLength::Points(100),
+        }
+    }
+}
 
 /// The game, for the [`Game`] contract.
 pub struct PishePasha;
@@ -64,6 +96,9 @@ impl Game for PishePasha {
     type State = State;
     type Action = Action;
     type View = View;
+    type Length = MatchChoice;
+    const LENGTHS: &'static str =
+        "A Pishe Pasha match is \"one-deal\", or first to 50 or 100 points.";
 
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         State::deal(setup, rng)

@@ -15,7 +15,7 @@ use super::wire::{Answer, ToTables};
 /// Tables refreshed by one call of the refresh script: a call keeps Redis busy for well under a
 /// millisecond, and the round still fits a few round trips at ten thousand tables.
 const LEASES_PER_SCRIPT: usize = 256;
-use crate::games;
+use crate::catalog;
 use crate::metrics::metrics;
 use crate::table::{Change, Keep, Snapshot, TableHandle, TableId, TableRefusal};
 
@@ -123,7 +123,8 @@ impl Node {
             return Err(TableRefusal::not_found());
         };
         let version = snapshot.version;
-        let handle = games::rebuild_table(id.clone(), snapshot, self.table_config(&token))
+        let handle = catalog::find(&snapshot.game)
+            .and_then(|game| game.rebuild(id.clone(), snapshot, self.table_config(&token)))
             .map_err(|e| {
                 tracing::error!(table = %id, "cannot rebuild the table: {e}");
                 TableRefusal::unavailable()

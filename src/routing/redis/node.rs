@@ -19,7 +19,7 @@ use super::keys;
 use super::stand_ins::{lock, StandIns};
 use super::store::Store;
 use super::wire::{Answer, Note, ToSockets, ToTables};
-use crate::games;
+use crate::catalog;
 use crate::metrics::metrics;
 use crate::routing::{table_config, LocalTables, OpenTable};
 use crate::settings::{Role, Settings};
@@ -196,15 +196,12 @@ impl Node {
             return Err(TableRefusal::unavailable());
         }
         let token = keys::token(&self.id, 1);
-        let (handle, snapshot) = games::open_table(
-            &order.game,
-            order.kind,
-            order.level,
-            order.length,
-            order.creator,
-            self.table_config(&token),
-        )
-        .map_err(TableRefusal::bad_request)?;
+        let (handle, snapshot) = catalog::find(&order.game)
+            .and_then(|game| {
+                let config = self.table_config(&token);
+                game.open(order.kind, order.level, order.length, order.creator, config)
+            })
+            .map_err(TableRefusal::bad_request)?;
         let id = handle.id.clone();
         self.host(handle, &snapshot, token).await;
         Ok(id)
@@ -212,7 +209,7 @@ impl Node {
 
     /// Opens a table here or on the table-hosting node with the fewest tables.
     pub async fn open(self: Arc<Self>, order: OpenTable) -> Result<TableId, TableRefusal> {
-        games::match_length(&order.game, None).map_err(TableRefusal::bad_request)?;
+        catalog::find(&order.game).map_err(TableRefusal::bad_request)?;
         let (host, fewest) = self.quietest_host().await?;
         let stay = self.role.hosts_tables()
             && !self.draining()
@@ -267,10 +264,8 @@ impl Node {
         cmd.arg(keys::snapshot(id)).arg(0).arg(31);
         let head: Vec<u8> = self.query(cmd).await?;
         let name = head.split(|b| *b == b'\n').next().unwrap_or_default();
-        games::NAMES
-            .iter()
+        catalog::names()
             .find(|n| n.as_bytes() == name)
-            .copied()
             .ok_or_else(TableRefusal::not_found)
     }
 

@@ -18,7 +18,7 @@ use super::requests::{seat_answer, watching_answer};
 use super::stand_ins::{Guest, Proxy, Relocate, GUEST_IDS};
 use super::wire::{Answer, Note, Place, ToSockets, ToTables};
 use crate::cards::Seat;
-use crate::games;
+use crate::catalog;
 use crate::metrics::metrics;
 use crate::table::{
     Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, RefusalCode, SocketOut,
@@ -338,8 +338,7 @@ impl Handler<Inspect> for RemoteTable {
             let snapshot = node.snapshot(&id).await.ok().flatten();
             let game = snapshot
                 .as_ref()
-                .and_then(|s| games::NAMES.iter().find(|n| **n == s.game))
-                .copied()
+                .and_then(|s| catalog::names().find(|n| *n == s.game))
                 .unwrap_or_default();
             TableRecord {
                 game,

@@ -18,6 +18,9 @@ import { seatName } from "./social.js";
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 const ended = (f) => f && f.view && f.view.phase.name === "over";
 
+/** The languages this board is written in (the table page offers the switch). */
+export const LANGUAGES = ["en", "fa"];
+
 export function createBoard(root, ctx) {
   let frame = null;
   let chosen = []; // the attack cards chosen so far

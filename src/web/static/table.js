@@ -13,11 +13,9 @@ import { play, setUpSound } from "./sound.js";
 import { createSocial } from "./social.js";
 import { createReplay } from "./replay.js";
 
-const BOARDS = {
-  panjpar: () => import("./panjpar.js"),
-  "pishe-pasha": () => import("./pishe-pasha.js"),
-  ganjifa: () => import("./ganjifa.js"),
-};
+// Each game's board is the module named for the game; the languages it is written in are its
+// LANGUAGES (English alone when it says none).
+const loadBoard = (game) => (/^[a-z][a-z-]*$/.test(game) ? import(`./${game}.js`) : Promise.reject(new Error(game)));
 
 const WORDS = {
   en: {
@@ -62,17 +60,20 @@ const table = location.pathname.split("/").filter(Boolean).pop();
 // Through a watch link (/w/{watch}) the page watches: no seat, no token, nothing to play or say.
 const watching = location.pathname.startsWith("/w/");
 let lang = chosenLang();
+let languages = ["en"];
+/** The language the board speaks: the chosen one if the game is written in it. */
+const tableLang = () => (languages.includes(lang) ? lang : "en");
 let board = null;
 let lastFrame = null;
 let socket = null;
 const voice = createVoice(
   document.getElementById("voice"),
   (frame) => socket && socket.send(frame),
-  () => (lastFrame?.game === "panjpar" ? lang : "en"),
+  tableLang,
 );
 const social = createSocial({
   send: (frame) => Boolean(socket && socket.send(frame)),
-  lang: () => (lastFrame?.game === "panjpar" ? lang : "en"),
+  lang: tableLang,
   board: document.getElementById("board"),
   watching,
 });
@@ -83,7 +84,7 @@ const replay = createReplay({
   send: (frame) => sent(Boolean(socket && socket.send(frame))),
   draw: (frame) => board && draw(frame, { quiet: true }),
   live: () => board && lastFrame && draw(lastFrame),
-  lang: () => (lastFrame?.game === "panjpar" ? lang : "en"),
+  lang: tableLang,
 });
 
 /** The header's switches and links, in the table's language. */
@@ -148,20 +149,22 @@ async function shareWatchLink(token) {
 
 async function showFrame(frame, socket) {
   if (!board) {
-    const load = BOARDS[frame.game];
-    if (!load) {
+    let module;
+    try {
+      [module] = await Promise.all([loadBoard(frame.game), boardStyle(frame.game)]);
+    } catch {
       say(`This site has no board for ${frame.game} tables; they can be played over the WebSocket protocol only.`);
       return;
     }
-    const [module] = await Promise.all([load(), boardStyle(frame.game)]);
+    languages = module.LANGUAGES ?? ["en"];
     const root = document.getElementById("board");
     root.textContent = "";
     document.body.dataset.game = frame.game;
     const rules = document.getElementById("rules-link");
-    rules.href = `${frame.game === "panjpar" && lang === "fa" ? "/fa" : ""}/${frame.game}/rules`;
+    rules.href = `${tableLang() === "en" ? "" : `/${tableLang()}`}/${frame.game}/rules`;
     rules.hidden = false;
     document.getElementById("new-game-link").href = `/${frame.game}`;
-    if (frame.game === "panjpar") {
+    if (languages.length > 1) {
       document.getElementById("lang-switch").hidden = false;
       labelSwitches();
     } else {
@@ -172,7 +175,7 @@ async function showFrame(frame, socket) {
       nextDeal: () => sent(socket.nextDeal()),
       // At a computer table the board's level choice, if shown, sets the next match's level.
       rematch: () => sent(socket.rematch(document.querySelector("#rematch-level input:checked")?.value)),
-      lang: () => (frame.game === "panjpar" ? lang : "en"),
+      lang: tableLang,
     });
   }
   const before = lastFrame;

@@ -308,11 +308,16 @@ fn hints_explain_what_cannot_be_played() {
 /// Ruling 9: the match's lengths.
 #[test]
 fn ruling_9_match_lengths() {
+    use super::super::DealsToWin;
     use crate::matches::MatchLength;
-    assert_eq!(super::super::match_length(3), Ok(MatchLength::DealsWon(3)));
-    assert_eq!(super::super::DEFAULT_MATCH, MatchLength::DealsWon(3));
-    assert!(super::super::match_length(1).is_ok() && super::super::match_length(5).is_ok());
-    assert!(super::super::match_length(2).is_err() && super::super::match_length(0).is_err());
+    let length = |n: u32| DealsToWin::try_from(n).map(MatchLength::from);
+    assert_eq!(length(3), Ok(MatchLength::DealsWon(3)));
+    assert_eq!(
+        MatchLength::from(DealsToWin::default()),
+        MatchLength::DealsWon(3)
+    );
+    assert!(length(1).is_ok() && length(5).is_ok());
+    assert!(length(2).is_err() && length(0).is_err());
 }
 
 fn computer_choice(state: &State, seat: Seat) -> Action {

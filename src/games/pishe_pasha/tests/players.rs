@@ -32,16 +32,32 @@ fn play_match(length: crate::matches::MatchLength, seed: u64) -> Match {
 
 #[test]
 fn ruling_6_one_deal_or_first_to_50_or_100_points() {
-    let labels: Vec<&str> = MATCH_LENGTHS.iter().map(|(label, _)| *label).collect();
+    let asked = |length: serde_json::Value| serde_json::from_value::<MatchChoice>(length);
     assert_eq!(
-        labels,
-        vec!["one deal", "first to 50 points", "first to 100 points"]
+        asked(serde_json::json!("one-deal")).ok(),
+        Some(MatchChoice::OneDeal)
     );
-    let one = play_match(MATCH_LENGTHS[0].1, 5);
+    assert_eq!(
+        asked(serde_json::json!(50)).ok(),
+        Some(MatchChoice::FirstTo50)
+    );
+    assert_eq!(
+        asked(serde_json::json!(100)).ok(),
+        Some(MatchChoice::FirstTo100)
+    );
+    for other in [
+        serde_json::json!(75),
+        serde_json::json!("two-deals"),
+        serde_json::json!([]),
+    ] {
+        assert!(asked(other).is_err());
+    }
+    assert_eq!(MatchChoice::default(), MatchChoice::FirstTo50);
+    let one = play_match(MatchChoice::OneDeal.into(), 5);
     assert_eq!(one.deals_dealt, 1);
     assert_eq!(one.winners().unwrap().len(), 1);
-    for (target, (_, length)) in [(50, MATCH_LENGTHS[1]), (100, MATCH_LENGTHS[2])] {
-        let m = play_match(length, 9);
+    for (target, length) in [(50, MatchChoice::FirstTo50), (100, MatchChoice::FirstTo100)] {
+        let m = play_match(length.into(), 9);
         let winners = m.winners().unwrap();
         assert_eq!(winners.len(), 1);
         let (winner, loser) = (winners[0], winners[0].next(2));

@@ -105,7 +105,7 @@ fn ruling_1_ranks_do_not_wrap_and_an_ace_always_goes_home() {
 
 #[test]
 fn ruling_2_the_seat_that_did_not_deal_plays_first_and_the_deal_passes_on() {
-    let mut m = Match::starting_with(MATCH_LENGTHS[1].1, 2, THEM);
+    let mut m = Match::starting_with(MatchChoice::FirstTo50.into(), 2, THEM);
     let mut dealers = vec![];
     for seed in 0..4 {
         let setup = m.next_deal();
@@ -123,7 +123,7 @@ fn ruling_2_the_seat_that_did_not_deal_plays_first_and_the_deal_passes_on() {
     // The first dealer of a match is drawn at random.
     let mut rng = deal_rng(11);
     let firsts: std::collections::HashSet<Seat> = (0..40)
-        .map(|_| Match::new(MATCH_LENGTHS[0].1, 2, &mut rng).next_deal())
+        .map(|_| Match::new(MatchChoice::OneDeal.into(), 2, &mut rng).next_deal())
         .map(|setup| PishePasha::deal(&setup, &mut deal_rng(0)).dealer())
         .collect();
     assert_eq!(firsts.len(), 2, "both seats deal first in some match");

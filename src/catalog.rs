@@ -1,0 +1,218 @@
+//! The catalog: every game, registered once. The server's pages and table requests, the metrics,
+//! snapshots read back from Redis, `simulate` and the load generator all find a game here, so adding
+//! a game is its folder under `src/games/` plus one line in [`GAMES`].
+//!
+//! An entry is the game's rules core seen through an object-safe trait ([`Registered`]), so the list
+//! can hold games of different types and the code that uses it stays free of per-game `match`es.
+
+use std::marker::PhantomData;
+
+use actix::Actor;
+use serde_json::Value;
+
+use crate::game::Game;
+use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+use crate::matches::MatchLength;
+use crate::sim::{simulate, SimConfig, SimReport};
+use crate::table::{
+    Level, Snapshot, Table, TableConfig, TableHandle, TableId, TableKind, TokenHash,
+};
+
+/// Every game of the site, in the order the site lists them.
+pub static GAMES: &[&dyn Registered] = &[
+    &Entry::<Panjpar>(PhantomData),
+    &Entry::<PishePasha>(PhantomData),
+    &Entry::<Ganjifa>(PhantomData),
+];
+
+/// A game as the rest of the site uses it, whatever its rules core's types.
+pub trait Registered: Send + Sync {
+    /// Its name in URLs, snapshots, metrics and on the command line.
+    fn name(&self) -> &'static str;
+
+    /// How many seats its table has.
+    fn seats(&self) -> usize;
+
+    /// The match a table request's `length` asks for (absent: the game's usual match).
+    fn match_length(&self, asked: Option<&Value>) -> Result<MatchLength, String>;
+
+    /// Self-play between computers.
+    fn simulate(&self, config: &SimConfig) -> Result<SimReport, String>;
+
+    /// Opens a table with the creator in seat 1 (holding the token with hash `creator`) and starts its
+    /// actor; answers its handle and its first snapshot. `level` says how well the computers play at a
+    /// computer table.
+    fn open(
+        &self,
+        kind: TableKind,
+        level: Level,
+        length: MatchLength,
+        creator: TokenHash,
+        config: TableConfig,
+    ) -> Result<(TableHandle, Snapshot), String>;
+
+    /// Rebuilds a table from its snapshot (on the node taking it over) and starts its actor.
+    fn rebuild(
+        &self,
+        id: TableId,
+        snapshot: Snapshot,
+        config: TableConfig,
+    ) -> Result<TableHandle, String>;
+}
+
+/// The game called `name`.
+pub fn find(name: &str) -> Result<&'static dyn Registered, String> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|game| game.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = names().collect();
+            format!(
+                "There is no game called \"{name}\"; the games are {}.",
+                names.join(", ")
+            )
+        })
+}
+
+/// Every game's name.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    GAMES.iter().map(|game| game.name())
+}
+
+/// The entry of the rules core `G`.
+struct Entry<G>(PhantomData<fn() -> G>);
+
+impl<G: Game> Registered for Entry<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn seats(&self) -> usize {
+        G::SEATS
+    }
+
+    fn match_length(&self, asked: Option<&Value>) -> Result<MatchLength, String> {
+        let Some(asked) = asked else {
+            return Ok(G::Length::default().into());
+        };
+        // The game's own words say which lengths there are; serde's would name Rust types.
+        serde_json::from_value::<G::Length>(asked.clone())
+            .map(Into::into)
+            .map_err(|_| G::LENGTHS.to_string())
+    }
+
+    fn simulate(&self, config: &SimConfig) -> Result<SimReport, String> {
+        simulate::<G>(config)
+    }
+
+    fn open(
+        &self,
+        kind: TableKind,
+        level: Level,
+        length: MatchLength,
+        creator: TokenHash,
+        config: TableConfig,
+    ) -> Result<(TableHandle, Snapshot), String> {
+        let id = TableId::random();
+        let table = Table::<G>::new(id, kind, length, level, creator, config)
+            .ok_or_else(|| format!("{} has no computer player", G::NAME))?;
+        let snapshot = table.snapshot();
+        Ok((start(table), snapshot))
+    }
+
+    fn rebuild(
+        &self,
+        id: TableId,
+        snapshot: Snapshot,
+        config: TableConfig,
+    ) -> Result<TableHandle, String> {
+        Ok(start(Table::<G>::rebuild(id, snapshot, config)?))
+    }
+}
+
+fn start<G: Game>(table: Table<G>) -> TableHandle {
+    let id = table.id().clone();
+    let addr = table.start();
+    TableHandle::new(id, G::NAME, &addr).with_keep(addr.recipient())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::games::strong::Budget;
+
+    /// What the site keeps per game comes from the catalog: a game registered there has its metrics,
+    /// its pages, its board and its self-play, with nothing else to edit.
+    #[test]
+    fn every_per_game_list_follows_the_catalog() {
+        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
+        let pages = &crate::server::pages::PAGES;
+        for game in GAMES {
+            let name = game.name();
+            assert_eq!(find(name).map(|g| g.name()), Ok(name));
+            assert!((2..=3).contains(&game.seats()), "{name}");
+            assert_eq!(crate::metrics::metrics().game(name).game, name);
+            for (path, file) in [
+                (format!("/{name}"), format!("{name}.html")),
+                (format!("/{name}/rules"), format!("{name}-rules.html")),
+            ] {
+                assert!(pages.contains(&(path, file.clone())), "{name}: {file}");
+                assert!(web.join(&file).is_file(), "{name}: {file}");
+            }
+            for board in [format!("static/{name}.js"), format!("static/{name}.css")] {
+                assert!(web.join(&board).is_file(), "{name}: {board}");
+            }
+            assert!(game.match_length(None).is_ok(), "{name}");
+            let wrong = game.match_length(Some(&Value::from("forever")));
+            assert!(wrong.is_err_and(|words| !words.is_empty()), "{name}");
+            let config = SimConfig {
+                deals: 1,
+                seed: 7,
+                bots: vec!["computer".to_string(); game.seats()],
+                trace: None,
+                budget: Budget::Samples(1),
+            };
+            let report = game.simulate(&config).unwrap();
+            assert_eq!((report.game, report.deals), (name, 1));
+        }
+        let mut names: Vec<&str> = names().collect();
+        names.dedup();
+        assert_eq!(names.len(), GAMES.len(), "one entry per game");
+        assert!(find("chess").is_err_and(|words| words.contains("panjpar")));
+    }
+
+    #[test]
+    fn each_game_reads_its_own_lengths() {
+        let asked = |game: &str, length: Value| find(game).unwrap().match_length(Some(&length));
+        assert_eq!(
+            asked("panjpar", Value::from(5)),
+            Ok(MatchLength::DealsWon(5))
+        );
+        assert_eq!(
+            asked("pishe-pasha", Value::from("one-deal")),
+            Ok(MatchLength::Deals(1))
+        );
+        assert_eq!(
+            asked("pishe-pasha", Value::from(100)),
+            Ok(MatchLength::Points(100))
+        );
+        assert_eq!(asked("ganjifa", Value::from(6)), Ok(MatchLength::Deals(6)));
+        assert!(asked("panjpar", Value::from(2)).is_err());
+        assert!(asked("ganjifa", Value::from(4)).is_err());
+        let defaults: Vec<MatchLength> = GAMES
+            .iter()
+            .map(|game| game.match_length(None).unwrap())
+            .collect();
+        assert_eq!(
+            defaults,
+            [
+                MatchLength::DealsWon(3),
+                MatchLength::Points(50),
+                MatchLength::Deals(3)
+            ]
+        );
+    }
+}
