@@ -1,13 +1,18 @@
 //! The browser's half: pages, styles and scripts from `src/web/`, embedded in the binary.
 //!
-//! Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache life,
+//! Every page shares one frame, `layout.html` (the head, the site's header, the banner); a page file
+//! fills in its blocks (minijinja's `{% extends %}`), and each page is rendered once, when first asked
+//! for. Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache life,
 //! so a new build reaches every browser while an unchanged file costs one `304`.
 
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
 
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
+use bytes::Bytes;
 use rust_embed::RustEmbed;
+use sha2::{Digest, Sha256};
 
 use crate::catalog;
 
@@ -55,7 +60,49 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 }
 
 async fn page(req: HttpRequest, file: &'static str) -> HttpResponse {
-    send(&req, file, "no-cache")
+    match rendered(file) {
+        Some(page) => answer(&req, page, "text/html; charset=utf-8", "no-cache"),
+        None => not_found(),
+    }
+}
+
+/// The pages, each rendered into its frame once.
+static RENDERED: LazyLock<Mutex<HashMap<String, Option<Rendered>>>> =
+    LazyLock::new(Default::default);
+
+/// A page as served: its text and its `ETag`.
+#[derive(Clone)]
+struct Rendered {
+    body: Bytes,
+    tag: String,
+}
+
+/// The page drawn from `file`, rendered into the layout; `None` (logged) if it cannot be.
+fn rendered(file: &str) -> Option<Rendered> {
+    let mut pages = RENDERED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    pages
+        .entry(file.to_string())
+        .or_insert_with(|| match render(file) {
+            Ok(body) => Some(Rendered {
+                tag: tag_of(body.as_bytes()),
+                body: Bytes::from(body),
+            }),
+            Err(error) => {
+                tracing::error!("the page {file} cannot be rendered: {error:#}");
+                None
+            }
+        })
+        .clone()
+}
+
+fn render(file: &str) -> Result<String, minijinja::Error> {
+    let mut templates = minijinja::Environment::new();
+    templates.set_loader(|name| {
+        Ok(WebFiles::get(name).map(|f| String::from_utf8_lossy(&f.data).into_owned()))
+    });
+    templates.get_template(file)?.render(())
 }
 
 async fn asset(req: HttpRequest, file: web::Path<String>) -> HttpResponse {
@@ -73,11 +120,11 @@ async fn asset(req: HttpRequest, file: web::Path<String>) -> HttpResponse {
 
 /// The table's page, titled with its game (the board fills itself from the socket).
 pub fn table_page(game: &str) -> HttpResponse {
-    match WebFiles::get("table.html") {
-        Some(f) => HttpResponse::Ok()
+    match rendered("table.html") {
+        Some(page) => HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")
             .insert_header((header::CACHE_CONTROL, "no-cache"))
-            .body(String::from_utf8_lossy(&f.data).replace(
+            .body(String::from_utf8_lossy(&page.body).replace(
                 "<title>chaikhana table</title>",
                 &format!("<title>chaikhana: a {game} table</title>"),
             )),
@@ -87,9 +134,7 @@ pub fn table_page(game: &str) -> HttpResponse {
 
 /// The page for a link that leads nowhere, with status 404.
 pub fn not_found() -> HttpResponse {
-    let body = WebFiles::get("404.html")
-        .map(|f| f.data.into_owned())
-        .unwrap_or_else(|| b"Not found".to_vec());
+    let body = rendered("404.html").map_or_else(|| Bytes::from_static(b"Not found"), |p| p.body);
     HttpResponse::NotFound()
         .content_type("text/html; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "no-cache"))
@@ -100,26 +145,38 @@ fn send(req: &HttpRequest, path: &str, cache: &'static str) -> HttpResponse {
     let Some(file) = WebFiles::get(path) else {
         return not_found();
     };
-    let tag = format!(
-        "\"{}\"",
-        file.metadata
-            .sha256_hash()
-            .iter()
-            .take(12)
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
-    let fresh = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v == tag);
     let mime = file.metadata.mimetype();
     let content_type = if mime.starts_with("text/") || mime.ends_with("javascript") {
         format!("{mime}; charset=utf-8")
     } else {
         mime.to_string()
     };
+    let served = Rendered {
+        tag: tag_of(&file.data),
+        body: Bytes::from(file.data.into_owned()),
+    };
+    answer(req, served, &content_type, cache)
+}
+
+/// The `ETag` of a body: the start of its SHA-256.
+fn tag_of(body: &[u8]) -> String {
+    let digest = Sha256::digest(body);
+    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
+}
+
+/// `served`, or `304 Not Modified` when the browser already holds it.
+fn answer(
+    req: &HttpRequest,
+    served: Rendered,
+    content_type: &str,
+    cache: &'static str,
+) -> HttpResponse {
+    let fresh = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v == served.tag);
     let mut answer = if fresh {
         HttpResponse::NotModified()
     } else {
@@ -127,11 +184,9 @@ fn send(req: &HttpRequest, path: &str, cache: &'static str) -> HttpResponse {
     };
     answer
         .insert_header((header::CACHE_CONTROL, cache))
-        .insert_header((header::ETAG, tag));
+        .insert_header((header::ETAG, served.tag));
     if fresh {
         return answer.finish();
     }
-    answer
-        .content_type(content_type)
-        .body(file.data.into_owned())
+    answer.content_type(content_type).body(served.body)
 }
