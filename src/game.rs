@@ -205,12 +205,58 @@ pub trait Game: Sized + 'static {
         Vec::new()
     }
 
-    /// The names of the computer players, the first being the site's default.
-    const BOTS: &'static [&'static str];
+    /// The kinds of computer player the game has, the first being the site's default.
+    const BOTS: &'static [BotKind];
 
-    /// A computer player by name (one of [`Game::BOTS`]), for `seat`; a strong one thinks within
-    /// `budget` per decision.
-    fn bot(name: &str, seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>>;
+    /// A computer player of `kind` (`None` unless it is one of [`Game::BOTS`]), for `seat`; a strong
+    /// one thinks within `budget` per decision.
+    fn bot(kind: BotKind, seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>>;
+}
+
+/// A kind of computer player. Every game has the site's two levels (`Computer`, the standard one, and
+/// `Strong`) and `Random`, the mover that tests and self-play measure against; Pishe Pasha adds the
+/// two strategies of its experiment. Written in kebab case ("hold-kings") in snapshots and on the
+/// command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BotKind {
+    Computer,
+    Strong,
+    Random,
+    HoldKings,
+    TwoAbove,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 5] = [
+        BotKind::Computer,
+        BotKind::Strong,
+        BotKind::Random,
+        BotKind::HoldKings,
+        BotKind::TwoAbove,
+    ];
+
+    /// Its name on the command line and in snapshots.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Computer => "computer",
+            BotKind::Strong => "strong",
+            BotKind::Random => "random",
+            BotKind::HoldKings => "hold-kings",
+            BotKind::TwoAbove => "two-above",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn named(name: &str) -> Option<BotKind> {
+        BotKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// The random source a computer player draws its choices from.
@@ -222,8 +268,8 @@ pub type Search<G> = Box<dyn FnOnce(&mut BotRng) -> <G as Game>::Action + Send>;
 
 /// A computer player. It sees only its own seat's views, never the state, and may remember them.
 pub trait Bot<G: Game>: Send {
-    /// Its name, one of [`Game::BOTS`].
-    fn name(&self) -> &'static str;
+    /// Its kind, one of [`Game::BOTS`].
+    fn kind(&self) -> BotKind;
 
     /// Whether it wants every view of its seat, not only those where it must act. Views cost time to
     /// build, so bots without memory say no.
@@ -249,8 +295,8 @@ pub trait Bot<G: Game>: Send {
 pub struct RandomBot;
 
 impl<G: Game> Bot<G> for RandomBot {
-    fn name(&self) -> &'static str {
-        "random"
+    fn kind(&self) -> BotKind {
+        BotKind::Random
     }
 
     fn choose(&mut self, _view: &G::View, legal: &[G::Action], rng: &mut BotRng) -> G::Action {

@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use crate::cards::{deal_rng, Seat};
-use crate::game::{Bot, BotRng, DealSetup, Game};
+use crate::game::{Bot, BotKind, BotRng, DealSetup, Game};
 use crate::games::strong::Budget;
 
 /// A deal that takes more decisions than this has hung: the run stops with an error.
@@ -88,22 +88,30 @@ struct TraceLine<'a, G: Game> {
 /// Plays the deals and gathers the figures. Fails on an unknown bot name, a bot that picks an action
 /// the rules refuse, a deal that never ends, or a trace file that cannot be written.
 pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
+    let choices = || {
+        let names: Vec<&str> = G::BOTS.iter().map(|kind| kind.name()).collect();
+        names.join(", ")
+    };
     if config.bots.len() != G::SEATS {
         return Err(format!(
             "{} has {} seats: name {} bots, separated by commas (choose from {})",
             G::NAME,
             G::SEATS,
             G::SEATS,
-            G::BOTS.join(", ")
+            choices()
         ));
     }
+    let mut kinds = Vec::with_capacity(G::SEATS);
     for name in &config.bots {
-        if G::bot(name, Seat::new(0), config.budget).is_none() {
-            return Err(format!(
-                "there is no {} bot called \"{name}\" (choose from {})",
-                G::NAME,
-                G::BOTS.join(", ")
-            ));
+        match BotKind::named(name).filter(|kind| G::BOTS.contains(kind)) {
+            Some(kind) => kinds.push(kind),
+            None => {
+                return Err(format!(
+                    "there is no {} bot called \"{name}\" (choose from {})",
+                    G::NAME,
+                    choices()
+                ))
+            }
         }
     }
     let mut trace = match &config.trace {
@@ -126,7 +134,7 @@ pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
             index: index as u32,
             first: Seat::new(0),
         };
-        let outcome = play_deal::<G>(config, index, seed, setup, trace.as_mut())?;
+        let outcome = play_deal::<G>(config, &kinds, index, seed, setup, trace.as_mut())?;
         if outcome.winners.is_empty() {
             draws += 1;
         }
@@ -167,6 +175,7 @@ pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
 
 fn play_deal<G: Game>(
     config: &SimConfig,
+    kinds: &[BotKind],
     index: u64,
     seed: u64,
     setup: DealSetup,
@@ -176,7 +185,8 @@ fn play_deal<G: Game>(
     let mut rng = BotRng::seed_from_u64(seed ^ 0x5eed_b075);
     let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(G::SEATS)
         .map(|seat| {
-            G::bot(&config.bots[seat.index()], seat, config.budget).expect("bot names were checked")
+            G::bot(kinds[seat.index()], seat, config.budget)
+                .expect("the game has every kind asked for")
         })
         .collect();
     // The views the observing bots were just shown: the state has not moved since, so the seat to act
@@ -219,7 +229,7 @@ fn play_deal<G: Game>(
         G::apply(&mut state, seat, &action).map_err(|e| {
             format!(
                 "deal {index} (seed {seed}): the {} bot at {seat} chose {action:?}, which the rules refuse: {e}",
-                bots[seat.index()].name()
+                bots[seat.index()].kind().name()
             )
         })?;
         shown = show_observers::<G>(&state, &mut bots);

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::{Bot, BotRng, Game, Search};
+use crate::game::{Bot, BotKind, BotRng, Game, Search};
 
 /// What a strong computer keeps of the views of its seat.
 pub trait Remembers<V> {
@@ -48,8 +48,8 @@ impl<G: Thinking> Strong<G> {
 }
 
 impl<G: Thinking> Bot<G> for Strong<G> {
-    fn name(&self) -> &'static str {
-        "strong"
+    fn kind(&self) -> BotKind {
+        BotKind::Strong
     }
 
     fn observes(&self) -> bool {

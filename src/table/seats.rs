@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Token, TokenHash};
 use crate::cards::Seat;
-use crate::game::{Bot, Game};
+use crate::game::{Bot, BotKind, Game};
 use crate::protocol::{SeatInfo, Who};
 
 /// Against the computer, or among friends through a link.
@@ -44,17 +44,16 @@ impl Level {
         }
     }
 
-    /// The name of the computer player that plays at this level (every game has both), as snapshots
-    /// keep it.
-    pub fn bot(self) -> &'static str {
+    /// The computer player that plays at this level (every game has both).
+    pub fn bot(self) -> BotKind {
         match self {
-            Level::Standard => "computer",
-            Level::Strong => "strong",
+            Level::Standard => BotKind::Computer,
+            Level::Strong => BotKind::Strong,
         }
     }
 
-    /// The level whose computer player is called `bot` (reading a snapshot).
-    pub fn of_bot(bot: &str) -> Option<Level> {
+    /// The level its computer player `bot` plays at (reading a snapshot), if it is a level's.
+    pub fn of_bot(bot: BotKind) -> Option<Level> {
         [Level::Standard, Level::Strong]
             .into_iter()
             .find(|level| level.bot() == bot)

@@ -16,6 +16,7 @@ use super::messages::DealRecord;
 use super::seats::TableKind;
 use super::TokenHash;
 use crate::cards::Seat;
+use crate::game::BotKind;
 use crate::matches::{Match, MatchLength};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,7 +55,7 @@ impl SnapshotOf<'_> {
 pub enum SeatRecord {
     Free,
     Person { key: TokenHash },
-    Computer { bot: String },
+    Computer { bot: BotKind },
 }
 
 impl Snapshot {

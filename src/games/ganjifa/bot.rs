@@ -11,7 +11,7 @@ use super::pack::{GCard, GSet, GSuit};
 use super::rules::Action;
 use super::view::View;
 use super::Ganjifa;
-use crate::game::{Bot, BotRng};
+use crate::game::{Bot, BotKind, BotRng};
 
 /// What the computer knows of one suit, as suit bits (the Mir lowest).
 #[derive(Clone, Copy, Default)]
@@ -178,8 +178,8 @@ impl Reading {
 pub struct Computer;
 
 impl Bot<Ganjifa> for Computer {
-    fn name(&self) -> &'static str {
-        "computer"
+    fn kind(&self) -> BotKind {
+        BotKind::Computer
     }
 
     fn choose(&mut self, view: &View, legal: &[Action], rng: &mut BotRng) -> Action {

@@ -44,7 +44,9 @@ mod playouts;
 mod scenarios;
 
 use crate::cards::{DealRng, Seat};
-use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError};
+use crate::game::{
+    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
+};
 use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
@@ -85,7 +87,7 @@ pub struct Ganjifa;
 impl Game for Ganjifa {
     const NAME: &'static str = "ganjifa";
     const SEATS: usize = rules::SEATS;
-    const BOTS: &'static [&'static str] = &["computer", "random", "strong"];
+    const BOTS: &'static [BotKind] = &[BotKind::Computer, BotKind::Random, BotKind::Strong];
 
     type State = State;
     type Action = Action;
@@ -131,11 +133,11 @@ impl Game for Ganjifa {
             .collect()
     }
 
-    fn bot(name: &str, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
-        match name {
-            "computer" => Some(Box::new(bot::Computer)),
-            "random" => Some(Box::new(RandomBot)),
-            "strong" => Some(Box::new(strong::Strong::new(budget))),
+    fn bot(kind: BotKind, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
+        match kind {
+            BotKind::Computer => Some(Box::new(bot::Computer)),
+            BotKind::Random => Some(Box::new(RandomBot)),
+            BotKind::Strong => Some(Box::new(strong::Strong::new(budget))),
             _ => None,
         }
     }

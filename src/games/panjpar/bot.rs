@@ -12,7 +12,7 @@
 use rand::Rng;
 
 use crate::cards::{Card, CardSet, Colour, Rank, Seat, Suit};
-use crate::game::{Bot, BotRng};
+use crate::game::{Bot, BotKind, BotRng};
 
 use super::battle::{attack_problem, beaters, Battle};
 use super::rules::{Action, Phase, SEATS};
@@ -64,8 +64,8 @@ fn played_by(battle: &Battle, seat: Seat) -> CardSet {
 }
 
 impl Bot<Panjpar> for Computer {
-    fn name(&self) -> &'static str {
-        "computer"
+    fn kind(&self) -> BotKind {
+        BotKind::Computer
     }
 
     fn observes(&self) -> bool {

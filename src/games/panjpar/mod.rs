@@ -12,7 +12,7 @@ pub mod view;
 mod tests;
 
 use crate::cards::{DealRng, Seat};
-use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, Game, RandomBot, RuleError};
+use crate::game::{Bot, BotKind, DealOrder, DealOutcome, DealSetup, Game, RandomBot, RuleError};
 use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
@@ -25,7 +25,7 @@ pub struct Panjpar;
 impl Game for Panjpar {
     const NAME: &'static str = "panjpar";
     const SEATS: usize = rules::SEATS;
-    const BOTS: &'static [&'static str] = &["computer", "random", "strong"];
+    const BOTS: &'static [BotKind] = &[BotKind::Computer, BotKind::Random, BotKind::Strong];
     type State = State;
     type Action = Action;
     type View = View;
@@ -63,11 +63,11 @@ impl Game for Panjpar {
         rules::outcome(state)
     }
 
-    fn bot(name: &str, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
-        match name {
-            "computer" => Some(Box::new(bot::Computer::new())),
-            "random" => Some(Box::new(RandomBot)),
-            "strong" => Some(Box::new(strong::Strong::new(budget))),
+    fn bot(kind: BotKind, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
+        match kind {
+            BotKind::Computer => Some(Box::new(bot::Computer::new())),
+            BotKind::Random => Some(Box::new(RandomBot)),
+            BotKind::Strong => Some(Box::new(strong::Strong::new(budget))),
             _ => None,
         }
     }

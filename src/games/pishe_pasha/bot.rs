@@ -14,7 +14,7 @@ use super::rules::Action;
 use super::view::View;
 use super::PishePasha;
 use crate::cards::{Card, Rank};
-use crate::game::{Bot, BotRng};
+use crate::game::{Bot, BotKind, BotRng};
 
 /// How a computer player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,18 +27,18 @@ pub enum Strategy {
 impl Strategy {
     pub const ALL: [Strategy; 3] = [Strategy::Computer, Strategy::HoldKings, Strategy::TwoAbove];
 
-    /// Its name among the game's bots.
-    pub fn name(self) -> &'static str {
+    /// Its kind among the game's bots.
+    pub fn kind(self) -> BotKind {
         match self {
-            Strategy::Computer => "computer",
-            Strategy::HoldKings => "hold-kings",
-            Strategy::TwoAbove => "two-above",
+            Strategy::Computer => BotKind::Computer,
+            Strategy::HoldKings => BotKind::HoldKings,
+            Strategy::TwoAbove => BotKind::TwoAbove,
         }
     }
 
-    /// The strategy of that name.
-    pub fn named(name: &str) -> Option<Strategy> {
-        Strategy::ALL.into_iter().find(|s| s.name() == name)
+    /// The strategy of that kind, if it is one.
+    pub fn of(kind: BotKind) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.kind() == kind)
     }
 
     /// Whether it gives `card` when the rules allow it, the suit piles standing as they do.
@@ -66,8 +66,8 @@ impl Strategy {
 pub struct Player(pub Strategy);
 
 impl Bot<PishePasha> for Player {
-    fn name(&self) -> &'static str {
-        self.0.name()
+    fn kind(&self) -> BotKind {
+        self.0.kind()
     }
 
     fn choose(&mut self, view: &View, legal: &[Action], _rng: &mut BotRng) -> Action {

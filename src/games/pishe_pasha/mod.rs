@@ -38,7 +38,9 @@ pub use rules::{Action, CannotGive, Layout, Phase, State};
 pub use view::{Choices, DealResult, PileView, View};
 
 use crate::cards::{DealRng, Seat};
-use crate::game::{Bot, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError};
+use crate::game::{
+    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
+};
 use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
@@ -90,8 +92,13 @@ pub struct PishePasha;
 impl Game for PishePasha {
     const NAME: &'static str = "pishe-pasha";
     const SEATS: usize = rules::SEATS;
-    const BOTS: &'static [&'static str] =
-        &["computer", "random", "hold-kings", "two-above", "strong"];
+    const BOTS: &'static [BotKind] = &[
+        BotKind::Computer,
+        BotKind::Random,
+        BotKind::HoldKings,
+        BotKind::TwoAbove,
+        BotKind::Strong,
+    ];
 
     type State = State;
     type Action = Action;
@@ -138,11 +145,11 @@ impl Game for PishePasha {
             .collect()
     }
 
-    fn bot(name: &str, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
-        match name {
-            "random" => Some(Box::new(RandomBot)),
-            "strong" => Some(Box::new(strong::Strong::new(budget))),
-            other => Strategy::named(other).map(|s| Box::new(Player(s)) as Box<dyn Bot<Self>>),
+    fn bot(kind: BotKind, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
+        match kind {
+            BotKind::Random => Some(Box::new(RandomBot)),
+            BotKind::Strong => Some(Box::new(strong::Strong::new(budget))),
+            other => Strategy::of(other).map(|s| Box::new(Player(s)) as Box<dyn Bot<Self>>),
         }
     }
 }

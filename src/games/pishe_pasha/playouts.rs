@@ -16,7 +16,7 @@ use super::rules::{Action, State, SEATS};
 use super::view::View;
 use super::PishePasha;
 use crate::cards::{deal_rng, Card, CardSet, Seat, Suit};
-use crate::game::{Bot, BotRng, DealSetup, Game};
+use crate::game::{Bot, BotKind, BotRng, DealSetup, Game};
 use crate::games::strong::DEFAULT_BUDGET;
 
 /// The most turns that can pass with no card going home. The needed card of a suit, held by a seat X,
@@ -105,7 +105,7 @@ fn check_view(state: &State, seat: Option<Seat>, last_turn_is_new: bool) {
 
 /// Plays `deals` seeded deals between the named bots, checking everything at every step. With
 /// `json_views`, every view of both seats (and a spectator's at the end) is serialized and checked too.
-fn play(bots: [&str; SEATS], deals: u64, seed: u64, json_views: bool) -> Findings {
+fn play(bots: [BotKind; SEATS], deals: u64, seed: u64, json_views: bool) -> Findings {
     let mut found = Findings::default();
     for index in 0..deals {
         let deal_seed = seed.wrapping_mul(1_000_003).wrapping_add(index);
@@ -202,24 +202,24 @@ fn play(bots: [&str; SEATS], deals: u64, seed: u64, json_views: bool) -> Finding
 
 #[test]
 fn random_players_over_five_thousand_deals_with_every_view_checked() {
-    let found = play(["random", "random"], 5_000, 1, true);
+    let found = play([BotKind::Random, BotKind::Random], 5_000, 1, true);
     assert_eq!(found.deals, 5_000);
     assert!(found.most_turns_without_home <= TURNS_WITHOUT_HOME_BOUND);
 }
 
 #[test]
 fn computers_over_five_thousand_deals_with_every_view_checked() {
-    let found = play(["computer", "computer"], 5_000, 2, true);
+    let found = play([BotKind::Computer, BotKind::Computer], 5_000, 2, true);
     assert_eq!(found.deals, 5_000);
 }
 
 #[test]
 fn every_bot_against_every_other_ends_its_deals() {
     // The strong computer searches for 200 ms a decision; its own tests play it on a sample budget.
-    let quick = || PishePasha::BOTS.iter().filter(|b| **b != "strong");
+    let quick = || PishePasha::BOTS.iter().filter(|b| **b != BotKind::Strong);
     for a in quick() {
         for b in quick() {
-            let found = play([a, b], 500, 3, false);
+            let found = play([*a, *b], 500, 3, false);
             assert_eq!(found.deals, 500);
             assert!(found.decisions >= found.deals);
         }

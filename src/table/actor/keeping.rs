@@ -46,9 +46,7 @@ impl<G: Game> Table<G> {
             .map(|occupant| match occupant {
                 Occupant::Free => SeatRecord::Free,
                 Occupant::Person { key, .. } => SeatRecord::Person { key: key.clone() },
-                Occupant::Computer(bot) => SeatRecord::Computer {
-                    bot: bot.name().to_string(),
-                },
+                Occupant::Computer(bot) => SeatRecord::Computer { bot: bot.kind() },
             })
             .collect()
     }
@@ -156,12 +154,14 @@ impl<G: Game> Table<G> {
                     attached_before: true,
                 },
                 SeatRecord::Computer { bot } => {
-                    let made = Level::of_bot(&bot).and_then(|at| {
+                    let made = Level::of_bot(bot).and_then(|at| {
                         // Every computer at a table plays at the table's level.
                         level = Some(at);
                         G::bot(at.bot(), seat, config.strong_budget)
                     });
-                    Occupant::Computer(made.ok_or_else(|| format!("no computer player \"{bot}\""))?)
+                    Occupant::Computer(made.ok_or_else(|| {
+                        format!("no computer player \"{}\" at a table", bot.name())
+                    })?)
                 }
             });
         }
@@ -550,7 +550,7 @@ pub(super) mod tests {
         assert!(Table::<Panjpar>::rebuild(id.clone(), bad_action, config()).is_err());
         let mut bad_bot = good.clone();
         bad_bot.seats[1] = SeatRecord::Computer {
-            bot: "nobody".into(),
+            bot: crate::game::BotKind::Random,
         };
         assert!(Table::<Panjpar>::rebuild(id.clone(), bad_bot, config()).is_err());
         let mut short = good;

@@ -103,9 +103,9 @@ mod tests {
         Table::new(TableId::random(), kind, length, level, creator, config()).unwrap()
     }
 
-    fn computers_named(table: &Table<Panjpar>) -> Vec<&'static str> {
+    fn computers_named(table: &Table<Panjpar>) -> Vec<crate::game::BotKind> {
         let computers = table.seats.iter().filter_map(|occupant| match occupant {
-            Occupant::Computer(bot) => Some(bot.name()),
+            Occupant::Computer(bot) => Some(bot.kind()),
             _ => None,
         });
         computers.collect()
@@ -115,14 +115,14 @@ mod tests {
     fn a_table_keeps_its_level_through_a_rematch_and_a_rebuild() {
         let mut strong = table(TableKind::Computer, Level::Strong);
         assert_eq!(strong.level(), Some(Level::Strong));
-        assert_eq!(computers_named(&strong), ["strong"]);
+        assert_eq!(computers_named(&strong), [crate::game::BotKind::Strong]);
         let rebuilt =
             Table::<Panjpar>::rebuild(TableId::random(), strong.snapshot(), config()).unwrap();
         assert_eq!(rebuilt.level(), Some(Level::Strong));
 
         strong.choose_level(Some("standard")).unwrap();
         assert_eq!(strong.level(), Some(Level::Standard));
-        assert_eq!(computers_named(&strong), ["computer"]);
+        assert_eq!(computers_named(&strong), [crate::game::BotKind::Computer]);
         let refused = strong.choose_level(Some("grandmaster")).unwrap_err();
         assert_eq!(refused.code, RefusalCode::BadLevel);
         assert_eq!(strong.level(), Some(Level::Standard));

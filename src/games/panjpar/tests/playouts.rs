@@ -3,6 +3,7 @@
 //! see, every deal ending.
 
 use super::*;
+use crate::game::BotKind;
 use crate::games::strong::DEFAULT_BUDGET;
 
 /// Actions that look plausible but that `seat` may not take now.
@@ -33,7 +34,7 @@ fn illegal_candidates(state: &State, seat: Seat, rng: &mut BotRng) -> Vec<Action
     candidates
 }
 
-fn play_out(seed: u64, bots: [&str; 2], check_every_legal: bool) {
+fn play_out(seed: u64, bots: [BotKind; 2], check_every_legal: bool) {
     let setup = DealSetup {
         index: (seed % 2) as u32,
         first: A,
@@ -94,9 +95,9 @@ fn play_out(seed: u64, bots: [&str; 2], check_every_legal: bool) {
 fn ten_thousand_random_deals_keep_every_rule() {
     for seed in 0..10_000 {
         let bots = match seed % 3 {
-            0 => ["random", "random"],
-            1 => ["computer", "random"],
-            _ => ["random", "computer"],
+            0 => [BotKind::Random, BotKind::Random],
+            1 => [BotKind::Computer, BotKind::Random],
+            _ => [BotKind::Random, BotKind::Computer],
         };
         play_out(seed, bots, seed % 10 == 0);
     }
@@ -105,7 +106,7 @@ fn ten_thousand_random_deals_keep_every_rule() {
 #[test]
 fn computers_against_each_other_keep_every_rule() {
     for seed in 20_000..22_000 {
-        play_out(seed, ["computer", "computer"], false);
+        play_out(seed, [BotKind::Computer, BotKind::Computer], false);
     }
 }
 

@@ -1,6 +1,7 @@
 //! One or more tests for every Panjpar ruling of RULINGS.md, and the computer player's behaviours.
 
 use super::*;
+use crate::game::BotKind;
 use crate::games::strong::DEFAULT_BUDGET;
 
 fn fresh(index: u32, seed: u64) -> State {
@@ -462,8 +463,8 @@ fn the_random_bot_picks_legal_actions() {
     let mut state = fresh(0, 11);
     let mut rng = BotRng::seed_from_u64(2);
     let mut bots = [
-        Panjpar::bot("random", A, DEFAULT_BUDGET).unwrap(),
-        Panjpar::bot("random", B, DEFAULT_BUDGET).unwrap(),
+        Panjpar::bot(BotKind::Random, A, DEFAULT_BUDGET).unwrap(),
+        Panjpar::bot(BotKind::Random, B, DEFAULT_BUDGET).unwrap(),
     ];
     while let Some(seat) = to_act(&state) {
         let legal = legal_actions(&state, seat);

@@ -2,6 +2,7 @@
 //! strategies.
 
 use super::*;
+use crate::game::BotKind;
 use crate::games::strong::DEFAULT_BUDGET;
 
 /// Plays whole deals between computers until the match is over; returns the match and how many deals.
@@ -170,13 +171,15 @@ fn ruling_9_hold_kings_never_gives_a_king_and_two_above_never_gives_two_above_it
 
 #[test]
 fn the_game_names_its_bots_and_refuses_unknown_ones() {
-    for name in PishePasha::BOTS {
+    for kind in PishePasha::BOTS {
         assert_eq!(
-            PishePasha::bot(name, YOU, DEFAULT_BUDGET).unwrap().name(),
-            *name
+            PishePasha::bot(*kind, YOU, DEFAULT_BUDGET).unwrap().kind(),
+            *kind
         );
+        assert_eq!(BotKind::named(kind.name()), Some(*kind));
     }
-    assert!(PishePasha::bot("grandmaster", YOU, DEFAULT_BUDGET).is_none());
+    assert!(BotKind::named("grandmaster").is_none());
+    assert!(crate::games::panjpar::Panjpar::bot(BotKind::HoldKings, YOU, DEFAULT_BUDGET).is_none());
     let setup = DealSetup {
         index: 0,
         first: YOU,
