@@ -217,8 +217,21 @@ pub trait Game: Sized + 'static {
 /// `Strong`) and `Random`, the mover that tests and self-play measure against; Pishe Pasha adds the
 /// two strategies of its experiment. Written in kebab case ("hold-kings") in snapshots and on the
 /// command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::Display,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum BotKind {
     Computer,
     Strong,
@@ -228,34 +241,14 @@ pub enum BotKind {
 }
 
 impl BotKind {
-    pub const ALL: [BotKind; 5] = [
-        BotKind::Computer,
-        BotKind::Strong,
-        BotKind::Random,
-        BotKind::HoldKings,
-        BotKind::TwoAbove,
-    ];
-
     /// Its name on the command line and in snapshots.
     pub fn name(self) -> &'static str {
-        match self {
-            BotKind::Computer => "computer",
-            BotKind::Strong => "strong",
-            BotKind::Random => "random",
-            BotKind::HoldKings => "hold-kings",
-            BotKind::TwoAbove => "two-above",
-        }
+        self.into()
     }
 
     /// The kind called `name`.
     pub fn named(name: &str) -> Option<BotKind> {
-        BotKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-}
-
-impl fmt::Display for BotKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        name.parse().ok()
     }
 }
 
@@ -311,6 +304,17 @@ impl<G: Game> Bot<G> for RandomBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bot_kinds_are_named_as_serde_writes_them() {
+        for kind in [BotKind::Computer, BotKind::HoldKings, BotKind::TwoAbove] {
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{kind}\""));
+            assert_eq!(BotKind::named(kind.name()), Some(kind));
+        }
+        assert_eq!(BotKind::HoldKings.name(), "hold-kings");
+        assert_eq!(BotKind::named("grandmaster"), None);
+    }
 
     #[test]
     fn the_rotating_role_passes_round_the_table() {

@@ -5,10 +5,14 @@
 //! (`ProtocolError`) are not in this set: they belong to the game and the frame parser.
 
 use serde::{Deserialize, Serialize};
+use strum::{EnumIter, IntoStaticStr};
 
 /// A refusal's code, written in kebab-case on the wire ("table-full", "stale-version").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, IntoStaticStr, EnumIter,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum RefusalCode {
     // Said by a table or the router to a request for a seat, a socket or a table.
     TableFull,
@@ -56,44 +60,7 @@ pub enum RefusalCode {
 impl RefusalCode {
     /// The code as it is written on the wire (the same words serde writes).
     pub fn as_str(self) -> &'static str {
-        match self {
-            RefusalCode::TableFull => "table-full",
-            RefusalCode::WrongToken => "wrong-token",
-            RefusalCode::ContributionRefused => "contribution-refused",
-            RefusalCode::TooManySocketsForSeat => "too-many-sockets-for-seat",
-            RefusalCode::TooManyWatchers => "too-many-watchers",
-            RefusalCode::NoSuchTable => "no-such-table",
-            RefusalCode::Busy => "busy",
-            RefusalCode::Unavailable => "unavailable",
-            RefusalCode::BadRequest => "bad-request",
-            RefusalCode::Draining => "draining",
-            RefusalCode::TooManyTables => "too-many-tables",
-            RefusalCode::NotAWebsocket => "not-a-websocket",
-            RefusalCode::WrongOrigin => "wrong-origin",
-            RefusalCode::NoAddress => "no-address",
-            RefusalCode::ServerFull => "server-full",
-            RefusalCode::TooManySocketsFromAddress => "too-many-sockets-from-address",
-            RefusalCode::TokenInUrl => "token-in-url",
-            RefusalCode::RateLimited => "rate-limited",
-            RefusalCode::TooLarge => "too-large",
-            RefusalCode::Binary => "binary",
-            RefusalCode::StaleVersion => "stale-version",
-            RefusalCode::WrongMoment => "wrong-moment",
-            RefusalCode::BadAction => "bad-action",
-            RefusalCode::BadLevel => "bad-level",
-            RefusalCode::BadName => "bad-name",
-            RefusalCode::PhrasesFriendsOnly => "phrases-friends-only",
-            RefusalCode::VoiceFriendsOnly => "voice-friends-only",
-            RefusalCode::VoiceMoved => "voice-moved",
-            RefusalCode::VoiceOff => "voice-off",
-            RefusalCode::PeerVoiceOff => "peer-voice-off",
-            RefusalCode::BadSignal => "bad-signal",
-            RefusalCode::WatchersCannotAct => "watchers-cannot-act",
-            RefusalCode::DealInPlay => "deal-in-play",
-            RefusalCode::NoSuchDeal => "no-such-deal",
-            RefusalCode::NoSuchStep => "no-such-step",
-            RefusalCode::BadRecord => "bad-record",
-        }
+        self.into()
     }
 }
 
@@ -170,52 +137,17 @@ mod tests {
 
     #[test]
     fn every_code_is_written_as_serde_writes_it_and_read_back() {
-        use RefusalCode::*;
-        let every = [
-            TableFull,
-            WrongToken,
-            TooManySocketsForSeat,
-            TooManyWatchers,
-            NoSuchTable,
-            Busy,
-            Unavailable,
-            BadRequest,
-            Draining,
-            TooManyTables,
-            NotAWebsocket,
-            WrongOrigin,
-            NoAddress,
-            ServerFull,
-            TooManySocketsFromAddress,
-            TokenInUrl,
-            RateLimited,
-            TooLarge,
-            Binary,
-            StaleVersion,
-            WrongMoment,
-            BadAction,
-            BadLevel,
-            BadName,
-            PhrasesFriendsOnly,
-            VoiceFriendsOnly,
-            VoiceMoved,
-            VoiceOff,
-            PeerVoiceOff,
-            BadSignal,
-            WatchersCannotAct,
-            DealInPlay,
-            NoSuchDeal,
-            NoSuchStep,
-            BadRecord,
-            ContributionRefused,
-        ];
-        for code in every {
+        use strum::IntoEnumIterator;
+        for code in RefusalCode::iter() {
             let json = serde_json::to_string(&code).unwrap();
             assert_eq!(json, format!("\"{}\"", code.as_str()));
             assert_eq!(serde_json::from_str::<RefusalCode>(&json).unwrap(), code);
         }
-        assert_eq!(NotAWebsocket.as_str(), "not-a-websocket");
-        assert_eq!(TooManySocketsForSeat.as_str(), "too-many-sockets-for-seat");
+        assert_eq!(RefusalCode::NotAWebsocket.as_str(), "not-a-websocket");
+        assert_eq!(
+            RefusalCode::TooManySocketsForSeat.as_str(),
+            "too-many-sockets-for-seat"
+        );
     }
 
     #[test]
