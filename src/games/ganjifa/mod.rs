@@ -37,11 +37,7 @@ pub mod strong;
 pub mod view;
 
 #[cfg(test)]
-mod deal_scenarios;
-#[cfg(test)]
-mod playouts;
-#[cfg(test)]
-mod scenarios;
+mod tests;
 
 use crate::cards::{DealRng, Seat};
 use crate::game::{
@@ -140,65 +136,5 @@ impl Game for Ganjifa {
             BotKind::Strong => Some(Box::new(strong::Strong::new(budget))),
             _ => None,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cards::deal_rng;
-    use crate::sim::{simulate, SimConfig};
-
-    fn config(deals: u64, bots: &str, trace: Option<std::path::PathBuf>) -> SimConfig {
-        SimConfig {
-            deals,
-            seed: 4,
-            bots: bots.split(',').map(String::from).collect(),
-            trace,
-            budget: crate::games::strong::DEFAULT_BUDGET,
-        }
-    }
-
-    #[test]
-    fn self_play_scores_add_up_to_zero_and_the_computer_beats_random_players() {
-        let report = simulate::<Ganjifa>(&config(400, "computer,random,random", None)).unwrap();
-        assert_eq!(report.points.iter().sum::<i64>(), 0);
-        assert!(report.points_per_deal[0].low > 2.0, "{}", report.to_text());
-        assert!(simulate::<Ganjifa>(&config(1, "computer,random", None)).is_err());
-        assert!(simulate::<Ganjifa>(&config(1, "computer,random,nobody", None)).is_err());
-    }
-
-    #[test]
-    fn a_trace_replays_every_deal_exactly() {
-        let path = std::env::temp_dir().join(format!("ganjifa-trace-{}.jsonl", std::process::id()));
-        let report =
-            simulate::<Ganjifa>(&config(20, "computer,random,computer", Some(path.clone())))
-                .unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::remove_file(&path).unwrap();
-        let mut replays: Vec<(State, i64)> = Vec::new();
-        for line in text.lines() {
-            let line: serde_json::Value = serde_json::from_str(line).unwrap();
-            let deal = line["deal"].as_i64().unwrap();
-            if replays.last().is_none_or(|(_, d)| *d != deal) {
-                let setup: DealSetup = serde_json::from_value(line["setup"].clone()).unwrap();
-                let seed = line["deal_seed"].as_u64().unwrap();
-                replays.push((Ganjifa::deal(&setup, &mut deal_rng(seed)), deal));
-            }
-            let (state, _) = replays.last_mut().unwrap();
-            assert_eq!(serde_json::to_value(&*state).unwrap(), line["state"]);
-            let seat: Seat = serde_json::from_value(line["seat"].clone()).unwrap();
-            let action: Action = serde_json::from_value(line["action"].clone()).unwrap();
-            Ganjifa::apply(state, seat, &action).unwrap();
-        }
-        assert_eq!(replays.len(), 20);
-        let mut points = [0i64; 3];
-        for (state, _) in &replays {
-            let outcome = Ganjifa::outcome(state).expect("every replayed deal ends");
-            for (total, p) in points.iter_mut().zip(outcome.points) {
-                *total += i64::from(p);
-            }
-        }
-        assert_eq!(points.to_vec(), report.points);
     }
 }

@@ -27,8 +27,6 @@ pub mod strong;
 mod view;
 
 #[cfg(test)]
-mod playouts;
-#[cfg(test)]
 mod tests;
 
 pub use bot::{Player, Strategy};

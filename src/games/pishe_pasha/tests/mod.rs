@@ -1,5 +1,6 @@
 //! Scripted scenarios: the worked turn of seed 002 and every Pishe Pasha ruling of RULINGS.md. The
-//! rules of a turn are in `turns`, the match, the views and the computer players in `players`.
+//! rules of a turn are in `turns`, the match, the views and the computer players in `players`, and
+//! seeded playouts checking every rule at every step in `playouts`.
 
 use rand::SeedableRng;
 
@@ -62,4 +63,5 @@ fn held(state: &State, seat: Seat) -> usize {
 }
 
 mod players;
+mod playouts;
 mod turns;

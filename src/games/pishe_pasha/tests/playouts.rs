@@ -10,13 +10,13 @@
 
 use rand::SeedableRng;
 
-use super::log::TurnLog;
-use super::piles::DECK_SIZE;
-use super::rules::{Action, State, SEATS};
-use super::view::View;
-use super::PishePasha;
 use crate::cards::{deal_rng, Card, CardSet, Seat, Suit};
 use crate::game::{Bot, BotKind, BotRng, DealSetup, Game};
+use crate::games::pishe_pasha::log::TurnLog;
+use crate::games::pishe_pasha::piles::DECK_SIZE;
+use crate::games::pishe_pasha::rules::{Action, State, SEATS};
+use crate::games::pishe_pasha::view::View;
+use crate::games::pishe_pasha::PishePasha;
 use crate::games::strong::DEFAULT_BUDGET;
 
 /// The most turns that can pass with no card going home. The needed card of a suit, held by a seat X,

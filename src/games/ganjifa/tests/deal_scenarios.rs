@@ -1,13 +1,13 @@
 //! The deal, day and night, the opening, void deals, scoring, matches and the shape of what is sent,
 //! as scripted scenarios.
 
-use super::pack::{GCard, GSet, GSuit};
-use super::rules::{deal, deal_from, Action, PerSeat, Phase, Time, TrickKind};
 use super::scenarios::{at_lead, card, put, refused, set, trick, S0, S1, S2};
-use super::view::{view, Stage};
-use super::Ganjifa;
 use crate::cards::{deal_rng, BySeat};
 use crate::game::{DealSetup, Game};
+use crate::games::ganjifa::pack::{GCard, GSet, GSuit};
+use crate::games::ganjifa::rules::{deal, deal_from, Action, PerSeat, Phase, Time, TrickKind};
+use crate::games::ganjifa::view::{view, Stage};
+use crate::games::ganjifa::Ganjifa;
 
 #[test]
 fn day_and_night_alternate_and_the_dealer_moves_on() {

@@ -6,15 +6,15 @@
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
-use super::bot::Computer;
-use super::ladder::hukm;
-use super::lead::ladder;
-use super::pack::{GCard, GSet, GSuit};
-use super::rules::{Action, Phase, State, SEATS};
-use super::view::{view, visible_to as visible};
-use super::Ganjifa;
 use crate::cards::{deal_rng, Seat};
 use crate::game::{Bot, BotRng, DealSetup, Game, RandomBot};
+use crate::games::ganjifa::bot::Computer;
+use crate::games::ganjifa::ladder::hukm;
+use crate::games::ganjifa::lead::ladder;
+use crate::games::ganjifa::pack::{GCard, GSet, GSuit};
+use crate::games::ganjifa::rules::{Action, Phase, State, SEATS};
+use crate::games::ganjifa::view::{view, visible_to as visible};
+use crate::games::ganjifa::Ganjifa;
 
 const DEALS: u64 = 5_000;
 /// Deals whose every view, for every seat and a spectator, is serialized and searched for card codes.
@@ -121,7 +121,8 @@ fn check_ladder(state: &State, leader: Seat) {
     let fast = ladder(state, leader);
     let mut hukms = GSet::EMPTY;
     for suit in GSuit::ALL {
-        let order: Vec<GCard> = super::ladder::order(unplayed, state.burnt, suit).collect();
+        let order: Vec<GCard> =
+            crate::games::ganjifa::ladder::order(unplayed, state.burnt, suit).collect();
         let i = suit.index();
         if order.first().is_some_and(|c| hand.contains(*c)) {
             hukms.insert(order[0]);

@@ -1,11 +1,11 @@
 //! Seed 004's worked examples and every Ganjifa ruling, as scripted deals built from given hands.
 
-use super::ladder::{hukm, Rung};
-use super::lead::{ladder, lead_actions};
-use super::pack::{parse_set, GCard, GSet, GSuit};
-use super::rules::{Action, PerSeat, Phase, State, Time, TrickKind};
-use super::view::{view, Stage};
 use crate::cards::{BySeat, Seat};
+use crate::games::ganjifa::ladder::{hukm, Rung};
+use crate::games::ganjifa::lead::{ladder, lead_actions};
+use crate::games::ganjifa::pack::{parse_set, GCard, GSet, GSuit};
+use crate::games::ganjifa::rules::{Action, PerSeat, Phase, State, Time, TrickKind};
+use crate::games::ganjifa::view::{view, Stage};
 
 pub(super) fn set(codes: &str) -> GSet {
     parse_set(codes).expect("test card codes are valid")
@@ -44,7 +44,7 @@ pub(super) fn refused(state: &mut State, seat: Seat, action: Action, code: &str)
     assert_eq!(*state, before);
 }
 
-pub(super) fn trick(state: &State) -> super::rules::Trick {
+pub(super) fn trick(state: &State) -> crate::games::ganjifa::rules::Trick {
     match state.phase {
         Phase::Trick(trick) => trick,
         other => panic!("no trick in progress: {other:?}"),
@@ -238,7 +238,7 @@ fn a_lone_wazir_may_be_given_as_the_call_or_kept_to_burn() {
         "no-burn",
     );
     let order: Vec<GCard> =
-        super::ladder::order(kept.unplayed(), kept.burnt, GSuit::Chang).collect();
+        crate::games::ganjifa::ladder::order(kept.unplayed(), kept.burnt, GSuit::Chang).collect();
     assert_eq!(
         order,
         vec![card("MCH"), card("3CH"), card("4CH"), card("WCH")]
