@@ -20,6 +20,8 @@ use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+pub use crate::pack_set::{InPack, PackSet};
+
 /// The random source of a deal. Every deal comes from a `u64` seed, so that (seed, actions) replays it.
 pub type DealRng = rand_chacha::ChaCha8Rng;
 
@@ -358,171 +360,57 @@ impl<'de> Deserialize<'de> for Card {
     }
 }
 
-/// A set of cards of the 52-card deck, as a bit mask: cheap to copy, test and combine.
-/// Iterates suit by suit, low rank first. Serialized as a list of card codes.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct CardSet(u64);
+/// A set of cards of the 52-card deck ([`PackSet`]), iterating suit by suit, low rank first.
+pub type CardSet = PackSet<Card>;
 
-impl CardSet {
-    pub const EMPTY: CardSet = CardSet(0);
+impl InPack for Card {
+    type Bits = u64;
+    const NONE: u64 = 0;
+    const PACK: u64 = (1 << 52) - 1;
+
+    fn bit(self) -> u32 {
+        u32::from(self.0)
+    }
+
+    fn at_bit(bit: u32) -> Card {
+        Card(bit as u8)
+    }
+}
+
+impl PackSet<Card> {
     /// All 52 cards.
-    pub const DECK: CardSet = CardSet((1 << 52) - 1);
-
-    pub const fn from_bits(bits: u64) -> CardSet {
-        CardSet(bits & Self::DECK.0)
-    }
-
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
-
-    pub const fn one(card: Card) -> CardSet {
-        CardSet(1 << card.0)
-    }
+    pub const DECK: CardSet = PackSet::ALL;
 
     /// Every card of a suit.
     pub const fn suit(suit: Suit) -> CardSet {
-        CardSet(0x1fff << (suit as u8 * 13))
-    }
-
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    pub const fn contains(self, card: Card) -> bool {
-        self.0 & (1 << card.0) != 0
-    }
-
-    /// Whether every card of `other` is in this set.
-    pub const fn includes(self, other: CardSet) -> bool {
-        other.0 & !self.0 == 0
-    }
-
-    pub fn insert(&mut self, card: Card) {
-        self.0 |= 1 << card.0;
-    }
-
-    pub fn remove(&mut self, card: Card) {
-        self.0 &= !(1 << card.0);
-    }
-
-    pub const fn union(self, other: CardSet) -> CardSet {
-        CardSet(self.0 | other.0)
-    }
-
-    pub const fn intersection(self, other: CardSet) -> CardSet {
-        CardSet(self.0 & other.0)
-    }
-
-    pub const fn minus(self, other: CardSet) -> CardSet {
-        CardSet(self.0 & !other.0)
+        PackSet::of_pack_bits(0x1fff << (suit as u8 * 13))
     }
 
     /// The cards of one suit in this set.
-    pub const fn of_suit(self, suit: Suit) -> CardSet {
+    pub fn of_suit(self, suit: Suit) -> CardSet {
         self.intersection(CardSet::suit(suit))
     }
 
     /// The cards of one rank in this set.
-    pub const fn of_rank(self, rank: Rank) -> CardSet {
-        CardSet(self.0 & (0x0080_0400_2001 << (rank as u8 - 2)))
+    pub fn of_rank(self, rank: Rank) -> CardSet {
+        PackSet::from_bits(self.bits() & (0x0080_0400_2001 << (rank as u8 - 2)))
     }
 
     /// The ranks present, as a 13-bit mask (bit 0 the two, bit 12 the ace).
-    pub const fn rank_mask(self) -> u16 {
+    pub fn rank_mask(self) -> u16 {
         let [c, d, h, s] = self.suit_masks();
         c | d | h | s
     }
 
     /// Each suit's ranks as a 13-bit mask, in the order clubs, diamonds, hearts, spades.
-    pub const fn suit_masks(self) -> [u16; 4] {
+    pub fn suit_masks(self) -> [u16; 4] {
+        let bits = self.bits();
         [
-            (self.0 & 0x1fff) as u16,
-            ((self.0 >> 13) & 0x1fff) as u16,
-            ((self.0 >> 26) & 0x1fff) as u16,
-            ((self.0 >> 39) & 0x1fff) as u16,
+            (bits & 0x1fff) as u16,
+            ((bits >> 13) & 0x1fff) as u16,
+            ((bits >> 26) & 0x1fff) as u16,
+            ((bits >> 39) & 0x1fff) as u16,
         ]
-    }
-
-    /// The lowest card by index (the lowest rank of the first suit present).
-    pub fn first(self) -> Option<Card> {
-        (self.0 != 0).then(|| Card(self.0.trailing_zeros() as u8))
-    }
-
-    /// The highest card by index (the highest rank of the last suit present).
-    pub fn last(self) -> Option<Card> {
-        (self.0 != 0).then(|| Card(63 - self.0.leading_zeros() as u8))
-    }
-
-    pub fn iter(self) -> CardSetIter {
-        CardSetIter(self.0)
-    }
-}
-
-impl fmt::Debug for CardSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-/// The cards of a [`CardSet`], in index order.
-pub struct CardSetIter(u64);
-
-impl Iterator for CardSetIter {
-    type Item = Card;
-    fn next(&mut self) -> Option<Card> {
-        if self.0 == 0 {
-            return None;
-        }
-        let index = self.0.trailing_zeros();
-        self.0 &= self.0 - 1;
-        Some(Card(index as u8))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for CardSetIter {}
-
-impl IntoIterator for CardSet {
-    type Item = Card;
-    type IntoIter = CardSetIter;
-    fn into_iter(self) -> CardSetIter {
-        self.iter()
-    }
-}
-
-impl FromIterator<Card> for CardSet {
-    fn from_iter<I: IntoIterator<Item = Card>>(cards: I) -> CardSet {
-        let mut set = CardSet::EMPTY;
-        for card in cards {
-            set.insert(card);
-        }
-        set
-    }
-}
-
-impl Serialize for CardSet {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for CardSet {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let cards = Vec::<Card>::deserialize(deserializer)?;
-        let set: CardSet = cards.iter().copied().collect();
-        if set.len() != cards.len() {
-            return Err(de::Error::custom("the same card is listed twice"));
-        }
-        Ok(set)
     }
 }
 

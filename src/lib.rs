@@ -11,6 +11,7 @@ pub mod games;
 pub mod matches;
 pub mod metrics;
 pub mod outbox;
+pub mod pack_set;
 pub mod protocol;
 pub mod routing;
 pub mod server;

@@ -23,6 +23,8 @@ use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+use crate::pack_set::{InPack, PackSet};
+
 /// The eight suits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -282,74 +284,36 @@ impl<'de> Deserialize<'de> for GCard {
     }
 }
 
-/// A set of the 96 cards as a bit mask. Iterates suit by suit, strongest card of each suit first.
-/// Serialized as a list of card codes.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct GSet(u128);
+/// A set of Ganjifa cards ([`PackSet`]), iterating suit by suit, strongest place first.
+pub type GSet = PackSet<GCard>;
 
-impl GSet {
-    pub const EMPTY: GSet = GSet(0);
+impl InPack for GCard {
+    type Bits = u128;
+    const NONE: u128 = 0;
+    const PACK: u128 = (1 << 96) - 1;
+
+    fn bit(self) -> u32 {
+        u32::from(self.0)
+    }
+
+    fn at_bit(bit: u32) -> GCard {
+        GCard(bit as u8)
+    }
+}
+
+impl PackSet<GCard> {
     /// The whole pack.
-    pub const PACK: GSet = GSet((1 << 96) - 1);
+    pub const PACK: GSet = PackSet::ALL;
     /// The eight Mirs.
-    pub const MIRS: GSet = GSet(0x0010_0100_1001_0010_0100_1001);
-
-    pub const fn bits(self) -> u128 {
-        self.0
-    }
-
-    pub const fn from_bits(bits: u128) -> GSet {
-        GSet(bits & Self::PACK.0)
-    }
-
-    pub const fn one(card: GCard) -> GSet {
-        GSet(1 << card.0)
-    }
+    pub const MIRS: GSet = PackSet::of_pack_bits(0x0010_0100_1001_0010_0100_1001);
 
     /// Every card of a suit.
     pub const fn suit(suit: GSuit) -> GSet {
-        GSet(0xfff << (suit as u8 * 12))
-    }
-
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    pub const fn contains(self, card: GCard) -> bool {
-        self.0 & (1 << card.0) != 0
-    }
-
-    /// Whether every card of `other` is in this set.
-    pub const fn includes(self, other: GSet) -> bool {
-        other.0 & !self.0 == 0
-    }
-
-    pub fn insert(&mut self, card: GCard) {
-        self.0 |= 1 << card.0;
-    }
-
-    pub fn remove(&mut self, card: GCard) {
-        self.0 &= !(1 << card.0);
-    }
-
-    pub const fn union(self, other: GSet) -> GSet {
-        GSet(self.0 | other.0)
-    }
-
-    pub const fn intersection(self, other: GSet) -> GSet {
-        GSet(self.0 & other.0)
-    }
-
-    pub const fn minus(self, other: GSet) -> GSet {
-        GSet(self.0 & !other.0)
+        PackSet::of_pack_bits(0xfff << (suit as u8 * 12))
     }
 
     /// The cards of one suit in this set.
-    pub const fn of_suit(self, suit: GSuit) -> GSet {
+    pub fn of_suit(self, suit: GSuit) -> GSet {
         self.intersection(GSet::suit(suit))
     }
 
@@ -359,88 +323,6 @@ impl GSet {
             .into_iter()
             .filter(|&s| !self.of_suit(s).is_empty())
             .fold(0, |mask, s| mask | s.bit())
-    }
-
-    /// The first card by number: for a set within one suit, its strongest card by place.
-    pub fn first(self) -> Option<GCard> {
-        (self.0 != 0).then(|| GCard(self.0.trailing_zeros() as u8))
-    }
-
-    /// The last card by number: for a set within one suit, its weakest card by place.
-    pub fn last(self) -> Option<GCard> {
-        (self.0 != 0).then(|| GCard(127 - self.0.leading_zeros() as u8))
-    }
-
-    /// The card at `position` in iteration order.
-    pub fn nth(self, position: usize) -> Option<GCard> {
-        self.iter().nth(position)
-    }
-
-    pub fn iter(self) -> GSetIter {
-        GSetIter(self.0)
-    }
-}
-
-impl fmt::Debug for GSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-/// The cards of a [`GSet`], in number order.
-pub struct GSetIter(u128);
-
-impl Iterator for GSetIter {
-    type Item = GCard;
-    fn next(&mut self) -> Option<GCard> {
-        if self.0 == 0 {
-            return None;
-        }
-        let index = self.0.trailing_zeros();
-        self.0 &= self.0 - 1;
-        Some(GCard(index as u8))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for GSetIter {}
-
-impl IntoIterator for GSet {
-    type Item = GCard;
-    type IntoIter = GSetIter;
-    fn into_iter(self) -> GSetIter {
-        self.iter()
-    }
-}
-
-impl FromIterator<GCard> for GSet {
-    fn from_iter<I: IntoIterator<Item = GCard>>(cards: I) -> GSet {
-        let mut set = GSet::EMPTY;
-        for card in cards {
-            set.insert(card);
-        }
-        set
-    }
-}
-
-impl Serialize for GSet {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for GSet {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let cards = Vec::<GCard>::deserialize(deserializer)?;
-        let set: GSet = cards.iter().copied().collect();
-        if set.len() != cards.len() {
-            return Err(de::Error::custom("the same card is listed twice"));
-        }
-        Ok(set)
     }
 }
 
