@@ -41,7 +41,7 @@ fn frame_allowance(rate: u32, burst: u32) -> DefaultDirectRateLimiter {
 
 /// What a session needs of its table (the rest of the handle is dropped: a session lives long and
 /// there can be tens of thousands of them).
-struct SeatLine {
+struct TableLink {
     from_seat: Recipient<FromSeat>,
     attach: Recipient<Attach>,
     watch: Recipient<Watch>,
@@ -59,7 +59,7 @@ pub enum Entry {
 pub struct WsSession {
     conn: ConnId,
     entry: Entry,
-    table: SeatLine,
+    table: TableLink,
     out: Outbox,
     settings: Arc<Settings>,
     registry: Arc<SessionRegistry>,
@@ -90,7 +90,7 @@ impl WsSession {
         let allowance = frame_allowance(settings.rate_per_second, settings.rate_burst);
         let voice_allowance =
             frame_allowance(settings.voice_rate_per_second, settings.voice_rate_burst);
-        let table = SeatLine {
+        let table = TableLink {
             from_seat: table.from_seat,
             attach: table.attach,
             watch: table.watch,

@@ -149,7 +149,7 @@ pub struct Table<G: Game> {
     /// Since when the table has been waiting for its store: it is paused while this is set.
     paused_since: Option<Instant>,
     /// What the store holds of the table, when known to be the table as it was then.
-    stored: Option<keeping::StoredMark>,
+    stored: Option<keeping::LastStored>,
     /// The seats that asked for the next deal or the rematch, while the table waits for the rest.
     /// Not stored: after a move to another node, whoever had asked asks again.
     ready: Vec<bool>,

@@ -18,7 +18,7 @@ use crate::matches::Match;
 /// What the store holds of a table, as the table was when it was stored: everything a snapshot holds
 /// except the actions of the deal in play, which are counted.
 #[derive(Clone, Debug, PartialEq)]
-pub(in crate::table) struct StoredMark {
+pub(in crate::table) struct LastStored {
     seats: Vec<SeatRecord>,
     matchup: Match,
     deals: usize,
@@ -28,9 +28,9 @@ pub(in crate::table) struct StoredMark {
     version: u64,
 }
 
-impl StoredMark {
+impl LastStored {
     /// Whether `now` differs from this only by actions added to the same deal.
-    fn only_played_since(&self, now: &StoredMark) -> bool {
+    fn only_played_since(&self, now: &LastStored) -> bool {
         self.deals == now.deals
             && self.deal == now.deal
             && self.actions <= now.actions
@@ -82,9 +82,9 @@ impl<G: Game> Table<G> {
         }
     }
 
-    fn stored_mark(&self) -> StoredMark {
+    fn as_stored(&self) -> LastStored {
         let last = self.record.last();
-        StoredMark {
+        LastStored {
             seats: self.seat_records(),
             matchup: self.matchup.clone(),
             deals: self.record.len(),
@@ -98,8 +98,8 @@ impl<G: Game> Table<G> {
     /// is. When only actions were accepted since the last store, in the deal then in play and each
     /// making the next version, only they go; otherwise (a deal dealt or ended, a seat taken or
     /// given up, a store that failed, a table just rebuilt) the whole snapshot does.
-    pub(super) fn change_to_store(&self) -> Option<(Change, StoredMark)> {
-        let now = self.stored_mark();
+    pub(super) fn change_to_store(&self) -> Option<(Change, LastStored)> {
+        let now = self.as_stored();
         let Some(stored) = self.stored.as_ref().filter(|s| s.only_played_since(&now)) else {
             return Some((self.whole(), now));
         };
