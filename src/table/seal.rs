@@ -30,19 +30,10 @@
 
 use rand::RngCore;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
-use super::shuffle::{seed_from, ShuffleRecord};
+use super::shuffle::{seed_from, sha256_hex, ShuffleRecord};
 use crate::cards::Seat;
 use crate::game::{DealOrder, DealtTo};
-
-fn sha256_hex(text: &str) -> String {
-    hex(&Sha256::digest(text.as_bytes()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// Place `i`'s salt, from the deal's.
 fn place_salt(salt: &str, i: usize) -> String {
@@ -92,7 +83,7 @@ pub struct DealSeal {
 pub fn fresh_salt() -> String {
     let mut bytes = [0u8; 16];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    hex(&bytes)
+    hex::encode(bytes)
 }
 
 /// Who a reveal is for, and the cards of the deal that stay secret from everyone else.

@@ -29,11 +29,8 @@ use crate::cards::Seat;
 pub const CONTRIBUTION_DIGITS: usize = 32;
 
 /// The lowercase hex SHA-256 of `text`.
-fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+pub(super) fn sha256_hex(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
 }
 
 /// The seed the table's `secret` and the seats' contributions give (see the module's documentation).
@@ -71,7 +68,7 @@ impl Shuffle {
     pub fn new(seats: usize) -> Shuffle {
         let mut bytes = [0u8; 32];
         rand::rngs::OsRng.fill_bytes(&mut bytes);
-        let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let secret = hex::encode(bytes);
         Shuffle {
             commitment: sha256_hex(&secret),
             secret,

@@ -47,9 +47,7 @@ impl WatchKey {
             return Err(bad());
         }
         let mut key = [0u8; 16];
-        for (i, byte) in key.iter_mut().enumerate() {
-            *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
-        }
+        hex::decode_to_slice(text, &mut key).map_err(|_| bad())?;
         Ok(WatchKey::from_bytes(key))
     }
 
@@ -57,7 +55,7 @@ impl WatchKey {
     pub fn random_hex() -> String {
         let mut key = [0u8; 16];
         rand::rngs::OsRng.fill_bytes(&mut key);
-        key.iter().map(|b| format!("{b:02x}")).collect()
+        hex::encode(key)
     }
 
     /// The watch id of a table.
