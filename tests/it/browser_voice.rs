@@ -4,8 +4,6 @@
 //! refused microphone is said in a sentence and leaves voice off. With a TURN server in the settings
 //! (Debian's coturn, started by the test), the audio can go through its relay.
 
-mod chromium;
-mod support;
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -14,8 +12,8 @@ use std::time::{Duration, Instant};
 use fantoccini::Client;
 use serde_json::Value;
 
-use chromium::*;
-use support::TestServer;
+use crate::chromium::*;
+use crate::support::TestServer;
 
 /// Keeps every RTCPeerConnection the page makes in `window.peerConnections`, so the test can read
 /// their state and statistics (the page's own code is untouched).

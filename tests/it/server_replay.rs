@@ -4,13 +4,12 @@
 //! step past the end, a deal the match does not have and a malformed request are refused with a
 //! sentence, and the table is where it was.
 
-mod support;
 
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use support::*;
+use crate::support::*;
 
 /// Plays a friends deal to its end with random offered actions, keeping every view each seat is
 /// sent by version; returns the deal's first version and the views.

@@ -1,11 +1,10 @@
 //! Voice over real WebSockets: the table relays the WebRTC handshake between seats of one friends table
 //! that have voice on, and refuses everything else with a clear error; voice never moves the version.
 
-mod support;
 
 use serde_json::{json, Value};
 
-use support::*;
+use crate::support::*;
 
 fn voice(on: bool) -> Value {
     json!({ "type": "voice", "on": on })

@@ -2,12 +2,10 @@
 //! inside the page: from the home page's "Play the computer", once the cards are dealt (after the
 //! guess, in Panjpar) and have landed, the hand and the action bar lie wholly in the first screen and nothing runs off to the side.
 
-mod chromium;
 
-use chromium::*;
+use crate::chromium::*;
 
-mod support;
-use support::TestServer;
+use crate::support::TestServer;
 
 /// Empty when the hand and the action bar are wholly in sight and the page is no wider than the
 /// screen; otherwise what is wrong.

@@ -2,7 +2,6 @@
 //! friends table, a rematch (among friends, once all have asked); and the process itself: settings
 //! from the environment and a file, and a clean stop on SIGTERM that closes every socket with 1001.
 
-mod support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -10,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use support::*;
+use crate::support::*;
 
 #[actix_rt::test]
 async fn a_computer_table_ends_when_its_player_stays_away_past_the_hold() {

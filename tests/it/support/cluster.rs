@@ -1,7 +1,6 @@
 //! Several `chaikhana serve` processes around a real `redis-server`, on loopback: the processes, a
 //! friends table with its seats on different nodes, and a TCP proxy that can cut a node off from
-//! Redis. Shared by `multinode` and `multinode_faults`; each declares it with
-//! `#[path = "support/cluster.rs"] mod cluster;` next to `mod support;`.
+//! Redis.
 
 #![allow(dead_code)]
 

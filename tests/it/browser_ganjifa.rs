@@ -5,17 +5,16 @@
 //! cards that travel, and stay still under reduced motion; focus kept across redraws; a move tried
 //! offline said, not lost; the staged deal; and the screenshots in docs/screenshots.
 
-mod chromium;
-mod support;
+use crate::chromium;
 
 use std::time::{Duration, Instant};
 
 use fantoccini::Client;
 use serde_json::Value;
 
-use chromium::proxy::Proxy;
-use chromium::*;
-use support::TestServer;
+use crate::chromium::proxy::Proxy;
+use crate::chromium::*;
+use crate::support::TestServer;
 
 /// What this browser may do now: the selector of the control a player would click, or a word.
 const BOARD_STATE: &str = r#"

@@ -2,11 +2,10 @@
 //! marks and shown to every seat; one too long, or a frame with anything more, is refused and changes
 //! nothing. A phrase travels as its id to every seat, only at a friends table, and never as free text.
 
-mod support;
 
 use serde_json::json;
 
-use support::*;
+use crate::support::*;
 
 #[actix_rt::test]
 async fn a_name_is_cleaned_and_every_seat_sees_it() {

@@ -2,12 +2,11 @@
 //! handler in any page, the WebSocket upgrade's Origin check, no token in a link or a log, and the limit
 //! on tables opened per address.
 
-mod support;
 
 use serde_json::json;
 
 use chaikhana::server::pages::PAGES;
-use support::*;
+use crate::support::*;
 
 async fn headers(
     server: &TestServer,

@@ -5,8 +5,6 @@
 //! card" across redraws; a move tried while the connection is down said to be unsent, then made once
 //! it is back. Screenshots go to docs/screenshots/ (the board mid-game) and target/screenshots/.
 
-mod chromium;
-mod support;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -14,9 +12,9 @@ use std::time::{Duration, Instant};
 use fantoccini::Client;
 use serde_json::Value;
 
-use chromium::proxy::Proxy;
-use chromium::*;
-use support::TestServer;
+use crate::chromium::proxy::Proxy;
+use crate::chromium::*;
+use crate::support::TestServer;
 
 const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
 

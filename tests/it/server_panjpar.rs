@@ -1,13 +1,13 @@
 //! The game server over real HTTP and WebSocket, with Panjpar tables: whole matches against the computer
 //! and among friends, reconnecting, hostile frames, and every frame checked against the truth.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 
 use chaikhana::games::panjpar::Panjpar;
-use support::leaks::*;
-use support::*;
+use crate::support::leaks::*;
+use crate::support::*;
 
 #[actix_rt::test]
 async fn a_whole_match_against_the_computer() {

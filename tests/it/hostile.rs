@@ -3,14 +3,13 @@
 //! and tokens, and a race for the last seat. Each gets a clear error or a close; the table's version and
 //! state stay as they were; the honest seats play on to the end.
 
-mod support;
 
 use std::time::Duration;
 
 use futures_util::future::join_all;
 use serde_json::{json, Value};
 
-use support::*;
+use crate::support::*;
 
 /// A two-seat Panjpar friends table with both seats connected, its first view read by each.
 async fn panjpar_pair(server: &TestServer) -> (Seated, Seated, Client, Client) {

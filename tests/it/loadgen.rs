@@ -3,7 +3,6 @@
 //! clearly. Nothing here asserts on timing: speed is measured by running `chaikhana-loadgen`
 //! (tests/perf/README.md).
 
-mod support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -11,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use support::TestServer;
+use crate::support::TestServer;
 
 /// What one `chaikhana-loadgen run --json` printed: its report, and its standard error.
 struct Run {

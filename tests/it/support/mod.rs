@@ -2,7 +2,9 @@
 
 #![allow(dead_code)]
 
+pub mod cluster;
 pub mod leaks;
+pub mod players;
 pub mod raw;
 
 use std::time::Duration;

@@ -2,7 +2,6 @@
 //! a whole match among friends for each, with every frame checked against the truth; and a Panjpar
 //! match through a second WebSocket client library.
 
-mod support;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -10,8 +9,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 use chaikhana::games::ganjifa::Ganjifa;
 use chaikhana::games::pishe_pasha::PishePasha;
-use support::leaks::*;
-use support::*;
+use crate::support::leaks::*;
+use crate::support::*;
 
 #[actix_rt::test]
 async fn a_pishe_pasha_match_against_the_computer() {

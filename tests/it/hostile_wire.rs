@@ -3,13 +3,13 @@
 //! every kind of frame, a reader that stops reading, and the caps on sockets. In every case another
 //! table's player goes on playing meanwhile.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use support::raw::{self, Raw, Upgraded};
-use support::{action, choose, rng, Client, Seated, TestServer};
+use crate::support::raw::{self, Raw, Upgraded};
+use crate::support::{action, choose, rng, Client, Seated, TestServer};
 
 /// These tests read the process's resident memory, so they run one at a time.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());

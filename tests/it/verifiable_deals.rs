@@ -2,13 +2,12 @@
 //! the order and salt stay out of every frame until the deal ends, and then they hash to the commitment
 //! and are the order the deal's seed really dealt.
 
-mod support;
 
 use serde_json::json;
 
 use chaikhana::game::Game;
 use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-use support::*;
+use crate::support::*;
 
 /// Plays a friends match of `G` and checks the seal in every seat's frames; returns the reveals seen.
 async fn play_and_check<G: Game>(seats: usize, length: serde_json::Value, seed: u64) -> usize {

@@ -6,16 +6,15 @@
 //! alert rules and on every dashboard query, `promtool test rules` showing each alert firing and not
 //! firing, and `kubernetes-validate` on the manifests.
 
-#[path = "support/cluster.rs"]
-mod cluster;
-mod support;
+use crate::support::cluster;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;
 
 use serde_json::json;
 
-use support::*;
+use crate::support::*;
 
 /// Whether a program this suite drives is installed (see `support::have_program`).
 fn have(program: &str) -> bool {

@@ -4,7 +4,6 @@
 //! stays out of every other seat's reveal; and the page's own check (`verify.js`, run in Node.js)
 //! passes on a real deal and catches forged reveals.
 
-mod support;
 
 use std::collections::HashMap;
 
@@ -13,7 +12,7 @@ use serde_json::{json, Value};
 use chaikhana::game::Game;
 use chaikhana::games::ganjifa::Ganjifa;
 use chaikhana::table::TableRecord;
-use support::*;
+use crate::support::*;
 
 /// A fresh number for a shuffle, as a page draws one.
 fn number(rng: &mut Rng) -> String {

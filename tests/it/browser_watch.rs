@@ -3,13 +3,11 @@
 //! page says it is watching, draws every board with names and no "you", shows no hand, offers no
 //! move, no name and no phrase, and the seat's page shows how many watch.
 
-mod chromium;
-mod support;
 
 use serde_json::json;
 
-use chromium::*;
-use support::{play_against_computer, rng, TestServer};
+use crate::chromium::*;
+use crate::support::{play_against_computer, rng, TestServer};
 
 /// Which text on the watcher's board speaks to a player ("you", "your"), if any.
 const SPEAKS_TO_A_PLAYER: &str = r#"

@@ -6,7 +6,7 @@
 //! `CHAIKHANA_HIDDEN_MATCHES` sets the matches per game (default 12; the README's Reliability section
 //! gives the command that ran 1,000 of each).
 
-mod support;
+use crate::support;
 
 use rand::Rng;
 use serde_json::{json, Value};
@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 use chaikhana::cards::Seat;
 use chaikhana::game::Game;
 use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-use support::leaks::*;
-use support::*;
+use crate::support::leaks::*;
+use crate::support::*;
 
 fn matches_per_game() -> usize {
     std::env::var("CHAIKHANA_HIDDEN_MATCHES")

@@ -6,8 +6,6 @@
 //! under reduced motion; focus kept across redraws; a move tried offline refused with a sentence and the
 //! choice kept.
 
-mod chromium;
-mod support;
 
 use fantoccini::actions::{
     InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
@@ -17,9 +15,9 @@ use fantoccini::key::Key;
 use fantoccini::Client;
 use serde_json::Value;
 
-use chromium::proxy::Proxy;
-use chromium::*;
-use support::TestServer;
+use crate::chromium::proxy::Proxy;
+use crate::chromium::*;
+use crate::support::TestServer;
 
 /// What the Panjpar board offers now, read from the page.
 const BOARD_STATE: &str = r#"

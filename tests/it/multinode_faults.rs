@@ -14,11 +14,8 @@
 //! nodes from another build.
 //! Without redis-server these tests say why and pass, unless CHAIKHANA_TEST_REQUIRE_ALL=1.
 
-#[path = "support/cluster.rs"]
-mod cluster;
-#[path = "support/players.rs"]
-mod players;
-mod support;
+use crate::support::players;
+use crate::support;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -31,8 +28,8 @@ use chaikhana::game::Game;
 use chaikhana::games::panjpar::Panjpar;
 use chaikhana::table::TableRecord;
 
-use cluster::*;
-use players::{Journal, Players};
+use crate::support::cluster::*;
+use crate::support::players::{Journal, Players};
 
 /// The lease the harness gives every node (`CHAIKHANA_REDIS_LEASE_MS`).
 const LEASE: Duration = Duration::from_millis(2000);

@@ -4,17 +4,15 @@
 //! a watcher on one edge following a match played through another.
 //! Without redis-server these tests say why and pass, unless CHAIKHANA_TEST_REQUIRE_ALL=1.
 
-#[path = "support/cluster.rs"]
-mod cluster;
-mod support;
+use crate::support;
 
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use cluster::*;
-use support::*;
+use crate::support::cluster::*;
+use crate::support::*;
 
 /// Two `all` nodes on a Redis of their own, and a friends match between a player on each, played to
 /// version `until` (mid-deal); `None` (having said why) without redis-server.

@@ -4,13 +4,11 @@
 //! last move (and back, to the first and the last), the board drawing each step with no move open,
 //! shows the whole deal from its reveal (every card of the pack once), and "Back to the table" brings the result back.
 
-mod chromium;
-mod support;
 
 use serde_json::json;
 
-use chromium::*;
-use support::{play_against_computer, rng, TestServer};
+use crate::chromium::*;
+use crate::support::{play_against_computer, rng, TestServer};
 
 /// Clicks a button the page is drawing anew just then (each step redraws the bar): tries again on
 /// the fresh one until it takes.
