@@ -155,7 +155,7 @@ async fn play_to_the_end(c: &Client, name: &str) {
 
 #[actix_rt::test]
 async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     // Each deal waits for the page's number, as on the site, so every deal is shuffled with it.
     let server = TestServer::start(|s| {
@@ -208,7 +208,7 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
 
 #[actix_rt::test]
 async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 2);
     let host = driver.session(1280, 800).await;
@@ -281,7 +281,7 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
 
 #[actix_rt::test]
 async fn the_staged_deal_plays_itself_pauses_and_steps() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|_| {});
     for (width, height) in [(390, 844), (1280, 800)] {
@@ -364,7 +364,7 @@ const ARRIVING: &str = "const l = document.querySelector('.trick .last-move'); r
 
 #[actix_rt::test]
 async fn the_staged_deal_steps_by_keyboard_and_moves_nothing_under_reduced_motion() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|_| {});
     for reduced in [false, true] {
@@ -460,7 +460,7 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
 
 #[actix_rt::test]
 async fn the_ganjifa_table_fits_one_screen_at_every_turn_without_console_errors() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 300);
     for (width, height) in [(1280, 800), (390, 844)] {
@@ -515,7 +515,7 @@ card.click();
 
 #[actix_rt::test]
 async fn a_card_put_down_travels_to_the_trick_and_stays_still_under_reduced_motion() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 300);
     for reduced in [false, true] {
@@ -579,7 +579,7 @@ return true;
 
 #[actix_rt::test]
 async fn focus_stays_on_the_same_control_and_card_after_a_redraw() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 300);
     let c = driver.session(390, 844).await;
@@ -651,7 +651,7 @@ return true;
 
 #[actix_rt::test]
 async fn a_ganjifa_move_tried_offline_is_said_and_kept_and_goes_once_back_online() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 300);
     let proxy = Proxy::start(server.running.addr).await;

@@ -27,7 +27,7 @@ return out.join('; ');
 #[actix_rt::test]
 async fn every_board_keeps_the_hand_and_the_actions_in_sight_on_a_landscape_phone_and_a_large_screen(
 ) {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 300);
     for (width, height) in [(844, 390), (1920, 1080)] {

@@ -98,7 +98,7 @@ fn server() -> TestServer {
 
 #[actix_rt::test]
 async fn a_panjpar_match_against_the_computer_played_by_clicking() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     // Each deal waits for the page's number, as on the site, so every deal is shuffled with it.
     let server = TestServer::start(|s| {
@@ -144,7 +144,7 @@ async fn give_name(c: &Client, name: &str) {
 
 #[actix_rt::test]
 async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = server();
     let host = driver.session(1280, 800).await;
@@ -267,7 +267,7 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
 
 #[actix_rt::test]
 async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = server();
     let c = driver.session(390, 844).await;
@@ -313,7 +313,7 @@ async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
 
 #[actix_rt::test]
 async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| {
         s.bot_delay_ms = 5;
@@ -360,7 +360,7 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
 
 #[actix_rt::test]
 async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 600);
     let c = driver.session(1280, 800).await;
@@ -538,7 +538,7 @@ async fn defend_by_dragging(c: &Client, touch: bool) {
 
 #[actix_rt::test]
 async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = server();
     let c = driver.session(390, 844).await;
@@ -567,7 +567,7 @@ async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
 
 #[actix_rt::test]
 async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 600);
     let proxy = Proxy::start(server.running.addr).await;
@@ -593,7 +593,7 @@ async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() 
 
 #[actix_rt::test]
 async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 600);
     // The second tab reaches the server over a slow link: the relay can hold its replies back.
@@ -659,7 +659,7 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
 
 #[actix_rt::test]
 async fn the_page_follows_a_table_gone_back_after_a_reconnect_and_says_so() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = server();
     let c = driver.session(1280, 800).await;
@@ -762,7 +762,7 @@ async fn a_move_then_a_redraw(c: &Client) -> bool {
 
 #[actix_rt::test]
 async fn the_panjpar_table_is_one_screen_at_every_turn_without_console_errors() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 150);
     for (width, height) in [(1280, 800), (390, 844)] {
@@ -874,7 +874,7 @@ async fn attack_with_the_first_card(c: &Client) -> String {
 
 #[actix_rt::test]
 async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 800);
     for reduced in [false, true] {
@@ -929,7 +929,7 @@ async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() 
 
 #[actix_rt::test]
 async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 2500);
     let c = driver.session(390, 844).await;
@@ -1011,7 +1011,7 @@ async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again()
 
 #[actix_rt::test]
 async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 300);
     let proxy = Proxy::start(server.running.addr).await;

@@ -175,7 +175,7 @@ async fn play_to_the_end(c: &Client, name: &str) -> usize {
 
 #[actix_rt::test]
 async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_screen() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     // Each deal waits for the page's number (as the site does by default), so every deal, the
     // first included, is shuffled with it.
@@ -218,7 +218,7 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_scre
 
 #[actix_rt::test]
 async fn the_console_log_is_read_so_an_error_would_be_caught() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 2);
     let c = driver.session(390, 844).await;
@@ -258,7 +258,7 @@ async fn moves_travel(c: &Client, moves: usize, name: &str) -> (usize, usize) {
 
 #[actix_rt::test]
 async fn a_move_travels_and_does_not_when_reduced_motion_is_asked() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 300);
     for (width, height) in SIZES {
@@ -301,7 +301,7 @@ async fn a_move_travels_and_does_not_when_reduced_motion_is_asked() {
 
 #[actix_rt::test]
 async fn turn_a_card_keeps_the_focus_across_redraws() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     // The computer takes its time, so its turns are redraws the focus must live through.
     let server = TestServer::start(|s| s.bot_delay_ms = 250);
@@ -381,7 +381,7 @@ async fn turn_a_card_keeps_the_focus_across_redraws() {
 
 #[actix_rt::test]
 async fn a_move_tried_while_offline_is_refused_with_a_sentence_then_made_once_back() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 300);
     let proxy = Proxy::start(server.running.addr).await;
@@ -425,7 +425,7 @@ async fn a_move_tried_while_offline_is_refused_with_a_sentence_then_made_once_ba
 
 #[actix_rt::test]
 async fn cards_turn_by_themselves_when_that_is_the_only_move_once_the_player_asks() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 100);
     let c = driver.session(1280, 800).await;

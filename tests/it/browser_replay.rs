@@ -118,7 +118,7 @@ async fn replays_in_the_page(
 
 #[actix_rt::test]
 async fn a_finished_deal_of_each_game_replays_step_by_step_in_the_page() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 1);
     replays_in_the_page(&mut driver, &server, "panjpar", json!(1), (1280, 800)).await;

@@ -160,7 +160,7 @@ async fn assert_audio_flows(pages: &[&Client]) {
 
 #[actix_rt::test]
 async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|_| {});
     let host = driver.media_session(1280, 800).await;
@@ -223,7 +223,7 @@ async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
 
 #[actix_rt::test]
 async fn three_browsers_at_a_ganjifa_table_connect_as_a_mesh_and_a_closed_page_leaves_it() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|_| {});
     let pages = [
@@ -255,7 +255,7 @@ async fn three_browsers_at_a_ganjifa_table_connect_as_a_mesh_and_a_closed_page_l
 
 #[actix_rt::test]
 async fn a_refused_microphone_is_said_and_leaves_voice_off() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|_| {});
     let host = driver.media_session(1280, 800).await;
@@ -378,7 +378,7 @@ return (async () => {
 
 #[actix_rt::test]
 async fn with_a_turn_server_set_the_audio_can_go_through_its_relay() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let Some(turn) = turn_server() else { return };
     let server = TestServer::start(|s| {
@@ -416,7 +416,7 @@ return true;
 
 #[actix_rt::test]
 async fn a_page_whose_socket_breaks_switches_its_voice_on_again() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|_| {});
     let host = driver.media_session(1280, 800).await;

@@ -110,7 +110,7 @@ async fn watch_a_match(
 
 #[actix_rt::test]
 async fn a_watcher_follows_a_match_of_each_game_in_the_page() {
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _heavy = crate::support::heavy().await;
     let Some(mut driver) = driver() else { return };
     let server = TestServer::start(|s| s.bot_delay_ms = 1);
     watch_a_match(&mut driver, &server, "panjpar", json!(1)).await;

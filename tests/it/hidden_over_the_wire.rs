@@ -6,7 +6,6 @@
 //! `CHAIKHANA_HIDDEN_MATCHES` sets the matches per game (default 12; the README's Reliability section
 //! gives the command that ran 1,000 of each).
 
-use crate::support;
 
 use rand::Rng;
 use serde_json::{json, Value};

@@ -7,12 +7,10 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+use serde_json::{json, Value};
+use crate::support::cluster::Node;
 use crate::support::raw::{self, Raw, Upgraded};
 use crate::support::{action, choose, rng, Client, Seated, TestServer};
-
-/// These tests read the process's resident memory, so they run one at a time.
-static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// A player at a computer table of their own, who must be able to play on whatever the attacker does.
 struct Bystander {
@@ -25,6 +23,15 @@ impl Bystander {
         let seated = server.open("panjpar", "computer", Some(json!(5))).await;
         Bystander {
             client: server.connect(&seated).await,
+            rng: rng(7),
+        }
+    }
+
+    /// The same, at a server in a process of its own.
+    async fn seat_at(node: &Node) -> Bystander {
+        let seated = node.open("panjpar", "computer", json!(5)).await;
+        Bystander {
+            client: node.connect(&seated).await,
             rng: rng(7),
         }
     }
@@ -56,12 +63,17 @@ async fn computer_seat(server: &TestServer, game: &str) -> Seated {
 
 #[actix_rt::test]
 async fn a_frame_declaring_2_to_the_62_bytes_is_closed_with_1009_and_never_kept() {
-    let _one = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start(|_| {});
-    let mut bystander = Bystander::seat(&server).await;
-    let seat = computer_seat(&server, "panjpar").await;
-    let mut rude = Raw::open(server.running.addr, &seat.table, &seat.token).await;
-    let before = raw::resident_bytes();
+    // The server's memory is measured, so it runs in a process of its own, reading as fast as
+    // the test's own servers do.
+    let server = Node::alone(&[
+        ("CHAIKHANA_READ_BYTES_PER_SECOND", "1073741824"),
+        ("CHAIKHANA_READ_BYTES_BURST", "1073741824"),
+    ])
+    .await;
+    let mut bystander = Bystander::seat_at(&server).await;
+    let seat = server.open("panjpar", "computer", Value::Null).await;
+    let mut rude = Raw::open(server.addr(), &seat.table, &seat.token).await;
+    let before = server.resident_bytes();
     rude.send(&raw::text_header(1 << 62)).await.unwrap();
     // Stream for five seconds, or until the server has stopped taking bytes.
     let chunk = vec![b'z'; 64 * 1024];
@@ -75,7 +87,7 @@ async fn a_frame_declaring_2_to_the_62_bytes_is_closed_with_1009_and_never_kept(
             Err(_) => {}
         }
     }
-    let grown = raw::resident_bytes().saturating_sub(before);
+    let grown = server.resident_bytes().saturating_sub(before);
     assert!(
         grown < 16 << 20,
         "resident memory grew by {grown} bytes ({sent} sent)"
@@ -86,7 +98,6 @@ async fn a_frame_declaring_2_to_the_62_bytes_is_closed_with_1009_and_never_kept(
 
 #[actix_rt::test]
 async fn a_fragmented_message_is_joined_with_pings_between_its_pieces() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start(|_| {});
     let mut bystander = Bystander::seat(&server).await;
     // A friends table, where nobody moves but this socket: its views change only when it acts.
@@ -135,7 +146,6 @@ async fn a_fragmented_message_is_joined_with_pings_between_its_pieces() {
 
 #[actix_rt::test]
 async fn bad_utf8_closes_with_1007_and_a_clients_close_code_is_echoed() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start(|_| {});
     let mut bystander = Bystander::seat(&server).await;
     let seat = computer_seat(&server, "panjpar").await;
@@ -155,7 +165,6 @@ async fn bad_utf8_closes_with_1007_and_a_clients_close_code_is_echoed() {
 
 #[actix_rt::test]
 async fn floods_of_binary_ping_and_oversized_frames_are_closed_with_1008() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start(|s| {
         s.rate_per_second = 10;
         s.rate_burst = 20;
@@ -193,7 +202,6 @@ async fn floods_of_binary_ping_and_oversized_frames_are_closed_with_1008() {
 
 #[actix_rt::test]
 async fn a_socket_that_never_reads_is_closed_within_the_write_timeout() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start(|s| s.write_timeout_secs = 2);
     let mut bystander = Bystander::seat(&server).await;
     let seat = computer_seat(&server, "ganjifa").await;
@@ -254,7 +262,6 @@ async fn open_until_refused(server: &TestServer, seats: &[Seated]) -> (Vec<Raw>,
 
 #[actix_rt::test]
 async fn the_seat_address_and_node_caps_refuse_the_next_socket() {
-    let _one = ONE_AT_A_TIME.lock().await;
     // Per seat: four sockets (the default), then the fifth is told why and closed after its hello;
     // one closed makes room again.
     let server = TestServer::start(|_| {});
@@ -309,7 +316,6 @@ async fn error_then_close(raw: &mut Raw) -> (serde_json::Value, Option<u16>) {
 
 #[actix_rt::test]
 async fn a_seat_token_travels_only_in_the_hello_frame() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start(|s| s.hello_timeout_secs = 1);
     let mut bystander = Bystander::seat(&server).await;
     let seat = computer_seat(&server, "panjpar").await;

@@ -346,6 +346,7 @@ async fn each_run_of(fault: Fault) {
     if !have_redis() {
         return;
     }
+    let _heavy = support::heavy().await;
     let mut broken = Vec::new();
     for run in 1..=runs() {
         match run_once(fault, run).await {

@@ -7,7 +7,6 @@
 //! firing, and `kubernetes-validate` on the manifests.
 
 use crate::support::cluster;
-use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -15,10 +15,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
 
-/// Browser tests share two cores with everything else: one at a time.
-pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// The port of the chromedriver started last (there is one at a time, see `ONE_AT_A_TIME`), for
+/// The port of the chromedriver started last (there is one at a time, see `support::heavy`), for
 /// the command fantoccini does not wrap (`console_errors`).
 static DRIVER_PORT: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
 

@@ -194,15 +194,28 @@ impl Node {
 
     /// The same, with more settings as `CHAIKHANA_*` variables.
     pub async fn start_with(redis_url: &str, role: &str, settings: &[(&str, &str)]) -> Node {
+        let mut all = vec![
+            ("CHAIKHANA_REDIS_URL", redis_url),
+            ("CHAIKHANA_ROLE", role),
+            ("CHAIKHANA_REDIS_LEASE_MS", "2000"),
+        ];
+        all.extend_from_slice(settings);
+        Node::spawn(&all).await
+    }
+
+    /// A node alone, without Redis: a server in a process of its own, for a test that measures
+    /// that process (the tests' own process holds every other test's servers too).
+    pub async fn alone(settings: &[(&str, &str)]) -> Node {
+        Node::spawn(settings).await
+    }
+
+    async fn spawn(settings: &[(&str, &str)]) -> Node {
         let port = free_port();
         let logs = std::env::var("CHAIKHANA_TEST_NODE_LOGS").ok();
         let child = Command::new(server_binary())
             .arg("serve")
             .envs(settings.iter().copied())
             .env("CHAIKHANA_LISTEN", format!("127.0.0.1:{port}"))
-            .env("CHAIKHANA_REDIS_URL", redis_url)
-            .env("CHAIKHANA_ROLE", role)
-            .env("CHAIKHANA_REDIS_LEASE_MS", "2000")
             .env("CHAIKHANA_BOT_DELAY_MS", "1")
             // The test clients add no number to the shuffles: deal at once.
             .env("CHAIKHANA_SHUFFLE_WAIT_MS", "0")
@@ -234,6 +247,25 @@ impl Node {
             child,
             base: format!("http://127.0.0.1:{port}"),
         }
+    }
+
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.base
+            .trim_start_matches("http://")
+            .parse()
+            .expect("a node's address")
+    }
+
+    /// The process's resident memory, in bytes.
+    pub fn resident_bytes(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("/proc is readable");
+        let kib: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .expect("VmRSS is listed");
+        kib * 1024
     }
 
     pub async fn open(&self, game: &str, opponents: &str, length: Value) -> Seated {

@@ -19,6 +19,16 @@ use chaikhana::server::{start, Running};
 use chaikhana::settings::Settings;
 use chaikhana::table::{Inspect, TableId, TableRecord};
 
+/// The suites that each keep both cores busy for a minute or more, and time what they watch: a
+/// browser (Chromium, chromedriver and the server: a page's waits) and a multi-node fault scene (three
+/// processes and Redis: play resumed within two lease times). Two of them side by side on a two-core
+/// machine starve each other past those times, so each of their tests holds this while it runs;
+/// everything else runs beside them.
+pub async fn heavy() -> tokio::sync::MutexGuard<'static, ()> {
+    static HEAVY: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    HEAVY.lock().await
+}
+
 pub struct TestServer {
     pub running: Running,
     pub base: String,

@@ -232,14 +232,3 @@ impl Raw {
         }
     }
 }
-
-/// This process's resident memory, in bytes (the test server runs in it).
-pub fn resident_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc is readable");
-    let kib: u64 = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
-        .expect("VmRSS is listed");
-    kib * 1024
-}
