@@ -72,13 +72,8 @@ async fn one_match<G: Game>(
     tally: &mut Tally,
 ) {
     let mut rng = rng(seed);
-    let host = server.open(G::NAME, "friends", Some(length)).await;
-    let mut seated = vec![host.clone()];
-    for _ in 1..G::SEATS {
-        let (status, answer) = server.join(&host.table).await;
-        assert_eq!(status, 201, "{answer}");
-        seated.push(Seated::from_answer(&host.table, &answer));
-    }
+    let seated = take_seats(server, G::NAME, G::SEATS, length).await;
+    let table = seated[0].table.clone();
     let mut players = Vec::new();
     for seat in seated {
         let client = server.connect(&seat).await;
@@ -145,7 +140,7 @@ async fn one_match<G: Game>(
         match views[0]["status"].as_str().unwrap() {
             "match-over" if first_match.is_some() => break,
             "match-over" => {
-                first_match = Some((target, server.record(&host.table).await));
+                first_match = Some((target, server.record(&table).await));
                 let rematch = json!({ "type": "rematch", "version": target });
                 for player in players.iter_mut() {
                     player.client.send(rematch.clone()).await;
@@ -165,7 +160,7 @@ async fn one_match<G: Game>(
         }
         target += 1;
     }
-    let rematch = server.record(&host.table).await;
+    let rematch = server.record(&table).await;
     let (over_at, first) = first_match.expect("the first match ended");
     assert!(
         rematch.deals[0].dealt_at > over_at,

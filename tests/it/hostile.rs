@@ -13,11 +13,7 @@ use crate::support::*;
 
 /// A two-seat Panjpar friends table with both seats connected, its first view read by each.
 async fn panjpar_pair(server: &TestServer) -> (Seated, Seated, Client, Client) {
-    let host = server.open("panjpar", "friends", Some(json!(1))).await;
-    let (_, answer) = server.join(&host.table).await;
-    let guest = Seated::from_answer(&host.table, &answer);
-    let mut a = server.connect(&host).await;
-    let mut b = server.connect(&guest).await;
+    let (host, guest, mut a, mut b) = friends_pair(server, "panjpar", Some(json!(1))).await;
     a.next_of("view").await;
     b.next_of("view").await;
     (host, guest, a, b)
@@ -259,12 +255,8 @@ async fn a_flood_past_the_rate_limit_is_refused_then_closed_and_the_table_goes_o
 #[actix_rt::test]
 async fn a_reader_that_never_reads_is_dropped_and_the_match_goes_on() {
     let server = TestServer::start(|_| {});
-    let host = server
-        .open("pishe-pasha", "friends", Some(json!("one-deal")))
-        .await;
-    let (_, answer) = server.join(&host.table).await;
-    let guest = Seated::from_answer(&host.table, &answer);
-    let mut clients = vec![server.connect(&host).await, server.connect(&guest).await];
+    let (_, guest, a, b) = friends_pair(&server, "pishe-pasha", Some(json!("one-deal"))).await;
+    let mut clients = vec![a, b];
     let dropped_before = server_metric(&server, "chaikhana_outbound_overflows_total").await;
     // A second socket for the guest's seat that asks for view after view and reads none of them,
     // until its sends block or the server has closed it.

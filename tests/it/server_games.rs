@@ -27,17 +27,7 @@ async fn a_pishe_pasha_match_against_the_computer() {
 #[actix_rt::test]
 async fn a_pishe_pasha_match_among_friends() {
     let server = TestServer::start(|_| {});
-    let (table, mut clients) = seat_friends(&server, "pishe-pasha", 2, json!("one-deal")).await;
-    play_among_friends(&mut clients, &mut rng(5)).await;
-    let record = server.record(&table).await;
-    for (seat, client) in clients.iter().enumerate() {
-        assert_frames_hide_the_truth::<PishePasha>(
-            &record,
-            seat,
-            &client.received,
-            pishe_pasha_leaks,
-        );
-    }
+    friends_match::<PishePasha>(&server, json!("one-deal"), 5, pishe_pasha_leaks).await;
 }
 
 #[actix_rt::test]
@@ -63,12 +53,7 @@ async fn a_ganjifa_match_against_two_computers() {
 #[actix_rt::test]
 async fn a_ganjifa_match_among_three_friends() {
     let server = TestServer::start(|_| {});
-    let (table, mut clients) = seat_friends(&server, "ganjifa", 3, json!(3)).await;
-    play_among_friends(&mut clients, &mut rng(7)).await;
-    let record = server.record(&table).await;
-    for (seat, client) in clients.iter().enumerate() {
-        assert_frames_hide_the_truth::<Ganjifa>(&record, seat, &client.received, ganjifa_leaks);
-    }
+    friends_match::<Ganjifa>(&server, json!(3), 7, ganjifa_leaks).await;
 }
 
 #[actix_rt::test]

@@ -1,8 +1,6 @@
 //! The game server over real HTTP and WebSocket, with Panjpar tables: whole matches against the computer
 //! and among friends, reconnecting, hostile frames, and every frame checked against the truth.
 
-use crate::support;
-
 use serde_json::json;
 
 use chaikhana::games::panjpar::Panjpar;
@@ -41,12 +39,7 @@ async fn a_whole_match_against_the_computer() {
 #[actix_rt::test]
 async fn a_friends_match_and_a_third_player_refused() {
     let server = TestServer::start(|_| {});
-    let (table, mut clients) = seat_friends(&server, "panjpar", 2, json!(1)).await;
-    play_among_friends(&mut clients, &mut rng(2)).await;
-    let record = server.record(&table).await;
-    for (seat, client) in clients.iter().enumerate() {
-        assert_frames_hide_the_truth::<Panjpar>(&record, seat, &client.received, panjpar_leaks);
-    }
+    friends_match::<Panjpar>(&server, json!(1), 2, panjpar_leaks).await;
 }
 
 #[actix_rt::test]
@@ -68,11 +61,7 @@ async fn the_first_seat_waits_for_the_second() {
 #[actix_rt::test]
 async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
     let server = TestServer::start(|_| {});
-    let host = server.open("panjpar", "friends", None).await;
-    let (_, guest) = server.join(&host.table).await;
-    let guest = support::Seated::from_answer(&host.table, &guest);
-    let mut a = server.connect(&host).await;
-    let mut b = server.connect(&guest).await;
+    let (host, _, mut a, mut b) = friends_pair(&server, "panjpar", None).await;
     let mut rng = rng(3);
     // Play a few actions, then the seat to act drops and comes back.
     for _ in 0..4 {
@@ -155,11 +144,7 @@ async fn http_requests_are_checked() {
 #[actix_rt::test]
 async fn hostile_frames_are_refused_and_change_nothing() {
     let server = TestServer::start(|s| s.bot_delay_ms = 1);
-    let host = server.open("panjpar", "friends", None).await;
-    let (_, guest) = server.join(&host.table).await;
-    let guest = support::Seated::from_answer(&host.table, &guest);
-    let mut a = server.connect(&host).await;
-    let mut b = server.connect(&guest).await;
+    let (_, _, mut a, mut b) = friends_pair(&server, "panjpar", None).await;
     let va = a.next_of("view").await;
     let vb = b.next_of("view").await;
     let version = va["version"].as_u64().unwrap();

@@ -63,12 +63,7 @@ async fn a_watcher_follows<G: Game>(length: Value, seed: u64) {
     assert_eq!(first["status"], "waiting");
     assert_eq!(first["watching"], 1);
     // The seats fill; each sees one watcher.
-    let mut seated = vec![host.clone()];
-    for _ in 1..G::SEATS {
-        let (status, answer) = server.join(&host.table).await;
-        assert_eq!(status, 201, "{answer}");
-        seated.push(Seated::from_answer(&host.table, &answer));
-    }
+    let seated = fill_seats(&server, host.clone(), G::SEATS).await;
     let mut clients = Vec::new();
     for seat in &seated {
         clients.push(server.connect(seat).await);

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cluster;
+mod friends;
 pub mod leaks;
 pub mod players;
 pub mod raw;
@@ -18,6 +19,8 @@ use serde_json::{json, Value};
 use chaikhana::server::{start, Running};
 use chaikhana::settings::Settings;
 use chaikhana::table::{Inspect, TableId, TableRecord};
+
+pub use friends::*;
 
 /// The suites that each keep both cores busy for a minute or more, and time what they watch: a
 /// browser (Chromium, chromedriver and the server: a page's waits) and a multi-node fault scene (three
@@ -351,78 +354,6 @@ pub fn follow_to_the_end(mut watcher: Client) -> tokio::task::JoinHandle<Client>
             }
         }
     })
-}
-
-/// Plays a friends table's match to its end with one client per seat: after every change each seat
-/// sees the same new version, and exactly one seat has actions.
-pub async fn play_among_friends(clients: &mut [Client], rng: &mut Rng) {
-    play_among_friends_from(clients, rng, 1).await;
-}
-
-/// The same, from the table's version `target` on (a match already under way).
-pub async fn play_among_friends_from(clients: &mut [Client], rng: &mut Rng, mut target: u64) {
-    loop {
-        let mut views = Vec::new();
-        for client in clients.iter_mut() {
-            let view = loop {
-                let view = client.next_of("view").await;
-                if view["version"].as_u64().unwrap() >= target {
-                    break view;
-                }
-            };
-            views.push(view);
-        }
-        for view in &views {
-            assert_eq!(view["version"].as_u64(), Some(target));
-            assert_eq!(view["status"], views[0]["status"]);
-            assert_eq!(view["kind"], "friends");
-        }
-        match views[0]["status"].as_str().unwrap() {
-            "match-over" => return,
-            "deal-over" => {
-                // Every friend asks for it; the last one to ask deals it.
-                for client in clients.iter_mut() {
-                    client
-                        .send(json!({ "type": "next-deal", "version": target }))
-                        .await;
-                }
-            }
-            "playing" => {
-                let acting: Vec<usize> = (0..clients.len())
-                    .filter(|i| !views[*i]["actions"].as_array().unwrap().is_empty())
-                    .collect();
-                assert_eq!(acting.len(), 1, "exactly one seat acts");
-                let chosen = choose(&views[acting[0]], rng);
-                clients[acting[0]].send(action(target, "x", &chosen)).await;
-            }
-            other => panic!("unexpected status {other}"),
-        }
-        target += 1;
-    }
-}
-
-/// Opens a friends table, seats every player through the link, and connects each.
-pub async fn seat_friends(
-    server: &TestServer,
-    game: &str,
-    seats: usize,
-    length: Value,
-) -> (String, Vec<Client>) {
-    let host = server.open(game, "friends", Some(length)).await;
-    let mut clients = vec![server.connect(&host).await];
-    for seat in 1..seats {
-        let (status, answer) = server.join(&host.table).await;
-        assert_eq!(status, 201, "{answer}");
-        assert_eq!(answer["seat"].as_u64(), Some(seat as u64));
-        clients.push(
-            server
-                .connect(&Seated::from_answer(&host.table, &answer))
-                .await,
-        );
-    }
-    let (status, answer) = server.join(&host.table).await;
-    assert_eq!(status, 409, "one more player is refused: {answer}");
-    (host.table, clients)
 }
 
 /// The states of the deal in play at `version`, from its deal to that version, rebuilt from the
