@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use crate::chromium::proxy::Proxy;
 use crate::chromium::*;
-use crate::support::TestServer;
 
 /// What this browser may do now: the selector of the control a player would click, or a word.
 const BOARD_STATE: &str = r#"
@@ -99,32 +98,6 @@ if (seat.length && Math.min(...seat) < 34) out.push(`the other seats' cards are 
 return out.join('; ');
 "#;
 
-/// Fails on any console error the browser logged since the last look.
-async fn assert_no_console_error(c: &Client, when: &str) {
-    let errors = console_errors(c).await;
-    assert!(errors.is_empty(), "console errors {when}: {errors:?}");
-}
-
-/// Clicks a control that the board may be drawing anew just then (the computers keep playing):
-/// tries again on a fresh element until it takes.
-async fn press(c: &Client, css: &str) {
-    for _ in 0..20 {
-        if click(c, css).await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("could not click {css}");
-}
-
-/// Writes a screenshot into docs/screenshots/, where the README links it.
-async fn doc_screenshot(c: &Client, name: &str) {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
-    std::fs::create_dir_all(&dir).expect("the screenshot folder");
-    let png = c.screenshot().await.expect("a screenshot");
-    std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is written");
-}
-
 /// From the home page's "Play the computer" to the Ganjifa table, until the deal is on.
 async fn play_the_computer_from_home(c: &Client, base: &str) {
     c.goto(&format!("{base}/")).await.unwrap();
@@ -155,29 +128,23 @@ async fn play_to_the_end(c: &Client, name: &str) {
 
 #[actix_rt::test]
 async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
     // Each deal waits for the page's number, as on the site, so every deal is shuffled with it.
-    let server = TestServer::start(|s| {
+    let Some((mut driver, server)) = stage(|s| {
         s.bot_delay_ms = 2;
         s.shuffle_wait_ms = 60_000;
-    });
+    })
+    .await
+    else {
+        return;
+    };
     let c = driver.session(1280, 800).await;
     c.goto(&format!("{}/ganjifa", server.base)).await.unwrap();
     screenshot(&c, "ganjifa-landing-1280x800").await;
     click(&c, "#play-computer").await;
     wait_for(&c, "return document.querySelector('.table')", 20).await;
     play_to_the_end(&c, "ganjifa-match-1280x800").await;
-    let result = wait_for(
-        &c,
-        "return document.querySelector('#result')?.textContent",
-        10,
-    )
-    .await;
-    assert!(
-        result.as_str().unwrap().contains("won the match"),
-        "{result}"
-    );
+    let result = text_of(&c, "#result", 10).await;
+    assert!(result.contains("won the match"), "{result}");
     // Each seat's score is explained: the cards won, less the share, with its sign; the totals signed.
     let explained = eval(
         &c,
@@ -208,9 +175,9 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
 
 #[actix_rt::test]
 async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 2);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 2).await else {
+        return;
+    };
     let host = driver.session(1280, 800).await;
     host.goto(&format!("{}/ganjifa", server.base))
         .await
@@ -231,12 +198,7 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
         guest.goto(&link).await.unwrap();
     }
     for c in [&host, &second, &third] {
-        wait_for(
-            c,
-            "return document.querySelector('.table')?.dataset.status === 'playing'",
-            20,
-        )
-        .await;
+        wait_for_status(c, "playing", 20).await;
     }
     let started = Instant::now();
     let mut moves = 0;
@@ -263,16 +225,8 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
         }
     }
     for c in [&host, &second, &third] {
-        let result = wait_for(
-            c,
-            "return document.querySelector('#result')?.textContent",
-            10,
-        )
-        .await;
-        assert!(
-            result.as_str().unwrap().contains("won the match"),
-            "{result}"
-        );
+        let result = text_of(c, "#result", 10).await;
+        assert!(result.contains("won the match"), "{result}");
     }
     for c in [host, second, third] {
         c.close().await.unwrap();
@@ -281,9 +235,9 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
 
 #[actix_rt::test]
 async fn the_staged_deal_plays_itself_pauses_and_steps() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|_| {});
+    let Some((mut driver, server)) = stage(|_| {}).await else {
+        return;
+    };
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
         c.goto(&format!("{}/ganjifa", server.base)).await.unwrap();
@@ -364,15 +318,11 @@ const ARRIVING: &str = "const l = document.querySelector('.trick .last-move'); r
 
 #[actix_rt::test]
 async fn the_staged_deal_steps_by_keyboard_and_moves_nothing_under_reduced_motion() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|_| {});
+    let Some((mut driver, server)) = stage(|_| {}).await else {
+        return;
+    };
     for reduced in [false, true] {
-        let c = if reduced {
-            driver.reduced_motion_session(1280, 800).await
-        } else {
-            driver.session(1280, 800).await
-        };
+        let c = driver.motion_session(reduced, 1280, 800).await;
         c.goto(&format!("{}/ganjifa/staged", server.base))
             .await
             .unwrap();
@@ -433,7 +383,7 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
         if !shot && turns >= 3 && cards_in_trick.as_u64().unwrap_or(0) >= 2 {
             // The cards have settled: a still picture of the table at play.
             tokio::time::sleep(Duration::from_millis(600)).await;
-            doc_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
+            docs_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
             shot = true;
         }
         if click_a_move(&c).await == Some(true) {
@@ -447,7 +397,7 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
         "only {turns} moves were made at {width}x{height}"
     );
     if !shot {
-        doc_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
+        docs_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
     }
     // The drawers open over the felt and still leave the hand and the action bar in sight.
     press(&c, "[data-key='drawer:tracker']").await;
@@ -460,9 +410,9 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
 
 #[actix_rt::test]
 async fn the_ganjifa_table_fits_one_screen_at_every_turn_without_console_errors() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
+        return;
+    };
     for (width, height) in [(1280, 800), (390, 844)] {
         one_screen_at(&mut driver, &server.base, width, height).await;
     }
@@ -515,15 +465,11 @@ card.click();
 
 #[actix_rt::test]
 async fn a_card_put_down_travels_to_the_trick_and_stays_still_under_reduced_motion() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
+        return;
+    };
     for reduced in [false, true] {
-        let c = if reduced {
-            driver.reduced_motion_session(1280, 800).await
-        } else {
-            driver.session(1280, 800).await
-        };
+        let c = driver.motion_session(reduced, 1280, 800).await;
         play_the_computer_from_home(&c, &server.base).await;
         play_to_a_put_down(&c).await;
         let seen = c
@@ -579,9 +525,9 @@ return true;
 
 #[actix_rt::test]
 async fn focus_stays_on_the_same_control_and_card_after_a_redraw() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
+        return;
+    };
     let c = driver.session(390, 844).await;
     play_the_computer_from_home(&c, &server.base).await;
     // A drawer's switch, pressed from the keyboard: the board is drawn anew and focus stays on it.
@@ -651,9 +597,9 @@ return true;
 
 #[actix_rt::test]
 async fn a_ganjifa_move_tried_offline_is_said_and_kept_and_goes_once_back_online() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
+        return;
+    };
     let proxy = Proxy::start(server.running.addr).await;
     let c = driver.session(390, 844).await;
     play_the_computer_from_home(&c, &proxy.base).await;

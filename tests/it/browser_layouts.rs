@@ -2,10 +2,7 @@
 //! inside the page: from the home page's "Play the computer", once the cards are dealt (after the
 //! guess, in Panjpar) and have landed, the hand and the action bar lie wholly in the first screen and nothing runs off to the side.
 
-
 use crate::chromium::*;
-
-use crate::support::TestServer;
 
 /// Empty when the hand and the action bar are wholly in sight and the page is no wider than the
 /// screen; otherwise what is wrong.
@@ -27,9 +24,9 @@ return out.join('; ');
 #[actix_rt::test]
 async fn every_board_keeps_the_hand_and_the_actions_in_sight_on_a_landscape_phone_and_a_large_screen(
 ) {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
+        return;
+    };
     for (width, height) in [(844, 390), (1920, 1080)] {
         for game in ["panjpar", "pishe-pasha", "ganjifa"] {
             let c = driver.viewport_session(width, height).await;

@@ -6,7 +6,6 @@
 //! under reduced motion; focus kept across redraws; a move tried offline refused with a sentence and the
 //! choice kept.
 
-
 use fantoccini::actions::{
     InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
 };
@@ -92,19 +91,17 @@ async fn play_to_the_end(clients: &[&Client], screenshots: Option<&str>) {
     }
 }
 
-fn server() -> TestServer {
-    TestServer::start(|s| s.bot_delay_ms = 5)
-}
-
 #[actix_rt::test]
 async fn a_panjpar_match_against_the_computer_played_by_clicking() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
     // Each deal waits for the page's number, as on the site, so every deal is shuffled with it.
-    let server = TestServer::start(|s| {
+    let Some((mut driver, server)) = stage(|s| {
         s.bot_delay_ms = 5;
         s.shuffle_wait_ms = 60_000;
-    });
+    })
+    .await
+    else {
+        return;
+    };
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
         c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
@@ -144,9 +141,9 @@ async fn give_name(c: &Client, name: &str) {
 
 #[actix_rt::test]
 async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = server();
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 5).await else {
+        return;
+    };
     let host = driver.session(1280, 800).await;
     let guest = driver.session(390, 844).await;
     host.goto(&format!("{}/panjpar", server.base))
@@ -170,23 +167,13 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     )
     .await;
     // The waiting room says who is here and how many seats are free.
-    let room = wait_for(
-        &host,
-        "return document.querySelector('#waiting-room')?.textContent",
-        10,
-    )
-    .await;
-    assert!(room.as_str().unwrap().contains("1 of 2 here"), "{room}");
+    let room = text_of(&host, "#waiting-room", 10).await;
+    assert!(room.contains("1 of 2 here"), "{room}");
     // The host goes by a name that is markup; every page shows it as text.
     give_name(&host, HOSTILE_NAME).await;
     screenshot(&host, "panjpar-friends-waiting-1280x800").await;
     guest.goto(&link).await.unwrap();
-    wait_for(
-        &guest,
-        "return document.querySelector('.table')?.dataset.status === 'playing'",
-        20,
-    )
-    .await;
+    wait_for_status(&guest, "playing", 20).await;
     give_name(&guest, "Mina").await;
     let shown = format!(
         "return document.querySelector('#board').textContent.includes({HOSTILE_NAME:?}) && !document.querySelector('img[onerror]')"
@@ -201,12 +188,7 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     // A quick phrase from the guest appears beside its seat on the host's board.
     click(&guest, "#say-button").await;
     click(&guest, "[data-phrase=good-game]").await;
-    let bubble = wait_for(
-        &host,
-        "return document.querySelector('.phrase-bubble')?.textContent",
-        10,
-    )
-    .await;
+    let bubble = text_of(&host, ".phrase-bubble", 10).await;
     assert_eq!(bubble, "Mina Good game!");
     play_to_the_end(&[&host, &guest], Some("panjpar-friends-1280x800")).await;
     screenshot(&guest, "panjpar-friends-result-390x844").await;
@@ -233,16 +215,9 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
         waiting.as_str().unwrap().contains("Waiting for Mina"),
         "{waiting}"
     );
-    let told = wait_for(
-        &guest,
-        "return document.querySelector('#ready-line')?.textContent",
-        10,
-    )
-    .await;
+    let told = text_of(&guest, "#ready-line", 10).await;
     assert!(
-        told.as_str()
-            .unwrap()
-            .contains(&format!("{HOSTILE_NAME} is ready to play again")),
+        told.contains(&format!("{HOSTILE_NAME} is ready to play again")),
         "{told}"
     );
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
@@ -253,12 +228,7 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     screenshot(&guest, "panjpar-friends-ready-390x844").await;
     click(&guest, "#rematch").await;
     for c in [&host, &guest] {
-        wait_for(
-            c,
-            "return document.querySelector('.table')?.dataset.status === 'playing'",
-            10,
-        )
-        .await;
+        wait_for_status(c, "playing", 10).await;
     }
     for c in [host, guest, third] {
         c.close().await.unwrap();
@@ -267,9 +237,9 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
 
 #[actix_rt::test]
 async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = server();
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 5).await else {
+        return;
+    };
     let c = driver.session(390, 844).await;
     c.goto(&format!("{}/fa/panjpar/rules", server.base))
         .await
@@ -313,12 +283,14 @@ async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
 
 #[actix_rt::test]
 async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| {
+    let Some((mut driver, server)) = stage(|s| {
         s.bot_delay_ms = 5;
         s.strong_budget_ms = 5;
-    });
+    })
+    .await
+    else {
+        return;
+    };
     let c = driver.session(1280, 800).await;
     c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
     click(&c, "input[name=length][value='1']").await;
@@ -360,9 +332,9 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
 
 #[actix_rt::test]
 async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 600);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 600).await else {
+        return;
+    };
     let c = driver.session(1280, 800).await;
     c.goto(&format!("{}/panjpar/rules", server.base))
         .await
@@ -538,9 +510,9 @@ async fn defend_by_dragging(c: &Client, touch: bool) {
 
 #[actix_rt::test]
 async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = server();
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 5).await else {
+        return;
+    };
     let c = driver.session(390, 844).await;
     open_computer_table(&c, &server.base).await;
     play_to_a_defence(&c).await;
@@ -567,9 +539,9 @@ async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
 
 #[actix_rt::test]
 async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 600);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 600).await else {
+        return;
+    };
     let proxy = Proxy::start(server.running.addr).await;
     let c = driver.session(1280, 800).await;
     let table = open_computer_table(&c, &proxy.base).await;
@@ -593,9 +565,9 @@ async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() 
 
 #[actix_rt::test]
 async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 600);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 600).await else {
+        return;
+    };
     // The second tab reaches the server over a slow link: the relay can hold its replies back.
     let proxy = Proxy::start(server.running.addr).await;
     let first = driver.session(1280, 800).await;
@@ -659,9 +631,9 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
 
 #[actix_rt::test]
 async fn the_page_follows_a_table_gone_back_after_a_reconnect_and_says_so() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = server();
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 5).await else {
+        return;
+    };
     let c = driver.session(1280, 800).await;
     c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
     // The page's own socket module, fed frames as the server would send them.
@@ -689,27 +661,6 @@ async fn the_page_follows_a_table_gone_back_after_a_reconnect_and_says_so() {
     assert_eq!(seen["views"], serde_json::json!([10, 8, 9]), "{seen}");
     assert_eq!(seen["errors"], serde_json::json!(["went-back"]), "{seen}");
     c.close().await.unwrap();
-}
-
-/// Where the README's screenshots are written.
-fn docs_screenshot_path(name: &str) -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("docs/screenshots")
-        .join(format!("{name}.png"))
-}
-
-/// Writes a screenshot into docs/screenshots/, where the README links it.
-async fn screenshot_to_docs(c: &Client, name: &str) {
-    let path = docs_screenshot_path(name);
-    std::fs::create_dir_all(path.parent().unwrap()).expect("the screenshots folder");
-    let png = c.screenshot().await.expect("a screenshot");
-    std::fs::write(path, png).expect("the screenshot is written");
-}
-
-/// Fails on any console error the browser logged since the last look.
-async fn assert_no_console_error(c: &Client, when: &str) {
-    let errors = console_errors(c).await;
-    assert!(errors.is_empty(), "console errors {when}: {errors:?}");
 }
 
 /// Says what of the hand or the action bar lies outside the first screen, or that the page scrolls;
@@ -762,9 +713,9 @@ async fn a_move_then_a_redraw(c: &Client) -> bool {
 
 #[actix_rt::test]
 async fn the_panjpar_table_is_one_screen_at_every_turn_without_console_errors() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 150);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 150).await else {
+        return;
+    };
     for (width, height) in [(1280, 800), (390, 844)] {
         let c = driver.session(width, height).await;
         c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
@@ -790,7 +741,7 @@ async fn the_panjpar_table_is_one_screen_at_every_turn_without_console_errors() 
             if !shot && (good_moment || step == 15 || state == "over") {
                 // Let the cards finish travelling before the picture.
                 tokio::time::sleep(std::time::Duration::from_millis(700)).await;
-                screenshot_to_docs(&c, &format!("panjpar-{width}x{height}")).await;
+                docs_screenshot(&c, &format!("panjpar-{width}x{height}")).await;
                 shot = true;
             }
             if state == "over" || !a_move_then_a_redraw(&c).await {
@@ -874,15 +825,11 @@ async fn attack_with_the_first_card(c: &Client) -> String {
 
 #[actix_rt::test]
 async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 800);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 800).await else {
+        return;
+    };
     for reduced in [false, true] {
-        let c = if reduced {
-            driver.reduced_motion_session(1280, 800).await
-        } else {
-            driver.session(1280, 800).await
-        };
+        let c = driver.motion_session(reduced, 1280, 800).await;
         open_computer_table(&c, &server.base).await;
         play_to_an_attack(&c).await;
         eval(&c, COUNT_TRAVELS).await;
@@ -929,9 +876,9 @@ async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() 
 
 #[actix_rt::test]
 async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 2500);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 2500).await else {
+        return;
+    };
     let c = driver.session(390, 844).await;
     open_computer_table(&c, &server.base).await;
     play_to_an_attack(&c).await;
@@ -1011,9 +958,9 @@ async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again()
 
 #[actix_rt::test]
 async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
+        return;
+    };
     let proxy = Proxy::start(server.running.addr).await;
     let c = driver.session(390, 844).await;
     let table = open_computer_table(&c, &proxy.base).await;

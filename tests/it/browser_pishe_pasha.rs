@@ -5,8 +5,6 @@
 //! card" across redraws; a move tried while the connection is down said to be unsent, then made once
 //! it is back. Screenshots go to docs/screenshots/ (the board mid-game) and target/screenshots/.
 
-
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use fantoccini::Client;
@@ -14,7 +12,6 @@ use serde_json::Value;
 
 use crate::chromium::proxy::Proxy;
 use crate::chromium::*;
-use crate::support::TestServer;
 
 const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
 
@@ -119,15 +116,6 @@ async fn assert_on_one_screen(c: &Client, when: &str) {
     assert_eq!(said, "ok", "{when}: not on one screen");
 }
 
-/// Writes the screenshot to docs/screenshots/ (linked from the README) as well as target/.
-async fn docs_screenshot(c: &Client, name: &str) {
-    screenshot(c, name).await;
-    let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
-    std::fs::create_dir_all(&docs).expect("the docs screenshot folder");
-    let png = c.screenshot().await.expect("a screenshot");
-    std::fs::write(docs.join(format!("{name}.png")), png).expect("the screenshot is written");
-}
-
 /// Plays the match to its end, checking the layout at every turn; a screenshot for the docs mid-game,
 /// when the board offers a give (else later on).
 async fn play_to_the_end(c: &Client, name: &str) -> usize {
@@ -175,30 +163,24 @@ async fn play_to_the_end(c: &Client, name: &str) -> usize {
 
 #[actix_rt::test]
 async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_screen() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
     // Each deal waits for the page's number (as the site does by default), so every deal, the
     // first included, is shuffled with it.
-    let server = TestServer::start(|s| {
+    let Some((mut driver, server)) = stage(|s| {
         s.bot_delay_ms = 2;
         s.shuffle_wait_ms = 60_000;
-    });
+    })
+    .await
+    else {
+        return;
+    };
     for (width, height) in SIZES {
         let c = driver.session(width, height).await;
         open_computer_table(&c, &server.base).await;
         assert_on_one_screen(&c, "the first view").await;
         let moves = play_to_the_end(&c, &format!("pishe-pasha-{width}x{height}")).await;
         assert!(moves > 0, "no move was made");
-        let result = wait_for(
-            &c,
-            "return document.querySelector('#result')?.textContent",
-            10,
-        )
-        .await;
-        assert!(
-            result.as_str().unwrap().contains("won the match"),
-            "{result}"
-        );
+        let result = text_of(&c, "#result", 10).await;
+        assert!(result.contains("won the match"), "{result}");
         assert_on_one_screen(&c, "the match's end").await;
         // The page checked the revealed deal against the commitment it was sent before play.
         assert_fair_deal(&c).await;
@@ -218,9 +200,9 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_scre
 
 #[actix_rt::test]
 async fn the_console_log_is_read_so_an_error_would_be_caught() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 2);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 2).await else {
+        return;
+    };
     let c = driver.session(390, 844).await;
     c.goto(&format!("{}/pishe-pasha", server.base))
         .await
@@ -258,9 +240,9 @@ async fn moves_travel(c: &Client, moves: usize, name: &str) -> (usize, usize) {
 
 #[actix_rt::test]
 async fn a_move_travels_and_does_not_when_reduced_motion_is_asked() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
+        return;
+    };
     for (width, height) in SIZES {
         let c = driver.session(width, height).await;
         open_computer_table(&c, &server.base).await;
@@ -301,10 +283,10 @@ async fn a_move_travels_and_does_not_when_reduced_motion_is_asked() {
 
 #[actix_rt::test]
 async fn turn_a_card_keeps_the_focus_across_redraws() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
     // The computer takes its time, so its turns are redraws the focus must live through.
-    let server = TestServer::start(|s| s.bot_delay_ms = 250);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 250).await else {
+        return;
+    };
     for (width, height) in SIZES {
         let c = driver.session(width, height).await;
         open_computer_table(&c, &server.base).await;
@@ -381,9 +363,9 @@ async fn turn_a_card_keeps_the_focus_across_redraws() {
 
 #[actix_rt::test]
 async fn a_move_tried_while_offline_is_refused_with_a_sentence_then_made_once_back() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 300);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
+        return;
+    };
     let proxy = Proxy::start(server.running.addr).await;
     for (width, height) in SIZES {
         let c = driver.session(width, height).await;
@@ -425,9 +407,9 @@ async fn a_move_tried_while_offline_is_refused_with_a_sentence_then_made_once_ba
 
 #[actix_rt::test]
 async fn cards_turn_by_themselves_when_that_is_the_only_move_once_the_player_asks() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 100);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 100).await else {
+        return;
+    };
     let c = driver.session(1280, 800).await;
     open_computer_table(&c, &server.base).await;
     let table = eval(&c, "return location.pathname.split('/').pop()").await;

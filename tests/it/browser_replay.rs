@@ -4,23 +4,10 @@
 //! last move (and back, to the first and the last), the board drawing each step with no move open,
 //! shows the whole deal from its reveal (every card of the pack once), and "Back to the table" brings the result back.
 
-
 use serde_json::json;
 
 use crate::chromium::*;
 use crate::support::{play_against_computer, rng, TestServer};
-
-/// Clicks a button the page is drawing anew just then (each step redraws the bar): tries again on
-/// the fresh one until it takes.
-async fn press(c: &fantoccini::Client, css: &str) {
-    for _ in 0..50 {
-        if click(c, css).await {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("could not click {css}");
-}
 
 /// Waits until the page shows step `step` of the `steps` of the deal replayed.
 async fn at_step(c: &fantoccini::Client, step: usize, steps: usize) {
@@ -118,9 +105,9 @@ async fn replays_in_the_page(
 
 #[actix_rt::test]
 async fn a_finished_deal_of_each_game_replays_step_by_step_in_the_page() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 1);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 1).await else {
+        return;
+    };
     replays_in_the_page(&mut driver, &server, "panjpar", json!(1), (1280, 800)).await;
     replays_in_the_page(
         &mut driver,

@@ -4,7 +4,6 @@
 //! refused microphone is said in a sentence and leaves voice off. With a TURN server in the settings
 //! (Debian's coturn, started by the test), the audio can go through its relay.
 
-
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -93,18 +92,8 @@ async fn seat_pages(server: &TestServer, game: &str, pages: &[&Client]) {
         wait_for(guest, "return document.querySelector('.table')", 10).await;
     }
     for page in pages {
-        wait_for(
-            page,
-            "return document.querySelector('.table')?.dataset.status === 'playing'",
-            20,
-        )
-        .await;
-        let switch = wait_for(
-            page,
-            "return document.querySelector('#voice-switch')?.textContent",
-            10,
-        )
-        .await;
+        wait_for_status(page, "playing", 20).await;
+        let switch = text_of(page, "#voice-switch", 10).await;
         assert_eq!(switch, "Voice: off", "voice starts off");
         eval(page, RECORD_CONNECTIONS).await;
     }
@@ -160,9 +149,9 @@ async fn assert_audio_flows(pages: &[&Client]) {
 
 #[actix_rt::test]
 async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|_| {});
+    let Some((mut driver, server)) = stage(|_| {}).await else {
+        return;
+    };
     let host = driver.media_session(1280, 800).await;
     let guest = driver.media_session(390, 844).await;
     seat_pages(&server, "panjpar", &[&host, &guest]).await;
@@ -223,9 +212,9 @@ async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
 
 #[actix_rt::test]
 async fn three_browsers_at_a_ganjifa_table_connect_as_a_mesh_and_a_closed_page_leaves_it() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|_| {});
+    let Some((mut driver, server)) = stage(|_| {}).await else {
+        return;
+    };
     let pages = [
         driver.media_session(1280, 800).await,
         driver.media_session(800, 700).await,
@@ -255,23 +244,15 @@ async fn three_browsers_at_a_ganjifa_table_connect_as_a_mesh_and_a_closed_page_l
 
 #[actix_rt::test]
 async fn a_refused_microphone_is_said_and_leaves_voice_off() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|_| {});
+    let Some((mut driver, server)) = stage(|_| {}).await else {
+        return;
+    };
     let host = driver.media_session(1280, 800).await;
     let guest = driver.refusing_media_session(1280, 800).await;
     seat_pages(&server, "pishe-pasha", &[&host, &guest]).await;
     assert!(click(&guest, "#voice-switch").await);
-    let said = wait_for(
-        &guest,
-        "return document.querySelector('#voice-message')?.textContent",
-        15,
-    )
-    .await;
-    assert!(
-        said.as_str().unwrap().contains("microphone was refused"),
-        "{said}"
-    );
+    let said = text_of(&guest, "#voice-message", 15).await;
+    assert!(said.contains("microphone was refused"), "{said}");
     screenshot(&guest, "voice-refused-1280x800").await;
     let pressed = eval(
         &guest,
@@ -378,8 +359,9 @@ return (async () => {
 
 #[actix_rt::test]
 async fn with_a_turn_server_set_the_audio_can_go_through_its_relay() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
+    let Some(mut driver) = driver().await else {
+        return;
+    };
     let Some(turn) = turn_server() else { return };
     let server = TestServer::start(|s| {
         s.voice_turn_urls = format!("turn:127.0.0.1:{}?transport=udp", turn.port);
@@ -416,9 +398,9 @@ return true;
 
 #[actix_rt::test]
 async fn a_page_whose_socket_breaks_switches_its_voice_on_again() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|_| {});
+    let Some((mut driver, server)) = stage(|_| {}).await else {
+        return;
+    };
     let host = driver.media_session(1280, 800).await;
     let guest = driver.media_session(1280, 800).await;
     seat_pages(&server, "pishe-pasha", &[&host, &guest]).await;

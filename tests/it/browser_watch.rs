@@ -3,7 +3,6 @@
 //! page says it is watching, draws every board with names and no "you", shows no hand, offers no
 //! move, no name and no phrase, and the seat's page shows how many watch.
 
-
 use serde_json::json;
 
 use crate::chromium::*;
@@ -67,12 +66,7 @@ async fn watch_a_match(
     // The match is played; the watcher's page follows it to the end.
     let mut client = server.connect(&seated).await;
     play_against_computer(&mut client, &mut rng(3)).await;
-    wait_for(
-        &watcher,
-        "return document.querySelector('.table')?.dataset.status === 'match-over'",
-        30,
-    )
-    .await;
+    wait_for_status(&watcher, "match-over", 30).await;
     settle(&watcher).await;
     screenshot(&watcher, &format!("{game}-watching-390x844")).await;
     assert_eq!(eval(&watcher, SPEAKS_TO_A_PLAYER).await, "", "{game}");
@@ -110,9 +104,9 @@ async fn watch_a_match(
 
 #[actix_rt::test]
 async fn a_watcher_follows_a_match_of_each_game_in_the_page() {
-    let _heavy = crate::support::heavy().await;
-    let Some(mut driver) = driver() else { return };
-    let server = TestServer::start(|s| s.bot_delay_ms = 1);
+    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 1).await else {
+        return;
+    };
     watch_a_match(&mut driver, &server, "panjpar", json!(1)).await;
     watch_a_match(&mut driver, &server, "pishe-pasha", json!("one-deal")).await;
     watch_a_match(&mut driver, &server, "ganjifa", json!(3)).await;

@@ -4,15 +4,14 @@
 //! stays out of every other seat's reveal; and the page's own check (`verify.js`, run in Node.js)
 //! passes on a real deal and catches forged reveals.
 
-
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
+use crate::support::*;
 use chaikhana::game::Game;
 use chaikhana::games::ganjifa::Ganjifa;
 use chaikhana::table::TableRecord;
-use crate::support::*;
 
 /// A fresh number for a shuffle, as a page draws one.
 fn number(rng: &mut Rng) -> String {

@@ -6,15 +6,14 @@
 //! `CHAIKHANA_HIDDEN_MATCHES` sets the matches per game (default 12; the README's Reliability section
 //! gives the command that ran 1,000 of each).
 
-
 use rand::Rng;
 use serde_json::{json, Value};
 
+use crate::support::leaks::*;
+use crate::support::*;
 use chaikhana::cards::Seat;
 use chaikhana::game::Game;
 use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-use crate::support::leaks::*;
-use crate::support::*;
 
 fn matches_per_game() -> usize {
     std::env::var("CHAIKHANA_HIDDEN_MATCHES")

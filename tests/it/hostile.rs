@@ -3,7 +3,6 @@
 //! and tokens, and a race for the last seat. Each gets a clear error or a close; the table's version and
 //! state stay as they were; the honest seats play on to the end.
 
-
 use std::time::Duration;
 
 use futures_util::future::join_all;

@@ -7,10 +7,10 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
 use crate::support::cluster::Node;
 use crate::support::raw::{self, Raw, Upgraded};
 use crate::support::{action, choose, rng, Client, Seated, TestServer};
+use serde_json::{json, Value};
 
 /// A player at a computer table of their own, who must be able to play on whatever the attacker does.
 struct Bystander {

@@ -3,7 +3,6 @@
 //! clearly. Nothing here asserts on timing: speed is measured by running `chaikhana-loadgen`
 //! (tests/perf/README.md).
 
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -14,8 +14,8 @@
 //! nodes from another build.
 //! Without redis-server these tests say why and pass, unless CHAIKHANA_TEST_REQUIRE_ALL=1.
 
-use crate::support::players;
 use crate::support;
+use crate::support::players;
 
 use std::cell::RefCell;
 use std::rc::Rc;

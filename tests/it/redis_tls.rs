@@ -5,14 +5,13 @@
 //! and says why in its log; a CA file that cannot be read stops the node at once.
 //! Without redis-server or openssl these tests say why and pass, unless CHAIKHANA_TEST_REQUIRE_ALL=1.
 
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use chaikhana::settings::Settings;
 use crate::support::cluster::*;
 use crate::support::*;
+use chaikhana::settings::Settings;
 
 /// redis-server and openssl; without one, says why and skips, unless everything is required.
 fn have_tools() -> bool {

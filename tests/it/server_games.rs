@@ -2,15 +2,14 @@
 //! a whole match among friends for each, with every frame checked against the truth; and a Panjpar
 //! match through a second WebSocket client library.
 
-
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-use chaikhana::games::ganjifa::Ganjifa;
-use chaikhana::games::pishe_pasha::PishePasha;
 use crate::support::leaks::*;
 use crate::support::*;
+use chaikhana::games::ganjifa::Ganjifa;
+use chaikhana::games::pishe_pasha::PishePasha;
 
 #[actix_rt::test]
 async fn a_pishe_pasha_match_against_the_computer() {

@@ -1,11 +1,10 @@
 //! The computer's level at a computer table: chosen when the table is opened (standard by default),
 //! shown in every frame, changeable for the next match, and refused in words when unknown.
 
-
 use serde_json::{json, Value};
 
-use chaikhana::games::panjpar::{view::visible_to, Panjpar};
 use crate::support::*;
+use chaikhana::games::panjpar::{view::visible_to, Panjpar};
 
 fn server() -> TestServer {
     // The strong computer thinks for 2 ms a decision here, so that a match is quick.

@@ -2,7 +2,6 @@
 //! friends table, a rematch (among friends, once all have asked); and the process itself: settings
 //! from the environment and a file, and a clean stop on SIGTERM that closes every socket with 1001.
 
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -3,9 +3,9 @@
 
 use serde_json::json;
 
-use chaikhana::games::panjpar::Panjpar;
 use crate::support::leaks::*;
 use crate::support::*;
+use chaikhana::games::panjpar::Panjpar;
 
 #[actix_rt::test]
 async fn a_whole_match_against_the_computer() {

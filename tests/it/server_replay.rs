@@ -4,7 +4,6 @@
 //! step past the end, a deal the match does not have and a malformed request are refused with a
 //! sentence, and the table is where it was.
 
-
 use std::collections::HashMap;
 
 use serde_json::{json, Value};

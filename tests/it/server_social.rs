@@ -2,7 +2,6 @@
 //! marks and shown to every seat; one too long, or a frame with anything more, is refused and changes
 //! nothing. A phrase travels as its id to every seat, only at a friends table, and never as free text.
 
-
 use serde_json::json;
 
 use crate::support::*;

@@ -1,7 +1,6 @@
 //! Voice over real WebSockets: the table relays the WebRTC handshake between seats of one friends table
 //! that have voice on, and refuses everything else with a clear error; voice never moves the version.
 
-
 use serde_json::{json, Value};
 
 use crate::support::*;

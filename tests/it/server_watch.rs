@@ -5,13 +5,12 @@
 //! many watch. A watcher cannot act, talk, name itself or send phrases; it may resync and replay a
 //! finished deal. The table takes no more watchers than its cap.
 
-
 use serde_json::{json, Value};
 
+use crate::support::*;
 use chaikhana::cards::Seat;
 use chaikhana::game::Game;
 use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-use crate::support::*;
 
 #[actix_rt::test]
 async fn the_watch_link_is_for_watching_only() {

@@ -2,12 +2,11 @@
 //! the order and salt stay out of every frame until the deal ends, and then they hash to the commitment
 //! and are the order the deal's seed really dealt.
 
-
 use serde_json::json;
 
+use crate::support::*;
 use chaikhana::game::Game;
 use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-use crate::support::*;
 
 /// Plays a friends match of `G` and checks the seal in every seat's frames; returns the reveals seen.
 async fn play_and_check<G: Game>(seats: usize, length: serde_json::Value, seed: u64) -> usize {

@@ -1,7 +1,6 @@
 //! Every page of the site over plain HTTP: 200 with the right content type, the scripts and styles
 //! with theirs, and an honest 404 page for a table that does not exist.
 
-
 use crate::support::TestServer;
 
 async fn fetch(server: &TestServer, path: &str) -> (u16, String, String) {

@@ -2,11 +2,10 @@
 //! handler in any page, the WebSocket upgrade's Origin check, no token in a link or a log, and the limit
 //! on tables opened per address.
 
-
 use serde_json::json;
 
-use chaikhana::server::pages::PAGES;
 use crate::support::*;
+use chaikhana::server::pages::PAGES;
 
 async fn headers(
     server: &TestServer,

@@ -15,6 +15,10 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
 
+use chaikhana::settings::Settings;
+
+use crate::support::{self, have_program, on_path, wait_listening, TestServer};
+
 /// The port of the chromedriver started last (there is one at a time, see `support::heavy`), for
 /// the command fantoccini does not wrap (`console_errors`).
 static DRIVER_PORT: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
@@ -23,6 +27,8 @@ pub struct Driver {
     child: Child,
     port: u16,
     profiles: Vec<PathBuf>,
+    /// A browser test runs alone among the heavy ones (see `support::heavy`).
+    _heavy: tokio::sync::MutexGuard<'static, ()>,
 }
 
 impl Drop for Driver {
@@ -45,25 +51,24 @@ impl Drop for Driver {
     }
 }
 
-fn found(program: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+/// What every browser test starts from: a chromedriver (its turn among the heavy tests taken) and a
+/// server tuned by `tune`; `None`, having said why, when the browser is not installed.
+pub async fn stage(tune: impl FnOnce(&mut Settings)) -> Option<(Driver, TestServer)> {
+    let driver = driver().await?;
+    Some((driver, TestServer::start(tune)))
 }
 
-/// Starts chromedriver, or returns `None` (having said why) when the browser is not installed.
-pub fn driver() -> Option<Driver> {
-    let chromium = ["chromium", "chromium-browser"]
-        .into_iter()
-        .find(|p| found(p));
-    if !found("chromedriver") || chromium.is_none() {
-        let why = "chromedriver or chromium is not installed (apt-get install -y chromium chromium-driver)";
-        if std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").as_deref() == Ok("1") {
-            panic!("{why}, and CHAIKHANA_TEST_REQUIRE_ALL=1");
-        }
-        eprintln!("skipping the browser test: {why}");
+/// Starts chromedriver once this test's turn among the heavy ones has come, or returns `None`
+/// (having said why) when the browser is not installed.
+pub async fn driver() -> Option<Driver> {
+    let heavy = support::heavy().await;
+    let needed_for = "the browser tests (apt-get install -y chromium chromium-driver)";
+    let browser = if on_path("chromium-browser") {
+        "chromium-browser"
+    } else {
+        "chromium"
+    };
+    if !have_program("chromedriver", needed_for) || !have_program(browser, needed_for) {
         return None;
     }
     let port = TcpListener::bind("127.0.0.1:0")
@@ -76,19 +81,13 @@ pub fn driver() -> Option<Driver> {
         .stderr(Stdio::null())
         .spawn()
         .expect("chromedriver starts");
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "chromedriver did not listen"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_listening(port, "chromedriver");
     DRIVER_PORT.store(port, std::sync::atomic::Ordering::SeqCst);
     Some(Driver {
         child,
         port,
         profiles: Vec::new(),
+        _heavy: heavy,
     })
 }
 
@@ -114,6 +113,15 @@ impl Driver {
             "--deny-permission-prompts",
         ];
         self.session_with(width, height, &media).await
+    }
+
+    /// A reduced-motion session when `reduced`, else a plain one.
+    pub async fn motion_session(&mut self, reduced: bool, width: u32, height: u32) -> Client {
+        if reduced {
+            self.reduced_motion_session(width, height).await
+        } else {
+            self.session(width, height).await
+        }
     }
 
     /// A session whose browser asks pages for reduced motion (`prefers-reduced-motion: reduce`).
@@ -237,6 +245,46 @@ pub async fn click(client: &Client, css: &str) -> bool {
         Some(e) => e.click().await.is_ok(),
         None => false,
     }
+}
+
+/// Waits until the table's status is `status`.
+pub async fn wait_for_status(client: &Client, status: &str, seconds: u64) {
+    let script = format!("return document.querySelector('.table')?.dataset.status === '{status}'");
+    wait_for(client, &script, seconds).await;
+}
+
+/// Waits until an element matching `css` has text, and returns it.
+pub async fn text_of(client: &Client, css: &str, seconds: u64) -> String {
+    let script = format!("return document.querySelector({})?.textContent", json!(css));
+    let text = wait_for(client, &script, seconds).await;
+    text.as_str().unwrap_or_default().to_string()
+}
+
+/// Clicks a control that the page may be drawing anew just then (the computers keep playing, a
+/// replay's bar is redrawn at each step): tries again on a fresh element until it takes.
+pub async fn press(client: &Client, css: &str) {
+    for _ in 0..50 {
+        if click(client, css).await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("could not click {css}");
+}
+
+/// Writes a screenshot into docs/screenshots/, where the README links it, as well as target/.
+pub async fn docs_screenshot(client: &Client, name: &str) {
+    screenshot(client, name).await;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+    std::fs::create_dir_all(&dir).expect("the docs screenshot folder");
+    let png = client.screenshot().await.expect("a screenshot");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is written");
+}
+
+/// Fails on any console error the browser logged since the last look.
+pub async fn assert_no_console_error(client: &Client, when: &str) {
+    let errors = console_errors(client).await;
+    assert!(errors.is_empty(), "console errors {when}: {errors:?}");
 }
 
 /// Writes a screenshot under target/screenshots/.

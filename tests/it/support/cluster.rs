@@ -37,16 +37,7 @@ pub fn steady_port() -> u16 {
 }
 
 pub fn have_redis() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v redis-server"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        let required = std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").is_ok_and(|v| v == "1");
-        assert!(!required, "redis-server is required but missing");
-        eprintln!("skipping: redis-server is not installed (apt-get install redis-server)");
-    }
-    found
+    crate::support::have_program("redis-server", "apt-get install redis-server")
 }
 
 pub async fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {

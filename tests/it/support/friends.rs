@@ -56,7 +56,11 @@ pub async fn seat_friends(
     let host = server.open(game, "friends", Some(length)).await;
     let mut clients = vec![server.connect(&host).await];
     for seat in 1..seats {
-        clients.push(server.connect(&join_as(server, &host.table, seat).await).await);
+        clients.push(
+            server
+                .connect(&join_as(server, &host.table, seat).await)
+                .await,
+        );
     }
     refuses_one_more(server, &host.table).await;
     (host.table, clients)

@@ -556,13 +556,30 @@ pub fn everything_required() -> bool {
     std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").is_ok_and(|v| v == "1")
 }
 
+/// Waits, up to 20 s, until something listens on `port` of this machine; `what` names it if not.
+pub fn wait_listening(port: u16, what: &str) {
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{what} did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Whether `program` is on this machine's path, said nowhere.
+pub fn on_path(program: &str) -> bool {
+    std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
 /// Whether `program` is on this machine's path. Without it a test says what it needed it for and
 /// skips, unless `CHAIKHANA_TEST_REQUIRE_ALL=1`, when it fails.
 pub fn have_program(program: &str, needed_for: &str) -> bool {
-    let found = std::process::Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .output()
-        .is_ok_and(|out| out.status.success());
+    let found = on_path(program);
     if !found {
         assert!(
             !everything_required(),
