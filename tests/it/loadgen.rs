@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::TestServer;
+use crate::support::{field_names, TestServer};
 
 /// What one `chaikhana-loadgen run --json` printed: its report, and its standard error.
 struct Run {
@@ -43,13 +43,7 @@ fn here() -> String {
 
 /// The play report holds exactly the eight fields tests/perf/README.md names.
 fn checked_play_report(report: &Value) {
-    let mut keys: Vec<&str> = report
-        .as_object()
-        .expect("an object")
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
+    let keys = field_names(&report);
     assert_eq!(
         keys,
         [

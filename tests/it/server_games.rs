@@ -14,13 +14,9 @@ use chaikhana::games::pishe_pasha::PishePasha;
 #[actix_rt::test]
 async fn a_pishe_pasha_match_against_the_computer() {
     let server = TestServer::start(|_| {});
-    let me = server
-        .open("pishe-pasha", "computer", Some(json!("one-deal")))
-        .await;
-    let mut client = server.connect(&me).await;
-    assert_eq!(play_against_computer(&mut client, &mut rng(4)).await, 1);
-    let record = server.record(&me.table).await;
-    assert_frames_hide_the_truth::<PishePasha>(&record, 0, &client.received, pishe_pasha_leaks);
+    let (_, deals) =
+        computer_match::<PishePasha>(&server, json!("one-deal"), 4, pishe_pasha_leaks).await;
+    assert_eq!(deals, 1);
 }
 
 #[actix_rt::test]
@@ -32,21 +28,13 @@ async fn a_pishe_pasha_match_among_friends() {
 #[actix_rt::test]
 async fn a_ganjifa_match_against_two_computers() {
     let server = TestServer::start(|_| {});
-    let me = server.open("ganjifa", "computer", Some(json!(3))).await;
-    let mut client = server.connect(&me).await;
-    assert_eq!(play_against_computer(&mut client, &mut rng(6)).await, 3);
-    let last = client
-        .received
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "view")
-        .unwrap();
+    let (client, deals) = computer_match::<Ganjifa>(&server, json!(3), 6, ganjifa_leaks).await;
+    assert_eq!(deals, 3);
+    let last = client.last_view();
     let totals: Vec<i64> = serde_json::from_value(last["match"]["totals"].clone()).unwrap();
     assert_eq!(totals.iter().sum::<i64>(), 0, "deal scores add up to zero");
     assert_eq!(last["seats"][1]["who"], "computer");
     assert_eq!(last["seats"][2]["who"], "computer");
-    let record = server.record(&me.table).await;
-    assert_frames_hide_the_truth::<Ganjifa>(&record, 0, &client.received, ganjifa_leaks);
 }
 
 #[actix_rt::test]

@@ -48,13 +48,7 @@ async fn a_rematch_starts_a_new_match_at_the_same_table() {
     let me = server.open("panjpar", "computer", Some(json!(1))).await;
     let mut client = server.connect(&me).await;
     play_against_computer(&mut client, &mut rng(8)).await;
-    let over = client
-        .received
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "view")
-        .unwrap()
-        .clone();
+    let over = client.last_view().clone();
     assert_eq!(over["status"], "match-over");
     let version = over["version"].as_u64().unwrap();
     client
@@ -76,13 +70,7 @@ async fn at_a_friends_table_the_rematch_starts_once_every_friend_has_asked() {
     let server = TestServer::start(|_| {});
     let (_, mut clients) = seat_friends(&server, "panjpar", 2, json!(1)).await;
     play_among_friends(&mut clients, &mut rng(5)).await;
-    let over = clients[1]
-        .received
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "view")
-        .unwrap()
-        .clone();
+    let over = clients[1].last_view().clone();
     assert_eq!(over["status"], "match-over");
     let version = over["version"].as_u64().unwrap();
     let rematch = json!({"type": "rematch", "version": version});

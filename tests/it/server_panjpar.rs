@@ -10,20 +10,12 @@ use chaikhana::games::panjpar::Panjpar;
 #[actix_rt::test]
 async fn a_whole_match_against_the_computer() {
     let server = TestServer::start(|_| {});
-    let me = server.open("panjpar", "computer", Some(json!(3))).await;
-    assert_eq!(me.seat, 0);
-    let mut client = server.connect(&me).await;
-    let deals = play_against_computer(&mut client, &mut rng(1)).await;
+    let (client, deals) = computer_match::<Panjpar>(&server, json!(3), 1, panjpar_leaks).await;
     assert!(
         deals >= 3,
         "first to three deals won takes three deals at least"
     );
-    let last = client
-        .received
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "view")
-        .unwrap();
+    let last = client.last_view();
     let winners = last["match"]["winners"].as_array().unwrap();
     assert_eq!(winners.len(), 1);
     let winner = winners[0].as_u64().unwrap() as usize;
@@ -32,8 +24,6 @@ async fn a_whole_match_against_the_computer() {
         last["view"]["hands_shown"].is_array(),
         "both hands are shown at the end"
     );
-    let record = server.record(&me.table).await;
-    assert_frames_hide_the_truth::<Panjpar>(&record, 0, &client.received, panjpar_leaks);
 }
 
 #[actix_rt::test]

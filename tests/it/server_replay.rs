@@ -57,12 +57,7 @@ async fn replays_as_seen(game: &str, seats: usize, length: Value, seed: u64) {
     let reveal: Vec<Value> = clients
         .iter()
         .map(|c| {
-            let last = c
-                .received
-                .iter()
-                .rev()
-                .find(|f| f["type"] == "view")
-                .unwrap();
+            let last = c.last_view();
             assert!(last["deal"]["reveal"].is_object(), "{last}");
             last["deal"].clone()
         })

@@ -9,6 +9,8 @@ use chaikhana::game::{DealSetup, Game};
 use chaikhana::games::panjpar::Panjpar;
 use serde_json::Value;
 
+use crate::support::field_names;
+
 fn simulate(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chaikhana"))
         .arg("simulate")
@@ -40,13 +42,7 @@ fn panjpar_json_has_the_shared_shape_and_the_same_seed_gives_the_same_figures() 
         "--json",
     ];
     let report = simulate_json(&args);
-    let mut keys: Vec<&str> = report
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
+    let keys = field_names(&report);
     assert_eq!(
         keys,
         [

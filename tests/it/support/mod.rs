@@ -251,6 +251,15 @@ impl Client {
         }
     }
 
+    /// The last view frame received.
+    pub fn last_view(&self) -> &Value {
+        self.received
+            .iter()
+            .rev()
+            .find(|f| f["type"] == "view")
+            .expect("a view was received")
+    }
+
     /// The close code, once the server closes the socket.
     pub async fn close_code(&mut self) -> Option<u16> {
         self.received.extend(self.waiting.take());
@@ -338,6 +347,36 @@ pub async fn play_against_computer(client: &mut Client, rng: &mut Rng) -> usize 
             _ => {}
         }
     }
+}
+
+/// A whole match of `G` against the computer, played with the actions offered (chosen from `seed`),
+/// and every frame the player's seat received checked against the truth by `leaks`. Returns the
+/// player's socket, with everything it received, and how many deals were played.
+pub async fn computer_match<G: chaikhana::game::Game>(
+    server: &TestServer,
+    length: Value,
+    seed: u64,
+    leaks: impl Fn(&[G::State], chaikhana::cards::Seat, &Value) -> Option<String>,
+) -> (Client, usize) {
+    let me = server.open(G::NAME, "computer", Some(length)).await;
+    assert_eq!(me.seat, 0);
+    let mut client = server.connect(&me).await;
+    let deals = play_against_computer(&mut client, &mut rng(seed)).await;
+    let record = server.record(&me.table).await;
+    assert_frames_hide_the_truth::<G>(&record, 0, &client.received, leaks);
+    (client, deals)
+}
+
+/// The names of a JSON object's fields, sorted.
+pub fn field_names(object: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = object
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    names
 }
 
 /// Reads a watcher's frames until the match is over, on a task of its own (so that its queue never
