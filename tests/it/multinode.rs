@@ -30,14 +30,10 @@ struct Across {
 
 impl Across {
     async fn start(seed: u64, until: u64) -> Option<Across> {
-        if !have_redis() {
+        let Some(redis) = Redis::if_installed().await else {
             return None;
-        }
-        let redis = Redis::start().await;
-        let (a, b) = (
-            Node::start(&redis, "all").await,
-            Node::start(&redis, "all").await,
-        );
+        };
+        let (a, b) = Node::pair(&redis, "all").await;
         let (seated, mut clients) = friends_across(&a, &b).await;
         let mut rng = rng(seed);
         let before = play_until(&mut clients, &mut rng, until).await;
@@ -70,14 +66,10 @@ impl Across {
 
 #[actix_rt::test]
 async fn a_friends_match_with_players_on_different_nodes_plays_to_the_end() {
-    if !have_redis() {
+    let Some(redis) = Redis::if_installed().await else {
         return;
-    }
-    let redis = Redis::start().await;
-    let (a, b) = (
-        Node::start(&redis, "all").await,
-        Node::start(&redis, "all").await,
-    );
+    };
+    let (a, b) = Node::pair(&redis, "all").await;
     let (seated, mut clients) = friends_across(&a, &b).await;
     // Links work from any node: a third player is refused on either, the table page opens on both.
     for node in [&a, &b] {
@@ -176,10 +168,9 @@ async fn play_resumes_after_redis_restarts_mid_match() {
 
 #[actix_rt::test]
 async fn a_computer_table_on_a_tables_node_plays_with_its_player_on_an_edge_node() {
-    if !have_redis() {
+    let Some(redis) = Redis::if_installed().await else {
         return;
-    }
-    let redis = Redis::start().await;
+    };
     let tables = Node::start(&redis, "tables").await;
     let edge = Node::start(&redis, "edge").await;
     assert_eq!(tables.get("/").await, 404, "a tables node serves no pages");
@@ -276,14 +267,10 @@ async fn frames_lost_between_nodes_are_made_good_by_versions_and_resync() {
 
 #[actix_rt::test]
 async fn a_voice_handshake_goes_between_seats_on_different_nodes() {
-    if !have_redis() {
+    let Some(redis) = Redis::if_installed().await else {
         return;
-    }
-    let redis = Redis::start().await;
-    let (a, b) = (
-        Node::start(&redis, "all").await,
-        Node::start(&redis, "all").await,
-    );
+    };
+    let (a, b) = Node::pair(&redis, "all").await;
     let (_, mut clients) = friends_across(&a, &b).await;
     for client in clients.iter_mut() {
         client.send(json!({ "type": "voice", "on": true })).await;
@@ -317,15 +304,11 @@ async fn a_voice_handshake_goes_between_seats_on_different_nodes() {
 
 #[actix_rt::test]
 async fn a_watcher_on_one_edge_follows_a_match_played_through_another() {
-    if !have_redis() {
+    let Some(redis) = Redis::if_installed().await else {
         return;
-    }
-    let redis = Redis::start().await;
+    };
     let _tables = Node::start(&redis, "tables").await;
-    let (a, b) = (
-        Node::start(&redis, "edge").await,
-        Node::start(&redis, "edge").await,
-    );
+    let (a, b) = Node::pair(&redis, "edge").await;
     let me = a.open("panjpar", "computer", json!(1)).await;
     // Every node gives the same watch link: the key is kept in Redis for all of them.
     let ask = |node: &Node| {

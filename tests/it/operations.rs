@@ -534,8 +534,7 @@ async fn a_real_prometheus_answers_every_dashboard_query() {
     }
     let started = std::time::Instant::now();
     let redis = cluster::Redis::start().await;
-    let a = cluster::Node::start(&redis, "all").await;
-    let b = cluster::Node::start(&redis, "all").await;
+    let (a, b) = cluster::Node::pair(&redis, "all").await;
     let prometheus = Prometheus::start(&[("node-a", &a), ("node-b", &b)]);
     prometheus.until_scraped(2).await;
     // Played twice with scrapes between, so that every counter and histogram the play touches has

@@ -58,33 +58,34 @@ fn openssl(dir: &Path, args: &[&str]) {
     );
 }
 
+/// `openssl req` with a new P-256 key, written to `key`: a self-signed certificate when `extra`
+/// starts with `-x509`, else a signing request, written to `out` for `subject`.
+fn new_key_and(dir: &Path, extra: &[&str], key: &str, out: &str, subject: &str) {
+    let mut args = vec!["req", "-new", "-nodes", "-newkey", "ec"];
+    args.extend(["-pkeyopt", "ec_paramgen_curve:prime256v1"]);
+    args.extend(["-keyout", key, "-out", out, "-subj", subject]);
+    args.extend_from_slice(extra);
+    openssl(dir, &args);
+}
+
 /// A certificate authority of its own (P-256 keys, a day's validity).
 fn make_ca(dir: &Path, name: &str) {
     let (key, cert) = (format!("{name}.key"), format!("{name}.crt"));
-    openssl(
+    let extra = [
+        "-x509",
+        "-days",
+        "1",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+    ];
+    new_key_and(
         dir,
-        &[
-            "req",
-            "-x509",
-            "-new",
-            "-nodes",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-keyout",
-            &key,
-            "-out",
-            &cert,
-            "-days",
-            "1",
-            "-subj",
-            &format!("/CN=chaikhana test {name}"),
-            "-addext",
-            "basicConstraints=critical,CA:TRUE",
-            "-addext",
-            "keyUsage=critical,keyCertSign,cRLSign",
-        ],
+        &extra,
+        &key,
+        &cert,
+        &format!("/CN=chaikhana test {name}"),
     );
 }
 
@@ -93,24 +94,7 @@ fn make_ca(dir: &Path, name: &str) {
 fn make_certificates(dir: &Path) {
     make_ca(dir, "ca");
     make_ca(dir, "stranger");
-    openssl(
-        dir,
-        &[
-            "req",
-            "-new",
-            "-nodes",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-keyout",
-            "server.key",
-            "-out",
-            "server.csr",
-            "-subj",
-            "/CN=127.0.0.1",
-        ],
-    );
+    new_key_and(dir, &[], "server.key", "server.csr", "/CN=127.0.0.1");
     std::fs::write(
         dir.join("server.ext"),
         "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n\

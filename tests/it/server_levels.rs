@@ -39,7 +39,7 @@ async fn a_strong_panjpar_match_shows_its_level_and_hides_the_truth() {
         |history, seat, frame| {
             let state = history.last()?;
             let leaked =
-                chaikhana::cards::cards_in_json(frame).minus(visible_to(state, Some(seat)));
+                crate::support::leaks::cards_in_json(frame).minus(visible_to(state, Some(seat)));
             (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))
         },
     );

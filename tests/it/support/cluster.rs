@@ -66,6 +66,15 @@ pub struct Redis {
 }
 
 impl Redis {
+    /// One that keeps nothing on disk, if redis-server is installed (else `None`, having said why).
+    pub async fn if_installed() -> Option<Redis> {
+        if have_redis() {
+            Some(Redis::start().await)
+        } else {
+            None
+        }
+    }
+
     /// One that keeps nothing on disk.
     pub async fn start() -> Redis {
         Redis::keeping(Persistence::None).await
@@ -175,6 +184,14 @@ pub struct Node {
 impl Node {
     pub async fn start(redis: &Redis, role: &str) -> Node {
         Node::start_on(&redis.url(), role).await
+    }
+
+    /// Two nodes of `role` sharing `redis`.
+    pub async fn pair(redis: &Redis, role: &str) -> (Node, Node) {
+        (
+            Node::start(redis, role).await,
+            Node::start(redis, role).await,
+        )
     }
 
     /// A node reaching Redis at `redis_url` (perhaps through a [`Proxy`]). With

@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use chaikhana::cards::{cards_in_json, CardSet, Seat};
+use std::str::FromStr;
+
+use chaikhana::cards::{CardSet, Seat};
 use chaikhana::games::ganjifa::{pack::GCard, pack::GSet, view::visible_to as ganjifa_visible_to};
 use chaikhana::games::panjpar::{view::visible_to, State};
 use chaikhana::games::pishe_pasha;
@@ -33,18 +35,33 @@ pub fn pishe_pasha_leaks(
     (!leaked.is_empty()).then(|| format!("shown stock cards {leaked:?}"))
 }
 
-/// Every Ganjifa card code in a frame.
-pub fn ganjifa_cards(value: &Value, found: &mut GSet) {
+/// Every card code of type `C` (a French card, a Ganjifa card) anywhere in `value`, each given to
+/// `found` as it is met.
+fn codes_in<C: FromStr>(value: &Value, found: &mut impl FnMut(C)) {
     match value {
         Value::String(text) => {
-            if let Ok(card) = text.parse::<GCard>() {
-                found.insert(card);
+            if let Ok(card) = text.parse::<C>() {
+                found(card);
             }
         }
-        Value::Array(items) => items.iter().for_each(|v| ganjifa_cards(v, found)),
-        Value::Object(map) => map.values().for_each(|v| ganjifa_cards(v, found)),
+        Value::Array(items) => items.iter().for_each(|v| codes_in(v, found)),
+        Value::Object(map) => map.values().for_each(|v| codes_in(v, found)),
         _ => {}
     }
+}
+
+/// Every French card code anywhere in a frame.
+pub fn cards_in_json(frame: &Value) -> CardSet {
+    let mut found = CardSet::EMPTY;
+    codes_in(frame, &mut |card| found.insert(card));
+    found
+}
+
+/// Every Ganjifa card code anywhere in a frame.
+pub fn ganjifa_cards(frame: &Value) -> GSet {
+    let mut found = GSet::EMPTY;
+    codes_in(frame, &mut |card: GCard| found.insert(card));
+    found
 }
 
 /// The Ganjifa cards a frame shows that its seat could not know.
@@ -53,8 +70,6 @@ pub fn ganjifa_leaks(
     seat: Seat,
     frame: &Value,
 ) -> Option<String> {
-    let mut shown = GSet::EMPTY;
-    ganjifa_cards(frame, &mut shown);
-    let leaked = shown.minus(ganjifa_visible_to(history.last()?, Some(seat)));
+    let leaked = ganjifa_cards(frame).minus(ganjifa_visible_to(history.last()?, Some(seat)));
     (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))
 }
