@@ -9,6 +9,8 @@ use crate::chromium;
 
 use std::time::{Duration, Instant};
 
+use std::sync::LazyLock;
+
 use fantoccini::Client;
 use serde_json::Value;
 
@@ -16,16 +18,15 @@ use crate::chromium::proxy::Proxy;
 use crate::chromium::*;
 
 /// What this browser may do now: the selector of the control a player would click, or a word.
-const BOARD_STATE: &str = r#"
-const t = document.querySelector('.table');
-if (!t) return 'none';
-if (t.dataset.status === 'match-over') return 'over';
-if (document.querySelector('#next-deal')) return 'next';
+static BOARD_STATE: LazyLock<String> = LazyLock::new(|| {
+    board_state(
+        r#"
 if (document.querySelector('.g-backs button')) return 'pick';
 if (document.querySelector('[data-area=actions] button[data-action]')) return 'lead-button';
 if (document.querySelector('.ghand button.gcard.playable')) return 'card';
-return 'wait';
-"#;
+"#,
+    )
+});
 
 /// Empty when every face-down card offered for a blind pick lies wholly on screen with nothing over
 /// its visible edge (the backs overlap like a hand); otherwise what is wrong with the first that is not.
@@ -42,7 +43,7 @@ return '';
 
 /// Makes one move if this browser has one; `None` once its match is over.
 async fn click_a_move(c: &Client) -> Option<bool> {
-    let state = eval(c, BOARD_STATE).await;
+    let state = eval(c, &BOARD_STATE).await;
     Some(match state.as_str().unwrap_or("none") {
         "over" => return None,
         "next" => click(c, "#next-deal").await,
@@ -68,35 +69,39 @@ async fn click_a_move(c: &Client) -> Option<bool> {
 /// Waits until this seat has something to do, and says what.
 async fn wait_for_our_turn(c: &Client) -> String {
     let script = format!(
-        "const s = (() => {{ {BOARD_STATE} }})(); return s !== 'wait' && s !== 'none' && s"
+        "const s = (() => {{ {} }})(); return s !== 'wait' && s !== 'none' && s",
+        *BOARD_STATE
     );
     let state = wait_for(c, &script, 60).await;
     state.as_str().unwrap_or_default().to_string()
 }
 
-/// Empty when the hand and the action bar lie wholly inside the first screen, nothing covers their
-/// buttons, the page does not scroll and the other seats' cards are big enough to read; otherwise what is wrong.
-const FITS: &str = r#"
+/// Empty when nothing covers the buttons of the hand and the action bar and the other seats' cards
+/// are big enough to read; otherwise what is wrong.
+const READABLE: &str = r#"
 const out = [];
-for (const sel of ['[data-area=hand]', '[data-area=actions]']) {
-  const e = document.querySelector(sel);
-  if (!e) { out.push(sel + ' missing'); continue; }
-  const r = e.getBoundingClientRect();
-  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
-    out.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`);
-  }
-}
 for (const b of document.querySelectorAll('[data-area=actions] button, .ghand button')) {
   const r = b.getBoundingClientRect();
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   if (!top || top.closest('button') !== b) out.push(`${b.dataset.card || b.textContent} is covered by ${top?.className}`);
 }
-const page = document.scrollingElement;
-if (page.scrollHeight > innerHeight + 1) out.push(`the page is ${page.scrollHeight}px tall`);
 const seat = [...document.querySelectorAll('.g-seat .seat-card')].map((c) => c.getBoundingClientRect().width);
 if (seat.length && Math.min(...seat) < 34) out.push(`the other seats' cards are ${Math.min(...seat)}px wide`);
 return out.join('; ');
 "#;
+
+/// Empty when the hand and the action bar lie wholly inside the first screen, the page does not
+/// scroll down and the board is readable (`READABLE`); otherwise what is wrong.
+async fn fits(c: &Client) -> String {
+    let out = out_of_sight(c, Scroll::Down, false).await;
+    let unreadable = eval(c, READABLE).await;
+    let unreadable = unreadable.as_str().unwrap_or_default();
+    [out.as_str(), unreadable]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
 
 /// From the home page's "Play the computer" to the Ganjifa table, until the deal is on.
 async fn play_the_computer_from_home(c: &Client, base: &str) {
@@ -373,7 +378,7 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
         }
         // Cards still on their way (the deal, the computers' cards) lie over the hand until they land.
         settle(&c).await;
-        let wrong = eval(&c, FITS).await;
+        let wrong = fits(&c).await;
         assert_eq!(wrong, "", "at {width}x{height}, turn {turns} ({state})");
         let cards_in_trick = eval(
             &c,
@@ -402,7 +407,7 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
     // The drawers open over the felt and still leave the hand and the action bar in sight.
     press(&c, "[data-key='drawer:tracker']").await;
     wait_for(&c, "return document.querySelector('#drawer-tracker')", 10).await;
-    assert_eq!(eval(&c, FITS).await, "", "with the tracker open");
+    assert_eq!(fits(&c).await, "", "with the tracker open");
     screenshot(&c, &format!("ganjifa-tracker-{width}x{height}")).await;
     assert_no_console_error(&c, &format!("at {width}x{height}")).await;
     c.close().await.unwrap();
@@ -627,7 +632,7 @@ async fn a_ganjifa_move_tried_offline_is_said_and_kept_and_goes_once_back_online
     assert!(said.as_str().unwrap().contains("Not sent"), "{said}");
     let in_hand = format!("return !!document.querySelector(\".ghand [data-card='{card}']\")");
     assert_eq!(eval(&c, &in_hand).await, true);
-    assert_eq!(eval(&c, FITS).await, "", "offline");
+    assert_eq!(fits(&c).await, "", "offline");
     screenshot(&c, "ganjifa-offline-390x844").await;
     // Back online, the same card goes into the trick.
     proxy.refuse_new(false);

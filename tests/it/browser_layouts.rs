@@ -4,23 +4,6 @@
 
 use crate::chromium::*;
 
-/// Empty when the hand and the action bar are wholly in sight and the page is no wider than the
-/// screen; otherwise what is wrong.
-const IN_SIGHT: &str = r#"
-const out = [];
-for (const sel of ['[data-area=hand]', '[data-area=actions]']) {
-  const e = document.querySelector(sel);
-  if (!e) { out.push(sel + ' missing'); continue; }
-  const r = e.getBoundingClientRect();
-  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
-    out.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`);
-  }
-}
-const page = document.scrollingElement;
-if (page.scrollWidth > innerWidth + 1) out.push(`the page is ${page.scrollWidth}px wide`);
-return out.join('; ');
-"#;
-
 #[actix_rt::test]
 async fn every_board_keeps_the_hand_and_the_actions_in_sight_on_a_landscape_phone_and_a_large_screen(
 ) {
@@ -57,7 +40,7 @@ async fn every_board_keeps_the_hand_and_the_actions_in_sight_on_a_landscape_phon
             )
             .await;
             settle(&c).await;
-            let wrong = eval(&c, IN_SIGHT).await;
+            let wrong = out_of_sight(&c, Scroll::Sideways, false).await;
             screenshot(&c, &format!("{game}-{width}x{height}")).await;
             assert_eq!(wrong, "", "{game} at {width}x{height}");
             assert!(

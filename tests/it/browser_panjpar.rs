@@ -11,6 +11,8 @@ use fantoccini::actions::{
 };
 use fantoccini::elements::Element;
 use fantoccini::key::Key;
+use std::sync::LazyLock;
+
 use fantoccini::Client;
 use serde_json::Value;
 
@@ -19,21 +21,20 @@ use crate::chromium::*;
 use crate::support::TestServer;
 
 /// What the Panjpar board offers now, read from the page.
-const BOARD_STATE: &str = r#"
-const t = document.querySelector('.table');
-if (!t) return 'none';
-if (t.dataset.status === 'match-over') return 'over';
-if (document.querySelector('#next-deal')) return 'next';
+static BOARD_STATE: LazyLock<String> = LazyLock::new(|| {
+    board_state(
+        r#"
 if (document.querySelector('[data-colour]')) return 'guess';
 if (document.querySelector('#attack')) return 'attack';
 if (document.querySelector('#pick-up')) return 'defend';
-return 'wait';
-"#;
+"#,
+    )
+});
 
 /// Makes one move by clicking, as a player would; returns false once the match is over.
 async fn click_a_move(client: &Client) -> bool {
     settle(client).await;
-    let state = eval(client, BOARD_STATE).await;
+    let state = eval(client, &BOARD_STATE).await;
     match state.as_str().unwrap_or("none") {
         "over" => return false,
         "next" => {
@@ -351,7 +352,15 @@ async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
     click(&c, "#play-computer").await;
     wait_for(&c, "return document.querySelector('.table')", 20).await;
     // Wait for our first decision: the guess, or an attack or defence after the computer's guess.
-    let state = wait_for(&c, &format!("const s = (() => {{ {BOARD_STATE} }})(); return ['guess','attack','defend'].includes(s) && s"), 20).await;
+    let state = wait_for(
+        &c,
+        &format!(
+            "const s = (() => {{ {} }})(); return ['guess','attack','defend'].includes(s) && s",
+            *BOARD_STATE
+        ),
+        20,
+    )
+    .await;
     let target = match state.as_str().unwrap() {
         "guess" => "[data-colour]",
         "attack" => ".hand button.card",
@@ -424,7 +433,7 @@ async fn move_and_see_it_taken(c: &Client, server: &TestServer, table: &str) {
 
 /// Waits until this browser has a decision to make (guess, attack or defend) and says which.
 async fn wait_for_our_turn(c: &Client) -> String {
-    let turn = wait_for(c, &format!("const s = (() => {{ {BOARD_STATE} }})(); return ['guess','attack','defend','next','over'].includes(s) && s"), 30).await;
+    let turn = wait_for(c, &format!("const s = (() => {{ {} }})(); return ['guess','attack','defend','next','over'].includes(s) && s", *BOARD_STATE), 30).await;
     turn.as_str().unwrap().to_string()
 }
 
@@ -474,7 +483,7 @@ async fn play_to_a_defence(c: &Client) {
     let ready = "return document.querySelector('#pick-up') && document.querySelector('.battle [data-open].target') && document.querySelector('.hand button.card:not([aria-disabled=true])') && true";
     let started = std::time::Instant::now();
     while eval(c, ready).await != true {
-        if eval(c, BOARD_STATE).await == "over" {
+        if eval(c, &BOARD_STATE).await == "over" {
             click(c, "#rematch").await;
         }
         // A defence this browser could drag is left for the drag.
@@ -595,7 +604,10 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
     );
     wait_for(
         &second,
-        &format!("const s = (() => {{ {BOARD_STATE} }})(); return s === '{turn}'"),
+        &format!(
+            "const s = (() => {{ {} }})(); return s === '{turn}'",
+            *BOARD_STATE
+        ),
         20,
     )
     .await;
@@ -663,25 +675,8 @@ async fn the_page_follows_a_table_gone_back_after_a_reconnect_and_says_so() {
     c.close().await.unwrap();
 }
 
-/// Says what of the hand or the action bar lies outside the first screen, or that the page scrolls;
-/// empty when all is in sight.
-const OUT_OF_SIGHT: &str = r#"
-const out = [];
-for (const name of ['hand', 'actions']) {
-  const e = document.querySelector(`[data-area=${name}]`);
-  if (!e) { out.push(`no ${name}`); continue; }
-  const r = e.getBoundingClientRect();
-  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
-    out.push(`${name} at ${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`);
-  }
-}
-const page = document.scrollingElement;
-if (page.scrollHeight > innerHeight + 1 || page.scrollWidth > innerWidth + 1) out.push(`the page scrolls: ${page.scrollWidth}x${page.scrollHeight}`);
-return out.join('; ');
-"#;
-
 async fn assert_in_sight(c: &Client, when: &str) {
-    let out = eval(c, OUT_OF_SIGHT).await;
+    let out = out_of_sight(c, Scroll::Either, false).await;
     assert_eq!(out, "", "{when}");
 }
 
@@ -694,7 +689,7 @@ async fn a_move_then_a_redraw(c: &Client) -> bool {
     .await;
     // An attack is chosen and sent in one script, so no frame can come between the two clicks.
     let attack = "const s = (() => { BOARD })(); if (s !== 'attack') return false; document.querySelector('.hand button.card').click(); document.querySelector('#attack').click(); return true";
-    let attacked = eval(c, &attack.replace("BOARD", BOARD_STATE)).await == true;
+    let attacked = eval(c, &attack.replace("BOARD", &BOARD_STATE)).await == true;
     let going = attacked || click_a_move(c).await;
     let started = std::time::Instant::now();
     while going

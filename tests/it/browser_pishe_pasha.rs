@@ -7,6 +7,8 @@
 
 use std::time::{Duration, Instant};
 
+use std::sync::LazyLock;
+
 use fantoccini::Client;
 use serde_json::Value;
 
@@ -15,32 +17,15 @@ use crate::chromium::*;
 
 const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
 
-const BOARD_STATE: &str = r#"
-const t = document.querySelector('.table');
-if (!t) return 'none';
-if (t.dataset.status === 'match-over') return 'over';
-if (document.querySelector('#next-deal')) return 'next';
+static BOARD_STATE: LazyLock<String> = LazyLock::new(|| {
+    board_state(
+        r#"
 if (document.querySelector('#give[aria-disabled=false]')) return 'give';
 if (document.querySelector('#turn[aria-disabled=false]')) return 'turn';
 if (document.querySelector('#keep[aria-disabled=false]')) return 'keep';
-return 'wait';
-"#;
-
-/// Where the hand and the action bar lie, and whether the page scrolls: "ok" or what is wrong.
-const ON_ONE_SCREEN: &str = r#"
-const bad = [];
-for (const sel of ['[data-area=hand]', '[data-area=actions]']) {
-  const e = document.querySelector(sel);
-  if (!e) { bad.push(sel + ' is missing'); continue; }
-  const r = e.getBoundingClientRect();
-  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5 || r.height === 0) {
-    bad.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`);
-  }
-}
-const page = document.scrollingElement;
-if (page.scrollHeight > innerHeight + 1) bad.push(`the page scrolls: ${page.scrollHeight} > ${innerHeight}`);
-return bad.length ? bad.join('; ') : 'ok';
-"#;
+"#,
+    )
+});
 
 /// The board's sentences: "(forced)" said once, the status line offering only the buttons that work,
 /// and at the start of your turn the move line telling how the computer's turn ended.
@@ -99,21 +84,22 @@ async fn open_computer_table(c: &Client, base: &str) {
 }
 
 async fn state(c: &Client) -> String {
-    let s = eval(c, &format!("return (() => {{ {BOARD_STATE} }})()")).await;
+    let s = eval(c, &format!("return (() => {{ {} }})()", *BOARD_STATE)).await;
     s.as_str().unwrap_or("none").to_string()
 }
 
 async fn wait_for_our_turn(c: &Client) -> String {
     let script = format!(
-        "const s = (() => {{ {BOARD_STATE} }})(); return ['give', 'turn', 'keep'].includes(s) && s"
+        "const s = (() => {{ {} }})(); return ['give', 'turn', 'keep'].includes(s) && s",
+        *BOARD_STATE
     );
     let s = wait_for(c, &script, 60).await;
     s.as_str().unwrap().to_string()
 }
 
 async fn assert_on_one_screen(c: &Client, when: &str) {
-    let said = eval(c, ON_ONE_SCREEN).await;
-    assert_eq!(said, "ok", "{when}: not on one screen");
+    let said = out_of_sight(c, Scroll::Down, true).await;
+    assert_eq!(said, "", "{when}: not on one screen");
 }
 
 /// Plays the match to its end, checking the layout at every turn; a screenshot for the docs mid-game,

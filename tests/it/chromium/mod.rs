@@ -247,6 +247,58 @@ pub async fn click(client: &Client, css: &str) -> bool {
     }
 }
 
+/// A script that says what a board offers now: `none` before the table is drawn, `over` once the
+/// match is, `next` while a next deal is offered, else the first of the game's `own` lines that
+/// returns, else `wait`.
+pub fn board_state(own: &str) -> String {
+    format!(
+        "const t = document.querySelector('.table');\n\
+         if (!t) return 'none';\n\
+         if (t.dataset.status === 'match-over') return 'over';\n\
+         if (document.querySelector('#next-deal')) return 'next';\n\
+         {}\nreturn 'wait';",
+        own.trim()
+    )
+}
+
+/// How the page may not scroll, for [`out_of_sight`].
+#[derive(Clone, Copy)]
+pub enum Scroll {
+    Down,
+    Sideways,
+    Either,
+}
+
+/// What of the hand and the action bar lies outside the first screen (or is missing), or how the page
+/// scrolls that `scroll` forbids; with `flat_is_out`, a hand or bar of no height counts as out of
+/// sight. Empty when all is in sight.
+pub async fn out_of_sight(client: &Client, scroll: Scroll, flat_is_out: bool) -> String {
+    let (down, sideways) = match scroll {
+        Scroll::Down => (true, false),
+        Scroll::Sideways => (false, true),
+        Scroll::Either => (true, true),
+    };
+    let script = r#"
+const [down, sideways, flatIsOut] = arguments;
+const out = [];
+for (const sel of ['[data-area=hand]', '[data-area=actions]']) {
+  const e = document.querySelector(sel);
+  if (!e) { out.push(sel + ' missing'); continue; }
+  const r = e.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5 || (flatIsOut && r.height === 0)) {
+    out.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`);
+  }
+}
+const page = document.scrollingElement;
+if (down && page.scrollHeight > innerHeight + 1) out.push(`the page is ${page.scrollHeight}px tall`);
+if (sideways && page.scrollWidth > innerWidth + 1) out.push(`the page is ${page.scrollWidth}px wide`);
+return out.join('; ');
+"#;
+    let args = vec![json!(down), json!(sideways), json!(flat_is_out)];
+    let said = client.execute(script, args).await.expect("the script runs");
+    said.as_str().unwrap_or_default().to_string()
+}
+
 /// Waits until the table's status is `status`.
 pub async fn wait_for_status(client: &Client, status: &str, seconds: u64) {
     let script = format!("return document.querySelector('.table')?.dataset.status === '{status}'");
