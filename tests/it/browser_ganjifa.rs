@@ -180,9 +180,7 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
 
 #[actix_rt::test]
 async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 2).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 2);
     let host = driver.session(1280, 800).await;
     host.goto(&format!("{}/ganjifa", server.base))
         .await
@@ -240,9 +238,7 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
 
 #[actix_rt::test]
 async fn the_staged_deal_plays_itself_pauses_and_steps() {
-    let Some((mut driver, server)) = stage(|_| {}).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|_| {});
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
         c.goto(&format!("{}/ganjifa", server.base)).await.unwrap();
@@ -323,9 +319,7 @@ const ARRIVING: &str = "const l = document.querySelector('.trick .last-move'); r
 
 #[actix_rt::test]
 async fn the_staged_deal_steps_by_keyboard_and_moves_nothing_under_reduced_motion() {
-    let Some((mut driver, server)) = stage(|_| {}).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|_| {});
     for reduced in [false, true] {
         let c = driver.motion_session(reduced, 1280, 800).await;
         c.goto(&format!("{}/ganjifa/staged", server.base))
@@ -415,9 +409,7 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
 
 #[actix_rt::test]
 async fn the_ganjifa_table_fits_one_screen_at_every_turn_without_console_errors() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     for (width, height) in [(1280, 800), (390, 844)] {
         one_screen_at(&mut driver, &server.base, width, height).await;
     }
@@ -470,9 +462,7 @@ card.click();
 
 #[actix_rt::test]
 async fn a_card_put_down_travels_to_the_trick_and_stays_still_under_reduced_motion() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     for reduced in [false, true] {
         let c = driver.motion_session(reduced, 1280, 800).await;
         play_the_computer_from_home(&c, &server.base).await;
@@ -530,9 +520,7 @@ return true;
 
 #[actix_rt::test]
 async fn focus_stays_on_the_same_control_and_card_after_a_redraw() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     let c = driver.session(390, 844).await;
     play_the_computer_from_home(&c, &server.base).await;
     // A drawer's switch, pressed from the keyboard: the board is drawn anew and focus stays on it.
@@ -602,9 +590,7 @@ return true;
 
 #[actix_rt::test]
 async fn a_ganjifa_move_tried_offline_is_said_and_kept_and_goes_once_back_online() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     let proxy = Proxy::start(server.running.addr).await;
     let c = driver.session(390, 844).await;
     play_the_computer_from_home(&c, &proxy.base).await;

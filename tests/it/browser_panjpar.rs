@@ -142,9 +142,7 @@ async fn give_name(c: &Client, name: &str) {
 
 #[actix_rt::test]
 async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 5).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let host = driver.session(1280, 800).await;
     let guest = driver.session(390, 844).await;
     host.goto(&format!("{}/panjpar", server.base))
@@ -238,9 +236,7 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
 
 #[actix_rt::test]
 async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 5).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let c = driver.session(390, 844).await;
     c.goto(&format!("{}/fa/panjpar/rules", server.base))
         .await
@@ -333,9 +329,7 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
 
 #[actix_rt::test]
 async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 600).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 600);
     let c = driver.session(1280, 800).await;
     c.goto(&format!("{}/panjpar/rules", server.base))
         .await
@@ -519,9 +513,7 @@ async fn defend_by_dragging(c: &Client, touch: bool) {
 
 #[actix_rt::test]
 async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 5).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let c = driver.session(390, 844).await;
     open_computer_table(&c, &server.base).await;
     play_to_a_defence(&c).await;
@@ -548,9 +540,7 @@ async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
 
 #[actix_rt::test]
 async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 600).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 600);
     let proxy = Proxy::start(server.running.addr).await;
     let c = driver.session(1280, 800).await;
     let table = open_computer_table(&c, &proxy.base).await;
@@ -574,9 +564,7 @@ async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() 
 
 #[actix_rt::test]
 async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 600).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 600);
     // The second tab reaches the server over a slow link: the relay can hold its replies back.
     let proxy = Proxy::start(server.running.addr).await;
     let first = driver.session(1280, 800).await;
@@ -643,9 +631,7 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
 
 #[actix_rt::test]
 async fn the_page_follows_a_table_gone_back_after_a_reconnect_and_says_so() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 5).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let c = driver.session(1280, 800).await;
     c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
     // The page's own socket module, fed frames as the server would send them.
@@ -708,9 +694,7 @@ async fn a_move_then_a_redraw(c: &Client) -> bool {
 
 #[actix_rt::test]
 async fn the_panjpar_table_is_one_screen_at_every_turn_without_console_errors() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 150).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 150);
     for (width, height) in [(1280, 800), (390, 844)] {
         let c = driver.session(width, height).await;
         c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
@@ -820,9 +804,7 @@ async fn attack_with_the_first_card(c: &Client) -> String {
 
 #[actix_rt::test]
 async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 800).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 800);
     for reduced in [false, true] {
         let c = driver.motion_session(reduced, 1280, 800).await;
         open_computer_table(&c, &server.base).await;
@@ -871,9 +853,7 @@ async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() 
 
 #[actix_rt::test]
 async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 2500).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 2500);
     let c = driver.session(390, 844).await;
     open_computer_table(&c, &server.base).await;
     play_to_an_attack(&c).await;
@@ -953,9 +933,7 @@ async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again()
 
 #[actix_rt::test]
 async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     let proxy = Proxy::start(server.running.addr).await;
     let c = driver.session(390, 844).await;
     let table = open_computer_table(&c, &proxy.base).await;

@@ -186,9 +186,7 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_scre
 
 #[actix_rt::test]
 async fn the_console_log_is_read_so_an_error_would_be_caught() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 2).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 2);
     let c = driver.session(390, 844).await;
     c.goto(&format!("{}/pishe-pasha", server.base))
         .await
@@ -226,9 +224,7 @@ async fn moves_travel(c: &Client, moves: usize, name: &str) -> (usize, usize) {
 
 #[actix_rt::test]
 async fn a_move_travels_and_does_not_when_reduced_motion_is_asked() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     for (width, height) in SIZES {
         let c = driver.session(width, height).await;
         open_computer_table(&c, &server.base).await;
@@ -270,9 +266,7 @@ async fn a_move_travels_and_does_not_when_reduced_motion_is_asked() {
 #[actix_rt::test]
 async fn turn_a_card_keeps_the_focus_across_redraws() {
     // The computer takes its time, so its turns are redraws the focus must live through.
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 250).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 250);
     for (width, height) in SIZES {
         let c = driver.session(width, height).await;
         open_computer_table(&c, &server.base).await;
@@ -349,9 +343,7 @@ async fn turn_a_card_keeps_the_focus_across_redraws() {
 
 #[actix_rt::test]
 async fn a_move_tried_while_offline_is_refused_with_a_sentence_then_made_once_back() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 300).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     let proxy = Proxy::start(server.running.addr).await;
     for (width, height) in SIZES {
         let c = driver.session(width, height).await;
@@ -393,9 +385,7 @@ async fn a_move_tried_while_offline_is_refused_with_a_sentence_then_made_once_ba
 
 #[actix_rt::test]
 async fn cards_turn_by_themselves_when_that_is_the_only_move_once_the_player_asks() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 100).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 100);
     let c = driver.session(1280, 800).await;
     open_computer_table(&c, &server.base).await;
     let table = eval(&c, "return location.pathname.split('/').pop()").await;

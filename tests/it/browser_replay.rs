@@ -105,9 +105,7 @@ async fn replays_in_the_page(
 
 #[actix_rt::test]
 async fn a_finished_deal_of_each_game_replays_step_by_step_in_the_page() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 1).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 1);
     replays_in_the_page(&mut driver, &server, "panjpar", json!(1), (1280, 800)).await;
     replays_in_the_page(
         &mut driver,

@@ -12,7 +12,7 @@ use fantoccini::Client;
 use serde_json::Value;
 
 use crate::chromium::*;
-use crate::support::TestServer;
+use crate::support::{have_program, wait_listening, TestServer};
 
 /// Keeps every RTCPeerConnection the page makes in `window.peerConnections`, so the test can read
 /// their state and statistics (the page's own code is untouched).
@@ -149,9 +149,7 @@ async fn assert_audio_flows(pages: &[&Client]) {
 
 #[actix_rt::test]
 async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
-    let Some((mut driver, server)) = stage(|_| {}).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|_| {});
     let host = driver.media_session(1280, 800).await;
     let guest = driver.media_session(390, 844).await;
     seat_pages(&server, "panjpar", &[&host, &guest]).await;
@@ -212,9 +210,7 @@ async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
 
 #[actix_rt::test]
 async fn three_browsers_at_a_ganjifa_table_connect_as_a_mesh_and_a_closed_page_leaves_it() {
-    let Some((mut driver, server)) = stage(|_| {}).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|_| {});
     let pages = [
         driver.media_session(1280, 800).await,
         driver.media_session(800, 700).await,
@@ -244,9 +240,7 @@ async fn three_browsers_at_a_ganjifa_table_connect_as_a_mesh_and_a_closed_page_l
 
 #[actix_rt::test]
 async fn a_refused_microphone_is_said_and_leaves_voice_off() {
-    let Some((mut driver, server)) = stage(|_| {}).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|_| {});
     let host = driver.media_session(1280, 800).await;
     let guest = driver.refusing_media_session(1280, 800).await;
     seat_pages(&server, "pishe-pasha", &[&host, &guest]).await;
@@ -284,18 +278,7 @@ impl Drop for TurnServer {
 
 /// Starts coturn, or returns `None` (having said why) when it is not installed.
 fn turn_server() -> Option<TurnServer> {
-    let installed = Command::new("turnserver")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !installed {
-        let why = "coturn's turnserver is not installed (apt-get install -y coturn)";
-        if std::env::var("CHAIKHANA_TEST_REQUIRE_ALL").as_deref() == Ok("1") {
-            panic!("{why}, and CHAIKHANA_TEST_REQUIRE_ALL=1");
-        }
-        eprintln!("skipping the TURN test: {why}");
+    if !have_program("turnserver", "the TURN test (apt-get install -y coturn)") {
         return None;
     }
     let port = TcpListener::bind("127.0.0.1:0")
@@ -321,14 +304,7 @@ fn turn_server() -> Option<TurnServer> {
         .stderr(Stdio::null())
         .spawn()
         .expect("turnserver starts");
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "turnserver did not listen"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_listening(port, "turnserver");
     Some(TurnServer { child, port })
 }
 
@@ -398,9 +374,7 @@ return true;
 
 #[actix_rt::test]
 async fn a_page_whose_socket_breaks_switches_its_voice_on_again() {
-    let Some((mut driver, server)) = stage(|_| {}).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|_| {});
     let host = driver.media_session(1280, 800).await;
     let guest = driver.media_session(1280, 800).await;
     seat_pages(&server, "pishe-pasha", &[&host, &guest]).await;

@@ -104,9 +104,7 @@ async fn watch_a_match(
 
 #[actix_rt::test]
 async fn a_watcher_follows_a_match_of_each_game_in_the_page() {
-    let Some((mut driver, server)) = stage(|s| s.bot_delay_ms = 1).await else {
-        return;
-    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 1);
     watch_a_match(&mut driver, &server, "panjpar", json!(1)).await;
     watch_a_match(&mut driver, &server, "pishe-pasha", json!("one-deal")).await;
     watch_a_match(&mut driver, &server, "ganjifa", json!(3)).await;

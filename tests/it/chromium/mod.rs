@@ -58,6 +58,18 @@ pub async fn stage(tune: impl FnOnce(&mut Settings)) -> Option<(Driver, TestServ
     Some((driver, TestServer::start(tune)))
 }
 
+/// `stage(tune)` for a test, or the test's end (a skip, said by `stage`) when the browser is not
+/// installed: `let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);`
+macro_rules! staged {
+    ($tune:expr) => {
+        match $crate::chromium::stage($tune).await {
+            Some(staged) => staged,
+            None => return,
+        }
+    };
+}
+pub(crate) use staged;
+
 /// Starts chromedriver once this test's turn among the heavy ones has come, or returns `None`
 /// (having said why) when the browser is not installed.
 pub async fn driver() -> Option<Driver> {
