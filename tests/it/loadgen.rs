@@ -43,7 +43,7 @@ fn here() -> String {
 
 /// The play report holds exactly the eight fields tests/perf/README.md names.
 fn checked_play_report(report: &Value) {
-    let keys = field_names(&report);
+    let keys = field_names(report);
     assert_eq!(
         keys,
         [

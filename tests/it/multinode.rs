@@ -30,9 +30,7 @@ struct Across {
 
 impl Across {
     async fn start(seed: u64, until: u64) -> Option<Across> {
-        let Some(redis) = Redis::if_installed().await else {
-            return None;
-        };
+        let redis = Redis::if_installed().await?;
         let (a, b) = Node::pair(&redis, "all").await;
         let (seated, mut clients) = friends_across(&a, &b).await;
         let mut rng = rng(seed);
