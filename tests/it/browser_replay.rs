@@ -33,7 +33,7 @@ async fn replays_in_the_page(
     let steps = record.deals.last().expect("a deal").actions.len();
 
     let c = driver.session(width, height).await;
-    open_as_seat(&c, &server.base, &seated.table, &seated.token).await;
+    open_as_seat(&c, &server.base, &seated).await;
     wait_for(
         &c,
         "return document.querySelector('.table')?.dataset.status === 'match-over' && !document.querySelector('#replay-open').hidden",

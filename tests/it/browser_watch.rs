@@ -23,7 +23,7 @@ async fn watch_a_match(
 ) {
     let seated = server.open(game, "computer", Some(length)).await;
     let seat = driver.session(1280, 800).await;
-    open_as_seat(&seat, &server.base, &seated.table, &seated.token).await;
+    open_as_seat(&seat, &server.base, &seated).await;
     wait_for(
         &seat,
         "return document.querySelector('.table') && !document.getElementById('watch-link').hidden",

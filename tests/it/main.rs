@@ -6,7 +6,9 @@
 //! The tests of all suites run side by side on the harness's threads, so none may rely on being
 //! alone in its process: each server, redis-server, chromedriver and TURN server takes a port of its
 //! own, settings go to a server through its `Settings` or its child process's environment (never
-//! this process's), and a suite that must not overlap others takes `support::heavy` (see there).
+//! this process's), Prometheus metrics are one registry for every server in this process (a test
+//! that reads one also checks its own server's state, or measures a server process of its own), and
+//! the suites that must not overlap each other take `support::heavy` (see there).
 
 mod browser_ganjifa;
 mod browser_layouts;

@@ -157,6 +157,19 @@ async fn promtool_accepts_the_live_metrics() {
     );
 }
 
+/// Runs `command` to its end; fails, with everything it printed, unless it succeeded. Returns what
+/// it printed.
+fn succeeds(command: &mut Command, what: &str) -> String {
+    let out = command.output().expect("the program runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{what}: {text}");
+    text
+}
+
 fn repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(path)
@@ -170,28 +183,20 @@ fn promtool_accepts_the_alert_rules_and_every_dashboard_query() {
         return;
     }
     let check = |file: &str| {
-        let out = Command::new("promtool")
-            .args(["check", "rules", file])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{file}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeds(
+            Command::new("promtool").args(["check", "rules", file]),
+            file,
+        )
     };
     check(&repo("deploy/prometheus/alerts.yml"));
     // Each alert fires on the series that should make it fire, and stays quiet on the others.
-    let tested = Command::new("promtool")
-        .args(["test", "rules", &repo("deploy/prometheus/alerts_test.yml")])
-        .output()
-        .unwrap();
-    assert!(
-        tested.status.success(),
-        "promtool test rules: {}{}",
-        String::from_utf8_lossy(&tested.stdout),
-        String::from_utf8_lossy(&tested.stderr)
+    succeeds(
+        Command::new("promtool").args([
+            "test",
+            "rules",
+            &repo("deploy/prometheus/alerts_test.yml"),
+        ]),
+        "promtool test rules",
     );
 
     // Every panel query of the dashboard, its variables filled in, as a rules file.
@@ -256,17 +261,12 @@ fn kubernetes_validate_accepts_every_manifest() {
         .collect();
     manifests.sort();
     assert!(manifests.len() >= 10, "{manifests:?}");
-    let out = Command::new("kubernetes-validate")
-        .arg("--strict")
-        .args(&manifests)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let text = succeeds(
+        Command::new("kubernetes-validate")
+            .arg("--strict")
+            .args(&manifests),
+        "kubernetes-validate",
     );
-    assert!(out.status.success(), "{text}");
     for kind in [
         "namespace/chaikhana",
         "configmap/chaikhana",

@@ -134,14 +134,8 @@ async fn the_process_reads_its_settings_and_stops_cleanly_on_sigterm() {
 
     let server_base = format!("http://127.0.0.1:{port}");
     let body = json!({"game": "ganjifa", "opponents": "computer"}).to_string();
-    let mut response = awc::Client::new()
-        .post(format!("{server_base}/api/tables"))
-        .insert_header(("content-type", "application/json"))
-        .send_body(body.clone())
-        .await
-        .expect("the environment's address serves");
-    assert_eq!(response.status().as_u16(), 201);
-    let answer: serde_json::Value = response.json().await.unwrap();
+    let (status, answer) = post(&server_base, "/api/tables", &body).await;
+    assert_eq!(status, 201, "the environment's address serves: {answer}");
     let mut client = Client::connect(
         &server_base,
         answer["table"].as_str().unwrap(),

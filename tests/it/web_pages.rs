@@ -3,34 +3,17 @@
 
 use crate::support::TestServer;
 
-async fn fetch(server: &TestServer, path: &str) -> (u16, String, String) {
-    let mut response = awc::Client::new()
-        .get(format!("{}{path}", server.base))
-        .send()
-        .await
-        .expect("the server answers");
-    let status = response.status().as_u16();
-    let kind = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    let body = response.body().limit(1 << 20).await.expect("a body");
-    (status, kind, String::from_utf8_lossy(&body).into_owned())
-}
-
 #[actix_rt::test]
 async fn every_page_answers_with_html() {
     let server = TestServer::start(|_| {});
     for (path, _) in chaikhana::server::pages::PAGES {
-        let (status, kind, body) = fetch(&server, path).await;
+        let (status, kind, body) = server.fetch(path).await;
         assert_eq!(status, 200, "{path}");
         assert_eq!(kind, "text/html; charset=utf-8", "{path}");
         assert!(body.starts_with("<!doctype html>"), "{path}");
         assert!(body.contains("<h1>"), "{path} has a heading");
     }
-    let (_, _, fa) = fetch(&server, "/fa/panjpar/rules").await;
+    let (_, _, fa) = server.fetch("/fa/panjpar/rules").await;
     assert!(fa.contains("<html lang=\"fa\" dir=\"rtl\">"));
 }
 
@@ -69,31 +52,25 @@ async fn scripts_and_styles_have_their_content_types_and_cache_headers() {
         assert!(header("cache-control").contains("max-age"), "{path}");
         let tag = header("etag");
         assert!(!tag.is_empty(), "{path}");
-        let again = awc::Client::new()
-            .get(format!("{}{path}", server.base))
-            .insert_header(("if-none-match", tag))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(again.status().as_u16(), 304, "{path}");
+        assert_eq!(asked_again(&server, path, &tag).await, 304, "{path}");
     }
-    let (status, _, _) = fetch(&server, "/static/nothing.js").await;
+    let (status, _, _) = server.fetch("/static/nothing.js").await;
     assert_eq!(status, 404);
 }
 
 #[actix_rt::test]
 async fn an_unknown_table_is_an_honest_404_page_and_a_real_one_is_served() {
     let server = TestServer::start(|_| {});
-    let (status, kind, body) = fetch(&server, "/t/AAAAAAAAAAAAAAAAAAAAAA").await;
+    let (status, kind, body) = server.fetch("/t/AAAAAAAAAAAAAAAAAAAAAA").await;
     assert_eq!(status, 404);
     assert_eq!(kind, "text/html; charset=utf-8");
     assert!(body.contains("Nothing at this address"));
     let table = server.open("panjpar", "computer", None).await;
-    let (status, kind, body) = fetch(&server, &format!("/t/{}", table.table)).await;
+    let (status, kind, body) = server.fetch(&format!("/t/{}", table.table)).await;
     assert_eq!(status, 200);
     assert_eq!(kind, "text/html; charset=utf-8");
     assert!(body.contains("/static/table.js"));
-    let (status, _, _) = fetch(&server, "/no/such/page").await;
+    let (status, _, _) = server.fetch("/no/such/page").await;
     assert_eq!(status, 404);
 }
 
@@ -107,7 +84,7 @@ async fn a_static_path_never_climbs_out_of_the_site_files() {
         "/static/%2Fetc%2Fpasswd",
         "/static/table.html",
     ] {
-        let (status, _, body) = fetch(&server, path).await;
+        let (status, _, body) = server.fetch(path).await;
         assert_eq!(status, 404, "{path}");
         assert!(
             !body.contains("[package]"),
@@ -119,7 +96,7 @@ async fn a_static_path_never_climbs_out_of_the_site_files() {
 #[actix_rt::test]
 async fn the_staged_deal_is_served_as_a_script_of_steps() {
     let server = TestServer::start(|_| {});
-    let (status, kind, body) = fetch(&server, "/api/ganjifa/staged").await;
+    let (status, kind, body) = server.fetch("/api/ganjifa/staged").await;
     assert_eq!(status, 200);
     assert_eq!(kind, "application/json");
     let script: serde_json::Value = serde_json::from_str(&body).unwrap();
@@ -136,12 +113,17 @@ async fn the_staged_deal_is_served_as_a_script_of_steps() {
         .send()
         .await
         .unwrap();
-    let tag = response.headers().get("etag").unwrap().clone();
+    let tag = response.headers().get("etag").unwrap().to_str().unwrap();
+    assert_eq!(asked_again(&server, "/api/ganjifa/staged", tag).await, 304);
+}
+
+/// The status of `path` asked for again with the entity tag `tag` of the copy already held.
+async fn asked_again(server: &TestServer, path: &str, tag: &str) -> u16 {
     let again = awc::Client::new()
-        .get(format!("{}/api/ganjifa/staged", server.base))
+        .get(format!("{}{path}", server.base))
         .insert_header(("if-none-match", tag))
         .send()
         .await
         .unwrap();
-    assert_eq!(again.status().as_u16(), 304);
+    again.status().as_u16()
 }

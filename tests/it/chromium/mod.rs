@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use chaikhana::settings::Settings;
 
-use crate::support::{self, have_program, on_path, wait_listening, TestServer};
+use crate::support::{self, have_program, on_path, wait_listening, Seated, TestServer};
 
 /// The port of the chromedriver started last (there is one at a time, see `support::heavy`), for
 /// the command fantoccini does not wrap (`console_errors`).
@@ -199,17 +199,20 @@ impl Driver {
     }
 }
 
-/// Opens the table's page in `client` as the seat holding `token` (kept in the page's storage, as
-/// the page keeps it after taking the seat itself).
-pub async fn open_as_seat(client: &Client, base: &str, table: &str, token: &str) {
+/// Opens the table's page in `client` as the seat `seated` (its token kept in the page's storage,
+/// as the page keeps it after taking the seat itself).
+pub async fn open_as_seat(client: &Client, base: &str, seated: &Seated) {
     client.goto(&format!("{base}/")).await.unwrap();
     let keep = format!(
         "localStorage.setItem({}, {}); return true",
-        json!(table),
-        json!(token)
+        json!(seated.table),
+        json!(seated.token)
     );
     eval(client, &keep).await;
-    client.goto(&format!("{base}/t/{table}")).await.unwrap();
+    client
+        .goto(&format!("{base}/t/{}", seated.table))
+        .await
+        .unwrap();
 }
 
 /// Runs a script in the page and returns its value.

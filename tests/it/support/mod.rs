@@ -63,14 +63,26 @@ impl TestServer {
     }
 
     pub async fn get(&self, path: &str) -> (u16, String) {
+        let (status, _, body) = self.fetch(path).await;
+        (status, body)
+    }
+
+    /// GETs `path`: the status, the content type and the body.
+    pub async fn fetch(&self, path: &str) -> (u16, String, String) {
         let mut response = awc::Client::new()
             .get(format!("{}{path}", self.base))
             .send()
             .await
             .expect("the server answers");
         let status = response.status().as_u16();
-        let bytes = response.body().await.expect("a body");
-        (status, String::from_utf8_lossy(&bytes).into_owned())
+        let kind = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let body = response.body().limit(1 << 20).await.expect("a body");
+        (status, kind, String::from_utf8_lossy(&body).into_owned())
     }
 
     /// Opens a table: (table id, seat, token).
