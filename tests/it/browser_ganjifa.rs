@@ -105,7 +105,7 @@ async fn fits(c: &Client) -> String {
 
 /// From the home page's "Play the computer" to the Ganjifa table, until the deal is on.
 async fn play_the_computer_from_home(c: &Client, base: &str) {
-    c.goto(&format!("{base}/")).await.unwrap();
+    go(c, base, "/").await;
     assert!(click(c, "a[data-quick='ganjifa computer']").await);
     wait_for(
         c,
@@ -143,7 +143,7 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
         return;
     };
     let c = driver.session(1280, 800).await;
-    c.goto(&format!("{}/ganjifa", server.base)).await.unwrap();
+    go(&c, &server.base, "/ganjifa").await;
     screenshot(&c, "ganjifa-landing-1280x800").await;
     click(&c, "#play-computer").await;
     wait_for(&c, "return document.querySelector('.table')", 20).await;
@@ -167,10 +167,7 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
     assert_no_console_error(&c, "in a whole match").await;
     c.close().await.unwrap();
     let phone = driver.session(390, 844).await;
-    phone
-        .goto(&format!("{}/ganjifa", server.base))
-        .await
-        .unwrap();
+    go(&phone, &server.base, "/ganjifa").await;
     click(&phone, "#play-computer").await;
     wait_for(&phone, "return document.querySelector('.ghand')", 20).await;
     screenshot(&phone, "ganjifa-start-390x844").await;
@@ -182,9 +179,7 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
 async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 2);
     let host = driver.session(1280, 800).await;
-    host.goto(&format!("{}/ganjifa", server.base))
-        .await
-        .unwrap();
+    go(&host, &server.base, "/ganjifa").await;
     click(&host, "#play-friends").await;
     let link = wait_for(
         &host,
@@ -241,7 +236,7 @@ async fn the_staged_deal_plays_itself_pauses_and_steps() {
     let (mut driver, server) = staged!(|_| {});
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
-        c.goto(&format!("{}/ganjifa", server.base)).await.unwrap();
+        go(&c, &server.base, "/ganjifa").await;
         click(&c, "#staged-link").await;
         wait_for(
             &c,
@@ -322,9 +317,7 @@ async fn the_staged_deal_steps_by_keyboard_and_moves_nothing_under_reduced_motio
     let (mut driver, server) = staged!(|_| {});
     for reduced in [false, true] {
         let c = driver.motion_session(reduced, 1280, 800).await;
-        c.goto(&format!("{}/ganjifa/staged", server.base))
-            .await
-            .unwrap();
+        go(&c, &server.base, "/ganjifa/staged").await;
         wait_for(&c, "return document.body.dataset.step === '0'", 20).await;
         let motion = eval(&c, "return document.body.dataset.motion").await;
         assert_eq!(motion, if reduced { "reduced" } else { "full" });

@@ -13,7 +13,7 @@ async fn every_board_keeps_the_hand_and_the_actions_in_sight_on_a_landscape_phon
             let c = driver.viewport_session(width, height).await;
             let size = eval(&c, "return innerWidth + 'x' + innerHeight").await;
             assert_eq!(size, format!("{width}x{height}"), "the viewport");
-            c.goto(&format!("{}/", server.base)).await.unwrap();
+            go(&c, &server.base, "/").await;
             assert!(click(&c, &format!("a[data-quick='{game} computer']")).await);
             // A Panjpar deal starts with the guess, and the hand is dealt only after it: a seat
             // that is to guess calls a colour first.

@@ -105,7 +105,7 @@ async fn a_panjpar_match_against_the_computer_played_by_clicking() {
     };
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
-        c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+        go(&c, &server.base, "/panjpar").await;
         click(&c, "input[name=length][value='1']").await;
         click(&c, "#play-computer").await;
         wait_for(
@@ -145,9 +145,7 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let host = driver.session(1280, 800).await;
     let guest = driver.session(390, 844).await;
-    host.goto(&format!("{}/panjpar", server.base))
-        .await
-        .unwrap();
+    go(&host, &server.base, "/panjpar").await;
     click(&host, "input[name=length][value='1']").await;
     click(&host, "#play-friends").await;
     let link = wait_for(
@@ -238,9 +236,7 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
 async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let c = driver.session(390, 844).await;
-    c.goto(&format!("{}/fa/panjpar/rules", server.base))
-        .await
-        .unwrap();
+    go(&c, &server.base, "/fa/panjpar/rules").await;
     assert_eq!(eval(&c, "return document.documentElement.dir").await, "rtl");
     let rows = eval(
         &c,
@@ -255,9 +251,7 @@ async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
         "{rows}"
     );
     screenshot(&c, "fa-panjpar-rules-390x844").await;
-    c.goto(&format!("{}/fa/panjpar", server.base))
-        .await
-        .unwrap();
+    go(&c, &server.base, "/fa/panjpar").await;
     assert_eq!(eval(&c, "return document.documentElement.dir").await, "rtl");
     click(&c, "input[name=length][value='1']").await;
     click(&c, "#play-computer").await;
@@ -289,7 +283,7 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
         return;
     };
     let c = driver.session(1280, 800).await;
-    c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+    go(&c, &server.base, "/panjpar").await;
     click(&c, "input[name=length][value='1']").await;
     click(&c, "#level-strong").await;
     click(&c, "#play-computer").await;
@@ -331,9 +325,7 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
 async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 600);
     let c = driver.session(1280, 800).await;
-    c.goto(&format!("{}/panjpar/rules", server.base))
-        .await
-        .unwrap();
+    go(&c, &server.base, "/panjpar/rules").await;
     click(&c, "[data-contrast-switch]").await;
     c.refresh().await.unwrap();
     let on = eval(
@@ -342,7 +334,7 @@ async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
     )
     .await;
     assert_eq!(on, true, "high contrast was forgotten");
-    c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+    go(&c, &server.base, "/panjpar").await;
     click(&c, "#play-computer").await;
     wait_for(&c, "return document.querySelector('.table')", 20).await;
     // Wait for our first decision: the guess, or an attack or defence after the computer's guess.
@@ -398,7 +390,7 @@ async fn tab_to(c: &Client, css: &str) {
 
 /// Opens a one-deal table against the computer from `base` and waits for the board.
 async fn open_computer_table(c: &Client, base: &str) -> String {
-    c.goto(&format!("{base}/panjpar")).await.unwrap();
+    go(c, base, "/panjpar").await;
     click(c, "input[name=length][value='1']").await;
     click(c, "#play-computer").await;
     wait_for(
@@ -572,19 +564,13 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
     let table = open_computer_table(&first, &server.base).await;
     let token = eval(&first, &format!("return localStorage.getItem('{table}')")).await;
     // The same seat in the second tab: the token the browser keeps for this table.
-    second
-        .goto(&format!("{}/panjpar", proxy.base))
-        .await
-        .unwrap();
+    go(&second, &proxy.base, "/panjpar").await;
     eval(
         &second,
         &format!("localStorage.setItem('{table}', {token}); return true"),
     )
     .await;
-    second
-        .goto(&format!("{}/t/{table}", proxy.base))
-        .await
-        .unwrap();
+    go(&second, &proxy.base, &format!("/t/{table}")).await;
     let turn = wait_for_our_turn(&first).await;
     assert!(
         ["guess", "attack", "defend"].contains(&turn.as_str()),
@@ -633,7 +619,7 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
 async fn the_page_follows_a_table_gone_back_after_a_reconnect_and_says_so() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let c = driver.session(1280, 800).await;
-    c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+    go(&c, &server.base, "/panjpar").await;
     // The page's own socket module, fed frames as the server would send them.
     let script = r#"
         const done = arguments[arguments.length - 1];
@@ -697,7 +683,7 @@ async fn the_panjpar_table_is_one_screen_at_every_turn_without_console_errors() 
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 150);
     for (width, height) in [(1280, 800), (390, 844)] {
         let c = driver.session(width, height).await;
-        c.goto(&format!("{}/panjpar", server.base)).await.unwrap();
+        go(&c, &server.base, "/panjpar").await;
         assert_no_console_error(&c, "on the landing page").await;
         click(&c, "input[name=length][value='3']").await;
         click(&c, "#play-computer").await;

@@ -76,7 +76,7 @@ requestAnimationFrame(look);
 
 /// Opens a one-deal table against the computer from the landing page, as a player would.
 async fn open_computer_table(c: &Client, base: &str) {
-    c.goto(&format!("{base}/pishe-pasha")).await.unwrap();
+    go(c, base, "/pishe-pasha").await;
     wait_for(c, "return document.querySelector('#play-computer')", 20).await;
     click(c, "input[name=length][value='one-deal']").await;
     click(c, "#play-computer").await;
@@ -174,9 +174,7 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_scre
         let errors = console_errors(&c).await;
         assert!(errors.is_empty(), "console errors: {errors:?}");
         // The rules page, from the board's drawer link, and the landing: no error there either.
-        c.goto(&format!("{}/pishe-pasha/rules", server.base))
-            .await
-            .unwrap();
+        go(&c, &server.base, "/pishe-pasha/rules").await;
         wait_for(&c, "return document.querySelector('.rules svg')", 10).await;
         let errors = console_errors(&c).await;
         assert!(errors.is_empty(), "console errors on the rules: {errors:?}");
@@ -188,9 +186,7 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_scre
 async fn the_console_log_is_read_so_an_error_would_be_caught() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 2);
     let c = driver.session(390, 844).await;
-    c.goto(&format!("{}/pishe-pasha", server.base))
-        .await
-        .unwrap();
+    go(&c, &server.base, "/pishe-pasha").await;
     wait_for(&c, "return document.querySelector('#play-computer')", 20).await;
     assert!(console_errors(&c).await.is_empty());
     eval(&c, "console.error('a planted error'); return true").await;

@@ -76,7 +76,7 @@ async fn wait_for_voice_state(c: &Client, seat: u64, state: &str) {
 /// once every page shows the deal, with voice off and its connections recorded.
 async fn seat_pages(server: &TestServer, game: &str, pages: &[&Client]) {
     let host = pages[0];
-    host.goto(&format!("{}/{game}", server.base)).await.unwrap();
+    go(host, &server.base, &format!("/{game}")).await;
     click(host, "#play-friends").await;
     let link = wait_for(
         host,

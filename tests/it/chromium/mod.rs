@@ -215,6 +215,14 @@ pub async fn open_as_seat(client: &Client, base: &str, seated: &Seated) {
         .unwrap();
 }
 
+/// Goes to `path` of the site at `base`.
+pub async fn go(client: &Client, base: &str, path: &str) {
+    client
+        .goto(&format!("{base}{path}"))
+        .await
+        .unwrap_or_else(|e| panic!("{base}{path} opens: {e}"));
+}
+
 /// Runs a script in the page and returns its value.
 pub async fn eval(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap_or(Value::Null)
