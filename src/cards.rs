@@ -426,25 +426,6 @@ pub fn shuffled_deck(rng: &mut DealRng) -> Vec<Card> {
     cards
 }
 
-/// Every card code anywhere in a JSON value: how tests check what a frame shows.
-pub fn cards_in_json(value: &serde_json::Value) -> CardSet {
-    fn walk(value: &serde_json::Value, found: &mut CardSet) {
-        match value {
-            serde_json::Value::String(s) => {
-                if let Ok(c) = s.parse::<Card>() {
-                    found.insert(c);
-                }
-            }
-            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, found)),
-            serde_json::Value::Object(map) => map.values().for_each(|v| walk(v, found)),
-            _ => {}
-        }
-    }
-    let mut found = CardSet::EMPTY;
-    walk(value, &mut found);
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,12 +6,7 @@
 set -eu
 tables=${1:-50}
 seconds=${2:-10}
-cargo build -q --release
-bin="${CARGO_TARGET_DIR:-target}/release/chaikhana"
-export CHAIKHANA_RATE_PER_SECOND=1000000 CHAIKHANA_RATE_BURST=1000000 CHAIKHANA_SOCKETS_PER_ADDRESS=0 \
-  CHAIKHANA_READ_BYTES_PER_SECOND=1000000000 CHAIKHANA_READ_BYTES_BURST=1000000000 CHAIKHANA_TABLES_PER_MINUTE=0 \
-  CHAIKHANA_LOG_FILTER=warn
-trap 'kill $(jobs -p) 2> /dev/null' EXIT
+. "$(dirname "$0")/unbounded.sh"
 ticks() { for pid in "$@"; do awk '{printf "%d ", $14 + $15}' "/proc/$pid/stat"; done; }
 
 # Runs the load generator against $1 and prints the CPU per action of the processes named in $names

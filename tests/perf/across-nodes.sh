@@ -8,12 +8,7 @@ set -eu
 game=${1:-panjpar}
 tables=${2:-50}
 seconds=${3:-10}
-cargo build -q --release
-bin="${CARGO_TARGET_DIR:-target}/release/chaikhana"
-export CHAIKHANA_RATE_PER_SECOND=1000000 CHAIKHANA_RATE_BURST=1000000 CHAIKHANA_SOCKETS_PER_ADDRESS=0 \
-  CHAIKHANA_READ_BYTES_PER_SECOND=1000000000 CHAIKHANA_READ_BYTES_BURST=1000000000 CHAIKHANA_TABLES_PER_MINUTE=0 \
-  CHAIKHANA_LOG_FILTER=warn
-trap 'kill $(jobs -p) 2> /dev/null' EXIT
+. "$(dirname "$0")/unbounded.sh"
 redis-server --port 16399 --save "" --appendonly no > /dev/null &
 CHAIKHANA_LISTEN=127.0.0.1:18091 "$bin" serve > /dev/null 2>&1 &
 sleep 0.5

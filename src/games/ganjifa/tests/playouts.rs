@@ -4,8 +4,8 @@
 //! scores add up to zero.
 
 use rand::{Rng, SeedableRng};
-use serde_json::Value;
 
+use crate::card_codes::codes_in;
 use crate::cards::{deal_rng, Seat};
 use crate::game::{Bot, BotRng, DealSetup, Game, RandomBot};
 use crate::games::ganjifa::bot::Computer;
@@ -19,20 +19,6 @@ use crate::games::ganjifa::Ganjifa;
 const DEALS: u64 = 5_000;
 /// Deals whose every view, for every seat and a spectator, is serialized and searched for card codes.
 const JSON_DEALS: u64 = 1_200;
-
-/// Every card code anywhere in a serialized view.
-fn codes(json: &Value, found: &mut Vec<GCard>) {
-    match json {
-        Value::String(text) => {
-            if let Ok(card) = text.parse::<GCard>() {
-                found.push(card);
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| codes(v, found)),
-        Value::Object(map) => map.values().for_each(|v| codes(v, found)),
-        _ => {}
-    }
-}
 
 fn check_cards(state: &State) {
     let mut all = state.played;
@@ -79,14 +65,10 @@ fn check_views(state: &State, json: bool) {
             shown.minus(allowed)
         );
         if json {
-            let mut found = Vec::new();
-            codes(
-                &serde_json::to_value(&v).expect("views serialize"),
-                &mut found,
-            );
-            for card in found {
+            let json = serde_json::to_value(&v).expect("views serialize");
+            codes_in(&json, &mut |card: GCard| {
                 assert!(allowed.contains(card), "{seat:?}'s view shows {card}");
-            }
+            });
         }
     }
 }

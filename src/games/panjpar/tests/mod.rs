@@ -99,7 +99,8 @@ fn beat(attack: &str, with: &str) -> Action {
 fn assert_views_hide_what_they_must(state: &State) {
     for seat in [Some(A), Some(B), None] {
         let json = serde_json::to_value(view(state, seat)).expect("a view serializes");
-        let shown = crate::cards::cards_in_json(&json);
+        let mut shown = crate::cards::CardSet::EMPTY;
+        crate::card_codes::codes_in(&json, &mut |card| shown.insert(card));
         let leaked = shown.minus(super::view::visible_to(state, seat));
         assert!(leaked.is_empty(), "{seat:?} sees {leaked:?} in {json}");
     }

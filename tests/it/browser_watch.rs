@@ -1,0 +1,111 @@
+//! Watching in Chromium: the seat's page gives its watch link; a second browser opens it and follows
+//! the whole match as it is played (over a second socket of the seat, quicker than clicking): the
+//! page says it is watching, draws every board with names and no "you", shows no hand, offers no
+//! move, no name and no phrase, and the seat's page shows how many watch.
+
+use serde_json::json;
+
+use crate::chromium::*;
+use crate::support::{play_against_computer, rng, TestServer};
+
+/// Which text on the watcher's board speaks to a player ("you", "your"), if any.
+const SPEAKS_TO_A_PLAYER: &str = r#"
+const text = document.getElementById('board').innerText;
+const found = text.match(/\b(you|your)\b/i);
+return found ? text.slice(Math.max(0, found.index - 40), found.index + 40) : '';
+"#;
+
+async fn watch_a_match(
+    driver: &mut Driver,
+    server: &TestServer,
+    game: &str,
+    length: serde_json::Value,
+) {
+    let seated = server.open(game, "computer", Some(length)).await;
+    let seat = driver.session(1280, 800).await;
+    open_as_seat(&seat, &server.base, &seated).await;
+    wait_for(
+        &seat,
+        "return document.querySelector('.table') && !document.getElementById('watch-link').hidden",
+        30,
+    )
+    .await;
+    assert!(click(&seat, "#watch-link").await);
+    let link = wait_for(
+        &seat,
+        "return document.getElementById('watch-line').dataset.link",
+        10,
+    )
+    .await;
+    let link = link.as_str().unwrap().to_string();
+    assert!(
+        link.contains("/w/") && !link.contains(&seated.table),
+        "{link}"
+    );
+
+    let watcher = driver.session(390, 844).await;
+    watcher.goto(&link).await.unwrap();
+    wait_for(
+        &watcher,
+        "return document.body.hasAttribute('data-watching') && document.querySelector('.table')",
+        30,
+    )
+    .await;
+    let said = eval(
+        &watcher,
+        "return document.getElementById('watch-line').textContent",
+    )
+    .await;
+    assert!(said.as_str().unwrap().contains("watching"), "{said}");
+    wait_for(
+        &seat,
+        "return /1 watching/.test(document.getElementById('watching-count')?.textContent || '')",
+        10,
+    )
+    .await;
+    // The match is played; the watcher's page follows it to the end.
+    let mut client = server.connect(&seated).await;
+    play_against_computer(&mut client, &mut rng(3)).await;
+    wait_for_status(&watcher, "match-over", 30).await;
+    settle(&watcher).await;
+    screenshot(&watcher, &format!("{game}-watching-390x844")).await;
+    assert_eq!(eval(&watcher, SPEAKS_TO_A_PLAYER).await, "", "{game}");
+    let controls = eval(
+        &watcher,
+        "return document.querySelectorAll('[data-area=actions] button:not([hidden]):not([data-key^=new-]), .hand button.card:not(:disabled), #next-deal, #rematch').length",
+    )
+    .await;
+    let which = eval(
+        &watcher,
+        "return [...document.querySelectorAll('[data-area=actions] button:not([hidden]):not([data-key^=new-]), .hand button.card:not(:disabled), #next-deal, #rematch')].map(b => b.outerHTML.slice(0, 120)).join(' | ')",
+    )
+    .await;
+    assert_eq!(
+        controls, 0,
+        "{game}: a watcher has nothing to play: {which}"
+    );
+    let header = eval(
+        &watcher,
+        "return document.querySelector('header.site').innerText",
+    )
+    .await;
+    assert!(
+        !header.as_str().unwrap().contains("Your name")
+            && !header.as_str().unwrap().contains("Watch link"),
+        "{header}"
+    );
+    assert!(
+        console_errors(&watcher).await.is_empty(),
+        "{game}: the watcher's console"
+    );
+    watcher.close().await.unwrap();
+    seat.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_watcher_follows_a_match_of_each_game_in_the_page() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 1);
+    watch_a_match(&mut driver, &server, "panjpar", json!(1)).await;
+    watch_a_match(&mut driver, &server, "pishe-pasha", json!("one-deal")).await;
+    watch_a_match(&mut driver, &server, "ganjifa", json!(3)).await;
+}

@@ -1,0 +1,223 @@
+//! Hidden information over the wire, at scale: many random friends matches of each game, with seats
+//! dropping and reconnecting, asking to resync, acting out of turn and on stale versions, through deal
+//! ends and rematches. Every frame each seat received, on every socket it had, is checked against the
+//! truth rebuilt from the deal seeds: nothing it could not know, and the deal's seal kept until the end.
+//!
+//! `CHAIKHANA_HIDDEN_MATCHES` sets the matches per game (default 12; the README's Reliability section
+//! gives the command that ran 1,000 of each).
+
+use rand::Rng;
+use serde_json::{json, Value};
+
+use crate::support::leaks::*;
+use crate::support::*;
+use chaikhana::cards::Seat;
+use chaikhana::game::Game;
+use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+
+fn matches_per_game() -> usize {
+    std::env::var("CHAIKHANA_HIDDEN_MATCHES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(12)
+}
+
+/// What one seat went through: its current socket and the frames of the sockets it closed.
+struct Player {
+    seated: Seated,
+    client: Client,
+    earlier: Vec<Value>,
+    reconnects: usize,
+}
+
+impl Player {
+    fn frames(&self) -> Vec<Value> {
+        let mut all = self.earlier.clone();
+        all.extend(self.client.received.iter().cloned());
+        all
+    }
+
+    /// The next view at `version` or later.
+    async fn view_from(&mut self, version: u64) -> Value {
+        loop {
+            let view = self.client.next_of("view").await;
+            if view["version"].as_u64().unwrap() >= version {
+                return view;
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    matches: usize,
+    views: usize,
+    frames: usize,
+    reveals: usize,
+    reconnects: usize,
+    refusals: usize,
+}
+
+/// Plays one friends match of `G` to its end with disruptions drawn from `seed`, then checks every
+/// frame of every seat.
+/// A game's check of what a frame may not show (see `support::leaks`).
+type Leaks<G> = fn(&[<G as Game>::State], Seat, &Value) -> Option<String>;
+
+async fn one_match<G: Game>(
+    server: &TestServer,
+    length: Value,
+    seed: u64,
+    leaks: Leaks<G>,
+    tally: &mut Tally,
+) {
+    let mut rng = rng(seed);
+    let seated = take_seats(server, G::NAME, G::SEATS, length).await;
+    let table = seated[0].table.clone();
+    let mut players = Vec::new();
+    for seat in seated {
+        let client = server.connect(&seat).await;
+        players.push(Player {
+            seated: seat,
+            client,
+            earlier: Vec::new(),
+            reconnects: 0,
+        });
+    }
+    let mut target = 1;
+    // The first match's record, taken before the rematch starts the table's record afresh.
+    let mut first_match: Option<(u64, chaikhana::table::TableRecord)> = None;
+    loop {
+        let mut views = Vec::new();
+        for player in players.iter_mut() {
+            views.push(player.view_from(target).await);
+        }
+        for view in &views {
+            assert_eq!(view["version"].as_u64(), Some(target));
+        }
+        let acting = (0..players.len())
+            .find(|i| !views[*i]["actions"].as_array().unwrap().is_empty())
+            .unwrap_or(0);
+        let chosen = match views[acting]["status"].as_str().unwrap() {
+            "playing" => Some(choose(&views[acting], &mut rng)),
+            _ => None,
+        };
+        // A disruption, sometimes, before the real move; each leaves the table where it was.
+        let who = rng.gen_range(0..players.len());
+        match rng.gen_range(0..100) {
+            0..=4 => {
+                // A seat drops and comes back with its token.
+                let fresh = server.connect(&players[who].seated).await;
+                let old = std::mem::replace(&mut players[who].client, fresh);
+                players[who].earlier.extend(old.received.iter().cloned());
+                drop(old);
+                players[who].reconnects += 1;
+                let again = players[who].view_from(target).await;
+                assert_eq!(again["version"].as_u64(), Some(target), "the same version");
+            }
+            5..=9 => {
+                players[who].client.send(json!({ "type": "resync" })).await;
+                players[who].view_from(target).await;
+            }
+            10..=14 if target > 1 => {
+                // A replayed or stale action: refused, and the current view comes with the refusal.
+                let stale = action(target - 1, "stale", chosen.as_ref().unwrap_or(&json!({})));
+                players[who].client.send(stale).await;
+                let error = players[who].client.next_of("error").await;
+                assert_eq!(error["code"], "stale-version");
+                tally.refusals += 1;
+            }
+            15..=19 if chosen.is_some() && who != acting => {
+                // Another seat plays the acting seat's move.
+                let frame = action(target, "theirs", chosen.as_ref().unwrap());
+                players[who].client.send(frame).await;
+                let error = players[who].client.next_of("error").await;
+                assert!(error["message"].is_string());
+                tally.refusals += 1;
+            }
+            _ => {}
+        }
+        match views[0]["status"].as_str().unwrap() {
+            "match-over" if first_match.is_some() => break,
+            "match-over" => {
+                first_match = Some((target, server.record(&table).await));
+                let rematch = json!({ "type": "rematch", "version": target });
+                for player in players.iter_mut() {
+                    player.client.send(rematch.clone()).await;
+                }
+            }
+            "deal-over" => {
+                let next = json!({ "type": "next-deal", "version": target });
+                for player in players.iter_mut() {
+                    player.client.send(next.clone()).await;
+                }
+            }
+            "playing" => {
+                let frame = action(target, "x", chosen.as_ref().unwrap());
+                players[acting].client.send(frame).await;
+            }
+            other => panic!("unexpected status {other}"),
+        }
+        target += 1;
+    }
+    let rematch = server.record(&table).await;
+    let (over_at, first) = first_match.expect("the first match ended");
+    assert!(
+        rematch.deals[0].dealt_at > over_at,
+        "the record holds the match in play"
+    );
+    for (seat, player) in players.iter().enumerate() {
+        let frames = player.frames();
+        let before = |f: &&Value| f["version"].as_u64().is_none_or(|v| v <= over_at);
+        let (earlier, later): (Vec<Value>, Vec<Value>) =
+            frames.iter().cloned().partition(|f| before(&f));
+        for (record, frames) in [(&first, &earlier), (&rematch, &later)] {
+            assert_frames_hide_the_truth::<G>(record, seat, frames, leaks);
+            tally.reveals += check_deal_seal::<G>(record, frames);
+        }
+        tally.views += frames.iter().filter(|f| f["type"] == "view").count();
+        tally.frames += frames.len();
+        tally.reconnects += player.reconnects;
+    }
+    tally.matches += 1;
+}
+
+async fn many_matches<G: Game>(length: Value, leaks: Leaks<G>) {
+    let server = TestServer::start(|s| {
+        s.bot_delay_ms = 1;
+    });
+    let mut tally = Tally::default();
+    let n = matches_per_game();
+    for i in 0..n {
+        one_match::<G>(&server, length.clone(), 1_000 + i as u64, leaks, &mut tally).await;
+    }
+    assert_eq!(tally.matches, n);
+    assert!(
+        tally.reveals >= n * G::SEATS,
+        "every seat saw its deals revealed"
+    );
+    eprintln!(
+        "{}: {} matches, {} frames received ({} views) checked, {} deal reveals verified, {} reconnects, {} refusals",
+        G::NAME,
+        tally.matches,
+        tally.frames,
+        tally.views,
+        tally.reveals,
+        tally.reconnects,
+        tally.refusals
+    );
+}
+
+#[actix_rt::test]
+async fn panjpar_frames_hide_the_truth_over_many_matches() {
+    many_matches::<Panjpar>(json!(1), panjpar_leaks).await;
+}
+
+#[actix_rt::test]
+async fn pishe_pasha_frames_hide_the_truth_over_many_matches() {
+    many_matches::<PishePasha>(json!("one-deal"), pishe_pasha_leaks).await;
+}
+
+#[actix_rt::test]
+async fn ganjifa_frames_hide_the_truth_over_many_matches() {
+    many_matches::<Ganjifa>(json!(3), ganjifa_leaks).await;
+}

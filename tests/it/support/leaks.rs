@@ -1,0 +1,75 @@
+//! What each game's frame may not show a seat: the checks `assert_frames_hide_the_truth` runs on
+//! every view frame, given the deal's states up to that frame.
+
+use serde_json::Value;
+
+use std::str::FromStr;
+
+use chaikhana::cards::{CardSet, Seat};
+use chaikhana::games::ganjifa::{pack::GCard, pack::GSet, view::visible_to as ganjifa_visible_to};
+use chaikhana::games::panjpar::{view::visible_to, State};
+use chaikhana::games::pishe_pasha;
+
+/// The cards a Panjpar frame shows that its seat could not know.
+pub fn panjpar_leaks(history: &[State], seat: Seat, frame: &Value) -> Option<String> {
+    let state = history.last()?;
+    let leaked = cards_in_json(frame).minus(visible_to(state, Some(seat)));
+    (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))
+}
+
+/// A Pishe Pasha frame may show only cards that have left a stock at some point of the deal so far:
+/// a card never turned up from a stock is seen by nobody.
+pub fn pishe_pasha_leaks(
+    history: &[pishe_pasha::State],
+    _seat: Seat,
+    frame: &Value,
+) -> Option<String> {
+    let mut seen = CardSet::EMPTY;
+    for state in history {
+        let in_stocks: CardSet = Seat::all(2)
+            .flat_map(|s| state.stock(s).as_slice().iter().copied())
+            .collect();
+        seen = seen.union(CardSet::DECK.minus(in_stocks));
+    }
+    let leaked = cards_in_json(frame).minus(seen);
+    (!leaked.is_empty()).then(|| format!("shown stock cards {leaked:?}"))
+}
+
+/// Every card code of type `C` (a French card, a Ganjifa card) anywhere in `value`, each given to
+/// `found` as it is met.
+fn codes_in<C: FromStr>(value: &Value, found: &mut impl FnMut(C)) {
+    match value {
+        Value::String(text) => {
+            if let Ok(card) = text.parse::<C>() {
+                found(card);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| codes_in(v, found)),
+        Value::Object(map) => map.values().for_each(|v| codes_in(v, found)),
+        _ => {}
+    }
+}
+
+/// Every French card code anywhere in a frame.
+pub fn cards_in_json(frame: &Value) -> CardSet {
+    let mut found = CardSet::EMPTY;
+    codes_in(frame, &mut |card| found.insert(card));
+    found
+}
+
+/// Every Ganjifa card code anywhere in a frame.
+pub fn ganjifa_cards(frame: &Value) -> GSet {
+    let mut found = GSet::EMPTY;
+    codes_in(frame, &mut |card: GCard| found.insert(card));
+    found
+}
+
+/// The Ganjifa cards a frame shows that its seat could not know.
+pub fn ganjifa_leaks(
+    history: &[chaikhana::games::ganjifa::State],
+    seat: Seat,
+    frame: &Value,
+) -> Option<String> {
+    let leaked = ganjifa_cards(frame).minus(ganjifa_visible_to(history.last()?, Some(seat)));
+    (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))
+}
