@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
+use super::link::Redis;
 use super::wire;
 use crate::metrics::metrics;
 
@@ -58,7 +59,7 @@ struct Queued {
 /// go first (frames for the snapshot's, a lease's release for the final snapshot's).
 #[derive(Clone)]
 pub struct Pipes {
-    client: redis::Client,
+    redis: Redis,
     /// Tells this node's pipes apart from another's in the same process.
     key: usize,
     all: Arc<Mutex<Vec<Pipe>>>,
@@ -71,9 +72,9 @@ thread_local! {
 }
 
 impl Pipes {
-    pub fn new(client: redis::Client) -> Pipes {
+    pub fn new(redis: Redis) -> Pipes {
         Pipes {
-            client,
+            redis,
             key: NEXT_PIPES.fetch_add(1, Ordering::Relaxed),
             all: Arc::default(),
         }
@@ -85,7 +86,7 @@ impl Pipes {
             here.borrow_mut()
                 .entry(self.key)
                 .or_insert_with(|| {
-                    let pipe = Pipe::start(self.client.clone());
+                    let pipe = Pipe::start(self.redis.clone());
                     self.all
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
@@ -117,10 +118,10 @@ pub struct Pipe {
 impl Pipe {
     /// Starts the task that sends the commands, with a connection of its own, on the current actix
     /// runtime (where the connection's own task runs too).
-    pub fn start(client: redis::Client) -> Pipe {
+    pub fn start(redis: Redis) -> Pipe {
         let (queue, waiting) = mpsc::channel(QUEUE);
         let up = Arc::new(AtomicBool::new(true));
-        actix_rt::spawn(send_in_order(client, waiting, up.clone()));
+        actix_rt::spawn(send_in_order(redis, waiting, up.clone()));
         Pipe { queue, up }
     }
 
@@ -255,11 +256,7 @@ fn pipeline(batch: &mut [Queued]) -> (redis::Pipeline, Vec<usize>) {
     (pipe, replies)
 }
 
-async fn send_in_order(
-    client: redis::Client,
-    mut waiting: mpsc::Receiver<Queued>,
-    up: Arc<AtomicBool>,
-) {
+async fn send_in_order(redis: Redis, mut waiting: mpsc::Receiver<Queued>, up: Arc<AtomicBool>) {
     let mut backoff = Duration::from_millis(50);
     let mut link: Option<redis::aio::MultiplexedConnection> = None;
     while let Some(first) = waiting.recv().await {
@@ -275,12 +272,7 @@ async fn send_in_order(
         let answer = tokio::time::timeout(PATIENCE, async {
             let conn = match &mut link {
                 Some(conn) => conn,
-                None => link.insert(
-                    client
-                        .get_multiplexed_async_connection()
-                        .await
-                        .map_err(|e| e.to_string())?,
-                ),
+                None => link.insert(redis.connection().await.map_err(|e| e.to_string())?),
             };
             pipe.query_async::<Vec<redis::Value>>(conn)
                 .await
@@ -290,6 +282,12 @@ async fn send_in_order(
         .unwrap_or_else(|_| Err("Redis did not answer in time".into()));
         match answer {
             Ok(values) => {
+                if values.iter().any(demoted) {
+                    // A primary demoted to a replica keeps its clients and refuses their writes:
+                    // the next round trip finds the new primary.
+                    tracing::warn!("Redis answered as a replica; finding the primary again");
+                    link = None;
+                }
                 metrics()
                     .redis_publish_seconds
                     .observe(started.elapsed().as_secs_f64());
@@ -316,6 +314,12 @@ async fn send_in_order(
     }
 }
 
+/// Whether a reply says its node is a replica now (`READONLY`), as a primary demoted by a failover
+/// says.
+fn demoted(value: &redis::Value) -> bool {
+    matches!(value, redis::Value::ServerError(error) if error.code() == "READONLY")
+}
+
 /// What the listener hands on: a message's channel and payload.
 pub trait Hearer: Send + Sync + 'static {
     fn heard(&self, channel: &str, payload: &[u8]);
@@ -325,11 +329,11 @@ pub trait Hearer: Send + Sync + 'static {
 
 /// Subscribes to `channels` and hands on every message, subscribing again with back-off whenever the
 /// link drops.
-pub async fn listen(client: redis::Client, channels: Vec<String>, hearer: Arc<dyn Hearer>) {
+pub async fn listen(redis: Redis, channels: Vec<String>, hearer: Arc<dyn Hearer>) {
     let mut backoff = Duration::from_millis(100);
     loop {
         let subscribed = tokio::time::timeout(PATIENCE, async {
-            let mut pubsub = client.get_async_pubsub().await?;
+            let mut pubsub = redis.pubsub().await?;
             for channel in &channels {
                 pubsub.subscribe(channel).await?;
             }

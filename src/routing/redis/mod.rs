@@ -14,6 +14,7 @@ mod bus;
 mod client;
 mod keys;
 mod lease;
+mod link;
 mod node;
 mod remote;
 mod requests;
@@ -24,6 +25,7 @@ mod store;
 mod wire;
 
 pub use client::client;
+pub use link::check_url;
 
 use std::sync::Arc;
 

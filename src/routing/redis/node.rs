@@ -16,6 +16,7 @@ use tokio::sync::oneshot;
 use super::bus::{self, Pipes, PATIENCE};
 use super::client;
 use super::keys;
+use super::link::Redis;
 use super::stand_ins::{lock, StandIns};
 use super::store::Store;
 use super::wire::{Answer, Note, ToSockets, ToTables};
@@ -64,7 +65,7 @@ pub struct Node {
 impl Node {
     pub fn start(settings: Arc<Settings>) -> Result<Arc<Node>, String> {
         let role = settings.role;
-        let client = client::client(&settings)?;
+        let redis = Redis::from_settings(&settings)?;
         let id = format!("{:016x}", rand::random::<u64>());
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         let node = Arc::new_cyclic(|me| Node {
@@ -76,7 +77,7 @@ impl Node {
             role,
             lease: settings.redis_lease(),
             settings,
-            pipes: Pipes::new(client.clone()),
+            pipes: Pipes::new(redis.clone()),
             tables: LocalTables::default(),
             stand_ins: StandIns::default(),
             pending: Mutex::default(),
@@ -87,8 +88,10 @@ impl Node {
         });
         let channels = vec![keys::tables_channel(&id), keys::sockets_channel(&id)];
         let ca_file = node.settings.redis_ca_file.trim().to_string();
-        actix_rt::spawn(client::check_tls(client.clone(), ca_file));
-        actix_rt::spawn(bus::listen(client, channels, node.clone()));
+        if let Redis::Single(client) = &redis {
+            actix_rt::spawn(client::check_tls(client.as_ref().clone(), ca_file));
+        }
+        actix_rt::spawn(bus::listen(redis, channels, node.clone()));
         actix_rt::spawn(node.clone().keep_leases());
         tracing::info!(node = %id, role = role.as_str(), "routing through Redis");
         Ok(node)
@@ -140,6 +143,8 @@ impl Node {
             ttl: self.snapshot_ttl(),
             lease_ms: self.lease.as_millis() as u64,
             token: token.to_string(),
+            replicas: self.settings.redis_min_replicas,
+            replica_wait_ms: self.settings.redis_replica_wait().as_millis() as u64,
         }
     }
 
