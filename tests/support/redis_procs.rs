@@ -236,3 +236,134 @@ pub fn lost(journal: &Journal, record: &TableRecord) -> Vec<String> {
     }
     lost
 }
+
+/// Three primaries, each with one replica, made into a Redis Cluster with `redis-cli --cluster
+/// create`; a primary silent for a second is failed over.
+pub struct ClusterSet {
+    pub folder: Folder,
+    pub nodes: Vec<Proc>,
+}
+
+impl ClusterSet {
+    pub async fn start() -> ClusterSet {
+        let folder = Folder::new("cluster");
+        let config = format!(
+            "{DATA}\ncluster-enabled yes\ncluster-config-file nodes.conf\ncluster-node-timeout 1000"
+        );
+        let mut nodes = Vec::new();
+        for _ in 0..6 {
+            nodes.push(Proc::start("redis-server", &folder, &config).await);
+        }
+        let mut create = Command::new("redis-cli");
+        create.arg("--cluster").arg("create");
+        for node in &nodes {
+            create.arg(format!("127.0.0.1:{}", node.port));
+        }
+        let made = create
+            .args(["--cluster-replicas", "1", "--cluster-yes"])
+            .stdout(Stdio::null())
+            .status()
+            .expect("redis-cli runs");
+        assert!(made.success(), "redis-cli --cluster create failed");
+        let set = ClusterSet { folder, nodes };
+        set.wait_until_whole().await;
+        set
+    }
+
+    /// The URL the nodes are given.
+    pub fn url(&self) -> String {
+        let seeds: Vec<String> = self
+            .nodes
+            .iter()
+            .take(3)
+            .map(|n| format!("127.0.0.1:{}", n.port))
+            .collect();
+        format!("redis+cluster://{}", seeds.join(","))
+    }
+
+    /// Waits until every node that answers says the Cluster serves every slot, and every primary
+    /// has its replica online.
+    pub async fn wait_until_whole(&self) {
+        let started = Instant::now();
+        let mut info = redis::cmd("CLUSTER");
+        info.arg("INFO");
+        let mut replication = redis::cmd("INFO");
+        replication.arg("replication");
+        loop {
+            let whole = self.nodes.iter().all(|node| {
+                let served = node
+                    .ask::<String>(&info)
+                    .map_or(true, |text| text.contains("cluster_state:ok"));
+                let replicated = node.ask::<String>(&replication).map_or(true, |text| {
+                    !text.contains("role:master") || text.contains("state=online")
+                });
+                served && replicated
+            });
+            if whole {
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the Cluster never served every slot with a replica each"
+            );
+            actix_rt::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The port of the primary serving `key`'s slot, as the first node that answers sees it.
+    pub fn primary_of(&self, key: &str) -> Option<u16> {
+        let mut keyslot = redis::cmd("CLUSTER");
+        keyslot.arg("KEYSLOT").arg(key);
+        let mut nodes = redis::cmd("CLUSTER");
+        nodes.arg("NODES");
+        self.nodes.iter().find_map(|node| {
+            let slot: u16 = node.ask(&keyslot).ok()?;
+            let text: String = node.ask(&nodes).ok()?;
+            text.lines().find_map(|line| serving(line, slot))
+        })
+    }
+
+    pub fn node(&mut self, port: u16) -> &mut Proc {
+        self.nodes
+            .iter_mut()
+            .find(|n| n.port == port)
+            .expect("a node on that port")
+    }
+
+    /// The table's record as its snapshot in the Cluster holds it.
+    pub fn record(&self, table: &str) -> Result<TableRecord, String> {
+        let seeds: Vec<String> = self.nodes.iter().map(Proc::url).collect();
+        let client = redis::cluster::ClusterClient::new(seeds).map_err(|e| e.to_string())?;
+        let mut connection = client.get_connection().map_err(|e| e.to_string())?;
+        let stored: Option<Vec<u8>> = redis::cmd("GET")
+            .arg(format!("chaikhana:{{{table}}}:snapshot"))
+            .query(&mut connection)
+            .map_err(|e| e.to_string())?;
+        let stored = stored.ok_or("the Cluster holds no snapshot of the table")?;
+        let newline = stored.iter().position(|b| *b == b'\n').unwrap_or(0);
+        let snapshot = chaikhana::table::Snapshot::from_stored(&stored[newline + 1..])?;
+        Ok(TableRecord {
+            game: Box::leak(snapshot.game.into_boxed_str()),
+            version: snapshot.version,
+            deals: snapshot.deals,
+        })
+    }
+}
+
+/// The port of the node a `CLUSTER NODES` line names, if it is a live primary serving `slot`.
+fn serving(line: &str, slot: u16) -> Option<u16> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let flags = fields.get(2)?;
+    if !flags.contains("master") || flags.contains("fail") {
+        return None;
+    }
+    let serves = fields.iter().skip(8).any(|range| {
+        let (from, to) = range.split_once('-').unwrap_or((range, range));
+        matches!((from.parse::<u16>(), to.parse::<u16>()), (Ok(f), Ok(t)) if f <= slot && slot <= t)
+    });
+    if !serves {
+        return None;
+    }
+    let address = fields.get(1)?.split('@').next()?;
+    address.rsplit_once(':')?.1.parse().ok()
+}

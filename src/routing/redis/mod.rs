@@ -20,6 +20,7 @@ mod remote;
 mod requests;
 #[cfg(test)]
 mod scripts_tests;
+mod sharded;
 mod stand_ins;
 mod store;
 mod wire;

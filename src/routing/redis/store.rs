@@ -24,6 +24,7 @@ pub struct Store {
     /// The lease's time to live, in ms (a lease that ran out is taken again by a write).
     pub lease_ms: u64,
     pub token: String,
+    pub layout: keys::Layout,
     /// Replicas that must have each write (0: no `WAIT`), and how long to wait for them, in ms.
     pub replicas: u32,
     pub replica_wait_ms: u64,
@@ -39,7 +40,11 @@ impl Store {
         };
         keys::eval(
             keys::STORE,
-            &[keys::snapshot(id), keys::lease(id), keys::holder(id)],
+            &[
+                self.layout.snapshot(id),
+                self.layout.lease(id),
+                self.layout.holder(id),
+            ],
             &[
                 &self.token,
                 mode,
@@ -61,8 +66,10 @@ impl Store {
         })
     }
 
-    /// The fenced write of a change, then its `WAIT` (queued right behind it on the same pipe, so it
-    /// waits for this write): what became of the change.
+    /// The fenced write of a change, then its `WAIT`: what became of the change. On one Redis the
+    /// `WAIT` is queued right behind the write on the same pipe, so it waits for this write. On a
+    /// Cluster the commands of a round trip go out side by side, so the `WAIT` is sent, to the node
+    /// holding the table's slot, only once the write has answered.
     fn write_and_wait(
         &self,
         pipe: &super::bus::Pipe,
@@ -70,14 +77,19 @@ impl Store {
         change: Change,
     ) -> impl std::future::Future<Output = Kept> {
         let stored = pipe.run(self.write(id, change));
-        let waited = self.wait().map(|wait| pipe.run(wait));
-        let replicas = self.replicas;
+        let wait = self.wait();
+        let queued = match (&wait, self.layout.cluster) {
+            (Some(wait), false) => Some(pipe.run(wait.clone())),
+            _ => None,
+        };
+        let (pipe, at, replicas) = (pipe.clone(), self.layout.snapshot(id), self.replicas);
         async move {
             let kept = kept(stored.await);
-            let Some(waited) = waited else {
-                return kept;
+            let heard = match (queued, wait) {
+                (Some(queued), _) => queued.await,
+                (None, Some(wait)) if kept == Kept::Stored => pipe.run_at(wait, at).await,
+                (None, _) => return kept,
             };
-            let heard = waited.await;
             if kept != Kept::Stored {
                 return kept;
             }
@@ -122,7 +134,7 @@ impl TableKeeper for Store {
     fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, Kept> {
         let pipe = self.pipes.here();
         let stored = self.write_and_wait(&pipe, id, whole);
-        let release = keys::eval(keys::RELEASE, &[keys::lease(id)], &[&self.token]);
+        let release = keys::eval(keys::RELEASE, &[self.layout.lease(id)], &[&self.token]);
         // The lease goes only once the final snapshot is stored (and on the replicas asked for).
         async move {
             let stored = stored.await;
