@@ -71,6 +71,11 @@ pub struct Settings {
     /// (empty: the system's authorities).
     pub redis_ca_file: String,
     pub redis_lease_ms: u64,
+    /// How many replicas must have a table's change before it is acknowledged (Redis's `WAIT`; 0:
+    /// the primary's answer is enough).
+    pub redis_min_replicas: u32,
+    /// How long a change waits for those replicas before its table pauses, in ms.
+    pub redis_replica_wait_ms: u64,
     pub role: Role,
     pub max_frame_bytes: usize,
     pub rate_per_second: u32,
@@ -149,8 +154,7 @@ impl Settings {
     fn check(&self) -> Result<(), String> {
         if !self.redis_url.is_empty() {
             // The error never repeats the URL, which may hold Redis's password.
-            redis::IntoConnectionInfo::into_connection_info(self.redis_url.as_str())
-                .map_err(|e| format!("redis_url is not a Redis URL: {e}"))?;
+            crate::routing::redis::check_url(&self.redis_url)?;
         }
         Ok(())
     }
@@ -180,6 +184,12 @@ impl Settings {
     /// How long a table's lease lasts unless refreshed (a setting under 300 ms counts as 300 ms).
     pub fn redis_lease(&self) -> Duration {
         Duration::from_millis(self.redis_lease_ms.max(300))
+    }
+
+    /// How long a change waits for its replicas (see `redis_min_replicas`): from 10 ms to 1.5 s, well
+    /// inside the time after which a round trip counts Redis as out of reach.
+    pub fn redis_replica_wait(&self) -> Duration {
+        Duration::from_millis(self.redis_replica_wait_ms.clamp(10, 1500))
     }
 
     /// How long a seat's socket has to send its hello (at least a second).

@@ -29,6 +29,8 @@ mod multinode;
 mod multinode_faults;
 mod operations;
 mod properties;
+mod redis_cluster;
+mod redis_sentinel;
 mod redis_tls;
 mod server_games;
 mod server_levels;

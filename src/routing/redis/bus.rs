@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
+use super::link::{Link, Redis, Routed};
 use super::wire;
 use crate::metrics::metrics;
 
@@ -31,6 +32,11 @@ const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
 enum Work {
     Command(redis::Cmd),
+    /// A command sent to the node that holds `key` (on a Redis Cluster; elsewhere, as any other).
+    At {
+        cmd: redis::Cmd,
+        key: String,
+    },
     /// A message for a channel, published with the others for the same channel in its batch.
     Publish {
         channel: String,
@@ -58,7 +64,7 @@ struct Queued {
 /// go first (frames for the snapshot's, a lease's release for the final snapshot's).
 #[derive(Clone)]
 pub struct Pipes {
-    client: redis::Client,
+    redis: Redis,
     /// Tells this node's pipes apart from another's in the same process.
     key: usize,
     all: Arc<Mutex<Vec<Pipe>>>,
@@ -71,9 +77,9 @@ thread_local! {
 }
 
 impl Pipes {
-    pub fn new(client: redis::Client) -> Pipes {
+    pub fn new(redis: Redis) -> Pipes {
         Pipes {
-            client,
+            redis,
             key: NEXT_PIPES.fetch_add(1, Ordering::Relaxed),
             all: Arc::default(),
         }
@@ -85,7 +91,7 @@ impl Pipes {
             here.borrow_mut()
                 .entry(self.key)
                 .or_insert_with(|| {
-                    let pipe = Pipe::start(self.client.clone());
+                    let pipe = Pipe::start(self.redis.clone());
                     self.all
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
@@ -117,10 +123,10 @@ pub struct Pipe {
 impl Pipe {
     /// Starts the task that sends the commands, with a connection of its own, on the current actix
     /// runtime (where the connection's own task runs too).
-    pub fn start(client: redis::Client) -> Pipe {
+    pub fn start(redis: Redis) -> Pipe {
         let (queue, waiting) = mpsc::channel(QUEUE);
         let up = Arc::new(AtomicBool::new(true));
-        actix_rt::spawn(send_in_order(client, waiting, up.clone()));
+        actix_rt::spawn(send_in_order(redis, waiting, up.clone()));
         Pipe { queue, up }
     }
 
@@ -178,6 +184,16 @@ impl Pipe {
         self.answered(Work::Command(cmd))
     }
 
+    /// The same, for a command without a key of its own that must reach the node holding `key` on a
+    /// Redis Cluster (a `WAIT` for a table's write).
+    pub fn run_at(
+        &self,
+        cmd: redis::Cmd,
+        key: String,
+    ) -> impl std::future::Future<Output = Option<redis::Value>> {
+        self.answered(Work::At { cmd, key })
+    }
+
     /// Publishes a message in order and answers how many nodes heard it (the reply to `PUBLISH`),
     /// or `None` if it did not reach Redis.
     pub fn publish_heard(
@@ -213,22 +229,23 @@ impl Reply {
     }
 }
 
-/// One round trip's pipeline: its commands in order, then one `PUBLISH` per channel. Answers, for
-/// each queued item, the index of the reply that is its own.
-fn pipeline(batch: &mut [Queued]) -> (redis::Pipeline, Vec<usize>) {
-    let mut pipe = redis::pipe();
-    // A command Redis refuses is answered its error, and leaves the batch's others alone.
-    pipe.ignore_errors();
-    let mut commands = 0;
+/// One round trip's commands: the queued ones in order (each with the key whose node it must reach,
+/// if it has none of its own), then one publish per channel. Answers, for each queued item, the index
+/// of the reply that is its own.
+fn round_trip(batch: &mut [Queued], publish: &str) -> (Vec<Routed>, Vec<usize>) {
+    let mut commands = Vec::with_capacity(batch.len());
     // Each item's reply: its command's place, or its channel's place among the channels.
     let mut places = Vec::with_capacity(batch.len());
     let mut channels: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
     for queued in batch.iter_mut() {
         match std::mem::replace(&mut queued.work, Work::Command(redis::Cmd::new())) {
             Work::Command(cmd) => {
-                pipe.add_command(cmd);
-                places.push(Ok(commands));
-                commands += 1;
+                places.push(Ok(commands.len()));
+                commands.push((cmd, None));
+            }
+            Work::At { cmd, key } => {
+                places.push(Ok(commands.len()));
+                commands.push((cmd, Some(key)));
             }
             Work::Publish { channel, message } => {
                 let at = match channels.iter().position(|(c, _)| *c == channel) {
@@ -243,25 +260,23 @@ fn pipeline(batch: &mut [Queued]) -> (redis::Pipeline, Vec<usize>) {
             }
         }
     }
+    let published = commands.len();
     for (channel, messages) in channels {
-        let mut publish = redis::cmd("PUBLISH");
-        publish.arg(channel).arg(wire::bundle(messages));
-        pipe.add_command(publish);
+        let mut cmd = redis::cmd(publish);
+        cmd.arg(channel).arg(wire::bundle(messages));
+        commands.push((cmd, None));
     }
     let replies = places
         .into_iter()
-        .map(|place: Result<usize, usize>| place.unwrap_or_else(|channel| commands + channel))
+        .map(|place: Result<usize, usize>| place.unwrap_or_else(|channel| published + channel))
         .collect();
-    (pipe, replies)
+    (commands, replies)
 }
 
-async fn send_in_order(
-    client: redis::Client,
-    mut waiting: mpsc::Receiver<Queued>,
-    up: Arc<AtomicBool>,
-) {
+async fn send_in_order(redis: Redis, mut waiting: mpsc::Receiver<Queued>, up: Arc<AtomicBool>) {
     let mut backoff = Duration::from_millis(50);
-    let mut link: Option<redis::aio::MultiplexedConnection> = None;
+    let mut link: Option<Link> = None;
+    let publish = redis.layout().publish();
     while let Some(first) = waiting.recv().await {
         let mut batch = vec![first];
         while batch.len() < BATCH {
@@ -270,33 +285,32 @@ async fn send_in_order(
                 Err(_) => break,
             }
         }
-        let (pipe, replies) = pipeline(&mut batch);
+        let (commands, replies) = round_trip(&mut batch, publish);
         let started = Instant::now();
         let answer = tokio::time::timeout(PATIENCE, async {
             let conn = match &mut link {
                 Some(conn) => conn,
-                None => link.insert(
-                    client
-                        .get_multiplexed_async_connection()
-                        .await
-                        .map_err(|e| e.to_string())?,
-                ),
+                None => link.insert(redis.link().await.map_err(|e| e.to_string())?),
             };
-            pipe.query_async::<Vec<redis::Value>>(conn)
-                .await
-                .map_err(|e| e.to_string())
+            conn.send(commands).await
         })
         .await
         .unwrap_or_else(|_| Err("Redis did not answer in time".into()));
         match answer {
             Ok(values) => {
+                if values.iter().flatten().any(demoted) {
+                    // A primary demoted to a replica keeps its clients and refuses their writes:
+                    // the next round trip finds the new primary.
+                    tracing::warn!("Redis answered as a replica; finding the primary again");
+                    link = None;
+                }
                 metrics()
                     .redis_publish_seconds
                     .observe(started.elapsed().as_secs_f64());
                 up.store(true, Ordering::Relaxed);
                 backoff = Duration::from_millis(50);
                 for (queued, reply) in batch.into_iter().zip(replies) {
-                    queued.reply.hear(values.get(reply).cloned());
+                    queued.reply.hear(values.get(reply).cloned().flatten());
                 }
             }
             Err(e) => {
@@ -316,6 +330,12 @@ async fn send_in_order(
     }
 }
 
+/// Whether a reply says its node is a replica now (`READONLY`), as a primary demoted by a failover
+/// says.
+fn demoted(value: &redis::Value) -> bool {
+    matches!(value, redis::Value::ServerError(error) if error.code() == "READONLY")
+}
+
 /// What the listener hands on: a message's channel and payload.
 pub trait Hearer: Send + Sync + 'static {
     fn heard(&self, channel: &str, payload: &[u8]);
@@ -325,11 +345,14 @@ pub trait Hearer: Send + Sync + 'static {
 
 /// Subscribes to `channels` and hands on every message, subscribing again with back-off whenever the
 /// link drops.
-pub async fn listen(client: redis::Client, channels: Vec<String>, hearer: Arc<dyn Hearer>) {
+pub async fn listen(redis: Redis, channels: Vec<String>, hearer: Arc<dyn Hearer>) {
+    if let Redis::Cluster(seeds) = &redis {
+        return super::sharded::listen(seeds.clone(), channels, hearer).await;
+    }
     let mut backoff = Duration::from_millis(100);
     loop {
         let subscribed = tokio::time::timeout(PATIENCE, async {
-            let mut pubsub = client.get_async_pubsub().await?;
+            let mut pubsub = redis.pubsub().await?;
             for channel in &channels {
                 pubsub.subscribe(channel).await?;
             }

@@ -1,6 +1,61 @@
 //! Redis key and channel names, and the scripts that keep a lease honest.
+//!
+//! On one Redis (or a primary with Sentinels) a table's keys are `chaikhana:lease:T` and so on. On a
+//! Redis Cluster every key of a table carries the table's id as a hash tag (`chaikhana:{T}:lease`), so
+//! that its lease, holder and snapshot share one hash slot and each script touches one slot; the
+//! node channels are sharded channels (`SPUBLISH`, `SSUBSCRIBE`). [`Layout`] says which.
 
 use crate::table::TableId;
+
+/// How keys and channels are laid out: for one Redis, or for a Redis Cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub cluster: bool,
+}
+
+impl Layout {
+    pub fn lease(self, table: &TableId) -> String {
+        if self.cluster {
+            format!("chaikhana:{{{table}}}:lease")
+        } else {
+            lease(table)
+        }
+    }
+
+    pub fn snapshot(self, table: &TableId) -> String {
+        if self.cluster {
+            format!("chaikhana:{{{table}}}:snapshot")
+        } else {
+            snapshot(table)
+        }
+    }
+
+    pub fn holder(self, table: &TableId) -> String {
+        if self.cluster {
+            format!("chaikhana:{{{table}}}:holder")
+        } else {
+            holder(table)
+        }
+    }
+
+    /// The command that publishes to a node channel.
+    pub fn publish(self) -> &'static str {
+        if self.cluster {
+            "SPUBLISH"
+        } else {
+            "PUBLISH"
+        }
+    }
+
+    /// The `PUBSUB` subcommand that counts a node channel's subscribers.
+    pub fn numsub(self) -> &'static str {
+        if self.cluster {
+            "SHARDNUMSUB"
+        } else {
+            "NUMSUB"
+        }
+    }
+}
 
 /// Which node owns a table: its id, with a time to live the owner keeps refreshing.
 pub fn lease(table: &TableId) -> String {

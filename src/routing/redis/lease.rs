@@ -51,13 +51,16 @@ impl Node {
                 return Ok(Route::Here(handle));
             }
             let mut get = redis::cmd("GET");
-            get.arg(keys::lease(id));
+            get.arg(self.layout.lease(id));
             let owner: Option<String> = self.query(get).await?;
             match owner.as_deref().map(keys::node_of) {
                 Some(owner) if owner != self.id => {
+                    let channel = keys::tables_channel(owner);
                     let mut listeners = redis::cmd("PUBSUB");
-                    listeners.arg("NUMSUB").arg(keys::tables_channel(owner));
-                    let (_, count): (String, u64) = self.query(listeners).await?;
+                    listeners.arg(self.layout.numsub()).arg(&channel);
+                    // On a Cluster, a sharded channel's subscribers are counted where its slot is.
+                    let answer: redis::Value = self.query_at(listeners, &channel).await?;
+                    let count = subscribers(&answer, &channel);
                     if count > 0 {
                         tracing::debug!(table = %id, %owner, "the table lives on another node");
                         return Ok(Route::There(owner.to_string()));
@@ -82,7 +85,7 @@ impl Node {
         id: &TableId,
     ) -> Result<Option<Route>, TableRefusal> {
         let mut exists = redis::cmd("EXISTS");
-        exists.arg(keys::snapshot(id));
+        exists.arg(self.layout.snapshot(id));
         if !self.query::<bool>(exists).await? {
             return Err(self.missing().await);
         }
@@ -107,7 +110,11 @@ impl Node {
         }
         let take = keys::eval(
             keys::ADOPT,
-            &[keys::lease(id), keys::holder(id), keys::snapshot(id)],
+            &[
+                self.layout.lease(id),
+                self.layout.holder(id),
+                self.layout.snapshot(id),
+            ],
             &[&self.id, &self.lease_ms(), &self.snapshot_ttl().to_string()],
         );
         let token: String = self.query(take).await?;
@@ -151,12 +158,8 @@ impl Node {
     pub(super) async fn redis_uptime(&self) -> Result<Duration, TableRefusal> {
         let mut info = redis::cmd("INFO");
         info.arg("server");
-        let text: String = self.query(info).await?;
-        let seconds = text
-            .lines()
-            .find_map(|l| l.strip_prefix("uptime_in_seconds:"))
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .unwrap_or(u64::MAX);
+        let answer: redis::Value = self.query(info).await?;
+        let seconds = shortest_uptime(&answer).unwrap_or(u64::MAX);
         Ok(Duration::from_secs(seconds))
     }
 
@@ -253,20 +256,30 @@ impl Node {
 
     /// Refreshes the leases `held` (each table's token): the refresh script over up to
     /// `LEASES_PER_SCRIPT` tables at a time, every call queued at once, so that the pipe carries the
-    /// whole round in one round trip (or a few, for many thousand tables). Each table's answer on its
-    /// own: 1 kept, 2 taken again, 0 another owner's, or the error of its call.
+    /// whole round in one round trip (or a few, for many thousand tables). On a Redis Cluster one call
+    /// takes only tables of one hash slot (a script may not cross slots), so mostly one table a call.
+    /// Each table's answer on its own, in the order of `held`: 1 kept, 2 taken again, 0 another
+    /// owner's, or the error of its call.
     pub(super) async fn refresh_leases(
         &self,
         held: &[(TableId, String)],
     ) -> Vec<Result<i64, String>> {
         let (lease_ms, snapshot_ttl) = (self.lease_ms(), self.snapshot_ttl().to_string());
         let pipe = self.pipes.here();
-        let calls: Vec<_> = held
-            .chunks(LEASES_PER_SCRIPT)
-            .map(|chunk| {
+        let calls: Vec<_> = self
+            .script_calls(held)
+            .into_iter()
+            .map(|places| {
+                let chunk: Vec<&(TableId, String)> = places.iter().map(|i| &held[*i]).collect();
                 let keys: Vec<String> = chunk
                     .iter()
-                    .flat_map(|(id, _)| [keys::lease(id), keys::snapshot(id), keys::holder(id)])
+                    .flat_map(|(id, _)| {
+                        [
+                            self.layout.lease(id),
+                            self.layout.snapshot(id),
+                            self.layout.holder(id),
+                        ]
+                    })
                     .collect();
                 let mut args = vec![lease_ms.as_str(), snapshot_ttl.as_str()];
                 args.extend(chunk.iter().map(|(_, token)| token.as_str()));
@@ -279,7 +292,7 @@ impl Node {
                         }
                         None => Err("Redis is out of reach".to_string()),
                     };
-                    match answers {
+                    let answers = match answers {
                         Ok(answers) if answers.len() == tables => {
                             answers.into_iter().map(Ok).collect::<Vec<_>>()
                         }
@@ -287,14 +300,71 @@ impl Node {
                             vec![Err("an answer for each lease was missing".to_string()); tables]
                         }
                         Err(e) => vec![Err(e); tables],
-                    }
+                    };
+                    places.into_iter().zip(answers).collect::<Vec<_>>()
                 }
             })
             .collect();
-        futures_util::future::join_all(calls)
+        let mut answers = vec![Err("not refreshed".to_string()); held.len()];
+        for (place, answer) in futures_util::future::join_all(calls)
             .await
             .into_iter()
             .flatten()
+        {
+            answers[place] = answer;
+        }
+        answers
+    }
+
+    /// The places in `held` each call of the refresh script takes: up to `LEASES_PER_SCRIPT` tables,
+    /// all of one hash slot on a Redis Cluster.
+    fn script_calls(&self, held: &[(TableId, String)]) -> Vec<Vec<usize>> {
+        if !self.layout.cluster {
+            let places: Vec<usize> = (0..held.len()).collect();
+            return places
+                .chunks(LEASES_PER_SCRIPT)
+                .map(<[usize]>::to_vec)
+                .collect();
+        }
+        let mut by_slot: std::collections::HashMap<_, Vec<usize>> = Default::default();
+        for (place, (id, _)) in held.iter().enumerate() {
+            let slot = redis::cluster_routing::Slot::for_key(self.layout.lease(id));
+            by_slot.entry(slot).or_default().push(place);
+        }
+        by_slot
+            .into_values()
+            .flat_map(|places| {
+                places
+                    .chunks(LEASES_PER_SCRIPT)
+                    .map(<[usize]>::to_vec)
+                    .collect::<Vec<_>>()
+            })
             .collect()
+    }
+}
+
+/// How many subscribers a `PUBSUB NUMSUB` (or `SHARDNUMSUB`) answer gives `channel`: one Redis
+/// answers a flat list of channel and count, a Redis Cluster the map its client merged from every node.
+fn subscribers(answer: &redis::Value, channel: &str) -> u64 {
+    let counts: std::collections::HashMap<String, u64> =
+        redis::from_redis_value_ref(answer).unwrap_or_default();
+    counts.get(channel).copied().unwrap_or(0)
+}
+
+/// The shortest `uptime_in_seconds` an `INFO server` answer holds: one Redis answers its text, a
+/// Redis Cluster a map of every primary's.
+fn shortest_uptime(answer: &redis::Value) -> Option<u64> {
+    match answer {
+        redis::Value::BulkString(bytes) => std::str::from_utf8(bytes).ok().and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("uptime_in_seconds:"))
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        }),
+        redis::Value::VerbatimString { text, .. } => {
+            shortest_uptime(&redis::Value::BulkString(text.clone().into_bytes()))
+        }
+        redis::Value::Map(pairs) => pairs.iter().filter_map(|(_, v)| shortest_uptime(v)).min(),
+        redis::Value::Array(items) => items.iter().filter_map(shortest_uptime).min(),
+        _ => None,
     }
 }

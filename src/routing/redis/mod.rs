@@ -14,16 +14,19 @@ mod bus;
 mod client;
 mod keys;
 mod lease;
+mod link;
 mod node;
 mod remote;
 mod requests;
 #[cfg(test)]
 mod scripts_tests;
+mod sharded;
 mod stand_ins;
 mod store;
 mod wire;
 
 pub use client::client;
+pub use link::check_url;
 
 use std::sync::Arc;
 

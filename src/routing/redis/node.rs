@@ -16,6 +16,7 @@ use tokio::sync::oneshot;
 use super::bus::{self, Pipes, PATIENCE};
 use super::client;
 use super::keys;
+use super::link::Redis;
 use super::stand_ins::{lock, StandIns};
 use super::store::Store;
 use super::wire::{Answer, Note, ToSockets, ToTables};
@@ -48,6 +49,7 @@ pub struct Node {
     pub(super) role: Role,
     pub(super) settings: Arc<Settings>,
     pub(super) pipes: Pipes,
+    pub(super) layout: keys::Layout,
     pub(super) lease: Duration,
     pub(super) tables: LocalTables,
     pub(super) stand_ins: StandIns,
@@ -64,7 +66,7 @@ pub struct Node {
 impl Node {
     pub fn start(settings: Arc<Settings>) -> Result<Arc<Node>, String> {
         let role = settings.role;
-        let client = client::client(&settings)?;
+        let redis = Redis::from_settings(&settings)?;
         let id = format!("{:016x}", rand::random::<u64>());
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         let node = Arc::new_cyclic(|me| Node {
@@ -76,7 +78,8 @@ impl Node {
             role,
             lease: settings.redis_lease(),
             settings,
-            pipes: Pipes::new(client.clone()),
+            pipes: Pipes::new(redis.clone()),
+            layout: redis.layout(),
             tables: LocalTables::default(),
             stand_ins: StandIns::default(),
             pending: Mutex::default(),
@@ -87,8 +90,10 @@ impl Node {
         });
         let channels = vec![keys::tables_channel(&id), keys::sockets_channel(&id)];
         let ca_file = node.settings.redis_ca_file.trim().to_string();
-        actix_rt::spawn(client::check_tls(client.clone(), ca_file));
-        actix_rt::spawn(bus::listen(client, channels, node.clone()));
+        if let Redis::Single(client) = &redis {
+            actix_rt::spawn(client::check_tls(client.as_ref().clone(), ca_file));
+        }
+        actix_rt::spawn(bus::listen(redis, channels, node.clone()));
         actix_rt::spawn(node.clone().keep_leases());
         tracing::info!(node = %id, role = role.as_str(), "routing through Redis");
         Ok(node)
@@ -108,7 +113,24 @@ impl Node {
         &self,
         cmd: redis::Cmd,
     ) -> Result<T, TableRefusal> {
-        let answer = tokio::time::timeout(PATIENCE * 2, self.pipes.here().run(cmd)).await;
+        self.read_reply(self.pipes.here().run(cmd)).await
+    }
+
+    /// The same, for a command sent where `key` is held on a Redis Cluster.
+    pub(super) async fn query_at<T: redis::FromRedisValue>(
+        &self,
+        cmd: redis::Cmd,
+        key: &str,
+    ) -> Result<T, TableRefusal> {
+        self.read_reply(self.pipes.here().run_at(cmd, key.to_string()))
+            .await
+    }
+
+    async fn read_reply<T: redis::FromRedisValue>(
+        &self,
+        sent: impl std::future::Future<Output = Option<redis::Value>>,
+    ) -> Result<T, TableRefusal> {
+        let answer = tokio::time::timeout(PATIENCE * 2, sent).await;
         let read = match answer {
             Ok(Some(value)) => redis::from_redis_value::<T>(value).map_err(|e| e.to_string()),
             Ok(None) => Err("Redis is out of reach".to_string()),
@@ -140,6 +162,9 @@ impl Node {
             ttl: self.snapshot_ttl(),
             lease_ms: self.lease.as_millis() as u64,
             token: token.to_string(),
+            layout: self.layout,
+            replicas: self.settings.redis_min_replicas,
+            replica_wait_ms: self.settings.redis_replica_wait().as_millis() as u64,
         }
     }
 
@@ -160,7 +185,11 @@ impl Node {
         match closing {
             Closing::Closed => {
                 let Some(token) = token else { return };
-                let keys = [keys::lease(id), keys::snapshot(id), keys::holder(id)];
+                let keys = [
+                    self.layout.lease(id),
+                    self.layout.snapshot(id),
+                    self.layout.holder(id),
+                ];
                 self.pipes
                     .here()
                     .send(keys::eval(keys::FORGET, &keys, &[token.as_str()]));
@@ -261,7 +290,7 @@ impl Node {
     /// The game a table plays, from the head of its snapshot.
     pub(super) async fn game_of(&self, id: &TableId) -> Result<&'static str, TableRefusal> {
         let mut cmd = redis::cmd("GETRANGE");
-        cmd.arg(keys::snapshot(id)).arg(0).arg(31);
+        cmd.arg(self.layout.snapshot(id)).arg(0).arg(31);
         let head: Vec<u8> = self.query(cmd).await?;
         let name = head.split(|b| *b == b'\n').next().unwrap_or_default();
         catalog::names()
@@ -272,7 +301,7 @@ impl Node {
     /// The table's snapshot, if it has one.
     pub async fn snapshot(&self, id: &TableId) -> Result<Option<Snapshot>, TableRefusal> {
         let mut cmd = redis::cmd("GET");
-        cmd.arg(keys::snapshot(id));
+        cmd.arg(self.layout.snapshot(id));
         let stored: Option<Vec<u8>> = self.query(cmd).await?;
         let Some(stored) = stored else {
             return Ok(None);

@@ -3,6 +3,11 @@
 //! an owner that has lost its table (paused, cut off from Redis, outlived by its lease) can never
 //! overwrite what the next owner stores. The table acknowledges a change only once this write has
 //! answered, so whatever a seat has been shown is in the snapshot any later owner rebuilds from.
+//!
+//! With `redis_min_replicas` set, each write is followed on the same connection by `WAIT n timeout`:
+//! the change counts as stored only once that many replicas have it, so a failover to one of them
+//! loses nothing acknowledged. A `WAIT` that times out counts as a store out of reach: the table
+//! pauses and stores itself whole again until the replicas answer.
 
 use futures_util::future::{ready, BoxFuture, FutureExt};
 
@@ -19,6 +24,10 @@ pub struct Store {
     /// The lease's time to live, in ms (a lease that ran out is taken again by a write).
     pub lease_ms: u64,
     pub token: String,
+    pub layout: keys::Layout,
+    /// Replicas that must have each write (0: no `WAIT`), and how long to wait for them, in ms.
+    pub replicas: u32,
+    pub replica_wait_ms: u64,
 }
 
 impl Store {
@@ -31,7 +40,11 @@ impl Store {
         };
         keys::eval(
             keys::STORE,
-            &[keys::snapshot(id), keys::lease(id), keys::holder(id)],
+            &[
+                self.layout.snapshot(id),
+                self.layout.lease(id),
+                self.layout.holder(id),
+            ],
             &[
                 &self.token,
                 mode,
@@ -40,6 +53,59 @@ impl Store {
                 &self.lease_ms.to_string(),
             ],
         )
+    }
+}
+
+impl Store {
+    /// `WAIT` for the replicas, when any are asked for.
+    fn wait(&self) -> Option<redis::Cmd> {
+        (self.replicas > 0).then(|| {
+            let mut wait = redis::cmd("WAIT");
+            wait.arg(self.replicas).arg(self.replica_wait_ms);
+            wait
+        })
+    }
+
+    /// The fenced write of a change, then its `WAIT`: what became of the change. On one Redis the
+    /// `WAIT` is queued right behind the write on the same pipe, so it waits for this write. On a
+    /// Cluster the commands of a round trip go out side by side, so the `WAIT` is sent, to the node
+    /// holding the table's slot, only once the write has answered.
+    fn write_and_wait(
+        &self,
+        pipe: &super::bus::Pipe,
+        id: &TableId,
+        change: Change,
+    ) -> impl std::future::Future<Output = Kept> {
+        let stored = pipe.run(self.write(id, change));
+        let wait = self.wait();
+        let queued = match (&wait, self.layout.cluster) {
+            (Some(wait), false) => Some(pipe.run(wait.clone())),
+            _ => None,
+        };
+        let (pipe, at, replicas) = (pipe.clone(), self.layout.snapshot(id), self.replicas);
+        async move {
+            let kept = kept(stored.await);
+            let heard = match (queued, wait) {
+                (Some(queued), _) => queued.await,
+                (None, Some(wait)) if kept == Kept::Stored => pipe.run_at(wait, at).await,
+                (None, _) => return kept,
+            };
+            if kept != Kept::Stored {
+                return kept;
+            }
+            match heard {
+                Some(redis::Value::Int(n)) if n >= i64::from(replicas) => Kept::Stored,
+                heard => {
+                    metrics().redis_errors.inc();
+                    tracing::warn!(
+                        ?heard,
+                        replicas,
+                        "a change did not reach enough replicas in time"
+                    );
+                    Kept::Failed
+                }
+            }
+        }
     }
 }
 
@@ -62,21 +128,17 @@ impl TableKeeper for Store {
         if !pipe.is_up() {
             return ready(Kept::Failed).boxed();
         }
-        pipe.run(self.write(id, change)).map(kept).boxed()
+        self.write_and_wait(&pipe, id, change).boxed()
     }
 
     fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, Kept> {
         let pipe = self.pipes.here();
-        // One pipe: the release reaches Redis after the snapshot.
-        let stored = pipe.run(self.write(id, whole));
-        let released = pipe.run(keys::eval(
-            keys::RELEASE,
-            &[keys::lease(id)],
-            &[&self.token],
-        ));
+        let stored = self.write_and_wait(&pipe, id, whole);
+        let release = keys::eval(keys::RELEASE, &[self.layout.lease(id)], &[&self.token]);
+        // The lease goes only once the final snapshot is stored (and on the replicas asked for).
         async move {
-            let stored = kept(stored.await);
-            released.await;
+            let stored = stored.await;
+            pipe.run(release).await;
             stored
         }
         .boxed()

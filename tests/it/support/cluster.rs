@@ -48,6 +48,18 @@ pub async fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
     }
 }
 
+/// Whether `done` comes true within `patience` (asked every 10 ms).
+pub async fn wait_for(patience: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while !done() {
+        if started.elapsed() > patience {
+            return false;
+        }
+        actix_rt::time::sleep(Duration::from_millis(10)).await;
+    }
+    true
+}
+
 /// What a redis-server keeps on disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Persistence {

@@ -7,6 +7,7 @@ mod friends;
 pub mod leaks;
 pub mod players;
 pub mod raw;
+pub mod redis_procs;
 
 use std::time::Duration;
 

@@ -1,0 +1,116 @@
+//! Redis with Sentinels (issue 24): a primary and two replicas, each with its append-only file, three
+//! Sentinels watching them, and two `chaikhana serve` nodes given `redis+sentinel://` and
+//! `redis_min_replicas = 1` (an action is acknowledged only once a replica has it). A friends
+//! Panjpar match plays with its seats on the two nodes; the primary is SIGKILLed mid-deal, the
+//! Sentinels promote a replica, and the killed one is started again once they have (as its pod
+//! would be). Play must resume within 10 s of the kill, and every action the players saw acknowledged
+//! must be in the snapshot on the new primary.
+//!
+//! Two replicas, not one: with `WAIT 1` and a single replica, the promoted one has no replica of its
+//! own until the Sentinels notice the killed primary is back and make it one, which their 10 s round
+//! of `INFO` to replicas can delay past the 10 s allowed (measured: play resumed 19.3 s after the
+//! kill). The k8s manifests run two replicas for the same reason.
+//! Without redis-server or redis-sentinel the test says why and passes, unless
+//! CHAIKHANA_TEST_REQUIRE_ALL=1.
+
+use crate::support;
+use crate::support::players;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::support::cluster::*;
+use crate::support::redis_procs::{lost, SentinelSet};
+use players::{Journal, Players};
+
+/// The version the fault strikes at, mid-deal.
+const BEFORE: u64 = 6;
+/// How many versions play must move on after the fault.
+const AFTER: u64 = 20;
+/// How soon after the kill play must resume.
+const RESUME: Duration = Duration::from_secs(10);
+
+fn have_tools() -> bool {
+    have_redis()
+        && support::have_program(
+            "redis-sentinel",
+            "it runs the test's Sentinels: apt-get install redis-sentinel",
+        )
+}
+
+#[actix_rt::test]
+async fn a_primary_killed_mid_deal_fails_over_and_loses_nothing_acknowledged() {
+    if !have_tools() {
+        return;
+    }
+    // The failover's time is measured: nothing else heavy may run beside it.
+    let _heavy = support::heavy().await;
+    let mut set = SentinelSet::start(2).await;
+    let settings = [("CHAIKHANA_REDIS_MIN_REPLICAS", "1")];
+    let owner = Node::start_with(&set.url(), "all", &settings).await;
+    let guest = Node::start_with(&set.url(), "all", &settings).await;
+    let (seated, clients) = friends_across_for(&owner, &guest, json!(5)).await;
+    let table = seated[0].table.clone();
+    let homes = [&owner, &guest].map(|node| Rc::new(RefCell::new(node.base.clone())));
+    let journal = Rc::new(RefCell::new(Journal::default()));
+    let players = Players::seat(seated, clients, &homes, &journal, 1);
+    assert!(
+        wait_for(Duration::from_secs(30), || journal.borrow().acked_up_to()
+            >= BEFORE)
+        .await,
+        "play never reached v{BEFORE}"
+    );
+
+    let old = set.primary_port().expect("the Sentinels name a primary");
+    players::trace("the test:", "the primary is killed", "");
+    let struck_at = journal.borrow().highest();
+    let killed = Instant::now();
+    set.data_node(old).kill();
+    let promoted = wait_for(Duration::from_secs(20), || {
+        set.primary_port().is_some_and(|port| port != old)
+    })
+    .await;
+    assert!(promoted, "the Sentinels never promoted the replica");
+    let failover = killed.elapsed();
+    // Back as its pod would be: the Sentinels make it the new primary's replica, and WAIT 1 is
+    // answered again.
+    set.data_node(old).back().await;
+    let fault_version = journal.borrow().highest();
+    wait_for(Duration::from_secs(30), || {
+        let journal = journal.borrow();
+        journal.over || journal.acked_up_to() >= fault_version + AFTER
+    })
+    .await;
+    players.stop().await;
+
+    let primary = set.primary_port().expect("the Sentinels name a primary");
+    let client = redis::Client::open(format!("redis://127.0.0.1:{primary}")).unwrap();
+    let record = record_in(&client, &table).expect("the new primary holds the table");
+    let journal = journal.borrow();
+    let lost = lost(&journal, &record);
+    let resumed = journal.resumed_after(killed, killed);
+    eprintln!(
+        "sentinel failover: failover_ms={} resumed_after_kill_ms={} acked={} lost={} \
+         struck_at=v{struck_at} last_version=v{} {}",
+        failover.as_millis(),
+        resumed.map_or("never".into(), |d| d.as_millis().to_string()),
+        journal.acks.len(),
+        lost.len(),
+        journal.acked_up_to(),
+        journal.note(),
+    );
+    assert!(lost.is_empty(), "acknowledged actions lost: {lost:#?}");
+    let resumed = resumed.expect("play resumed");
+    assert!(
+        resumed <= RESUME,
+        "play resumed only {resumed:?} after the kill"
+    );
+    assert!(
+        journal.over || journal.acked_up_to() >= fault_version + AFTER,
+        "play moved on only to v{}",
+        journal.acked_up_to()
+    );
+}
