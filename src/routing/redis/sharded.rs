@@ -1,9 +1,11 @@
 //! The listener on a Redis Cluster: the node's channels are sharded channels (`SSUBSCRIBE`), each
 //! held by the primary of its slot. The redis crate's `ClusterConnection` takes subscriptions only
-//! over RESP3, handing their messages to a push sender; it subscribes again by itself after a
-//! failover or a slot move, announcing it with a new `ssubscribe` push. A lost link is announced as
-//! a `disconnection` push: the node's sockets at other nodes' tables then reconnect, as they do when
-//! the subscription to one Redis drops, since messages sent meanwhile are gone.
+//! over RESP3, handing their messages to a push sender, and announces a lost link with a
+//! `disconnection` push. Then the listener drops that connection and subscribes with a new client,
+//! which asks the Cluster where each slot is now: the crate's own resubscription could go back to a
+//! primary that died before the Cluster promoted its replica. Meanwhile the node's sockets at other
+//! nodes' tables reconnect, as they do when the subscription to one Redis drops, since messages sent
+//! meanwhile are gone.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -63,10 +65,10 @@ pub async fn listen(seeds: Arc<Vec<String>>, channels: Vec<String>, hearer: Arc<
                     }
                 }
                 PushKind::Disconnection => {
-                    tracing::warn!(
-                        "lost a Redis Cluster subscription; the client subscribes again"
-                    );
-                    hearer.listening(false);
+                    // The crate would subscribe again on the topology it knows, which may still
+                    // name the primary that died: a new client learns the Cluster afresh.
+                    tracing::warn!("lost a Redis Cluster subscription; subscribing afresh");
+                    break;
                 }
                 PushKind::SSubscribe => hearer.listening(true),
                 _ => {}

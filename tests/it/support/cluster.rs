@@ -26,14 +26,17 @@ pub fn free_port() -> u16 {
 /// A free port below the range the system hands out to outgoing connections, so that while a restarted
 /// redis-server is down no other process's connection can take its port (seen on a busy machine).
 pub fn steady_port() -> u16 {
-    // Tests run side by side: each call starts its search somewhere else.
+    // Tests run side by side: each call starts its search somewhere else. A Cluster node also binds
+    // its port + 10000 (the cluster bus), so both must be free, and both stay below 32768, where
+    // Linux starts choosing the local ports of outgoing connections, which could take the bus's.
     static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let start = std::process::id().wrapping_mul(31).wrapping_add(call * 101);
-    (0..10_000)
-        .map(|i| 20_000 + (start.wrapping_add(i) % 10_000) as u16)
-        .find(|port| TcpListener::bind(("127.0.0.1", *port)).is_ok())
-        .expect("a free port from 20000 to 29999")
+    let free = |port: u16| TcpListener::bind(("127.0.0.1", port)).is_ok();
+    (0..2_700)
+        .map(|i| 20_000 + (start.wrapping_add(i) % 2_700) as u16)
+        .find(|port| free(*port) && free(port + 10_000))
+        .expect("a free port from 20000 to 22699 with its cluster bus port free")
 }
 
 pub fn have_redis() -> bool {
