@@ -8,10 +8,14 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use chaikhana::table::TableRecord;
+use std::cell::RefCell;
+use std::rc::Rc;
 
-use super::cluster::{steady_port, wait_until};
-use super::players::Journal;
+use chaikhana::table::TableRecord;
+use serde_json::json;
+
+use super::cluster::{friends_across_for, steady_port, wait_for, wait_until, Node};
+use super::players::{self, Journal, Players};
 
 /// The name the test's Sentinels monitor the primary by.
 pub const PRIMARY_NAME: &str = "chaikhana";
@@ -365,4 +369,92 @@ fn serving(line: &str, slot: u16) -> Option<u16> {
     }
     let address = fields.get(1)?.split('@').next()?;
     address.rsplit_once(':')?.1.parse().ok()
+}
+
+/// A failover test's match: a friends Panjpar match with a seat on each of two nodes, played on by
+/// its players until `before` is acknowledged, when the test strikes.
+pub struct Failover {
+    pub table: String,
+    pub journal: Rc<RefCell<Journal>>,
+    players: Players,
+    struck: Option<(Instant, u64)>,
+}
+
+impl Failover {
+    pub async fn start(owner: &Node, guest: &Node, before: u64) -> Failover {
+        let (seated, clients) = friends_across_for(owner, guest, json!(5)).await;
+        let table = seated[0].table.clone();
+        let homes = [owner, guest].map(|node| Rc::new(RefCell::new(node.base.clone())));
+        let journal = Rc::new(RefCell::new(Journal::default()));
+        let players = Players::seat(seated, clients, &homes, &journal, 1);
+        assert!(
+            wait_for(Duration::from_secs(30), || journal.borrow().acked_up_to()
+                >= before)
+            .await,
+            "play never reached v{before}"
+        );
+        Failover {
+            table,
+            journal,
+            players,
+            struck: None,
+        }
+    }
+
+    /// Marks the moment `what` strikes (just before the test does it).
+    pub fn strike(&mut self, what: &str) {
+        players::trace("the test:", what, "");
+        self.struck = Some((Instant::now(), self.journal.borrow().highest()));
+    }
+
+    /// Lets play go `after` versions on from where it is now (or to the match's end), then stops the
+    /// players.
+    pub async fn play_on(&mut self, after: u64) -> u64 {
+        let from = self.journal.borrow().highest();
+        wait_for(Duration::from_secs(30), || {
+            let journal = self.journal.borrow();
+            journal.over || journal.acked_up_to() >= from + after
+        })
+        .await;
+        from
+    }
+
+    /// Prints the figures of the failover called `name` and checks its promises: every acknowledged
+    /// action is in `record`, play resumed within `resume` of the strike and went `after` versions on
+    /// from `from`.
+    pub async fn check(
+        self,
+        name: &str,
+        record: &TableRecord,
+        failover: Duration,
+        (from, after): (u64, u64),
+        resume: Duration,
+    ) {
+        self.players.stop().await;
+        let (struck, struck_at) = self.struck.expect("the test struck");
+        let journal = self.journal.borrow();
+        let lost = lost(&journal, record);
+        let resumed = journal.resumed_after(struck, struck);
+        eprintln!(
+            "{name} failover: failover_ms={} resumed_after_kill_ms={} acked={} lost={} \
+             struck_at=v{struck_at} last_version=v{} {}",
+            failover.as_millis(),
+            resumed.map_or("never".into(), |d| d.as_millis().to_string()),
+            journal.acks.len(),
+            lost.len(),
+            journal.acked_up_to(),
+            journal.note(),
+        );
+        assert!(lost.is_empty(), "acknowledged actions lost: {lost:#?}");
+        let resumed = resumed.expect("play resumed");
+        assert!(
+            resumed <= resume,
+            "play resumed only {resumed:?} after the kill"
+        );
+        assert!(
+            journal.over || journal.acked_up_to() >= from + after,
+            "play moved on only to v{}",
+            journal.acked_up_to()
+        );
+    }
 }
