@@ -371,20 +371,33 @@ fn serving(line: &str, slot: u16) -> Option<u16> {
     address.rsplit_once(':')?.1.parse().ok()
 }
 
-/// A failover test's match: a friends Panjpar match with a seat on each of two nodes, played on by
-/// its players until `before` is acknowledged, when the test strikes.
+/// A failover test's match: a friends Panjpar match with a seat on each of two nodes that wait for a
+/// replica's copy of every action (`redis_min_replicas = 1`), played on by its players until
+/// [`Failover::BEFORE`] is acknowledged, when the test strikes.
 pub struct Failover {
     pub table: String,
     pub journal: Rc<RefCell<Journal>>,
     players: Players,
     struck: Option<(Instant, u64)>,
+    _nodes: [Node; 2],
 }
 
 impl Failover {
-    pub async fn start(owner: &Node, guest: &Node, before: u64) -> Failover {
-        let (seated, clients) = friends_across_for(owner, guest, json!(5)).await;
+    /// The version the fault strikes at, mid-deal.
+    pub const BEFORE: u64 = 6;
+    /// How many versions play must move on after the fault.
+    pub const AFTER: u64 = 20;
+    /// How soon after the fault play must resume.
+    pub const RESUME: Duration = Duration::from_secs(10);
+
+    pub async fn start(redis_url: &str) -> Failover {
+        let settings = [("CHAIKHANA_REDIS_MIN_REPLICAS", "1")];
+        let owner = Node::start_with(redis_url, "all", &settings).await;
+        let guest = Node::start_with(redis_url, "all", &settings).await;
+        let before = Failover::BEFORE;
+        let (seated, clients) = friends_across_for(&owner, &guest, json!(5)).await;
         let table = seated[0].table.clone();
-        let homes = [owner, guest].map(|node| Rc::new(RefCell::new(node.base.clone())));
+        let homes = [&owner, &guest].map(|node| Rc::new(RefCell::new(node.base.clone())));
         let journal = Rc::new(RefCell::new(Journal::default()));
         let players = Players::seat(seated, clients, &homes, &journal, 1);
         assert!(
@@ -398,18 +411,21 @@ impl Failover {
             journal,
             players,
             struck: None,
+            _nodes: [owner, guest],
         }
     }
 
     /// Marks the moment `what` strikes (just before the test does it).
-    pub fn strike(&mut self, what: &str) {
+    pub fn strike(&mut self, what: &str) -> Instant {
         players::trace("the test:", what, "");
-        self.struck = Some((Instant::now(), self.journal.borrow().highest()));
+        let now = Instant::now();
+        self.struck = Some((now, self.journal.borrow().highest()));
+        now
     }
 
-    /// Lets play go `after` versions on from where it is now (or to the match's end), then stops the
-    /// players.
-    pub async fn play_on(&mut self, after: u64) -> u64 {
+    /// Lets play go [`Failover::AFTER`] versions on from where it is now (or to the match's end).
+    pub async fn play_on(&mut self) -> u64 {
+        let after = Failover::AFTER;
         let from = self.journal.borrow().highest();
         wait_for(Duration::from_secs(30), || {
             let journal = self.journal.borrow();
@@ -419,17 +435,11 @@ impl Failover {
         from
     }
 
-    /// Prints the figures of the failover called `name` and checks its promises: every acknowledged
-    /// action is in `record`, play resumed within `resume` of the strike and went `after` versions on
-    /// from `from`.
-    pub async fn check(
-        self,
-        name: &str,
-        record: &TableRecord,
-        failover: Duration,
-        (from, after): (u64, u64),
-        resume: Duration,
-    ) {
+    /// Stops the players, prints the figures of the failover called `name` and checks its promises:
+    /// every acknowledged action is in `record`, play resumed within [`Failover::RESUME`] of the
+    /// strike and went [`Failover::AFTER`] versions on from `from`.
+    pub async fn check(self, name: &str, record: &TableRecord, failover: Duration, from: u64) {
+        let (after, resume) = (Failover::AFTER, Failover::RESUME);
         self.players.stop().await;
         let (struck, struck_at) = self.struck.expect("the test struck");
         let journal = self.journal.borrow();
