@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::matches::MatchLength;
 use crate::settings::{Role, Settings};
 use crate::table::{
-    Level, OnClosed, TableConfig, TableHandle, TableId, TableKeeper, TableKind, TableRefusal,
+    Level, OnClosed, TableConfig, TableHandle, TableId, TableKind, TableRefusal, TableStore,
     TokenHash, WatchKey,
 };
 
@@ -76,7 +76,7 @@ pub fn from_settings(settings: &Arc<Settings>) -> Result<Arc<dyn Router>, String
 pub fn table_config(
     settings: &Settings,
     on_closed: OnClosed,
-    store: Option<Arc<dyn TableKeeper>>,
+    store: Option<Arc<dyn TableStore>>,
 ) -> TableConfig {
     TableConfig {
         bot_delay: settings.bot_delay(),

@@ -45,7 +45,7 @@ pub struct TableConfig {
     /// Called once when the table stops, to take it out of the router.
     pub on_closed: OnClosed,
     /// Where snapshots go, when the router keeps them (several nodes); `None` alone.
-    pub store: Option<Arc<dyn TableKeeper>>,
+    pub store: Option<Arc<dyn TableStore>>,
 }
 
 /// Called once when a table stops.
@@ -64,13 +64,13 @@ pub enum Closing {
 }
 
 /// Stores snapshots.
-pub trait TableKeeper: Send + Sync {
+pub trait TableStore: Send + Sync {
     /// Stores a change of the table; resolves to what became of it. Changes of one table are stored
     /// in the order they are given.
-    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, Kept>;
+    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, StoreAnswer>;
     /// Stores the table's final snapshot and then lets it go, for another node to take; resolves once
     /// both have reached the store (or failed).
-    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, Kept>;
+    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, StoreAnswer>;
 }
 
 /// What a table gives its store to keep.
@@ -85,7 +85,7 @@ pub enum Change {
 
 /// What became of a [`Change`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kept {
+pub enum StoreAnswer {
     Stored,
     /// Not stored: the store is out of reach.
     Failed,
@@ -512,9 +512,9 @@ impl<G: Game> Table<G> {
         let whole = matches!(change, Change::Whole { .. });
         let kept = store.keep(&self.id, change);
         ctx.wait(kept.into_actor(self).map(move |kept, table, ctx| {
-            table.stored = (kept == Kept::Stored).then_some(mark);
+            table.stored = (kept == StoreAnswer::Stored).then_some(mark);
             match kept {
-                Kept::Stored => {
+                StoreAnswer::Stored => {
                     let paused = table.paused_since.take();
                     tell(table, ctx);
                     if let Some(since) = paused {
@@ -524,9 +524,9 @@ impl<G: Game> Table<G> {
                     }
                 }
                 // The snapshot to add to is gone (Redis lost it): store the whole table at once.
-                Kept::Missing if !whole => table.store_then(ctx, tell),
-                Kept::Missing | Kept::Failed => table.pause(tell, ctx),
-                Kept::Fenced => table.step_down(ctx),
+                StoreAnswer::Missing if !whole => table.store_then(ctx, tell),
+                StoreAnswer::Missing | StoreAnswer::Failed => table.pause(tell, ctx),
+                StoreAnswer::Fenced => table.step_down(ctx),
             }
         }));
     }

@@ -151,7 +151,7 @@ pub struct TableHandle {
     pub inspect: Recipient<Inspect>,
     /// The table actor's own keeping (snapshots, hand-over), for the router of the node that owns it;
     /// `None` on a handle that reaches a table on another node.
-    pub keep: Option<Recipient<Keep>>,
+    pub keep: Option<Recipient<OwnerOrder>>,
 }
 
 impl TableHandle {
@@ -181,7 +181,7 @@ impl TableHandle {
     }
 
     /// The same handle, able to ask the table to store or hand itself over.
-    pub fn with_keep(mut self, keep: Recipient<Keep>) -> TableHandle {
+    pub fn with_keep(mut self, keep: Recipient<OwnerOrder>) -> TableHandle {
         self.keep = Some(keep);
         self
     }
@@ -190,7 +190,7 @@ impl TableHandle {
 /// What the router of the node that owns a table asks of it.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 #[rtype(result = "()")]
-pub enum Keep {
+pub enum OwnerOrder {
     /// Store the snapshot again (the last one may not have reached the store, or the store lost it).
     Save,
     /// Store a final snapshot and stop, leaving the sockets open for the next owner.

@@ -13,7 +13,7 @@ mod shuffle;
 mod snapshot;
 mod watch;
 
-pub use actor::{Change, Closing, Kept, OnClosed, Table, TableConfig, TableKeeper};
+pub use actor::{Change, Closing, OnClosed, StoreAnswer, Table, TableConfig, TableStore};
 pub use messages::*;
 pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{commitment, fresh_salt, DealSeal, RevealTo};

@@ -13,33 +13,33 @@ use chaikhana::catalog;
 use chaikhana::matches::MatchLength;
 use chaikhana::protocol::ClientMsg;
 use chaikhana::table::{
-    Attach, Change, Closing, FromSeat, Kept, Outbound, SocketOut, TableConfig, TableHandle,
-    TableId, TableKeeper, TableKind, TableRefusal, Token,
+    Attach, Change, Closing, FromSeat, Outbound, SocketOut, StoreAnswer, TableConfig, TableHandle,
+    TableId, TableKind, TableRefusal, TableStore, Token,
 };
 
 /// A store that answers what the test says, and counts what it was given.
 #[derive(Clone, Default)]
 struct Store {
-    answer: Arc<Mutex<Option<Kept>>>,
+    answer: Arc<Mutex<Option<StoreAnswer>>>,
     kept: Arc<Mutex<usize>>,
 }
 
 impl Store {
-    fn answer(&self, kept: Kept) {
+    fn answer(&self, kept: StoreAnswer) {
         *self.answer.lock().unwrap() = Some(kept);
     }
 }
 
-impl TableKeeper for Store {
-    fn keep(&self, _: &TableId, _: Change) -> BoxFuture<'static, Kept> {
-        let kept = self.answer.lock().unwrap().unwrap_or(Kept::Stored);
-        if kept == Kept::Stored {
+impl TableStore for Store {
+    fn keep(&self, _: &TableId, _: Change) -> BoxFuture<'static, StoreAnswer> {
+        let kept = self.answer.lock().unwrap().unwrap_or(StoreAnswer::Stored);
+        if kept == StoreAnswer::Stored {
             *self.kept.lock().unwrap() += 1;
         }
         ready(kept).boxed()
     }
 
-    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, Kept> {
+    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, StoreAnswer> {
         self.keep(id, whole)
     }
 }
@@ -201,7 +201,7 @@ fn paused(frame: &Value) -> bool {
 #[actix_rt::test]
 async fn a_store_out_of_reach_pauses_the_table_and_nothing_unstored_is_shown() {
     let seated = seated().await;
-    seated.store.answer(Kept::Failed);
+    seated.store.answer(StoreAnswer::Failed);
     let before = seated.heard.last_view().unwrap()["version"]
         .as_u64()
         .unwrap();
@@ -239,7 +239,7 @@ async fn a_store_out_of_reach_pauses_the_table_and_nothing_unstored_is_shown() {
     assert!(seated.heard.frames().iter().all(|f| f["type"] != "ack"));
 
     // The store is back: the change is stored and shown, nothing rolled back, play goes on.
-    seated.store.answer(Kept::Stored);
+    seated.store.answer(StoreAnswer::Stored);
     seated
         .heard
         .wait_for("the stored change", |f| {
@@ -257,7 +257,7 @@ async fn an_owner_whose_store_refuses_its_token_steps_down_without_showing_the_c
     let before = seated.heard.last_view().unwrap()["version"]
         .as_u64()
         .unwrap();
-    seated.store.answer(Kept::Fenced);
+    seated.store.answer(StoreAnswer::Fenced);
     seated.move_on().await;
     let started = Instant::now();
     while seated.heard.closed().is_none() {

@@ -5,7 +5,7 @@
 //! reach.
 //!
 //! Messages published while a round trip is under way are gathered by channel: each channel gets one
-//! `PUBLISH` per round trip carrying all its messages in order (a bundle, see [`super::wire::bundle`]),
+//! `PUBLISH` per round trip carrying all its messages in order (a bundle, see [`super::between_nodes::bundle`]),
 //! sent after the batch's other commands. A table waits for its snapshot's reply before it makes the
 //! frames that follow, so no frame is ever published ahead of the change it shows.
 
@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
+use super::between_nodes;
 use super::link::{Link, Redis, Routed};
-use super::wire;
 use crate::metrics::metrics;
 
 /// Commands waiting for Redis, at most.
@@ -63,7 +63,7 @@ struct Queued {
 /// table's changes and frames, a stand-in's frames and close), or waits for the reply of what must
 /// go first (frames for the snapshot's, a lease's release for the final snapshot's).
 #[derive(Clone)]
-pub struct Pipes {
+pub struct ThreadPipes {
     redis: Redis,
     /// Tells this node's pipes apart from another's in the same process.
     key: usize,
@@ -76,9 +76,9 @@ thread_local! {
     static HERE: RefCell<HashMap<usize, Pipe>> = RefCell::new(HashMap::new());
 }
 
-impl Pipes {
-    pub fn new(redis: Redis) -> Pipes {
-        Pipes {
+impl ThreadPipes {
+    pub fn new(redis: Redis) -> ThreadPipes {
+        ThreadPipes {
             redis,
             key: NEXT_PIPES.fetch_add(1, Ordering::Relaxed),
             all: Arc::default(),
@@ -86,7 +86,7 @@ impl Pipes {
     }
 
     /// The pipe of the current thread (which must run an actix arbiter).
-    pub fn here(&self) -> Pipe {
+    pub fn this_thread(&self) -> Pipe {
         HERE.with(|here| {
             here.borrow_mut()
                 .entry(self.key)
@@ -263,7 +263,7 @@ fn round_trip(batch: &mut [Queued], publish: &str) -> (Vec<Routed>, Vec<usize>) 
     let published = commands.len();
     for (channel, messages) in channels {
         let mut cmd = redis::cmd(publish);
-        cmd.arg(channel).arg(wire::bundle(messages));
+        cmd.arg(channel).arg(between_nodes::bundle(messages));
         commands.push((cmd, None));
     }
     let replies = places
@@ -337,17 +337,17 @@ fn demoted(value: &redis::Value) -> bool {
 }
 
 /// What the listener hands on: a message's channel and payload.
-pub trait Hearer: Send + Sync + 'static {
-    fn heard(&self, channel: &str, payload: &[u8]);
+pub trait Subscriber: Send + Sync + 'static {
+    fn message(&self, channel: &str, payload: &[u8]);
     /// The subscription is (again) in place, or has just been lost.
-    fn listening(&self, now: bool);
+    fn subscribed(&self, now: bool);
 }
 
 /// Subscribes to `channels` and hands on every message, subscribing again with back-off whenever the
 /// link drops.
-pub async fn listen(redis: Redis, channels: Vec<String>, hearer: Arc<dyn Hearer>) {
+pub async fn listen(redis: Redis, channels: Vec<String>, subscriber: Arc<dyn Subscriber>) {
     if let Redis::Cluster(seeds) = &redis {
-        return super::sharded::listen(seeds.clone(), channels, hearer).await;
+        return super::sharded::listen(seeds.clone(), channels, subscriber).await;
     }
     let mut backoff = Duration::from_millis(100);
     loop {
@@ -362,13 +362,13 @@ pub async fn listen(redis: Redis, channels: Vec<String>, hearer: Arc<dyn Hearer>
         match subscribed {
             Ok(Ok(pubsub)) => {
                 backoff = Duration::from_millis(100);
-                hearer.listening(true);
+                subscriber.subscribed(true);
                 let mut messages = pubsub.into_on_message();
                 while let Some(message) = messages.next().await {
-                    hearer.heard(message.get_channel_name(), message.get_payload_bytes());
+                    subscriber.message(message.get_channel_name(), message.get_payload_bytes());
                 }
                 tracing::warn!("lost the Redis subscription; subscribing again");
-                hearer.listening(false);
+                subscriber.subscribed(false);
             }
             Ok(Err(_)) | Err(_) => {
                 metrics().redis_errors.inc();

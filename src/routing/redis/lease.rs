@@ -6,18 +6,18 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::between_nodes::{Answer, ToTables};
 use super::bus::PATIENCE;
 use super::keys;
 use super::node::{Node, Route};
 use super::stand_ins::lock;
-use super::wire::{Answer, ToTables};
 
 /// Tables refreshed by one call of the refresh script: a call keeps Redis busy for well under a
 /// millisecond, and the round still fits a few round trips at ten thousand tables.
 const LEASES_PER_SCRIPT: usize = 256;
 use crate::catalog;
 use crate::metrics::metrics;
-use crate::table::{Change, Keep, Snapshot, TableHandle, TableId, TableRefusal};
+use crate::table::{Change, OwnerOrder, Snapshot, TableHandle, TableId, TableRefusal};
 
 impl Node {
     /// Hosts a table opened here under the first epoch's `token`: its first snapshot (which takes the
@@ -35,7 +35,10 @@ impl Node {
             json: snapshot.to_json(),
         };
         // A new table has no holder yet: its first write takes the lease and becomes the holder.
-        let stored = self.pipes.here().run(self.store(&token).write(&id, whole));
+        let stored = self
+            .pipes
+            .this_thread()
+            .run(self.store(&token).write(&id, whole));
         lock(&self.tokens).insert(id, token);
         self.tables.insert(handle);
         stored
@@ -178,7 +181,7 @@ impl Node {
                 tracing::info!("Redis is back: storing every table again");
                 for handle in self.tables.all() {
                     if let Some(keep) = &handle.keep {
-                        keep.do_send(Keep::Save);
+                        keep.do_send(OwnerOrder::Save);
                     }
                 }
             }
@@ -218,10 +221,10 @@ impl Node {
                 continue;
             };
             match kept {
-                Ok(2) => keep.do_send(Keep::Save),
+                Ok(2) => keep.do_send(OwnerOrder::Save),
                 Ok(0) => {
                     self.tables.remove(id);
-                    keep.do_send(Keep::Lost);
+                    keep.do_send(OwnerOrder::Lost);
                 }
                 Ok(_) => {}
                 // One lease that failed leaves the others refreshed; the next round tries it again.
@@ -265,7 +268,7 @@ impl Node {
         held: &[(TableId, String)],
     ) -> Vec<Result<i64, String>> {
         let (lease_ms, snapshot_ttl) = (self.lease_ms(), self.snapshot_ttl().to_string());
-        let pipe = self.pipes.here();
+        let pipe = self.pipes.this_thread();
         let calls: Vec<_> = self
             .script_calls(held)
             .into_iter()

@@ -10,6 +10,7 @@
 //! epoch; when an owner drains it stores each table, lets its lease go and tells the nodes with
 //! sockets there.
 
+mod between_nodes;
 mod bus;
 mod client;
 mod keys;
@@ -23,7 +24,6 @@ mod scripts_tests;
 mod sharded;
 mod stand_ins;
 mod store;
-mod wire;
 
 pub use client::client;
 pub use link::check_url;

@@ -13,19 +13,20 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use super::bus::{self, Pipes, PATIENCE};
+use super::between_nodes::{Answer, Note, ToSockets, ToTables};
+use super::bus::{self, ThreadPipes, PATIENCE};
 use super::client;
 use super::keys;
 use super::link::Redis;
 use super::stand_ins::{lock, StandIns};
 use super::store::Store;
-use super::wire::{Answer, Note, ToSockets, ToTables};
 use crate::catalog;
 use crate::metrics::metrics;
 use crate::routing::{table_config, LocalTables, OpenTable};
 use crate::settings::{Role, Settings};
 use crate::table::{
-    Closing, Keep, Snapshot, TableConfig, TableHandle, TableId, TableKeeper, TableRefusal, WatchKey,
+    Closing, OwnerOrder, Snapshot, TableConfig, TableHandle, TableId, TableRefusal, TableStore,
+    WatchKey,
 };
 
 /// Where a table is, seen from this node.
@@ -48,7 +49,7 @@ pub struct Node {
     pub(super) tokens: Mutex<HashMap<TableId, String>>,
     pub(super) role: Role,
     pub(super) settings: Arc<Settings>,
-    pub(super) pipes: Pipes,
+    pub(super) pipes: ThreadPipes,
     pub(super) layout: keys::Layout,
     pub(super) lease: Duration,
     pub(super) tables: LocalTables,
@@ -78,7 +79,7 @@ impl Node {
             role,
             lease: settings.redis_lease(),
             settings,
-            pipes: Pipes::new(redis.clone()),
+            pipes: ThreadPipes::new(redis.clone()),
             layout: redis.layout(),
             tables: LocalTables::default(),
             stand_ins: StandIns::default(),
@@ -113,7 +114,7 @@ impl Node {
         &self,
         cmd: redis::Cmd,
     ) -> Result<T, TableRefusal> {
-        self.read_reply(self.pipes.here().run(cmd)).await
+        self.read_reply(self.pipes.this_thread().run(cmd)).await
     }
 
     /// The same, for a command sent where `key` is held on a Redis Cluster.
@@ -122,7 +123,7 @@ impl Node {
         cmd: redis::Cmd,
         key: &str,
     ) -> Result<T, TableRefusal> {
-        self.read_reply(self.pipes.here().run_at(cmd, key.to_string()))
+        self.read_reply(self.pipes.this_thread().run_at(cmd, key.to_string()))
             .await
     }
 
@@ -152,7 +153,7 @@ impl Node {
                 node.table_stopped(id, closing);
             }
         });
-        let store: Arc<dyn TableKeeper> = Arc::new(self.store(token));
+        let store: Arc<dyn TableStore> = Arc::new(self.store(token));
         table_config(&self.settings, on_closed, Some(store))
     }
 
@@ -191,7 +192,7 @@ impl Node {
                     self.layout.holder(id),
                 ];
                 self.pipes
-                    .here()
+                    .this_thread()
                     .send(keys::eval(keys::FORGET, &keys, &[token.as_str()]));
             }
             // Its final snapshot is stored and its lease released, through this same pipe (or another
@@ -270,7 +271,7 @@ impl Node {
             }
             let mut gone = redis::cmd("ZREM");
             gone.arg(keys::LOAD).arg(&node);
-            self.pipes.here().send(gone);
+            self.pipes.this_thread().send(gone);
         }
         Ok((None, 0))
     }
@@ -325,10 +326,10 @@ impl Node {
         let _round = self.lease_round.lock().await;
         let mut leave = redis::cmd("ZREM");
         leave.arg(keys::LOAD).arg(&self.id);
-        self.pipes.here().send(leave);
+        self.pipes.this_thread().send(leave);
         for handle in self.tables.all() {
             if let Some(keep) = &handle.keep {
-                keep.do_send(Keep::HandOver);
+                keep.do_send(OwnerOrder::HandOver);
             }
         }
         while !self.tables.is_empty() {

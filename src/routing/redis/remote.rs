@@ -13,10 +13,10 @@ use actix::{
     ResponseFuture, WrapFuture,
 };
 
+use super::between_nodes::{Answer, Note, Place, ToSockets, ToTables};
 use super::node::{Node, Route};
 use super::requests::{seat_answer, watching_answer};
 use super::stand_ins::{Guest, Proxy, Relocate, GUEST_IDS};
-use super::wire::{Answer, Note, Place, ToSockets, ToTables};
 use crate::cards::Seat;
 use crate::catalog;
 use crate::metrics::metrics;

@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use tokio::sync::oneshot;
 
-use super::bus::{Hearer, PATIENCE};
+use super::between_nodes::{self, Answer, Ask, Note, Place, ToSockets, ToTables};
+use super::bus::{Subscriber, PATIENCE};
 use super::keys;
 use super::node::{Node, Route};
 use super::stand_ins::lock;
-use super::wire::{self, Answer, Ask, Note, Place, ToSockets, ToTables};
 use crate::metrics::metrics;
 use crate::outbox::Frame;
 use crate::table::{CheckToken, ConnId, Detach, FromSeat, Join, Outbound, TableRefusal};
@@ -35,7 +35,7 @@ impl Node {
         let payload = serde_json::to_vec(&message).expect("requests always serialize");
         let heard = self
             .pipes
-            .here()
+            .this_thread()
             .publish_heard(keys::tables_channel(owner), payload)
             .await;
         let answer = match heard {
@@ -59,7 +59,7 @@ impl Node {
     ) {
         let payload = serde_json::to_vec(message).expect("requests always serialize");
         self.pipes
-            .here()
+            .this_thread()
             .publish_then(keys::tables_channel(owner), payload, move |heard| {
                 if matches!(heard, Some(redis::Value::Int(0))) {
                     unheard();
@@ -70,15 +70,16 @@ impl Node {
     /// Publishes to another node's sockets.
     pub fn tell_sockets(&self, node: &str, message: &ToSockets) {
         self.pipes
-            .here()
+            .this_thread()
             .publish(keys::sockets_channel(node), message.encode());
     }
 
     /// Publishes a frame's text to one of another node's sockets.
     pub fn relay_frame(&self, node: &str, conn: ConnId, text: &str) {
-        self.pipes
-            .here()
-            .publish(keys::sockets_channel(node), wire::frame_message(conn, text));
+        self.pipes.this_thread().publish(
+            keys::sockets_channel(node),
+            between_nodes::frame_message(conn, text),
+        );
     }
 
     /// A request for one of this node's tables.
@@ -294,12 +295,12 @@ fn refused_here() -> Answer {
     }
 }
 
-impl Hearer for Node {
-    fn heard(&self, channel: &str, payload: &[u8]) {
+impl Subscriber for Node {
+    fn message(&self, channel: &str, payload: &[u8]) {
         let Some(node) = self.me.upgrade() else {
             return;
         };
-        let Some(messages) = wire::unbundle(payload) else {
+        let Some(messages) = between_nodes::unbundle(payload) else {
             tracing::warn!("an unreadable bundle from another node");
             return;
         };
@@ -310,7 +311,7 @@ impl Hearer for Node {
                     Ok(request) => node.clone().serve(request),
                     Err(e) => tracing::warn!("an unreadable request from another node: {e}"),
                 }
-            } else if let Some((conn, text)) = wire::frame_in(payload) {
+            } else if let Some((conn, text)) = between_nodes::frame_in(payload) {
                 self.deliver_frame(conn, text);
             } else if let Some(message) = ToSockets::decode(payload) {
                 self.deliver(message);
@@ -318,7 +319,7 @@ impl Hearer for Node {
         }
     }
 
-    fn listening(&self, now: bool) {
+    fn subscribed(&self, now: bool) {
         if now {
             return;
         }

@@ -12,13 +12,17 @@ use std::time::Duration;
 
 use redis::{PushInfo, PushKind, Value};
 
-use super::bus::{Hearer, PATIENCE};
+use super::bus::{Subscriber, PATIENCE};
 use crate::metrics::metrics;
 
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
 /// Subscribes to `channels` on the Cluster reached from `seeds` and hands on every message.
-pub async fn listen(seeds: Arc<Vec<String>>, channels: Vec<String>, hearer: Arc<dyn Hearer>) {
+pub async fn listen(
+    seeds: Arc<Vec<String>>,
+    channels: Vec<String>,
+    subscriber: Arc<dyn Subscriber>,
+) {
     let mut backoff = Duration::from_millis(100);
     loop {
         let (pushes, mut heard) = tokio::sync::mpsc::unbounded_channel::<PushInfo>();
@@ -52,7 +56,7 @@ pub async fn listen(seeds: Arc<Vec<String>>, channels: Vec<String>, hearer: Arc<
             }
         };
         backoff = Duration::from_millis(100);
-        hearer.listening(true);
+        subscriber.subscribed(true);
         while let Some(push) = heard.recv().await {
             match push.kind {
                 PushKind::SMessage => {
@@ -60,7 +64,7 @@ pub async fn listen(seeds: Arc<Vec<String>>, channels: Vec<String>, hearer: Arc<
                         push.data.as_slice()
                     {
                         if let Ok(channel) = std::str::from_utf8(channel) {
-                            hearer.heard(channel, payload);
+                            subscriber.message(channel, payload);
                         }
                     }
                 }
@@ -70,12 +74,12 @@ pub async fn listen(seeds: Arc<Vec<String>>, channels: Vec<String>, hearer: Arc<
                     tracing::warn!("lost a Redis Cluster subscription; subscribing afresh");
                     break;
                 }
-                PushKind::SSubscribe => hearer.listening(true),
+                PushKind::SSubscribe => subscriber.subscribed(true),
                 _ => {}
             }
         }
         // The connection's end closed the channel of pushes: subscribe afresh.
         drop(connection);
-        hearer.listening(false);
+        subscriber.subscribed(false);
     }
 }

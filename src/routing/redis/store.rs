@@ -11,14 +11,14 @@
 
 use futures_util::future::{ready, BoxFuture, FutureExt};
 
-use super::bus::Pipes;
+use super::bus::ThreadPipes;
 use super::keys;
 use crate::metrics::metrics;
-use crate::table::{Change, Kept, TableId, TableKeeper};
+use crate::table::{Change, StoreAnswer, TableId, TableStore};
 
 /// Stores one table's snapshots through its thread's pipe, under its owner's token.
 pub struct Store {
-    pub pipes: Pipes,
+    pub pipes: ThreadPipes,
     /// The snapshot's time to live, in ms.
     pub ttl: u64,
     /// The lease's time to live, in ms (a lease that ran out is taken again by a write).
@@ -75,7 +75,7 @@ impl Store {
         pipe: &super::bus::Pipe,
         id: &TableId,
         change: Change,
-    ) -> impl std::future::Future<Output = Kept> {
+    ) -> impl std::future::Future<Output = StoreAnswer> {
         let stored = pipe.run(self.write(id, change));
         let wait = self.wait();
         let queued = match (&wait, self.layout.cluster) {
@@ -87,14 +87,14 @@ impl Store {
             let kept = kept(stored.await);
             let heard = match (queued, wait) {
                 (Some(queued), _) => queued.await,
-                (None, Some(wait)) if kept == Kept::Stored => pipe.run_at(wait, at).await,
+                (None, Some(wait)) if kept == StoreAnswer::Stored => pipe.run_at(wait, at).await,
                 (None, _) => return kept,
             };
-            if kept != Kept::Stored {
+            if kept != StoreAnswer::Stored {
                 return kept;
             }
             match heard {
-                Some(redis::Value::Int(n)) if n >= i64::from(replicas) => Kept::Stored,
+                Some(redis::Value::Int(n)) if n >= i64::from(replicas) => StoreAnswer::Stored,
                 heard => {
                     metrics().redis_errors.inc();
                     tracing::warn!(
@@ -102,7 +102,7 @@ impl Store {
                         replicas,
                         "a change did not reach enough replicas in time"
                     );
-                    Kept::Failed
+                    StoreAnswer::Failed
                 }
             }
         }
@@ -110,29 +110,29 @@ impl Store {
 }
 
 /// What the `STORE` script's answer means for the table.
-fn kept(answer: Option<redis::Value>) -> Kept {
+fn kept(answer: Option<redis::Value>) -> StoreAnswer {
     match answer {
         Some(redis::Value::Int(1)) => {
             metrics().snapshots_written.inc();
-            Kept::Stored
+            StoreAnswer::Stored
         }
-        Some(redis::Value::Int(0)) => Kept::Missing,
-        Some(redis::Value::Int(-1)) => Kept::Fenced,
-        _ => Kept::Failed,
+        Some(redis::Value::Int(0)) => StoreAnswer::Missing,
+        Some(redis::Value::Int(-1)) => StoreAnswer::Fenced,
+        _ => StoreAnswer::Failed,
     }
 }
 
-impl TableKeeper for Store {
-    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, Kept> {
-        let pipe = self.pipes.here();
+impl TableStore for Store {
+    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, StoreAnswer> {
+        let pipe = self.pipes.this_thread();
         if !pipe.is_up() {
-            return ready(Kept::Failed).boxed();
+            return ready(StoreAnswer::Failed).boxed();
         }
         self.write_and_wait(&pipe, id, change).boxed()
     }
 
-    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, Kept> {
-        let pipe = self.pipes.here();
+    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, StoreAnswer> {
+        let pipe = self.pipes.this_thread();
         let stored = self.write_and_wait(&pipe, id, whole);
         let release = keys::eval(keys::RELEASE, &[self.layout.lease(id)], &[&self.token]);
         // The lease goes only once the final snapshot is stored (and on the replicas asked for).

@@ -6,11 +6,11 @@ use std::time::Instant;
 use actix::{ActorContext, ActorFutureExt, AsyncContext, Context, Handler, WrapFuture};
 use rand::{Rng, SeedableRng};
 
-use super::super::messages::{DealRecord, Keep};
+use super::super::messages::{DealRecord, OwnerOrder};
 use super::super::seats::{Level, Occupant};
 use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf};
 use super::super::{DealSeal, TableId};
-use super::{Change, Closing, Kept, Table, TableConfig, TableRng};
+use super::{Change, Closing, StoreAnswer, Table, TableConfig, TableRng};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{BotRng, DealOrder, Game};
 use crate::matches::Match;
@@ -238,19 +238,19 @@ fn replay<G: Game>(
     Ok((state, order))
 }
 
-impl<G: Game> Handler<Keep> for Table<G> {
+impl<G: Game> Handler<OwnerOrder> for Table<G> {
     type Result = ();
 
-    fn handle(&mut self, keep: Keep, ctx: &mut Context<Self>) {
+    fn handle(&mut self, keep: OwnerOrder, ctx: &mut Context<Self>) {
         match keep {
             // A paused table tries again by itself.
-            Keep::Save if self.paused() => {}
-            Keep::Save => {
+            OwnerOrder::Save if self.paused() => {}
+            OwnerOrder::Save => {
                 // The store may have lost what it held: the whole table goes again.
                 self.stored = None;
                 self.commit(ctx, |_, _| {});
             }
-            Keep::HandOver => {
+            OwnerOrder::HandOver => {
                 let Some(store) = self.config.store.clone() else {
                     return;
                 };
@@ -259,13 +259,13 @@ impl<G: Game> Handler<Keep> for Table<G> {
                 let handed = store.hand_over(&self.id, self.whole());
                 ctx.wait(handed.into_actor(self).map(|kept, table, ctx| {
                     table.closing = match kept {
-                        Kept::Fenced => Closing::Lost,
+                        StoreAnswer::Fenced => Closing::Lost,
                         _ => Closing::HandedOver,
                     };
                     ctx.stop();
                 }));
             }
-            Keep::Lost => self.step_down(ctx),
+            OwnerOrder::Lost => self.step_down(ctx),
         }
     }
 }
