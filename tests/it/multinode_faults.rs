@@ -30,6 +30,7 @@ use chaikhana::table::TableRecord;
 
 use crate::support::cluster::*;
 use crate::support::players::{Journal, Players};
+use crate::support::redis_procs::lost;
 
 /// The lease the harness gives every node (`CHAIKHANA_REDIS_LEASE_MS`).
 const LEASE: Duration = Duration::from_millis(2000);
@@ -214,18 +215,6 @@ impl Figures {
     }
 }
 
-/// Polls `done` until it holds or `patience` runs out; answers whether it held.
-async fn wait_for(patience: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let started = Instant::now();
-    while !done() {
-        if started.elapsed() > patience {
-            return false;
-        }
-        actix_rt::time::sleep(Duration::from_millis(10)).await;
-    }
-    true
-}
-
 /// One run: a fresh cluster and match, the fault at version `BEFORE + 2 (run - 1)`, play on, check.
 async fn run_once(fault: Fault, run: u64) -> Result<Figures, String> {
     let mut scene = Scene::start(fault).await;
@@ -264,45 +253,6 @@ async fn run_once(fault: Fault, run: u64) -> Result<Figures, String> {
         over: journal.over,
         journal_note: journal.note(),
     })
-}
-
-/// Every acknowledged action the record does not hold, at the version its acknowledgement gave, as
-/// the seat that sent it.
-fn lost(journal: &Journal, record: &TableRecord) -> Vec<String> {
-    let recorded = |version: u64| {
-        record
-            .deals
-            .iter()
-            .flat_map(|deal| &deal.actions)
-            .find(|(_, _, made)| *made == version)
-    };
-    let mut lost = Vec::new();
-    for ack in &journal.acks {
-        let Some(sent) = journal.sent.get(&ack.id) else {
-            lost.push(format!(
-                "seat {} got an ack for an unknown id {}",
-                ack.seat, ack.id
-            ));
-            continue;
-        };
-        match recorded(ack.version) {
-            Some((seat, action, _)) if seat.index() as u64 == sent.seat && *action == sent.action => {}
-            Some((seat, action, _)) => lost.push(format!(
-                "seat {} acked at v{} for {} (sent on v{}), the record has seat {} {} there",
-                sent.seat,
-                ack.version,
-                sent.action,
-                sent.on,
-                seat.index(),
-                action
-            )),
-            None => lost.push(format!(
-                "seat {} acked at v{} for {} (sent on v{}), the record (to v{}) has no action there",
-                sent.seat, ack.version, sent.action, sent.on, record.version
-            )),
-        }
-    }
-    lost
 }
 
 /// Every view a seat was shown that is not the view the record gives that seat at that version.
