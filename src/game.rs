@@ -168,7 +168,7 @@ pub trait Game: Sized + 'static {
     /// The whole truth of one deal.
     type State: Clone + fmt::Debug + PartialEq + Serialize + Send + Unpin;
     /// What a seat can do: a closed, typed set.
-    type Action: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send;
+    type Action: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Unpin;
     /// What one seat (or a spectator, `None`) may see, with the hints its board needs.
     type View: Clone + fmt::Debug + Serialize + Send;
     /// The matches a host may ask for, as the game's own type: read from a table request's `length`

@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::matches::MatchLength;
 use crate::settings::{Role, Settings};
 use crate::table::{
-    Level, OnClosed, TableConfig, TableHandle, TableId, TableKind, TableRefusal, TableStore,
-    TokenHash, WatchKey,
+    Level, OnClosed, TableConfig, TableHandle, TableId, TableKind, TablePolicy, TableRefusal,
+    TableStore, TokenHash, WatchKey,
 };
 
 /// A table to open: its game, kind and match length, and the hash of its creator's token.
@@ -79,13 +79,15 @@ pub fn table_config(
     store: Option<Arc<dyn TableStore>>,
 ) -> TableConfig {
     TableConfig {
-        bot_delay: settings.bot_delay(),
-        strong_budget: settings.strong_budget(),
-        seat_hold: settings.seat_hold(),
-        idle_expiry: settings.idle_expiry(),
-        sockets_per_seat: settings.sockets_per_seat,
-        watchers_per_table: settings.watchers_per_table,
-        shuffle_wait: std::time::Duration::from_millis(settings.shuffle_wait_ms),
+        policy: TablePolicy {
+            bot_delay: settings.bot_delay(),
+            strong_budget: settings.strong_budget(),
+            seat_hold: settings.seat_hold(),
+            idle_expiry: settings.idle_expiry(),
+            sockets_per_seat: settings.sockets_per_seat,
+            watchers_per_table: settings.watchers_per_table,
+            shuffle_wait: std::time::Duration::from_millis(settings.shuffle_wait_ms),
+        },
         on_closed,
         store,
     }

@@ -72,8 +72,11 @@ pub struct TableRecord {
     pub deals: Vec<DealRecord>,
 }
 
+/// One deal of a match. A table keeps its actions as its game's own (`A` is the game's action); a
+/// snapshot read without knowing the game, or a record for someone outside the table, holds them as
+/// JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DealRecord {
+pub struct DealRecord<A = serde_json::Value> {
     pub setup: crate::game::DealSetup,
     pub seed: u64,
     /// The salt of the deal's commitment (see `table::seal`), kept so that a rebuilt table shows the
@@ -85,8 +88,49 @@ pub struct DealRecord {
     pub shuffle: super::ShuffleRecord,
     /// The table's version once the deal was dealt.
     pub dealt_at: u64,
-    /// Each accepted action: the seat, the action as JSON, and the version it made.
-    pub actions: Vec<(Seat, serde_json::Value, u64)>,
+    /// Each accepted action: the seat, the action, and the version it made.
+    pub actions: Vec<(Seat, A, u64)>,
+}
+
+impl<A> DealRecord<A> {
+    /// The same deal with each action changed by `action`.
+    fn with_actions<B, E>(
+        self,
+        mut action: impl FnMut(A) -> Result<B, E>,
+    ) -> Result<DealRecord<B>, E> {
+        let actions = self
+            .actions
+            .into_iter()
+            .map(|(seat, a, made)| Ok((seat, action(a)?, made)))
+            .collect::<Result<_, E>>()?;
+        Ok(DealRecord {
+            setup: self.setup,
+            seed: self.seed,
+            salt: self.salt,
+            shuffle: self.shuffle,
+            dealt_at: self.dealt_at,
+            actions,
+        })
+    }
+}
+
+impl<A: Serialize + Clone> DealRecord<A> {
+    /// The deal with its actions written as JSON, for a record that leaves the table.
+    pub fn written(&self) -> DealRecord {
+        self.clone()
+            .with_actions(serde_json::to_value)
+            .expect("actions always serialize")
+    }
+}
+
+impl DealRecord {
+    /// The deal with its actions read as `G`'s, once, when a table is rebuilt from its snapshot.
+    pub fn read<G: crate::game::Game>(self) -> Result<DealRecord<G::Action>, String> {
+        self.with_actions(|json| {
+            serde_json::from_value(json)
+                .map_err(|e| format!("a recorded action cannot be read: {e}"))
+        })
+    }
 }
 
 /// A frame for a socket.

@@ -1,9 +1,12 @@
-//! Tables: one actix actor per table owns its match, seats, tokens, computer players and timers.
+//! Tables: one actix actor per table owns its match, seats, tokens, computer players and timers. Its
+//! decisions are made by a synchronous [`TableCore`] (events in, effects out); the actor only carries
+//! the effects out.
 //!
 //! Everything outside a table (HTTP handlers, WebSocket sessions, the router) talks to it through a
 //! [`TableHandle`]: a set of type-erased recipients, so nothing outside knows which game it plays.
 
 mod actor;
+mod core;
 mod frames;
 mod messages;
 mod refusal;
@@ -13,7 +16,11 @@ mod shuffle;
 mod snapshot;
 mod watch;
 
-pub use actor::{Change, Closing, OnClosed, StoreAnswer, Table, TableConfig, TableStore};
+pub use self::core::{
+    Change, Closing, Effect, OnClosed, StoreAnswer, TableConfig, TableCore, TablePolicy,
+    TableStore, Timer,
+};
+pub use actor::Table;
 pub use messages::*;
 pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{commitment, fresh_salt, DealSeal, RevealTo};

@@ -95,12 +95,12 @@ pub enum Occupant<G: Game> {
 }
 
 impl<G: Game> Occupant<G> {
-    /// A person's seat, held by the token with this hash.
-    pub fn person(key: TokenHash) -> Occupant<G> {
+    /// A person's seat, held by the token with this hash, with no socket yet at `now`.
+    pub fn person(key: TokenHash, now: Instant) -> Occupant<G> {
         Occupant::Person {
             key,
             sockets: 0,
-            gone_since: Some(Instant::now()),
+            gone_since: Some(now),
             attached_before: false,
         }
     }

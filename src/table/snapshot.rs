@@ -33,17 +33,17 @@ pub struct Snapshot {
 /// A snapshot of a table borrowed from it, to be written without copying its record first. It is
 /// written exactly as the [`Snapshot`] it stands for.
 #[derive(Serialize)]
-pub struct SnapshotOf<'a> {
+pub struct SnapshotOf<'a, A: Serialize> {
     pub game: &'a str,
     pub kind: TableKind,
     pub length: MatchLength,
     pub matchup: &'a Match,
     pub seats: Vec<SeatRecord>,
-    pub deals: &'a [DealRecord],
+    pub deals: &'a [DealRecord<A>],
     pub version: u64,
 }
 
-impl SnapshotOf<'_> {
+impl<A: Serialize> SnapshotOf<'_, A> {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("snapshots always serialize")
     }
@@ -82,7 +82,7 @@ impl Snapshot {
     }
 
     /// The line a store adds after the snapshot for one accepted action (with its leading newline).
-    pub fn played_line(seat: Seat, action: &serde_json::Value, made: u64) -> String {
+    pub fn played_line(seat: Seat, action: &impl Serialize, made: u64) -> String {
         let json = serde_json::to_string(&(seat, action, made)).expect("actions always serialize");
         format!("\n{json}")
     }

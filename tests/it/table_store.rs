@@ -14,7 +14,7 @@ use chaikhana::matches::MatchLength;
 use chaikhana::protocol::ClientMsg;
 use chaikhana::table::{
     Attach, Change, Closing, FromSeat, Outbound, SocketOut, StoreAnswer, TableConfig, TableHandle,
-    TableId, TableKind, TableRefusal, TableStore, Token,
+    TableId, TableKind, TablePolicy, TableRefusal, TableStore, Token,
 };
 
 /// A store that answers what the test says, and counts what it was given.
@@ -117,13 +117,15 @@ async fn seated() -> Seated {
         Arc::new(move |_: &TableId, closing: Closing| *closed.lock().unwrap() = Some(closing))
     };
     let config = TableConfig {
-        bot_delay: Duration::from_millis(1),
-        strong_budget: chaikhana::games::strong::DEFAULT_BUDGET,
-        seat_hold: Duration::from_secs(60),
-        idle_expiry: Duration::from_secs(60),
-        sockets_per_seat: 4,
-        watchers_per_table: 50,
-        shuffle_wait: Duration::ZERO,
+        policy: TablePolicy {
+            bot_delay: Duration::from_millis(1),
+            strong_budget: chaikhana::games::strong::DEFAULT_BUDGET,
+            seat_hold: Duration::from_secs(60),
+            idle_expiry: Duration::from_secs(60),
+            sockets_per_seat: 4,
+            watchers_per_table: 50,
+            shuffle_wait: Duration::ZERO,
+        },
         on_closed,
         store: Some(Arc::new(store.clone())),
     };

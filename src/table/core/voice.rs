@@ -3,7 +3,7 @@
 //! version. A seat's voice belongs to the socket that switched it on, so the handshake reaches one
 //! browser, and it goes off when that socket goes.
 
-use super::Table;
+use super::TableCore;
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::protocol::{ServerMsg, SignalKind};
@@ -45,7 +45,7 @@ impl VoiceRoom {
     }
 }
 
-impl<G: Game> Table<G> {
+impl<G: Game> TableCore<G> {
     /// A seat switches its voice on or off.
     pub(super) fn switch_voice(&mut self, conn: ConnId, seat: Seat, on: bool) {
         if self.kind == TableKind::Computer {

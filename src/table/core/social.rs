@@ -2,7 +2,7 @@
 //! phrases. Neither changes the game or its version; a name is text the pages show as text, and a
 //! phrase travels as an id only, so no free text ever passes from one player to another but a name.
 
-use super::Table;
+use super::TableCore;
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::protocol::{Phrase, ServerMsg};
@@ -38,7 +38,7 @@ fn reorders(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-impl<G: Game> Table<G> {
+impl<G: Game> TableCore<G> {
     /// A seat gives the name it goes by (or none): everyone is told.
     pub(super) fn rename(&mut self, conn: ConnId, seat: Seat, raw: &str) {
         match clean_name(raw) {
@@ -60,9 +60,7 @@ impl<G: Game> Table<G> {
             return;
         }
         let frame = ServerMsg::Phrase { seat, id }.to_frame();
-        for conn in self.everyone() {
-            self.send(conn, frame.clone());
-        }
+        self.send_everyone(&frame);
     }
 }
 

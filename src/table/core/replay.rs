@@ -9,14 +9,14 @@ use serde::Serialize;
 use super::super::frames::{MatchInfo, Status, ViewFrame};
 use super::super::messages::{ConnId, DealRecord};
 use super::super::{DealSeal, RefusalCode, RevealTo, TableRefusal};
-use super::Table;
+use super::TableCore;
 use crate::cards::{deal_rng, Seat};
 use crate::game::Game;
 use crate::outbox::Frame;
 
 /// Where a replay frame stands in its deal.
 #[derive(Serialize)]
-struct ReplayStep<'a> {
+struct ReplayStep<'a, A: Serialize> {
     /// Which deal of the match, from 0.
     deal: usize,
     /// How many of the deal's actions have been played: 0 is the deal as dealt.
@@ -25,7 +25,7 @@ struct ReplayStep<'a> {
     steps: usize,
     /// The action that led to this step, and who made it (none at step 0).
     by: Option<Seat>,
-    action: Option<&'a serde_json::Value>,
+    action: Option<&'a A>,
 }
 
 /// A `replay` frame: a view frame of the step (no actions open, status "playing" throughout, the
@@ -35,10 +35,10 @@ struct ReplayStep<'a> {
 struct ReplayFrame<'a, G: Game> {
     #[serde(flatten)]
     frame: ViewFrame<'a, G>,
-    replay: ReplayStep<'a>,
+    replay: ReplayStep<'a, G::Action>,
 }
 
-impl<G: Game> Table<G> {
+impl<G: Game> TableCore<G> {
     /// Answers a seat's (or a watcher's, `None`) request for step `step` of deal `deal`, or refuses
     /// it with a sentence.
     pub(super) fn send_replay(
@@ -132,7 +132,7 @@ impl<G: Game> Table<G> {
 
     /// The record of deal `deal` of this match, if it has ended (the deal in play cannot be replayed:
     /// a replay would show nothing new, but the rule stays simple and plain).
-    fn ended_deal(&self, deal: usize) -> Result<&DealRecord, TableRefusal> {
+    fn ended_deal(&self, deal: usize) -> Result<&DealRecord<G::Action>, TableRefusal> {
         let Some(record) = self.record.get(deal) else {
             return Err(TableRefusal::new(
                 RefusalCode::NoSuchDeal,
@@ -163,14 +163,15 @@ struct Replayed<G: Game> {
 /// The deal of `record` as it stood after its first `step` actions and as it ended, in one pass, and
 /// its seal. A record whose action cannot be read, or is refused by the rules it was once accepted
 /// by, is a bad record.
-fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<Replayed<G>, TableRefusal> {
+fn replayed<G: Game>(
+    record: &DealRecord<G::Action>,
+    step: usize,
+) -> Result<Replayed<G>, TableRefusal> {
     let bad_record = |message: String| TableRefusal::new(RefusalCode::BadRecord, message);
     let (mut state, order) = G::deal_in_order(&record.setup, &mut deal_rng(record.seed));
     let mut at_step = (step == 0).then(|| state.clone());
-    for (done, (seat, json, _)) in record.actions.iter().enumerate() {
-        let action: G::Action = serde_json::from_value(json.clone())
-            .map_err(|_| bad_record("This deal's record cannot be read back.".into()))?;
-        G::apply(&mut state, *seat, &action).map_err(|e| bad_record(e.message))?;
+    for (done, (seat, action, _)) in record.actions.iter().enumerate() {
+        G::apply(&mut state, *seat, action).map_err(|e| bad_record(e.message))?;
         if done + 1 == step {
             at_step = Some(state.clone());
         }
@@ -184,11 +185,11 @@ fn replayed<G: Game>(record: &DealRecord, step: usize) -> Result<Replayed<G>, Ta
 
 #[cfg(test)]
 mod tests {
-    use super::super::keeping::tests::{config, play_one};
+    use super::super::tests::{open, play_one};
     use super::*;
     use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
     use crate::matches::MatchLength;
-    use crate::table::{TableId, TableKind, Token};
+    use crate::table::{TableKind, Token};
 
     /// Every seat's view, then a watcher's.
     fn views<G: Game>(state: &G::State) -> Vec<serde_json::Value> {
@@ -203,15 +204,12 @@ mod tests {
     /// asks for each step again: each seat is shown what it was shown then; the deal in play and
     /// steps past the end are refused.
     fn replays_every_step<G: Game>(length: MatchLength, seed: u64) {
-        let mut table = Table::<G>::new(
-            TableId::random(),
+        let mut table = open::<G>(
             TableKind::Friends,
             length,
             crate::table::Level::Standard,
             Token::random().hash(),
-            config(),
-        )
-        .unwrap();
+        );
         let mut rng = deal_rng(seed);
         table.start_deal();
         let mut seen = vec![views::<G>(table.state.as_ref().unwrap())];
@@ -253,7 +251,7 @@ mod tests {
         let last: serde_json::Value = serde_json::from_str(last.text_payload().unwrap()).unwrap();
         assert_eq!(
             last["replay"]["action"],
-            table.record[0].actions[steps - 1].1
+            serde_json::to_value(&table.record[0].actions[steps - 1].1).unwrap()
         );
         let code = |r: Result<Frame, TableRefusal>| r.err().map(|e| e.code.as_str());
         assert_eq!(

@@ -1,18 +1,15 @@
-//! A table's snapshot and its rebuilding on another node, and what the owning router asks of it.
+//! A table's snapshot, what of it goes to the store after each change, and its rebuilding on another
+//! node.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
-use actix::{ActorContext, ActorFutureExt, AsyncContext, Context, Handler, WrapFuture};
-use rand::{Rng, SeedableRng};
-
-use super::super::messages::{DealRecord, OwnerOrder};
+use super::super::messages::DealRecord;
 use super::super::seats::{Level, Occupant};
 use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf};
 use super::super::{DealSeal, TableId};
-use super::{Change, Closing, StoreAnswer, Table, TableConfig, TableRng};
+use super::{Change, TableCore, TablePolicy};
 use crate::cards::{deal_rng, Seat};
-use crate::game::{BotRng, DealOrder, Game};
+use crate::game::{DealOrder, Game};
 use crate::matches::Match;
 
 /// What the store holds of a table, as the table was when it was stored: everything a snapshot holds
@@ -39,7 +36,7 @@ impl LastStored {
     }
 }
 
-impl<G: Game> Table<G> {
+impl<G: Game> TableCore<G> {
     fn seat_records(&self) -> Vec<SeatRecord> {
         self.seats
             .iter()
@@ -59,7 +56,7 @@ impl<G: Game> Table<G> {
             length: self.length,
             matchup: self.matchup.clone(),
             seats: self.seat_records(),
-            deals: self.record.clone(),
+            deals: self.record.iter().map(DealRecord::written).collect(),
             version: self.version,
         }
     }
@@ -124,14 +121,17 @@ impl<G: Game> Table<G> {
         Some((Change::Played(lines), now))
     }
 
-    /// Rebuilds a table from its snapshot: the last deal is dealt again from its seed and its actions
-    /// replayed through the rules core (the computer players watching, as they did). Every person's
-    /// seat waits for its player to reconnect, as after a dropped socket.
+    /// Rebuilds a table from its snapshot: the recorded actions are read as the game's, the last deal
+    /// is dealt again from its seed and its actions replayed through the rules core (the computer
+    /// players watching, as they did). Every person's seat waits for its player to reconnect, as
+    /// after a dropped socket.
     pub fn rebuild(
         id: TableId,
         snapshot: Snapshot,
-        config: TableConfig,
-    ) -> Result<Table<G>, String> {
+        policy: TablePolicy,
+        keeps: bool,
+        now: Instant,
+    ) -> Result<TableCore<G>, String> {
         if snapshot.game != G::NAME {
             return Err(format!(
                 "a {} snapshot is not a {} table",
@@ -150,14 +150,14 @@ impl<G: Game> Table<G> {
                 SeatRecord::Person { key } => Occupant::Person {
                     key,
                     sockets: 0,
-                    gone_since: Some(Instant::now()),
+                    gone_since: Some(now),
                     attached_before: true,
                 },
                 SeatRecord::Computer { bot } => {
                     let made = Level::of_bot(bot).and_then(|at| {
                         // Every computer at a table plays at the table's level.
                         level = Some(at);
-                        G::bot(at.bot(), seat, config.strong_budget)
+                        G::bot(at.bot(), seat, policy.strong_budget)
                     });
                     Occupant::Computer(made.ok_or_else(|| {
                         format!("no computer player \"{}\" at a table", bot.name())
@@ -165,7 +165,12 @@ impl<G: Game> Table<G> {
                 }
             });
         }
-        let (state, seal) = match snapshot.deals.last() {
+        let record = snapshot
+            .deals
+            .into_iter()
+            .map(DealRecord::read::<G>)
+            .collect::<Result<Vec<_>, _>>()?;
+        let (state, seal) = match record.last() {
             Some(deal) => {
                 let (state, order) = replay::<G>(deal, snapshot.version, &mut seats)?;
                 let seal = DealSeal::new(order, deal.salt.clone(), deal.shuffle.clone());
@@ -173,44 +178,28 @@ impl<G: Game> Table<G> {
             }
             None => (None, None),
         };
-        let mut rng = TableRng::default();
-        let bot_rng = BotRng::seed_from_u64(rng.gen());
-        Ok(Table {
+        let mut table = TableCore::assemble(
             id,
-            kind: snapshot.kind,
+            snapshot.kind,
             level,
-            config,
+            policy,
+            keeps,
             seats,
-            length: snapshot.length,
-            matchup: snapshot.matchup,
-            state,
-            seal,
-            // A coming deal's numbers are not stored: a rebuilt table commits to a new secret, and
-            // the pages add their numbers to it again.
-            shuffle: super::Shuffle::new(G::SEATS),
-            shuffle_wait: None,
-            record: snapshot.deals,
-            version: snapshot.version,
-            rng,
-            bot_rng,
-            sockets: HashMap::new(),
-            watchers: HashMap::new(),
-            voice: super::voice::VoiceRoom::new(G::SEATS),
-            last_activity: Instant::now(),
-            closing: Closing::Closed,
-            unstored: None,
-            paused_since: None,
-            stored: None,
-            ready: vec![false; G::SEATS],
-            names: vec![None; G::SEATS],
-        })
+            (snapshot.length, snapshot.matchup),
+            record,
+            snapshot.version,
+            now,
+        );
+        table.state = state;
+        table.seal = seal;
+        Ok(table)
     }
 }
 
 /// The deal's state after its recorded actions, shown to the computer players on the way, and the
 /// deal's order.
 fn replay<G: Game>(
-    deal: &DealRecord,
+    deal: &DealRecord<G::Action>,
     version: u64,
     seats: &mut [Occupant<G>],
 ) -> Result<(G::State, DealOrder), String> {
@@ -225,122 +214,34 @@ fn replay<G: Game>(
         }
     };
     show(&state, seats);
-    for (seat, json, made) in &deal.actions {
+    for (seat, action, made) in &deal.actions {
         if *made > version || seat.index() >= seats.len() {
             return Err("the snapshot's actions do not fit its table".into());
         }
-        let action: G::Action = serde_json::from_value(json.clone())
-            .map_err(|e| format!("a recorded action cannot be read: {e}"))?;
-        G::apply(&mut state, *seat, &action)
+        G::apply(&mut state, *seat, action)
             .map_err(|e| format!("a recorded action is refused on replay: {e}"))?;
         show(&state, seats);
     }
     Ok((state, order))
 }
 
-impl<G: Game> Handler<OwnerOrder> for Table<G> {
-    type Result = ();
-
-    fn handle(&mut self, keep: OwnerOrder, ctx: &mut Context<Self>) {
-        match keep {
-            // A paused table tries again by itself.
-            OwnerOrder::Save if self.paused() => {}
-            OwnerOrder::Save => {
-                // The store may have lost what it held: the whole table goes again.
-                self.stored = None;
-                self.commit(ctx, |_, _| {});
-            }
-            OwnerOrder::HandOver => {
-                let Some(store) = self.config.store.clone() else {
-                    return;
-                };
-                // Nothing else is handled meanwhile: an action accepted after the final snapshot
-                // would be lost to the next owner.
-                let handed = store.hand_over(&self.id, self.whole());
-                ctx.wait(handed.into_actor(self).map(|kept, table, ctx| {
-                    table.closing = match kept {
-                        StoreAnswer::Fenced => Closing::Lost,
-                        _ => Closing::HandedOver,
-                    };
-                    ctx.stop();
-                }));
-            }
-            OwnerOrder::Lost => self.step_down(ctx),
-        }
-    }
-}
-
 #[cfg(test)]
-pub(super) mod tests {
-    use std::sync::Arc;
-    use std::time::Duration;
-
+mod tests {
     use rand::seq::SliceRandom;
 
+    use super::super::tests::{open, play, rebuilt};
     use super::*;
     use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
     use crate::matches::MatchLength;
     use crate::table::{TableKind, Token};
 
-    /// A table's behaviour for unit tests: computers at once, nothing stored.
-    pub(in crate::table::actor) fn config() -> TableConfig {
-        TableConfig {
-            bot_delay: Duration::from_millis(1),
-            strong_budget: crate::games::strong::DEFAULT_BUDGET,
-            seat_hold: Duration::from_secs(60),
-            idle_expiry: Duration::from_secs(60),
-            sockets_per_seat: 4,
-            watchers_per_table: 50,
-            shuffle_wait: std::time::Duration::ZERO,
-            on_closed: Arc::new(|_, _| {}),
-            store: None,
-        }
-    }
-
-    /// Plays `actions` random legal actions (dealing again when a deal ends, a new match when one does).
-    fn play<G: Game>(table: &mut Table<G>, actions: usize, seed: u64) {
-        let mut rng = deal_rng(seed);
-        for _ in 0..actions {
-            let to_act = table.state.as_ref().and_then(G::to_act);
-            let Some(seat) = to_act else {
-                if table.matchup.winners().is_some() {
-                    table.matchup = crate::matches::Match::new(table.length, G::SEATS, &mut rng);
-                }
-                table.start_deal();
-                continue;
-            };
-            play_one(table, seat, &mut rng);
-        }
-    }
-
-    /// Plays one legal action of `seat`, chosen at random, as the table does with one it accepts.
-    pub(in crate::table::actor) fn play_one<G: Game>(
-        table: &mut Table<G>,
-        seat: Seat,
-        rng: &mut crate::cards::DealRng,
-    ) {
-        let state = table.state.as_mut().unwrap();
-        let action = G::legal_actions(state, seat).choose(rng).cloned().unwrap();
-        G::apply(state, seat, &action).unwrap();
-        table.accepted(seat, &action);
-    }
-
     fn rebuilds_exactly<G: Game>(length: MatchLength, kind: TableKind) {
         for (actions, seed) in [(0, 1), (1, 2), (17, 3), (120, 4), (400, 5)] {
-            let id = TableId::random();
             let token = Token::random();
-            let mut table = Table::<G>::new(
-                id.clone(),
-                kind,
-                length,
-                Level::Standard,
-                token.hash(),
-                config(),
-            )
-            .unwrap();
+            let mut table = open::<G>(kind, length, Level::Standard, token.hash());
             if kind == TableKind::Friends {
                 for seat in table.seats.iter_mut().skip(1) {
-                    *seat = Occupant::person(Token::random().hash());
+                    *seat = Occupant::person(Token::random().hash(), Instant::now());
                 }
             }
             if actions > 0 {
@@ -352,7 +253,7 @@ pub(super) mod tests {
             assert!(!text.contains(token.as_str()), "a token in clear");
             let stored = Snapshot::from_json(text.as_bytes()).unwrap();
             assert_eq!(stored, snapshot);
-            let rebuilt = Table::<G>::rebuild(id, stored, config()).unwrap();
+            let rebuilt = rebuilt::<G>(stored).unwrap();
             assert_eq!(rebuilt.version, table.version, "{}", G::NAME);
             assert_eq!(rebuilt.state, table.state, "{}", G::NAME);
             assert_eq!(
@@ -380,7 +281,7 @@ pub(super) mod tests {
                         .cloned()
                         .unwrap();
                     G::apply(state, seat, &action).unwrap();
-                    table.accepted(seat, &action);
+                    table.accepted(seat, action);
                 }
             }
             assert_eq!(copy.state, original.state);
@@ -401,19 +302,10 @@ pub(super) mod tests {
     /// it holds reads back as the table's own snapshot and rebuilds the same table.
     fn stored_in_steps<G: Game>(length: MatchLength, kind: TableKind) {
         for seed in 1..4 {
-            let id = TableId::random();
-            let mut table = Table::<G>::new(
-                id.clone(),
-                kind,
-                length,
-                Level::Standard,
-                Token::random().hash(),
-                config(),
-            )
-            .unwrap();
+            let mut table = open::<G>(kind, length, Level::Standard, Token::random().hash());
             if kind == TableKind::Friends {
                 for seat in table.seats.iter_mut().skip(1) {
-                    *seat = Occupant::person(Token::random().hash());
+                    *seat = Occupant::person(Token::random().hash(), Instant::now());
                 }
             }
             table.start_deal();
@@ -423,7 +315,7 @@ pub(super) mod tests {
                 play(&mut table, 1, seed * 1000 + step);
                 if step == 150 && kind == TableKind::Friends {
                     // A seat given up and taken again: the whole table goes, not an action line.
-                    table.seats[1] = Occupant::person(Token::random().hash());
+                    table.seats[1] = Occupant::person(Token::random().hash(), Instant::now());
                 }
                 match table.change_to_store() {
                     None => panic!("a change that the store would not hear of"),
@@ -444,7 +336,7 @@ pub(super) mod tests {
                 let read = Snapshot::from_stored(held.as_bytes()).unwrap();
                 assert_eq!(read, table.snapshot(), "{} at step {step}", G::NAME);
                 if step % 37 == 0 {
-                    let rebuilt = Table::<G>::rebuild(id.clone(), read, config()).unwrap();
+                    let rebuilt = rebuilt::<G>(read).unwrap();
                     assert_eq!(rebuilt.state, table.state);
                     assert_eq!(rebuilt.version, table.version);
                     assert_eq!(rebuilt.seal, table.seal);
@@ -473,35 +365,29 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn the_whole_snapshot_is_written_as_the_snapshot_itself() {
-        let mut table = Table::<Ganjifa>::new(
-            TableId::random(),
+    fn the_whole_snapshot_reads_back_as_the_snapshot_itself() {
+        let mut table = open::<Ganjifa>(
             TableKind::Computer,
             MatchLength::Deals(2),
             Level::Standard,
             Token::random().hash(),
-            config(),
-        )
-        .unwrap();
+        );
         table.start_deal();
         play(&mut table, 40, 4);
         let Change::Whole { json, .. } = table.whole() else {
             panic!("not whole");
         };
-        assert_eq!(json, table.snapshot().to_json());
+        assert_eq!(Snapshot::from_json(json.as_bytes()), Ok(table.snapshot()));
     }
 
     #[test]
     fn actions_added_out_of_order_or_with_a_gap_are_refused() {
-        let mut table = Table::<Panjpar>::new(
-            TableId::random(),
+        let mut table = open::<Panjpar>(
             TableKind::Computer,
             MatchLength::DealsWon(1),
             Level::Standard,
             Token::random().hash(),
-            config(),
-        )
-        .unwrap();
+        );
         table.start_deal();
         let base = table.snapshot().to_json();
         play(&mut table, 3, 11);
@@ -525,36 +411,32 @@ pub(super) mod tests {
 
     #[test]
     fn a_snapshot_that_does_not_fit_is_refused() {
-        let id = TableId::random();
-        let mut table = Table::<Panjpar>::new(
-            id.clone(),
+        let mut table = open::<Panjpar>(
             TableKind::Computer,
             MatchLength::DealsWon(1),
             Level::Standard,
             Token::random().hash(),
-            config(),
-        )
-        .unwrap();
+        );
         table.start_deal();
         play(&mut table, 5, 9);
         let good = table.snapshot();
         let mut other_game = good.clone();
         other_game.game = "ganjifa".into();
-        assert!(Table::<Panjpar>::rebuild(id.clone(), other_game, config()).is_err());
+        assert!(rebuilt::<Panjpar>(other_game).is_err());
         let mut bad_action = good.clone();
         if let Some(deal) = bad_action.deals.last_mut() {
             if let Some(first) = deal.actions.first_mut() {
                 first.1 = serde_json::json!({"type": "no-such-move"});
             }
         }
-        assert!(Table::<Panjpar>::rebuild(id.clone(), bad_action, config()).is_err());
+        assert!(rebuilt::<Panjpar>(bad_action).is_err());
         let mut bad_bot = good.clone();
         bad_bot.seats[1] = SeatRecord::Computer {
             bot: crate::game::BotKind::Random,
         };
-        assert!(Table::<Panjpar>::rebuild(id.clone(), bad_bot, config()).is_err());
+        assert!(rebuilt::<Panjpar>(bad_bot).is_err());
         let mut short = good;
         short.seats.pop();
-        assert!(Table::<Panjpar>::rebuild(id, short, config()).is_err());
+        assert!(rebuilt::<Panjpar>(short).is_err());
     }
 }

@@ -4,14 +4,11 @@
 //! and replay a finished deal as a watcher saw it; anything else it sends is refused, and it never
 //! changes the table. A table takes at most `watchers_per_table` of them.
 
-use actix::{Context, Handler};
-
-use super::super::messages::{ConnId, Watch};
+use super::super::messages::ConnId;
 use super::super::{RefusalCode, TableRefusal};
-use super::Table;
+use super::TableCore;
 use crate::game::Game;
 use crate::metrics::metrics;
-use crate::outbox::Frame;
 use crate::protocol::ClientMsg;
 
 /// What a watcher is told when it tries to play, speak or name itself.
@@ -20,26 +17,24 @@ const WATCHERS_DO_NOT_ACT: (RefusalCode, &str) = (
     "You are watching this table: you can follow the play, but not make moves, talk or send phrases.",
 );
 
-impl<G: Game> Handler<Watch> for Table<G> {
-    type Result = Result<usize, TableRefusal>;
-
-    fn handle(&mut self, Watch { conn, out }: Watch, _: &mut Context<Self>) -> Self::Result {
-        if self.watchers.len() >= self.config.watchers_per_table {
+impl<G: Game> TableCore<G> {
+    /// A socket for a watcher: it is sent what everyone may see, and everyone hears how many watch.
+    /// Answers how many watch now.
+    pub fn watch(&mut self, conn: ConnId) -> Result<usize, TableRefusal> {
+        if self.watchers.len() >= self.policy.watchers_per_table {
             return Err(TableRefusal::too_many_watchers());
         }
         // Its first frame would show a change not yet stored.
         if self.paused() {
             return Err(TableRefusal::unavailable());
         }
-        self.watchers.insert(conn, out);
+        self.watchers.insert(conn);
         let frame = self.view_frame(None, &self.seat_infos());
         self.send(conn, frame);
         self.broadcast_seats();
         Ok(self.watchers.len())
     }
-}
 
-impl<G: Game> Table<G> {
     /// A frame from a watcher's socket.
     pub(super) fn heard_from_watcher(&mut self, conn: ConnId, msg: ClientMsg) {
         match msg {
@@ -53,14 +48,6 @@ impl<G: Game> Table<G> {
                 let (code, message) = WATCHERS_DO_NOT_ACT;
                 self.send_refusal(conn, code.as_str(), message, None);
             }
-        }
-    }
-
-    /// Sends every watcher this frame.
-    pub(super) fn tell_watchers(&mut self, frame: &Frame) {
-        let conns: Vec<ConnId> = self.watchers.keys().copied().collect();
-        for conn in conns {
-            self.send(conn, frame.clone());
         }
     }
 }

@@ -1,0 +1,536 @@
+//! The table core: every decision a table makes (who sits where, versions, the match's flow, the
+//! computers' turns, pauses while its store is out of reach, holds and expiry), synchronous and free of
+//! I/O. It takes events (a join, a socket attaching, a frame from a seat, a timer, the store's answer)
+//! and answers each with [`Effect`]s: frames to send, a change to store, a timer to set, a search to
+//! run, the table to stop. The actor in `table::actor` is only the shell that carries them out, so the
+//! core is tested here without actix, a clock or a socket: time comes in with each event.
+//!
+//! It counts what it does in the process's Prometheus metrics and logs through `tracing`: both are
+//! write-only, and nothing it decides depends on them.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::future::BoxFuture;
+use rand::{Rng, SeedableRng};
+
+use super::frames::{MatchInfo, ShuffleShown, Status, ViewFrame};
+use super::messages::{ConnId, DealRecord};
+use super::seats::{Level, Occupant, TableKind};
+use super::{DealSeal, RevealTo, Shuffle, TableId, TokenHash};
+use crate::cards::Seat;
+use crate::game::{BotRng, Game, Search};
+use crate::games::strong::Budget;
+use crate::matches::{Match, MatchLength};
+use crate::metrics::metrics;
+use crate::outbox::Frame;
+use crate::protocol::{SeatInfo, ServerMsg};
+
+mod flow;
+mod keeping;
+mod levels;
+mod replay;
+mod seating;
+mod social;
+mod storing;
+mod voice;
+mod watchers;
+
+/// About the length of a view frame's JSON, so that its buffer is allocated once.
+const VIEW_SIZE_HINT: usize = 2048;
+
+/// How a table behaves; from the server's settings.
+#[derive(Clone, Debug)]
+pub struct TablePolicy {
+    pub bot_delay: Duration,
+    /// How long a strong computer at the table thinks per decision.
+    pub strong_budget: Budget,
+    pub seat_hold: Duration,
+    pub idle_expiry: Duration,
+    /// Sockets one seat may hold open at once.
+    pub sockets_per_seat: usize,
+    /// Watchers one table may have at once.
+    pub watchers_per_table: usize,
+    /// How long a deal waits for the numbers of the people seated before it is shuffled without the
+    /// missing ones (zero: it never waits; see `table::shuffle`).
+    pub shuffle_wait: Duration,
+}
+
+/// A table's policy and the hooks of the router that started it.
+#[derive(Clone)]
+pub struct TableConfig {
+    pub policy: TablePolicy,
+    /// Called once when the table stops, to take it out of the router.
+    pub on_closed: OnClosed,
+    /// Where snapshots go, when the router keeps them (several nodes); `None` alone.
+    pub store: Option<Arc<dyn TableStore>>,
+}
+
+/// Called once when a table stops.
+pub type OnClosed = Arc<dyn Fn(&TableId, Closing) + Send + Sync>;
+
+/// Why a table stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closing {
+    /// It closed for good (idle, its player left, or another node owns it now).
+    Closed,
+    /// Its node drains: the snapshot stays for the next owner.
+    HandedOver,
+    /// Another owner has it now (or its store refused this one's token): its sockets here reconnect
+    /// and find it there, and what is stored stays.
+    Lost,
+}
+
+/// Stores snapshots.
+pub trait TableStore: Send + Sync {
+    /// Stores a change of the table; resolves to what became of it. Changes of one table are stored
+    /// in the order they are given.
+    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, StoreAnswer>;
+    /// Stores the table's final snapshot and then lets it go, for another node to take; resolves once
+    /// both have reached the store (or failed).
+    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, StoreAnswer>;
+}
+
+/// What a table gives its store to keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The whole snapshot as JSON, in place of whatever was stored.
+    Whole { game: &'static str, json: String },
+    /// Lines to add after what is stored: the actions accepted since it was stored, one line each
+    /// (see `Snapshot::played_line`).
+    Played(String),
+}
+
+/// What became of a [`Change`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreAnswer {
+    Stored,
+    /// Not stored: the store is out of reach.
+    Failed,
+    /// Not stored: lines were to be added to a snapshot the store no longer holds.
+    Missing,
+    /// Refused: this owner no longer holds the table's lease, so it may not write.
+    Fenced,
+}
+
+/// What the core asks its shell to do, in order.
+pub enum Effect<G: Game> {
+    /// Send a frame to a socket, a seat's or a watcher's. A socket whose queue is full is reported
+    /// back with [`TableCore::socket_too_slow`].
+    Send(ConnId, Frame),
+    /// Close a socket with this WebSocket close code and reason.
+    Close(ConnId, u16, &'static str),
+    /// Store this change, taking no other event until the store answers with
+    /// [`TableCore::stored`].
+    Store(Change),
+    /// Store this final snapshot and let the table go; the answer goes to
+    /// [`TableCore::handed_over`].
+    HandOver(Change),
+    /// Call [`TableCore::timer`] with this timer once the time has passed.
+    Wake(Duration, Timer),
+    /// Run a computer's search away from the table, with a generator seeded from `seed`; its choice
+    /// goes to [`TableCore::thought`].
+    Think {
+        seat: Seat,
+        version: u64,
+        search: Search<G>,
+        seed: u64,
+    },
+    /// The oldest join still waiting has its seat stored: answer it.
+    Seated,
+    /// Stop the table.
+    Stop(Closing),
+}
+
+impl<G: Game> std::fmt::Debug for Effect<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Effect::Send(conn, frame) => write!(f, "Send({conn}, {frame:?})"),
+            Effect::Close(conn, code, reason) => write!(f, "Close({conn}, {code}, {reason:?})"),
+            Effect::Store(change) => write!(f, "Store({change:?})"),
+            Effect::HandOver(change) => write!(f, "HandOver({change:?})"),
+            Effect::Wake(after, timer) => write!(f, "Wake({after:?}, {timer:?})"),
+            Effect::Think { seat, version, .. } => write!(f, "Think({seat:?}, {version})"),
+            Effect::Seated => f.write_str("Seated"),
+            Effect::Stop(closing) => write!(f, "Stop({closing:?})"),
+        }
+    }
+}
+
+/// What a timer set with [`Effect::Wake`] was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// The computer in `seat` moves, if the table is still at `version`.
+    Computer { seat: Seat, version: u64 },
+    /// The deal that waits for the seats' numbers (the wait begun at that version) goes ahead.
+    ShuffleWait(u64),
+    /// A paused table tries its store again.
+    PauseRetry,
+}
+
+/// What the table does once a change is stored.
+#[derive(Clone, Debug)]
+enum Then {
+    /// Nothing more (a snapshot stored again on the router's order).
+    Nothing,
+    /// Show everyone the change and wake the next computer.
+    Show,
+    /// Acknowledge a seat's action, then show everyone the change.
+    Acknowledge {
+        conn: ConnId,
+        ack: Frame,
+        arrived: Instant,
+    },
+    /// A seat was taken: deal once every seat is, or show everyone; then answer the join.
+    Seated,
+    /// Seats were given up: show everyone.
+    Broadcast,
+}
+
+/// How soon a paused table tries its store again.
+const PAUSE_RETRY: Duration = Duration::from_millis(500);
+
+/// What every socket hears while the table is paused, and what a request made meanwhile is answered.
+const PAUSED: &str =
+    "Play is paused: the table cannot save its moves right now. It resumes by itself, and nothing is lost.";
+
+/// Every deal's seed (and each match's first seat) comes straight from the operating system's
+/// generator: no player can predict the next deal, and a table keeps no generator state of its own.
+type TableRng = rand::rngs::OsRng;
+
+pub struct TableCore<G: Game> {
+    id: TableId,
+    kind: TableKind,
+    /// How well the computers play, at a computer table (none at a friends table).
+    level: Option<Level>,
+    policy: TablePolicy,
+    /// Whether changes go to a store before anyone hears of them (several nodes).
+    keeps: bool,
+    seats: Vec<Occupant<G>>,
+    length: MatchLength,
+    matchup: Match,
+    state: Option<G::State>,
+    /// The sealed order of the deal in `state`.
+    seal: Option<DealSeal>,
+    /// The coming deal's shuffle: committed to now, added to by each seat's page.
+    shuffle: Shuffle,
+    /// Whether the next deal waits for the seats' numbers (see `deal_next`), and which wait it is.
+    shuffle_wait: Option<u64>,
+    record: Vec<DealRecord<G::Action>>,
+    version: u64,
+    rng: TableRng,
+    bot_rng: BotRng,
+    /// Each seat's sockets, with the seat.
+    sockets: HashMap<ConnId, Seat>,
+    /// The sockets of people watching through the watch link (see `watchers`).
+    watchers: HashSet<ConnId>,
+    voice: voice::VoiceRoom,
+    last_activity: Instant,
+    /// A change the store has not taken yet: what to do once it does (see `pause`).
+    unstored: Option<Then>,
+    /// The change being stored: what to do once it is in, what the store will then hold, and whether
+    /// it is the whole snapshot.
+    storing: Option<(Then, keeping::LastStored, bool)>,
+    /// Since when the table has been waiting for its store: it is paused while this is set.
+    paused_since: Option<Instant>,
+    /// What the store holds of the table, when known to be the table as it was then.
+    stored: Option<keeping::LastStored>,
+    /// The seats that asked for the next deal or the rematch, while the table waits for the rest.
+    /// Not stored: after a move to another node, whoever had asked asks again.
+    ready: Vec<bool>,
+    /// The names people gave their seats. Not stored: each page gives its name again on connecting.
+    names: Vec<Option<String>>,
+    /// What the shell is to do, in order.
+    effects: Vec<Effect<G>>,
+}
+
+impl<G: Game> TableCore<G> {
+    /// A new table. At a computer table the creator (holding the token with hash `creator`) sits in
+    /// seat 1 and computers fill the rest; at a friends table the creator takes seat 1 and the others
+    /// wait for the link. `keeps`: whether its changes go to a store.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: TableId,
+        kind: TableKind,
+        length: MatchLength,
+        level: Level,
+        creator: TokenHash,
+        policy: TablePolicy,
+        keeps: bool,
+        now: Instant,
+    ) -> Option<TableCore<G>> {
+        let mut rng = TableRng::default();
+        let mut seats = vec![Occupant::person(creator, now)];
+        for seat in Seat::all(G::SEATS).skip(1) {
+            seats.push(match kind {
+                TableKind::Computer => {
+                    Occupant::Computer(G::bot(level.bot(), seat, policy.strong_budget)?)
+                }
+                TableKind::Friends => Occupant::Free,
+            });
+        }
+        let level = (kind == TableKind::Computer).then_some(level);
+        let matchup = Match::new(length, G::SEATS, &mut rng);
+        Some(TableCore::assemble(
+            id,
+            kind,
+            level,
+            policy,
+            keeps,
+            seats,
+            (length, matchup),
+            Vec::new(),
+            0,
+            now,
+        ))
+    }
+
+    /// A table of these seats and this record, at this version, with nothing in play yet: `new` and
+    /// `rebuild` both make theirs here.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        id: TableId,
+        kind: TableKind,
+        level: Option<Level>,
+        policy: TablePolicy,
+        keeps: bool,
+        seats: Vec<Occupant<G>>,
+        (length, matchup): (MatchLength, Match),
+        record: Vec<DealRecord<G::Action>>,
+        version: u64,
+        now: Instant,
+    ) -> TableCore<G> {
+        let mut rng = TableRng::default();
+        let bot_rng = BotRng::seed_from_u64(rng.gen());
+        TableCore {
+            id,
+            kind,
+            level,
+            policy,
+            keeps,
+            seats,
+            length,
+            matchup,
+            state: None,
+            seal: None,
+            // A coming deal's numbers are not stored: a rebuilt table commits to a new secret, and
+            // the pages add their numbers to it again.
+            shuffle: Shuffle::new(G::SEATS),
+            shuffle_wait: None,
+            record,
+            version,
+            rng,
+            bot_rng,
+            sockets: HashMap::new(),
+            watchers: HashSet::new(),
+            voice: voice::VoiceRoom::new(G::SEATS),
+            last_activity: now,
+            unstored: None,
+            storing: None,
+            paused_since: None,
+            stored: None,
+            ready: vec![false; G::SEATS],
+            names: vec![None; G::SEATS],
+            effects: Vec::new(),
+        }
+    }
+
+    pub fn id(&self) -> &TableId {
+        &self.id
+    }
+
+    pub fn kind(&self) -> TableKind {
+        self.kind
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The deals of the match in play, each with its actions.
+    pub fn record(&self) -> &[DealRecord<G::Action>] {
+        &self.record
+    }
+
+    /// What the shell is to do now, in order; the core forgets them.
+    pub fn take_effects(&mut self) -> Vec<Effect<G>> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// How often the shell calls [`TableCore::tick`].
+    pub fn tick_every(&self) -> Duration {
+        (self.policy.seat_hold.min(self.policy.idle_expiry) / 4)
+            .clamp(Duration::from_millis(50), Duration::from_secs(5))
+    }
+
+    /// Once the shell runs: a table whose seats are all taken deals, and one rebuilt from its
+    /// snapshot at a computer's turn goes on.
+    pub fn start(&mut self) {
+        if self.status() == Status::Waiting
+            && !self.seats.iter().any(|s| matches!(s, Occupant::Free))
+        {
+            self.deal_next();
+        } else {
+            self.wake_computer();
+        }
+    }
+
+    fn status(&self) -> Status {
+        if self.seats.iter().any(|s| matches!(s, Occupant::Free)) {
+            return Status::Waiting;
+        }
+        match self.state.as_ref().map(G::outcome) {
+            None => Status::Waiting,
+            Some(None) => Status::Playing,
+            Some(Some(_)) if self.matchup.winners().is_some() => Status::MatchOver,
+            Some(Some(_)) => Status::DealOver,
+        }
+    }
+
+    fn seat_infos(&self) -> Vec<SeatInfo> {
+        Seat::all(G::SEATS)
+            .map(|s| {
+                let i = s.index();
+                self.seats[i].info(s, self.voice.is_on(s), self.ready[i], self.names[i].clone())
+            })
+            .collect()
+    }
+
+    /// The frame for `seat` now (none: a watcher's).
+    fn view_frame(&self, seat: Option<Seat>, seats: &[SeatInfo]) -> Frame {
+        let status = self.status();
+        let outcome = self.state.as_ref().and_then(G::outcome);
+        let concealed = match (&self.state, &outcome) {
+            (Some(state), Some(_)) => G::concealed_at_end(state),
+            _ => Vec::new(),
+        };
+        let frame = ViewFrame::<G> {
+            frame: "view",
+            version: self.version,
+            table: seat.map(|_| &self.id),
+            game: G::NAME,
+            kind: self.kind,
+            level: self.level,
+            status,
+            seat,
+            seats,
+            watching: self.watchers.len(),
+            matchup: MatchInfo {
+                score: &self.matchup,
+                winners: self.matchup.winners(),
+            },
+            view: self.state.as_ref().map(|s| G::view(s, seat)),
+            actions: match (&self.state, status, seat) {
+                (Some(state), Status::Playing, Some(seat)) => G::legal_actions(state, seat),
+                _ => Vec::new(),
+            },
+            deal: self.seal.as_ref().map(|seal| {
+                seal.shown(outcome.is_some().then_some(RevealTo {
+                    viewer: seat,
+                    concealed: &concealed,
+                }))
+            }),
+            shuffle: seat.map(|_| ShuffleShown {
+                commitment: self.shuffle.commitment(),
+                contributed: self.shuffle.contributed(),
+            }),
+            outcome,
+        };
+        Frame::json(&frame, VIEW_SIZE_HINT)
+    }
+
+    /// Sends a frame to one socket (a seat's or a watcher's).
+    fn send(&mut self, conn: ConnId, frame: Frame) {
+        self.effects.push(Effect::Send(conn, frame));
+    }
+
+    /// Sends a frame to every socket at the table, the watchers' included.
+    fn send_everyone(&mut self, frame: &Frame) {
+        let everyone = self.sockets.keys().chain(&self.watchers);
+        let sends = everyone.map(|conn| Effect::Send(*conn, frame.clone()));
+        self.effects.extend(sends.collect::<Vec<_>>());
+    }
+
+    /// A socket could not take its frame: its frames pile up, so it is closed and the table goes on
+    /// without it.
+    pub fn socket_too_slow(&mut self, conn: ConnId, now: Instant) {
+        metrics().outbound_overflows.inc();
+        tracing::warn!(table = %self.id, conn, "dropped a socket that could not keep up");
+        self.effects
+            .push(Effect::Close(conn, 1008, "too slow: frames were piling up"));
+        self.forget_socket(conn, now);
+    }
+
+    /// Sends an error for a refused request, counting it.
+    fn send_refusal(&mut self, conn: ConnId, code: &str, message: &str, id: Option<&str>) {
+        metrics()
+            .actions_refused
+            .with_label_values(&[G::NAME, code])
+            .inc();
+        let frame = ServerMsg::Error { code, message, id }.to_frame();
+        self.send(conn, frame);
+    }
+
+    /// Sends every socket its seat's frame, and every watcher what everyone may see.
+    fn broadcast(&mut self) {
+        let seats = self.seat_infos();
+        let frames: Vec<Frame> = Seat::all(G::SEATS)
+            .map(|s| self.view_frame(Some(s), &seats))
+            .collect();
+        let sends = self
+            .sockets
+            .iter()
+            .map(|(conn, seat)| Effect::Send(*conn, frames[seat.index()].clone()));
+        self.effects.extend(sends.collect::<Vec<_>>());
+        if !self.watchers.is_empty() {
+            let frame = self.view_frame(None, &seats);
+            let sends = self
+                .watchers
+                .iter()
+                .map(|c| Effect::Send(*c, frame.clone()));
+            self.effects.extend(sends.collect::<Vec<_>>());
+        }
+    }
+
+    /// Tells every socket who is connected.
+    fn broadcast_seats(&mut self) {
+        let frame = ServerMsg::Seats {
+            seats: &self.seat_infos(),
+            watching: self.watchers.len(),
+        }
+        .to_frame()
+        .superseding();
+        self.send_everyone(&frame);
+    }
+
+    /// Forgets a seat's socket, answering its seat; a watcher's is forgotten too (see `watchers`).
+    fn forget_socket(&mut self, conn: ConnId, now: Instant) -> Option<Seat> {
+        self.watchers.remove(&conn);
+        let seat = self.sockets.remove(&conn)?;
+        if let Occupant::Person {
+            sockets,
+            gone_since,
+            ..
+        } = &mut self.seats[seat.index()]
+        {
+            *sockets = sockets.saturating_sub(1);
+            if *sockets == 0 {
+                *gone_since = Some(now);
+            }
+        }
+        Some(seat)
+    }
+
+    fn seat_of(&self, key: &TokenHash) -> Option<Seat> {
+        Seat::all(G::SEATS).find(|s| self.seats[s.index()].holds(key))
+    }
+
+    /// Stops the table.
+    fn stop(&mut self, closing: Closing) {
+        self.effects.push(Effect::Stop(closing));
+    }
+}
+
+#[cfg(test)]
+mod tests;

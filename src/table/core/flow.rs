@@ -1,0 +1,375 @@
+//! The match's flow: actions played by people and computers, deals dealt once everyone is ready and
+//! every number of the shuffle is in (or its wait is over), rematches.
+
+use std::time::Instant;
+
+use rand::Rng;
+
+use super::super::messages::{ConnId, DealRecord};
+use super::super::seats::Occupant;
+use super::super::{fresh_salt, DealSeal, RefusalCode, Shuffle, ShuffleRefused, TableRefusal};
+use super::{Effect, Status, TableCore, Then, Timer, PAUSED};
+use crate::cards::{deal_rng, Seat};
+use crate::game::Game;
+use crate::matches::Match;
+use crate::metrics::metrics;
+use crate::protocol::{ClientMsg, ServerMsg};
+
+impl<G: Game> TableCore<G> {
+    /// A parsed frame from a socket, a seat's or a watcher's.
+    pub fn from_seat(&mut self, conn: ConnId, msg: ClientMsg, now: Instant) {
+        if self.watchers.contains(&conn) {
+            return self.heard_from_watcher(conn, msg);
+        }
+        let Some(seat) = self.sockets.get(&conn).copied() else {
+            return;
+        };
+        self.last_activity = now;
+        if self.paused() && msg.is_play() {
+            let id = match &msg {
+                ClientMsg::Action { id, .. } => id.as_deref(),
+                _ => None,
+            };
+            return self.send_refusal(conn, RefusalCode::Unavailable.as_str(), PAUSED, id);
+        }
+        match msg {
+            ClientMsg::Resync {} => {
+                metrics().resyncs.inc();
+                let frame = self.view_frame(Some(seat), &self.seat_infos());
+                self.send(conn, frame);
+            }
+            ClientMsg::Replay { deal, step } => self.send_replay(conn, Some(seat), deal, step),
+            ClientMsg::Action {
+                version,
+                id,
+                action,
+            } => self.play(conn, seat, version, id.as_deref(), action, now),
+            ClientMsg::NextDeal { version } => match self.check_moment(version, Status::DealOver) {
+                Ok(()) => self.agree(seat, Self::deal_next),
+                Err(refusal) => self.refuse(conn, seat, refusal, None),
+            },
+            ClientMsg::Rematch { version, level } => {
+                let ready = self
+                    .check_moment(version, Status::MatchOver)
+                    .and_then(|()| self.choose_level(level.as_deref()));
+                match ready {
+                    Ok(()) => self.agree(seat, Self::rematch),
+                    Err(refusal) => self.refuse(conn, seat, refusal, None),
+                }
+            }
+            ClientMsg::Contribute { commitment, value } => {
+                self.contribute(conn, seat, &commitment, &value)
+            }
+            ClientMsg::Name { name } => self.rename(conn, seat, &name),
+            ClientMsg::Phrase { id } => self.say(conn, seat, id),
+            ClientMsg::Voice { on } => self.switch_voice(conn, seat, on),
+            ClientMsg::Signal { to, kind, data } => self.relay_signal(conn, seat, to, kind, &data),
+        }
+    }
+
+    /// A timer set by an [`Effect::Wake`] has run out.
+    pub fn timer(&mut self, timer: Timer) {
+        match timer {
+            Timer::Computer { seat, version } => self.computer_moves(seat, version),
+            Timer::ShuffleWait(wait) => {
+                if self.shuffle_wait == Some(wait) {
+                    self.deal_now();
+                }
+            }
+            Timer::PauseRetry => self.retry_store(),
+        }
+    }
+
+    /// Starts what `seat` asked for (the next deal, a rematch) once every person at the table has
+    /// asked for it; until then everyone is told who has. A computer table starts it at once.
+    pub(super) fn agree(&mut self, seat: Seat, start: fn(&mut Self)) {
+        self.ready[seat.index()] = true;
+        let everyone = Seat::all(G::SEATS).all(|s| {
+            self.ready[s.index()] || !matches!(self.seats[s.index()], Occupant::Person { .. })
+        });
+        if everyone {
+            start(self);
+        } else {
+            self.broadcast_seats();
+        }
+    }
+
+    /// Starts a new match at the same table.
+    pub(super) fn rematch(&mut self) {
+        self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
+        // The record keeps the match in play: a table rematching for hours keeps only this match's
+        // actions.
+        self.record.clear();
+        self.deal_next();
+    }
+
+    /// Deals the next deal of the match once every person seated has added a number to its shuffle,
+    /// or once `shuffle_wait` has passed: a page that never answers does not hold the table up, and
+    /// its seat is shown as having given none.
+    pub(super) fn deal_next(&mut self) {
+        if self.shuffle_wait.is_some() {
+            return;
+        }
+        if self.policy.shuffle_wait.is_zero() || self.everyone_contributed() {
+            return self.deal_now();
+        }
+        let wait = self.version;
+        self.shuffle_wait = Some(wait);
+        let after = self.policy.shuffle_wait;
+        self.effects
+            .push(Effect::Wake(after, Timer::ShuffleWait(wait)));
+    }
+
+    fn deal_now(&mut self) {
+        self.shuffle_wait = None;
+        self.start_deal();
+        self.commit(Then::Show);
+    }
+
+    /// Whether every person seated has added a number to the coming deal's shuffle.
+    fn everyone_contributed(&self) -> bool {
+        let contributed = self.shuffle.contributed();
+        self.seats
+            .iter()
+            .zip(contributed)
+            .all(|(occupant, given)| given || !matches!(occupant, Occupant::Person { .. }))
+    }
+
+    /// Takes a seat's number for the coming deal's shuffle; the deal waiting for it goes ahead once
+    /// every person's is in.
+    pub(super) fn contribute(&mut self, conn: ConnId, seat: Seat, commitment: &str, value: &str) {
+        if let Err(refused) = self.shuffle.contribute(seat, commitment, value) {
+            let message = match refused {
+                ShuffleRefused::OtherDeal => "That number answers a shuffle already dealt.",
+                ShuffleRefused::AlreadyIn => {
+                    "This seat's number for the coming deal is already in."
+                }
+                ShuffleRefused::Malformed => "A shuffle number is 32 lowercase hex digits.",
+            };
+            return self.send_refusal(
+                conn,
+                RefusalCode::ContributionRefused.as_str(),
+                message,
+                None,
+            );
+        }
+        if self.shuffle_wait.is_some() && self.everyone_contributed() {
+            self.deal_now();
+        }
+    }
+
+    pub(super) fn start_deal(&mut self) {
+        self.ready.fill(false);
+        let setup = self.matchup.next_deal();
+        let shuffle = std::mem::replace(&mut self.shuffle, Shuffle::new(G::SEATS));
+        let (seed, shuffle) = shuffle.seal();
+        let (state, order) = G::deal_in_order(&setup, &mut deal_rng(seed));
+        let salt = fresh_salt();
+        self.state = Some(state);
+        self.seal = Some(DealSeal::new(order, salt.clone(), shuffle.clone()));
+        self.version += 1;
+        self.record.push(DealRecord {
+            setup,
+            seed,
+            salt,
+            shuffle,
+            dealt_at: self.version,
+            actions: Vec::new(),
+        });
+    }
+
+    /// After every accepted change: show the computers, send every seat its view, and wake the next
+    /// computer.
+    pub(super) fn show(&mut self) {
+        if let Some(state) = &self.state {
+            for (i, occupant) in self.seats.iter_mut().enumerate() {
+                if let Occupant::Computer(bot) = occupant {
+                    if bot.observes() {
+                        bot.observe(&G::view(state, Some(Seat::new(i))));
+                    }
+                }
+            }
+        }
+        self.broadcast();
+        self.wake_computer();
+    }
+
+    /// Sets the computer's timer when it is a computer's turn.
+    pub(super) fn wake_computer(&mut self) {
+        if self.status() != Status::Playing {
+            return;
+        }
+        let Some(seat) = self.state.as_ref().and_then(G::to_act) else {
+            return;
+        };
+        if matches!(self.seats[seat.index()], Occupant::Computer(_)) {
+            let version = self.version;
+            let after = self.policy.bot_delay;
+            self.effects
+                .push(Effect::Wake(after, Timer::Computer { seat, version }));
+        }
+    }
+
+    /// Whether a computer's move made on `version` still fits the table.
+    fn computer_may_move(&self, version: u64) -> bool {
+        self.version == version && self.status() == Status::Playing && !self.paused()
+    }
+
+    fn computer_moves(&mut self, seat: Seat, version: u64) {
+        if !self.computer_may_move(version) {
+            return;
+        }
+        let Some(state) = self.state.as_ref() else {
+            return;
+        };
+        let Occupant::Computer(bot) = &mut self.seats[seat.index()] else {
+            return;
+        };
+        let legal = G::legal_actions(state, seat);
+        if legal.is_empty() {
+            return;
+        }
+        let view = G::view(state, Some(seat));
+        if let Some(search) = bot.search(&view, &legal) {
+            let seed = self.bot_rng.gen();
+            self.effects.push(Effect::Think {
+                seat,
+                version,
+                search,
+                seed,
+            });
+            return;
+        }
+        let thinking = Instant::now();
+        let action = bot.choose(&view, &legal, &mut self.bot_rng);
+        metrics()
+            .computer_think_seconds
+            .with_label_values(&[G::NAME])
+            .observe(thinking.elapsed().as_secs_f64());
+        self.computer_plays(seat, version, action);
+    }
+
+    /// A computer's search (see [`Effect::Think`]) chose this action on `version`.
+    pub fn thought(&mut self, seat: Seat, version: u64, action: G::Action) {
+        self.computer_plays(seat, version, action);
+    }
+
+    /// Plays a computer's chosen action, unless the table has moved on since it was asked. A computer
+    /// that finished thinking while the table paused moves again once it resumes.
+    fn computer_plays(&mut self, seat: Seat, version: u64, mut action: G::Action) {
+        if !self.computer_may_move(version) {
+            return;
+        }
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
+        if let Err(e) = G::apply(state, seat, &action) {
+            tracing::error!(table = %self.id, %e, "a computer chose a refused action; it plays its first legal one");
+            let Some(first) = G::legal_actions(state, seat).into_iter().next() else {
+                return;
+            };
+            action = first;
+            if G::apply(state, seat, &action).is_err() {
+                return;
+            }
+        }
+        self.accepted(seat, action);
+        self.commit(Then::Show);
+    }
+
+    /// Records an accepted action, moves the version on, and counts the deal if it has ended.
+    pub(super) fn accepted(&mut self, seat: Seat, action: G::Action) {
+        metrics().game(G::NAME).accepted.inc();
+        self.version += 1;
+        if let Some(deal) = self.record.last_mut() {
+            deal.actions.push((seat, action, self.version));
+        }
+        // An action that ends the deal is the deal's last: count it in the match here, once.
+        if let Some(outcome) = self.state.as_ref().and_then(G::outcome) {
+            self.matchup.record(&outcome);
+            if self.matchup.winners().is_some() {
+                metrics()
+                    .matches_finished
+                    .with_label_values(&[G::NAME])
+                    .inc();
+            }
+        }
+    }
+
+    /// A seat's action, made on `version`, as the page sent it.
+    pub(super) fn play(
+        &mut self,
+        conn: ConnId,
+        seat: Seat,
+        version: u64,
+        id: Option<&str>,
+        raw: serde_json::Value,
+        now: Instant,
+    ) {
+        if let Err(refusal) = self.check_moment(version, Status::Playing) {
+            return self.refuse(conn, seat, refusal, id);
+        }
+        // The session read the frame without knowing the game; the game's action is read from it
+        // here, once, and kept typed from here on.
+        let action: G::Action = match serde_json::from_value(raw) {
+            Ok(action) => action,
+            Err(e) => {
+                let message = format!("That is not a {} action: {e}.", G::NAME);
+                return self.send_refusal(conn, RefusalCode::BadAction.as_str(), &message, id);
+            }
+        };
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
+        if let Err(e) = G::apply(state, seat, &action) {
+            return self.send_refusal(conn, e.code, &e.message, id);
+        }
+        self.accepted(seat, action);
+        let ack = ServerMsg::Ack {
+            id,
+            version: self.version,
+        }
+        .to_frame();
+        self.commit(Then::Acknowledge {
+            conn,
+            ack,
+            arrived: now,
+        });
+    }
+
+    /// Checks a request made on `version` while the table should be at `wanted`.
+    pub(super) fn check_moment(&self, version: u64, wanted: Status) -> Result<(), TableRefusal> {
+        if version != self.version {
+            return Err(TableRefusal::new(
+                RefusalCode::StaleVersion,
+                "The table has moved on since that view; here is the current one.",
+            ));
+        }
+        let status = self.status();
+        if status == wanted {
+            return Ok(());
+        }
+        let message = match status {
+            Status::Waiting => "The table is waiting for every seat to be taken.",
+            Status::Playing => "A deal is being played.",
+            Status::DealOver => "This deal is over: deal the next one.",
+            Status::MatchOver => "The match is over: start a rematch.",
+        };
+        Err(TableRefusal::new(RefusalCode::WrongMoment, message))
+    }
+
+    /// Sends an error, and with a stale version the current view as well.
+    pub(super) fn refuse(
+        &mut self,
+        conn: ConnId,
+        seat: Seat,
+        refusal: TableRefusal,
+        id: Option<&str>,
+    ) {
+        self.send_refusal(conn, refusal.code.as_str(), &refusal.message, id);
+        if let RefusalCode::StaleVersion = refusal.code {
+            let frame = self.view_frame(Some(seat), &self.seat_infos());
+            self.send(conn, frame);
+        }
+    }
+}

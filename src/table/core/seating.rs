@@ -1,0 +1,132 @@
+//! Who sits at the table and which sockets are theirs: a friend taking a free seat, a socket showing
+//! its seat's token, a socket going, and the clock that gives up a seat left too long and closes an
+//! idle table.
+
+use std::time::Instant;
+
+use super::super::seats::{Occupant, TableKind};
+use super::super::{TableRefusal, TokenHash};
+use super::{Closing, TableCore, Then};
+use crate::cards::Seat;
+use crate::game::Game;
+use crate::metrics::metrics;
+use crate::table::ConnId;
+
+impl<G: Game> TableCore<G> {
+    /// A friend takes the first free seat with the token of hash `key`. The seat is theirs once it is
+    /// stored (so that a new owner knows its token): the core then says [`super::Effect::Seated`].
+    pub fn join(&mut self, key: TokenHash, now: Instant) -> Result<Seat, TableRefusal> {
+        if self.kind == TableKind::Computer {
+            return Err(TableRefusal::full());
+        }
+        if self.paused() {
+            return Err(TableRefusal::unavailable());
+        }
+        let Some(seat) =
+            Seat::all(G::SEATS).find(|s| matches!(self.seats[s.index()], Occupant::Free))
+        else {
+            return Err(TableRefusal::full());
+        };
+        self.seats[seat.index()] = Occupant::person(key, now);
+        self.last_activity = now;
+        self.commit(Then::Seated);
+        Ok(seat)
+    }
+
+    /// Which seat the token of hash `key` holds, if it may open one more socket.
+    pub fn check_token(&self, key: &TokenHash) -> Result<Seat, TableRefusal> {
+        let seat = self.seat_of(key).ok_or_else(TableRefusal::wrong_token)?;
+        self.room_for_a_socket(seat)?;
+        Ok(seat)
+    }
+
+    /// A socket for the seat the token of hash `key` holds: it is sent its view, and everyone hears
+    /// who is connected.
+    pub fn attach(
+        &mut self,
+        conn: ConnId,
+        key: &TokenHash,
+        now: Instant,
+    ) -> Result<Seat, TableRefusal> {
+        let seat = self.check_token(key)?;
+        // Its first frame would show a change not yet stored.
+        if self.paused() {
+            return Err(TableRefusal::unavailable());
+        }
+        if let Occupant::Person {
+            sockets,
+            gone_since,
+            attached_before,
+            ..
+        } = &mut self.seats[seat.index()]
+        {
+            if *attached_before {
+                metrics().reconnects.inc();
+            }
+            *attached_before = true;
+            *sockets += 1;
+            *gone_since = None;
+        }
+        self.sockets.insert(conn, seat);
+        self.last_activity = now;
+        let frame = self.view_frame(Some(seat), &self.seat_infos());
+        self.send(conn, frame);
+        self.broadcast_seats();
+        Ok(seat)
+    }
+
+    /// A socket has gone (a seat's or a watcher's).
+    pub fn detach(&mut self, conn: ConnId, now: Instant) {
+        let voice_went = self.voice_socket_gone(conn);
+        let watcher_went = self.watchers.contains(&conn);
+        if self.forget_socket(conn, now).is_some() || voice_went || watcher_went {
+            self.broadcast_seats();
+        }
+    }
+
+    /// Refuses one more socket for a seat that holds as many as it may.
+    fn room_for_a_socket(&self, seat: Seat) -> Result<(), TableRefusal> {
+        match self.seats[seat.index()] {
+            Occupant::Person { sockets, .. } if sockets >= self.policy.sockets_per_seat => {
+                Err(TableRefusal::too_many_sockets())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The table's clock: a seat without a socket past the hold is given up (a computer table closes,
+    /// a friends table frees the seat for the link), and a table with no socket for the idle time
+    /// closes.
+    pub fn tick(&mut self, now: Instant) {
+        if self.paused() {
+            return;
+        }
+        let hold = self.policy.seat_hold;
+        let gone = Seat::all(G::SEATS).filter(|s| {
+            matches!(self.seats[s.index()], Occupant::Person { sockets: 0, gone_since: Some(since), .. }
+                if now.saturating_duration_since(since) >= hold)
+        });
+        let gone: Vec<Seat> = gone.collect();
+        if !gone.is_empty() {
+            match self.kind {
+                TableKind::Computer => {
+                    tracing::info!(table = %self.id, "the player left; the computer table closes");
+                    return self.stop(Closing::Closed);
+                }
+                TableKind::Friends => {
+                    for seat in gone {
+                        self.seats[seat.index()] = Occupant::Free;
+                        self.ready[seat.index()] = false;
+                        self.names[seat.index()] = None;
+                    }
+                    self.commit(Then::Broadcast);
+                }
+            }
+        }
+        let idle = now.saturating_duration_since(self.last_activity);
+        if self.sockets.is_empty() && idle >= self.policy.idle_expiry {
+            tracing::info!(table = %self.id, "closing an idle table");
+            self.stop(Closing::Closed);
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! The table core driven by its events alone, as its shell drives it, with no actix and no clock: each
+//! test says what happens and checks what the core asks its shell to do.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+
+use super::*;
+use crate::cards::{deal_rng, DealRng};
+use crate::games::panjpar::Panjpar;
+use crate::protocol::ClientMsg;
+use crate::table::{Snapshot, Token};
+
+/// A table's policy for unit tests: computers at once, seats held a minute.
+pub(super) fn policy() -> TablePolicy {
+    TablePolicy {
+        bot_delay: Duration::from_millis(1),
+        strong_budget: crate::games::strong::DEFAULT_BUDGET,
+        seat_hold: Duration::from_secs(60),
+        idle_expiry: Duration::from_secs(60),
+        sockets_per_seat: 4,
+        watchers_per_table: 50,
+        shuffle_wait: Duration::ZERO,
+    }
+}
+
+/// A new table with nothing stored, its creator holding `creator`.
+pub(super) fn open<G: Game>(
+    kind: TableKind,
+    length: MatchLength,
+    level: Level,
+    creator: TokenHash,
+) -> TableCore<G> {
+    let id = TableId::random();
+    TableCore::new(
+        id,
+        kind,
+        length,
+        level,
+        creator,
+        policy(),
+        false,
+        Instant::now(),
+    )
+    .unwrap()
+}
+
+/// A table rebuilt from `snapshot`, with nothing stored.
+pub(super) fn rebuilt<G: Game>(snapshot: Snapshot) -> Result<TableCore<G>, String> {
+    TableCore::rebuild(TableId::random(), snapshot, policy(), false, Instant::now())
+}
+
+/// Plays `actions` random legal actions (dealing again when a deal ends, a new match when one does).
+pub(super) fn play<G: Game>(table: &mut TableCore<G>, actions: usize, seed: u64) {
+    let mut rng = deal_rng(seed);
+    for _ in 0..actions {
+        let to_act = table.state.as_ref().and_then(G::to_act);
+        let Some(seat) = to_act else {
+            if table.matchup.winners().is_some() {
+                table.matchup = Match::new(table.length, G::SEATS, &mut rng);
+            }
+            table.start_deal();
+            continue;
+        };
+        play_one(table, seat, &mut rng);
+    }
+}
+
+/// Plays one legal action of `seat`, chosen at random, as the table does with one it accepts.
+pub(super) fn play_one<G: Game>(table: &mut TableCore<G>, seat: Seat, rng: &mut DealRng) {
+    let state = table.state.as_mut().unwrap();
+    let action = G::legal_actions(state, seat).choose(rng).cloned().unwrap();
+    G::apply(state, seat, &action).unwrap();
+    table.accepted(seat, action);
+}
+
+/// What the shell was asked to do, each frame read as JSON.
+#[derive(Debug)]
+enum Did {
+    Sent(ConnId, serde_json::Value),
+    Closed(ConnId, u16),
+    Stored(bool),
+    HandedOver,
+    Woken(Duration, Timer),
+    Thinks,
+    Seated,
+    Stopped(Closing),
+}
+
+fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
+    let read = |frame: &Frame| serde_json::from_str(frame.text_payload().unwrap()).unwrap();
+    let effects = table.take_effects().into_iter();
+    effects
+        .map(|effect| match effect {
+            Effect::Send(conn, frame) => Did::Sent(conn, read(&frame)),
+            Effect::Close(conn, code, _) => Did::Closed(conn, code),
+            Effect::Store(change) => Did::Stored(matches!(change, Change::Whole { .. })),
+            Effect::HandOver(_) => Did::HandedOver,
+            Effect::Wake(after, timer) => Did::Woken(after, timer),
+            Effect::Think { .. } => Did::Thinks,
+            Effect::Seated => Did::Seated,
+            Effect::Stop(closing) => Did::Stopped(closing),
+        })
+        .collect()
+}
+
+/// The frames sent to `conn`, in order.
+fn sent_to(did: &[Did], conn: ConnId) -> Vec<&serde_json::Value> {
+    let frames = did.iter().filter_map(|d| match d {
+        Did::Sent(to, frame) if *to == conn => Some(frame),
+        _ => None,
+    });
+    frames.collect()
+}
+
+/// The last view `conn` was sent.
+fn last_view(did: &[Did], conn: ConnId) -> Option<serde_json::Value> {
+    let frames = sent_to(did, conn).into_iter();
+    frames.rev().find(|f| f["type"] == "view").cloned()
+}
+
+/// A Panjpar friends table with both seats taken and a socket each (1 for seat 0, 2 for seat 1),
+/// dealt; `keeps`: whether its changes go to a store.
+fn friends_at_play(keeps: bool) -> (TableCore<Panjpar>, Instant) {
+    let now = Instant::now();
+    let (host, guest) = (Token::random(), Token::random());
+    let id = TableId::random();
+    let kind = TableKind::Friends;
+    let length = MatchLength::DealsWon(3);
+    let mut table = TableCore::new(
+        id,
+        kind,
+        length,
+        Level::Standard,
+        host.hash(),
+        policy(),
+        keeps,
+        now,
+    )
+    .unwrap();
+    table.start();
+    assert!(done(&mut table).is_empty(), "a table waiting for its guest");
+    assert_eq!(table.join(guest.hash(), now), Ok(Seat::new(1)));
+    // The seat, then the deal dealt once it is taken, each stored before anyone hears of it.
+    let mut did = Vec::new();
+    loop {
+        let batch = done(&mut table);
+        let storing = batch.iter().any(|d| matches!(d, Did::Stored(true)));
+        did.extend(batch);
+        if !storing {
+            break;
+        }
+        table.stored(StoreAnswer::Stored, now);
+    }
+    assert!(did.iter().any(|d| matches!(d, Did::Seated)), "{did:?}");
+    assert_eq!(table.version(), 1, "dealt once every seat is taken");
+    table.attach(1, &host.hash(), now).unwrap();
+    table.attach(2, &guest.hash(), now).unwrap();
+    let did = done(&mut table);
+    assert_eq!(last_view(&did, 1).unwrap()["seat"], 0);
+    assert_eq!(last_view(&did, 2).unwrap()["seat"], 1);
+    (table, now)
+}
+
+/// The socket whose turn it is, and the first action its view offers.
+fn turn(table: &TableCore<Panjpar>) -> (ConnId, serde_json::Value) {
+    let seat = table.state.as_ref().and_then(Panjpar::to_act).unwrap();
+    let frame = table.view_frame(Some(seat), &table.seat_infos());
+    let view: serde_json::Value = serde_json::from_str(frame.text_payload().unwrap()).unwrap();
+    (seat.index() as ConnId + 1, view["actions"][0].clone())
+}
+
+fn action(version: u64, action: serde_json::Value) -> ClientMsg {
+    let id = Some("a".to_string());
+    ClientMsg::Action {
+        version,
+        id,
+        action,
+    }
+}
+
+#[test]
+fn an_action_is_acknowledged_to_its_seat_and_every_seat_is_sent_its_own_view() {
+    let (mut table, now) = friends_at_play(false);
+    for _ in 0..20 {
+        let version = table.version();
+        let (mover, chosen) = turn(&table);
+        let other = 3 - mover;
+        table.from_seat(mover, action(version, chosen), now);
+        let did = done(&mut table);
+        let to_mover = sent_to(&did, mover);
+        assert_eq!(to_mover[0]["type"], "ack", "the ack comes first: {did:?}");
+        assert_eq!(to_mover[0]["version"], version + 1);
+        assert_eq!(to_mover[1]["version"], version + 1);
+        let to_other = sent_to(&did, other);
+        assert_eq!(to_other.len(), 1, "the other seat is sent its view only");
+        assert_eq!(to_other[0]["seat"], other - 1);
+        if to_other[0]["status"] != "playing" {
+            break;
+        }
+    }
+}
+
+#[test]
+fn a_stale_or_refused_action_changes_nothing_and_a_stale_one_is_answered_with_the_view() {
+    let (mut table, now) = friends_at_play(false);
+    let version = table.version();
+    let (mover, chosen) = turn(&table);
+    table.from_seat(mover, action(version - 1, chosen.clone()), now);
+    let did = done(&mut table);
+    let frames = sent_to(&did, mover);
+    assert_eq!(frames[0]["code"], "stale-version");
+    assert_eq!(frames[1]["type"], "view");
+    assert_eq!(frames[1]["version"], version);
+    // Out of turn, and not an action of the game at all.
+    let idle = 3 - mover;
+    table.from_seat(idle, action(version, chosen), now);
+    table.from_seat(
+        mover,
+        action(version, serde_json::json!({"type": "no"})),
+        now,
+    );
+    let did = done(&mut table);
+    assert_eq!(sent_to(&did, idle)[0]["type"], "error");
+    assert_eq!(sent_to(&did, mover)[0]["code"], "bad-action");
+    assert_eq!(table.version(), version);
+    assert_eq!(table.record().last().unwrap().actions.len(), 0);
+}
+
+#[test]
+fn with_a_store_nothing_is_shown_until_stored_and_a_failed_store_pauses_until_it_is() {
+    let (mut table, now) = friends_at_play(true);
+    let version = table.version();
+    let (mover, chosen) = turn(&table);
+    table.from_seat(mover, action(version, chosen), now);
+    assert!(
+        matches!(done(&mut table)[..], [Did::Stored(false)]),
+        "only the action's line goes, and nobody hears of it yet"
+    );
+    table.stored(StoreAnswer::Failed, now);
+    let did = done(&mut table);
+    assert_eq!(sent_to(&did, 1)[0]["code"], "unavailable");
+    assert_eq!(sent_to(&did, 2)[0]["code"], "unavailable");
+    assert!(matches!(did.last(), Some(Did::Woken(_, Timer::PauseRetry))));
+    assert!(last_view(&did, 1).is_none(), "the change is not shown");
+    // Paused: play is refused, talk is not.
+    let (next, chosen) = turn(&table);
+    table.from_seat(next, action(version + 1, chosen), now);
+    table.from_seat(1, ClientMsg::Name { name: "Ali".into() }, now);
+    let did = done(&mut table);
+    assert_eq!(sent_to(&did, next)[0]["code"], "unavailable");
+    assert_eq!(sent_to(&did, 1).last().unwrap()["type"], "seats");
+    // The retry sends the whole table, and once it is stored the action is acknowledged.
+    table.timer(Timer::PauseRetry);
+    assert!(matches!(done(&mut table)[..], [Did::Stored(true)]));
+    table.stored(StoreAnswer::Stored, now);
+    let did = done(&mut table);
+    assert_eq!(sent_to(&did, mover)[0]["type"], "ack");
+    assert_eq!(last_view(&did, 3 - mover).unwrap()["version"], version + 1);
+    // A store that says another owner holds the table stops it.
+    let (mover, chosen) = turn(&table);
+    table.from_seat(mover, action(version + 1, chosen), now);
+    done(&mut table);
+    table.stored(StoreAnswer::Fenced, now);
+    let did = done(&mut table);
+    assert!(matches!(did[..], [Did::Stopped(Closing::Lost)]), "{did:?}");
+}
+
+#[test]
+fn a_seat_left_past_its_hold_is_given_up_and_a_table_left_idle_closes() {
+    let (mut table, now) = friends_at_play(false);
+    table.detach(2, now);
+    let did = done(&mut table);
+    assert_eq!(sent_to(&did, 1)[0]["seats"][1]["connected"], false);
+    let hold = policy().seat_hold;
+    table.tick(now + hold - Duration::from_secs(1));
+    assert!(done(&mut table).is_empty(), "the seat is held");
+    table.tick(now + hold);
+    let did = done(&mut table);
+    assert_eq!(last_view(&did, 1).unwrap()["seats"][1]["who"], "free");
+    assert_eq!(table.join(Token::random().hash(), now), Ok(Seat::new(1)));
+    done(&mut table);
+    table.detach(1, now);
+    done(&mut table);
+    let idle = now + policy().idle_expiry + hold;
+    table.tick(idle);
+    assert!(done(&mut table)
+        .iter()
+        .any(|d| matches!(d, Did::Stopped(Closing::Closed))));
+}
+
+#[test]
+fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
+    let now = Instant::now();
+    let player = Token::random();
+    let (kind, length) = (TableKind::Computer, MatchLength::DealsWon(1));
+    let mut table: TableCore<Panjpar> = TableCore::new(
+        TableId::random(),
+        kind,
+        length,
+        Level::Standard,
+        player.hash(),
+        policy(),
+        false,
+        now,
+    )
+    .unwrap();
+    table.start();
+    table.attach(1, &player.hash(), now).unwrap();
+    for _ in 0..30 {
+        let did = done(&mut table);
+        let woken = did.iter().find_map(|d| match d {
+            Did::Woken(after, Timer::Computer { seat, version }) => Some((*after, *seat, *version)),
+            _ => None,
+        });
+        let Some((after, seat, version)) = woken else {
+            if table.state.as_ref().and_then(Panjpar::to_act) != Some(Seat::new(0)) {
+                break;
+            }
+            let (_, chosen) = turn(&table);
+            table.from_seat(1, action(table.version(), chosen), now);
+            continue;
+        };
+        assert_eq!((after, seat), (policy().bot_delay, Seat::new(1)));
+        table.timer(Timer::Computer {
+            seat,
+            version: version - 1,
+        });
+        assert!(
+            table.take_effects().is_empty(),
+            "a timer of an older version"
+        );
+        table.timer(Timer::Computer { seat, version });
+        assert_eq!(table.version(), version + 1);
+    }
+    assert!(table.record()[0].actions.len() > 2);
+}
+
+#[test]
+fn a_socket_that_cannot_keep_up_is_closed_and_its_seat_shown_as_gone() {
+    let (mut table, now) = friends_at_play(false);
+    table.socket_too_slow(2, now);
+    let did = done(&mut table);
+    assert!(matches!(did[..], [Did::Closed(2, 1008)]), "{did:?}");
+    table.from_seat(1, ClientMsg::Resync {}, now);
+    let did = done(&mut table);
+    assert_eq!(last_view(&did, 1).unwrap()["seats"][1]["connected"], false);
+    assert!(sent_to(&did, 2).is_empty());
+}
+
+#[test]
+fn a_draining_node_hands_the_table_over_and_stops_without_closing_its_sockets() {
+    let (mut table, _) = friends_at_play(true);
+    table.hand_over();
+    assert!(matches!(done(&mut table)[..], [Did::HandedOver]));
+    table.handed_over(StoreAnswer::Stored);
+    assert!(matches!(
+        done(&mut table)[..],
+        [Did::Stopped(Closing::HandedOver)]
+    ));
+}
