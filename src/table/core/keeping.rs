@@ -364,16 +364,18 @@ mod tests {
         stored_in_steps::<Ganjifa>(MatchLength::Deals(4), TableKind::Friends);
     }
 
+    /// A computer table dealt, after `actions` random actions.
+    fn computer_table_after<G: Game>(length: MatchLength, actions: usize) -> TableCore<G> {
+        let creator = Token::random().hash();
+        let mut table = open::<G>(TableKind::Computer, length, Level::Standard, creator);
+        table.start_deal();
+        play(&mut table, actions, actions as u64);
+        table
+    }
+
     #[test]
     fn the_whole_snapshot_reads_back_as_the_snapshot_itself() {
-        let mut table = open::<Ganjifa>(
-            TableKind::Computer,
-            MatchLength::Deals(2),
-            Level::Standard,
-            Token::random().hash(),
-        );
-        table.start_deal();
-        play(&mut table, 40, 4);
+        let table = computer_table_after::<Ganjifa>(MatchLength::Deals(2), 40);
         let Change::Whole { json, .. } = table.whole() else {
             panic!("not whole");
         };
@@ -382,13 +384,7 @@ mod tests {
 
     #[test]
     fn actions_added_out_of_order_or_with_a_gap_are_refused() {
-        let mut table = open::<Panjpar>(
-            TableKind::Computer,
-            MatchLength::DealsWon(1),
-            Level::Standard,
-            Token::random().hash(),
-        );
-        table.start_deal();
+        let mut table = computer_table_after::<Panjpar>(MatchLength::DealsWon(1), 0);
         let base = table.snapshot().to_json();
         play(&mut table, 3, 11);
         let deal = table.record.last().unwrap();
@@ -411,14 +407,7 @@ mod tests {
 
     #[test]
     fn a_snapshot_that_does_not_fit_is_refused() {
-        let mut table = open::<Panjpar>(
-            TableKind::Computer,
-            MatchLength::DealsWon(1),
-            Level::Standard,
-            Token::random().hash(),
-        );
-        table.start_deal();
-        play(&mut table, 5, 9);
+        let table = computer_table_after::<Panjpar>(MatchLength::DealsWon(1), 5);
         let good = table.snapshot();
         let mut other_game = good.clone();
         other_game.game = "ganjifa".into();
