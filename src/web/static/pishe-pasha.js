@@ -7,7 +7,7 @@
 
 import { cardElement, backElement, cardName, parseCard } from "./cards.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
-import { boardTop, readyLine, markAsked } from "./share.js";
+import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { openTable } from "./landing.js";
 import { play } from "./sound.js";
@@ -309,10 +309,8 @@ export function createBoard(root, ctx) {
   }
 
   function resultZone(v) {
-    const zone = el("section", "result pp-result");
-    zone.id = "result";
+    const zone = matchResultZone("result pp-result", frame, who);
     const m = frame.match;
-    if (frame.status === "match-over") zone.append(el("h2", "", `${(m.winners || []).map(who).join(" & ")} won the match.`));
     const won = v.result ? `${who(v.result.winner)} won the deal and scored ${v.result.points}. ` : "";
     const points = frame.watcher
       ? `${who(0)} ${m.totals[0]}, ${who(1)} ${m.totals[1]}`
