@@ -4,7 +4,6 @@
 //! refused microphone is said in a sentence and leaves voice off. With a TURN server in the settings
 //! (Debian's coturn, started by the test), the audio can go through its relay.
 
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -12,6 +11,7 @@ use fantoccini::Client;
 use serde_json::Value;
 
 use crate::chromium::*;
+use crate::support::cluster::free_port;
 use crate::support::{have_program, wait_listening, TestServer};
 
 /// Keeps every RTCPeerConnection the page makes in `window.peerConnections`, so the test can read
@@ -77,14 +77,7 @@ async fn wait_for_voice_state(c: &Client, seat: u64, state: &str) {
 async fn seat_pages(server: &TestServer, game: &str, pages: &[&Client]) {
     let host = pages[0];
     go(host, &server.base, &format!("/{game}")).await;
-    click(host, "#play-friends").await;
-    let link = wait_for(
-        host,
-        "return document.querySelector('#share-link')?.value",
-        10,
-    )
-    .await;
-    let link = link.as_str().unwrap().to_string();
+    let link = friends_link(host).await;
     click(host, "#go-to-table").await;
     wait_for(host, "return document.querySelector('.table')", 10).await;
     for guest in &pages[1..] {
@@ -281,10 +274,7 @@ fn turn_server() -> Option<TurnServer> {
     if !have_program("turnserver", "the TURN test (apt-get install -y coturn)") {
         return None;
     }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
+    let port = free_port();
     let child = Command::new("turnserver")
         .args([
             "-n",
