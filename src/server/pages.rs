@@ -210,6 +210,17 @@ mod tests {
             "{rules}"
         );
         assert!(rules.contains("<h1>How to play Ganjifa</h1>"), "{rules}");
+        // A two-seat game's landing keeps the usual labels; Ganjifa's gives its own.
+        let panjpar = render("panjpar.html").unwrap();
+        assert!(
+            panjpar.contains(">Start a table for a friend</button>"),
+            "{panjpar}"
+        );
+        let ganjifa = render("ganjifa.html").unwrap();
+        assert!(
+            ganjifa.contains(">Open a room for three friends</button>"),
+            "{ganjifa}"
+        );
         let home = render("index.html").unwrap();
         assert!(
             home.contains("data-quick=\"pishe-pasha computer\""),
