@@ -6,7 +6,7 @@
 // its winner's pile.
 
 import { gcardElement, gbackElement, gcardName, parseGCard, GSUITS, SUIT_ORDER } from "./gcards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { play } from "./sound.js";
@@ -234,10 +234,7 @@ export function createBoard(root, ctx) {
       zone.append(el("h2", "", `${who(v.to_act === me() ? (me() + 2) % 3 : v.to_act)} gave up the lead: pick one of the cards below`));
     }
     if (frame.status === "deal-over" || frame.status === "match-over") zone.append(resultZone(v));
-    const line = el("p", "move-line");
-    line.id = "move-line";
-    line.textContent = lastSaid;
-    zone.append(line);
+    zone.append(moveLine(lastSaid));
     return zone;
   }
 

@@ -6,7 +6,7 @@
 // a pile turned over goes back into the stock. The board draws only what the frame says.
 
 import { cardElement, backElement, cardName, parseCard } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { openTable } from "./landing.js";
@@ -300,9 +300,7 @@ export function createBoard(root, ctx) {
     row.append(actionButton("keep", "Keep it", "Keep it (your turn ends)", offered("keep"), false));
     box.append(row);
     box.append(autoTurnBox());
-    const line = el("p", "move-line");
-    line.id = "move-line";
-    line.textContent = lastSaid;
+    const line = moveLine(lastSaid);
     line.title = lastSaid;
     box.append(line);
     return box;
