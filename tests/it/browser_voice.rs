@@ -191,11 +191,7 @@ async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
         .await;
     }
     wait_for_voice_state(&host, 1, "off").await;
-    let switch = eval(
-        &guest,
-        "return document.querySelector('#voice-switch').textContent",
-    )
-    .await;
+    let switch = text_of(&guest, "#voice-switch", 10).await;
     assert_eq!(switch, "Voice: off");
     host.close().await.unwrap();
     guest.close().await.unwrap();
@@ -241,11 +237,7 @@ async fn a_refused_microphone_is_said_and_leaves_voice_off() {
     let said = text_of(&guest, "#voice-message", 15).await;
     assert!(said.contains("microphone was refused"), "{said}");
     screenshot(&guest, "voice-refused-1280x800").await;
-    let pressed = eval(
-        &guest,
-        "return document.querySelector('#voice-switch').getAttribute('aria-pressed')",
-    )
-    .await;
+    let pressed = voice_pressed(&guest).await;
     assert_eq!(pressed, "false");
     // The server never heard of it: the other page still shows the guest's voice off.
     assert_eq!(voice_state_of(&host, 1).await, "off");
@@ -355,6 +347,12 @@ async fn with_a_turn_server_set_the_audio_can_go_through_its_relay() {
     guest.close().await.unwrap();
 }
 
+/// Whether the page's voice switch says it is on (its `aria-pressed`).
+async fn voice_pressed(page: &Client) -> Value {
+    let script = "return document.querySelector('#voice-switch').getAttribute('aria-pressed')";
+    eval(page, script).await
+}
+
 /// Keeps the page's table socket in `window.tableSocket` the next time the page sends on it.
 const RECORD_SOCKET: &str = r#"
 const send = WebSocket.prototype.send;
@@ -382,11 +380,7 @@ async fn a_page_whose_socket_breaks_switches_its_voice_on_again() {
         wait_connected(page, 1).await;
     }
     assert_audio_flows(&[&host, &guest]).await;
-    let pressed = eval(
-        &guest,
-        "return document.querySelector('#voice-switch').getAttribute('aria-pressed')",
-    )
-    .await;
+    let pressed = voice_pressed(&guest).await;
     assert_eq!(pressed, "true");
     host.close().await.unwrap();
     guest.close().await.unwrap();

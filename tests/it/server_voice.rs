@@ -13,6 +13,17 @@ fn signal(to: u64, kind: &str, data: Value) -> Value {
     json!({ "type": "signal", "to": to, "kind": kind, "data": data })
 }
 
+/// Every seat of `clients` switches voice on, and each sees them all on.
+async fn all_voice_on(clients: &mut [Client]) {
+    for client in clients.iter_mut() {
+        client.send(voice(true)).await;
+    }
+    let on = vec![true; clients.len()];
+    for client in clients.iter_mut() {
+        until_voice(client, &on).await;
+    }
+}
+
 /// Sends `frame` and answers the code of the error it brings.
 async fn refusal(client: &mut Client, frame: Value) -> Value {
     client.send(frame).await;
@@ -183,11 +194,7 @@ async fn voice_is_refused_at_a_computer_table() {
 async fn an_oversized_signal_is_refused_and_not_relayed() {
     let server = TestServer::start(|_| {});
     let (_, mut clients) = friends(&server, "panjpar", 2).await;
-    for client in clients.iter_mut() {
-        client.send(voice(true)).await;
-    }
-    until_voice(&mut clients[0], &[true, true]).await;
-    until_voice(&mut clients[1], &[true, true]).await;
+    all_voice_on(&mut clients).await;
     let sdp = "a=x\r\n".repeat(1400);
     clients[0]
         .send(signal(1, "offer", json!({ "type": "offer", "sdp": sdp })))
@@ -238,12 +245,8 @@ async fn signals_never_cross_to_another_table_and_reach_only_the_seat_named() {
     let server = TestServer::start(|_| {});
     let (_, mut here) = friends(&server, "ganjifa", 3).await;
     let (_, mut there) = friends(&server, "ganjifa", 3).await;
-    for client in here.iter_mut().chain(there.iter_mut()) {
-        client.send(voice(true)).await;
-    }
-    for client in here.iter_mut().chain(there.iter_mut()) {
-        until_voice(client, &[true, true, true]).await;
-    }
+    all_voice_on(&mut here).await;
+    all_voice_on(&mut there).await;
     here[0]
         .send(signal(
             2,
@@ -281,10 +284,7 @@ async fn signals_never_cross_to_another_table_and_reach_only_the_seat_named() {
 async fn closing_a_socket_or_switching_off_ends_its_voice_for_everyone() {
     let server = TestServer::start(|_| {});
     let (_, mut clients) = friends(&server, "ganjifa", 3).await;
-    for client in clients.iter_mut() {
-        client.send(voice(true)).await;
-    }
-    until_voice(&mut clients[0], &[true, true, true]).await;
+    all_voice_on(&mut clients).await;
     clients[1].send(voice(false)).await;
     until_voice(&mut clients[0], &[true, false, true]).await;
     assert_eq!(
