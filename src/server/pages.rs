@@ -201,6 +201,7 @@ mod tests {
     fn every_page_renders() {
         for (path, file) in PAGES.iter() {
             let page = render(file).unwrap_or_else(|e| panic!("{path} ({file}): {e:#}"));
+            assert!(page.starts_with("<!doctype html>"), "{path}");
             assert!(page.contains("<header class=\"site\">"), "{path}");
             assert!(!page.contains("{%") && !page.contains("{{"), "{path}");
         }
