@@ -1,5 +1,5 @@
-//! The unit tests' search of a serialized view for card codes (the integration tests have their own
-//! in `tests/it/support/leaks.rs`, since they cannot see this crate's tests' code).
+//! The tests' search of a serialized view for card codes: the unit tests' checks of views and the
+//! integration tests' checks of frames (`tests/it/support/leaks.rs`) look for hidden cards the same way.
 
 use std::str::FromStr;
 

@@ -20,6 +20,7 @@ use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+use crate::pack_set::pack_card;
 pub use crate::pack_set::{InPack, PackSet};
 
 /// The random source of a deal. Every deal comes from a `u64` seed, so that (seed, actions) replays it.
@@ -269,20 +270,6 @@ impl Card {
         Suit::ALL[(self.0 / 13) as usize]
     }
 
-    /// Its number, 0 to 51.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The card numbered `index`, if there is one.
-    pub const fn from_index(index: usize) -> Option<Card> {
-        if index < 52 {
-            Some(Card(index as u8))
-        } else {
-            None
-        }
-    }
-
     /// The card's code, as in "QS" or "10H" (a table, not formatting: views carry many cards).
     pub fn code(self) -> &'static str {
         const CODES: [[&str; 4]; 13] = [
@@ -309,17 +296,7 @@ impl Card {
     }
 }
 
-impl fmt::Display for Card {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl fmt::Debug for Card {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
+pack_card!(Card, u64, 52);
 
 /// A card code that is not one of the 52.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -347,35 +324,8 @@ impl FromStr for Card {
     }
 }
 
-impl Serialize for Card {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.code())
-    }
-}
-
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        code.parse().map_err(de::Error::custom)
-    }
-}
-
 /// A set of cards of the 52-card deck ([`PackSet`]), iterating suit by suit, low rank first.
 pub type CardSet = PackSet<Card>;
-
-impl InPack for Card {
-    type Bits = u64;
-    const NONE: u64 = 0;
-    const PACK: u64 = (1 << 52) - 1;
-
-    fn bit(self) -> u32 {
-        u32::from(self.0)
-    }
-
-    fn at_bit(bit: u32) -> Card {
-        Card(bit as u8)
-    }
-}
 
 impl PackSet<Card> {
     /// All 52 cards.
@@ -424,6 +374,12 @@ pub fn shuffled_deck(rng: &mut DealRng) -> Vec<Card> {
     let mut cards = deck();
     cards.shuffle(rng);
     cards
+}
+
+/// The card with this code, for the tests: "QS", "10H". A code that is no card fails the test.
+#[cfg(test)]
+pub(crate) fn card(code: &str) -> Card {
+    code.parse().unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[cfg(test)]

@@ -13,10 +13,9 @@ use serde_json::Value;
 use crate::game::Game;
 use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use crate::matches::MatchLength;
+use crate::routing::OpenTable;
 use crate::sim::{simulate, SimConfig, SimReport};
-use crate::table::{
-    Level, Snapshot, Table, TableConfig, TableHandle, TableId, TableKind, TokenHash,
-};
+use crate::table::{Snapshot, Table, TableConfig, TableHandle, TableId};
 
 /// Every game of the site, in the order the site lists them.
 pub static GAMES: &[&dyn Registered] = &[
@@ -39,15 +38,12 @@ pub trait Registered: Send + Sync {
     /// Self-play between computers.
     fn simulate(&self, config: &SimConfig) -> Result<SimReport, String>;
 
-    /// Opens a table with the creator in seat 1 (holding the token with hash `creator`) and starts its
-    /// actor; answers its handle and its first snapshot. `level` says how well the computers play at a
-    /// computer table.
+    /// Opens the table `request` asks for, with its creator in seat 1 (holding the token with hash
+    /// `request.creator`), and starts its actor; answers its handle and its first snapshot. The
+    /// request's `level` says how well the computers play at a computer table; its `game` is this one.
     fn open(
         &self,
-        kind: TableKind,
-        level: Level,
-        length: MatchLength,
-        creator: TokenHash,
+        request: &OpenTable,
         config: TableConfig,
     ) -> Result<(TableHandle, Snapshot), String>;
 
@@ -108,14 +104,12 @@ impl<G: Game> Registered for Entry<G> {
 
     fn open(
         &self,
-        kind: TableKind,
-        level: Level,
-        length: MatchLength,
-        creator: TokenHash,
+        request: &OpenTable,
         config: TableConfig,
     ) -> Result<(TableHandle, Snapshot), String> {
+        let (kind, level, length) = (request.kind, request.level, request.length);
         let id = TableId::random();
-        let table = Table::<G>::new(id, kind, length, level, creator, config)
+        let table = Table::<G>::new(id, kind, length, level, request.creator.clone(), config)
             .ok_or_else(|| format!("{} has no computer player", G::NAME))?;
         let snapshot = table.snapshot();
         Ok((start(table), snapshot))

@@ -4,8 +4,7 @@
 //! ([`routing`]); the actix-web app ([`server`]) serves the pages and the WebSocket play; self-play
 //! ([`sim`]) measures the computer players.
 
-#[cfg(test)]
-mod card_codes;
+pub mod card_codes;
 pub mod cards;
 pub mod catalog;
 pub mod game;

@@ -6,8 +6,9 @@
 
 use std::sync::LazyLock;
 
+use prometheus::core::Collector;
 use prometheus::{
-    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
+    Encoder, Error, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
     IntGaugeVec, Opts, Registry, TextEncoder,
 };
 
@@ -56,31 +57,47 @@ const LATENCY_BUCKETS: &[f64] = &[
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
 ];
 
-fn counter(registry: &Registry, name: &str, help: &str) -> IntCounter {
-    let metric = IntCounter::new(format!("chaikhana_{name}"), help).expect("a valid metric");
+/// Registers `made` (once), a metric that must have been valid, and hands it back.
+fn registered<M: Collector + Clone + 'static>(registry: &Registry, made: Result<M, Error>) -> M {
+    let metric = made.expect("a valid metric");
     registry
         .register(Box::new(metric.clone()))
         .expect("each metric registers once");
     metric
+}
+
+/// The options of the metric `chaikhana_{name}`.
+fn named(name: &str, help: &str) -> Opts {
+    Opts::new(format!("chaikhana_{name}"), help)
+}
+
+/// The options of the latency histogram `chaikhana_{name}` (`LATENCY_BUCKETS`).
+fn latency(name: &str, help: &str) -> HistogramOpts {
+    HistogramOpts::from(named(name, help)).buckets(LATENCY_BUCKETS.to_vec())
+}
+
+fn gauge(registry: &Registry, name: &str, help: &str) -> IntGauge {
+    registered(registry, IntGauge::with_opts(named(name, help)))
+}
+
+fn gauge_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntGaugeVec {
+    registered(registry, IntGaugeVec::new(named(name, help), labels))
+}
+
+fn counter(registry: &Registry, name: &str, help: &str) -> IntCounter {
+    registered(registry, IntCounter::with_opts(named(name, help)))
 }
 
 fn counter_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
-    let metric = IntCounterVec::new(Opts::new(format!("chaikhana_{name}"), help), labels)
-        .expect("a valid metric");
-    registry
-        .register(Box::new(metric.clone()))
-        .expect("each metric registers once");
-    metric
+    registered(registry, IntCounterVec::new(named(name, help), labels))
+}
+
+fn histogram(registry: &Registry, name: &str, help: &str) -> Histogram {
+    registered(registry, Histogram::with_opts(latency(name, help)))
 }
 
 fn histogram_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> HistogramVec {
-    let opts =
-        HistogramOpts::new(format!("chaikhana_{name}"), help).buckets(LATENCY_BUCKETS.to_vec());
-    let metric = HistogramVec::new(opts, labels).expect("a valid metric");
-    registry
-        .register(Box::new(metric.clone()))
-        .expect("each metric registers once");
-    metric
+    registered(registry, HistogramVec::new(latency(name, help), labels))
 }
 
 impl Metrics {
@@ -93,43 +110,23 @@ impl Metrics {
             prometheus::process_collector::ProcessCollector::for_self(),
         ))
         .expect("the process collector registers once");
-        let connections_open = IntGauge::new(
-            "chaikhana_ws_connections_open",
-            "WebSocket connections open now.",
-        )
-        .expect("a valid metric");
-        r.register(Box::new(connections_open.clone()))
-            .expect("each metric registers once");
-        let tables_active = IntGaugeVec::new(
-            Opts::new(
-                "chaikhana_tables_active",
-                "Tables open now, by game and kind.",
-            ),
+        let connections_open = gauge(&r, "ws_connections_open", "WebSocket connections open now.");
+        let tables_active = gauge_vec(
+            &r,
+            "tables_active",
+            "Tables open now, by game and kind.",
             &["game", "kind"],
-        )
-        .expect("a valid metric");
-        r.register(Box::new(tables_active.clone()))
-            .expect("each metric registers once");
-        let redis_publish_seconds = Histogram::with_opts(
-            HistogramOpts::new(
-                "chaikhana_redis_publish_seconds",
-                "Time to publish one frame through Redis.",
-            )
-            .buckets(LATENCY_BUCKETS.to_vec()),
-        )
-        .expect("a valid metric");
-        r.register(Box::new(redis_publish_seconds.clone()))
-            .expect("each metric registers once");
-        let lease_refresh_seconds = Histogram::with_opts(
-            HistogramOpts::new(
-                "chaikhana_lease_refresh_seconds",
-                "Time to refresh every lease of this node's tables (one round of the refresh script, every call sent at once).",
-            )
-            .buckets(LATENCY_BUCKETS.to_vec()),
-        )
-        .expect("a valid metric");
-        r.register(Box::new(lease_refresh_seconds.clone()))
-            .expect("each metric registers once");
+        );
+        let redis_publish_seconds = histogram(
+            &r,
+            "redis_publish_seconds",
+            "Time to publish one frame through Redis.",
+        );
+        let lease_refresh_seconds = histogram(
+            &r,
+            "lease_refresh_seconds",
+            "Time to refresh every lease of this node's tables (one round of the refresh script, every call sent at once).",
+        );
         let actions_accepted = counter_vec(
             &r,
             "actions_accepted_total",

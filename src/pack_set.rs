@@ -207,3 +207,70 @@ impl<'de, C: InPack + Deserialize<'de>> Deserialize<'de> for PackSet<C> {
         Ok(set)
     }
 }
+
+/// What makes a card type `$card` (a number in its pack, `struct $card(u8)`, with a `code()` and a
+/// `FromStr` that reads the code back) a card of a [`PackSet`] of `$cards` cards in `$bits`: its
+/// number both ways, its `InPack` bits, and its code as its `Display`, its `Debug` and its serde form.
+/// The 52-card deck and the Ganjifa pack say it once each, so their cards print and travel the same
+/// way.
+macro_rules! pack_card {
+    ($card:ident, $bits:ty, $cards:literal) => {
+        impl $card {
+            /// Its number in the pack, from 0.
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            /// The card numbered `index`, if there is one.
+            pub const fn from_index(index: usize) -> Option<$card> {
+                if index < $cards {
+                    Some($card(index as u8))
+                } else {
+                    None
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $card {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.code())
+            }
+        }
+
+        impl ::std::fmt::Debug for $card {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                ::std::fmt::Display::fmt(self, f)
+            }
+        }
+
+        impl ::serde::Serialize for $card {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.code())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $card {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                let code = <::std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                code.parse().map_err(::serde::de::Error::custom)
+            }
+        }
+
+        impl $crate::pack_set::InPack for $card {
+            type Bits = $bits;
+            const NONE: $bits = 0;
+            const PACK: $bits = (1 << $cards) - 1;
+
+            fn bit(self) -> u32 {
+                u32::from(self.0)
+            }
+
+            fn at_bit(bit: u32) -> $card {
+                $card(bit as u8)
+            }
+        }
+    };
+}
+pub(crate) use pack_card;

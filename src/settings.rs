@@ -299,6 +299,17 @@ fn toml_defaults() -> Settings {
         .expect("config/default.toml holds every setting")
 }
 
+/// For a test: writes `text` into the file `name` of its own scratch folder
+/// (`chaikhana-{folder}-{process id}` in the system's temporary folder), and answers the file's path.
+#[cfg(test)]
+pub(crate) fn scratch_file(folder: &str, name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chaikhana-{folder}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,17 +326,18 @@ mod tests {
 
     #[test]
     fn a_file_overrides_the_defaults() {
-        let dir = std::env::temp_dir().join(format!("chaikhana-settings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("mine.toml");
-        std::fs::write(&path, "bot_delay_ms = 5\nlisten = \"127.0.0.1:9999\"\n").unwrap();
+        let path = scratch_file(
+            "settings",
+            "mine.toml",
+            "bot_delay_ms = 5\nlisten = \"127.0.0.1:9999\"\n",
+        );
         let settings = Settings::load(Some(&path)).unwrap();
         assert_eq!(settings.bot_delay_ms, 5);
         assert_eq!(settings.listen, "127.0.0.1:9999");
         assert_eq!(settings.seat_hold_secs, 60);
         std::fs::write(&path, "no_such_setting = 1\n").unwrap();
         assert!(Settings::load(Some(&path)).is_err());
-        std::fs::remove_dir_all(&dir).ok();
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
     }
 
     #[test]

@@ -76,10 +76,7 @@ impl Router for LocalRouter {
         });
         let config = table_config(&self.settings, on_closed, None);
         let opened = catalog::find(&request.game)
-            .and_then(|game| {
-                let (kind, level, length) = (request.kind, request.level, request.length);
-                game.open(kind, level, length, request.creator, config)
-            })
+            .and_then(|game| game.open(&request, config))
             .map(|(handle, _)| {
                 let id = handle.id.clone();
                 self.tables.insert(handle);

@@ -2,7 +2,8 @@
 //!
 //! Every page shares one frame, `layout.html` (the head, the site's header, the banner); a page file
 //! fills in its blocks (minijinja's `{% extends %}`), and each page is rendered once, when first asked
-//! for. Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache life,
+//! for. The English rules pages share `rules-layout.html` and the Persian Panjpar pages
+//! `fa-panjpar-layout.html`, frames within the frame. Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache life,
 //! so a new build reaches every browser while an unchanged file costs one `304`.
 
 use std::collections::HashMap;
@@ -188,4 +189,44 @@ fn answer(
         return answer.finish();
     }
     answer.content_type(content_type).body(served.body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every page renders into its frame, and each game's rules page names its game in its title and
+    /// its heading.
+    #[test]
+    fn every_page_renders() {
+        for (path, file) in PAGES.iter() {
+            let page = render(file).unwrap_or_else(|e| panic!("{path} ({file}): {e:#}"));
+            assert!(page.starts_with("<!doctype html>"), "{path}");
+            assert!(page.contains("<header class=\"site\">"), "{path}");
+            assert!(!page.contains("{%") && !page.contains("{{"), "{path}");
+        }
+        let rules = render("ganjifa-rules.html").unwrap();
+        assert!(
+            rules.contains("<title>Ganjifa rules · chaikhana</title>"),
+            "{rules}"
+        );
+        assert!(rules.contains("<h1>How to play Ganjifa</h1>"), "{rules}");
+        // A two-seat game's landing keeps the usual labels; Ganjifa's gives its own.
+        let panjpar = render("panjpar.html").unwrap();
+        assert!(
+            panjpar.contains(">Start a table for a friend</button>"),
+            "{panjpar}"
+        );
+        let ganjifa = render("ganjifa.html").unwrap();
+        assert!(
+            ganjifa.contains(">Open a room for three friends</button>"),
+            "{ganjifa}"
+        );
+        let home = render("index.html").unwrap();
+        assert!(
+            home.contains("data-quick=\"pishe-pasha computer\""),
+            "{home}"
+        );
+        assert!(home.contains("href=\"/fa/panjpar\""), "{home}");
+    }
 }

@@ -133,15 +133,10 @@ async fn play_to_the_end(c: &Client, name: &str) {
 
 #[actix_rt::test]
 async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
-    // Each deal waits for the page's number, as on the site, so every deal is shuffled with it.
-    let Some((mut driver, server)) = stage(|s| {
+    let (mut driver, server) = staged!(|s| {
         s.bot_delay_ms = 2;
-        s.shuffle_wait_ms = 60_000;
-    })
-    .await
-    else {
-        return;
-    };
+        pages_shuffle(s);
+    });
     let c = driver.session(1280, 800).await;
     go(&c, &server.base, "/ganjifa").await;
     screenshot(&c, "ganjifa-landing-1280x800").await;
@@ -180,14 +175,7 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 2);
     let host = driver.session(1280, 800).await;
     go(&host, &server.base, "/ganjifa").await;
-    click(&host, "#play-friends").await;
-    let link = wait_for(
-        &host,
-        "return document.querySelector('#share-link')?.value",
-        10,
-    )
-    .await;
-    let link = link.as_str().unwrap().to_string();
+    let link = friends_link(&host).await;
     click(&host, "#go-to-table").await;
     wait_for(&host, "return document.querySelector('.table')", 10).await;
     let second = driver.session(390, 844).await;
@@ -595,27 +583,24 @@ async fn a_ganjifa_move_tried_offline_is_said_and_kept_and_goes_once_back_online
     .await;
     let card = card.as_str().unwrap().to_string();
     // The network goes.
-    proxy.refuse_new(true);
-    proxy.drop_connections();
-    wait_for(&c, "return document.body.hasAttribute('data-offline')", 20).await;
+    proxy.go_offline(&c, 20).await;
     // The move is tried: the page says it was not sent, and the card is still in the hand. A
     // player waits for the cards to land before aiming at one.
     settle(&c).await;
     press(&c, &format!(".ghand [data-card='{card}']")).await;
-    let said = wait_for(
+    let said = wait_for_text(
         &c,
         "const b = document.querySelector('#banner'); return !b.hidden && /Not sent/.test(b.textContent) && b.textContent",
         10,
     )
     .await;
-    assert!(said.as_str().unwrap().contains("Not sent"), "{said}");
+    assert!(said.contains("Not sent"), "{said}");
     let in_hand = format!("return !!document.querySelector(\".ghand [data-card='{card}']\")");
     assert_eq!(eval(&c, &in_hand).await, true);
     assert_eq!(fits(&c).await, "", "offline");
     screenshot(&c, "ganjifa-offline-390x844").await;
     // Back online, the same card goes into the trick.
-    proxy.refuse_new(false);
-    wait_for(&c, "return !document.body.hasAttribute('data-offline')", 30).await;
+    proxy.come_back(&c, 30).await;
     wait_for(
         &c,
         &format!(

@@ -94,15 +94,10 @@ async fn play_to_the_end(clients: &[&Client], screenshots: Option<&str>) {
 
 #[actix_rt::test]
 async fn a_panjpar_match_against_the_computer_played_by_clicking() {
-    // Each deal waits for the page's number, as on the site, so every deal is shuffled with it.
-    let Some((mut driver, server)) = stage(|s| {
+    let (mut driver, server) = staged!(|s| {
         s.bot_delay_ms = 5;
-        s.shuffle_wait_ms = 60_000;
-    })
-    .await
-    else {
-        return;
-    };
+        pages_shuffle(s);
+    });
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
         go(&c, &server.base, "/panjpar").await;
@@ -147,14 +142,7 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     let guest = driver.session(390, 844).await;
     go(&host, &server.base, "/panjpar").await;
     click(&host, "input[name=length][value='1']").await;
-    click(&host, "#play-friends").await;
-    let link = wait_for(
-        &host,
-        "return document.querySelector('#share-link')?.value",
-        10,
-    )
-    .await;
-    let link = link.as_str().unwrap().to_string();
+    let link = friends_link(&host).await;
     assert!(link.contains("/t/"), "{link}");
     click(&host, "#go-to-table").await;
     wait_for(
@@ -274,14 +262,10 @@ async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
 
 #[actix_rt::test]
 async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
-    let Some((mut driver, server)) = stage(|s| {
+    let (mut driver, server) = staged!(|s| {
         s.bot_delay_ms = 5;
         s.strong_budget_ms = 5;
-    })
-    .await
-    else {
-        return;
-    };
+    });
     let c = driver.session(1280, 800).await;
     go(&c, &server.base, "/panjpar").await;
     click(&c, "input[name=length][value='1']").await;
@@ -540,9 +524,8 @@ async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() 
     // The network goes: every connection is cut and, for a moment, nothing gets through.
     proxy.refuse_new(true);
     proxy.drop_connections();
-    let shown = "const b = document.querySelector('#banner'); return !b.hidden && b.textContent";
-    let said = wait_for(&c, shown, 10).await;
-    assert!(said.as_str().unwrap().contains("Reconnecting"), "{said}");
+    let said = banner(&c, 10).await;
+    assert!(said.contains("Reconnecting"), "{said}");
     screenshot(&c, "panjpar-reconnecting-1280x800").await;
     // It comes back: the page reconnects on its own, the banner goes, and the seat plays on.
     proxy.refuse_new(false);
@@ -591,13 +574,8 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
     click_a_move(&second).await;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     proxy.hold_replies(false);
-    let said = wait_for(
-        &second,
-        "const b = document.querySelector('#banner'); return !b.hidden && b.textContent",
-        10,
-    )
-    .await;
-    assert!(said.as_str().unwrap().contains("moved on"), "{said}");
+    let said = banner(&second, 10).await;
+    assert!(said.contains("moved on"), "{said}");
     screenshot(&second, "panjpar-stale-view-390x844").await;
     // The current view followed the message: both tabs show the same table again.
     let score = "return document.querySelector('.score').textContent";
@@ -932,20 +910,13 @@ async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept(
     .await;
     wait_for(&c, "return !document.querySelector('#attack').disabled", 5).await;
     // The network goes; the board is locked and says so.
-    proxy.refuse_new(true);
-    proxy.drop_connections();
-    wait_for(&c, "return document.body.hasAttribute('data-offline')", 10).await;
+    proxy.go_offline(&c, 10).await;
     let version = server.record(&table).await.version;
     click(&c, "#attack").await;
     let said = wait_for(&c, "return document.querySelector('#why').textContent", 5).await;
     assert!(said.as_str().unwrap().contains("Not sent"), "{said}");
-    let banner = wait_for(
-        &c,
-        "const b = document.querySelector('#banner'); return !b.hidden && b.textContent",
-        5,
-    )
-    .await;
-    assert!(banner.as_str().unwrap().contains("Not sent"), "{banner}");
+    let shown = banner(&c, 5).await;
+    assert!(shown.contains("Not sent"), "{shown}");
     // The socket keeps retrying meanwhile; the refusal stays up long enough to be read.
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     let still = eval(&c, "return document.querySelector('#banner').textContent").await;
@@ -957,8 +928,7 @@ async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept(
     screenshot(&c, "panjpar-offline-390x844").await;
     assert_eq!(server.record(&table).await.version, version);
     // Back online, the choice is still there and the same button sends it.
-    proxy.refuse_new(false);
-    wait_for(&c, "return !document.body.hasAttribute('data-offline')", 30).await;
+    proxy.come_back(&c, 30).await;
     assert_eq!(
         eval(&c, &kept).await,
         true,

@@ -149,16 +149,10 @@ async fn play_to_the_end(c: &Client, name: &str) -> usize {
 
 #[actix_rt::test]
 async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_screen() {
-    // Each deal waits for the page's number (as the site does by default), so every deal, the
-    // first included, is shuffled with it.
-    let Some((mut driver, server)) = stage(|s| {
+    let (mut driver, server) = staged!(|s| {
         s.bot_delay_ms = 2;
-        s.shuffle_wait_ms = 60_000;
-    })
-    .await
-    else {
-        return;
-    };
+        pages_shuffle(s);
+    });
     for (width, height) in SIZES {
         let c = driver.session(width, height).await;
         open_computer_table(&c, &server.base).await;
@@ -346,26 +340,18 @@ async fn a_move_tried_while_offline_is_refused_with_a_sentence_then_made_once_ba
         open_computer_table(&c, &proxy.base).await;
         let before = wait_for_our_turn(&c).await;
         let version = eval(&c, VERSION).await.as_u64().unwrap();
-        proxy.refuse_new(true);
-        proxy.drop_connections();
-        wait_for(&c, "return document.body.hasAttribute('data-offline')", 20).await;
+        proxy.go_offline(&c, 20).await;
         assert!(
             click(&c, &format!("#{before}")).await,
             "the button can be pressed"
         );
-        let said = wait_for(
-            &c,
-            "const b = document.querySelector('#banner'); return !b.hidden && b.textContent",
-            10,
-        )
-        .await;
-        assert!(said.as_str().unwrap().contains("Not sent"), "{said}");
+        let said = banner(&c, 10).await;
+        assert!(said.contains("Not sent"), "{said}");
         screenshot(&c, &format!("pishe-pasha-offline-{width}x{height}")).await;
         assert_eq!(eval(&c, VERSION).await.as_u64().unwrap(), version);
         assert_eq!(state(&c).await, before, "the board still offers the move");
         // Back online: the seat resumes, and the same move goes through.
-        proxy.refuse_new(false);
-        wait_for(&c, "return !document.body.hasAttribute('data-offline')", 40).await;
+        proxy.come_back(&c, 40).await;
         let again = wait_for_our_turn(&c).await;
         assert_eq!(again, before);
         assert!(click(&c, &format!("#{again}")).await);

@@ -34,13 +34,8 @@ async fn replays_in_the_page(
 
     let c = driver.session(width, height).await;
     open_as_seat(&c, &server.base, &seated).await;
-    wait_for(
-        &c,
-        "return document.querySelector('.table')?.dataset.status === 'match-over' && !document.querySelector('#replay-open').hidden",
-        30,
-    )
-    .await;
-    assert!(click(&c, "#replay-open").await);
+    wait_for_status(&c, "match-over", 30).await;
+    click_when_shown(&c, "#replay-open", 30).await;
     at_step(&c, 0, steps).await;
     let line = eval(
         &c,

@@ -4,7 +4,6 @@
 //! refused microphone is said in a sentence and leaves voice off. With a TURN server in the settings
 //! (Debian's coturn, started by the test), the audio can go through its relay.
 
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -12,6 +11,7 @@ use fantoccini::Client;
 use serde_json::Value;
 
 use crate::chromium::*;
+use crate::support::cluster::free_port;
 use crate::support::{have_program, wait_listening, TestServer};
 
 /// Keeps every RTCPeerConnection the page makes in `window.peerConnections`, so the test can read
@@ -77,14 +77,7 @@ async fn wait_for_voice_state(c: &Client, seat: u64, state: &str) {
 async fn seat_pages(server: &TestServer, game: &str, pages: &[&Client]) {
     let host = pages[0];
     go(host, &server.base, &format!("/{game}")).await;
-    click(host, "#play-friends").await;
-    let link = wait_for(
-        host,
-        "return document.querySelector('#share-link')?.value",
-        10,
-    )
-    .await;
-    let link = link.as_str().unwrap().to_string();
+    let link = friends_link(host).await;
     click(host, "#go-to-table").await;
     wait_for(host, "return document.querySelector('.table')", 10).await;
     for guest in &pages[1..] {
@@ -198,11 +191,7 @@ async fn two_browsers_at_a_friends_table_talk_then_one_switches_off() {
         .await;
     }
     wait_for_voice_state(&host, 1, "off").await;
-    let switch = eval(
-        &guest,
-        "return document.querySelector('#voice-switch').textContent",
-    )
-    .await;
+    let switch = text_of(&guest, "#voice-switch", 10).await;
     assert_eq!(switch, "Voice: off");
     host.close().await.unwrap();
     guest.close().await.unwrap();
@@ -248,11 +237,7 @@ async fn a_refused_microphone_is_said_and_leaves_voice_off() {
     let said = text_of(&guest, "#voice-message", 15).await;
     assert!(said.contains("microphone was refused"), "{said}");
     screenshot(&guest, "voice-refused-1280x800").await;
-    let pressed = eval(
-        &guest,
-        "return document.querySelector('#voice-switch').getAttribute('aria-pressed')",
-    )
-    .await;
+    let pressed = voice_pressed(&guest).await;
     assert_eq!(pressed, "false");
     // The server never heard of it: the other page still shows the guest's voice off.
     assert_eq!(voice_state_of(&host, 1).await, "off");
@@ -281,10 +266,7 @@ fn turn_server() -> Option<TurnServer> {
     if !have_program("turnserver", "the TURN test (apt-get install -y coturn)") {
         return None;
     }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
+    let port = free_port();
     let child = Command::new("turnserver")
         .args([
             "-n",
@@ -365,6 +347,12 @@ async fn with_a_turn_server_set_the_audio_can_go_through_its_relay() {
     guest.close().await.unwrap();
 }
 
+/// Whether the page's voice switch says it is on (its `aria-pressed`).
+async fn voice_pressed(page: &Client) -> Value {
+    let script = "return document.querySelector('#voice-switch').getAttribute('aria-pressed')";
+    eval(page, script).await
+}
+
 /// Keeps the page's table socket in `window.tableSocket` the next time the page sends on it.
 const RECORD_SOCKET: &str = r#"
 const send = WebSocket.prototype.send;
@@ -392,11 +380,7 @@ async fn a_page_whose_socket_breaks_switches_its_voice_on_again() {
         wait_connected(page, 1).await;
     }
     assert_audio_flows(&[&host, &guest]).await;
-    let pressed = eval(
-        &guest,
-        "return document.querySelector('#voice-switch').getAttribute('aria-pressed')",
-    )
-    .await;
+    let pressed = voice_pressed(&guest).await;
     assert_eq!(pressed, "true");
     host.close().await.unwrap();
     guest.close().await.unwrap();

@@ -24,20 +24,9 @@ async fn watch_a_match(
     let seated = server.open(game, "computer", Some(length)).await;
     let seat = driver.session(1280, 800).await;
     open_as_seat(&seat, &server.base, &seated).await;
-    wait_for(
-        &seat,
-        "return document.querySelector('.table') && !document.getElementById('watch-link').hidden",
-        30,
-    )
-    .await;
-    assert!(click(&seat, "#watch-link").await);
-    let link = wait_for(
-        &seat,
-        "return document.getElementById('watch-line').dataset.link",
-        10,
-    )
-    .await;
-    let link = link.as_str().unwrap().to_string();
+    click_when_shown(&seat, "#watch-link", 30).await;
+    let shared = "return document.getElementById('watch-line').dataset.link";
+    let link = wait_for_text(&seat, shared, 10).await;
     assert!(
         link.contains("/w/") && !link.contains(&seated.table),
         "{link}"

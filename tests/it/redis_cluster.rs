@@ -10,25 +10,19 @@
 
 use std::time::Duration;
 
-use crate::support;
 use crate::support::cluster::*;
 use crate::support::redis_procs::{ClusterSet, Failover};
 
-fn have_tools() -> bool {
-    have_redis()
-        && support::have_program(
-            "redis-cli",
-            "it makes the test's Cluster: apt-get install redis-tools",
-        )
-}
-
 #[actix_rt::test]
 async fn the_primary_of_a_tables_slot_killed_mid_deal_fails_over_and_loses_nothing_acknowledged() {
-    if !have_tools() {
+    let Some(_heavy) = Failover::turn(
+        "redis-cli",
+        "it makes the test's Cluster: apt-get install redis-tools",
+    )
+    .await
+    else {
         return;
-    }
-    // The failover's time is measured: nothing else heavy may run beside it.
-    let _heavy = support::heavy().await;
+    };
     let mut set = ClusterSet::start().await;
     let mut play = Failover::start(&set.url()).await;
 

@@ -15,25 +15,19 @@
 
 use std::time::Duration;
 
-use crate::support;
 use crate::support::cluster::*;
 use crate::support::redis_procs::{Failover, SentinelSet};
 
-fn have_tools() -> bool {
-    have_redis()
-        && support::have_program(
-            "redis-sentinel",
-            "it runs the test's Sentinels: apt-get install redis-sentinel",
-        )
-}
-
 #[actix_rt::test]
 async fn a_primary_killed_mid_deal_fails_over_and_loses_nothing_acknowledged() {
-    if !have_tools() {
+    let Some(_heavy) = Failover::turn(
+        "redis-sentinel",
+        "it runs the test's Sentinels: apt-get install redis-sentinel",
+    )
+    .await
+    else {
         return;
-    }
-    // The failover's time is measured: nothing else heavy may run beside it.
-    let _heavy = support::heavy().await;
+    };
     let mut set = SentinelSet::start(2).await;
     let mut play = Failover::start(&set.url()).await;
 

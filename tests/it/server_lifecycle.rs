@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use crate::support::cluster::free_port;
 use crate::support::*;
 
 #[actix_rt::test]
@@ -95,14 +96,6 @@ async fn at_a_friends_table_the_rematch_starts_once_every_friend_has_asked() {
             .iter()
             .all(|s| s["ready"] == false));
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 #[actix_rt::test]

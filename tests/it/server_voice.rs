@@ -13,6 +13,23 @@ fn signal(to: u64, kind: &str, data: Value) -> Value {
     json!({ "type": "signal", "to": to, "kind": kind, "data": data })
 }
 
+/// Every seat of `clients` switches voice on, and each sees them all on.
+async fn all_voice_on(clients: &mut [Client]) {
+    for client in clients.iter_mut() {
+        client.send(voice(true)).await;
+    }
+    let on = vec![true; clients.len()];
+    for client in clients.iter_mut() {
+        until_voice(client, &on).await;
+    }
+}
+
+/// Sends `frame` and answers the code of the error it brings.
+async fn refusal(client: &mut Client, frame: Value) -> Value {
+    client.send(frame).await;
+    client.next_of("error").await["code"].clone()
+}
+
 /// Reads until the deal is dealt, so later frames come only from what the test does.
 async fn until_dealt(client: &mut Client) {
     while client.next_of("view").await["status"] == "waiting" {}
@@ -122,24 +139,32 @@ async fn a_signal_is_refused_from_or_to_a_seat_with_voice_off() {
     // The sender has voice on, the other seat not.
     clients[0].send(voice(true)).await;
     until_voice(&mut clients[0], &[true, false]).await;
-    clients[0]
-        .send(signal(1, "offer", json!({ "sdp": "x" })))
-        .await;
-    assert_eq!(clients[0].next_of("error").await["code"], "peer-voice-off");
+    assert_eq!(
+        refusal(&mut clients[0], signal(1, "offer", json!({ "sdp": "x" }))).await,
+        "peer-voice-off"
+    );
     // The other seat has voice on, the sender not any more.
     clients[1].send(voice(true)).await;
     until_voice(&mut clients[0], &[true, true]).await;
     clients[0].send(voice(false)).await;
     until_voice(&mut clients[1], &[false, true]).await;
-    clients[0]
-        .send(signal(1, "ice", json!({ "candidate": "" })))
-        .await;
-    assert_eq!(clients[0].next_of("error").await["code"], "voice-off");
+    assert_eq!(
+        refusal(
+            &mut clients[0],
+            signal(1, "ice", json!({ "candidate": "" }))
+        )
+        .await,
+        "voice-off"
+    );
     // Nor to itself, nor to a seat the table does not have.
-    clients[1].send(signal(1, "ice", json!({}))).await;
-    assert_eq!(clients[1].next_of("error").await["code"], "bad-signal");
-    clients[1].send(signal(2, "ice", json!({}))).await;
-    assert_eq!(clients[1].next_of("error").await["code"], "bad-signal");
+    assert_eq!(
+        refusal(&mut clients[1], signal(1, "ice", json!({}))).await,
+        "bad-signal"
+    );
+    assert_eq!(
+        refusal(&mut clients[1], signal(2, "ice", json!({}))).await,
+        "bad-signal"
+    );
     assert!(signals(&frames_before_a_resync(&mut clients[1]).await).is_empty());
 }
 
@@ -152,8 +177,10 @@ async fn voice_is_refused_at_a_computer_table() {
     client.send(voice(true)).await;
     let refused = client.next_of("error").await;
     assert_eq!(refused["code"], "voice-friends-only", "{refused}");
-    client.send(signal(1, "offer", json!({ "sdp": "x" }))).await;
-    assert_eq!(client.next_of("error").await["code"], "voice-friends-only");
+    assert_eq!(
+        refusal(&mut client, signal(1, "offer", json!({ "sdp": "x" }))).await,
+        "voice-friends-only"
+    );
     client.send(json!({ "type": "resync" })).await;
     let view = client.next_of("view").await;
     assert!(view["seats"]
@@ -167,11 +194,7 @@ async fn voice_is_refused_at_a_computer_table() {
 async fn an_oversized_signal_is_refused_and_not_relayed() {
     let server = TestServer::start(|_| {});
     let (_, mut clients) = friends(&server, "panjpar", 2).await;
-    for client in clients.iter_mut() {
-        client.send(voice(true)).await;
-    }
-    until_voice(&mut clients[0], &[true, true]).await;
-    until_voice(&mut clients[1], &[true, true]).await;
+    all_voice_on(&mut clients).await;
     let sdp = "a=x\r\n".repeat(1400);
     clients[0]
         .send(signal(1, "offer", json!({ "type": "offer", "sdp": sdp })))
@@ -222,12 +245,8 @@ async fn signals_never_cross_to_another_table_and_reach_only_the_seat_named() {
     let server = TestServer::start(|_| {});
     let (_, mut here) = friends(&server, "ganjifa", 3).await;
     let (_, mut there) = friends(&server, "ganjifa", 3).await;
-    for client in here.iter_mut().chain(there.iter_mut()) {
-        client.send(voice(true)).await;
-    }
-    for client in here.iter_mut().chain(there.iter_mut()) {
-        until_voice(client, &[true, true, true]).await;
-    }
+    all_voice_on(&mut here).await;
+    all_voice_on(&mut there).await;
     here[0]
         .send(signal(
             2,
@@ -265,19 +284,20 @@ async fn signals_never_cross_to_another_table_and_reach_only_the_seat_named() {
 async fn closing_a_socket_or_switching_off_ends_its_voice_for_everyone() {
     let server = TestServer::start(|_| {});
     let (_, mut clients) = friends(&server, "ganjifa", 3).await;
-    for client in clients.iter_mut() {
-        client.send(voice(true)).await;
-    }
-    until_voice(&mut clients[0], &[true, true, true]).await;
+    all_voice_on(&mut clients).await;
     clients[1].send(voice(false)).await;
     until_voice(&mut clients[0], &[true, false, true]).await;
-    clients[0].send(signal(1, "offer", json!({}))).await;
-    assert_eq!(clients[0].next_of("error").await["code"], "peer-voice-off");
+    assert_eq!(
+        refusal(&mut clients[0], signal(1, "offer", json!({}))).await,
+        "peer-voice-off"
+    );
     let gone = clients.pop().unwrap();
     gone.close().await;
     until_voice(&mut clients[0], &[true, false, false]).await;
-    clients[0].send(signal(2, "offer", json!({}))).await;
-    assert_eq!(clients[0].next_of("error").await["code"], "peer-voice-off");
+    assert_eq!(
+        refusal(&mut clients[0], signal(2, "offer", json!({}))).await,
+        "peer-voice-off"
+    );
 }
 
 #[actix_rt::test]

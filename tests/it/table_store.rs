@@ -12,6 +12,7 @@ use serde_json::Value;
 use chaikhana::catalog;
 use chaikhana::matches::MatchLength;
 use chaikhana::protocol::ClientMsg;
+use chaikhana::routing::OpenTable;
 use chaikhana::table::{
     Attach, Change, Closing, FromSeat, Outbound, SocketOut, StoreAnswer, TableConfig, TableHandle,
     TableId, TableKind, TablePolicy, TableRefusal, TableStore, Token,
@@ -133,10 +134,13 @@ async fn seated() -> Seated {
     let (table, _) = catalog::find("panjpar")
         .unwrap()
         .open(
-            TableKind::Computer,
-            Default::default(),
-            MatchLength::DealsWon(3),
-            token.hash(),
+            &OpenTable {
+                game: "panjpar".into(),
+                kind: TableKind::Computer,
+                level: Default::default(),
+                length: MatchLength::DealsWon(3),
+                creator: token.hash(),
+            },
             config,
         )
         .unwrap();

@@ -320,28 +320,21 @@ mod tests {
         };
         let mut rng = BotRng::seed_from_u64(1);
         let s0 = Seat::new(0);
-        let state = State::at_lead(
-            s0,
-            Time::Day,
-            hands("WCH 9SA 2TA", "MCH 3CH 3TA", "4CH 8SA 4TA"),
-        );
-        let view = Ganjifa::view(&state, Some(s0));
-        let legal = Ganjifa::legal_actions(&state, s0);
+        // The computer's lead from seat 0 with these hands, by day.
+        let mut leads = |a: &str, b: &str, c: &str| {
+            let state = State::at_lead(s0, Time::Day, hands(a, b, c));
+            let view = Ganjifa::view(&state, Some(s0));
+            let legal = Ganjifa::legal_actions(&state, s0);
+            Computer.choose(&view, &legal, &mut rng)
+        };
         assert_eq!(
-            Computer.choose(&view, &legal, &mut rng),
+            leads("WCH 9SA 2TA", "MCH 3CH 3TA", "4CH 8SA 4TA"),
             Action::Burn { suit: GSuit::Chang }
         );
         // Deni: Wazir, 5 and 9 of Chang against the Mir; the 9 is the weaker card.
-        let state = State::at_lead(
-            s0,
-            Time::Day,
-            hands("WCH 5CH 9CH 2TA", "MCH 3CH 3TA 5TA", "4CH 6CH 4TA 6TA"),
-        );
-        let view = Ganjifa::view(&state, Some(s0));
-        let legal = Ganjifa::legal_actions(&state, s0);
         let card = "9CH".parse().unwrap();
         assert_eq!(
-            Computer.choose(&view, &legal, &mut rng),
+            leads("WCH 5CH 9CH 2TA", "MCH 3CH 3TA 5TA", "4CH 6CH 4TA 6TA"),
             Action::Deni { card }
         );
     }

@@ -19,11 +19,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
-use serde::de::{self, Deserializer};
-use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
-use crate::pack_set::{InPack, PackSet};
+use crate::pack_set::{pack_card, PackSet};
 
 /// The eight suits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -196,19 +194,6 @@ impl GCard {
         }
     }
 
-    /// Its number, 0 to 95.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    pub const fn from_index(index: usize) -> Option<GCard> {
-        if index < 96 {
-            Some(GCard(index as u8))
-        } else {
-            None
-        }
-    }
-
     /// Words for a sentence: "the Mir of Taj", "the 5 of Chang".
     pub fn describe(self) -> String {
         match self.rank() {
@@ -219,17 +204,7 @@ impl GCard {
     }
 }
 
-impl fmt::Display for GCard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-impl fmt::Debug for GCard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
+pack_card!(GCard, u128, 96);
 
 /// A code that is not one of the 96 cards.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -271,35 +246,8 @@ impl FromStr for GCard {
     }
 }
 
-impl Serialize for GCard {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.code())
-    }
-}
-
-impl<'de> Deserialize<'de> for GCard {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        code.parse().map_err(de::Error::custom)
-    }
-}
-
 /// A set of Ganjifa cards ([`PackSet`]), iterating suit by suit, strongest place first.
 pub type GSet = PackSet<GCard>;
-
-impl InPack for GCard {
-    type Bits = u128;
-    const NONE: u128 = 0;
-    const PACK: u128 = (1 << 96) - 1;
-
-    fn bit(self) -> u32 {
-        u32::from(self.0)
-    }
-
-    fn at_bit(bit: u32) -> GCard {
-        GCard(bit as u8)
-    }
-}
 
 impl PackSet<GCard> {
     /// The whole pack.
@@ -353,22 +301,16 @@ mod tests {
 
     #[test]
     fn the_two_orders_ten_high_and_one_high() {
+        let in_order =
+            |suit| -> Vec<String> { GSet::suit(suit).iter().map(|c| c.to_string()).collect() };
         // Taj: Mir, Wazir, 10, 9, ..., 1.
-        let taj: Vec<String> = GSet::suit(GSuit::Taj)
-            .iter()
-            .map(|c| c.to_string())
-            .collect();
         assert_eq!(
-            taj,
+            in_order(GSuit::Taj),
             ["MTA", "WTA", "10TA", "9TA", "8TA", "7TA", "6TA", "5TA", "4TA", "3TA", "2TA", "1TA"]
         );
         // Chang: Mir, Wazir, 1, 2, ..., 10: the 1 is the third-best card.
-        let chang: Vec<String> = GSet::suit(GSuit::Chang)
-            .iter()
-            .map(|c| c.to_string())
-            .collect();
         assert_eq!(
-            chang,
+            in_order(GSuit::Chang),
             ["MCH", "WCH", "1CH", "2CH", "3CH", "4CH", "5CH", "6CH", "7CH", "8CH", "9CH", "10CH"]
         );
         for suit in GSuit::ALL {

@@ -263,16 +263,13 @@ pub fn beaters(attack: Card, hand: CardSet, trump: Suit) -> CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::card;
 
     fn set(codes: &str) -> CardSet {
         codes
             .split_whitespace()
             .map(|c| c.parse::<Card>().unwrap())
             .collect()
-    }
-
-    fn card(code: &str) -> Card {
-        code.parse().unwrap()
     }
 
     #[test]

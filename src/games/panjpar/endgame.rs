@@ -162,10 +162,35 @@ impl Endgame {
     }
 }
 
+/// An endgame for the tests: nothing left to draw, these hands, the trump card drawn by `drawn_by`,
+/// `attacker` to attack, and every other card set aside.
+#[cfg(test)]
+pub(super) fn endgame_state(
+    hands: [CardSet; 2],
+    trump_card: Card,
+    drawn_by: crate::cards::Seat,
+    attacker: crate::cards::Seat,
+) -> super::rules::State {
+    let held = hands[0].union(hands[1]);
+    super::rules::State {
+        phase: super::rules::Phase::Attack,
+        guesser: crate::cards::Seat::new(0),
+        guess: None,
+        hands: crate::cards::BySeat(hands),
+        pile: Vec::new(),
+        trump_card,
+        trump_drawn_by: Some(drawn_by),
+        attacker,
+        battle: None,
+        last_battle: None,
+        set_aside: CardSet::DECK.minus(held),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{BySeat, Seat};
+    use crate::cards::Seat;
     use crate::games::panjpar::rules::{self, legal_actions, Phase, State};
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
@@ -192,23 +217,6 @@ mod tests {
         }
     }
 
-    fn endgame(hands: [CardSet; 2], trump_card: Card, attacker: Seat) -> State {
-        let held = hands[0].union(hands[1]);
-        State {
-            phase: Phase::Attack,
-            guesser: Seat::new(0),
-            guess: None,
-            hands: BySeat(hands),
-            pile: Vec::new(),
-            trump_card,
-            trump_drawn_by: Some(Seat::new(0)),
-            attacker,
-            battle: None,
-            last_battle: None,
-            set_aside: CardSet::DECK.minus(held),
-        }
-    }
-
     #[test]
     fn the_solver_agrees_with_brute_force_on_small_endgames() {
         let mut rng = crate::game::BotRng::seed_from_u64(12);
@@ -231,7 +239,7 @@ mod tests {
             deck.shuffle(&mut rng);
             let trump_card = deck[0];
             let attacker = Seat::new(round % 2);
-            let state = endgame(hands, trump_card, attacker);
+            let state = endgame_state(hands, trump_card, Seat::new(0), attacker);
             let mut solver = Endgame::new(trump_card.suit(), u64::MAX);
             let value = solver
                 .attack_value(hands[attacker.index()], hands[1 - attacker.index()])

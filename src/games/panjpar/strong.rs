@@ -314,6 +314,7 @@ fn playout(mut state: State, me: Seat, mut solver: Option<&mut Endgame>) -> f64 
 
 #[cfg(test)]
 mod tests {
+    use super::super::endgame::endgame_state;
     use super::*;
     use crate::cards::deal_rng;
     use crate::game::Bot;
@@ -399,19 +400,7 @@ mod tests {
             CardSet::one("9S".parse().unwrap()),
         ];
         let trump_card: Card = "2C".parse().unwrap();
-        let state = State {
-            phase: Phase::Attack,
-            guesser: Seat::new(0),
-            guess: None,
-            hands: BySeat(hands),
-            pile: Vec::new(),
-            trump_card,
-            trump_drawn_by: Some(Seat::new(1)),
-            attacker: Seat::new(0),
-            battle: None,
-            last_battle: None,
-            set_aside: CardSet::DECK.minus(hands[0].union(hands[1])),
-        };
+        let state = endgame_state(hands, trump_card, Seat::new(1), Seat::new(0));
         let seen = view(&state, Some(Seat::new(0)));
         let legal = Panjpar::legal_actions(&state, Seat::new(0));
         let memory = Memory {

@@ -253,10 +253,7 @@ impl Serialize for TurnLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn card(code: &str) -> Card {
-        code.parse().unwrap()
-    }
+    use crate::cards::card;
 
     #[test]
     fn steps_read_as_sentences_and_serialize_with_their_card() {

@@ -184,10 +184,7 @@ pub fn one_apart(a: Card, b: Card) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn card(code: &str) -> Card {
-        code.parse().unwrap()
-    }
+    use crate::cards::card;
 
     #[test]
     fn ranks_do_not_wrap_from_king_to_ace() {

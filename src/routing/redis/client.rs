@@ -126,10 +126,8 @@ mod tests {
 
     #[test]
     fn a_ca_file_needs_tls_and_a_certificate() {
-        let dir = std::env::temp_dir().join(format!("chaikhana-ca-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let empty = dir.join("empty.pem");
-        std::fs::write(&empty, "not a certificate\n").unwrap();
+        let empty = crate::settings::scratch_file("ca", "empty.pem", "not a certificate\n");
+        let dir = empty.parent().unwrap();
         let refused =
             client(&settings("redis://127.0.0.1:6379", empty.to_str().unwrap())).unwrap_err();
         assert!(refused.contains("rediss://"), "{refused}");
@@ -146,6 +144,6 @@ mod tests {
         ))
         .unwrap_err();
         assert!(refused.contains("missing.pem"), "{refused}");
-        std::fs::remove_dir_all(&dir).ok();
+        std::fs::remove_dir_all(dir).ok();
     }
 }

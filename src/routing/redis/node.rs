@@ -229,7 +229,7 @@ impl Node {
         let (handle, snapshot) = catalog::find(&order.game)
             .and_then(|game| {
                 let config = self.table_config(&token);
-                game.open(order.kind, order.level, order.length, order.creator, config)
+                game.open(&order, config)
             })
             .map_err(TableRefusal::bad_request)?;
         let id = handle.id.clone();

@@ -78,6 +78,15 @@ impl Redis {
         redis::cmd("GET").arg(key).query(&mut self.conn).unwrap()
     }
 
+    /// A Redis with one table in it, opened by node `a` (its first token, which it answers).
+    fn with_a_table() -> Option<(Redis, TableId, String)> {
+        let mut redis = Redis::start()?;
+        let id = TableId::random();
+        let a = keys::token("a", 1);
+        redis.open(&id, &a);
+        Some((redis, id, a))
+    }
+
     /// Opens the table as a node does: its holder, its lease, its snapshot.
     fn open(&mut self, id: &TableId, token: &str) {
         for (key, value) in [
@@ -119,12 +128,9 @@ impl Drop for Redis {
 
 #[test]
 fn only_the_lease_holders_token_writes_and_an_adoption_moves_the_epoch_on() {
-    let Some(mut redis) = Redis::start() else {
+    let Some((mut redis, id, a)) = Redis::with_a_table() else {
         return;
     };
-    let id = TableId::random();
-    let a = keys::token("a", 1);
-    redis.open(&id, &a);
     assert_eq!(redis.store(&id, &a, "played", "\n[0,1,2]"), 1);
     assert_eq!(redis.adopt(&id, "b"), "", "a held lease is not adopted");
 
@@ -175,12 +181,9 @@ fn only_the_lease_holders_token_writes_and_an_adoption_moves_the_epoch_on() {
 
 #[test]
 fn an_owner_takes_back_what_redis_lost_and_stores_it_whole() {
-    let Some(mut redis) = Redis::start() else {
+    let Some((mut redis, id, a)) = Redis::with_a_table() else {
         return;
     };
-    let id = TableId::random();
-    let a = keys::token("a", 1);
-    redis.open(&id, &a);
     redis::cmd("FLUSHALL").query::<()>(&mut redis.conn).unwrap();
 
     // Nothing to adopt: only the owner, which still has the table, can store it again, whether its

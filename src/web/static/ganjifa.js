@@ -6,8 +6,8 @@
 // its winner's pile.
 
 import { gcardElement, gbackElement, gcardName, parseGCard, GSUITS, SUIT_ORDER } from "./gcards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
-import { boardTop, readyLine, markAsked } from "./share.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
+import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { play } from "./sound.js";
 
@@ -234,19 +234,14 @@ export function createBoard(root, ctx) {
       zone.append(el("h2", "", `${who(v.to_act === me() ? (me() + 2) % 3 : v.to_act)} gave up the lead: pick one of the cards below`));
     }
     if (frame.status === "deal-over" || frame.status === "match-over") zone.append(resultZone(v));
-    const line = el("p", "move-line");
-    line.id = "move-line";
-    line.textContent = lastSaid;
-    zone.append(line);
+    zone.append(moveLine(lastSaid));
     return zone;
   }
 
   function resultZone(v) {
-    const zone = el("section", "result");
-    zone.id = "result";
+    const zone = matchResultZone("result", frame, who);
     const m = frame.match;
-    if (frame.status === "match-over") zone.append(el("h2", "", `${(m.winners || []).map(who).join(" & ")} won the match.`));
-    else zone.append(el("h2", "", "The deal is over."));
+    if (frame.status !== "match-over") zone.append(el("h2", "", "The deal is over."));
     if (v.scores) {
       // Each seat's score is the cards it won less its share of the pack; the share is what the
       // server's score leaves over, so the page never works it out itself.

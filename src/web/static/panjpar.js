@@ -8,7 +8,7 @@
 // goes to the other hand or out of play (`goneTo`). The log of the deal's moves opens on demand.
 
 import { cardElement, backElement } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { draggable } from "./drag.js";
 import { play } from "./sound.js";
 import { WORDS, whyNot, notAnAttack, errorSentence, cardName, suitName } from "./panjpar-words.js";
@@ -435,10 +435,7 @@ export function createBoard(root, ctx) {
     board.append(status);
     board.append(handZone(v));
     board.append(actionBar(v, levelLine));
-    const moveLine = el("p", "move-line");
-    moveLine.id = "move-line";
-    moveLine.textContent = lastSaid;
-    board.append(moveLine);
+    board.append(moveLine(lastSaid));
     root.append(board);
     signalTurn(frame.actions.length > 0, w.yourTurn);
   }

@@ -6,8 +6,8 @@
 // a pile turned over goes back into the stock. The board draws only what the frame says.
 
 import { cardElement, backElement, cardName, parseCard } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals } from "./ui.js";
-import { boardTop, readyLine, markAsked } from "./share.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
+import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { openTable } from "./landing.js";
 import { play } from "./sound.js";
@@ -300,19 +300,15 @@ export function createBoard(root, ctx) {
     row.append(actionButton("keep", "Keep it", "Keep it (your turn ends)", offered("keep"), false));
     box.append(row);
     box.append(autoTurnBox());
-    const line = el("p", "move-line");
-    line.id = "move-line";
-    line.textContent = lastSaid;
+    const line = moveLine(lastSaid);
     line.title = lastSaid;
     box.append(line);
     return box;
   }
 
   function resultZone(v) {
-    const zone = el("section", "result pp-result");
-    zone.id = "result";
+    const zone = matchResultZone("result pp-result", frame, who);
     const m = frame.match;
-    if (frame.status === "match-over") zone.append(el("h2", "", `${(m.winners || []).map(who).join(" & ")} won the match.`));
     const won = v.result ? `${who(v.result.winner)} won the deal and scored ${v.result.points}. ` : "";
     const points = frame.watcher
       ? `${who(0)} ${m.totals[0]}, ${who(1)} ${m.totals[1]}`

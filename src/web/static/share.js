@@ -176,6 +176,14 @@ const READY_WORDS = {
  * every person has), as a line for the result; null when nobody has yet or at a computer table.
  * `who` names a seat as the board does.
  */
+/** The result zone a board shows once a deal is over: `#result`, headed by who won the match once it is. */
+export function matchResultZone(className, frame, who) {
+  const zone = el("section", className);
+  zone.id = "result";
+  if (frame.status === "match-over") zone.append(el("h2", "", `${(frame.match.winners || []).map(who).join(" & ")} won the match.`));
+  return zone;
+}
+
 export function readyLine(frame, who, lang = "en") {
   if (frame.kind !== "friends" || !["deal-over", "match-over"].includes(frame.status)) return null;
   const w = READY_WORDS[lang] || READY_WORDS.en;

@@ -42,6 +42,13 @@ export function announce(text) {
   if (line) line.textContent = text;
 }
 
+/** The board's move line, `#move-line`, saying `text`; `announce` keeps it current. */
+export function moveLine(text) {
+  const line = el("p", "move-line", text);
+  line.id = "move-line";
+  return line;
+}
+
 let turnShown = false;
 /** The "your turn" signal: the tab title and a short vibration where phones allow. */
 export function signalTurn(mine, words) {

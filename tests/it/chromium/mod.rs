@@ -5,7 +5,6 @@
 
 pub mod proxy;
 
-use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,6 +16,7 @@ use serde_json::{json, Value};
 
 use chaikhana::settings::Settings;
 
+use crate::support::cluster::free_port;
 use crate::support::{self, have_program, on_path, wait_listening, Seated, TestServer};
 
 /// The port of the chromedriver started last (there is one at a time, see `support::heavy`), for
@@ -83,10 +83,7 @@ pub async fn driver() -> Option<Driver> {
     if !have_program("chromedriver", needed_for) || !have_program(browser, needed_for) {
         return None;
     }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
+    let port = free_port();
     let child = Command::new("chromedriver")
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
@@ -412,4 +409,42 @@ pub async fn assert_fair_deal(c: &Client) {
         "{check}"
     );
     assert!(check.contains("nobody could choose it alone"), "{check}");
+}
+
+/// Waits until `script` returns a string that is not empty, and returns it.
+pub async fn wait_for_text(client: &Client, script: &str, seconds: u64) -> String {
+    let value = wait_for(client, script, seconds).await;
+    value
+        .as_str()
+        .unwrap_or_else(|| panic!("{script} returned {value}, not text"))
+        .to_string()
+}
+
+/// What the banner over the page says once it is shown.
+pub async fn banner(client: &Client, seconds: u64) -> String {
+    let shown = "const b = document.querySelector('#banner'); return !b.hidden && b.textContent";
+    wait_for_text(client, shown, seconds).await
+}
+
+/// From a game's landing page, "Play with friends": the link to share, once the page gives it.
+pub async fn friends_link(client: &Client) -> String {
+    click(client, "#play-friends").await;
+    let shared = "return document.querySelector('#share-link')?.value";
+    wait_for_text(client, shared, 10).await
+}
+
+/// Once the board is drawn and the control `css` is shown, clicks it.
+pub async fn click_when_shown(client: &Client, css: &str, seconds: u64) {
+    let shown = format!(
+        "const e = document.querySelector({}); return !!document.querySelector('.table') && !!e && !e.hidden",
+        json!(css)
+    );
+    wait_for(client, &shown, seconds).await;
+    assert!(click(client, css).await, "{css} could not be clicked");
+}
+
+/// Every deal of the server waits for the page's number, as on the site, so that every deal (the
+/// first included) is shuffled with it and the page's deal check can say so ([`assert_fair_deal`]).
+pub fn pages_shuffle(settings: &mut Settings) {
+    settings.shuffle_wait_ms = 60_000;
 }

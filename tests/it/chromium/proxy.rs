@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
@@ -63,45 +64,41 @@ impl Proxy {
     }
 }
 
-async fn relay(browser: TcpStream, server: SocketAddr, mut line: watch::Receiver<Line>) {
+async fn relay(browser: TcpStream, server: SocketAddr, line: watch::Receiver<Line>) {
     let Ok(upstream) = TcpStream::connect(server).await else {
         return;
     };
     let _ = browser.set_nodelay(true);
     let _ = upstream.set_nodelay(true);
     let cut = line.borrow().cut;
-    let (mut from_browser, mut to_browser) = browser.into_split();
-    let (mut from_server, mut to_server) = upstream.into_split();
-    let mut up_line = line.clone();
-    let up = async move {
-        let mut buf = vec![0u8; 16 * 1024];
-        loop {
-            let n = tokio::select! {
-                n = from_browser.read(&mut buf) => n,
-                _ = up_line.wait_for(|l| l.cut != cut) => return,
-            };
-            match n {
-                Ok(0) | Err(_) => return,
-                Ok(n) => {
-                    if to_server.write_all(&buf[..n]).await.is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    };
-    let down = async move {
-        let mut buf = vec![0u8; 16 * 1024];
-        loop {
-            let n = tokio::select! {
-                n = from_server.read(&mut buf) => n,
-                _ = line.wait_for(|l| l.cut != cut) => return,
-            };
-            let Ok(n) = n else { return };
-            if n == 0 {
-                return;
-            }
-            // A held reply waits here until the hold ends (or the line is cut).
+    let (from_browser, to_browser) = browser.into_split();
+    let (from_server, to_server) = upstream.into_split();
+    let up = pump(from_browser, to_server, line.clone(), cut, false);
+    let down = pump(from_server, to_browser, line, cut, true);
+    // Either side ending ends both: the halves are dropped and both connections close.
+    tokio::select! {
+        _ = up => {}
+        _ = down => {}
+    }
+}
+
+/// Copies bytes from `from` to `to` until either side closes or the line is cut. With `held` (the
+/// server's side), a reply held back waits here until the hold ends (or the line is cut).
+async fn pump(
+    mut from: OwnedReadHalf,
+    mut to: OwnedWriteHalf,
+    mut line: watch::Receiver<Line>,
+    cut: u64,
+    held: bool,
+) {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = tokio::select! {
+            n = from.read(&mut buf) => n,
+            _ = line.wait_for(|l| l.cut != cut) => return,
+        };
+        let Ok(n @ 1..) = n else { return };
+        if held {
             let still_up = match line.wait_for(|l| !l.holding || l.cut != cut).await {
                 Ok(now) => now.cut == cut,
                 Err(_) => false,
@@ -109,14 +106,35 @@ async fn relay(browser: TcpStream, server: SocketAddr, mut line: watch::Receiver
             if !still_up {
                 return;
             }
-            if to_browser.write_all(&buf[..n]).await.is_err() {
-                return;
-            }
         }
-    };
-    // Either side ending ends both: the halves are dropped and both connections close.
-    tokio::select! {
-        _ = up => {}
-        _ = down => {}
+        if to.write_all(&buf[..n]).await.is_err() {
+            return;
+        }
+    }
+}
+
+impl Proxy {
+    /// The network goes: every connection is cut and no new one gets through, until the page `c`
+    /// knows it is offline.
+    pub async fn go_offline(&self, c: &fantoccini::Client, seconds: u64) {
+        self.refuse_new(true);
+        self.drop_connections();
+        super::wait_for(
+            c,
+            "return document.body.hasAttribute('data-offline')",
+            seconds,
+        )
+        .await;
+    }
+
+    /// The network comes back, until the page `c` is online again.
+    pub async fn come_back(&self, c: &fantoccini::Client, seconds: u64) {
+        self.refuse_new(false);
+        super::wait_for(
+            c,
+            "return !document.body.hasAttribute('data-offline')",
+            seconds,
+        )
+        .await;
     }
 }

@@ -161,11 +161,22 @@ impl Redis {
 /// The table's record as its snapshot in the Redis `client` reaches holds it.
 pub fn record_in(client: &redis::Client, table: &str) -> Result<TableRecord, String> {
     let mut connection = client.get_connection().map_err(|e| e.to_string())?;
+    let key = format!("chaikhana:snapshot:{table}");
+    stored_record(&mut connection, &key, "Redis")
+}
+
+/// The table's record as the snapshot under `key` holds it, read through `connection` (a lone Redis,
+/// a Cluster); `holder` names the Redis in the error when there is none.
+pub fn stored_record(
+    connection: &mut impl redis::ConnectionLike,
+    key: &str,
+    holder: &str,
+) -> Result<TableRecord, String> {
     let stored: Option<Vec<u8>> = redis::cmd("GET")
-        .arg(format!("chaikhana:snapshot:{table}"))
-        .query(&mut connection)
+        .arg(key)
+        .query(connection)
         .map_err(|e| e.to_string())?;
-    let stored = stored.ok_or("Redis holds no snapshot of the table")?;
+    let stored = stored.ok_or(format!("{holder} holds no snapshot of the table"))?;
     // The game's name, a newline, then the snapshot as `Snapshot::from_stored` reads it.
     let newline = stored.iter().position(|b| *b == b'\n').unwrap_or(0);
     let snapshot = Snapshot::from_stored(&stored[newline + 1..])?;

@@ -3,8 +3,7 @@
 
 use serde_json::Value;
 
-use std::str::FromStr;
-
+use chaikhana::card_codes::codes_in;
 use chaikhana::cards::{CardSet, Seat};
 use chaikhana::games::ganjifa::{pack::GCard, pack::GSet, view::visible_to as ganjifa_visible_to};
 use chaikhana::games::panjpar::{view::visible_to, State};
@@ -33,21 +32,6 @@ pub fn pishe_pasha_leaks(
     }
     let leaked = cards_in_json(frame).minus(seen);
     (!leaked.is_empty()).then(|| format!("shown stock cards {leaked:?}"))
-}
-
-/// Every card code of type `C` (a French card, a Ganjifa card) anywhere in `value`, each given to
-/// `found` as it is met.
-fn codes_in<C: FromStr>(value: &Value, found: &mut impl FnMut(C)) {
-    match value {
-        Value::String(text) => {
-            if let Ok(card) = text.parse::<C>() {
-                found(card);
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| codes_in(v, found)),
-        Value::Object(map) => map.values().for_each(|v| codes_in(v, found)),
-        _ => {}
-    }
 }
 
 /// Every French card code anywhere in a frame.

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use chaikhana::table::TableRecord;
 use serde_json::json;
 
-use super::cluster::{friends_across_for, steady_port, wait_for, wait_until, Node};
+use super::cluster::{friends_across_for, have_redis, steady_port, wait_for, wait_until, Node};
 use super::players::{self, Journal, Players};
 
 /// The name the test's Sentinels monitor the primary by.
@@ -338,18 +338,8 @@ impl ClusterSet {
         let seeds: Vec<String> = self.nodes.iter().map(Proc::url).collect();
         let client = redis::cluster::ClusterClient::new(seeds).map_err(|e| e.to_string())?;
         let mut connection = client.get_connection().map_err(|e| e.to_string())?;
-        let stored: Option<Vec<u8>> = redis::cmd("GET")
-            .arg(format!("chaikhana:{{{table}}}:snapshot"))
-            .query(&mut connection)
-            .map_err(|e| e.to_string())?;
-        let stored = stored.ok_or("the Cluster holds no snapshot of the table")?;
-        let newline = stored.iter().position(|b| *b == b'\n').unwrap_or(0);
-        let snapshot = chaikhana::table::Snapshot::from_stored(&stored[newline + 1..])?;
-        Ok(TableRecord {
-            game: Box::leak(snapshot.game.into_boxed_str()),
-            version: snapshot.version,
-            deals: snapshot.deals,
-        })
+        let key = format!("chaikhana:{{{table}}}:snapshot");
+        super::cluster::stored_record(&mut connection, &key, "the Cluster")
     }
 }
 
@@ -389,6 +379,19 @@ impl Failover {
     pub const AFTER: u64 = 20;
     /// How soon after the fault play must resume.
     pub const RESUME: Duration = Duration::from_secs(10);
+
+    /// This failover test's go: `None` (said why) unless redis-server and `tool` are installed, else
+    /// its turn alone among the heavy tests, held while the guard lives, since the failover's time is
+    /// measured.
+    pub async fn turn(
+        tool: &str,
+        needed_for: &str,
+    ) -> Option<tokio::sync::MutexGuard<'static, ()>> {
+        if !(have_redis() && super::have_program(tool, needed_for)) {
+            return None;
+        }
+        Some(super::heavy().await)
+    }
 
     pub async fn start(redis_url: &str) -> Failover {
         let settings = [("CHAIKHANA_REDIS_MIN_REPLICAS", "1")];

@@ -15,6 +15,11 @@ pub(super) fn card(code: &str) -> GCard {
     code.parse().expect("test card codes are valid")
 }
 
+/// The hukm of `suit` now: its best unplayed card, the burnt ones counted lowest.
+pub(super) fn top_of(state: &State, suit: GSuit) -> Option<GCard> {
+    hukm(state.unplayed(), state.burnt, suit)
+}
+
 pub(super) const S0: Seat = Seat::new(0);
 pub(super) const S1: Seat = Seat::new(1);
 pub(super) const S2: Seat = Seat::new(2);
@@ -102,10 +107,7 @@ fn mir_and_wazir_of_taj_with_the_ten_elsewhere_lead_the_mir_and_keep_the_wazir()
     // The leader takes all three and leads again, with no mark.
     assert_eq!(state.phase, Phase::Lead { leader: S0 });
     assert_eq!(state.marks, PerSeat::default());
-    assert_eq!(
-        hukm(state.unplayed(), state.burnt, GSuit::Taj),
-        Some(card("WTA"))
-    );
+    assert_eq!(top_of(&state, GSuit::Taj), Some(card("WTA")));
 }
 
 #[test]
@@ -192,10 +194,7 @@ fn deni_with_the_wazir_and_five_of_chang_against_the_mir_elsewhere() {
     assert_eq!(state.phase, Phase::Lead { leader: S1 });
     assert_eq!(state.marks[S0], 1);
     // The Mir is gone: the Wazir is now the top Chang.
-    assert_eq!(
-        hukm(state.unplayed(), state.burnt, GSuit::Chang),
-        Some(card("WCH"))
-    );
+    assert_eq!(top_of(&state, GSuit::Chang), Some(card("WCH")));
 }
 
 #[test]
@@ -250,10 +249,7 @@ fn a_lone_wazir_may_be_given_as_the_call_or_kept_to_burn() {
 #[test]
 fn once_the_mir_and_wazir_of_taj_are_out_the_ten_is_hukm_and_may_go_in_an_utari() {
     let state = at_lead("10TA 2SA", "9TA 3SA", "8TA 4SA");
-    assert_eq!(
-        hukm(state.unplayed(), state.burnt, GSuit::Taj),
-        Some(card("10TA"))
-    );
+    assert_eq!(top_of(&state, GSuit::Taj), Some(card("10TA")));
     // 10 and 9 of Taj would be a run; here the 9 is elsewhere, so the 10 is a lone hukm.
     assert_eq!(
         lead_actions(&state, S0),
@@ -324,10 +320,7 @@ fn a_talafa_calls_the_best_card_out_with_a_lower_one() {
     put(&mut state, S2, "6CH");
     assert_eq!(state.phase, Phase::Lead { leader: S1 });
     assert_eq!(state.marks[S0], 1);
-    assert_eq!(
-        hukm(state.unplayed(), state.burnt, GSuit::Taj),
-        Some(card("10TA"))
-    );
+    assert_eq!(top_of(&state, GSuit::Taj), Some(card("10TA")));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use super::bot::{defence_plan, Computer};
 use super::rules::*;
 use super::view::view;
 use super::Panjpar;
-use crate::cards::{deal_rng, BySeat, Card, CardSet, Colour, Seat, Suit};
+use crate::cards::{card, deal_rng, BySeat, Card, CardSet, Colour, Seat, Suit};
 use crate::game::{Bot, BotRng, DealSetup, Game};
 
 mod playouts;
@@ -15,10 +15,6 @@ mod scenarios;
 
 const A: Seat = Seat::new(0);
 const B: Seat = Seat::new(1);
-
-fn card(code: &str) -> Card {
-    code.parse().unwrap_or_else(|e| panic!("{e}"))
-}
 
 fn cards(codes: &str) -> CardSet {
     let set: CardSet = codes.split_whitespace().map(card).collect();

@@ -331,30 +331,35 @@ fn computer_choice(state: &State, seat: Seat) -> Action {
     )
 }
 
+/// What the computer attacks with from the hand `a`, against the hand `b`, diamonds trumps (the five
+/// under the pile) and 20 cards still to draw.
+fn computer_attack(a: &str, b: &str) -> Action {
+    computer_choice(&table(a, b, "5D", "", 20), A)
+}
+
 /// Ruling 10 and seed 000: the computer leads its lowest plain single, keeping aces, kings and trumps.
 #[test]
 fn computer_attacks_with_its_lowest_plain_single() {
-    let state = table("AS KH 2D 9C 7H", "2C 3C", "5D", "", 20);
-    assert_eq!(computer_choice(&state, A), attack("7H"));
-    let state = table("AS KH 2D", "2C 3C", "5D", "", 20);
-    assert_eq!(computer_choice(&state, A), attack("KH"));
-    let state = table("AS 2D", "2C 3C", "5D", "", 20);
-    assert_eq!(computer_choice(&state, A), attack("AS"));
-    let state = table("3D 2D", "2C 3C", "5D", "", 20);
-    assert_eq!(computer_choice(&state, A), attack("2D"));
+    assert_eq!(computer_attack("AS KH 2D 9C 7H", "2C 3C"), attack("7H"));
+    assert_eq!(computer_attack("AS KH 2D", "2C 3C"), attack("KH"));
+    assert_eq!(computer_attack("AS 2D", "2C 3C"), attack("AS"));
+    assert_eq!(computer_attack("3D 2D", "2C 3C"), attack("2D"));
 }
 
 /// A low plain pair and one more card, when the other hand holds three or more.
 #[test]
 fn computer_lays_a_low_plain_pair_as_three() {
-    let state = table("4S 4H 9C AS 2D", "2C 3C 4C", "5D", "", 20);
-    assert_eq!(computer_choice(&state, A), attack("4S 4H 9C"));
+    assert_eq!(
+        computer_attack("4S 4H 9C AS 2D", "2C 3C 4C"),
+        attack("4S 4H 9C")
+    );
     // Not against a hand of two.
-    let state = table("4S 4H 9C AS 2D", "2C 3C", "5D", "", 20);
-    assert_eq!(computer_choice(&state, A), attack("4H"));
+    assert_eq!(computer_attack("4S 4H 9C AS 2D", "2C 3C"), attack("4H"));
     // A pair of kings or of trumps is kept back.
-    let state = table("KS KH 9C AS 2D 3D", "2C 3C 4C", "5D", "", 20);
-    assert_eq!(computer_choice(&state, A), attack("9C"));
+    assert_eq!(
+        computer_attack("KS KH 9C AS 2D 3D", "2C 3C 4C"),
+        attack("9C")
+    );
 }
 
 /// Once nothing is left to draw, the whole hand at once when the rules allow it.

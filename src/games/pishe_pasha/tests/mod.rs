@@ -5,16 +5,12 @@
 use rand::SeedableRng;
 
 use super::*;
-use crate::cards::{deal_rng, BySeat, Card, CardSet, Seat, Suit};
+use crate::cards::{card, deal_rng, BySeat, Card, CardSet, Seat, Suit};
 use crate::game::{BotRng, DealSetup, Game};
 use crate::matches::Match;
 
 const YOU: Seat = Seat::new(0);
 const THEM: Seat = Seat::new(1);
-
-fn card(code: &str) -> Card {
-    code.parse().unwrap()
-}
 
 fn cards(codes: &str) -> Vec<Card> {
     codes.split_whitespace().map(card).collect()
