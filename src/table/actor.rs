@@ -34,6 +34,8 @@ pub struct Table<G: Game> {
     joins: VecDeque<tokio::sync::oneshot::Sender<()>>,
     /// Why the table stops, once it does.
     closing: Closing,
+    /// The effects being carried out (kept to keep its room).
+    batch: Vec<Effect<G>>,
 }
 
 impl<G: Game> Table<G> {
@@ -80,6 +82,7 @@ impl<G: Game> Table<G> {
             on_closed: config.on_closed,
             joins: VecDeque::new(),
             closing: Closing::Closed,
+            batch: Vec::new(),
         }
     }
 
@@ -93,15 +96,17 @@ impl<G: Game> Table<G> {
 
     /// Carries out what the core asked for, and what that leads it to ask in turn.
     fn carry_out(&mut self, ctx: &mut Context<Self>) {
+        let mut batch = std::mem::take(&mut self.batch);
         loop {
-            let effects = self.core.take_effects();
-            if effects.is_empty() {
-                return;
+            self.core.move_effects(&mut batch);
+            if batch.is_empty() {
+                break;
             }
-            for effect in effects {
+            for effect in batch.drain(..) {
                 self.carry_out_one(effect, ctx);
             }
         }
+        self.batch = batch;
     }
 
     fn carry_out_one(&mut self, effect: Effect<G>, ctx: &mut Context<Self>) {

@@ -353,9 +353,10 @@ impl<G: Game> TableCore<G> {
         &self.record
     }
 
-    /// What the shell is to do now, in order; the core forgets them.
-    pub fn take_effects(&mut self) -> Vec<Effect<G>> {
-        std::mem::take(&mut self.effects)
+    /// Moves what the shell is to do now into `into`, in order, keeping both buffers' room: the
+    /// shell calls this after every event, so no allocation is made for it once the table has run.
+    pub fn move_effects(&mut self, into: &mut Vec<Effect<G>>) {
+        into.append(&mut self.effects);
     }
 
     /// How often the shell calls [`TableCore::tick`].
@@ -449,7 +450,7 @@ impl<G: Game> TableCore<G> {
     fn send_everyone(&mut self, frame: &Frame) {
         let everyone = self.sockets.keys().chain(&self.watchers);
         let sends = everyone.map(|conn| Effect::Send(*conn, frame.clone()));
-        self.effects.extend(sends.collect::<Vec<_>>());
+        self.effects.extend(sends);
     }
 
     /// A socket could not take its frame: its frames pile up, so it is closed and the table goes on
@@ -482,7 +483,7 @@ impl<G: Game> TableCore<G> {
             .sockets
             .iter()
             .map(|(conn, seat)| Effect::Send(*conn, frames[seat.index()].clone()));
-        self.effects.extend(sends.collect::<Vec<_>>());
+        self.effects.extend(sends);
         if !self.watchers.is_empty() {
             let frame = self.view_frame(None, &seats);
             let sends = self

@@ -89,7 +89,9 @@ enum Did {
 
 fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
     let read = |frame: &Frame| serde_json::from_str(frame.text_payload().unwrap()).unwrap();
-    let effects = table.take_effects().into_iter();
+    let mut effects = Vec::new();
+    table.move_effects(&mut effects);
+    let effects = effects.into_iter();
     effects
         .map(|effect| match effect {
             Effect::Send(conn, frame) => Did::Sent(conn, read(&frame)),
@@ -326,10 +328,7 @@ fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
             seat,
             version: version - 1,
         });
-        assert!(
-            table.take_effects().is_empty(),
-            "a timer of an older version"
-        );
+        assert!(done(&mut table).is_empty(), "a timer of an older version");
         table.timer(Timer::Computer { seat, version });
         assert_eq!(table.version(), version + 1);
     }
