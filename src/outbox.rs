@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_json_frame_holds_what_serde_json_writes_and_a_close_reason_is_cut_to_fit() {
-        let value = serde_json::json!({"type": "ack", "version": 3, "text": "é\"\n"});
+        let value = serde_json::json!({"type": "view", "version": 3, "text": "é\"\n"});
         let frame = Frame::json(&value, 0);
         assert_eq!(
             frame.text_payload(),

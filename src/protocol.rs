@@ -4,11 +4,12 @@
 //! answer), `resync` (send my view again), `replay` (my view of one step of a finished deal),
 //! `next-deal` and `rematch` (asked for by every friend), and
 //! `name` and `phrase` (what a seat goes by and its quick phrases). Server to browser: `view` (the
-//! seat's whole view with the table, the match and the actions open to it), `replay` (a view frame of
-//! one step of a finished deal, with where it stands), `seats` (who is connected,
-//! named and ready), `phrase`, `ack` and `error`. At a friends table the browsers also switch voice on and off (`voice`) and pass
-//! each other the WebRTC handshake (`signal`), which the table relays without reading it. The README's
-//! Protocol section documents every field.
+//! seat's whole view with the table, the match and the actions open to it; the view an accepted action
+//! made carries `ack`, with the action's id, to the socket that sent it), `replay` (a view frame of one
+//! step of a finished deal, with where it stands), `seats` (who is connected, named and ready), `phrase`
+//! and `error`. At a friends table the browsers also switch voice on and off (`voice`) and pass each
+//! other the WebRTC handshake (`signal`), which the table relays without reading it.
+//! `docs/protocol.md` documents every field.
 
 use serde::{Deserialize, Serialize};
 
@@ -212,8 +213,6 @@ impl ProtocolError {
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ServerMsg<'a> {
-    /// The action with this client id was accepted; the table is now at `version`.
-    Ack { id: Option<&'a str>, version: u64 },
     /// Something was refused; nothing changed.
     Error {
         code: &'a str,
@@ -351,11 +350,14 @@ mod tests {
 
     #[test]
     fn server_frames_are_tagged() {
-        let ack = ServerMsg::Ack {
-            id: Some("a1"),
-            version: 4,
+        let phrase = ServerMsg::Phrase {
+            seat: Seat::new(1),
+            id: Phrase::WellPlayed,
         };
-        assert_eq!(ack.to_text(), r#"{"type":"ack","id":"a1","version":4}"#);
+        assert_eq!(
+            phrase.to_text(),
+            r#"{"type":"phrase","seat":1,"id":"well-played"}"#
+        );
         let error = ServerMsg::Error {
             code: "stale-version",
             message: "Your view is out of date.",

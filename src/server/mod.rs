@@ -160,8 +160,8 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
             let sockets = state.clone();
             HttpService::build()
                 .local_addr(addr)
-                // Every move is a few small frames (ack, then a view per seat): without this, Nagle's
-                // algorithm holds the later ones back until the browser's delayed acknowledgement.
+                // A page's small frames (a move's view, a seat's news) go out at once: without this,
+                // Nagle's algorithm holds a second one back until the browser's delayed acknowledgement.
                 .tcp_nodelay(true)
                 .client_disconnect_timeout(Duration::from_secs(1))
                 // A WebSocket upgrade leaves the HTTP dispatcher: the socket is served on its stream.

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use futures_util::future::BoxFuture;
 use rand::{Rng, SeedableRng};
 
-use super::frames::{MatchInfo, ShuffleShown, Status, ViewFrame};
+use super::frames::{Ack, MatchInfo, ShuffleShown, Status, ViewFrame};
 use super::messages::{ConnId, DealRecord};
 use super::seats::{Level, Occupant, TableKind};
 use super::{DealSeal, RevealTo, Shuffle, TableId, TokenHash};
@@ -176,10 +176,10 @@ enum Then {
     Nothing,
     /// Show everyone the change and wake the next computer.
     Show,
-    /// Acknowledge a seat's action, then show everyone the change.
+    /// Show everyone the change, telling the socket whose action it was that it was accepted.
     Acknowledge {
         conn: ConnId,
-        ack: Frame,
+        id: Option<String>,
         arrived: Instant,
     },
     /// A seat was taken: deal once every seat is, or show everyone; then answer the join.
@@ -400,6 +400,16 @@ impl<G: Game> TableCore<G> {
 
     /// The frame for `seat` now (none: a watcher's).
     fn view_frame(&self, seat: Option<Seat>, seats: &[SeatInfo]) -> Frame {
+        self.view_frame_answering(seat, seats, None)
+    }
+
+    /// The frame for `seat` now, answering its action `ack` when it has one.
+    fn view_frame_answering(
+        &self,
+        seat: Option<Seat>,
+        seats: &[SeatInfo],
+        ack: Option<Ack<'_>>,
+    ) -> Frame {
         let status = self.status();
         let outcome = self.state.as_ref().and_then(G::outcome);
         let concealed = match (&self.state, &outcome) {
@@ -437,6 +447,7 @@ impl<G: Game> TableCore<G> {
                 contributed: self.shuffle.contributed(),
             }),
             outcome,
+            ack,
         };
         Frame::json(&frame, VIEW_SIZE_HINT)
     }
@@ -475,15 +486,29 @@ impl<G: Game> TableCore<G> {
 
     /// Sends every socket its seat's frame, and every watcher what everyone may see.
     fn broadcast(&mut self) {
+        self.broadcast_answering(None);
+    }
+
+    /// [`Self::broadcast`], the socket `answering` names being told in its own view that its action
+    /// (with that id) made this change. Each frame is written once: a seat's other sockets, if it has
+    /// any, share one without the answer.
+    fn broadcast_answering(&mut self, answering: Option<(ConnId, Option<&str>)>) {
         let seats = self.seat_infos();
-        let frames: Vec<Frame> = Seat::all(G::SEATS)
-            .map(|s| self.view_frame(Some(s), &seats))
-            .collect();
-        let sends = self
-            .sockets
-            .iter()
-            .map(|(conn, seat)| Effect::Send(*conn, frames[seat.index()].clone()));
-        self.effects.extend(sends);
+        let answer = answering.and_then(|(conn, id)| {
+            let seat = *self.sockets.get(&conn)?;
+            let frame = self.view_frame_answering(Some(seat), &seats, Some(Ack { id }));
+            Some((conn, frame))
+        });
+        let mut frames: Vec<Option<Frame>> = vec![None; G::SEATS];
+        for (conn, seat) in &self.sockets {
+            let frame = match &answer {
+                Some((answered, frame)) if answered == conn => frame.clone(),
+                _ => frames[seat.index()]
+                    .get_or_insert_with(|| self.view_frame(Some(*seat), &seats))
+                    .clone(),
+            };
+            self.effects.push(Effect::Send(*conn, frame));
+        }
         if !self.watchers.is_empty() {
             let frame = self.view_frame(None, &seats);
             let sends = self

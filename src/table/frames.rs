@@ -54,6 +54,16 @@ pub struct ViewFrame<'a, G: Game> {
     pub deal: Option<SealShown<'a>>,
     /// The coming deal's shuffle, for a seat to add its number to (none for a watcher).
     pub shuffle: Option<ShuffleShown<'a>>,
+    /// The action this view answers: present only in the view sent to the socket whose action made
+    /// this version, so that its page hears "accepted" and the new table in one frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ack: Option<Ack<'a>>,
+}
+
+/// A socket's own action, accepted: the id its page gave it.
+#[derive(Clone, Copy, Serialize)]
+pub struct Ack<'a> {
+    pub id: Option<&'a str>,
 }
 
 /// The coming deal's shuffle as a seat sees it: the table's commitment, and who has added a number.

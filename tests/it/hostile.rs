@@ -187,7 +187,7 @@ async fn cards_not_held_duplicates_replays_and_stale_moves_are_refused() {
             let honest = choose(view, &mut rng);
             client.send(action(version, "h", &honest)).await;
             assert_eq!(
-                client.next_of("ack").await["version"].as_u64(),
+                client.next_ack().await["version"].as_u64(),
                 Some(version + 1)
             );
             client.send(action(version, "h", &honest)).await;
@@ -204,7 +204,7 @@ async fn cards_not_held_duplicates_replays_and_stale_moves_are_refused() {
         let chosen = choose(view, &mut rng);
         let version = view["version"].as_u64().unwrap();
         clients[acting].send(action(version, "m", &chosen)).await;
-        clients[acting].next_of("ack").await;
+        clients[acting].next_ack().await;
     }
 }
 

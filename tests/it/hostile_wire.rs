@@ -44,7 +44,7 @@ impl Bystander {
             if view["status"] == "playing" && !view["actions"].as_array().unwrap().is_empty() {
                 let chosen = choose(&view, &mut self.rng);
                 self.client.send(action(version, "b", &chosen)).await;
-                let ack = self.client.next_of("ack").await;
+                let ack = self.client.next_ack().await;
                 assert_eq!(ack["version"].as_u64(), Some(version + 1));
                 return;
             }

@@ -197,7 +197,7 @@ async fn hostile_frames_are_refused_and_change_nothing() {
     );
     actor.send(action(version, "ok", &legal)).await;
     assert_eq!(
-        actor.next_of("ack").await["version"].as_u64(),
+        actor.next_ack().await["version"].as_u64(),
         Some(version + 1)
     );
     assert_eq!(

@@ -242,7 +242,7 @@ async fn a_store_out_of_reach_pauses_the_table_and_nothing_unstored_is_shown() {
         before,
         "a change not stored was shown"
     );
-    assert!(seated.heard.frames().iter().all(|f| f["type"] != "ack"));
+    assert!(seated.heard.frames().iter().all(|f| f.get("ack").is_none()));
 
     // The store is back: the change is stored and shown, nothing rolled back, play goes on.
     seated.store.answer(StoreAnswer::Stored);
@@ -282,5 +282,5 @@ async fn an_owner_whose_store_refuses_its_token_steps_down_without_showing_the_c
             .unwrap(),
         before
     );
-    assert!(seated.heard.frames().iter().all(|f| f["type"] != "ack"));
+    assert!(seated.heard.frames().iter().all(|f| f.get("ack").is_none()));
 }

@@ -13,7 +13,7 @@ use crate::cards::{deal_rng, Seat};
 use crate::game::Game;
 use crate::matches::Match;
 use crate::metrics::metrics;
-use crate::protocol::{ClientMsg, ServerMsg};
+use crate::protocol::ClientMsg;
 
 impl<G: Game> TableCore<G> {
     /// A parsed frame from a socket, a seat's or a watcher's.
@@ -181,6 +181,11 @@ impl<G: Game> TableCore<G> {
     /// After every accepted change: show the computers, send every seat its view, and wake the next
     /// computer.
     pub(super) fn show(&mut self) {
+        self.show_answering(None);
+    }
+
+    /// [`Self::show`], telling the socket `answering` names that its action made the change.
+    pub(super) fn show_answering(&mut self, answering: Option<(ConnId, Option<&str>)>) {
         if let Some(state) = &self.state {
             for (i, occupant) in self.seats.iter_mut().enumerate() {
                 if let Occupant::Computer(bot) = occupant {
@@ -190,7 +195,7 @@ impl<G: Game> TableCore<G> {
                 }
             }
         }
-        self.broadcast();
+        self.broadcast_answering(answering);
         self.wake_computer();
     }
 
@@ -325,14 +330,9 @@ impl<G: Game> TableCore<G> {
             return self.send_refusal(conn, e.code, &e.message, id);
         }
         self.accepted(seat, action);
-        let ack = ServerMsg::Ack {
-            id,
-            version: self.version,
-        }
-        .to_frame();
         self.commit(Then::Acknowledge {
             conn,
-            ack,
+            id: id.map(str::to_string),
             arrived: now,
         });
     }

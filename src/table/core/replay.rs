@@ -110,6 +110,7 @@ impl<G: Game> TableCore<G> {
                     concealed: &concealed,
                 }))),
                 shuffle: None,
+                ack: None,
             },
             replay: ReplayStep {
                 deal,

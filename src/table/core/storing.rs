@@ -54,9 +54,8 @@ impl<G: Game> TableCore<G> {
         match then {
             Then::Nothing => {}
             Then::Show => self.show(),
-            Then::Acknowledge { conn, ack, arrived } => {
-                self.send(conn, ack);
-                self.show();
+            Then::Acknowledge { conn, id, arrived } => {
+                self.show_answering(Some((conn, id.as_deref())));
                 metrics()
                     .game(G::NAME)
                     .seconds

@@ -124,6 +124,17 @@ fn last_view(did: &[Did], conn: ConnId) -> Option<serde_json::Value> {
 /// A Panjpar friends table with both seats taken and a socket each (1 for seat 0, 2 for seat 1),
 /// dealt; `keeps`: whether its changes go to a store.
 fn friends_at_play(keeps: bool) -> (TableCore<Panjpar>, Instant) {
+    let (mut table, now, [host, guest]) = friends_dealt(keeps);
+    table.attach(1, &host, now).unwrap();
+    table.attach(2, &guest, now).unwrap();
+    let did = done(&mut table);
+    assert_eq!(last_view(&did, 1).unwrap()["seat"], 0);
+    assert_eq!(last_view(&did, 2).unwrap()["seat"], 1);
+    (table, now)
+}
+
+/// A Panjpar friends table with both seats taken and dealt, no socket attached yet; the seats' tokens.
+fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
     let now = Instant::now();
     let (host, guest) = (Token::random(), Token::random());
     let id = TableId::random();
@@ -156,12 +167,7 @@ fn friends_at_play(keeps: bool) -> (TableCore<Panjpar>, Instant) {
     }
     assert!(did.iter().any(|d| matches!(d, Did::Seated)), "{did:?}");
     assert_eq!(table.version(), 1, "dealt once every seat is taken");
-    table.attach(1, &host.hash(), now).unwrap();
-    table.attach(2, &guest.hash(), now).unwrap();
-    let did = done(&mut table);
-    assert_eq!(last_view(&did, 1).unwrap()["seat"], 0);
-    assert_eq!(last_view(&did, 2).unwrap()["seat"], 1);
-    (table, now)
+    (table, now, [host.hash(), guest.hash()])
 }
 
 /// The socket whose turn it is, and the first action its view offers.
@@ -182,7 +188,7 @@ fn action(version: u64, action: serde_json::Value) -> ClientMsg {
 }
 
 #[test]
-fn an_action_is_acknowledged_to_its_seat_and_every_seat_is_sent_its_own_view() {
+fn an_action_is_acknowledged_in_its_sockets_view_and_every_seat_is_sent_its_own_view() {
     let (mut table, now) = friends_at_play(false);
     for _ in 0..20 {
         let version = table.version();
@@ -191,15 +197,51 @@ fn an_action_is_acknowledged_to_its_seat_and_every_seat_is_sent_its_own_view() {
         table.from_seat(mover, action(version, chosen), now);
         let did = done(&mut table);
         let to_mover = sent_to(&did, mover);
-        assert_eq!(to_mover[0]["type"], "ack", "the ack comes first: {did:?}");
+        assert_eq!(to_mover.len(), 1, "one frame answers the mover: {did:?}");
+        assert_eq!(to_mover[0]["type"], "view");
         assert_eq!(to_mover[0]["version"], version + 1);
-        assert_eq!(to_mover[1]["version"], version + 1);
+        assert_eq!(to_mover[0]["ack"], serde_json::json!({ "id": "a" }));
         let to_other = sent_to(&did, other);
         assert_eq!(to_other.len(), 1, "the other seat is sent its view only");
         assert_eq!(to_other[0]["seat"], other - 1);
+        assert!(to_other[0].get("ack").is_none(), "{}", to_other[0]);
         if to_other[0]["status"] != "playing" {
             break;
         }
+    }
+}
+
+#[test]
+fn only_the_socket_that_acted_hears_its_action_answered() {
+    let (mut table, now, [host, guest]) = friends_dealt(false);
+    // The host's seat has two sockets (two tabs), the guest's one.
+    for (conn, token) in [(1, &host), (3, &host), (2, &guest)] {
+        table.attach(conn, token, now).unwrap();
+    }
+    done(&mut table);
+    let version = table.version();
+    let (mover, chosen) = turn(&table);
+    let tabs = if mover == 2 { vec![2] } else { vec![1, 3] };
+    let acting = tabs[0];
+    table.from_seat(acting, action(version, chosen), now);
+    let did = done(&mut table);
+    for conn in [1, 2, 3] {
+        let frames = sent_to(&did, conn);
+        assert_eq!(frames.len(), 1, "{conn}: {did:?}");
+        assert_eq!(frames[0]["version"], version + 1);
+        assert_eq!(frames[0].get("ack").is_some(), conn == acting, "{conn}");
+    }
+    let view_of = |conn| {
+        let mut view = sent_to(&did, conn)[0].clone();
+        view.as_object_mut().unwrap().remove("ack");
+        view
+    };
+    if let [first, second] = tabs[..] {
+        assert_eq!(
+            view_of(first),
+            view_of(second),
+            "the same view for one seat's tabs"
+        );
     }
 }
 
@@ -257,7 +299,11 @@ fn with_a_store_nothing_is_shown_until_stored_and_a_failed_store_pauses_until_it
     assert!(matches!(done(&mut table)[..], [Did::Stored(true)]));
     table.stored(StoreAnswer::Stored, now);
     let did = done(&mut table);
-    assert_eq!(sent_to(&did, mover)[0]["type"], "ack");
+    let answer = last_view(&did, mover).unwrap();
+    assert_eq!(
+        (&answer["ack"]["id"], &answer["version"]),
+        (&serde_json::json!("a"), &serde_json::json!(version + 1))
+    );
     assert_eq!(last_view(&did, 3 - mover).unwrap()["version"], version + 1);
     // A store that says another owner holds the table stops it.
     let (mover, chosen) = turn(&table);

@@ -90,9 +90,6 @@ export class TableSocket {
       case "replay":
         this.handlers.onReplay?.(frame);
         break;
-      case "ack":
-        if (this.version !== null && frame.version > this.version + 1) this.send({ type: "resync" });
-        break;
       case "error":
         // The shuffle's number is sent by the deal check, not by a player: a refusal (the deal was
         // already dealt) changes nothing to show.

@@ -264,6 +264,19 @@ impl Client {
         }
     }
 
+    /// The next view that answers this socket's own action (it carries `ack`). It is also the
+    /// table's new view, so it is left to be read again as the next frame.
+    pub async fn next_ack(&mut self) -> Value {
+        loop {
+            let view = self.next_of("view").await;
+            if view.get("ack").is_some() {
+                self.received.pop();
+                self.waiting = Some(view.clone());
+                return view;
+            }
+        }
+    }
+
     /// The last view frame received.
     pub fn last_view(&self) -> &Value {
         self.received
@@ -354,7 +367,7 @@ pub async fn play_against_computer(client: &mut Client, rng: &mut Rng) -> usize 
             }
             "playing" if !view["actions"].as_array().unwrap().is_empty() => {
                 client.send(action(version, "a", &choose(&view, rng))).await;
-                let ack = client.next_of("ack").await;
+                let ack = client.next_ack().await;
                 assert_eq!(ack["version"].as_u64(), Some(version + 1));
             }
             _ => {}

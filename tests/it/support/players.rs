@@ -168,13 +168,17 @@ impl Player {
         self.last_frame = Instant::now();
         self.asks = 0;
         match frame["type"].as_str() {
-            Some("view") => self.shown(frame).await,
-            Some("ack") => self.journal.borrow_mut().acks.push(Ack {
-                seat: self.seated.seat,
-                id: frame["id"].as_str().unwrap_or_default().to_string(),
-                version: frame["version"].as_u64().unwrap_or(0),
-                at: Instant::now(),
-            }),
+            Some("view") => {
+                if let Some(ack) = frame.get("ack") {
+                    self.journal.borrow_mut().acks.push(Ack {
+                        seat: self.seated.seat,
+                        id: ack["id"].as_str().unwrap_or_default().to_string(),
+                        version: frame["version"].as_u64().unwrap_or(0),
+                        at: Instant::now(),
+                    });
+                }
+                self.shown(frame).await
+            }
             Some("error") => {
                 let code = frame["code"].as_str().unwrap_or("?").to_string();
                 *self.journal.borrow_mut().errors.entry(code).or_default() += 1;
