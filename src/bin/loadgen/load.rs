@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use actix_service::ServiceExt;
 use futures_util::StreamExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -158,8 +159,17 @@ async fn worker(t: usize, shared: Arc<Shared>) -> Tally {
 }
 
 fn client(source: Option<IpAddr>) -> awc::Client {
+    // TCP_NODELAY, as browsers set it on their WebSockets: a seat that sends its number for the coming
+    // shuffle and then its move would otherwise have the move held back by Nagle's algorithm until the
+    // server's delayed acknowledgement of the first frame, 40 ms later.
+    let tcp = actix_tls::connect::Connector::default().service().map(
+        |connection: actix_tls::connect::Connection<awc::http::Uri, tokio::net::TcpStream>| {
+            let _ = connection.io_ref().set_nodelay(true);
+            connection
+        },
+    );
     let mut builder = awc::Client::builder()
-        .connector(awc::Connector::new().limit(0))
+        .connector(awc::Connector::new().connector(tcp).limit(0))
         .timeout(Duration::from_secs(30));
     if let Some(ip) = source {
         builder = builder.local_address(ip);
