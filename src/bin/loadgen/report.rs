@@ -9,8 +9,8 @@ use serde::Serialize;
 /// What one worker thread counted.
 #[derive(Debug, Default)]
 pub struct Tally {
-    /// Round trips completed (an action, next-deal or rematch answered by the view with the new
-    /// version; in echo mode a frame answered by its echo).
+    /// Round trips completed (an action answered by the view with the new version; in echo mode a
+    /// frame answered by its echo).
     pub actions: u64,
     /// Each round trip in microseconds.
     pub round_trips_us: Vec<u32>,
