@@ -61,7 +61,7 @@ pub struct ViewFrame<'a, G: Game> {
 }
 
 /// A socket's own action, accepted: the id its page gave it.
-#[derive(Clone, Copy, Serialize)]
+#[derive(Serialize)]
 pub struct Ack<'a> {
     pub id: Option<&'a str>,
 }
