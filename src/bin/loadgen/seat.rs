@@ -161,11 +161,14 @@ impl Seat {
                     if in_flight.is_some() || version <= answered || Instant::now() >= deadline {
                         continue;
                     }
-                    let Some((text, timed)) = self.answer(&incoming, version) else {
+                    let Some(text) = self.answer(&incoming, version) else {
                         continue;
                     };
                     answered = version;
-                    if timed {
+                    // Only a move is timed: asking for the next deal or a rematch is answered once
+                    // every seat has asked, and a seat past the deadline asks for nothing, so one that
+                    // asked just before it would wait for a view that never comes and count a stall.
+                    if !incoming.actions.is_empty() {
                         in_flight = Some((version, Instant::now()));
                     }
                     if self.send(text).await.is_err() {
@@ -208,23 +211,19 @@ impl Seat {
         ))
     }
 
-    /// The frame this seat sends on a view, if it has something to do, and whether its round trip
-    /// is timed. Only an action is: asking for the next deal or a rematch is answered once every seat
-    /// has asked, and a seat past the deadline asks for nothing, so one that asked just before it would
-    /// wait for a view that never comes and count a stall.
-    fn answer(&mut self, view: &Incoming, version: u64) -> Option<(String, bool)> {
+    /// The frame this seat sends on a view, if it has something to do.
+    fn answer(&mut self, view: &Incoming, version: u64) -> Option<String> {
         if !view.actions.is_empty() {
             let action = view.actions[self.rng.gen_range(0..view.actions.len())].get();
-            let text =
-                format!(r#"{{"type":"action","version":{version},"id":"l","action":{action}}}"#);
-            return Some((text, true));
+            return Some(format!(
+                r#"{{"type":"action","version":{version},"id":"l","action":{action}}}"#
+            ));
         }
-        let text = match view.status {
-            Some("deal-over") => format!(r#"{{"type":"next-deal","version":{version}}}"#),
-            Some("match-over") => format!(r#"{{"type":"rematch","version":{version}}}"#),
-            _ => return None,
-        };
-        Some((text, false))
+        match view.status {
+            Some("deal-over") => Some(format!(r#"{{"type":"next-deal","version":{version}}}"#)),
+            Some("match-over") => Some(format!(r#"{{"type":"rematch","version":{version}}}"#)),
+            _ => None,
+        }
     }
 
     async fn send(&mut self, text: String) -> Result<(), ()> {
