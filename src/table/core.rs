@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 use futures_util::future::BoxFuture;
 use rand::{Rng, SeedableRng};
 
-use super::frames::{Ack, MatchInfo, ShuffleShown, Status, ViewFrame};
+use super::frames::Status;
 use super::messages::{ConnId, DealRecord};
 use super::seats::{Level, Occupant, TableKind};
-use super::{DealSeal, RevealTo, Shuffle, TableId, TokenHash};
+use super::{DealSeal, Shuffle, TableId, TokenHash};
 use crate::cards::Seat;
 use crate::game::{BotRng, Game, Search};
 use crate::games::strong::Budget;
@@ -34,6 +34,7 @@ mod replay;
 mod seating;
 mod social;
 mod storing;
+mod views;
 mod voice;
 mod watchers;
 
@@ -225,6 +226,8 @@ pub struct TableCore<G: Game> {
     sockets: HashMap<ConnId, Seat>,
     /// The sockets of people watching through the watch link (see `watchers`).
     watchers: HashSet<ConnId>,
+    /// What each socket was last sent of its view's slow parts (see `views`).
+    shown: HashMap<ConnId, views::Shown>,
     voice: voice::VoiceRoom,
     last_activity: Instant,
     /// A change the store has not taken yet: what to do once it does (see `pause`).
@@ -324,6 +327,7 @@ impl<G: Game> TableCore<G> {
             bot_rng,
             sockets: HashMap::new(),
             watchers: HashSet::new(),
+            shown: HashMap::new(),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: now,
             unstored: None,
@@ -398,60 +402,6 @@ impl<G: Game> TableCore<G> {
             .collect()
     }
 
-    /// The frame for `seat` now (none: a watcher's).
-    fn view_frame(&self, seat: Option<Seat>, seats: &[SeatInfo]) -> Frame {
-        self.view_frame_answering(seat, seats, None)
-    }
-
-    /// The frame for `seat` now, answering its action `ack` when it has one.
-    fn view_frame_answering(
-        &self,
-        seat: Option<Seat>,
-        seats: &[SeatInfo],
-        ack: Option<Ack<'_>>,
-    ) -> Frame {
-        let status = self.status();
-        let outcome = self.state.as_ref().and_then(G::outcome);
-        let concealed = match (&self.state, &outcome) {
-            (Some(state), Some(_)) => G::concealed_at_end(state),
-            _ => Vec::new(),
-        };
-        let frame = ViewFrame::<G> {
-            frame: "view",
-            version: self.version,
-            table: seat.map(|_| &self.id),
-            game: G::NAME,
-            kind: self.kind,
-            level: self.level,
-            status,
-            seat,
-            seats,
-            watching: self.watchers.len(),
-            matchup: MatchInfo {
-                score: &self.matchup,
-                winners: self.matchup.winners(),
-            },
-            view: self.state.as_ref().map(|s| G::view(s, seat)),
-            actions: match (&self.state, status, seat) {
-                (Some(state), Status::Playing, Some(seat)) => G::legal_actions(state, seat),
-                _ => Vec::new(),
-            },
-            deal: self.seal.as_ref().map(|seal| {
-                seal.shown(outcome.is_some().then_some(RevealTo {
-                    viewer: seat,
-                    concealed: &concealed,
-                }))
-            }),
-            shuffle: seat.map(|_| ShuffleShown {
-                commitment: self.shuffle.commitment(),
-                contributed: self.shuffle.contributed(),
-            }),
-            outcome,
-            ack,
-        };
-        Frame::json(&frame, VIEW_SIZE_HINT)
-    }
-
     /// Sends a frame to one socket (a seat's or a watcher's).
     fn send(&mut self, conn: ConnId, frame: Frame) {
         self.effects.push(Effect::Send(conn, frame));
@@ -484,41 +434,6 @@ impl<G: Game> TableCore<G> {
         self.send(conn, frame);
     }
 
-    /// Sends every socket its seat's frame, and every watcher what everyone may see.
-    fn broadcast(&mut self) {
-        self.broadcast_answering(None);
-    }
-
-    /// [`Self::broadcast`], the socket `answering` names being told in its own view that its action
-    /// (with that id) made this change. Each frame is written once: a seat's other sockets, if it has
-    /// any, share one without the answer.
-    fn broadcast_answering(&mut self, answering: Option<(ConnId, Option<&str>)>) {
-        let seats = self.seat_infos();
-        let answer = answering.and_then(|(conn, id)| {
-            let seat = *self.sockets.get(&conn)?;
-            let frame = self.view_frame_answering(Some(seat), &seats, Some(Ack { id }));
-            Some((conn, frame))
-        });
-        let mut frames: Vec<Option<Frame>> = vec![None; G::SEATS];
-        for (conn, seat) in &self.sockets {
-            let frame = match &answer {
-                Some((answered, frame)) if answered == conn => frame.clone(),
-                _ => frames[seat.index()]
-                    .get_or_insert_with(|| self.view_frame(Some(*seat), &seats))
-                    .clone(),
-            };
-            self.effects.push(Effect::Send(*conn, frame));
-        }
-        if !self.watchers.is_empty() {
-            let frame = self.view_frame(None, &seats);
-            let sends = self
-                .watchers
-                .iter()
-                .map(|c| Effect::Send(*c, frame.clone()));
-            self.effects.extend(sends.collect::<Vec<_>>());
-        }
-    }
-
     /// Tells every socket who is connected.
     fn broadcast_seats(&mut self) {
         let frame = ServerMsg::Seats {
@@ -528,11 +443,15 @@ impl<G: Game> TableCore<G> {
         .to_frame()
         .superseding();
         self.send_everyone(&frame);
+        for shown in self.shown.values_mut() {
+            shown.forget(views::Part::Seats);
+        }
     }
 
     /// Forgets a seat's socket, answering its seat; a watcher's is forgotten too (see `watchers`).
     fn forget_socket(&mut self, conn: ConnId, now: Instant) -> Option<Seat> {
         self.watchers.remove(&conn);
+        self.shown.remove(&conn);
         let seat = self.sockets.remove(&conn)?;
         if let Occupant::Person {
             sockets,

@@ -1,13 +1,15 @@
 //! The `view` frame: what the table sends one seat after every change.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 
+#[cfg(doc)]
 use super::seal::SealShown;
 use super::seats::{Level, TableKind};
-use super::TableId;
 use crate::cards::Seat;
 use crate::game::{DealOutcome, Game};
 use crate::matches::Match;
+#[cfg(doc)]
 use crate::protocol::SeatInfo;
 
 /// Where the table stands.
@@ -24,14 +26,16 @@ pub enum Status {
     MatchOver,
 }
 
-/// One seat's frame.
+/// One socket's view frame. The slow parts (`table`, `seats`, `match`, `deal`, `shuffle`) are written
+/// beforehand, and left out when the socket was last sent them as they are (see `core::views`).
 #[derive(Serialize)]
 pub struct ViewFrame<'a, G: Game> {
     #[serde(rename = "type")]
     pub frame: &'static str,
     pub version: u64,
     /// The table's id, its seat link's: for a seat only (a watcher must not find the seat link).
-    pub table: Option<&'a TableId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<&'a RawValue>,
     pub game: &'static str,
     pub kind: TableKind,
     /// How well the computers play, at a computer table.
@@ -39,21 +43,27 @@ pub struct ViewFrame<'a, G: Game> {
     pub status: Status,
     /// Whose view this is; none for a watcher.
     pub seat: Option<Seat>,
-    pub seats: &'a [SeatInfo],
+    /// Every seat's [`SeatInfo`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<&'a RawValue>,
     /// How many people watch the table through its watch link.
     pub watching: usize,
-    #[serde(rename = "match")]
-    pub matchup: MatchInfo<'a>,
+    /// The [`MatchInfo`].
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub matchup: Option<&'a RawValue>,
     /// The seat's view of the deal in play (or the one just ended).
     pub view: Option<G::View>,
     /// How the deal ended, once it has.
     pub outcome: Option<DealOutcome>,
     /// Every action this seat may take now (empty when it is not its turn).
     pub actions: Vec<G::Action>,
-    /// The deal's commitment, and once it has ended its order and salt (see `table::seal`).
-    pub deal: Option<SealShown<'a>>,
-    /// The coming deal's shuffle, for a seat to add its number to (none for a watcher).
-    pub shuffle: Option<ShuffleShown<'a>>,
+    /// The deal's [`SealShown`]: its commitment, and once it has ended its order and salt (see
+    /// `table::seal`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deal: Option<&'a RawValue>,
+    /// The coming deal's [`ShuffleShown`], for a seat to add its number to (null for a watcher).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shuffle: Option<&'a RawValue>,
     /// The action this view answers: present only in the view sent to the socket whose action made
     /// this version, so that its page hears "accepted" and the new table in one frame.
     #[serde(skip_serializing_if = "Option::is_none")]

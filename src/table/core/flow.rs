@@ -35,8 +35,7 @@ impl<G: Game> TableCore<G> {
         match msg {
             ClientMsg::Resync {} => {
                 metrics().resyncs.inc();
-                let frame = self.view_frame(Some(seat), &self.seat_infos());
-                self.send(conn, frame);
+                self.send_whole_view(conn, Some(seat));
             }
             ClientMsg::Replay { deal, step } => self.send_replay(conn, Some(seat), deal, step),
             ClientMsg::Action {
@@ -368,8 +367,7 @@ impl<G: Game> TableCore<G> {
     ) {
         self.send_refusal(conn, refusal.code.as_str(), &refusal.message, id);
         if let RefusalCode::StaleVersion = refusal.code {
-            let frame = self.view_frame(Some(seat), &self.seat_infos());
-            self.send(conn, frame);
+            self.send_whole_view(conn, Some(seat));
         }
     }
 }

@@ -5,10 +5,12 @@
 //! watcher is sent what everyone could see.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::super::frames::{MatchInfo, Status, ViewFrame};
 use super::super::messages::{ConnId, DealRecord};
 use super::super::{DealSeal, RefusalCode, RevealTo, TableRefusal};
+use super::views::raw;
 use super::TableCore;
 use crate::cards::{deal_rng, Seat};
 use crate::game::Game;
@@ -80,7 +82,17 @@ impl<G: Game> TableCore<G> {
         // The reveal is the one sent at the deal's end: what stayed secret is worked out from the
         // deal as it ended, not as it stood at this step.
         let concealed = G::concealed_at_end(&ended);
-        let seats = self.seat_infos();
+        let table = raw(&seat.map(|_| &self.id));
+        let seats = raw(&self.seat_infos());
+        let matchup = raw(&MatchInfo {
+            score: &self.matchup,
+            winners: None,
+        });
+        // The deal has ended: its seal and reveal are what every seat was sent at its end.
+        let reveal = raw(&seal.shown(Some(RevealTo {
+            viewer: seat,
+            concealed: &concealed,
+        })));
         let (by, action) = match step.checked_sub(1).map(|i| &record.actions[i]) {
             Some((by, action, _)) => (Some(*by), Some(action)),
             None => (None, None),
@@ -89,27 +101,20 @@ impl<G: Game> TableCore<G> {
             frame: ViewFrame {
                 frame: "replay",
                 version: self.version,
-                table: seat.map(|_| &self.id),
+                table: Some(&table),
                 game: G::NAME,
                 kind: self.kind,
                 level: self.level(),
                 status: Status::Playing,
                 seat,
-                seats: &seats,
+                seats: Some(&seats),
                 watching: self.watchers.len(),
-                matchup: MatchInfo {
-                    score: &self.matchup,
-                    winners: None,
-                },
+                matchup: Some(&matchup),
                 view: Some(G::view(&state, seat)),
                 outcome: None,
                 actions: Vec::new(),
-                // The deal has ended: its seal and reveal are what every seat was sent at its end.
-                deal: Some(seal.shown(Some(RevealTo {
-                    viewer: seat,
-                    concealed: &concealed,
-                }))),
-                shuffle: None,
+                deal: Some(&reveal),
+                shuffle: Some(RawValue::NULL),
                 ack: None,
             },
             replay: ReplayStep {

@@ -69,8 +69,7 @@ impl<G: Game> TableCore<G> {
         }
         self.sockets.insert(conn, seat);
         self.last_activity = now;
-        let frame = self.view_frame(Some(seat), &self.seat_infos());
-        self.send(conn, frame);
+        self.send_whole_view(conn, Some(seat));
         self.broadcast_seats();
         Ok(seat)
     }

@@ -173,7 +173,7 @@ fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
 /// The socket whose turn it is, and the first action its view offers.
 fn turn(table: &TableCore<Panjpar>) -> (ConnId, serde_json::Value) {
     let seat = table.state.as_ref().and_then(Panjpar::to_act).unwrap();
-    let frame = table.view_frame(Some(seat), &table.seat_infos());
+    let (frame, _) = table.whole_view(Some(seat));
     let view: serde_json::Value = serde_json::from_str(frame.text_payload().unwrap()).unwrap();
     (seat.index() as ConnId + 1, view["actions"][0].clone())
 }
@@ -397,4 +397,108 @@ fn a_draining_node_hands_the_table_over_and_stops_without_closing_its_sockets() 
         done(&mut table)[..],
         [Did::Stopped(Closing::HandedOver)]
     ));
+}
+
+/// Lays a view over the page's last one, as a page does: what it leaves out is kept, `ack` is not.
+fn lay_over(page: &mut serde_json::Value, view: &serde_json::Value) {
+    let page = page.as_object_mut().unwrap();
+    page.remove("ack");
+    let fields = view.as_object().unwrap();
+    page.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
+}
+
+#[test]
+fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole_view() {
+    let (mut table, now, tokens) = friends_dealt(false);
+    table.attach(1, &tokens[0], now).unwrap();
+    table.attach(2, &tokens[1], now).unwrap();
+    let mut did = done(&mut table);
+    let mut pages = [serde_json::json!({}), serde_json::json!({})];
+    let (mut views, mut without_match, mut with_seats_after_a_name) = (0, 0, 0);
+    for step in 0..300 {
+        for conn in [1, 2] {
+            let page = &mut pages[conn as usize - 1];
+            for frame in sent_to(&did, conn) {
+                // Who is connected also comes in `seats` frames, which a page lays over its view.
+                if frame["type"] == "seats" {
+                    page["seats"] = frame["seats"].clone();
+                    page["watching"] = frame["watching"].clone();
+                }
+                if frame["type"] != "view" {
+                    continue;
+                }
+                let view = frame;
+                views += 1;
+                without_match += usize::from(view.get("match").is_none());
+                with_seats_after_a_name +=
+                    usize::from(step % 7 == 4 && view.get("seats").is_some());
+                lay_over(page, view);
+            }
+            let (whole, _) = table.whole_view(Some(Seat::new(conn as usize - 1)));
+            let whole: serde_json::Value =
+                serde_json::from_str(whole.text_payload().unwrap()).unwrap();
+            lay_over(page, &serde_json::json!({}));
+            assert_eq!(*page, whole, "step {step}, socket {conn}");
+        }
+        // A name changes the seats: they come in a `seats` frame, and again in the next view.
+        if step % 7 == 3 {
+            table.from_seat(
+                1,
+                ClientMsg::Name {
+                    name: format!("Ali {step}"),
+                },
+                now,
+            );
+        }
+        let version = table.version();
+        match table.state.as_ref().and_then(Panjpar::to_act) {
+            Some(_) => {
+                let (mover, chosen) = turn(&table);
+                table.from_seat(mover, action(version, chosen), now);
+            }
+            None if table.matchup.winners().is_some() => {
+                for conn in [1, 2] {
+                    table.from_seat(
+                        conn,
+                        ClientMsg::Rematch {
+                            version,
+                            level: None,
+                        },
+                        now,
+                    );
+                }
+            }
+            None => {
+                for conn in [1, 2] {
+                    table.from_seat(conn, ClientMsg::NextDeal { version }, now);
+                }
+            }
+        }
+        did = done(&mut table);
+    }
+    assert!(
+        without_match > views / 2,
+        "{without_match} of {views} views"
+    );
+    assert!(with_seats_after_a_name > 0);
+}
+
+#[test]
+fn a_view_sent_to_one_socket_alone_is_whole() {
+    let (mut table, now) = friends_at_play(false);
+    let (mover, chosen) = turn(&table);
+    table.from_seat(mover, action(table.version(), chosen), now);
+    let did = done(&mut table);
+    assert!(last_view(&did, mover).unwrap().get("match").is_none());
+    table.from_seat(mover, ClientMsg::Resync {}, now);
+    let version = table.version();
+    let (next, chosen) = turn(&table);
+    table.from_seat(next, action(version - 1, chosen), now);
+    let did = done(&mut table);
+    for conn in [mover, next] {
+        let view = last_view(&did, conn).unwrap();
+        for part in ["table", "seats", "match", "deal", "shuffle"] {
+            assert!(view.get(part).is_some(), "{part} to {conn}: {view}");
+        }
+    }
 }

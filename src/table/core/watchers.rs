@@ -29,8 +29,7 @@ impl<G: Game> TableCore<G> {
             return Err(TableRefusal::unavailable());
         }
         self.watchers.insert(conn);
-        let frame = self.view_frame(None, &self.seat_infos());
-        self.send(conn, frame);
+        self.send_whole_view(conn, None);
         self.broadcast_seats();
         Ok(self.watchers.len())
     }
@@ -40,8 +39,7 @@ impl<G: Game> TableCore<G> {
         match msg {
             ClientMsg::Resync {} => {
                 metrics().resyncs.inc();
-                let frame = self.view_frame(None, &self.seat_infos());
-                self.send(conn, frame);
+                self.send_whole_view(conn, None);
             }
             ClientMsg::Replay { deal, step } => self.send_replay(conn, None, deal, step),
             _ => {

@@ -12,6 +12,7 @@ export class TableSocket {
     // onView, onError, onSeats, onState, onSignal, onPhrase
     this.handlers = handlers;
     this.version = null;
+    this.view = null;
     this.delay = 500;
     this.sent = 0;
     this.closedForGood = false;
@@ -78,7 +79,11 @@ export class TableSocket {
           this.resyncing = false;
         }
         this.version = frame.version;
-        this.handlers.onView(frame);
+        // The server leaves out the parts it sent this socket unchanged (see docs/protocol.md): the
+        // page draws the last view with this one laid over it. An `ack` answers one frame only.
+        const { ack: _answered, ...last } = this.view ?? {};
+        this.view = { ...last, ...frame };
+        this.handlers.onView(this.view);
         if (wentBack) {
           this.handlers.onError({
             code: "went-back",

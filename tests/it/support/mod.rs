@@ -153,8 +153,10 @@ impl Seated {
 
 pub struct Client {
     framed: Framed<BoxedSocket, Codec>,
-    /// Every JSON frame received, in order.
+    /// Every JSON frame received, in order, each view whole (see `whole`).
     pub received: Vec<Value>,
+    /// The last view, whole.
+    view: Option<Value>,
     /// The first frame, read while connecting and not yet taken by `next`.
     waiting: Option<Value>,
 }
@@ -202,6 +204,7 @@ impl Client {
         Ok(Client {
             framed,
             received: Vec::new(),
+            view: None,
             waiting: None,
         })
     }
@@ -238,7 +241,8 @@ impl Client {
                 .ok()??;
             match frame.ok()? {
                 Frame::Text(bytes) => {
-                    let value: Value = serde_json::from_slice(&bytes).expect("frames are JSON");
+                    let frame: Value = serde_json::from_slice(&bytes).expect("frames are JSON");
+                    let value = self.whole(frame);
                     self.received.push(value.clone());
                     return Some(value);
                 }
@@ -249,6 +253,26 @@ impl Client {
                 _ => {}
             }
         }
+    }
+
+    /// A view leaves out the parts this socket was sent unchanged (docs/protocol.md): it is laid over
+    /// the last view, as a page does, so that every view a test reads is whole. Other frames are as sent.
+    fn whole(&mut self, frame: Value) -> Value {
+        let Value::Object(fields) = frame else {
+            return frame;
+        };
+        if fields.get("type").and_then(Value::as_str) != Some("view") {
+            return Value::Object(fields);
+        }
+        let mut whole = match self.view.take() {
+            Some(Value::Object(last)) => last,
+            _ => serde_json::Map::new(),
+        };
+        whole.remove("ack");
+        whole.extend(fields);
+        let whole = Value::Object(whole);
+        self.view = Some(whole.clone());
+        whole
     }
 
     /// Frames until one of type `kind` arrives.
@@ -295,9 +319,11 @@ impl Client {
                 .ok()??;
             match frame.ok()? {
                 Frame::Close(reason) => return reason.map(|r| u16::from(r.code)),
-                Frame::Text(bytes) => self
-                    .received
-                    .push(serde_json::from_slice(&bytes).unwrap_or(Value::Null)),
+                Frame::Text(bytes) => {
+                    let frame = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                    let value = self.whole(frame);
+                    self.received.push(value);
+                }
                 _ => {}
             }
         }

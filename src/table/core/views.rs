@@ -1,0 +1,211 @@
+//! The view frames a table sends, and what each socket was last sent of their slow parts.
+//!
+//! A view's `table`, `seats`, `match`, `deal` and `shuffle` change far less often than the deal in
+//! play: in Panjpar they are about two fifths of a view's bytes, and the same from one move to the
+//! next. So a view carries each of them only when it differs from what that socket was last sent, and a
+//! page keeps the others from its last view (`docs/protocol.md`). A view sent to one socket alone (its
+//! first, the answer to `resync`, the one after a stale version) carries them all. Who is connected also
+//! travels in `seats` frames, which can be dropped when frames pile up, so after one every socket's next
+//! view carries `seats` again.
+//!
+//! Each part is compared as the JSON it is written to: nothing else has to track when a part changes.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::value::{to_raw_value, RawValue};
+
+use super::{Effect, TableCore, VIEW_SIZE_HINT};
+use crate::cards::Seat;
+use crate::game::Game;
+use crate::outbox::Frame;
+use crate::table::frames::{Ack, MatchInfo, ShuffleShown, ViewFrame};
+use crate::table::messages::ConnId;
+use crate::table::RevealTo;
+
+/// The slow parts of a view, each an index into [`Parts`] and [`Shown`].
+#[derive(Clone, Copy)]
+pub(super) enum Part {
+    Table,
+    Seats,
+    Match,
+    Deal,
+    Shuffle,
+}
+
+const PARTS: usize = 5;
+
+/// The slow parts of a view as one viewer sees them now, as JSON, in the order of [`Part`].
+pub(super) struct Parts([Arc<RawValue>; PARTS]);
+
+impl Parts {
+    /// The part, if `news` says the socket is to be sent it.
+    fn get(&self, part: Part, news: u8) -> Option<&RawValue> {
+        (news & (1 << part as usize) != 0).then(|| &*self.0[part as usize])
+    }
+}
+
+/// What one socket was last sent of each slow part (none: nothing yet, or to be sent again).
+#[derive(Default)]
+pub(super) struct Shown([Option<Arc<RawValue>>; PARTS]);
+
+impl Shown {
+    /// The parts this socket has not been sent as they are now, a bit per [`Part`]; they are taken as
+    /// sent.
+    fn news(&mut self, parts: &Parts) -> u8 {
+        let mut news = 0;
+        for (i, (shown, now)) in self.0.iter_mut().zip(&parts.0).enumerate() {
+            if shown.as_ref().is_none_or(|was| was.get() != now.get()) {
+                *shown = Some(Arc::clone(now));
+                news |= 1 << i;
+            }
+        }
+        news
+    }
+
+    /// The part is to be sent again with the socket's next view.
+    pub(super) fn forget(&mut self, part: Part) {
+        self.0[part as usize] = None;
+    }
+}
+
+/// The parts every viewer sees alike, written once per change.
+struct Common {
+    table: Arc<RawValue>,
+    seats: Arc<RawValue>,
+    matchup: Arc<RawValue>,
+    shuffle: Arc<RawValue>,
+    null: Arc<RawValue>,
+}
+
+pub(super) fn raw(value: &(impl Serialize + ?Sized)) -> Arc<RawValue> {
+    Arc::from(to_raw_value(value).expect("server frames always serialize"))
+}
+
+impl<G: Game> TableCore<G> {
+    fn common_parts(&self) -> Common {
+        Common {
+            table: raw(&self.id),
+            seats: raw(&self.seat_infos()),
+            matchup: raw(&MatchInfo {
+                score: &self.matchup,
+                winners: self.matchup.winners(),
+            }),
+            shuffle: raw(&ShuffleShown {
+                commitment: self.shuffle.commitment(),
+                contributed: self.shuffle.contributed(),
+            }),
+            null: raw(RawValue::NULL),
+        }
+    }
+
+    /// The slow parts as `seat` (none: a watcher) sees them. A watcher is not told the table's id (its
+    /// seat link) nor the coming shuffle, and once a deal has ended each viewer is shown its own reveal.
+    fn parts(&self, seat: Option<Seat>, common: &Common) -> Parts {
+        let outcome = self.state.as_ref().and_then(G::outcome);
+        let concealed = match (&self.state, &outcome) {
+            (Some(state), Some(_)) => G::concealed_at_end(state),
+            _ => Vec::new(),
+        };
+        let deal = raw(&self.seal.as_ref().map(|seal| {
+            seal.shown(outcome.is_some().then_some(RevealTo {
+                viewer: seat,
+                concealed: &concealed,
+            }))
+        }));
+        let seated = |part: &Arc<RawValue>| match seat {
+            Some(_) => Arc::clone(part),
+            None => Arc::clone(&common.null),
+        };
+        Parts([
+            seated(&common.table),
+            Arc::clone(&common.seats),
+            Arc::clone(&common.matchup),
+            deal,
+            seated(&common.shuffle),
+        ])
+    }
+
+    /// The view frame for `seat` (none: a watcher's) now, with the slow parts `news` names, answering
+    /// the socket's action when `ack` is given.
+    fn view_frame(&self, seat: Option<Seat>, parts: &Parts, news: u8, ack: Option<Ack>) -> Frame {
+        let status = self.status();
+        let frame = ViewFrame::<G> {
+            frame: "view",
+            version: self.version,
+            table: parts.get(Part::Table, news),
+            game: G::NAME,
+            kind: self.kind,
+            level: self.level,
+            status,
+            seat,
+            seats: parts.get(Part::Seats, news),
+            watching: self.watchers.len(),
+            matchup: parts.get(Part::Match, news),
+            view: self.state.as_ref().map(|s| G::view(s, seat)),
+            actions: match (&self.state, status, seat) {
+                (Some(state), super::Status::Playing, Some(seat)) => G::legal_actions(state, seat),
+                _ => Vec::new(),
+            },
+            deal: parts.get(Part::Deal, news),
+            shuffle: parts.get(Part::Shuffle, news),
+            outcome: self.state.as_ref().and_then(G::outcome),
+            ack,
+        };
+        Frame::json(&frame, VIEW_SIZE_HINT)
+    }
+
+    /// The whole view for `seat` (none: a watcher's), and what it shows of the slow parts.
+    pub(super) fn whole_view(&self, seat: Option<Seat>) -> (Frame, Shown) {
+        let parts = self.parts(seat, &self.common_parts());
+        let mut shown = Shown::default();
+        let news = shown.news(&parts);
+        (self.view_frame(seat, &parts, news, None), shown)
+    }
+
+    /// Sends one socket its whole view: on connecting, on `resync`, after a stale version.
+    pub(super) fn send_whole_view(&mut self, conn: ConnId, seat: Option<Seat>) {
+        let (frame, shown) = self.whole_view(seat);
+        self.shown.insert(conn, shown);
+        self.send(conn, frame);
+    }
+
+    /// Sends every socket its seat's view, and every watcher what everyone may see.
+    pub(super) fn broadcast(&mut self) {
+        self.broadcast_answering(None);
+    }
+
+    /// [`Self::broadcast`], the socket `answering` names being told in its own view that its action
+    /// (with that id) made this change. Sockets that see the same share one frame.
+    pub(super) fn broadcast_answering(&mut self, answering: Option<(ConnId, Option<&str>)>) {
+        let common = self.common_parts();
+        // Each viewer's parts, by seat; the watchers' last.
+        let mut parts: Vec<Option<Parts>> = (0..=G::SEATS).map(|_| None).collect();
+        let mut made: Vec<((usize, u8), Frame)> = Vec::new();
+        let viewers: Vec<(ConnId, Option<Seat>)> = self
+            .sockets
+            .iter()
+            .map(|(conn, seat)| (*conn, Some(*seat)))
+            .chain(self.watchers.iter().map(|conn| (*conn, None)))
+            .collect();
+        for (conn, seat) in viewers {
+            let at = seat.map_or(G::SEATS, Seat::index);
+            let parts = parts[at].get_or_insert_with(|| self.parts(seat, &common));
+            let news = self.shown.entry(conn).or_default().news(parts);
+            let frame = match answering {
+                Some((answered, id)) if answered == conn => {
+                    self.view_frame(seat, parts, news, Some(Ack { id }))
+                }
+                _ => match made.iter().find(|(key, _)| *key == (at, news)) {
+                    Some((_, frame)) => frame.clone(),
+                    None => {
+                        let frame = self.view_frame(seat, parts, news, None);
+                        made.push(((at, news), frame.clone()));
+                        frame
+                    }
+                },
+            };
+            self.effects.push(Effect::Send(conn, frame));
+        }
+    }
+}
