@@ -128,7 +128,9 @@ impl<G: Game> Registered for Entry<G> {
 fn start<G: Game>(table: Table<G>) -> TableHandle {
     let id = table.id().clone();
     let addr = table.start();
-    TableHandle::new(id, G::NAME, &addr).with_keep(addr.recipient())
+    // A table is started on an arbiter's thread (an HTTP worker's, or a node's own), and its
+    // sockets follow it there.
+    TableHandle::new(id, G::NAME, &addr).at_home(addr.recipient(), actix::Arbiter::try_current())
 }
 
 #[cfg(test)]

@@ -1,14 +1,16 @@
 //! The embedded default: every table lives in this process.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
 use futures_util::future::{ready, BoxFuture, FutureExt};
+use tokio::sync::oneshot;
 
 use super::{configured_watch_key, table_config, OpenTable, Router};
 use crate::catalog;
 use crate::settings::Settings;
-use crate::table::{TableHandle, TableId, TableRefusal, WatchKey};
+use crate::table::{TableConfig, TableHandle, TableId, TableRefusal, WatchKey};
 
 /// An in-process address book of the tables living here.
 #[derive(Clone, Default)]
@@ -53,6 +55,11 @@ impl LocalTables {
 /// Every table in this process.
 pub struct LocalRouter {
     settings: Arc<Settings>,
+    /// The web server's workers, where tables are opened in turn: a table's sockets are served on its
+    /// thread (see `server::socket`), so tables spread over the cores whichever connection asked for
+    /// them (a proxy may send every request down one).
+    workers: RwLock<Vec<actix::ArbiterHandle>>,
+    next_worker: AtomicUsize,
     tables: LocalTables,
     /// The settings' watch key, or one made for this process (its tables live no longer than it).
     watch_key: WatchKey,
@@ -63,9 +70,25 @@ impl LocalRouter {
         LocalRouter {
             watch_key: configured_watch_key(&settings).unwrap_or_else(WatchKey::random),
             settings,
+            workers: RwLock::default(),
+            next_worker: AtomicUsize::new(0),
             tables: LocalTables::default(),
         }
     }
+
+    /// The worker whose turn it is to hold a table, if any has started.
+    fn next_worker(&self) -> Option<actix::ArbiterHandle> {
+        let workers = self.workers.read().unwrap_or_else(|p| p.into_inner());
+        let turn = self.next_worker.fetch_add(1, Ordering::Relaxed);
+        workers.get(turn % workers.len().max(1)).cloned()
+    }
+}
+
+/// Opens a table on the thread this runs on.
+fn open_here(request: &OpenTable, config: TableConfig) -> Result<TableHandle, String> {
+    catalog::find(&request.game)
+        .and_then(|game| game.open(request, config))
+        .map(|(handle, _)| handle)
 }
 
 impl Router for LocalRouter {
@@ -75,15 +98,27 @@ impl Router for LocalRouter {
             tables.remove(id);
         });
         let config = table_config(&self.settings, on_closed, None);
-        let opened = catalog::find(&request.game)
-            .and_then(|game| game.open(&request, config))
-            .map(|(handle, _)| {
-                let id = handle.id.clone();
-                self.tables.insert(handle);
-                id
-            })
-            .map_err(TableRefusal::bad_request);
-        ready(opened).boxed()
+        let tables = self.tables.clone();
+        let (tell, told) = oneshot::channel();
+        let opening = {
+            let (request, config) = (request.clone(), config.clone());
+            async move {
+                let _ = tell.send(open_here(&request, config));
+            }
+        };
+        // A worker that has stopped (restarted after a panic) drops the job: the table opens here.
+        let sent = self.next_worker().is_some_and(|w| w.spawn(opening));
+        async move {
+            let opened = match told.await {
+                Ok(opened) if sent => opened,
+                _ => open_here(&request, config),
+            };
+            let handle = opened.map_err(TableRefusal::bad_request)?;
+            let id = handle.id.clone();
+            tables.insert(handle);
+            Ok(id)
+        }
+        .boxed()
     }
 
     fn find<'a>(&'a self, id: &'a TableId) -> BoxFuture<'a, Result<TableHandle, TableRefusal>> {
@@ -92,6 +127,13 @@ impl Router for LocalRouter {
 
     fn open_tables(&self) -> usize {
         self.tables.len()
+    }
+
+    fn worker_started(&self) {
+        if let Some(worker) = actix::Arbiter::try_current() {
+            let mut workers = self.workers.write().unwrap_or_else(|p| p.into_inner());
+            workers.push(worker);
+        }
     }
 
     fn hand_over(&self) -> BoxFuture<'_, ()> {

@@ -44,6 +44,8 @@ pub trait Router: Send + Sync + 'static {
     fn hand_over(&self) -> BoxFuture<'_, ()>;
     /// The key of watch links (see `table::WatchKey`): the same on every node of the site.
     fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>>;
+    /// A web server's worker has started on this thread (an actix arbiter), where tables may live.
+    fn worker_started(&self) {}
 }
 
 /// The watch key the settings give, if they give one (checked when the settings are read).

@@ -127,6 +127,8 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         .disable_signals()
         .shutdown_timeout(5)
         .listen("chaikhana", listener, move || {
+            // Run once by each worker, on its own thread.
+            state.router.worker_started();
             let app = App::new()
                 .wrap(guard::security_headers())
                 .wrap_fn(|req, srv| {

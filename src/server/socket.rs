@@ -12,6 +12,7 @@ use actix_http::body::{BodySize, MessageBody};
 use actix_http::h1::{Codec, Message, SendResponse};
 use actix_http::{header, ws, HttpMessage, Request};
 use actix_web::{web, HttpResponse};
+use bytes::BytesMut;
 use futures_util::SinkExt;
 use tokio::net::TcpStream;
 
@@ -49,6 +50,34 @@ pub async fn upgrade(
         return;
     }
     let parts = framed.into_parts();
+    // A socket is served on its table's thread when the table lives in this process: a move then
+    // reaches the table and both seats' sockets without waking another thread.
+    match table.home.clone() {
+        Some(home) => {
+            let Ok(io) = parts.io.into_std() else {
+                return;
+            };
+            let read_buf = parts.read_buf;
+            // An arbiter that has stopped drops the future, and with it the socket.
+            home.spawn(async move {
+                if let Ok(io) = TcpStream::from_std(io) {
+                    serve(state, table, entry, admitted, io, read_buf).await;
+                }
+            });
+        }
+        None => serve(state, table, entry, admitted, parts.io, parts.read_buf).await,
+    }
+}
+
+/// Serves an upgraded socket on the thread this runs on.
+async fn serve(
+    state: web::Data<AppState>,
+    table: TableHandle,
+    entry: Entry,
+    admitted: Admitted,
+    io: TcpStream,
+    read_buf: BytesMut,
+) {
     let settings = &state.settings;
     let limits = Limits {
         max_message: settings.max_message_bytes(),
@@ -57,7 +86,7 @@ pub async fn upgrade(
         write_timeout: settings.write_timeout(),
         queue: OUTBOUND_QUEUE,
     };
-    let (out, incoming) = connection::serve(parts.io, parts.read_buf, limits).await;
+    let (out, incoming) = connection::serve(io, read_buf, limits).await;
     let conn = state.registry.new_conn_id();
     WsSession::create(|ctx| {
         ctx.add_stream(incoming);

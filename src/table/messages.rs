@@ -196,6 +196,9 @@ pub struct TableHandle {
     /// The table actor's own keeping (snapshots, hand-over), for the router of the node that owns it;
     /// `None` on a handle that reaches a table on another node.
     pub keep: Option<Recipient<OwnerOrder>>,
+    /// The thread the table actor runs on, for a table in this process: its sockets are served there
+    /// (see `server::socket`). `None` on a handle that reaches a table on another node.
+    pub home: Option<actix::ArbiterHandle>,
 }
 
 impl TableHandle {
@@ -221,12 +224,19 @@ impl TableHandle {
             detach: addr.clone().recipient(),
             inspect: addr.clone().recipient(),
             keep: None,
+            home: None,
         }
     }
 
-    /// The same handle, able to ask the table to store or hand itself over.
-    pub fn with_keep(mut self, keep: Recipient<OwnerOrder>) -> TableHandle {
+    /// The same handle, for the table's own process: able to ask the table to store or hand itself
+    /// over, and knowing the thread the table runs on.
+    pub fn at_home(
+        mut self,
+        keep: Recipient<OwnerOrder>,
+        home: Option<actix::ArbiterHandle>,
+    ) -> TableHandle {
         self.keep = Some(keep);
+        self.home = home;
         self
     }
 }
