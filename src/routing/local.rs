@@ -106,12 +106,15 @@ impl Router for LocalRouter {
                 let _ = tell.send(open_here(&request, config));
             }
         };
-        // A worker that has stopped (restarted after a panic) drops the job: the table opens here.
-        let sent = self.next_worker().is_some_and(|w| w.spawn(opening));
+        if let Some(worker) = self.next_worker() {
+            worker.spawn(opening);
+        }
         async move {
+            // No worker yet, or one that has stopped (restarted after a panic) and dropped the job:
+            // the table opens here.
             let opened = match told.await {
-                Ok(opened) if sent => opened,
-                _ => open_here(&request, config),
+                Ok(opened) => opened,
+                Err(_) => open_here(&request, config),
             };
             let handle = opened.map_err(TableRefusal::bad_request)?;
             let id = handle.id.clone();
