@@ -228,6 +228,8 @@ pub struct TableCore<G: Game> {
     watchers: HashSet<ConnId>,
     /// What each socket was last sent of its view's slow parts (see `views`).
     shown: HashMap<ConnId, views::Shown>,
+    /// The slow parts as last written, and what from (see `views`).
+    written: views::Written,
     voice: voice::VoiceRoom,
     last_activity: Instant,
     /// A change the store has not taken yet: what to do once it does (see `pause`).
@@ -328,6 +330,7 @@ impl<G: Game> TableCore<G> {
             sockets: HashMap::new(),
             watchers: HashSet::new(),
             shown: HashMap::new(),
+            written: views::Written::default(),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: now,
             unstored: None,

@@ -80,7 +80,7 @@ pub struct Ack<'a> {
 #[derive(Serialize)]
 pub struct ShuffleShown<'a> {
     pub commitment: &'a str,
-    pub contributed: Vec<bool>,
+    pub contributed: &'a [bool],
 }
 
 /// The match as every seat sees it.

@@ -106,6 +106,11 @@ impl DealSeal {
         }
     }
 
+    /// The deal's commitment, sent before its first card.
+    pub fn commitment(&self) -> &str {
+        &self.commitment
+    }
+
     /// What a frame carries: the commitment always, and once the deal has ended what `reveal` may see.
     pub fn shown(&self, reveal: Option<RevealTo<'_>>) -> SealShown<'_> {
         SealShown {

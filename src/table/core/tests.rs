@@ -171,7 +171,7 @@ fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
 }
 
 /// The socket whose turn it is, and the first action its view offers.
-fn turn(table: &TableCore<Panjpar>) -> (ConnId, serde_json::Value) {
+fn turn(table: &mut TableCore<Panjpar>) -> (ConnId, serde_json::Value) {
     let seat = table.state.as_ref().and_then(Panjpar::to_act).unwrap();
     let (frame, _) = table.whole_view(Some(seat));
     let view: serde_json::Value = serde_json::from_str(frame.text_payload().unwrap()).unwrap();
@@ -192,7 +192,7 @@ fn an_action_is_acknowledged_in_its_sockets_view_and_every_seat_is_sent_its_own_
     let (mut table, now) = friends_at_play(false);
     for _ in 0..20 {
         let version = table.version();
-        let (mover, chosen) = turn(&table);
+        let (mover, chosen) = turn(&mut table);
         let other = 3 - mover;
         table.from_seat(mover, action(version, chosen), now);
         let did = done(&mut table);
@@ -218,7 +218,7 @@ fn only_the_socket_that_acted_hears_its_action_answered() {
     table.attach(2, &tokens[1], now).unwrap();
     done(&mut table);
     // The seat to act has a second socket (another tab), 3.
-    let (acting, chosen) = turn(&table);
+    let (acting, chosen) = turn(&mut table);
     table.attach(3, &tokens[acting as usize - 1], now).unwrap();
     done(&mut table);
     let version = table.version();
@@ -243,7 +243,7 @@ fn only_the_socket_that_acted_hears_its_action_answered() {
 fn a_stale_or_refused_action_changes_nothing_and_a_stale_one_is_answered_with_the_view() {
     let (mut table, now) = friends_at_play(false);
     let version = table.version();
-    let (mover, chosen) = turn(&table);
+    let (mover, chosen) = turn(&mut table);
     table.from_seat(mover, action(version - 1, chosen.clone()), now);
     let did = done(&mut table);
     let frames = sent_to(&did, mover);
@@ -269,7 +269,7 @@ fn a_stale_or_refused_action_changes_nothing_and_a_stale_one_is_answered_with_th
 fn with_a_store_nothing_is_shown_until_stored_and_a_failed_store_pauses_until_it_is() {
     let (mut table, now) = friends_at_play(true);
     let version = table.version();
-    let (mover, chosen) = turn(&table);
+    let (mover, chosen) = turn(&mut table);
     table.from_seat(mover, action(version, chosen), now);
     assert!(
         matches!(done(&mut table)[..], [Did::Stored(false)]),
@@ -282,7 +282,7 @@ fn with_a_store_nothing_is_shown_until_stored_and_a_failed_store_pauses_until_it
     assert!(matches!(did.last(), Some(Did::Woken(_, Timer::PauseRetry))));
     assert!(last_view(&did, 1).is_none(), "the change is not shown");
     // Paused: play is refused, talk is not.
-    let (next, chosen) = turn(&table);
+    let (next, chosen) = turn(&mut table);
     table.from_seat(next, action(version + 1, chosen), now);
     table.from_seat(1, ClientMsg::Name { name: "Ali".into() }, now);
     let did = done(&mut table);
@@ -300,7 +300,7 @@ fn with_a_store_nothing_is_shown_until_stored_and_a_failed_store_pauses_until_it
     );
     assert_eq!(last_view(&did, 3 - mover).unwrap()["version"], version + 1);
     // A store that says another owner holds the table stops it.
-    let (mover, chosen) = turn(&table);
+    let (mover, chosen) = turn(&mut table);
     table.from_seat(mover, action(version + 1, chosen), now);
     done(&mut table);
     table.stored(StoreAnswer::Fenced, now);
@@ -359,7 +359,7 @@ fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
             if table.state.as_ref().and_then(Panjpar::to_act) != Some(Seat::new(0)) {
                 break;
             }
-            let (_, chosen) = turn(&table);
+            let (_, chosen) = turn(&mut table);
             table.from_seat(1, action(table.version(), chosen), now);
             continue;
         };
@@ -432,7 +432,13 @@ fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole
                 without_match += usize::from(view.get("match").is_none());
                 lay_over(page, view);
             }
-            let (whole, _) = table.whole_view(Some(Seat::new(conn as usize - 1)));
+            let seat = Some(Seat::new(conn as usize - 1));
+            let (whole, _) = table.whole_view(seat);
+            // The parts kept from earlier views are the ones a table with nothing kept writes.
+            let kept = std::mem::take(&mut table.written);
+            let (fresh, _) = table.whole_view(seat);
+            table.written = kept;
+            assert_eq!(whole.text_payload(), fresh.text_payload(), "step {step}");
             let whole: serde_json::Value =
                 serde_json::from_str(whole.text_payload().unwrap()).unwrap();
             lay_over(page, &serde_json::json!({}));
@@ -451,7 +457,7 @@ fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole
         let version = table.version();
         match table.state.as_ref().and_then(Panjpar::to_act) {
             Some(_) => {
-                let (mover, chosen) = turn(&table);
+                let (mover, chosen) = turn(&mut table);
                 table.from_seat(mover, action(version, chosen), now);
             }
             None if table.matchup.winners().is_some() => {
@@ -508,13 +514,13 @@ fn after_a_seats_frame_the_next_view_carries_the_seats_again() {
 #[test]
 fn a_view_sent_to_one_socket_alone_is_whole() {
     let (mut table, now) = friends_at_play(false);
-    let (mover, chosen) = turn(&table);
+    let (mover, chosen) = turn(&mut table);
     table.from_seat(mover, action(table.version(), chosen), now);
     let did = done(&mut table);
     assert!(last_view(&did, mover).unwrap().get("match").is_none());
     table.from_seat(mover, ClientMsg::Resync {}, now);
     let version = table.version();
-    let (next, chosen) = turn(&table);
+    let (next, chosen) = turn(&mut table);
     table.from_seat(next, action(version - 1, chosen), now);
     let did = done(&mut table);
     for conn in [mover, next] {

@@ -9,8 +9,10 @@
 //! view carries `seats` again.
 //!
 //! Each part is compared as the JSON it is written to: nothing else has to track when a part changes.
+//! Writing a part is most of the cost of a view, so each is kept ([`Written`]) with the values it was
+//! written from, and written again only when those differ.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use serde::Serialize;
 use serde_json::value::{to_raw_value, RawValue};
@@ -18,10 +20,12 @@ use serde_json::value::{to_raw_value, RawValue};
 use super::{Effect, TableCore, VIEW_SIZE_HINT};
 use crate::cards::Seat;
 use crate::game::Game;
+use crate::matches::Match;
 use crate::outbox::Frame;
+use crate::protocol::SeatInfo;
 use crate::table::frames::{Ack, MatchInfo, ShuffleShown, ViewFrame};
 use crate::table::messages::ConnId;
-use crate::table::RevealTo;
+use crate::table::{RevealTo, TableId};
 
 /// The slow parts of a view, each an index into [`Parts`] and [`Shown`].
 #[derive(Clone, Copy)]
@@ -69,53 +73,109 @@ impl Shown {
     }
 }
 
-/// The parts every viewer sees alike, written once per change.
+/// The parts every viewer sees alike.
 struct Common {
     table: Arc<RawValue>,
     seats: Arc<RawValue>,
     matchup: Arc<RawValue>,
     shuffle: Arc<RawValue>,
-    null: Arc<RawValue>,
 }
+
+/// What a watcher is sent in place of a seat's own parts.
+static NULL: LazyLock<Arc<RawValue>> = LazyLock::new(|| raw(RawValue::NULL));
 
 pub(super) fn raw(value: &(impl Serialize + ?Sized)) -> Arc<RawValue> {
     Arc::from(to_raw_value(value).expect("server frames always serialize"))
 }
 
+/// One part's JSON, with what it was written from.
+struct Kept<K>(Option<(K, Arc<RawValue>)>);
+
+impl<K: PartialEq> Kept<K> {
+    /// The part's JSON as `from` makes it: the kept JSON if it was written from the same, else
+    /// `write`'s, kept in its place.
+    fn json(&mut self, from: K, write: impl FnOnce(&K) -> Arc<RawValue>) -> Arc<RawValue> {
+        match &self.0 {
+            Some((was, json)) if *was == from => Arc::clone(json),
+            _ => {
+                let json = write(&from);
+                self.0 = Some((from, Arc::clone(&json)));
+                json
+            }
+        }
+    }
+}
+
+impl<K> Default for Kept<K> {
+    fn default() -> Self {
+        Kept(None)
+    }
+}
+
+/// The slow parts last written at a table, each with what it was written from.
+#[derive(Default)]
+pub(super) struct Written {
+    table: Kept<TableId>,
+    seats: Kept<Vec<SeatInfo>>,
+    matchup: Kept<Match>,
+    /// The coming deal's commitment, and which seats have added their number.
+    shuffle: Kept<(String, Vec<bool>)>,
+    /// Each viewer's (by seat, the watchers' last) from the deal's commitment and whether it ended.
+    deal: Vec<Kept<(String, bool)>>,
+}
+
 impl<G: Game> TableCore<G> {
-    fn common_parts(&self) -> Common {
+    fn common_parts(&mut self) -> Common {
+        let seats = self.seat_infos();
+        let shuffle = (
+            self.shuffle.commitment().to_string(),
+            self.shuffle.contributed(),
+        );
+        let written = &mut self.written;
         Common {
-            table: raw(&self.id),
-            seats: raw(&self.seat_infos()),
-            matchup: raw(&MatchInfo {
-                score: &self.matchup,
-                winners: self.matchup.winners(),
+            table: written.table.json(self.id.clone(), raw),
+            seats: written.seats.json(seats, raw),
+            matchup: written.matchup.json(self.matchup.clone(), |score| {
+                raw(&MatchInfo {
+                    score,
+                    winners: score.winners(),
+                })
             }),
-            shuffle: raw(&ShuffleShown {
-                commitment: self.shuffle.commitment(),
-                contributed: self.shuffle.contributed(),
+            shuffle: written.shuffle.json(shuffle, |(commitment, contributed)| {
+                raw(&ShuffleShown {
+                    commitment,
+                    contributed,
+                })
             }),
-            null: raw(RawValue::NULL),
         }
     }
 
     /// The slow parts as `seat` (none: a watcher) sees them. A watcher is not told the table's id (its
     /// seat link) nor the coming shuffle, and once a deal has ended each viewer is shown its own reveal.
-    fn parts(&self, seat: Option<Seat>, common: &Common) -> Parts {
-        let outcome = self.state.as_ref().and_then(G::outcome);
-        let concealed = match (&self.state, &outcome) {
-            (Some(state), Some(_)) => G::concealed_at_end(state),
-            _ => Vec::new(),
+    fn parts(&mut self, seat: Option<Seat>, common: &Common) -> Parts {
+        let deal = match &self.seal {
+            None => Arc::clone(&NULL),
+            Some(seal) => {
+                let ended = self.state.as_ref().and_then(G::outcome).is_some();
+                let at = seat.map_or(G::SEATS, Seat::index);
+                self.written.deal.resize_with(G::SEATS + 1, Kept::default);
+                let state = &self.state;
+                let from = (seal.commitment().to_string(), ended);
+                self.written.deal[at].json(from, |_| {
+                    let concealed = match state {
+                        Some(state) if ended => G::concealed_at_end(state),
+                        _ => Vec::new(),
+                    };
+                    raw(&seal.shown(ended.then_some(RevealTo {
+                        viewer: seat,
+                        concealed: &concealed,
+                    })))
+                })
+            }
         };
-        let deal = raw(&self.seal.as_ref().map(|seal| {
-            seal.shown(outcome.is_some().then_some(RevealTo {
-                viewer: seat,
-                concealed: &concealed,
-            }))
-        }));
         let seated = |part: &Arc<RawValue>| match seat {
             Some(_) => Arc::clone(part),
-            None => Arc::clone(&common.null),
+            None => Arc::clone(&NULL),
         };
         Parts([
             seated(&common.table),
@@ -156,8 +216,9 @@ impl<G: Game> TableCore<G> {
     }
 
     /// The whole view for `seat` (none: a watcher's), and what it shows of the slow parts.
-    pub(super) fn whole_view(&self, seat: Option<Seat>) -> (Frame, Shown) {
-        let parts = self.parts(seat, &self.common_parts());
+    pub(super) fn whole_view(&mut self, seat: Option<Seat>) -> (Frame, Shown) {
+        let common = self.common_parts();
+        let parts = self.parts(seat, &common);
         let mut shown = Shown::default();
         let news = shown.news(&parts);
         (self.view_frame(seat, &parts, news, None), shown)
