@@ -27,6 +27,12 @@ impl LocalTables {
         self.read().get(id).cloned()
     }
 
+    /// What `f` makes of the table's handle, without a clone of it (cloning one allocates for each of
+    /// its recipients): for the work done once per frame.
+    pub fn with<R>(&self, id: &TableId, f: impl FnOnce(&TableHandle) -> R) -> Option<R> {
+        self.read().get(id).map(f)
+    }
+
     pub fn remove(&self, id: &TableId) -> Option<TableHandle> {
         self.write().remove(id)
     }

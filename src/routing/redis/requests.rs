@@ -92,27 +92,28 @@ impl Node {
                 msg,
             } => {
                 let guest = self.stand_ins.guest_conn(&from, conn);
-                match (guest, self.tables.get(&table)) {
-                    (Some(local), Some(handle)) => {
-                        if handle
-                            .from_seat
-                            .try_send(FromSeat { conn: local, msg })
-                            .is_err()
-                        {
-                            let busy = TableRefusal::busy();
-                            let text = crate::protocol::ServerMsg::Error {
-                                code: busy.code.as_str(),
-                                message: &busy.message,
-                                id: None,
-                            }
-                            .to_text();
-                            self.tell_sockets(&from, &ToSockets::Frame { conn, text });
+                let sent = guest.and_then(|local| {
+                    self.tables.with(&table, |handle| {
+                        let frame = FromSeat { conn: local, msg };
+                        handle.from_seat.try_send(frame).is_ok()
+                    })
+                });
+                match sent {
+                    Some(true) => {}
+                    Some(false) => {
+                        let busy = TableRefusal::busy();
+                        let text = crate::protocol::ServerMsg::Error {
+                            code: busy.code.as_str(),
+                            message: &busy.message,
+                            id: None,
                         }
+                        .to_text();
+                        self.tell_sockets(&from, &ToSockets::Frame { conn, text });
                     }
                     // Handed over while this node drains: the socket's node finds it again.
-                    _ if self.draining() => self.tell_moved(&from, &table),
+                    None if self.draining() => self.tell_moved(&from, &table),
                     // The table moved or this node was restarted: the socket reconnects and finds it.
-                    _ => self.tell_sockets(
+                    None => self.tell_sockets(
                         &from,
                         &ToSockets::Note(Note::Close {
                             conn,
