@@ -330,7 +330,7 @@ impl<G: Game> TableCore<G> {
             sockets: HashMap::new(),
             watchers: HashSet::new(),
             shown: HashMap::new(),
-            written: views::Written::default(),
+            written: views::Written::new(G::SEATS),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: now,
             unstored: None,

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
 
+use super::views::Written;
 use super::*;
 use crate::cards::{deal_rng, DealRng};
 use crate::games::panjpar::Panjpar;
@@ -435,7 +436,7 @@ fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole
             let seat = Some(Seat::new(conn as usize - 1));
             let (whole, _) = table.whole_view(seat);
             // The parts kept from earlier views are the ones a table with nothing kept writes.
-            let kept = std::mem::take(&mut table.written);
+            let kept = std::mem::replace(&mut table.written, Written::new(Panjpar::SEATS));
             let (fresh, _) = table.whole_view(seat);
             table.written = kept;
             assert_eq!(whole.text_payload(), fresh.text_payload(), "step {step}");

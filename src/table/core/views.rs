@@ -25,7 +25,7 @@ use crate::outbox::Frame;
 use crate::protocol::SeatInfo;
 use crate::table::frames::{Ack, MatchInfo, ShuffleShown, ViewFrame};
 use crate::table::messages::ConnId;
-use crate::table::{RevealTo, TableId};
+use crate::table::RevealTo;
 
 /// The slow parts of a view, each an index into [`Parts`] and [`Shown`].
 #[derive(Clone, Copy)]
@@ -91,18 +91,23 @@ pub(super) fn raw(value: &(impl Serialize + ?Sized)) -> Arc<RawValue> {
 /// One part's JSON, with what it was written from.
 struct Kept<K>(Option<(K, Arc<RawValue>)>);
 
-impl<K: PartialEq> Kept<K> {
-    /// The part's JSON as `from` makes it: the kept JSON if it was written from the same, else
-    /// `write`'s, kept in its place.
-    fn json(&mut self, from: K, write: impl FnOnce(&K) -> Arc<RawValue>) -> Arc<RawValue> {
-        match &self.0 {
-            Some((was, json)) if *was == from => Arc::clone(json),
-            _ => {
-                let json = write(&from);
-                self.0 = Some((from, Arc::clone(&json)));
-                json
+impl<K> Kept<K> {
+    /// The part's JSON: the kept one while `same` says it was written from what is now, else the one
+    /// `write` makes, kept with what `write` made it from. Nothing is copied while the part stays the
+    /// same.
+    fn json(
+        &mut self,
+        same: impl FnOnce(&K) -> bool,
+        write: impl FnOnce() -> (K, Arc<RawValue>),
+    ) -> Arc<RawValue> {
+        if let Some((was, json)) = &self.0 {
+            if same(was) {
+                return Arc::clone(json);
             }
         }
+        let (from, json) = write();
+        self.0 = Some((from, Arc::clone(&json)));
+        json
     }
 }
 
@@ -113,9 +118,9 @@ impl<K> Default for Kept<K> {
 }
 
 /// The slow parts last written at a table, each with what it was written from.
-#[derive(Default)]
 pub(super) struct Written {
-    table: Kept<TableId>,
+    /// The table's id, which never changes: written once.
+    table: Option<Arc<RawValue>>,
     seats: Kept<Vec<SeatInfo>>,
     matchup: Kept<Match>,
     /// The coming deal's commitment, and which seats have added their number.
@@ -124,29 +129,50 @@ pub(super) struct Written {
     deal: Vec<Kept<(String, bool)>>,
 }
 
+impl Written {
+    /// Nothing written yet, for a table of `seats` seats.
+    pub(super) fn new(seats: usize) -> Written {
+        Written {
+            table: None,
+            seats: Kept::default(),
+            matchup: Kept::default(),
+            shuffle: Kept::default(),
+            deal: (0..=seats).map(|_| Kept::default()).collect(),
+        }
+    }
+}
+
 impl<G: Game> TableCore<G> {
     fn common_parts(&mut self) -> Common {
         let seats = self.seat_infos();
-        let shuffle = (
-            self.shuffle.commitment().to_string(),
-            self.shuffle.contributed(),
-        );
+        let commitment = self.shuffle.commitment();
+        let contributed = self.shuffle.contributed();
         let written = &mut self.written;
         Common {
-            table: written.table.json(self.id.clone(), raw),
-            seats: written.seats.json(seats, raw),
-            matchup: written.matchup.json(self.matchup.clone(), |score| {
-                raw(&MatchInfo {
-                    score,
-                    winners: score.winners(),
-                })
-            }),
-            shuffle: written.shuffle.json(shuffle, |(commitment, contributed)| {
-                raw(&ShuffleShown {
-                    commitment,
-                    contributed,
-                })
-            }),
+            table: Arc::clone(written.table.get_or_insert_with(|| raw(&self.id))),
+            seats: written
+                .seats
+                .json(|was| *was == seats, || (seats.clone(), raw(&seats))),
+            matchup: written.matchup.json(
+                |was| *was == self.matchup,
+                || {
+                    let json = raw(&MatchInfo {
+                        score: &self.matchup,
+                        winners: self.matchup.winners(),
+                    });
+                    (self.matchup.clone(), json)
+                },
+            ),
+            shuffle: written.shuffle.json(
+                |(was, by)| was == commitment && *by == contributed,
+                || {
+                    let json = raw(&ShuffleShown {
+                        commitment,
+                        contributed: &contributed,
+                    });
+                    ((commitment.to_string(), contributed.clone()), json)
+                },
+            ),
         }
     }
 
@@ -157,20 +183,22 @@ impl<G: Game> TableCore<G> {
             None => Arc::clone(&NULL),
             Some(seal) => {
                 let ended = self.state.as_ref().and_then(G::outcome).is_some();
-                let at = seat.map_or(G::SEATS, Seat::index);
-                self.written.deal.resize_with(G::SEATS + 1, Kept::default);
+                let commitment = seal.commitment();
                 let state = &self.state;
-                let from = (seal.commitment().to_string(), ended);
-                self.written.deal[at].json(from, |_| {
-                    let concealed = match state {
-                        Some(state) if ended => G::concealed_at_end(state),
-                        _ => Vec::new(),
-                    };
-                    raw(&seal.shown(ended.then_some(RevealTo {
-                        viewer: seat,
-                        concealed: &concealed,
-                    })))
-                })
+                self.written.deal[seat.map_or(G::SEATS, Seat::index)].json(
+                    |(was, ended_then)| was == commitment && *ended_then == ended,
+                    || {
+                        let concealed = match state {
+                            Some(state) if ended => G::concealed_at_end(state),
+                            _ => Vec::new(),
+                        };
+                        let json = raw(&seal.shown(ended.then_some(RevealTo {
+                            viewer: seat,
+                            concealed: &concealed,
+                        })));
+                        ((commitment.to_string(), ended), json)
+                    },
+                )
             }
         };
         let seated = |part: &Arc<RawValue>| match seat {
