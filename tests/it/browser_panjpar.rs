@@ -500,7 +500,19 @@ async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
         let target = find(&c, ".battle [data-open].target").await.unwrap();
         drag(&c, weak, target, false).await;
         let why = wait_for(&c, "return document.querySelector('#why').textContent", 5).await;
-        assert!(why.as_str().unwrap().contains("cannot beat it"), "{why}");
+        // The server's reason travels as a code; the board words it.
+        let why = why.as_str().unwrap();
+        assert!(why.contains("cannot beat it: "), "{why}");
+        assert!(
+            [
+                "Lower than the ",
+                "A trump is beaten only by a higher trump.",
+                "Not the same suit and not a trump."
+            ]
+            .iter()
+            .any(|reason| why.contains(reason)),
+            "{why}"
+        );
         assert!(find(&c, &format!(".hand [data-card=\"{code}\"]"))
             .await
             .is_some());
@@ -893,6 +905,32 @@ async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again()
     )
     .await;
     assert_eq!(landed, "BUTTON", "focus fell to the page after the attack");
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_selection_that_is_not_an_attack_is_worded_from_the_servers_code() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let c = driver.session(390, 844).await;
+    open_computer_table(&c, &server.base).await;
+    play_to_an_attack(&c).await;
+    settle(&c).await;
+    let pair = "return document.querySelectorAll('.hand button.card').length >= 2";
+    assert_eq!(eval(&c, pair).await, true, "the first attack has a hand");
+    let why = "return document.querySelector('#why').textContent";
+    let two = "const b = document.querySelectorAll('.hand button.card'); b[0].click(); b[1].click(); return true";
+    eval(&c, two).await;
+    let said = wait_for(&c, why, 5).await;
+    let said = said.as_str().unwrap();
+    assert!(
+        said == "2 cards are not an attack: lay 1, 3 or 5."
+            || said.starts_with("The other seat holds "),
+        "{said}"
+    );
+    // Both taken back: nothing chosen.
+    eval(&c, two).await;
+    let said = wait_for(&c, why, 5).await;
+    assert_eq!(said, "Choose 1, 3 or 5 cards to attack with.");
     c.close().await.unwrap();
 }
 

@@ -1,14 +1,16 @@
 //! What one seat may know (RULINGS.md, Panjpar 8), and the hints its board needs.
 //!
-//! A view is small and `Copy`, so computer players get theirs cheaply; the hints' sentences are only
-//! written out when the view is serialized for a board.
+//! A view is small and `Copy`, so computer players get theirs cheaply; the hints are only worked out
+//! when the view is serialized for a board. They travel as codes with the facts a sentence needs (the
+//! cards, the counts, the largest attack), not as sentences: the board words them in its own language
+//! (English or Persian, `panjpar-words.js`), and a view sent after every move stays small.
 
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 use crate::cards::{BySeat, Card, CardSet, Seat, Suit};
 
-use super::battle::{beat_problem, beaters, largest_attack, AttackProblem, Battle, BeatProblem};
+use super::battle::{beat_problem, beaters, largest_attack, AttackProblem, Battle};
 use super::rules::{to_act, GuessMade, Phase, State, SEATS};
 
 /// One seat's view of a deal (or a spectator's, with no hand).
@@ -105,7 +107,7 @@ pub fn visible_to(state: &State, seat: Option<Seat>) -> CardSet {
     seen
 }
 
-/// The facts the hints are worked out from; the sentences are written when serialized.
+/// The facts the hints are worked out from when serialized.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hints {
     seat: Option<Seat>,
@@ -125,30 +127,23 @@ struct AttackCardHint {
     not: Vec<CardReason>,
 }
 
+/// A hand card that does not beat the attack card, and the code of why not ([`super::battle::BeatProblem::code`]).
 #[derive(Serialize)]
 struct CardReason {
     card: Card,
     code: &'static str,
-    why: Sentence<BeatProblem>,
 }
 
-/// A problem's sentence, written straight into the frame when serialized.
-struct Sentence<T>(T);
-
-impl<T: std::fmt::Display> Serialize for Sentence<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&self.0)
-    }
-}
-
-/// For the attacker: the largest attack allowed, and the sentences for selections that are not attacks.
+/// For the attacker: the largest attack allowed, and why selections of each size are not attacks.
 #[derive(Serialize)]
 struct AttackHint {
     largest: usize,
-    /// Why the attack is capped below five, if it is.
-    cap: Option<Sentence<AttackProblem>>,
-    /// The sentence for a selection of each size that is not an attack (index = number of cards).
-    not_an_attack: Vec<Option<Sentence<AttackProblem>>>,
+    /// Whether the attack is capped below five by the other seat's cards, so that any larger
+    /// selection is answered with the cap ([`AttackProblem::OverCap`]).
+    capped: bool,
+    /// The code ([`AttackProblem::code`]) for a selection of each size that is not an attack, none
+    /// for a size that can be (index = number of cards).
+    not_an_attack: Vec<Option<&'static str>>,
 }
 
 impl Hints {
@@ -171,7 +166,6 @@ impl Hints {
                             beat_problem(attack, card, self.trump).map(|p| CardReason {
                                 card,
                                 code: p.code(),
-                                why: Sentence(p),
                             })
                         })
                         .collect(),
@@ -199,12 +193,12 @@ impl Hints {
                     3 | 5 => over_cap,
                     n => AttackProblem::BadSize(n),
                 };
-                Some(Sentence(problem))
+                Some(problem.code())
             })
             .collect();
         Some(AttackHint {
             largest,
-            cap: (largest < 5 && self.defender_holds < 5).then_some(Sentence(over_cap)),
+            capped: largest < 5 && self.defender_holds < 5,
             not_an_attack,
         })
     }

@@ -1,5 +1,5 @@
-// Every sentence of the Panjpar board, in English and Persian. Hints that the server writes in
-// English are said again in Persian from their codes and numbers.
+// Every sentence of the Panjpar board, in English and Persian. The server sends its hints as codes
+// with the cards and numbers they are about; they are worded here, in the board's language.
 
 import { cardName, suitName } from "./cards.js";
 
@@ -145,30 +145,39 @@ export const WORDS = {
   },
 };
 
-/** The sentence for a hand card that cannot beat `attack`. */
+/** The sentence for a hand card that cannot beat `attack`, by the code of the server's reason. */
 export function whyNot(reason, attack, lang) {
-  if (lang !== "fa") return reason.why;
+  const fa = lang === "fa";
   switch (reason.code) {
     case "not-higher":
-      return `کمتر از ${cardName(attack, "fa")} است.`;
+      return fa ? `کمتر از ${cardName(attack, "fa")} است.` : `Lower than ${cardName(attack)}.`;
     case "trump-needs-higher-trump":
-      return "حکم را فقط حکمِ بالاتر می‌بُرد.";
+      return fa ? "حکم را فقط حکمِ بالاتر می‌بُرد." : "A trump is beaten only by a higher trump.";
     default:
-      return "نه هم‌خال است و نه حکم.";
+      return fa ? "نه هم‌خال است و نه حکم." : "Not the same suit and not a trump.";
   }
 }
 
-/** The sentence for a selection of `n` cards that is not an attack. */
+/**
+ * The sentence for a selection of `n` cards that is not an attack: the server's code for that size,
+ * or its cap when the other seat's cards cap the attack below `n`.
+ */
 export function notAnAttack(hint, n, defenderHolds, lang) {
-  const english = n > hint.largest && hint.cap ? hint.cap : hint.not_an_attack[Math.min(n, hint.not_an_attack.length - 1)];
-  if (lang !== "fa") return english;
-  if (n === 0) return "برای حمله ۱، ۳ یا ۵ کارت انتخاب کنید.";
-  if (n > hint.largest && (n === 3 || n === 5)) {
-    return `حریف ${faDigits(defenderHolds)} کارت دارد، پس بیش از ${faDigits(hint.largest)} کارت نمی‌توانید بگذارید.`;
+  const code = n > hint.largest && hint.capped ? "attack-over-cap" : hint.not_an_attack[Math.min(n, hint.not_an_attack.length - 1)];
+  const fa = lang === "fa";
+  switch (code) {
+    case "attack-over-cap":
+      if (fa) return `حریف ${faDigits(defenderHolds)} کارت دارد، پس بیش از ${faDigits(hint.largest)} کارت نمی‌توانید بگذارید.`;
+      return `The other seat holds ${defenderHolds} ${defenderHolds === 1 ? "card" : "cards"}, so ${
+        hint.largest === 1 ? "only one card may be laid" : `at most ${hint.largest} cards may be laid`}.`;
+    case "attack-needs-pair":
+      return fa ? "سه کارت باید دست‌کم یک جفت داشته باشند." : "Three cards need a pair.";
+    case "attack-needs-two-pairs":
+      return fa ? "پنج کارت باید دو جفت جدا از هم داشته باشند." : "Five cards need two pairs that share no card.";
+    default:
+      if (n === 0) return fa ? "برای حمله ۱، ۳ یا ۵ کارت انتخاب کنید." : "Choose 1, 3 or 5 cards to attack with.";
+      return fa ? `${faDigits(n)} کارت حمله نیست: ۱، ۳ یا ۵ کارت بگذارید.` : `${n} cards are not an attack: lay 1, 3 or 5.`;
   }
-  if (n === 3) return "سه کارت باید دست‌کم یک جفت داشته باشند.";
-  if (n === 5) return "پنج کارت باید دو جفت جدا از هم داشته باشند.";
-  return `${faDigits(n)} کارت حمله نیست: ۱، ۳ یا ۵ کارت بگذارید.`;
 }
 
 const FA_ERRORS = {

@@ -265,7 +265,8 @@ fn ruling_8_what_each_seat_sees() {
     assert_views_hide_what_they_must(&ended);
 }
 
-/// The view's hints: which cards beat each attack card and why the others do not; the cap's sentence.
+/// The view's hints: which cards beat each attack card and the code of why the others do not; the cap
+/// and the code for each size of selection that is not an attack.
 #[test]
 fn hints_explain_what_cannot_be_played() {
     let mut state = table("9S QD 5C 8H 8C", "10S 2D KD 6C AH", "7D", "", 20);
@@ -274,36 +275,42 @@ fn hints_explain_what_cannot_be_played() {
     let defend = &hints["defend"][0];
     assert_eq!(defend["attack"], "9S");
     assert_eq!(defend["beaten_by"], serde_json::json!(["2D", "KD", "10S"]));
-    let why: Vec<(&str, &str)> = defend["not"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| (r["card"].as_str().unwrap(), r["why"].as_str().unwrap()))
-        .collect();
-    assert!(why.contains(&("6C", "Not the same suit and not a trump.")));
-    assert!(why.contains(&("AH", "Not the same suit and not a trump.")));
+    assert_eq!(
+        defend["not"],
+        serde_json::json!([
+            {"card": "6C", "code": "wrong-suit"},
+            {"card": "AH", "code": "wrong-suit"},
+        ])
+    );
     assert_eq!(hints["can_pick_up"], true);
     // The attacker gets no defence hints.
     assert!(serde_json::to_value(view(&state, Some(A)).hints).unwrap()["defend"].is_null());
 
     let state = table("8S 8H 8D KS KH", "2D 3D", "AS", "", 20);
     let hints = serde_json::to_value(view(&state, Some(A)).hints).unwrap();
-    assert_eq!(hints["attack"]["largest"], 1);
     assert_eq!(
-        hints["attack"]["cap"],
-        "The other seat holds 2 cards, so only one card may be laid."
-    );
-    assert_eq!(
-        hints["attack"]["not_an_attack"][2],
-        "2 cards are not an attack: lay 1, 3 or 5."
+        hints["attack"],
+        serde_json::json!({
+            "largest": 1,
+            "capped": true,
+            "not_an_attack": [
+                "attack-size", null, "attack-size", "attack-over-cap", "attack-size", "attack-over-cap"
+            ],
+        })
     );
     let roomy = table("8S 8H 8D KS KH", "2D 3D 4D 5D 6D", "AS", "", 20);
     let hints = serde_json::to_value(view(&roomy, Some(A)).hints).unwrap();
     assert_eq!(
-        hints["attack"]["not_an_attack"][3],
-        "Three cards need a pair."
+        hints["attack"],
+        serde_json::json!({
+            "largest": 5,
+            "capped": false,
+            "not_an_attack": [
+                "attack-size", null, "attack-size", "attack-needs-pair", "attack-size",
+                "attack-needs-two-pairs"
+            ],
+        })
     );
-    assert!(hints["attack"]["cap"].is_null());
 }
 
 /// Ruling 9: the match's lengths.
