@@ -1,6 +1,6 @@
 //! Faults under a friends Panjpar match whose two seats play through different `chaikhana serve`
 //! processes around a real `redis-server` (issue 19, "How it is shown"): Redis killed and back with
-//! and without its append-only file, the owner cut off from Redis by a proxy for 1x and 3x the
+//! and without its append-only file, Redis's scripts flushed under connected nodes, the owner cut off from Redis by a proxy for 1x and 3x the
 //! lease, the owner frozen with SIGSTOP for 2x the lease, and the owner SIGKILLed or SIGTERMed
 //! mid-deal. Each fault runs `CHAIKHANA_FAULT_RUNS` times (5 unless told).
 //!
@@ -55,6 +55,8 @@ fn runs() -> u64 {
 enum Fault {
     /// Redis SIGKILLed and back after `REDIS_AWAY` on the same port and folder.
     Redis(Persistence),
+    /// `SCRIPT FLUSH`: Redis forgets the scripts every node's links loaded, and stays up.
+    ScriptsFlushed,
     /// The owner cut off from Redis for this many lease times, its players' sockets still up.
     Partition(u32),
     /// The owner frozen with SIGSTOP for two lease times, then SIGCONT.
@@ -70,6 +72,7 @@ impl Fault {
         match self {
             Fault::Redis(Persistence::AppendOnly) => "redis-aof".into(),
             Fault::Redis(Persistence::None) => "redis-volatile".into(),
+            Fault::ScriptsFlushed => "scripts-flushed".into(),
             Fault::Partition(leases) => format!("partition-{leases}x"),
             Fault::Frozen => "sigstop-2x".into(),
             Fault::Killed => "sigkill".into(),
@@ -91,6 +94,15 @@ impl Fault {
                 scene.redis.kill();
                 actix_rt::time::sleep(REDIS_AWAY).await;
                 scene.redis.back().await;
+            }
+            Fault::ScriptsFlushed => {
+                let mut conn = redis::Client::open(scene.redis.url())
+                    .and_then(|client| client.get_connection())
+                    .expect("a connection to Redis");
+                redis::cmd("SCRIPT")
+                    .arg("FLUSH")
+                    .query::<()>(&mut conn)
+                    .expect("SCRIPT FLUSH");
             }
             Fault::Partition(leases) => {
                 let proxy = scene.proxy.as_ref().expect("the owner is behind a proxy");
@@ -321,6 +333,11 @@ async fn redis_killed_and_back_with_its_append_only_file_loses_nothing_acknowled
 #[actix_rt::test]
 async fn redis_killed_and_back_empty_loses_nothing_acknowledged() {
     each_run_of(Fault::Redis(Persistence::None)).await;
+}
+
+#[actix_rt::test]
+async fn redis_scripts_flushed_under_the_nodes_lose_nothing_acknowledged() {
+    each_run_of(Fault::ScriptsFlushed).await;
 }
 
 #[actix_rt::test]

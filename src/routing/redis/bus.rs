@@ -297,13 +297,16 @@ async fn send_in_order(redis: Redis, mut waiting: mpsc::Receiver<Queued>, up: Ar
         .await
         .unwrap_or_else(|_| Err("Redis did not answer in time".into()));
         match answer {
-            Ok(values) => {
-                if values.iter().flatten().any(demoted) {
-                    // A primary demoted to a replica keeps its clients and refuses their writes:
-                    // the next round trip finds the new primary.
-                    tracing::warn!("Redis answered as a replica; finding the primary again");
+            Ok(heard) => {
+                if heard.stale {
+                    // The next round trip finds the primary again and loads the scripts; what was
+                    // refused here is answered as refused, and retried by whoever sent it.
+                    tracing::warn!(
+                        "Redis answered as a replica or without our scripts; connecting afresh"
+                    );
                     link = None;
                 }
+                let values = heard.replies;
                 metrics()
                     .redis_publish_seconds
                     .observe(started.elapsed().as_secs_f64());
@@ -328,12 +331,6 @@ async fn send_in_order(redis: Redis, mut waiting: mpsc::Receiver<Queued>, up: Ar
             }
         }
     }
-}
-
-/// Whether a reply says its node is a replica now (`READONLY`), as a primary demoted by a failover
-/// says.
-fn demoted(value: &redis::Value) -> bool {
-    matches!(value, redis::Value::ServerError(error) if error.code() == "READONLY")
 }
 
 /// What the listener hands on: a message's channel and payload.

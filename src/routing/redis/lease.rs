@@ -111,8 +111,7 @@ impl Node {
         if self.redis_uptime().await? < self.lease {
             return Ok(None);
         }
-        let take = keys::eval(
-            keys::ADOPT,
+        let take = keys::ADOPT.call(
             &[
                 self.layout.lease(id),
                 self.layout.holder(id),
@@ -286,7 +285,7 @@ impl Node {
                     .collect();
                 let mut args = vec![lease_ms.as_str(), snapshot_ttl.as_str()];
                 args.extend(chunk.iter().map(|(_, token)| token.as_str()));
-                let answered = pipe.run(keys::eval(keys::REFRESH, &keys, &args));
+                let answered = pipe.run(keys::REFRESH.call(&keys, &args));
                 let tables = chunk.len();
                 async move {
                     let answers = match answered.await {

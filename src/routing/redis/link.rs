@@ -18,7 +18,7 @@ use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr
 
 use super::bus::PATIENCE;
 use super::client;
-use super::keys::Layout;
+use super::keys::{self, Layout};
 use crate::settings::Settings;
 
 const SENTINEL_SCHEME: &str = "redis+sentinel://";
@@ -209,20 +209,28 @@ impl Redis {
     /// A pipe's connection: to the primary now, or to the whole Cluster. Its replies may take as long
     /// as the pipe's own patience: the crate's default (half a second) would cut off a `WAIT` for the
     /// replicas, or a large batch.
+    /// A new link, with every script of `keys` loaded (on every primary of a Cluster).
     pub async fn link(&self) -> redis::RedisResult<Link> {
         if let Redis::Cluster(seeds) = self {
             let client =
                 redis::cluster::ClusterClientBuilder::new(seeds.iter().map(String::as_str))
                     .response_timeout(PATIENCE)
                     .build()?;
-            return Ok(Link::Cluster(client.get_async_connection().await?));
+            let mut connection = client.get_async_connection().await?;
+            for script in keys::SCRIPTS {
+                script.script().load_async(&mut connection).await?;
+            }
+            return Ok(Link::Cluster(connection));
         }
         let config = redis::AsyncConnectionConfig::new().set_response_timeout(Some(PATIENCE));
-        let connection = self
+        let mut connection = self
             .primary()
             .await?
             .get_multiplexed_async_connection_with_config(&config)
             .await?;
+        for script in keys::SCRIPTS {
+            script.script().load_async(&mut connection).await?;
+        }
         Ok(Link::Node(connection))
     }
 
@@ -232,13 +240,25 @@ impl Redis {
     }
 }
 
+/// What one round trip heard.
+pub struct Heard {
+    /// Each command's reply, or `None` when it failed on its own (a command Redis refuses leaves the
+    /// others alone).
+    pub replies: Vec<Option<redis::Value>>,
+    /// Whether a reply says the link must be made again: `READONLY` (a primary demoted by a
+    /// failover keeps its clients and refuses their writes) or `NOSCRIPT` (Redis has lost the scripts
+    /// the link loaded).
+    pub stale: bool,
+}
+
+/// Whether a reply's error code means the link must be made again (see [`Heard::stale`]).
+fn stale(code: &str) -> bool {
+    matches!(code, "READONLY" | "NOSCRIPT")
+}
+
 impl Link {
-    /// One round trip's commands, each answered its reply, or `None` when it failed on its own (a
-    /// command Redis refuses leaves the others alone); an error when none got through.
-    pub async fn send(
-        &mut self,
-        commands: Vec<Routed>,
-    ) -> Result<Vec<Option<redis::Value>>, String> {
+    /// One round trip's commands, each answered its reply; an error when none got through.
+    pub async fn send(&mut self, commands: Vec<Routed>) -> Result<Heard, String> {
         match self {
             Link::Node(connection) => {
                 let mut pipe = redis::pipe();
@@ -250,7 +270,13 @@ impl Link {
                     .query_async(connection)
                     .await
                     .map_err(|e| e.to_string())?;
-                Ok(values.into_iter().map(Some).collect())
+                let stale = values
+                    .iter()
+                    .any(|v| matches!(v, redis::Value::ServerError(e) if stale(e.code())));
+                Ok(Heard {
+                    replies: values.into_iter().map(Some).collect(),
+                    stale,
+                })
             }
             // A pipeline may not cross slots on a Cluster: each command goes on its own, all at once.
             Link::Cluster(connection) => {
@@ -275,14 +301,18 @@ impl Link {
                         return Err(e.to_string());
                     }
                 }
-                Ok(answers
+                let stale = answers
+                    .iter()
+                    .any(|a| matches!(a, Err(e) if e.code().is_some_and(stale)));
+                let replies = answers
                     .into_iter()
                     .map(|answer| {
                         answer
                             .map_err(|e| tracing::debug!("a Redis command failed: {e}"))
                             .ok()
                     })
-                    .collect())
+                    .collect();
+                Ok(Heard { replies, stale })
             }
         }
     }

@@ -193,7 +193,7 @@ impl Node {
                 ];
                 self.pipes
                     .this_thread()
-                    .send(keys::eval(keys::FORGET, &keys, &[token.as_str()]));
+                    .send(keys::FORGET.call(&keys, &[token.as_str()]));
             }
             // Its final snapshot is stored and its lease released, through this same pipe (or another
             // owner has it): the nodes with sockets at it hear only then that it has moved.

@@ -56,15 +56,15 @@ impl Redis {
         }
     }
 
+    /// Runs `script` by its hash, as a node does, loading it first as a node's link does.
     fn eval<T: redis::FromRedisValue>(
         &mut self,
-        script: &str,
+        script: &keys::Script,
         keys: &[String],
         args: &[&str],
     ) -> T {
-        keys::eval(script, keys, args)
-            .query(&mut self.conn)
-            .unwrap()
+        script.script().load(&mut self.conn).unwrap();
+        script.call(keys, args).query(&mut self.conn).unwrap()
     }
 
     fn del(&mut self, key: &str) {
@@ -104,18 +104,18 @@ impl Redis {
 
     fn store(&mut self, id: &TableId, token: &str, mode: &str, text: &str) -> i64 {
         let keys = [keys::snapshot(id), keys::lease(id), keys::holder(id)];
-        self.eval(keys::STORE, &keys, &[token, mode, text, "60000", "3000"])
+        self.eval(&keys::STORE, &keys, &[token, mode, text, "60000", "3000"])
     }
 
     fn refresh(&mut self, id: &TableId, token: &str) -> i64 {
         let keys = [keys::lease(id), keys::snapshot(id), keys::holder(id)];
-        let answers: Vec<i64> = self.eval(keys::REFRESH, &keys, &["3000", "60000", token]);
+        let answers: Vec<i64> = self.eval(&keys::REFRESH, &keys, &["3000", "60000", token]);
         answers[0]
     }
 
     fn adopt(&mut self, id: &TableId, node: &str) -> String {
         let keys = [keys::lease(id), keys::holder(id), keys::snapshot(id)];
-        self.eval(keys::ADOPT, &keys, &[node, "3000", "60000"])
+        self.eval(&keys::ADOPT, &keys, &[node, "3000", "60000"])
     }
 }
 
@@ -169,13 +169,13 @@ fn only_the_lease_holders_token_writes_and_an_adoption_moves_the_epoch_on() {
 
     // A table closed by the old owner is not forgotten: the new owner has it.
     let forget = [keys::lease(&id), keys::snapshot(&id), keys::holder(&id)];
-    assert_eq!(redis.eval::<i64>(keys::FORGET, &forget, &[&a]), 0);
+    assert_eq!(redis.eval::<i64>(&keys::FORGET, &forget, &[&a]), 0);
     assert!(redis.get(&keys::snapshot(&id)).is_some());
     assert_eq!(
-        redis.eval::<i64>(keys::RELEASE, &[keys::lease(&id)], &[&a]),
+        redis.eval::<i64>(&keys::RELEASE, &[keys::lease(&id)], &[&a]),
         0
     );
-    assert_eq!(redis.eval::<i64>(keys::FORGET, &forget, &[&b]), 1);
+    assert_eq!(redis.eval::<i64>(&keys::FORGET, &forget, &[&b]), 1);
     assert_eq!(redis.get(&keys::snapshot(&id)), None);
 }
 
@@ -218,6 +218,6 @@ fn one_round_refreshes_many_leases_each_answered_on_its_own() {
         .collect();
     let mut args = vec!["3000", "60000"];
     args.extend(std::iter::repeat_n(a.as_str(), ids.len()));
-    let answers: Vec<i64> = redis.eval(keys::REFRESH, &keys, &args);
+    let answers: Vec<i64> = redis.eval(&keys::REFRESH, &keys, &args);
     assert_eq!(answers, [1, 2, 1, 0, 1]);
 }

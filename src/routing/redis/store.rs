@@ -38,8 +38,7 @@ impl Store {
             Change::Whole { game, json } => ("whole", format!("{game}\n{json}")),
             Change::Played(lines) => ("played", lines),
         };
-        keys::eval(
-            keys::STORE,
+        keys::STORE.call(
             &[
                 self.layout.snapshot(id),
                 self.layout.lease(id),
@@ -134,7 +133,7 @@ impl TableStore for Store {
     fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, StoreAnswer> {
         let pipe = self.pipes.this_thread();
         let stored = self.write_and_wait(&pipe, id, whole);
-        let release = keys::eval(keys::RELEASE, &[self.layout.lease(id)], &[&self.token]);
+        let release = keys::RELEASE.call(&[self.layout.lease(id)], &[&self.token]);
         // The lease goes only once the final snapshot is stored (and on the replicas asked for).
         async move {
             let stored = stored.await;
