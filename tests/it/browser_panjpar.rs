@@ -916,7 +916,11 @@ async fn a_selection_that_is_not_an_attack_is_worded_from_the_servers_code() {
     play_to_an_attack(&c).await;
     settle(&c).await;
     let pair = "return document.querySelectorAll('.hand button.card').length >= 2";
-    assert_eq!(eval(&c, pair).await, true, "the first attack has a hand");
+    assert_eq!(
+        eval(&c, pair).await,
+        true,
+        "the attacker holds two cards or more"
+    );
     let why = "return document.querySelector('#why').textContent";
     let two = "const b = document.querySelectorAll('.hand button.card'); b[0].click(); b[1].click(); return true";
     eval(&c, two).await;

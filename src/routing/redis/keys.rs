@@ -1,7 +1,7 @@
 //! Redis key and channel names, and the scripts that keep a lease honest.
 //!
 //! A script is sent by its SHA1 (`EVALSHA`), not whole: sent whole with every write, as `EVAL` does,
-//! Redis hashed its body each time. Every pipe's link loads them all when it connects (`SCRIPT LOAD`,
+//! its text travelled and was hashed by Redis each time. Every pipe's link loads them all when it connects (`SCRIPT LOAD`,
 //! which the crate's Cluster connection sends to every primary), and a link whose Redis answers
 //! `NOSCRIPT` (its scripts flushed, a replica promoted with none) is dropped so that the next one
 //! loads them again (`super::bus`).

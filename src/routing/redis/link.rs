@@ -208,8 +208,8 @@ impl Redis {
 
     /// A pipe's connection: to the primary now, or to the whole Cluster. Its replies may take as long
     /// as the pipe's own patience: the crate's default (half a second) would cut off a `WAIT` for the
-    /// replicas, or a large batch.
-    /// A new link, with every script of `keys` loaded (on every primary of a Cluster).
+    /// replicas, or a large batch. Every script of `keys` is loaded on it first (on every primary of a
+    /// Cluster).
     pub async fn link(&self) -> redis::RedisResult<Link> {
         if let Redis::Cluster(seeds) = self {
             let client =
@@ -217,9 +217,7 @@ impl Redis {
                     .response_timeout(PATIENCE)
                     .build()?;
             let mut connection = client.get_async_connection().await?;
-            for script in keys::SCRIPTS {
-                script.script().load_async(&mut connection).await?;
-            }
+            load_scripts(&mut connection).await?;
             return Ok(Link::Cluster(connection));
         }
         let config = redis::AsyncConnectionConfig::new().set_response_timeout(Some(PATIENCE));
@@ -228,9 +226,7 @@ impl Redis {
             .await?
             .get_multiplexed_async_connection_with_config(&config)
             .await?;
-        for script in keys::SCRIPTS {
-            script.script().load_async(&mut connection).await?;
-        }
+        load_scripts(&mut connection).await?;
         Ok(Link::Node(connection))
     }
 
@@ -238,6 +234,13 @@ impl Redis {
     pub async fn pubsub(&self) -> redis::RedisResult<redis::aio::PubSub> {
         self.primary().await?.get_async_pubsub().await
     }
+}
+
+async fn load_scripts(connection: &mut impl redis::aio::ConnectionLike) -> redis::RedisResult<()> {
+    for script in keys::SCRIPTS {
+        script.script().load_async(connection).await?;
+    }
+    Ok(())
 }
 
 /// What one round trip heard.
