@@ -127,7 +127,8 @@ struct AttackCardHint {
     not: Vec<CardReason>,
 }
 
-/// A hand card that does not beat the attack card, and the code of why not ([`super::battle::BeatProblem::code`]).
+/// A hand card that does not beat the attack card, and the code of why not
+/// ([`super::battle::BeatProblem::code`]).
 #[derive(Serialize)]
 struct CardReason {
     card: Card,

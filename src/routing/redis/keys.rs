@@ -11,7 +11,7 @@
 //! that its lease, holder and snapshot share one hash slot and each script touches one slot; the
 //! node channels are sharded channels (`SPUBLISH`, `SSUBSCRIBE`). [`Layout`] says which.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use crate::table::TableId;
 
@@ -119,9 +119,8 @@ pub fn node_of(token: &str) -> &str {
 /// ARGV[2] the lease's time to live in ms, ARGV[3] the snapshot's. Gives an ownerless table with a
 /// snapshot to the node under the next epoch and answers its token; answers "" when another node
 /// holds the lease and "-" when there is no snapshot.
-pub static ADOPT: Script = Script(LazyLock::new(|| {
-    redis::Script::new(
-        r#"
+pub static ADOPT: Script = Script::new(
+    r#"
 if redis.call('EXISTS', KEYS[1]) == 1 then return '' end
 if redis.call('EXISTS', KEYS[3]) == 0 then return '-' end
 local last = redis.call('GET', KEYS[2])
@@ -132,8 +131,7 @@ redis.call('SET', KEYS[2], token, 'PX', ARGV[3])
 redis.call('SET', KEYS[1], token, 'PX', ARGV[2])
 return token
 "#,
-    )
-}));
+);
 
 /// Refreshes the leases of several tables: for the i-th, KEYS[3i-2] its lease, KEYS[3i-1] its
 /// snapshot, KEYS[3i] its holder and ARGV[i+2] its owner's token; ARGV[1] the lease's time to live in
@@ -142,9 +140,8 @@ return token
 /// renewing it); 2 when it had run out (or Redis lost it) and nobody else was given the table since,
 /// so it is taken again (the owner then stores the whole table, which Redis may have lost too); 0 when
 /// another owner has it: the table is lost to this one.
-pub static REFRESH: Script = Script(LazyLock::new(|| {
-    redis::Script::new(
-        r#"
+pub static REFRESH: Script = Script::new(
+    r#"
 local answers = {}
 for i = 1, #ARGV - 2 do
   local lease, snapshot, holder = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
@@ -170,8 +167,7 @@ for i = 1, #ARGV - 2 do
 end
 return answers
 "#,
-    )
-}));
+);
 
 /// KEYS[1] the snapshot, KEYS[2] the lease, KEYS[3] the holder; ARGV[1] the owner's token, ARGV[2]
 /// "whole" or "played", ARGV[3] the text, ARGV[4] the snapshot's time to live in ms, ARGV[5] the
@@ -181,9 +177,8 @@ return answers
 /// again first, as the lease round would. A whole snapshot replaces the key; played lines are appended
 /// to it, or refused (0) when the snapshot is gone (Redis lost it) so that the owner stores the whole
 /// table instead. Answers 1 when stored.
-pub static STORE: Script = Script(LazyLock::new(|| {
-    redis::Script::new(
-        r#"
+pub static STORE: Script = Script::new(
+    r#"
 local owner = redis.call('GET', KEYS[2])
 if owner ~= ARGV[1] then
   if owner then return -1 end
@@ -200,26 +195,22 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('APPEND', KEYS[1], ARGV[3])
 return 1
 "#,
-    )
-}));
+);
 
 /// KEYS[1] the lease, ARGV[1] the owner's token: lets the lease go if the token still holds it.
-pub static RELEASE: Script = Script(LazyLock::new(|| {
-    redis::Script::new(
-        r#"
+pub static RELEASE: Script = Script::new(
+    r#"
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0
 "#,
-    )
-}));
+);
 
 /// KEYS[1] the lease, KEYS[2] the snapshot, KEYS[3] the holder; ARGV[1] the owner's token: a table
 /// closed for good. Forgets it, unless another owner has been given it since.
-pub static FORGET: Script = Script(LazyLock::new(|| {
-    redis::Script::new(
-        r#"
+pub static FORGET: Script = Script::new(
+    r#"
 local last = redis.call('GET', KEYS[3])
 if last == ARGV[1] or not last then
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
@@ -227,20 +218,30 @@ if last == ARGV[1] or not last then
 end
 return 0
 "#,
-    )
-}));
+);
 
-/// One of the scripts above.
-pub struct Script(LazyLock<redis::Script>);
+/// One of the scripts above: its text, and the crate's script (which holds its hash) made from it on
+/// first use.
+pub struct Script {
+    body: &'static str,
+    made: OnceLock<redis::Script>,
+}
 
 /// Every script, as a link loads them.
 pub static SCRIPTS: [&Script; 5] = [&ADOPT, &REFRESH, &STORE, &RELEASE, &FORGET];
 
 impl Script {
+    const fn new(body: &'static str) -> Script {
+        Script {
+            body,
+            made: OnceLock::new(),
+        }
+    }
+
     /// The script run on `keys` and `args`, by its hash.
     pub fn call(&self, keys: &[String], args: &[&str]) -> redis::Cmd {
         let mut cmd = redis::cmd("EVALSHA");
-        cmd.arg(self.0.get_hash()).arg(keys.len());
+        cmd.arg(self.script().get_hash()).arg(keys.len());
         for key in keys {
             cmd.arg(key);
         }
@@ -252,6 +253,6 @@ impl Script {
 
     /// The crate's script, which loads itself.
     pub fn script(&self) -> &redis::Script {
-        &self.0
+        self.made.get_or_init(|| redis::Script::new(self.body))
     }
 }
