@@ -119,20 +119,33 @@ pub struct Hints {
     defender_holds: usize,
 }
 
-/// For one uncovered attack card: the hand cards that beat it, and why each other card does not.
+/// For one uncovered attack card: the hand cards that beat it, and the others by why not.
 #[derive(Serialize)]
 struct AttackCardHint {
     attack: Card,
     beaten_by: CardSet,
-    not: Vec<CardReason>,
+    not: NotBeaters,
 }
 
-/// A hand card that does not beat the attack card, and the code of why not
-/// ([`super::battle::BeatProblem::code`]).
-#[derive(Serialize)]
-struct CardReason {
-    card: Card,
-    code: &'static str,
+/// The hand cards that do not beat an attack card, grouped by the code of why not
+/// ([`super::battle::BeatProblem::code`]): a JSON object from each code to its cards, with only the
+/// codes some card has. Grouped, a defender's view names each hand card once per attack card rather
+/// than carrying a card and a code for each.
+struct NotBeaters(Vec<(&'static str, CardSet)>);
+
+impl NotBeaters {
+    fn add(&mut self, code: &'static str, card: Card) {
+        match self.0.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, cards)) => cards.insert(card),
+            None => self.0.push((code, CardSet::from_iter([card]))),
+        }
+    }
+}
+
+impl Serialize for NotBeaters {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(code, cards)| (code, cards)))
+    }
 }
 
 /// For the attacker: the largest attack allowed, and why selections of each size are not attacks.
@@ -157,19 +170,18 @@ impl Hints {
             battle
                 .uncovered()
                 .iter()
-                .map(|attack| AttackCardHint {
-                    attack,
-                    beaten_by: beaters(attack, self.hand, self.trump),
-                    not: self
-                        .hand
-                        .iter()
-                        .filter_map(|card| {
-                            beat_problem(attack, card, self.trump).map(|p| CardReason {
-                                card,
-                                code: p.code(),
-                            })
-                        })
-                        .collect(),
+                .map(|attack| {
+                    let mut not = NotBeaters(Vec::new());
+                    for card in self.hand.iter() {
+                        if let Some(problem) = beat_problem(attack, card, self.trump) {
+                            not.add(problem.code(), card);
+                        }
+                    }
+                    AttackCardHint {
+                        attack,
+                        beaten_by: beaters(attack, self.hand, self.trump),
+                        not,
+                    }
                 })
                 .collect(),
         )

@@ -145,10 +145,10 @@ export const WORDS = {
   },
 };
 
-/** The sentence for a hand card that cannot beat `attack`, by the code of the server's reason. */
-export function whyNot(reason, attack, lang) {
+/** The sentence for a hand card that cannot beat `attack`, by the server's code for why not. */
+export function whyNot(code, attack, lang) {
   const fa = lang === "fa";
-  switch (reason.code) {
+  switch (code) {
     case "not-higher":
       return fa ? `کمتر از ${cardName(attack, "fa")} است.` : `Lower than ${cardName(attack)}.`;
     case "trump-needs-higher-trump":

@@ -85,7 +85,7 @@ export function createBoard(root, ctx) {
       return;
     }
     const hint = (frame.view.hints.defend || []).find((h) => h.attack === target);
-    const reason = hint && hint.not.find((r) => r.card === code);
+    const reason = hint && Object.keys(hint.not).find((c) => hint.not[c].includes(code));
     why = reason ? words().notBeater(name(code), whyNot(reason, target, lang())) : "";
     refresh();
   }
