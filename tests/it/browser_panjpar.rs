@@ -502,7 +502,10 @@ async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
         let why = wait_for(&c, "return document.querySelector('#why').textContent", 5).await;
         // The server's reason travels as a code; the board words it.
         let why = why.as_str().unwrap();
-        assert!(why.contains("cannot beat it: "), "{why}");
+        assert!(
+            why.starts_with("The ") && why.contains(" cannot beat it: "),
+            "{why}"
+        );
         assert!(
             [
                 "Lower than the ",

@@ -55,7 +55,7 @@ export const WORDS = {
     allBeaten: "Every attack card was beaten.",
     target: (card) => `Beating ${card}: choose your card, or drag one onto any attack card. Cards that cannot beat it are dimmed.`,
     noBeater: (card) => `Nothing in your hand beats ${card}: you may beat another card or pick up.`,
-    notBeater: (card, why) => `${card} cannot beat it: ${why}`,
+    notBeater: (card, why) => `${card.charAt(0).toUpperCase()}${card.slice(1)} cannot beat it: ${why}`,
     validAttack: (n) => `${n} ${n === 1 ? "card" : "cards"}: a legal attack.`,
     score: (mine, theirs, length) => `Deals won: you ${mine}, them ${theirs} (first to ${length})`,
     scoreOf: (a, x, b, y, length) => `Deals won: ${a} ${x}, ${b} ${y} (first to ${length})`,
