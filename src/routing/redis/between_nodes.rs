@@ -4,7 +4,6 @@
 //! travel together as one bundle (see [`bundle`]).
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
 use crate::cards::Seat;
 use crate::protocol::ClientMsg;
@@ -67,46 +66,6 @@ pub enum ToTables {
         table: TableId,
         conn: ConnId,
     },
-}
-
-impl ToTables {
-    /// Reads a request. A seat's frame, nearly every request while tables play, is read field by
-    /// field and its message by [`ClientMsg::parse`]: serde reads an internally tagged enum by first
-    /// copying the whole object into a buffer of its own, and a seat's frame is two such enums, one
-    /// inside the other (in a profile of a tables node under load, 5 % of its CPU). Any other request,
-    /// or one the direct reading refuses, is read by the enum itself.
-    pub fn decode(payload: &[u8]) -> Result<ToTables, String> {
-        if let Ok(seat) = serde_json::from_slice::<SeatFrame>(payload) {
-            let msg = ClientMsg::parse(seat.msg.get()).map_err(|e| e.message)?;
-            return Ok(ToTables::FromSeat {
-                from: seat.from,
-                table: seat.table,
-                conn: seat.conn,
-                msg,
-            });
-        }
-        serde_json::from_slice(payload).map_err(|e| e.to_string())
-    }
-}
-
-/// [`ToTables::FromSeat`] as it travels, its message left as JSON.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeatFrame<'a> {
-    #[serde(rename = "to")]
-    _to: SeatFrameTag,
-    from: String,
-    table: TableId,
-    conn: ConnId,
-    #[serde(borrow)]
-    msg: &'a RawValue,
-}
-
-/// The one `to` a [`SeatFrame`] has.
-#[derive(Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum SeatFrameTag {
-    FromSeat,
 }
 
 /// To the sockets (and pending requests) of a node.
@@ -296,47 +255,5 @@ mod tests {
         ));
         let bad_id = text.replacen("\"table\":\"", "\"table\":\"../", 1);
         assert!(serde_json::from_str::<ToTables>(&bad_id).is_err());
-    }
-
-    #[test]
-    fn a_seats_frame_read_directly_is_the_one_the_enum_reads() {
-        let frame = ToTables::FromSeat {
-            from: "n1".into(),
-            table: TableId::random(),
-            conn: 9,
-            msg: ClientMsg::parse(
-                r#"{"type":"action","version":4,"id":"a","action":{"type":"pick-up"}}"#,
-            )
-            .unwrap(),
-        };
-        let text = serde_json::to_string(&frame).unwrap();
-        let other = serde_json::to_string(&ToTables::Detach {
-            from: "n1".into(),
-            table: TableId::random(),
-            conn: 9,
-        })
-        .unwrap();
-        for text in [
-            text.clone(),
-            other,
-            text.replacen("\"conn\":9", "\"conn\":9,\"extra\":1", 1),
-            text.replacen("\"conn\":9", "\"conn\":-9", 1),
-            text.replacen("\"table\":\"", "\"table\":\"../", 1),
-            text.replacen("\"version\":4", "\"version\":\"4\"", 1),
-            text.replacen("\"type\":\"action\"", "\"type\":\"resync\"", 1),
-            text.replacen(
-                "\"type\":\"action\",\"version\":4,\"id\":\"a\",\"action\":{\"type\":\"pick-up\"}",
-                "\"type\":\"next-deal\",\"version\":4",
-                1,
-            ),
-        ] {
-            let direct = ToTables::decode(text.as_bytes());
-            let by_enum = serde_json::from_str::<ToTables>(&text);
-            match (direct, by_enum) {
-                (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{text}"),
-                (Err(_), Err(_)) => {}
-                (a, b) => panic!("{text}: read directly {a:?}, by the enum {b:?}"),
-            }
-        }
     }
 }

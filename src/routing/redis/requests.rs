@@ -308,7 +308,7 @@ impl Subscriber for Node {
         let for_tables = channel.ends_with(":tables");
         for payload in messages {
             if for_tables {
-                match ToTables::decode(payload) {
+                match serde_json::from_slice::<ToTables>(payload) {
                     Ok(request) => node.clone().serve(request),
                     Err(e) => tracing::warn!("an unreadable request from another node: {e}"),
                 }
