@@ -5,6 +5,8 @@
 //! cards, the counts, the largest attack), not as sentences: the board words them in its own language
 //! (English or Persian, `panjpar-words.js`), and a view sent after every move stays small.
 
+use std::collections::BTreeMap;
+
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
@@ -131,22 +133,7 @@ struct AttackCardHint {
 /// ([`super::battle::BeatProblem::code`]): a JSON object from each code to its cards, with only the
 /// codes some card has. Grouped, a defender's view names each hand card once per attack card rather
 /// than carrying a card and a code for each.
-struct NotBeaters(Vec<(&'static str, CardSet)>);
-
-impl NotBeaters {
-    fn add(&mut self, code: &'static str, card: Card) {
-        match self.0.iter_mut().find(|(c, _)| *c == code) {
-            Some((_, cards)) => cards.insert(card),
-            None => self.0.push((code, CardSet::from_iter([card]))),
-        }
-    }
-}
-
-impl Serialize for NotBeaters {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.iter().map(|(code, cards)| (code, cards)))
-    }
-}
+type NotBeaters = BTreeMap<&'static str, CardSet>;
 
 /// For the attacker: the largest attack allowed, and why selections of each size are not attacks.
 #[derive(Serialize)]
@@ -171,10 +158,10 @@ impl Hints {
                 .uncovered()
                 .iter()
                 .map(|attack| {
-                    let mut not = NotBeaters(Vec::new());
+                    let mut not = NotBeaters::new();
                     for card in self.hand.iter() {
                         if let Some(problem) = beat_problem(attack, card, self.trump) {
-                            not.add(problem.code(), card);
+                            not.entry(problem.code()).or_default().insert(card);
                         }
                     }
                     AttackCardHint {
