@@ -1,8 +1,8 @@
 //! Faults under a friends Panjpar match whose two seats play through different `chaikhana serve`
 //! processes around a real `redis-server` (issue 19, "How it is shown"): Redis killed and back with
-//! and without its append-only file, Redis's scripts flushed under connected nodes, the owner cut off from Redis by a proxy for 1x and 3x the
-//! lease, the owner frozen with SIGSTOP for 2x the lease, and the owner SIGKILLed or SIGTERMed
-//! mid-deal. Each fault runs `CHAIKHANA_FAULT_RUNS` times (5 unless told).
+//! and without its append-only file, Redis's scripts flushed under connected nodes, the owner cut off
+//! from Redis by a proxy for 1x and 3x the lease, the owner frozen with SIGSTOP for 2x the lease, and
+//! the owner SIGKILLed or SIGTERMed mid-deal. Each fault runs `CHAIKHANA_FAULT_RUNS` times (5 unless told).
 //!
 //! The players record everything: every action sent, every acknowledgement, every view shown. After
 //! the fault, play goes on at least `AFTER` versions; then the table's snapshot in Redis (what any

@@ -1,10 +1,12 @@
 //! Redis key and channel names, and the scripts that keep a lease honest.
 //!
 //! A script is sent by its SHA1 (`EVALSHA`), not whole: sent whole with every write, as `EVAL` does,
-//! its text travelled and was hashed by Redis each time. Every pipe's link loads them all when it connects (`SCRIPT LOAD`,
-//! which the crate's Cluster connection sends to every primary), and a link whose Redis answers
-//! `NOSCRIPT` (its scripts flushed, a replica promoted with none) is dropped so that the next one
-//! loads them again (`super::bus`).
+//! its text would travel and be hashed by Redis each time. Every pipe's link loads them all when it
+//! connects (`SCRIPT LOAD`, which the crate's Cluster connection sends to every primary), and a link
+//! whose Redis answers `NOSCRIPT` (its scripts flushed, a replica promoted with none) is dropped so
+//! that the next one loads them again (`super::bus`). The command is built here because the crate
+//! keeps its own `EVALSHA` command to itself (`ScriptInvocation::eval_cmd` is crate-private), and a
+//! pipe needs it as a command to route and batch.
 //!
 //! On one Redis (or a primary with Sentinels) a table's keys are `chaikhana:lease:T` and so on. On a
 //! Redis Cluster every key of a table carries the table's id as a hash tag (`chaikhana:{T}:lease`), so
