@@ -30,16 +30,23 @@
 
 use rand::RngCore;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 
 use super::shuffle::{seed_from, sha256_hex, ShuffleRecord};
 use crate::cards::Seat;
 use crate::game::{DealOrder, DealtTo};
 
-/// Place `i`'s salt, from the deal's.
-fn place_salt(salt: &str, i: usize) -> String {
-    let mut digest = sha256_hex(&format!("{salt}|{i}"));
-    digest.truncate(32);
-    digest
+/// A place's salt: the first 16 bytes of a SHA-256, written as 32 hex digits.
+type PlaceSalt = [u8; 16];
+
+/// Every place's salt, from the deal's, in order.
+fn place_salts(order: &DealOrder, salt: &str) -> Vec<PlaceSalt> {
+    (0..order.to.len())
+        .map(|i| {
+            let digest = Sha256::digest(format!("{salt}|{i}").as_bytes());
+            digest[..16].try_into().expect("a SHA-256 has 32 bytes")
+        })
+        .collect()
 }
 
 /// How a place's destination is written in its leaf.
@@ -51,31 +58,36 @@ fn destination(to: &DealtTo) -> String {
     }
 }
 
-fn leaf(i: usize, card: &str, to: &DealtTo, place_salt: &str) -> String {
-    sha256_hex(&format!("{i}|{card}|{}|{place_salt}", destination(to)))
+fn leaf(i: usize, card: &str, to: &DealtTo, place_salt: &PlaceSalt) -> String {
+    let salt = hex::encode(place_salt);
+    sha256_hex(&format!("{i}|{card}|{}|{salt}", destination(to)))
 }
 
-/// Every place's leaf, in order.
-fn leaves(order: &DealOrder, salt: &str) -> Vec<String> {
-    order
+/// The commitment to `order` with its places' salts, in lowercase hex.
+fn commitment_of(order: &DealOrder, salts: &[PlaceSalt]) -> String {
+    let leaves: Vec<String> = order
         .cards()
         .zip(&order.to)
+        .zip(salts)
         .enumerate()
-        .map(|(i, (card, to))| leaf(i, card, to, &place_salt(salt, i)))
-        .collect()
+        .map(|(i, ((card, to), salt))| leaf(i, card, to, salt))
+        .collect();
+    sha256_hex(&leaves.join(","))
 }
 
 /// The commitment to `order` with `salt`, in lowercase hex.
 pub fn commitment(order: &DealOrder, salt: &str) -> String {
-    sha256_hex(&leaves(order, salt).join(","))
+    commitment_of(order, &place_salts(order, salt))
 }
 
-/// One deal's order, its salt and shuffle, and the commitment sent to every seat.
+/// One deal's order, its places' salts and shuffle, and the commitment sent to every seat. The places'
+/// salts are worked out once, for the commitment, and kept for the deal's end, when each viewer's
+/// reveal shows them (the deal's own salt is never needed again).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DealSeal {
     commitment: String,
     order: DealOrder,
-    salt: String,
+    salts: Vec<PlaceSalt>,
     shuffle: ShuffleRecord,
 }
 
@@ -97,11 +109,12 @@ pub struct RevealTo<'a> {
 impl DealSeal {
     /// Seals a deal's order under its salt (from [`fresh_salt`], or a snapshot's record of it), with
     /// the shuffle its seed came from.
-    pub fn new(order: DealOrder, salt: String, shuffle: ShuffleRecord) -> DealSeal {
+    pub fn new(order: DealOrder, salt: &str, shuffle: ShuffleRecord) -> DealSeal {
+        let salts = place_salts(&order, salt);
         DealSeal {
-            commitment: commitment(&order, &salt),
+            commitment: commitment_of(&order, &salts),
             order,
-            salt,
+            salts,
             shuffle,
         }
     }
@@ -120,7 +133,7 @@ impl DealSeal {
     }
 
     fn reveal(&self, to: &RevealTo<'_>) -> Reveal<'_> {
-        let places = self.order.cards().zip(&self.order.to).enumerate();
+        let places = self.order.cards().zip(&self.order.to).zip(&self.salts);
         let mut reveal = Reveal {
             order: Vec::with_capacity(self.order.to.len()),
             to: Vec::with_capacity(self.order.to.len()),
@@ -132,19 +145,18 @@ impl DealSeal {
             ),
             shuffle: &self.shuffle,
         };
-        for (i, (card, dest)) in places {
+        for (i, ((card, dest), salt)) in places.enumerate() {
             let own = matches!((dest, to.viewer), (DealtTo::Seat(s), Some(v)) if *s == v);
-            let salt = place_salt(&self.salt, i);
             if own || !to.concealed.iter().any(|c| c == card) {
                 reveal.order.push(Some(card));
                 reveal.to.push(Some(dest));
-                reveal.salts.push(Some(salt));
+                reveal.salts.push(Some(hex::encode(salt)));
                 reveal.hidden.push(None);
             } else {
                 reveal.order.push(None);
                 reveal.to.push(None);
                 reveal.salts.push(None);
-                reveal.hidden.push(Some(leaf(i, card, dest, &salt)));
+                reveal.hidden.push(Some(leaf(i, card, dest, salt)));
             }
         }
         reveal
@@ -206,10 +218,11 @@ mod tests {
     #[test]
     fn the_order_is_shown_only_once_the_deal_has_ended_and_matches_the_commitment() {
         let order = DealOrder::new(&["QS", "2H", "7C"], |i| DealtTo::Seat(Seat::new(i % 2)));
-        let seal = DealSeal::new(order.clone(), fresh_salt(), record());
+        let salt = fresh_salt();
+        let seal = DealSeal::new(order.clone(), &salt, record());
         let playing = serde_json::to_value(seal.shown(None)).unwrap();
         assert_eq!(playing["reveal"], serde_json::Value::Null);
-        assert!(!playing.to_string().contains(&seal.salt));
+        assert!(!playing.to_string().contains(&salt));
         assert!(!playing.to_string().contains("QS"));
         let everyone = RevealTo {
             viewer: Some(Seat::new(0)),
@@ -224,15 +237,15 @@ mod tests {
         assert_eq!(from_reveal(&ended["reveal"]), seal.commitment);
         assert_eq!(ended["commitment"], seal.commitment.as_str());
         // The deal's own salt is never shown, only each place's.
-        assert!(!ended.to_string().contains(&seal.salt));
+        assert!(!ended.to_string().contains(&salt));
         // A fresh salt per deal: the same order never gives the same commitment twice.
         assert_ne!(
-            DealSeal::new(order.clone(), fresh_salt(), record()).commitment,
+            DealSeal::new(order.clone(), &fresh_salt(), record()).commitment,
             seal.commitment
         );
         // Any change to the order changes the commitment.
         let swapped = DealOrder::new(&["2H", "QS", "7C"], |i| DealtTo::Seat(Seat::new(i % 2)));
-        assert_ne!(commitment(&swapped, &seal.salt), seal.commitment);
+        assert_ne!(commitment(&swapped, &salt), seal.commitment);
     }
 
     #[test]
@@ -240,7 +253,7 @@ mod tests {
         let order = DealOrder::new(&["QS", "2H", "7C", "9D"], |i| {
             DealtTo::Seat(Seat::new(i % 2))
         });
-        let seal = DealSeal::new(order, fresh_salt(), record());
+        let seal = DealSeal::new(order, &fresh_salt(), record());
         let concealed = ["2H".to_string()];
         let to = |viewer| RevealTo {
             viewer,

@@ -165,7 +165,7 @@ impl<G: Game> TableCore<G> {
         let (state, order) = G::deal_in_order(&setup, &mut deal_rng(seed));
         let salt = fresh_salt();
         self.state = Some(state);
-        self.seal = Some(DealSeal::new(order, salt.clone(), shuffle.clone()));
+        self.seal = Some(DealSeal::new(order, &salt, shuffle.clone()));
         self.version += 1;
         self.record.push(DealRecord {
             setup,

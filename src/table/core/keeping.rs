@@ -173,7 +173,7 @@ impl<G: Game> TableCore<G> {
         let (state, seal) = match record.last() {
             Some(deal) => {
                 let (state, order) = replay::<G>(deal, snapshot.version, &mut seats)?;
-                let seal = DealSeal::new(order, deal.salt.clone(), deal.shuffle.clone());
+                let seal = DealSeal::new(order, &deal.salt, deal.shuffle.clone());
                 (Some(state), Some(seal))
             }
             None => (None, None),

@@ -184,7 +184,7 @@ fn replayed<G: Game>(
     }
     Ok(Replayed {
         state: at_step.unwrap_or_else(|| state.clone()),
-        seal: DealSeal::new(order, record.salt.clone(), record.shuffle.clone()),
+        seal: DealSeal::new(order, &record.salt, record.shuffle.clone()),
         ended: state,
     })
 }
