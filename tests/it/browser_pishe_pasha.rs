@@ -385,23 +385,15 @@ async fn cards_turn_by_themselves_when_that_is_the_only_move_once_the_player_ask
         false,
         "off until asked"
     );
-    // The board is drawn anew with each of the computer's moves, and a click can meet a box that was
-    // just replaced (the driver then says the element is stale): tick it until it says it is on.
-    let started = Instant::now();
-    while eval(
+    // The board is drawn anew with each of the computer's moves, so the box may be replaced just as
+    // it is clicked: `press` tries again on a fresh one until the click takes.
+    press(&c, "#auto-turn").await;
+    wait_for(
         &c,
         "return document.querySelector('#auto-turn')?.checked === true",
+        20,
     )
-    .await
-        != true
-    {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the box could not be ticked"
-        );
-        click(&c, "#auto-turn").await;
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    .await;
     // Without a click, our seat turns cards whenever turning is all it may do.
     let started = Instant::now();
     while turned().await < 3 {
