@@ -53,6 +53,28 @@ impl Frame {
         Frame::of(Message::Text(text))
     }
 
+    /// A text frame holding the JSON object `value` with one more field, `name`, whose value is the
+    /// JSON text `json` as it is. `json` must be JSON this server wrote: it is not read again to be
+    /// checked, as a `RawValue` in `value` would be.
+    pub fn json_with_field(
+        value: &impl Serialize,
+        size_hint: usize,
+        name: &str,
+        json: &str,
+    ) -> Frame {
+        let mut buf = Vec::with_capacity(size_hint);
+        serde_json::to_writer(&mut buf, value).expect("server frames always serialize");
+        assert_eq!(buf.pop(), Some(b'}'), "a frame is a JSON object");
+        if buf.len() > 1 {
+            buf.push(b',');
+        }
+        for piece in [b"\"", name.as_bytes(), b"\":", json.as_bytes(), b"}"] {
+            buf.extend_from_slice(piece);
+        }
+        let text = Utf8Bytes::try_from(buf).expect("serde_json writes UTF-8");
+        Frame::of(Message::Text(text))
+    }
+
     /// A text frame holding `text`.
     pub fn text(text: &str) -> Frame {
         Frame::of(Message::text(text))
@@ -259,6 +281,25 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(Frame::ping().text_payload(), None);
+    }
+
+    #[test]
+    fn a_field_written_apart_is_added_to_the_object() {
+        let with = |value: serde_json::Value, json: &str| {
+            let frame = Frame::json_with_field(&value, 0, "view", json);
+            serde_json::from_str::<serde_json::Value>(frame.text_payload().unwrap()).unwrap()
+        };
+        assert_eq!(
+            with(
+                serde_json::json!({"type": "view", "version": 3}),
+                r#"{"hand":["5C"]}"#
+            ),
+            serde_json::json!({"type": "view", "version": 3, "view": {"hand": ["5C"]}})
+        );
+        assert_eq!(
+            with(serde_json::json!({}), "null"),
+            serde_json::json!({"view": null})
+        );
     }
 
     #[actix_rt::test]

@@ -34,6 +34,7 @@ mod replay;
 mod seating;
 mod social;
 mod storing;
+mod view_fields;
 mod views;
 mod voice;
 mod watchers;

@@ -28,6 +28,9 @@ pub enum Status {
 
 /// One socket's view frame. The slow parts (`table`, `seats`, `match`, `deal`, `shuffle`) are written
 /// beforehand, and left out when the socket was last sent them as they are (see `core::views`).
+///
+/// Its `view`, the seat's view of the deal in play (or the one just ended; null before the first), is
+/// written apart and added to the frame's JSON (see `table::core::view_fields`).
 #[derive(Serialize)]
 pub struct ViewFrame<'a, G: Game> {
     #[serde(rename = "type")]
@@ -51,8 +54,6 @@ pub struct ViewFrame<'a, G: Game> {
     /// The [`MatchInfo`].
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     pub matchup: Option<&'a RawValue>,
-    /// The seat's view of the deal in play (or the one just ended).
-    pub view: Option<G::View>,
     /// How the deal ended, once it has.
     pub outcome: Option<DealOutcome>,
     /// Every action this seat may take now (empty when it is not its turn).

@@ -110,7 +110,6 @@ impl<G: Game> TableCore<G> {
                 seats: Some(&seats),
                 watching: self.watchers.len(),
                 matchup: Some(&matchup),
-                view: Some(G::view(&state, seat)),
                 outcome: None,
                 actions: Vec::new(),
                 deal: Some(&reveal),
@@ -125,7 +124,13 @@ impl<G: Game> TableCore<G> {
                 action,
             },
         };
-        Ok(Frame::json(&frame, super::VIEW_SIZE_HINT))
+        let view = serde_json::to_string(&G::view(&state, seat)).expect("views always serialize");
+        Ok(Frame::json_with_field(
+            &frame,
+            super::VIEW_SIZE_HINT,
+            "view",
+            &view,
+        ))
     }
 
     /// The index of the match's last deal that has ended, if one has.

@@ -400,12 +400,24 @@ fn a_draining_node_hands_the_table_over_and_stops_without_closing_its_sockets() 
     ));
 }
 
-/// Lays a view over the page's last one, as a page does: what it leaves out is kept, `ack` is not.
+/// Lays a view over the page's last one, as a page does: what it leaves out is kept, `ack` is not,
+/// and the deal view's fields are laid over the last deal view's.
 fn lay_over(page: &mut serde_json::Value, view: &serde_json::Value) {
     let page = page.as_object_mut().unwrap();
     page.remove("ack");
     let fields = view.as_object().unwrap();
-    page.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
+    for (key, value) in fields {
+        match (page.get_mut(key), value) {
+            (Some(serde_json::Value::Object(deal)), serde_json::Value::Object(news))
+                if key == "view" =>
+            {
+                deal.extend(news.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            _ => {
+                page.insert(key.clone(), value.clone());
+            }
+        }
+    }
 }
 
 #[test]
@@ -415,7 +427,7 @@ fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole
     table.attach(2, &tokens[1], now).unwrap();
     let mut did = done(&mut table);
     let mut pages = [serde_json::json!({}), serde_json::json!({})];
-    let (mut views, mut without_match) = (0, 0);
+    let (mut views, mut without_match, mut without_trump) = (0, 0, 0);
     for step in 0..300 {
         for conn in [1, 2] {
             let page = &mut pages[conn as usize - 1];
@@ -431,6 +443,7 @@ fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole
                 let view = frame;
                 views += 1;
                 without_match += usize::from(view.get("match").is_none());
+                without_trump += usize::from(view["view"].get("trump").is_none());
                 lay_over(page, view);
             }
             let seat = Some(Seat::new(conn as usize - 1));
@@ -490,6 +503,11 @@ fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole
     assert!(
         without_match > views / 2,
         "{without_match} of {views} views"
+    );
+    // The trump is the same all deal long: a deal view sends it once per socket and deal or so.
+    assert!(
+        without_trump > views * 3 / 4,
+        "{without_trump} of {views} views"
     );
 }
 

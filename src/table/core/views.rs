@@ -17,6 +17,7 @@ use std::sync::{Arc, LazyLock};
 use serde::Serialize;
 use serde_json::value::{to_raw_value, RawValue};
 
+use super::view_fields::{FieldSet, ViewFields};
 use super::{Effect, TableCore, VIEW_SIZE_HINT};
 use crate::cards::Seat;
 use crate::game::Game;
@@ -49,16 +50,20 @@ impl Parts {
     }
 }
 
-/// What one socket was last sent of each slow part (none: nothing yet, or to be sent again).
+/// What one socket was last sent of each slow part (none: nothing yet, or to be sent again), and of
+/// the deal view.
 #[derive(Default)]
-pub(super) struct Shown([Option<Arc<RawValue>>; PARTS]);
+pub(super) struct Shown {
+    parts: [Option<Arc<RawValue>>; PARTS],
+    view: Option<Arc<ViewFields>>,
+}
 
 impl Shown {
     /// The parts this socket has not been sent as they are now, a bit per [`Part`]; they are taken as
     /// sent.
     fn news(&mut self, parts: &Parts) -> u8 {
         let mut news = 0;
-        for (i, (shown, now)) in self.0.iter_mut().zip(&parts.0).enumerate() {
+        for (i, (shown, now)) in self.parts.iter_mut().zip(&parts.0).enumerate() {
             if shown.as_ref().is_none_or(|was| was.get() != now.get()) {
                 *shown = Some(Arc::clone(now));
                 news |= 1 << i;
@@ -69,7 +74,15 @@ impl Shown {
 
     /// The part is to be sent again with the socket's next view.
     pub(super) fn forget(&mut self, part: Part) {
-        self.0[part as usize] = None;
+        self.parts[part as usize] = None;
+    }
+
+    /// The fields of the deal view `now` (none: no deal yet) this socket has not been sent as they
+    /// are; the view is taken as sent.
+    fn view_news(&mut self, now: Option<&Arc<ViewFields>>) -> FieldSet {
+        let news = now.map_or(0, |view| view.news(self.view.as_deref()));
+        self.view = now.cloned();
+        news
     }
 }
 
@@ -214,9 +227,24 @@ impl<G: Game> TableCore<G> {
         ])
     }
 
-    /// The view frame for `seat` (none: a watcher's) now, with the slow parts `news` names, answering
-    /// the socket's action when `ack` is given.
-    fn view_frame(&self, seat: Option<Seat>, parts: &Parts, news: u8, ack: Option<Ack>) -> Frame {
+    /// The deal view `seat` (none: a watcher) is shown now, if a deal has been dealt.
+    fn deal_view(&self, seat: Option<Seat>) -> Option<Arc<ViewFields>> {
+        self.state
+            .as_ref()
+            .map(|s| ViewFields::new(&G::view(s, seat)))
+    }
+
+    /// The view frame for `seat` (none: a watcher's) now, with the slow parts `news` names and the
+    /// fields of the deal view `view` that `fields` names, answering the socket's action when `ack` is
+    /// given.
+    fn view_frame(
+        &self,
+        seat: Option<Seat>,
+        parts: &Parts,
+        news: u8,
+        (view, fields): (Option<&ViewFields>, FieldSet),
+        ack: Option<Ack>,
+    ) -> Frame {
         let status = self.status();
         let frame = ViewFrame::<G> {
             frame: "view",
@@ -230,7 +258,6 @@ impl<G: Game> TableCore<G> {
             seats: parts.get(Part::Seats, news),
             watching: self.watchers.len(),
             matchup: parts.get(Part::Match, news),
-            view: self.state.as_ref().map(|s| G::view(s, seat)),
             actions: match (&self.state, status, seat) {
                 (Some(state), super::Status::Playing, Some(seat)) => G::legal_actions(state, seat),
                 _ => Vec::new(),
@@ -240,16 +267,25 @@ impl<G: Game> TableCore<G> {
             outcome: self.state.as_ref().and_then(G::outcome),
             ack,
         };
-        Frame::json(&frame, VIEW_SIZE_HINT)
+        let view = view.map(|v| v.only(fields));
+        Frame::json_with_field(
+            &frame,
+            VIEW_SIZE_HINT,
+            "view",
+            view.as_deref().unwrap_or("null"),
+        )
     }
 
     /// The whole view for `seat` (none: a watcher's), and what it shows of the slow parts.
     pub(super) fn whole_view(&mut self, seat: Option<Seat>) -> (Frame, Shown) {
         let common = self.common_parts();
         let parts = self.parts(seat, &common);
+        let view = self.deal_view(seat);
         let mut shown = Shown::default();
         let news = shown.news(&parts);
-        (self.view_frame(seat, &parts, news, None), shown)
+        let fields = shown.view_news(view.as_ref());
+        let frame = self.view_frame(seat, &parts, news, (view.as_deref(), fields), None);
+        (frame, shown)
     }
 
     /// Sends one socket its whole view: on connecting, on `resync`, after a stale version.
@@ -268,9 +304,10 @@ impl<G: Game> TableCore<G> {
     /// (with that id) made this change. Sockets that see the same share one frame.
     pub(super) fn broadcast_answering(&mut self, answering: Option<(ConnId, Option<&str>)>) {
         let common = self.common_parts();
-        // Each viewer's parts, by seat; the watchers' last.
-        let mut parts: Vec<Option<Parts>> = (0..=G::SEATS).map(|_| None).collect();
-        let mut made: Vec<((usize, u8), Frame)> = Vec::new();
+        // Each viewer's parts and deal view, by seat; the watchers' last.
+        let mut seen: Vec<Option<(Parts, Option<Arc<ViewFields>>)>> =
+            (0..=G::SEATS).map(|_| None).collect();
+        let mut made: Vec<((usize, u8, FieldSet), Frame)> = Vec::new();
         let viewers: Vec<(ConnId, Option<Seat>)> = self
             .sockets
             .iter()
@@ -279,17 +316,21 @@ impl<G: Game> TableCore<G> {
             .collect();
         for (conn, seat) in viewers {
             let at = seat.map_or(G::SEATS, Seat::index);
-            let parts = parts[at].get_or_insert_with(|| self.parts(seat, &common));
-            let news = self.shown.entry(conn).or_default().news(parts);
+            let (parts, view) =
+                seen[at].get_or_insert_with(|| (self.parts(seat, &common), self.deal_view(seat)));
+            let shown = self.shown.entry(conn).or_default();
+            let news = shown.news(parts);
+            let fields = shown.view_news(view.as_ref());
+            let view = (view.as_deref(), fields);
             let frame = match answering {
                 Some((answered, id)) if answered == conn => {
-                    self.view_frame(seat, parts, news, Some(Ack { id }))
+                    self.view_frame(seat, parts, news, view, Some(Ack { id }))
                 }
-                _ => match made.iter().find(|(key, _)| *key == (at, news)) {
+                _ => match made.iter().find(|(key, _)| *key == (at, news, fields)) {
                     Some((_, frame)) => frame.clone(),
                     None => {
-                        let frame = self.view_frame(seat, parts, news, None);
-                        made.push(((at, news), frame.clone()));
+                        let frame = self.view_frame(seat, parts, news, view, None);
+                        made.push(((at, news, fields), frame.clone()));
                         frame
                     }
                 },

@@ -79,10 +79,12 @@ export class TableSocket {
           this.resyncing = false;
         }
         this.version = frame.version;
-        // The server leaves out the parts it sent this socket unchanged (see docs/protocol.md): the
-        // page draws the last view with this one laid over it. An `ack` answers one frame only.
+        // The server leaves out the parts it sent this socket unchanged, and the fields of the deal
+        // view (see docs/protocol.md): the page draws the last view with this one laid over it. An
+        // `ack` answers one frame only.
         const { ack: _answered, ...last } = this.view ?? {};
-        this.view = { ...last, ...frame };
+        const view = frame.view && last.view ? { ...last.view, ...frame.view } : frame.view;
+        this.view = { ...last, ...frame, view };
         this.handlers.onView(this.view);
         if (wentBack) {
           this.handlers.onError({

@@ -255,8 +255,9 @@ impl Client {
         }
     }
 
-    /// A view leaves out the parts this socket was sent unchanged (docs/protocol.md): it is laid over
-    /// the last view, as a page does, so that every view a test reads is whole. Other frames are as sent.
+    /// A view leaves out the parts and deal-view fields this socket was sent unchanged
+    /// (docs/protocol.md): it is laid over the last view, as a page does, so that every view a test
+    /// reads is whole. Other frames are as sent.
     fn whole(&mut self, frame: Value) -> Value {
         let Value::Object(fields) = frame else {
             return frame;
@@ -269,7 +270,15 @@ impl Client {
             _ => serde_json::Map::new(),
         };
         whole.remove("ack");
+        let last_deal = whole.remove("view");
         whole.extend(fields);
+        // The deal view's fields are laid over the last ones in the same way.
+        if let (Some(Value::Object(mut deal)), Some(Value::Object(news))) =
+            (last_deal, whole.get("view"))
+        {
+            deal.extend(news.clone());
+            whole.insert("view".into(), Value::Object(deal));
+        }
         let whole = Value::Object(whole);
         self.view = Some(whole.clone());
         whole
