@@ -227,7 +227,7 @@ pub struct TableCore<G: Game> {
     sockets: HashMap<ConnId, Seat>,
     /// The sockets of people watching through the watch link (see `watchers`).
     watchers: HashSet<ConnId>,
-    /// What each socket was last sent of its view's slow parts (see `views`).
+    /// What each socket was last sent of its view's slow parts and deal view (see `views`).
     shown: HashMap<ConnId, views::Shown>,
     /// The slow parts as last written, and what from (see `views`).
     written: views::Written,

@@ -78,6 +78,54 @@ async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
 }
 
 #[actix_rt::test]
+async fn a_view_carries_only_the_deal_fields_that_changed_and_resync_carries_them_all() {
+    let server = TestServer::start(|_| {});
+    let (_, _, mut a, mut b) = friends_pair(&server, "panjpar", None).await;
+    let mut rng = rng(5);
+    for _ in 0..12 {
+        let va = a.next_of("view").await;
+        let vb = b.next_of("view").await;
+        let (actor, view) = if va["actions"].as_array().unwrap().is_empty() {
+            (&mut b, vb)
+        } else {
+            (&mut a, va)
+        };
+        if view["status"] != "playing" {
+            break;
+        }
+        let version = view["version"].as_u64().unwrap();
+        actor
+            .send(action(version, "r", &choose(&view, &mut rng)))
+            .await;
+    }
+    let last = a.next_of("view").await;
+    let sent: Vec<_> = a.as_sent.iter().filter(|f| f["type"] == "view").collect();
+    let fields = |f: &serde_json::Value| f["view"].as_object().map_or(0, |v| v.len());
+    let whole = fields(sent[0]);
+    assert!(whole > 10, "the first view is whole: {}", sent[0]);
+    // The seat never changes, and the trump only when it is chosen.
+    assert!(
+        sent[1..].iter().all(|f| fields(f) < whole),
+        "the views after the first leave out what did not change"
+    );
+    let with_trump = sent[1..]
+        .iter()
+        .filter(|f| f["view"].get("trump").is_some());
+    assert!(
+        with_trump.count() <= 1,
+        "the trump is sent once it is chosen"
+    );
+    a.send(json!({"type": "resync"})).await;
+    let again = a.next_of("view").await;
+    let resent = a.as_sent.last().unwrap();
+    assert_eq!(fields(resent), whole, "the answer to resync is whole");
+    assert_eq!(
+        again["view"], last["view"],
+        "laid over each other, the views were whole"
+    );
+}
+
+#[actix_rt::test]
 async fn http_requests_are_checked() {
     let server = TestServer::start(|_| {});
     for (body, says) in [

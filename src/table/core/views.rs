@@ -1,4 +1,5 @@
-//! The view frames a table sends, and what each socket was last sent of their slow parts.
+//! The view frames a table sends, and what each socket was last sent of their slow parts and deal
+//! view.
 //!
 //! A view's `table`, `seats`, `match`, `deal` and `shuffle` change far less often than the deal in
 //! play: in Panjpar they are about two fifths of a view's bytes, and the same from one move to the
@@ -10,7 +11,8 @@
 //!
 //! Each part is compared as the JSON it is written to: nothing else has to track when a part changes.
 //! Writing a part is most of the cost of a view, so each is kept ([`Written`]) with the values it was
-//! written from, and written again only when those differ.
+//! written from, and written again only when those differ. The deal view itself is sent the same way,
+//! field by field ([`super::view_fields`]).
 
 use std::sync::{Arc, LazyLock};
 

@@ -155,6 +155,8 @@ pub struct Client {
     framed: Framed<BoxedSocket, Codec>,
     /// Every JSON frame received, in order, each view whole (see `whole`).
     pub received: Vec<Value>,
+    /// The same frames as they came, before each view was laid over the last.
+    pub as_sent: Vec<Value>,
     /// The last view, whole.
     view: Option<Value>,
     /// The first frame, read while connecting and not yet taken by `next`.
@@ -204,6 +206,7 @@ impl Client {
         Ok(Client {
             framed,
             received: Vec::new(),
+            as_sent: Vec::new(),
             view: None,
             waiting: None,
         })
@@ -242,6 +245,7 @@ impl Client {
             match frame.ok()? {
                 Frame::Text(bytes) => {
                     let frame: Value = serde_json::from_slice(&bytes).expect("frames are JSON");
+                    self.as_sent.push(frame.clone());
                     let value = self.whole(frame);
                     self.received.push(value.clone());
                     return Some(value);
