@@ -124,7 +124,7 @@ impl<G: Game> TableCore<G> {
                 action,
             },
         };
-        let view = serde_json::to_string(&G::view(&state, seat)).expect("views always serialize");
+        let view = serde_json::to_vec(&G::view(&state, seat)).expect("views always serialize");
         Ok(Frame::json_with_field(
             &frame,
             super::VIEW_SIZE_HINT,

@@ -25,14 +25,14 @@ use serde_json::ser::Formatter;
 /// Which fields of a view a socket is to be sent, a bit per field in the view's order.
 pub(super) type FieldSet = u64;
 
-/// A field of a view: its name (without its quotes, as written: escaped if it had to be) and its
-/// value, as ranges of the view's JSON.
-type Field = (Range<usize>, Range<usize>);
+/// A field of a view, `"name":value` as written, as a range of the view's JSON.
+type Field = Range<usize>;
 
 /// A deal view as JSON, with where each top-level field lies in it.
 #[derive(Debug)]
 pub(super) struct ViewFields {
-    json: String,
+    /// UTF-8, as serde_json writes it; checked once the frame it goes into is made.
+    json: Vec<u8>,
     /// Its fields in order. Empty when the view has more fields than a [`FieldSet`] holds, or is not
     /// an object: then it is always sent whole.
     fields: Vec<Field>,
@@ -59,7 +59,7 @@ impl ViewFields {
         };
         let mut news = 0;
         for (i, (now, was)) in self.fields.iter().zip(&shown.fields).enumerate() {
-            if self.text(&now.0) != shown.text(&was.0) || self.text(&now.1) != shown.text(&was.1) {
+            if self.json[now.clone()] != shown.json[was.clone()] {
                 news |= 1 << i;
             }
         }
@@ -67,53 +67,47 @@ impl ViewFields {
     }
 
     /// The view with only the fields of `set`, as JSON.
-    pub(super) fn only(&self, set: FieldSet) -> Cow<'_, str> {
+    pub(super) fn only(&self, set: FieldSet) -> Cow<'_, [u8]> {
         if set == self.all() {
             return Cow::Borrowed(&self.json);
         }
-        let mut json = String::with_capacity(self.json.len());
-        json.push('{');
-        for (i, (name, value)) in self.fields.iter().enumerate() {
+        let mut json = Vec::with_capacity(self.json.len());
+        json.push(b'{');
+        for (i, field) in self.fields.iter().enumerate() {
             if set & (1 << i) != 0 {
                 if json.len() > 1 {
-                    json.push(',');
+                    json.push(b',');
                 }
-                json.push('"');
-                json.push_str(self.text(name));
-                json.push_str("\":");
-                json.push_str(self.text(value));
+                json.extend_from_slice(&self.json[field.clone()]);
             }
         }
-        json.push('}');
+        json.push(b'}');
         Cow::Owned(json)
-    }
-
-    fn text(&self, range: &Range<usize>) -> &str {
-        &self.json[range.clone()]
     }
 }
 
 /// Writes `view` as JSON, finding where each top-level field lies as it is written: the fields, or
 /// none when `view` is not an object or has more fields than a [`FieldSet`] holds.
-fn write(view: &impl Serialize) -> (String, Vec<Field>) {
+fn write(view: &impl Serialize) -> (Vec<u8>, Vec<Field>) {
     let at = Rc::new(Cell::new(0));
     let mut json = Vec::with_capacity(1024);
     let mut finder = FieldFinder {
         at: Rc::clone(&at),
         depth: 0,
-        fields: Vec::new(),
-        name_start: 0,
-        value_start: 0,
+        fields: Vec::with_capacity(32),
+        start: 0,
     };
     let mut serializer =
         serde_json::Serializer::with_formatter(Tally { out: &mut json, at }, &mut finder);
     view.serialize(&mut serializer)
         .expect("server frames always serialize");
-    let json = String::from_utf8(json).expect("serde_json writes UTF-8");
     let mut fields = finder.fields;
-    if fields.len() >= 64 || !json.starts_with('{') {
+    if fields.len() >= 64 || json.first() != Some(&b'{') {
         fields.clear();
     }
+    // Each socket keeps the last view it was sent until the next: no room to spare.
+    json.shrink_to_fit();
+    fields.shrink_to_fit();
     (json, fields)
 }
 
@@ -141,8 +135,8 @@ struct FieldFinder {
     /// How many objects the writing is inside.
     depth: usize,
     fields: Vec<Field>,
-    name_start: usize,
-    value_start: usize,
+    /// Where the outermost object's field being written starts.
+    start: usize,
 }
 
 impl Formatter for &mut FieldFinder {
@@ -165,8 +159,7 @@ impl Formatter for &mut FieldFinder {
             writer.write_all(b",")?;
         }
         if self.depth == 1 {
-            // The name's opening quote is written next.
-            self.name_start = self.at.get() + 1;
+            self.start = self.at.get();
         }
         Ok(())
     }
@@ -175,20 +168,9 @@ impl Formatter for &mut FieldFinder {
         Ok(())
     }
 
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        // Less the name's closing quote.
-        let name_end = self.at.get() - 1;
-        writer.write_all(b":")?;
-        if self.depth == 1 {
-            self.value_start = self.at.get();
-            self.fields.push((self.name_start..name_end, 0..0));
-        }
-        Ok(())
-    }
-
     fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        if let Some(last) = self.fields.last_mut().filter(|_| self.depth == 1) {
-            last.1 = self.value_start..self.at.get();
+        if self.depth == 1 {
+            self.fields.push(self.start..self.at.get());
         }
         Ok(())
     }
@@ -199,9 +181,9 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    fn laid_over(last: &Value, delta: &str) -> Value {
+    fn laid_over(last: &Value, delta: &[u8]) -> Value {
         let mut whole = last.as_object().cloned().unwrap_or_default();
-        let delta: Value = serde_json::from_str(delta).unwrap();
+        let delta: Value = serde_json::from_slice(delta).unwrap();
         whole.extend(delta.as_object().unwrap().clone());
         Value::Object(whole)
     }
@@ -217,11 +199,11 @@ mod tests {
         assert_eq!(news, 0b0111, "trump stayed the same");
         let delta = next.only(news);
         assert_eq!(
-            delta.as_ref(),
-            r#"{"battle":{"attack":["AS"]},"counts":[4,5],"hand":["5C"]}"#
+            &*delta,
+            br#"{"battle":{"attack":["AS"]},"counts":[4,5],"hand":["5C"]}"#
         );
-        let first_value: Value = serde_json::from_str(&first.json).unwrap();
-        let next_value: Value = serde_json::from_str(&next.json).unwrap();
+        let first_value: Value = serde_json::from_slice(&first.json).unwrap();
+        let next_value: Value = serde_json::from_slice(&next.json).unwrap();
         assert_eq!(laid_over(&first_value, &delta), next_value);
     }
 
@@ -229,7 +211,7 @@ mod tests {
     fn a_socket_sent_nothing_yet_gets_every_field() {
         let view = ViewFields::new(&json!({"a": 1, "b": "x"}));
         assert_eq!(view.news(None), 0b11);
-        assert_eq!(view.only(view.news(None)), r#"{"a":1,"b":"x"}"#);
+        assert_eq!(&*view.only(view.news(None)), br#"{"a":1,"b":"x"}"#);
     }
 
     #[test]
@@ -237,7 +219,7 @@ mod tests {
         let a = ViewFields::new(&json!({"a": 1, "b": [1, 2]}));
         let b = ViewFields::new(&json!({"a": 1, "b": [1, 2]}));
         assert_eq!(b.news(Some(&a)), 0);
-        assert_eq!(b.only(0), "{}");
+        assert_eq!(&*b.only(0), b"{}");
     }
 
     #[test]
@@ -268,7 +250,7 @@ mod tests {
         let (first, next) = (ViewFields::new(&first), ViewFields::new(&next));
         assert_eq!(first.fields.len(), 3);
         assert_eq!(next.news(Some(&first)), 0b001);
-        assert_eq!(next.only(0b001), r#"{"a \"b\"":2}"#);
-        assert_eq!(next.only(0b010), r#"{"deep":[{"x":{"y":1}},2]}"#);
+        assert_eq!(&*next.only(0b001), br#"{"a \"b\"":2}"#);
+        assert_eq!(&*next.only(0b010), br#"{"deep":[{"x":{"y":1}},2]}"#);
     }
 }

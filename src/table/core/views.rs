@@ -274,7 +274,7 @@ impl<G: Game> TableCore<G> {
             &frame,
             VIEW_SIZE_HINT,
             "view",
-            view.as_deref().unwrap_or("null"),
+            view.as_deref().unwrap_or(b"null"),
         )
     }
 
