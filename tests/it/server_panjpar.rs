@@ -48,25 +48,33 @@ async fn the_first_seat_waits_for_the_second() {
     assert_eq!(dealt["version"], 1);
 }
 
-#[actix_rt::test]
-async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
-    let server = TestServer::start(|_| {});
-    let (host, _, mut a, mut b) = friends_pair(&server, "panjpar", None).await;
-    let mut rng = rng(3);
-    // Play a few actions, then the seat to act drops and comes back.
-    for _ in 0..4 {
+/// Plays up to `moves` random actions of the deal between two friends' sockets (fewer if it ends).
+async fn play_a_few(a: &mut Client, b: &mut Client, seed: u64, moves: usize) {
+    let mut rng = rng(seed);
+    for _ in 0..moves {
         let va = a.next_of("view").await;
         let vb = b.next_of("view").await;
         let (actor, view) = if va["actions"].as_array().unwrap().is_empty() {
-            (&mut b, vb)
+            (&mut *b, vb)
         } else {
-            (&mut a, va)
+            (&mut *a, va)
         };
+        if view["status"] != "playing" {
+            return;
+        }
         let version = view["version"].as_u64().unwrap();
         actor
             .send(action(version, "r", &choose(&view, &mut rng)))
             .await;
     }
+}
+
+#[actix_rt::test]
+async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
+    let server = TestServer::start(|_| {});
+    let (host, _, mut a, mut b) = friends_pair(&server, "panjpar", None).await;
+    // Play a few actions, then the seat to act drops and comes back.
+    play_a_few(&mut a, &mut b, 3, 4).await;
     let before_a = a.next_of("view").await;
     let _ = b.next_of("view").await;
     a.close().await;
@@ -81,23 +89,7 @@ async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
 async fn a_view_carries_only_the_deal_fields_that_changed_and_resync_carries_them_all() {
     let server = TestServer::start(|_| {});
     let (_, _, mut a, mut b) = friends_pair(&server, "panjpar", None).await;
-    let mut rng = rng(5);
-    for _ in 0..12 {
-        let va = a.next_of("view").await;
-        let vb = b.next_of("view").await;
-        let (actor, view) = if va["actions"].as_array().unwrap().is_empty() {
-            (&mut b, vb)
-        } else {
-            (&mut a, va)
-        };
-        if view["status"] != "playing" {
-            break;
-        }
-        let version = view["version"].as_u64().unwrap();
-        actor
-            .send(action(version, "r", &choose(&view, &mut rng)))
-            .await;
-    }
+    play_a_few(&mut a, &mut b, 5, 12).await;
     let last = a.next_of("view").await;
     let sent: Vec<_> = a.as_sent.iter().filter(|f| f["type"] == "view").collect();
     let fields = |f: &serde_json::Value| f["view"].as_object().map_or(0, |v| v.len());

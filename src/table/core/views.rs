@@ -278,7 +278,8 @@ impl<G: Game> TableCore<G> {
         )
     }
 
-    /// The whole view for `seat` (none: a watcher's), and what it shows of the slow parts.
+    /// The whole view for `seat` (none: a watcher's), and what it shows of the slow parts and the
+    /// deal view.
     pub(super) fn whole_view(&mut self, seat: Option<Seat>) -> (Frame, Shown) {
         let common = self.common_parts();
         let parts = self.parts(seat, &common);
