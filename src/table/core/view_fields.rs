@@ -164,10 +164,6 @@ impl Formatter for &mut FieldFinder {
         Ok(())
     }
 
-    fn end_object_key<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        Ok(())
-    }
-
     fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
         if self.depth == 1 {
             self.fields.push(self.start..self.at.get());

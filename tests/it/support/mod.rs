@@ -274,14 +274,16 @@ impl Client {
             _ => serde_json::Map::new(),
         };
         whole.remove("ack");
-        let last_deal = whole.remove("view");
-        whole.extend(fields);
-        // The deal view's fields are laid over the last ones in the same way.
-        if let (Some(Value::Object(mut deal)), Some(Value::Object(news))) =
-            (last_deal, whole.get("view"))
-        {
-            deal.extend(news.clone());
-            whole.insert("view".into(), Value::Object(deal));
+        for (key, value) in fields {
+            match (whole.get_mut(&key), value) {
+                // The deal view's fields are laid over the last ones in the same way.
+                (Some(Value::Object(deal)), Value::Object(news)) if key == "view" => {
+                    deal.extend(news);
+                }
+                (_, value) => {
+                    whole.insert(key, value);
+                }
+            }
         }
         let whole = Value::Object(whole);
         self.view = Some(whole.clone());
