@@ -447,8 +447,10 @@ impl<G: Game> TableCore<G> {
         .to_frame()
         .superseding();
         self.send_everyone(&frame);
+        // The frame may be dropped if the socket's frames pile up: its next view says it all again.
         for shown in self.shown.values_mut() {
             shown.forget(views::Part::Seats);
+            shown.forget_head();
         }
     }
 

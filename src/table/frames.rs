@@ -26,8 +26,9 @@ pub enum Status {
     MatchOver,
 }
 
-/// One socket's view frame. The slow parts (`table`, `seats`, `match`, `deal`, `shuffle`) are written
-/// beforehand, and left out when the socket was last sent them as they are (see `core::views`).
+/// One socket's view frame. Its [`Head`] and the slow parts (`table`, `seats`, `match`, `deal`,
+/// `shuffle`) are written beforehand, and left out when the socket was last sent them as they are (see
+/// `core::views`).
 ///
 /// Its `view`, the seat's view of the deal in play (or the one just ended; null before the first), is
 /// written apart and added to the frame's JSON (see `table::core::view_fields`).
@@ -39,23 +40,14 @@ pub struct ViewFrame<'a, G: Game> {
     /// The table's id, its seat link's: for a seat only (a watcher must not find the seat link).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table: Option<&'a RawValue>,
-    pub game: &'static str,
-    pub kind: TableKind,
-    /// How well the computers play, at a computer table.
-    pub level: Option<Level>,
-    pub status: Status,
-    /// Whose view this is; none for a watcher.
-    pub seat: Option<Seat>,
+    #[serde(flatten)]
+    pub head: Option<&'a Head>,
     /// Every seat's [`SeatInfo`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seats: Option<&'a RawValue>,
-    /// How many people watch the table through its watch link.
-    pub watching: usize,
     /// The [`MatchInfo`].
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     pub matchup: Option<&'a RawValue>,
-    /// How the deal ended, once it has.
-    pub outcome: Option<DealOutcome>,
     /// Every action this seat may take now (empty when it is not its turn).
     pub actions: Vec<G::Action>,
     /// The deal's [`SealShown`]: its commitment, and once it has ended its order and salt (see
@@ -69,6 +61,24 @@ pub struct ViewFrame<'a, G: Game> {
     /// this version, so that its page hears "accepted" and the new table in one frame.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ack: Option<Ack<'a>>,
+}
+
+/// What a view frame says of the table and the viewer, besides the deal: small, and the same from
+/// one move to the next but for `status` and `outcome` at a deal's end and start, so it goes into a
+/// view (as top-level fields) only when it differs from what the socket was last sent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Head {
+    pub game: &'static str,
+    pub kind: TableKind,
+    /// How well the computers play, at a computer table.
+    pub level: Option<Level>,
+    pub status: Status,
+    /// Whose view this is; none for a watcher.
+    pub seat: Option<Seat>,
+    /// How many people watch the table through its watch link.
+    pub watching: usize,
+    /// How the deal ended, once it has.
+    pub outcome: Option<DealOutcome>,
 }
 
 /// A socket's own action, accepted: the id its page gave it.

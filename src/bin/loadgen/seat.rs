@@ -88,6 +88,10 @@ impl Seat {
         let mut answered = 0u64;
         // The shuffle this seat last added its number to: a page adds one to every coming deal.
         let mut contributed_to = String::new();
+        // A view leaves out what this socket was last sent unchanged (docs/protocol.md): the table's
+        // status and this socket's seat as last sent.
+        let mut status = String::new();
+        let mut seat = None;
         loop {
             let now = Instant::now();
             if in_flight.is_none() && now >= deadline {
@@ -140,7 +144,11 @@ impl Seat {
             };
             match incoming.kind {
                 "view" => {
-                    if let Some(text) = self.contribution(&incoming, &mut contributed_to) {
+                    if let Some(now) = incoming.status {
+                        now.clone_into(&mut status);
+                    }
+                    seat = incoming.seat.or(seat);
+                    if let Some(text) = self.contribution(&incoming, seat, &mut contributed_to) {
                         if self.send(text).await.is_err() {
                             self.socket_lost(deadline);
                             break;
@@ -161,7 +169,7 @@ impl Seat {
                     if in_flight.is_some() || version <= answered || Instant::now() >= deadline {
                         continue;
                     }
-                    let Some(text) = self.answer(&incoming, version) else {
+                    let Some(text) = self.answer(&incoming, &status, version) else {
                         continue;
                     };
                     answered = version;
@@ -193,10 +201,14 @@ impl Seat {
 
     /// This seat's number for the coming deal's shuffle, the first time a view shows it one it has
     /// not added to.
-    fn contribution(&mut self, view: &Incoming, contributed_to: &mut String) -> Option<String> {
+    fn contribution(
+        &mut self,
+        view: &Incoming,
+        seat: Option<usize>,
+        contributed_to: &mut String,
+    ) -> Option<String> {
         let shuffle = view.shuffle.as_ref()?;
-        let given = view
-            .seat
+        let given = seat
             .and_then(|seat| shuffle.contributed.get(seat).copied())
             .unwrap_or(true);
         if given || shuffle.commitment == contributed_to.as_str() {
@@ -211,17 +223,18 @@ impl Seat {
         ))
     }
 
-    /// The frame this seat sends on a view, if it has something to do.
-    fn answer(&mut self, view: &Incoming, version: u64) -> Option<String> {
+    /// The frame this seat sends on a view, the table's status being `status`, if it has something to
+    /// do.
+    fn answer(&mut self, view: &Incoming, status: &str, version: u64) -> Option<String> {
         if !view.actions.is_empty() {
             let action = view.actions[self.rng.gen_range(0..view.actions.len())].get();
             return Some(format!(
                 r#"{{"type":"action","version":{version},"id":"l","action":{action}}}"#
             ));
         }
-        match view.status {
-            Some("deal-over") => Some(format!(r#"{{"type":"next-deal","version":{version}}}"#)),
-            Some("match-over") => Some(format!(r#"{{"type":"rematch","version":{version}}}"#)),
+        match status {
+            "deal-over" => Some(format!(r#"{{"type":"next-deal","version":{version}}}"#)),
+            "match-over" => Some(format!(r#"{{"type":"rematch","version":{version}}}"#)),
             _ => None,
         }
     }

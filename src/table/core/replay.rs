@@ -7,7 +7,7 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::super::frames::{MatchInfo, Status, ViewFrame};
+use super::super::frames::{Head, MatchInfo, Status, ViewFrame};
 use super::super::messages::{ConnId, DealRecord};
 use super::super::{DealSeal, RefusalCode, RevealTo, TableRefusal};
 use super::views::raw;
@@ -102,15 +102,17 @@ impl<G: Game> TableCore<G> {
                 frame: "replay",
                 version: self.version,
                 table: Some(&table),
-                game: G::NAME,
-                kind: self.kind,
-                level: self.level(),
-                status: Status::Playing,
-                seat,
+                head: Some(&Head {
+                    game: G::NAME,
+                    kind: self.kind,
+                    level: self.level(),
+                    status: Status::Playing,
+                    seat,
+                    watching: self.watchers.len(),
+                    outcome: None,
+                }),
                 seats: Some(&seats),
-                watching: self.watchers.len(),
                 matchup: Some(&matchup),
-                outcome: None,
                 actions: Vec::new(),
                 deal: Some(&reveal),
                 shuffle: Some(RawValue::NULL),

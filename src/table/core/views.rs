@@ -1,15 +1,16 @@
 //! The view frames a table sends, and what each socket was last sent of their slow parts and deal
 //! view.
 //!
-//! A view's `table`, `seats`, `match`, `deal` and `shuffle` change far less often than the deal in
-//! play: in Panjpar they are about two fifths of a view's bytes, and the same from one move to the
-//! next. So a view carries each of them only when it differs from what that socket was last sent, and a
-//! page keeps the others from its last view (`docs/protocol.md`). A view sent to one socket alone (its
-//! first, the answer to `resync`, the one after a stale version) carries them all. Who is connected also
-//! travels in `seats` frames, which can be dropped when frames pile up, so after one every socket's next
-//! view carries `seats` again.
+//! A view's `table`, `seats`, `match`, `deal` and `shuffle`, and its [`Head`] (the game, the kind of
+//! table, the status, the seat, how many watch, the outcome), change far less often than the deal in
+//! play: in Panjpar they are about half of a view's bytes, and the same from one move to the next. So a
+//! view carries each of them only when it differs from what that socket was last sent, and a page
+//! keeps the others from its last view (`docs/protocol.md`). A view sent to one socket alone (its
+//! first, the answer to `resync`, the one after a stale version) carries them all. Who is connected and
+//! how many watch also travel in `seats` frames, which can be dropped when frames pile up, so after one
+//! every socket's next view carries `seats` and the head again.
 //!
-//! Each part is compared as the JSON it is written to: nothing else has to track when a part changes.
+//! Each slow part is compared as the JSON it is written to, the head as its values: nothing else has to track when a part changes.
 //! Writing a part is most of the cost of a view, so each is kept ([`Written`]) with the values it was
 //! written from, and written again only when those differ. The deal view itself is sent the same way,
 //! field by field ([`super::view_fields`]).
@@ -26,7 +27,7 @@ use crate::game::Game;
 use crate::matches::Match;
 use crate::outbox::Frame;
 use crate::protocol::SeatInfo;
-use crate::table::frames::{Ack, MatchInfo, ShuffleShown, ViewFrame};
+use crate::table::frames::{Ack, Head, MatchInfo, ShuffleShown, ViewFrame};
 use crate::table::messages::ConnId;
 use crate::table::RevealTo;
 
@@ -52,11 +53,12 @@ impl Parts {
     }
 }
 
-/// What one socket was last sent of each slow part (none: nothing yet, or to be sent again), and of
-/// the deal view.
+/// What one socket was last sent of each slow part and of the head (none: nothing yet, or to be sent
+/// again), and of the deal view.
 #[derive(Default)]
 pub(super) struct Shown {
     parts: [Option<Arc<RawValue>>; PARTS],
+    head: Option<Head>,
     view: Option<Arc<ViewFields>>,
 }
 
@@ -79,6 +81,20 @@ impl Shown {
         self.parts[part as usize] = None;
     }
 
+    /// Whether the socket has not been sent the head as it is now; it is taken as sent.
+    fn head_news(&mut self, now: &Head) -> bool {
+        if self.head.as_ref() == Some(now) {
+            return false;
+        }
+        self.head = Some(now.clone());
+        true
+    }
+
+    /// The head is to be sent again with the socket's next view.
+    pub(super) fn forget_head(&mut self) {
+        self.head = None;
+    }
+
     /// The fields of the deal view `now` (none: no deal yet) this socket has not been sent as they
     /// are; the view is taken as sent.
     fn view_news(&mut self, now: Option<&Arc<ViewFields>>) -> FieldSet {
@@ -94,6 +110,13 @@ struct Common {
     seats: Arc<RawValue>,
     matchup: Arc<RawValue>,
     shuffle: Arc<RawValue>,
+}
+
+/// What one viewer is shown now: the slow parts, the head and the deal view (none before the first).
+struct Seen {
+    parts: Parts,
+    head: Head,
+    view: Option<Arc<ViewFields>>,
 }
 
 /// What a watcher is sent in place of a seat's own parts.
@@ -229,6 +252,19 @@ impl<G: Game> TableCore<G> {
         ])
     }
 
+    /// The head of `seat`'s (none: a watcher's) view now.
+    fn head(&self, seat: Option<Seat>) -> Head {
+        Head {
+            game: G::NAME,
+            kind: self.kind,
+            level: self.level,
+            status: self.status(),
+            seat,
+            watching: self.watchers.len(),
+            outcome: self.state.as_ref().and_then(G::outcome),
+        }
+    }
+
     /// The deal view `seat` (none: a watcher) is shown now, if a deal has been dealt.
     fn deal_view(&self, seat: Option<Seat>) -> Option<Arc<ViewFields>> {
         self.state
@@ -236,37 +272,30 @@ impl<G: Game> TableCore<G> {
             .map(|s| ViewFields::new(&G::view(s, seat)))
     }
 
-    /// The view frame for `seat` (none: a watcher's) now, with the slow parts `news` names and the
-    /// fields of the deal view `view` that `fields` names, answering the socket's action when `ack` is
-    /// given.
+    /// The view frame for `seat` (none: a watcher's) now, with the slow parts `news` names, the head
+    /// when given, and the fields of the deal view `view` that `fields` names, answering the socket's
+    /// action when `ack` is given.
     fn view_frame(
         &self,
         seat: Option<Seat>,
-        parts: &Parts,
-        news: u8,
+        (parts, news): (&Parts, u8),
+        head: Option<&Head>,
         (view, fields): (Option<&ViewFields>, FieldSet),
         ack: Option<Ack>,
     ) -> Frame {
-        let status = self.status();
         let frame = ViewFrame::<G> {
             frame: "view",
             version: self.version,
             table: parts.get(Part::Table, news),
-            game: G::NAME,
-            kind: self.kind,
-            level: self.level,
-            status,
-            seat,
+            head,
             seats: parts.get(Part::Seats, news),
-            watching: self.watchers.len(),
             matchup: parts.get(Part::Match, news),
-            actions: match (&self.state, status, seat) {
+            actions: match (&self.state, self.status(), seat) {
                 (Some(state), super::Status::Playing, Some(seat)) => G::legal_actions(state, seat),
                 _ => Vec::new(),
             },
             deal: parts.get(Part::Deal, news),
             shuffle: parts.get(Part::Shuffle, news),
-            outcome: self.state.as_ref().and_then(G::outcome),
             ack,
         };
         let view = view.map(|v| v.only(fields));
@@ -283,11 +312,14 @@ impl<G: Game> TableCore<G> {
     pub(super) fn whole_view(&mut self, seat: Option<Seat>) -> (Frame, Shown) {
         let common = self.common_parts();
         let parts = self.parts(seat, &common);
+        let head = self.head(seat);
         let view = self.deal_view(seat);
         let mut shown = Shown::default();
         let news = shown.news(&parts);
+        shown.head_news(&head);
         let fields = shown.view_news(view.as_ref());
-        let frame = self.view_frame(seat, &parts, news, (view.as_deref(), fields), None);
+        let view = (view.as_deref(), fields);
+        let frame = self.view_frame(seat, (&parts, news), Some(&head), view, None);
         (frame, shown)
     }
 
@@ -307,10 +339,9 @@ impl<G: Game> TableCore<G> {
     /// (with that id) made this change. Sockets that see the same share one frame.
     pub(super) fn broadcast_answering(&mut self, answering: Option<(ConnId, Option<&str>)>) {
         let common = self.common_parts();
-        // Each viewer's parts and deal view, by seat; the watchers' last.
-        let mut seen: Vec<Option<(Parts, Option<Arc<ViewFields>>)>> =
-            (0..=G::SEATS).map(|_| None).collect();
-        let mut made: Vec<((usize, u8, FieldSet), Frame)> = Vec::new();
+        // What each viewer is shown, by seat; the watchers' last.
+        let mut seen: Vec<Option<Seen>> = (0..=G::SEATS).map(|_| None).collect();
+        let mut made: Vec<((usize, u8, bool, FieldSet), Frame)> = Vec::new();
         let viewers: Vec<(ConnId, Option<Seat>)> = self
             .sockets
             .iter()
@@ -319,21 +350,28 @@ impl<G: Game> TableCore<G> {
             .collect();
         for (conn, seat) in viewers {
             let at = seat.map_or(G::SEATS, Seat::index);
-            let (parts, view) =
-                seen[at].get_or_insert_with(|| (self.parts(seat, &common), self.deal_view(seat)));
+            let Seen { parts, head, view } = seen[at].get_or_insert_with(|| Seen {
+                parts: self.parts(seat, &common),
+                head: self.head(seat),
+                view: self.deal_view(seat),
+            });
             let shown = self.shown.entry(conn).or_default();
             let news = shown.news(parts);
+            let head_news = shown.head_news(head);
             let fields = shown.view_news(view.as_ref());
+            let key = (at, news, head_news, fields);
+            let parts = (&*parts, news);
+            let head = head_news.then_some(&*head);
             let view = (view.as_deref(), fields);
             let frame = match answering {
                 Some((answered, id)) if answered == conn => {
-                    self.view_frame(seat, parts, news, view, Some(Ack { id }))
+                    self.view_frame(seat, parts, head, view, Some(Ack { id }))
                 }
-                _ => match made.iter().find(|(key, _)| *key == (at, news, fields)) {
+                _ => match made.iter().find(|(made, _)| *made == key) {
                     Some((_, frame)) => frame.clone(),
                     None => {
-                        let frame = self.view_frame(seat, parts, news, view, None);
-                        made.push(((at, news, fields), frame.clone()));
+                        let frame = self.view_frame(seat, parts, head, view, None);
+                        made.push((key, frame.clone()));
                         frame
                     }
                 },
