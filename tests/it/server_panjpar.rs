@@ -86,7 +86,7 @@ async fn a_seat_reconnects_mid_deal_to_the_same_view_and_version() {
 }
 
 #[actix_rt::test]
-async fn a_view_carries_only_the_deal_fields_that_changed_and_resync_carries_them_all() {
+async fn a_view_carries_only_what_changed_and_resync_carries_it_all() {
     let server = TestServer::start(|_| {});
     let (_, _, mut a, mut b) = friends_pair(&server, "panjpar", None).await;
     play_a_few(&mut a, &mut b, 5, 12).await;
@@ -107,10 +107,21 @@ async fn a_view_carries_only_the_deal_fields_that_changed_and_resync_carries_the
         with_trump.count() <= 1,
         "the trump is sent once it is chosen"
     );
+    // The head (the seat, the status...) comes with the first view, and again when it changes or
+    // after a seats frame (the other seat connecting): not with every move.
+    let head = [
+        "game", "kind", "level", "status", "seat", "watching", "outcome",
+    ];
+    assert!(head.iter().all(|h| sent[0].get(h).is_some()), "{}", sent[0]);
+    let with_head = sent.iter().filter(|f| f.get("status").is_some()).count();
+    assert!(with_head <= 3, "{with_head} of {} views", sent.len());
+    assert_eq!(last["seat"], 0, "laid over each other, the views keep the head");
+    assert_eq!(last["status"], "playing");
     a.send(json!({"type": "resync"})).await;
     let again = a.next_of("view").await;
     let resent = a.as_sent.last().unwrap();
     assert_eq!(fields(resent), whole, "the answer to resync is whole");
+    assert!(head.iter().all(|h| resent.get(h).is_some()), "{resent}");
     assert_eq!(
         again["view"], last["view"],
         "laid over each other, the views were whole"
