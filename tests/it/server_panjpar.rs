@@ -115,7 +115,10 @@ async fn a_view_carries_only_what_changed_and_resync_carries_it_all() {
     assert!(head.iter().all(|h| sent[0].get(h).is_some()), "{}", sent[0]);
     let with_head = sent.iter().filter(|f| f.get("status").is_some()).count();
     assert!(with_head <= 3, "{with_head} of {} views", sent.len());
-    assert_eq!(last["seat"], 0, "laid over each other, the views keep the head");
+    assert_eq!(
+        last["seat"], 0,
+        "laid over each other, the views keep the head"
+    );
     assert_eq!(last["status"], "playing");
     a.send(json!({"type": "resync"})).await;
     let again = a.next_of("view").await;

@@ -206,9 +206,17 @@ impl Hints {
 
 impl Serialize for Hints {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // A seat has at most one of the two hints, and a waiting seat neither: the one it lacks is left
+        // out (a page reads it as none), as most views go to a seat with one of them or none.
         let mut s = serializer.serialize_struct("Hints", 3)?;
-        s.serialize_field("defend", &self.defend())?;
-        s.serialize_field("attack", &self.attack())?;
+        match self.defend() {
+            Some(defend) => s.serialize_field("defend", &defend)?,
+            None => s.skip_field("defend")?,
+        }
+        match self.attack() {
+            Some(attack) => s.serialize_field("attack", &attack)?,
+            None => s.skip_field("attack")?,
+        }
         s.serialize_field(
             "can_pick_up",
             &(self.phase == Phase::Defend && self.seat == Some(self.attacker.next(SEATS))),
