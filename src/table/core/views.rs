@@ -10,10 +10,10 @@
 //! how many watch also travel in `seats` frames, which can be dropped when frames pile up, so after one
 //! every socket's next view carries `seats` and the head again.
 //!
-//! Each slow part is compared as the JSON it is written to, the head as its values: nothing else has to track when a part changes.
-//! Writing a part is most of the cost of a view, so each is kept ([`Written`]) with the values it was
-//! written from, and written again only when those differ. The deal view itself is sent the same way,
-//! field by field ([`super::view_fields`]).
+//! Each slow part is compared as the JSON it is written to, the head as its values: nothing else has
+//! to track when a part changes. Writing a part is most of the cost of a view, so each is kept
+//! ([`Written`]) with the values it was written from, and written again only when those differ. The
+//! deal view itself is sent the same way, field by field ([`super::view_fields`]).
 
 use std::sync::{Arc, LazyLock};
 
