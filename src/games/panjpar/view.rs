@@ -206,8 +206,8 @@ impl Hints {
 
 impl Serialize for Hints {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // A seat has at most one of the two hints, and a waiting seat neither: the one it lacks is left
-        // out (a page reads it as none), as most views go to a seat with one of them or none.
+        // A seat has at most one of the two hints (a waiting seat neither); a hint it lacks is left
+        // out, and a page reads it as none.
         let mut s = serializer.serialize_struct("Hints", 3)?;
         match self.defend() {
             Some(defend) => s.serialize_field("defend", &defend)?,

@@ -3,12 +3,12 @@
 //!
 //! A view's `table`, `seats`, `match`, `deal` and `shuffle`, and its [`Head`] (the game, the kind of
 //! table, the status, the seat, how many watch, the outcome), change far less often than the deal in
-//! play: in Panjpar they are about half of a view's bytes, and the same from one move to the next. So a
-//! view carries each of them only when it differs from what that socket was last sent, and a page
-//! keeps the others from its last view (`docs/protocol.md`). A view sent to one socket alone (its
-//! first, the answer to `resync`, the one after a stale version) carries them all. Who is connected and
-//! how many watch also travel in `seats` frames, which can be dropped when frames pile up, so after one
-//! every socket's next view carries `seats` and the head again.
+//! play, and are the same from one move to the next. So a view carries each of them only when it
+//! differs from what that socket was last sent, and a page keeps the others from its last view
+//! (`docs/protocol.md`). A view sent to one socket alone (its first, the answer to `resync`, the one
+//! after a stale version) carries them all. Who is connected and how many watch also travel in
+//! `seats` frames, which can be dropped when frames pile up, so after one every socket's next view
+//! carries `seats` and the head again.
 //!
 //! Each slow part is compared as the JSON it is written to, the head as its values: nothing else has
 //! to track when a part changes. Writing a part is most of the cost of a view, so each is kept
