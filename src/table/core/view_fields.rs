@@ -16,7 +16,6 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::io;
 use std::ops::Range;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -86,35 +85,48 @@ impl ViewFields {
     }
 }
 
+thread_local! {
+    /// What the views of this thread are written into before each is copied out at its length: a view
+    /// is kept until its socket's next one, so it is allocated once at its size rather than grown
+    /// and then shrunk.
+    static SCRATCH: Cell<(Vec<u8>, Vec<Field>)> = const { Cell::new((Vec::new(), Vec::new())) };
+}
+
 /// Writes `view` as JSON, finding where each top-level field lies as it is written: the fields, or
 /// none when `view` is not an object or has more fields than a [`FieldSet`] holds.
 fn write(view: &impl Serialize) -> (Vec<u8>, Vec<Field>) {
-    let at = Rc::new(Cell::new(0));
-    let mut json = Vec::with_capacity(1024);
+    let (mut json, fields) = SCRATCH.take();
+    let at = Cell::new(0);
     let mut finder = FieldFinder {
-        at: Rc::clone(&at),
+        at: &at,
         depth: 0,
-        fields: Vec::with_capacity(32),
+        fields,
         start: 0,
     };
-    let mut serializer =
-        serde_json::Serializer::with_formatter(Tally { out: &mut json, at }, &mut finder);
+    let mut serializer = serde_json::Serializer::with_formatter(
+        Tally {
+            out: &mut json,
+            at: &at,
+        },
+        &mut finder,
+    );
     view.serialize(&mut serializer)
         .expect("server frames always serialize");
     let mut fields = finder.fields;
     if fields.len() >= 64 || json.first() != Some(&b'{') {
         fields.clear();
     }
-    // Each socket keeps the last view it was sent until the next: no room to spare.
-    json.shrink_to_fit();
-    fields.shrink_to_fit();
-    (json, fields)
+    let written = (json.to_vec(), fields.to_vec());
+    json.clear();
+    fields.clear();
+    SCRATCH.set((json, fields));
+    written
 }
 
 /// The JSON being written, and how many bytes of it there are so far.
 struct Tally<'a> {
     out: &'a mut Vec<u8>,
-    at: Rc<Cell<usize>>,
+    at: &'a Cell<usize>,
 }
 
 impl io::Write for Tally<'_> {
@@ -130,8 +142,8 @@ impl io::Write for Tally<'_> {
 }
 
 /// serde_json's compact layout, noting where each field of the outermost object starts and ends.
-struct FieldFinder {
-    at: Rc<Cell<usize>>,
+struct FieldFinder<'a> {
+    at: &'a Cell<usize>,
     /// How many objects the writing is inside.
     depth: usize,
     fields: Vec<Field>,
@@ -139,7 +151,7 @@ struct FieldFinder {
     start: usize,
 }
 
-impl Formatter for &mut FieldFinder {
+impl Formatter for &mut FieldFinder<'_> {
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.depth += 1;
         writer.write_all(b"{")
