@@ -12,7 +12,7 @@ rounds=${2:-3}
 tables=${3:-100}
 . "$(dirname "$0")/unbounded.sh"
 export CHAIKHANA_SHUFFLE_WAIT_MS=0
-times() { awk '{printf "%d %d", $14, $15}' "/proc/$1/stat"; }
+cpu_times() { awk '{printf "%d %d", $14, $15}' "/proc/$1/stat"; }
 out=$(mktemp)
 
 # Runs the client $2 against the server $1 (named $3) and prints its steady state.
@@ -21,9 +21,9 @@ measure() {
   local load=$!
   sleep 3
   local before after t0 t1
-  before=$(times "$1"); t0=$(date +%s.%N)
+  before=$(cpu_times "$1"); t0=$(date +%s.%N)
   sleep 6
-  after=$(times "$1"); t1=$(date +%s.%N)
+  after=$(cpu_times "$1"); t1=$(date +%s.%N)
   wait $load
   python3 - "$3" "$before" "$after" "$t0" "$t1" "$out" <<'PY'
 import json, sys

@@ -9,7 +9,7 @@ set -eu
 tables=${1:-100}
 seconds=${2:-10}
 . "$(dirname "$0")/unbounded.sh"
-times() { for pid in "$@"; do awk '{printf "%d %d ", $14, $15}' "/proc/$pid/stat"; done; }
+cpu_times() { for pid in "$@"; do awk '{printf "%d %d ", $14, $15}' "/proc/$pid/stat"; done; }
 out=$(mktemp)
 
 # Plays $3 against the server at $2 (process $1) and prints each side's CPU per round trip.
@@ -18,9 +18,9 @@ measure() {
   local load=$!
   sleep 2.5
   local before after t0 t1
-  before=$(times "$1" $load); t0=$(date +%s.%N)
+  before=$(cpu_times "$1" $load); t0=$(date +%s.%N)
   sleep $((seconds - 4))
-  after=$(times "$1" $load); t1=$(date +%s.%N)
+  after=$(cpu_times "$1" $load); t1=$(date +%s.%N)
   wait $load
   python3 - "$3" "$before" "$after" "$t0" "$t1" "$out" <<'PY'
 import json, sys
