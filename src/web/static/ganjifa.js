@@ -9,6 +9,7 @@ import { gcardElement, gbackElement, gcardName, parseGCard, GSUITS, SUIT_ORDER }
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
+import { awayLine } from "./away.js";
 import { play } from "./sound.js";
 
 const W = {
@@ -159,6 +160,9 @@ export function createBoard(root, ctx) {
     const head = el("h2", "g-name", who(seat));
     if (v.to_act === seat) head.append(el("span", "g-acting", v.stage === "lead" ? "leading" : "to play"));
     zone.append(head);
+    // A seat whose person has gone is kept for them: away, with for how long (away.js).
+    const away = awayLine(frame, seat, who(seat));
+    if (away) zone.append(away);
     const facts = el("p", "g-facts");
     facts.append(el("span", "", `${cardCount(v.counts[seat])}:`));
     facts.append(wonChip(v, seat));

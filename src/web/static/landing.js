@@ -1,8 +1,10 @@
 // A game's landing page: choose the match length (and the computer's level), then play the computer at once or open a friends
-// table and pass its link on. The new seat's token is kept in this browser under the table's id.
+// table and pass its link on. The new seat's token is kept in this browser under the table's id, and
+// the table in its list of tables (tables.js), which the home page's "Your games" shows.
 
 import { el, showBanner } from "./ui.js";
 import { shareBox } from "./share.js";
+import { keepSeat } from "./tables.js";
 
 const FA = document.documentElement.lang === "fa";
 const WORDS = FA
@@ -21,7 +23,7 @@ export async function createTable(game, opponents, length, level) {
   });
   const data = await answer.json();
   if (answer.status !== 201) throw new Error(data.message || `status ${answer.status}`);
-  localStorage.setItem(data.table, data.token);
+  keepSeat(data.table, data.token, game);
   return data;
 }
 

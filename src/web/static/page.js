@@ -1,9 +1,13 @@
-// The entry script of every page but the table: contrast, drawn card examples, the landing form.
+// The entry script of every page but the table: contrast, drawn card examples, the landing form, the
+// home page's "Your games", and on the page of a table that takes no more moves (gone.html), this
+// browser forgets that table.
 
 import { setUpContrast, chooseLang } from "./ui.js";
 import { drawExamples } from "./cards.js";
 import { drawGExamples } from "./gcards.js";
 import { setUpLanding, openTable } from "./landing.js";
+import { setUpYourGames } from "./your-games.js";
+import { forget } from "./tables.js";
 
 setUpContrast();
 drawExamples();
@@ -25,4 +29,10 @@ for (const link of document.querySelectorAll("[data-quick]")) {
     if (opponents === "computer") openTable(game, opponents);
     else location.assign(link.getAttribute("href"));
   });
+}
+const yourGames = document.getElementById("your-games");
+if (yourGames) setUpYourGames(yourGames);
+// A table's page that says the table is gone for good: its seat token is of no more use here.
+if (document.getElementById("gone") && location.pathname.startsWith("/t/")) {
+  forget(location.pathname.split("/").filter(Boolean).pop());
 }

@@ -70,7 +70,6 @@ export const WORDS = {
     played: (who, cards) => `${who} attacked with ${cards}.`,
     beat: (who, a, w) => `${who} beat ${a} with ${w}.`,
     tookUp: (who, n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
-    absent: (who) => `${who} has lost the connection; their seat is held for a while.`,
     join: (a, b) => `${a} and ${b}`,
   },
   fa: {
@@ -140,7 +139,6 @@ export const WORDS = {
     played: (who, cards) => `${who} با ${cards} ${you(who, "حمله کرد", "حمله کردید")}.`,
     beat: (who, a, w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
     tookUp: (who, n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
-    absent: (who) => `ارتباط ${who} قطع شده؛ جایش مدتی نگه داشته می‌شود.`,
     join: (a, b) => `${a} و ${b}`,
   },
 };

@@ -14,6 +14,7 @@ import { play } from "./sound.js";
 import { WORDS, whyNot, notAnAttack, errorSentence, cardName, suitName } from "./panjpar-words.js";
 import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
+import { awayLine } from "./away.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 const ended = (f) => f && f.view && f.view.phase.name === "over";
@@ -159,8 +160,9 @@ export function createBoard(root, ctx) {
     }
     row.style.setProperty("--n", String(Math.max(1, row.children.length)));
     zone.append(row);
-    const absent = frame.seats[other()];
-    if (absent && absent.who === "person" && !absent.connected) zone.append(el("p", "why", w.absent(who(other()))));
+    // A seat whose person has gone is kept for them: away, with for how long (away.js).
+    const away = awayLine(frame, other(), who(other()), lang(), "why");
+    if (away) zone.append(away);
     return zone;
   }
 

@@ -9,6 +9,7 @@ import { cardElement, backElement, cardName, parseCard } from "./cards.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
+import { awayLine } from "./away.js";
 import { openTable } from "./landing.js";
 import { play } from "./sound.js";
 
@@ -387,6 +388,12 @@ export function createBoard(root, ctx) {
     if (!board) return;
     board.classList.add("pp");
     board.dataset.version = String(frame.version);
+    // A seat whose person has gone is kept for them: away, with for how long, in the top strip.
+    for (const seat of [0, 1]) {
+      if (isYou(seat)) continue;
+      const away = awayLine(frame, seat, who(seat));
+      if (away) board.append(away);
+    }
     const top = el("div", "pp-top");
     top.append(...board.children);
     board.append(top);

@@ -2,19 +2,18 @@
 
 import { el, button } from "./ui.js";
 import { seatName } from "./social.js";
+import { isAway, awaySentence, waitingSentence } from "./away.js";
 
 const ROOM_WORDS = {
   en: {
     you: "You",
     here: (n, of) => `${n} of ${of} here.`,
     free: "a free seat: waiting for the link to be opened",
-    away: "(connection lost)",
   },
   fa: {
     you: "شما",
     here: (n, of) => `${n} نفر از ${of} نفر آمده‌اند.`,
     free: "جای خالی: منتظر باز شدن پیوند",
-    away: "(ارتباط قطع است)",
   },
 };
 
@@ -29,11 +28,20 @@ function waitingRoom(frame, w) {
   const list = el("ul");
   for (const s of frame.seats) {
     let text;
+    const name = seatName(frame, s.seat, lang);
+    const away = isAway(s) && (s.seat !== frame.seat || frame.watcher);
     if (s.who === "free") text = words.free;
     else if (s.seat === frame.seat && !frame.watcher) text = words.you;
-    else text = `${seatName(frame, s.seat, lang)}${s.connected ? "" : ` ${words.away}`}`;
-    const item = el("li", s.who === "free" ? "free" : "taken", text);
+    else if (away) text = awaySentence(name, s.away_since, lang);
+    else text = name;
+    const item = el("li", s.who === "free" ? "free" : away ? "taken away" : "taken", text);
     item.dataset.seat = String(s.seat);
+    // The clock in away.js keeps "away (4 min)" current.
+    if (away && typeof s.away_since === "number") {
+      item.dataset.awaySince = String(s.away_since);
+      item.dataset.awayWho = name;
+      item.dataset.awayLang = lang;
+    }
     list.append(item);
   }
   room.append(list);
@@ -94,10 +102,15 @@ export function boardTop(root, frame, score, w) {
   board.append(head);
   if (frame.level) board.append(levelLine(frame, w));
   if (frame.status === "waiting" || !frame.view) {
-    board.append(el("p", "status-line", w.waiting));
+    // "Waiting for the link" only while a seat is free; a seat taken and left is away (away.js).
+    const line = el("p", "status-line", waitingSentence(frame, w.waiting, w.lang || "en"));
+    line.id = "waiting-line";
+    board.append(line);
     if (frame.kind === "friends") board.append(waitingRoom(frame, w));
-    // A watcher is given no seat link (its frames do not even name the table).
-    if (!frame.watcher) board.append(shareBox(frame.table, w));
+    // A watcher is given no seat link (its frames do not even name the table), and with every seat
+    // taken the link would seat nobody.
+    const free = frame.seats.some((s) => s.who === "free");
+    if (!frame.watcher && free) board.append(shareBox(frame.table, w));
     root.append(board);
     return null;
   }

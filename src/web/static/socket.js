@@ -2,6 +2,33 @@
 // token, connects through the watch link's id), reconnects with back-off (the seat resumes), keeps the view's version, and asks for a resync when it sees a gap. A view older than the
 // last one is stale and dropped, except the first after (re)connecting or the answer to a resync:
 // that is the table as the server holds it now, and the page follows it (saying so if it went back).
+//
+// How a connection ends decides what comes next (docs/protocol.md). A table that is waking or
+// recovering (its page answers 503, the socket closes with 1012 or 1013, or an `unavailable` error)
+// is tried again with back-off, forever: `onState("waking")`. A table gone for good (the socket
+// closes with 4410 to 4413, or the hello is refused with the same codes, or its page answers 410)
+// is not tried again: `onState("gone", {reason, days})`, the reason being "ended", "expired",
+// "given-away", "lost", or "closed" for a table the server does not know (404).
+
+/** The codes of a seat refused for good, as error frames and join answers give them, and what each means. */
+export const GONE_CODES = {
+  "match-ended": "ended",
+  "table-expired": "expired",
+  "seat-given-away": "given-away",
+  "record-lost": "lost",
+};
+/** The same, as the close codes of a socket. */
+const GONE_CLOSES = { 4410: "ended", 4411: "expired", 4412: "given-away", 4413: "lost" };
+/** Closes that say the server is restarting or the table not ready: try again, calmly. */
+const WAKING_CLOSES = new Set([1012, 1013]);
+/** How long an `unavailable` error may leave the socket open before the page closes it to retry. */
+const UNAVAILABLE_GRACE_MS = 3000;
+
+/** The reason a 410 page gives (src/web/gone.html writes it in `data-gone-reason`). */
+function goneReason(html) {
+  const found = /data-gone-reason="([a-z-]*)"/.exec(html);
+  return found && found[1] ? found[1] : "closed";
+}
 
 export class TableSocket {
   /** `token` is the seat's; null for a watcher, whose `table` is the watch link's id. */
@@ -33,27 +60,53 @@ export class TableSocket {
       this.handlers.onState("open");
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
+      clearTimeout(this.graceTimer);
       if (this.ws !== ws || this.closedForGood) return;
-      this.handlers.onState("reconnecting");
+      const gone = GONE_CLOSES[event.code];
+      if (gone) {
+        this.gone({ reason: gone });
+        return;
+      }
+      const waking = WAKING_CLOSES.has(event.code) || this.unavailable;
+      this.unavailable = false;
+      this.handlers.onState(waking ? "waking" : "reconnecting");
       setTimeout(() => this.retry(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     });
   }
 
+  /** The table is gone for good: no more tries. */
+  gone(detail) {
+    if (this.closedForGood) return;
+    this.closedForGood = true;
+    clearTimeout(this.graceTimer);
+    try {
+      this.ws?.close();
+    } catch (_) {
+      // Already closed.
+    }
+    this.handlers.onState("gone", detail);
+  }
+
   async retry() {
-    // A table that has closed answers its page with 404: stop trying then.
+    // The table's page says whether there is still a table to come back to: 404 (no such table) and
+    // 410 (ended, expired, lost) stop the tries; 503 (waking, recovering) never does.
     try {
       const answer = await fetch(this.page, { method: "GET", cache: "no-store" });
       if (answer.status === 404) {
-        this.closedForGood = true;
-        this.handlers.onState("closed");
+        this.gone({ reason: "closed" });
         return;
       }
+      if (answer.status === 410) {
+        this.gone({ reason: goneReason(await answer.text()) });
+        return;
+      }
+      if (answer.status === 503) this.handlers.onState("waking");
     } catch (_) {
       // The server is unreachable for now; the socket below fails too and tries again.
     }
-    this.connect();
+    if (!this.closedForGood) this.connect();
   }
 
   receive(text) {
@@ -65,6 +118,12 @@ export class TableSocket {
     }
     switch (frame.type) {
       case "view": {
+        if (this.unavailable) {
+          // It woke after all: back to playing.
+          this.unavailable = false;
+          clearTimeout(this.graceTimer);
+          this.handlers.onState("open");
+        }
         const settled = this.fresh || this.resyncing;
         this.fresh = false;
         const wentBack = this.version !== null && frame.version < this.version;
@@ -101,6 +160,22 @@ export class TableSocket {
         // The shuffle's number is sent by the deal check, not by a player: a refusal (the deal was
         // already dealt) changes nothing to show.
         if (frame.code === "contribution-refused") break;
+        if (GONE_CODES[frame.code]) {
+          this.gone({ reason: GONE_CODES[frame.code], days: frame.days, message: frame.message });
+          break;
+        }
+        // The table is waking or recovering: say so calmly and try again once the socket closes
+        // (closing it here if the server leaves it open).
+        if (frame.code === "unavailable") {
+          this.unavailable = true;
+          this.handlers.onState("waking");
+          const ws = this.ws;
+          clearTimeout(this.graceTimer);
+          this.graceTimer = setTimeout(() => {
+            if (this.ws === ws && this.unavailable && ws.readyState === WebSocket.OPEN) ws.close();
+          }, UNAVAILABLE_GRACE_MS);
+          break;
+        }
         // A token that holds no seat here will not hold one on the next try: stay closed, saying why.
         if (frame.code === "wrong-token") this.closedForGood = true;
         this.handlers.onError(frame);

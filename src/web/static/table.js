@@ -2,16 +2,23 @@
 // Around every drawing it keeps what the board cannot: the cards travel from where they were (see
 // motion.js), focus stays on the same card or button, and the sounds of a move and of a turn play.
 // While the connection is down the board is locked and says so: a move tried then is refused with
-// a sentence, never dropped in silence.
+// a sentence, never dropped in silence. A table that is waking (503, or the socket closed with 1012 or
+// 1013) is waited for, however long; one that has ended, expired, given this seat away or lost its
+// record is said so, with the way on, and forgotten by this browser.
 
-import { TableSocket } from "./socket.js";
+import { TableSocket, GONE_CODES } from "./socket.js";
 import { DealCheck } from "./verify.js";
-import { setUpContrast, showBanner, chosenLang, chooseLang } from "./ui.js";
+import { setUpContrast, showBanner, chosenLang, chooseLang, onTurnChange, restingTitle, el } from "./ui.js";
 import { createVoice } from "./voice.js";
 import { where, travel } from "./motion.js";
 import { play, setUpSound } from "./sound.js";
 import { createSocial } from "./social.js";
 import { createReplay } from "./replay.js";
+import { tokenOf, keepSeat, remember, forget, gameOf } from "./tables.js";
+import { setAwayActions, offeredSentence } from "./away.js";
+import { shareBox } from "./share.js";
+import { openTable } from "./landing.js";
+import { createTurnAlerts } from "./notify.js";
 
 // Each game's board is the module named for the game; the languages it is written in are its
 // LANGUAGES (English alone when it says none).
@@ -20,13 +27,10 @@ const loadBoard = (game) => (/^[a-z][a-z-]*$/.test(game) ? import(`./${game}.js`
 const WORDS = {
   en: {
     full: "This table is full: every seat has been taken. Ask for a new link, or start a table of your own.",
-    closed: "This table has closed. Start a new one from the home page.",
     watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
     watchLink: "Watch link",
     watchCopied: (link) => `Watch link copied: ${link} (whoever opens it can watch, never play).`,
     watchShown: (link) => `Watch link: ${link} (whoever opens it can watch, never play).`,
-    closedRestart: "This table has closed: it has ended, or the server restarted (tables kept in memory alone do not survive a restart). Nothing more can be played here.",
-    startAnother: "Start another table",
     rules: "Rules",
     newGame: "New game",
     joining: "Taking your seat…",
@@ -35,16 +39,39 @@ const WORDS = {
     offline: "Not sent: the connection is down. Your seat is kept; make the move again once it is back.",
     contrast: "High contrast",
     sound: "Sound",
+    waking: "The table is waking up… one moment. Your seat is kept for you.",
+    shareLink: "The table's link:",
+    copy: "Copy link",
+    copied: "Link copied.",
+    share: "Share",
+    games: { panjpar: "Panjpar", "pishe-pasha": "Pishe Pasha", ganjifa: "Ganjifa" },
+    gone: {
+      heads: {
+        ended: "The match is over",
+        expired: "This table has expired",
+        "given-away": "Your seat was given to someone else",
+        lost: "This table's record was lost",
+        closed: "This table has closed",
+      },
+      ended: "The other player ended the match while you were away from it.",
+      endedByYou: "You ended the match. The table takes no more moves.",
+      endedWatched: "One of the players ended the match.",
+      expired: (days) =>
+        days ? `This table expired after ${days} days without a move.` : "This table expired: nobody moved at it for too long.",
+      "given-away": "While you were away, the others offered your seat to someone else, so this browser can no longer play it.",
+      lost: "The server lost this table's record, so this game cannot go on. We are sorry.",
+      closed: "There is no table at this address any more; nothing more can be played here.",
+      again: (game) => `Start a new table of ${game}`,
+      againAny: "Choose a game",
+      home: "Home page",
+    },
   },
   fa: {
     full: "این میز پر است و همهٔ جاها گرفته شده. پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
-    closed: "این میز بسته شده است. از صفحهٔ اول میز تازه‌ای باز کنید.",
     watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
     watchLink: "پیوند تماشا",
     watchCopied: (link) => `پیوند تماشا رونوشت شد: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
     watchShown: (link) => `پیوند تماشا: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
-    closedRestart: "این میز بسته شده است: یا تمام شده یا سرور دوباره راه‌اندازی شده (میزهایی که فقط در حافظه‌اند پس از آن نمی‌مانند). اینجا دیگر بازی نمی‌شود.",
-    startAnother: "میز تازه‌ای باز کنید",
     rules: "قواعد",
     newGame: "بازی تازه",
     joining: "در حال نشستن سر میز…",
@@ -53,6 +80,34 @@ const WORDS = {
     offline: "فرستاده نشد: ارتباط قطع است. جای شما نگه داشته شده؛ وقتی ارتباط برگشت دوباره بازی کنید.",
     contrast: "کنتراست بالا",
     sound: "صدا",
+    waking: "میز دارد بیدار می‌شود… لحظه‌ای صبر کنید. جای شما نگه داشته شده است.",
+    shareLink: "پیوند میز:",
+    copy: "کپی پیوند",
+    copied: "پیوند کپی شد.",
+    share: "هم‌رسانی",
+    games: { panjpar: "پنج‌پر", "pishe-pasha": "پیشه پاشا", ganjifa: "گنجفه" },
+    gone: {
+      heads: {
+        ended: "بازی تمام شد",
+        expired: "مهلت این میز سر آمد",
+        "given-away": "جای شما به کس دیگری داده شد",
+        lost: "سابقهٔ این میز از دست رفت",
+        closed: "این میز بسته شده است",
+      },
+      ended: "وقتی شما نبودید، بازیکن دیگر بازی را تمام کرد.",
+      endedByYou: "شما بازی را تمام کردید. این میز دیگر حرکتی نمی‌پذیرد.",
+      endedWatched: "یکی از بازیکنان بازی را تمام کرد.",
+      expired: (days) =>
+        days
+          ? `این میز پس از ${String(days).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])} روز بی‌حرکت بسته شد.`
+          : "این میز بسته شد: مدت زیادی کسی در آن بازی نکرد.",
+      "given-away": "وقتی شما نبودید، دیگران جایتان را به کس دیگری سپردند و این مرورگر دیگر نمی‌تواند با آن بازی کند.",
+      lost: "سرور سابقهٔ این میز را از دست داد و این بازی دیگر ادامه نمی‌یابد. پوزش می‌خواهیم.",
+      closed: "دیگر میزی در این نشانی نیست و اینجا بازی نمی‌شود.",
+      again: (game) => `میز تازه‌ای از ${game} باز کنید`,
+      againAny: "یک بازی انتخاب کنید",
+      home: "صفحهٔ اول",
+    },
   },
 };
 
@@ -66,6 +121,10 @@ const tableLang = () => (languages.includes(lang) ? lang : "en");
 let board = null;
 let lastFrame = null;
 let socket = null;
+// Whether this page asked to end the match (the socket's close then says "match-ended" to it too).
+let endedHere = false;
+// Once the table is gone for good (see gone()): nothing more is drawn.
+let goneFor = null;
 const voice = createVoice(
   document.getElementById("voice"),
   (frame) => socket && socket.send(frame),
@@ -87,6 +146,30 @@ const replay = createReplay({
   lang: tableLang,
 });
 
+const turnAlerts = watching
+  ? null
+  : createTurnAlerts(document.getElementById("turn-alerts"), { lang: tableLang, game: () => gameName(lastFrame?.game) });
+// Every board says when it is this seat's turn (ui.js's signalTurn): the notification follows it,
+// for the live table only (a replay's steps are no one's turn).
+onTurnChange((mine) => {
+  if (!replay.on) turnAlerts?.turn(mine);
+});
+// The away seats' offer and end buttons (away.js) send their frames on this page's socket.
+setAwayActions({
+  offerSeat: (seat) => sent(Boolean(socket && socket.send({ type: "offer-seat", seat }))),
+  endMatch: () => {
+    const ok = sent(Boolean(socket && socket.send({ type: "end-match", version: socket.version })));
+    if (ok) endedHere = true;
+    return ok;
+  },
+});
+
+/** The game's name as the page shows it. */
+function gameName(game) {
+  const names = WORDS[tableLang()].games;
+  return names[game] || WORDS.en.games[game] || "";
+}
+
 /** The header's switches and links, in the table's language. */
 function labelSwitches() {
   document.getElementById("rules-link").textContent = WORDS[lang].rules;
@@ -94,6 +177,16 @@ function labelSwitches() {
   document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
+  turnAlerts?.relabel();
+  nameTheGame();
+}
+
+/** The tab says which game this is ("Panjpar · chaikhana"; ui.js adds "● Your turn" on a turn). */
+function nameTheGame() {
+  const game = lastFrame?.game;
+  if (!game) return;
+  document.body.dataset.gameName = gameName(game);
+  if (!document.title.startsWith("●")) document.title = restingTitle();
 }
 
 function say(text) {
@@ -101,19 +194,41 @@ function say(text) {
   if (opening) opening.textContent = text;
 }
 
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * The seat's token: the one this browser keeps for the table, or a free seat taken through the link.
+ * A table waking up (503) or a server out of reach is tried again, with back-off, for as long as it
+ * takes; a table gone for good says why.
+ */
 async function seatToken() {
-  const kept = localStorage.getItem(table);
+  const kept = tokenOf(table);
   if (kept) return kept;
-  const answer = await fetch(`/api/tables/${table}/join`, { method: "POST" });
+  let delay = 500;
+  let answer = null;
+  for (;;) {
+    try {
+      answer = await fetch(`/api/tables/${table}/join`, { method: "POST" });
+    } catch (_) {
+      answer = null;
+    }
+    if (answer && answer.status !== 503) break;
+    say(answer ? WORDS[lang].waking : WORDS[lang].reconnecting);
+    await pause(delay);
+    delay = Math.min(delay * 2, 8000);
+  }
   if (answer.status === 201) {
     const ticket = await answer.json();
-    localStorage.setItem(table, ticket.token);
+    keepSeat(table, ticket.token);
     return ticket.token;
   }
-  if (answer.status === 409) say(WORDS[lang].full);
-  else if (answer.status === 404) closeTable();
-  else say(WORDS[lang].failed);
   document.body.dataset.refused = String(answer.status);
+  const refusal = await answer.json().catch(() => ({}));
+  const reason = GONE_CODES[refusal.code];
+  if (answer.status === 409) say(WORDS[lang].full);
+  else if (reason) gone({ reason, days: refusal.days });
+  else if (answer.status === 404) gone({ reason: "closed" });
+  else say(WORDS[lang].failed);
   return null;
 }
 
@@ -147,7 +262,30 @@ async function shareWatchLink(token) {
   line.hidden = false;
 }
 
+/**
+ * Above the board, once a seat of a friends table has been offered (away.js): the sentence that it
+ * waits for whoever opens the link, and the link to share. (While the table waits with no deal on,
+ * the board's own waiting room says it.)
+ */
+function showOffered(frame) {
+  const box = document.getElementById("seat-offered");
+  const text = !watching && frame.status !== "waiting" && frame.view ? offeredSentence(frame, tableLang()) : null;
+  if (!text) {
+    box.hidden = true;
+    box.textContent = "";
+    delete box.dataset.said;
+    return;
+  }
+  // Drawn again only when its words change, so that "Link copied." stays said.
+  if (box.dataset.said === text) return;
+  box.textContent = "";
+  box.append(el("p", "", text), shareBox(table, WORDS[tableLang()]));
+  box.dataset.said = text;
+  box.hidden = false;
+}
+
 async function showFrame(frame, socket) {
+  if (goneFor) return;
   if (!board) {
     let module;
     try {
@@ -164,12 +302,15 @@ async function showFrame(frame, socket) {
     rules.href = `${tableLang() === "en" ? "" : `/${tableLang()}`}/${frame.game}/rules`;
     rules.hidden = false;
     document.getElementById("new-game-link").href = `/${frame.game}`;
+    // This browser's list of its tables (the home page's "Your games") learns the game.
+    if (!watching) remember(table, frame.game);
     if (languages.length > 1) {
       document.getElementById("lang-switch").hidden = false;
-      labelSwitches();
     } else {
       lang = "en";
     }
+    lastFrame = frame;
+    labelSwitches();
     board = module.createBoard(root, {
       act: (action) => sent(socket.act(action)),
       nextDeal: () => sent(socket.nextDeal()),
@@ -178,8 +319,9 @@ async function showFrame(frame, socket) {
       lang: tableLang,
     });
   }
-  const before = lastFrame;
+  const before = lastFrame === frame ? null : lastFrame;
   lastFrame = frame;
+  showOffered(frame);
   replay.live(frame);
   // While a replay is on the board the live table waits, undrawn, until the replay is left; the
   // deal check still follows every frame.
@@ -230,26 +372,71 @@ function focusKey(element) {
 }
 
 /**
- * The table is gone (ended, or lost in a restart of a server that keeps tables in memory only): the
- * board is taken away, since nothing on it can be played any more, and the way on is offered.
+ * The table is gone for good: `reason` is "ended" (the match was ended), "expired" (no move for
+ * `days`), "given-away" (this seat was offered to someone else while its player was away), "lost"
+ * (its record is gone) or "closed" (no such table here). The board is taken away, since nothing on it
+ * can be played any more; the panel says what happened and offers the way on: a new table of the same
+ * game, and the home page. This browser forgets the table (its token included).
  */
-function closeTable() {
-  status(WORDS[lang].closed, true);
-  document.body.dataset.closed = "";
+function gone({ reason, days }) {
+  if (goneFor) return;
+  goneFor = reason;
+  const w = WORDS[tableLang()];
+  const g = w.gone;
+  const game = lastFrame?.game || (watching ? null : gameOf(table));
+  if (!watching) forget(table);
+  document.body.dataset.closed = reason;
+  document.body.removeAttribute("data-offline");
+  showBanner("");
+  let said;
+  if (reason === "ended") said = watching ? g.endedWatched : endedHere ? g.endedByYou : g.ended;
+  else if (reason === "expired") said = g.expired(days);
+  else said = g[reason] || g.closed;
   const root = document.getElementById("board");
-  const notice = document.createElement("div");
-  notice.className = "notice closed-table";
+  const notice = el("section", "notice closed-table");
   notice.id = "closed-table";
-  const line = document.createElement("p");
-  line.textContent = WORDS[lang].closedRestart;
-  const again = document.createElement("a");
-  again.className = "button primary";
-  again.id = "start-another";
-  again.href = lastFrame ? `/${lastFrame.game}` : "/";
-  again.textContent = WORDS[lang].startAnother;
-  notice.append(line, again);
+  notice.dataset.reason = reason;
+  notice.setAttribute("aria-labelledby", "closed-heading");
+  const head = el("h2", "", g.heads[reason] || g.heads.closed);
+  head.id = "closed-heading";
+  head.tabIndex = -1;
+  const line = el("p", "", said);
+  line.id = "closed-why";
+  const way = el("div", "row");
+  if (game && lastFrame) {
+    const again = el("button", "primary", g.again(gameName(game)));
+    again.type = "button";
+    again.id = "start-another";
+    // A table of the same kind: the computer at once, or a friends table whose link the page gives.
+    again.addEventListener("click", () => openTable(game, lastFrame.kind === "computer" ? "computer" : "friends"));
+    way.append(again);
+  } else if (game && /^[a-z][a-z-]*$/.test(game)) {
+    // The kind of table is not known here: the game's own page offers both.
+    const again = el("a", "button primary", g.again(gameName(game)));
+    again.href = `/${game}`;
+    again.id = "start-another";
+    way.append(again);
+  } else {
+    const choose = el("a", "button primary", g.againAny);
+    choose.href = "/";
+    choose.id = "start-another";
+    way.append(choose);
+  }
+  const home = el("a", "button", g.home);
+  home.href = "/";
+  home.id = "home-link";
+  way.append(home);
+  notice.append(head, line, way);
+  root.lang = tableLang();
+  root.dir = tableLang() === "fa" ? "rtl" : "ltr";
   root.replaceChildren(notice);
+  document.getElementById("seat-offered").hidden = true;
+  document.getElementById("replay").hidden = true;
+  document.getElementById("replay-open").hidden = true;
   board = null;
+  document.title = restingTitle();
+  head.focus({ preventScroll: true });
+  document.getElementById("live").textContent = `${head.textContent}. ${said}`;
 }
 
 /** How long a refusal stays in the banner before a passing state (reconnecting) may replace it. */
@@ -292,6 +479,7 @@ async function start() {
         o.setAttribute("aria-pressed", String(o.dataset.lang === lang));
       }
       labelSwitches();
+      if (lastFrame && !goneFor) showOffered(lastFrame);
       if (board && lastFrame && !replay.on) draw(lastFrame);
       replay.relabel();
       voice.redraw();
@@ -327,13 +515,15 @@ async function start() {
     },
     onSeats: (seats, count) => {
       voice.seats(seats);
+      if (goneFor) return;
       if (lastFrame) lastFrame = { ...lastFrame, seats, watching: count };
+      if (lastFrame) showOffered(lastFrame);
       if (board && lastFrame && !replay.on) draw(lastFrame);
     },
     onReplay: (frame) => board && replay.frame(asShown(frame)),
     onSignal: (frame) => voice.signal(frame),
     onPhrase: (frame) => lastFrame && social.heard(frame, lastFrame.seats, watching ? null : lastFrame.seat),
-    onState: (state) => {
+    onState: (state, detail) => {
       // The board is locked while the connection is down (see site.css).
       document.body.toggleAttribute("data-offline", state !== "open");
       if (state === "open" && opened && !watching) voice.reopened();
@@ -341,7 +531,8 @@ async function start() {
       if (state === "open" && !watching) social.opened();
       if (state === "open") status("");
       else if (state === "reconnecting") status(WORDS[lang].reconnecting);
-      else if (state === "closed") closeTable();
+      else if (state === "waking") status(WORDS[lang].waking);
+      else if (state === "gone") gone(detail);
     },
   });
 }

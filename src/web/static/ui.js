@@ -50,14 +50,37 @@ export function moveLine(text) {
 }
 
 let turnShown = false;
-/** The "your turn" signal: the tab title and a short vibration where phones allow. */
+let turnListener = null;
+// The page's own title, to come back to once the turn has passed.
+const PAGE_TITLE = document.title.replace(/^● [^·]*· /, "");
+
+/** `listener(mine)` hears each change of turn the boards signal (table.js: the notification). */
+export function onTurnChange(listener) {
+  turnListener = listener;
+}
+
+/**
+ * The tab's title when it is not this seat's turn: "Panjpar · chaikhana" once the table page has
+ * named its game (`document.body.dataset.gameName`), else the page's own title.
+ */
+export function restingTitle() {
+  const game = document.body?.dataset.gameName;
+  return game ? `${game} · chaikhana` : PAGE_TITLE;
+}
+
+/**
+ * The "your turn" signal, given by every board from the view's own fields: the tab title ("● Your
+ * turn · Panjpar · chaikhana", so a tab in the background says it), a short vibration where phones
+ * allow, and the listener's notification.
+ */
 export function signalTurn(mine, words) {
-  const base = document.title.replace(/^● /, "");
-  document.title = mine ? `● ${base}` : base;
+  document.title = mine ? `● ${words} · ${restingTitle()}` : restingTitle();
   // Browsers refuse (and complain of) a vibration before the player has touched the page.
   const touched = navigator.userActivation?.hasBeenActive ?? false;
   if (mine && !turnShown && touched && navigator.vibrate && !reducedMotion()) navigator.vibrate(80);
+  const changed = mine !== turnShown;
   turnShown = mine;
+  if (changed) turnListener?.(mine);
   const badge = document.getElementById("turn-badge");
   if (badge) {
     badge.hidden = !mine;

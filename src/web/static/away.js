@@ -1,0 +1,208 @@
+// Seats whose person has no socket open. The table keeps such a seat for its player and waits; every
+// board shows it as away, with for how long ("Arash is away (4 min)"), counted from the seat's
+// `away_since` by this page's own clock and brought up to date every 30 seconds without drawing the
+// board again. Once the server says a seat is `offerable` (it has been away long enough, at a friends
+// table), the seats still here may offer it to someone else and, at a two-seat table, end the match
+// (after a confirmation). The page never decides when: it only shows what the seat info allows.
+
+import { el, button } from "./ui.js";
+import { seatName } from "./social.js";
+
+const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+
+const WORDS = {
+  en: {
+    away: (who, time) => `${who} is away (${time})`,
+    awayUntimed: (who) => `${who} is away`,
+    underMinute: "under a minute",
+    minutes: (n) => `${n} min`,
+    hours: (n) => `${n} h`,
+    days: (n) => `${n} ${n === 1 ? "day" : "days"}`,
+    friend: "Your friend",
+    kept: "The table keeps the seat and waits.",
+    offer: "Offer this seat to someone else",
+    end: "End the match",
+    endAsk: "End the match for both of you? It cannot be played on afterwards.",
+    endYes: "Yes, end the match",
+    endNo: "No, keep waiting",
+    offered: (who) =>
+      `${who}'s seat is free now: whoever opens the table's link next takes it over, with its score. Send the link to someone you would like to play.`,
+    offeredNoName: "A seat is free now: whoever opens the table's link next takes it over, with its score. Send the link to someone you would like to play.",
+    everyoneHere: "Everyone is here: the cards are being dealt…",
+  },
+  fa: {
+    away: (who, time) => `${who} سر میز نیست (${time})`,
+    awayUntimed: (who) => `${who} سر میز نیست`,
+    underMinute: "کمتر از یک دقیقه",
+    minutes: (n) => `${faDigits(n)} دقیقه`,
+    hours: (n) => `${faDigits(n)} ساعت`,
+    days: (n) => `${faDigits(n)} روز`,
+    friend: "دوستتان",
+    kept: "میز جای او را نگه می‌دارد و منتظر می‌ماند.",
+    offer: "این جا را به کس دیگری بسپارید",
+    end: "پایان دادن به بازی",
+    endAsk: "بازی برای هر دوی شما تمام شود؟ پس از آن دیگر نمی‌شود ادامه داد.",
+    endYes: "بله، بازی تمام شود",
+    endNo: "نه، منتظر می‌مانم",
+    offered: (who) =>
+      `جای ${who} اکنون خالی است: هر که پیوند میز را زودتر باز کند آن را با امتیازش می‌گیرد. پیوند را برای کسی بفرستید که دوست دارید با او بازی کنید.`,
+    offeredNoName: "یک جا اکنون خالی است: هر که پیوند میز را زودتر باز کند آن را با امتیازش می‌گیرد. پیوند را برای کسی بفرستید که دوست دارید با او بازی کنید.",
+    everyoneHere: "همه آمده‌اند: ورق‌ها پخش می‌شوند…",
+  },
+};
+
+const words = (lang) => WORDS[lang] || WORDS.en;
+
+/** What the table page lets these lines do: `offerSeat(seat)` and `endMatch()`, each sending its frame. */
+let actions = { offerSeat: () => false, endMatch: () => false };
+/** The away seat whose "End the match" was pressed and waits for its confirmation, if any. */
+let confirming = null;
+
+export function setAwayActions(given) {
+  actions = given;
+}
+
+/** Whether the seat holds a person with no socket open. */
+export function isAway(info) {
+  return Boolean(info) && info.who === "person" && info.connected === false;
+}
+
+/** For how long, in milliseconds, the seat has been away by this page's clock (never below 0); null
+ * when the server did not say since when. */
+export function awayFor(info, now = Date.now()) {
+  if (typeof info?.away_since !== "number") return null;
+  return Math.max(0, now - info.away_since);
+}
+
+/** "4 min", "2 h", "3 days" (or under a minute), in the page's language. */
+export function awayTime(ms, lang = "en") {
+  const w = words(lang);
+  const minutes = Math.floor(Math.max(0, ms) / 60000);
+  if (minutes < 1) return w.underMinute;
+  if (minutes < 60) return w.minutes(minutes);
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return w.hours(hours);
+  return w.days(Math.floor(hours / 24));
+}
+
+/** "Arash is away (4 min)": `who` is what the board calls the seat. */
+export function awaySentence(who, since, lang = "en", now = Date.now()) {
+  const w = words(lang);
+  if (typeof since !== "number") return w.awayUntimed(who);
+  return w.away(who, awayTime(now - since, lang));
+}
+
+/**
+ * What the away line calls a seat: the name its person gave; else, at a two-seat table, "Your
+ * friend"; else `fallback`, the board's own word for it.
+ */
+export function awayName(frame, seat, fallback, lang = "en") {
+  const info = frame.seats?.find((s) => s.seat === seat);
+  if (info?.name) return info.name;
+  if (frame.seats?.length === 2 && !frame.watcher) return words(lang).friend;
+  return fallback;
+}
+
+/**
+ * The line for seat `seat` when it is away, else null: the sentence (kept up to date by the clock
+ * below), and, when the seat info says this seat may (`offerable`), the offer button and, at a
+ * two-seat table, "End the match" with its confirmation.
+ */
+export function awayLine(frame, seat, who, lang = "en", className = "") {
+  const info = frame.seats?.find((s) => s.seat === seat);
+  if (!isAway(info)) {
+    if (confirming === seat) confirming = null;
+    return null;
+  }
+  const name = awayName(frame, seat, who, lang);
+  const line = el("div", `away-line ${className}`.trim());
+  line.dataset.seat = String(seat);
+  line.id = `away-${seat}`;
+  const said = el("span", "away-text", awaySentence(name, info.away_since, lang));
+  said.dataset.awayWho = name;
+  said.dataset.awayLang = lang;
+  if (typeof info.away_since === "number") said.dataset.awaySince = String(info.away_since);
+  line.append(said);
+  const mayAct = info.offerable === true && !frame.watcher && frame.kind === "friends";
+  if (!mayAct && confirming === seat) confirming = null;
+  if (mayAct) {
+    const controls = el("span", "away-controls");
+    fillControls(controls, frame, seat, lang);
+    line.append(controls);
+  }
+  return line;
+}
+
+function fillControls(controls, frame, seat, lang) {
+  const w = words(lang);
+  controls.textContent = "";
+  if (confirming === seat) {
+    const ask = el("span", "away-ask", w.endAsk);
+    ask.id = "end-match-ask";
+    const yes = button(w.endYes, () => {
+      if (actions.endMatch() !== false) confirming = null;
+    }, "danger");
+    yes.id = "end-match-yes";
+    const no = button(w.endNo, () => {
+      confirming = null;
+      fillControls(controls, frame, seat, lang);
+      controls.querySelector(".offer-seat")?.focus();
+    });
+    no.id = "end-match-no";
+    controls.append(ask, yes, no);
+    return;
+  }
+  const offer = button(w.offer, () => actions.offerSeat(seat), "offer-seat");
+  offer.id = `offer-seat-${seat}`;
+  offer.dataset.key = `offer-seat-${seat}`;
+  controls.append(offer);
+  // Ending is offered at a table of two only: the one left would otherwise wait alone.
+  if (frame.seats.length === 2) {
+    const end = button(w.end, () => {
+      confirming = seat;
+      fillControls(controls, frame, seat, lang);
+      controls.querySelector("#end-match-yes")?.focus();
+    }, "end-match");
+    end.id = "end-match";
+    end.dataset.key = "end-match";
+    controls.append(end);
+  }
+}
+
+/**
+ * The sentence for a friends table whose seat was offered and waits for whoever opens the link:
+ * `who` names that seat as the board would. Null when no seat is free or the match has not begun
+ * (then the board's own "waiting for the link" is the right sentence).
+ */
+export function offeredSentence(frame, lang = "en") {
+  if (frame.kind !== "friends" || !frame.view) return null;
+  const free = frame.seats?.filter((s) => s.who === "free") ?? [];
+  if (!free.length) return null;
+  const w = words(lang);
+  return free.length === 1 && free[0].name ? w.offered(free[0].name) : w.offeredNoName;
+}
+
+/**
+ * The board's status line while it waits: "waiting for the link" only while a seat is free; with
+ * every seat taken, the away seats (or, when all are here, that the deal is coming).
+ */
+export function waitingSentence(frame, linkWords, lang = "en") {
+  const offered = offeredSentence(frame, lang);
+  if (offered) return offered;
+  if (frame.seats?.some((s) => s.who === "free")) return linkWords;
+  const away = frame.seats?.filter((s) => isAway(s) && (s.seat !== frame.seat || frame.watcher)) ?? [];
+  if (away.length) {
+    return away.map((s) => awaySentence(awayName(frame, s.seat, seatName(frame, s.seat, lang), lang), s.away_since, lang)).join(" · ");
+  }
+  return words(lang).everyoneHere;
+}
+
+/** Brings every away sentence on the page up to date with the clock. */
+export function refreshAway(now = Date.now()) {
+  for (const said of document.querySelectorAll("[data-away-since]")) {
+    const text = awaySentence(said.dataset.awayWho, Number(said.dataset.awaySince), said.dataset.awayLang, now);
+    if (said.textContent !== text) said.textContent = text;
+  }
+}
+
+setInterval(() => refreshAway(), 30_000);

@@ -1,0 +1,222 @@
+// "Your games" on the home page: the tables this browser holds a seat at (tables.js), asked about in
+// one request, `POST /api/tables/mine` with the seats' tokens in its body (never in an address), and
+// listed with their game, who sits at them, the score, whose turn it is and how long ago the last move
+// was. A link resumes each (its token is in this browser's storage); "Forget" removes one from this
+// browser. A table the server says is closed for good is said so once, then forgotten.
+
+import { el, button } from "./ui.js";
+import { keptTables, tokenOf, forget } from "./tables.js";
+import { isAway, awaySentence, awayTime } from "./away.js";
+
+/** At most this many tables are asked about, the newest first. */
+const MOST = 50;
+/** How often the list is asked about again while the page is in sight. */
+const EVERY_MS = 60_000;
+
+const GAMES = { panjpar: "Panjpar", "pishe-pasha": "Pishe Pasha", ganjifa: "Ganjifa" };
+const gameName = (game) => GAMES[game] || "A table";
+
+const WORDS = {
+  computer: "the computer",
+  computers: (n) => `${n} computers`,
+  friend: "a friend",
+  free: "a seat nobody has taken yet",
+  you: "You",
+  with: (names) => `with ${names}`,
+  and: (list) => (list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`),
+  turn: { you: "Your turn", other: "Their turn" },
+  status: { waiting: "Waiting for players", "deal-over": "Deal over", "match-over": "Match over", playing: "In play" },
+  lastMove: (ago) => `last move ${ago}`,
+  noMove: "no move yet",
+  justNow: "just now",
+  ago: (time) => `${time} ago`,
+  score: "Score",
+  resume: "Resume",
+  resumeLabel: (what) => `Resume ${what}`,
+  forget: "Forget",
+  forgetLabel: (what) => `Forget ${what} on this device`,
+  forgotten: (what) => `${what} is no longer listed on this device.`,
+  closed: {
+    expired: "expired after a long time without a move",
+    ended: "the match was ended",
+    lost: "its record was lost",
+    "given-away": "your seat was given to someone else while you were away",
+    unknown: "it no longer exists",
+    "wrong-token": "this device no longer holds a seat at it",
+  },
+  closedLine: (what, why) => `${what}: ${why}. It has been taken off this list.`,
+  unchecked: "The tables could not be checked just now; they are listed as this device remembers them.",
+  waking: "The tables are waking up; their state follows in a moment.",
+};
+
+let shownBy = null; // the timer of the next check
+
+/** Sets up "Your games" in `section` (hidden while this browser holds no seat anywhere). */
+export function setUpYourGames(section) {
+  const list = section.querySelector("#your-games-list");
+  const note = section.querySelector("#your-games-note");
+  const closed = section.querySelector("#your-games-closed");
+  let delay = 2000;
+  // Once the last table is forgotten, the note saying so stays and the list goes.
+  const hideIfEmpty = () => {
+    list.hidden = !list.childElementCount;
+  };
+
+  async function check() {
+    clearTimeout(shownBy);
+    const tables = keptTables().slice(0, MOST);
+    section.hidden = tables.length === 0 && !closed.childElementCount;
+    if (!tables.length) {
+      list.textContent = "";
+      return;
+    }
+    const body = { tables: tables.map((t) => ({ id: t.id, token: tokenOf(t.id) })) };
+    let answer = null;
+    try {
+      const reply = await fetch("/api/tables/mine", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        cache: "no-store",
+      });
+      if (reply.ok) answer = await reply.json();
+      else note.textContent = reply.status === 503 ? WORDS.waking : WORDS.unchecked;
+    } catch (_) {
+      note.textContent = WORDS.unchecked;
+    }
+    if (!answer || !Array.isArray(answer.tables)) {
+      // As remembered: a link to each, to be checked again soon.
+      section.dataset.state = "unchecked";
+      draw(list, tables.map((t) => ({ id: t.id, game: t.game, remembered: true })), hideIfEmpty);
+      shownBy = setTimeout(check, delay);
+      delay = Math.min(delay * 2, EVERY_MS);
+      return;
+    }
+    delay = 2000;
+    note.textContent = "";
+    section.dataset.state = "checked";
+    const open = [];
+    for (const [i, t] of answer.tables.entries()) {
+      const asked = tables[i];
+      if (!t || !asked || t.id !== asked.id) continue;
+      if (t.open) {
+        open.push(t);
+      } else {
+        // Closed for good: said once here, and forgotten with its token.
+        const line = el("li", "", WORDS.closedLine(gameName(t.game || asked.game), WORDS.closed[t.reason] || WORDS.closed.unknown));
+        line.dataset.table = t.id;
+        line.dataset.reason = t.reason || "unknown";
+        closed.append(line);
+        forget(t.id);
+      }
+    }
+    closed.hidden = !closed.childElementCount;
+    // Your turn first, then the most recent move first.
+    open.sort((a, b) => Number(b.turn === "you") - Number(a.turn === "you") || (b.last_move || 0) - (a.last_move || 0));
+    draw(list, open, hideIfEmpty);
+    section.hidden = !open.length && !closed.childElementCount;
+    shownBy = setTimeout(check, EVERY_MS);
+  }
+
+  // Back to the page after a while: ask again, since the other players may have moved.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") check();
+    else clearTimeout(shownBy);
+  });
+  // "last move 5 min ago" and "away (4 min)" follow the clock between checks.
+  setInterval(() => {
+    for (const t of list.querySelectorAll("[data-last-move]")) t.textContent = lastMoveText(Number(t.dataset.lastMove));
+  }, 30_000);
+  check();
+}
+
+/** "last move 5 min ago", by this page's clock. */
+function lastMoveText(at) {
+  if (!at) return WORDS.noMove;
+  const ago = Date.now() - at;
+  return WORDS.lastMove(ago < 60_000 ? WORDS.justNow : WORDS.ago(awayTime(ago)));
+}
+
+/** What the table is called in the list: "Panjpar with Arash". */
+function titleOf(t) {
+  const others = (t.seats || []).filter((s) => s.seat !== t.seat);
+  if (!others.length) return gameName(t.game);
+  const computers = others.filter((s) => s.who === "computer").length;
+  const names = [];
+  if (computers === 1) names.push(WORDS.computer);
+  if (computers > 1) names.push(WORDS.computers(computers));
+  for (const s of others) {
+    if (s.who === "person") names.push(s.name || WORDS.friend);
+    if (s.who === "free") names.push(WORDS.free);
+  }
+  return `${gameName(t.game)} ${WORDS.with(WORDS.and(names))}`;
+}
+
+/** How a seat is named in the score line. */
+function seatLabel(t, s) {
+  if (s.seat === t.seat) return WORDS.you;
+  if (s.name) return s.name;
+  const computers = t.seats.filter((o) => o.who === "computer");
+  if (s.who === "computer") return computers.length > 1 ? `Computer ${computers.indexOf(s) + 1}` : "Computer";
+  const friends = t.seats.filter((o) => o.who !== "computer" && o.seat !== t.seat);
+  return friends.length > 1 ? `Friend ${friends.indexOf(s) + 1}` : "Friend";
+}
+
+function turnText(t) {
+  if (t.status === "playing" && t.turn) return WORDS.turn[t.turn] || WORDS.status.playing;
+  return WORDS.status[t.status] || WORDS.status.playing;
+}
+
+function draw(list, tables, forgotten) {
+  list.textContent = "";
+  list.hidden = !tables.length;
+  for (const t of tables) list.append(entry(t, forgotten));
+}
+
+function entry(t, forgotten) {
+  const item = el("li", "your-game");
+  item.dataset.table = t.id;
+  const what = t.remembered ? gameName(t.game) : titleOf(t);
+  const head = el("h3", "", what);
+  head.id = `your-game-${t.id}`;
+  item.append(head);
+  if (!t.remembered) {
+    const turn = el("p", `your-game-turn ${t.turn === "you" && t.status === "playing" ? "mine" : ""}`.trim(), turnText(t));
+    item.dataset.turn = t.status === "playing" ? t.turn || "" : t.status;
+    item.append(turn);
+    const facts = el("p", "your-game-facts");
+    if (Array.isArray(t.score) && t.seats) {
+      const score = t.seats.map((s) => `${seatLabel(t, s)} ${t.score[s.seat] ?? 0}`).join(" · ");
+      facts.append(el("span", "", `${WORDS.score}: ${score}`));
+    }
+    const when = el("span", "your-game-when", lastMoveText(t.last_move));
+    if (t.last_move) when.dataset.lastMove = String(t.last_move);
+    facts.append(when);
+    item.append(facts);
+    for (const s of t.seats || []) {
+      if (s.seat !== t.seat && isAway(s)) {
+        const line = el("p", "your-game-away", awaySentence(seatLabel(t, s), s.away_since));
+        item.append(line);
+      }
+    }
+  }
+  const row = el("div", "row");
+  const resume = el("a", `button ${t.turn === "you" ? "primary" : ""}`.trim(), WORDS.resume);
+  resume.href = `/t/${t.id}`;
+  resume.setAttribute("aria-label", WORDS.resumeLabel(what));
+  resume.dataset.resume = t.id;
+  const drop = button(WORDS.forget, () => {
+    forget(t.id);
+    document.getElementById("your-games-note").textContent = WORDS.forgotten(what);
+    // The keyboard goes on to the next table, else to the list's heading.
+    const next = item.nextElementSibling || item.previousElementSibling;
+    item.remove();
+    (next?.querySelector("a") || document.getElementById("your-games-heading"))?.focus();
+    forgotten();
+  });
+  drop.setAttribute("aria-label", WORDS.forgetLabel(what));
+  drop.dataset.forget = t.id;
+  row.append(resume, drop);
+  item.append(row);
+  return item;
+}
