@@ -15,7 +15,10 @@ use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use crate::matches::MatchLength;
 use crate::routing::OpenTable;
 use crate::sim::{simulate, SimConfig, SimReport};
-use crate::table::{Snapshot, Table, TableConfig, TableHandle, TableId};
+use crate::table::{
+    Clock, Listing, Snapshot, Table, TableConfig, TableCore, TableHandle, TableId, TableRefusal,
+    TokenHash,
+};
 
 /// Every game of the site, in the order the site lists them.
 pub static GAMES: &[&dyn Registered] = &[
@@ -46,6 +49,16 @@ pub trait Registered: Send + Sync {
         request: &OpenTable,
         config: TableConfig,
     ) -> Result<(TableHandle, Snapshot), String>;
+
+    /// The "Your games" listing of the table stored as `snapshot` (last changed at `touched`, Unix
+    /// ms) for the seat holding the token of hash `key`; the table is rebuilt for it without an actor.
+    fn listing(
+        &self,
+        id: TableId,
+        snapshot: Snapshot,
+        key: &TokenHash,
+        touched: u64,
+    ) -> Result<Listing, TableRefusal>;
 
     /// Rebuilds a table from its snapshot (on the node taking it over) and starts its actor.
     fn rebuild(
@@ -122,6 +135,30 @@ impl<G: Game> Registered for Entry<G> {
         config: TableConfig,
     ) -> Result<TableHandle, String> {
         Ok(start(Table::<G>::rebuild(id, snapshot, config)?))
+    }
+
+    fn listing(
+        &self,
+        id: TableId,
+        snapshot: Snapshot,
+        key: &TokenHash,
+        touched: u64,
+    ) -> Result<Listing, TableRefusal> {
+        let config = crate::routing::table_config(
+            &crate::settings::Settings::defaults(),
+            std::sync::Arc::new(|_: &TableId, _| {}),
+            None,
+        );
+        let clock = Clock {
+            at: std::time::Instant::now(),
+            unix_ms: touched,
+        };
+        let table =
+            TableCore::<G>::rebuild(id, snapshot, config.policy, false, clock).map_err(|e| {
+                tracing::error!("a stored table cannot be rebuilt to be listed: {e}");
+                TableRefusal::unavailable()
+            })?;
+        table.listing(key, touched)
     }
 }
 

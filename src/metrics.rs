@@ -37,6 +37,15 @@ pub struct Metrics {
     pub tables_handed_over: IntCounter,
     pub tables_paused: IntCounter,
     pub tables_lost: IntCounter,
+    pub tables_slept: IntCounter,
+    pub tables_woken: IntCounter,
+    pub tables_expired: IntCounterVec,
+    pub tables_asleep: IntGauge,
+    pub wake_seconds: Histogram,
+    pub store_commits: IntCounter,
+    pub store_commit_seconds: Histogram,
+    pub store_changes_per_commit: Histogram,
+    pub store_errors: IntCounter,
     pub http_requests: IntCounterVec,
     /// `router_frames` by direction, resolved once: they count every frame.
     pub frames_in: IntCounter,
@@ -230,6 +239,61 @@ impl Metrics {
                 "tables_lost_total",
                 "Tables this node stopped because another node owns them now.",
             ),
+            tables_slept: counter(
+                &r,
+                "tables_slept_total",
+                "Tables that left memory with nobody connected, their record kept in the store.",
+            ),
+            tables_woken: counter(
+                &r,
+                "tables_woken_total",
+                "Sleeping tables woken from the store by a seat or a watcher.",
+            ),
+            tables_expired: counter_vec(
+                &r,
+                "tables_closed_for_good_total",
+                "Tables closed for good, by why: expired (no activity for as long as a table lives) or ended (by a player).",
+                &["why"],
+            ),
+            tables_asleep: gauge(
+                &r,
+                "tables_asleep",
+                "Tables kept in this process's embedded store and not in memory.",
+            ),
+            wake_seconds: registered(
+                &r,
+                Histogram::with_opts(latency(
+                    "wake_seconds",
+                    "Time to wake a sleeping table: its record read and the table rebuilt.",
+                )),
+            ),
+            store_commits: counter(
+                &r,
+                "store_commits_total",
+                "Commits of the embedded store (each made durable with fsync; several tables' changes may share one).",
+            ),
+            store_commit_seconds: registered(
+                &r,
+                Histogram::with_opts(latency(
+                    "store_commit_seconds",
+                    "Time of one commit of the embedded store, its fsync included.",
+                )),
+            ),
+            store_changes_per_commit: registered(
+                &r,
+                Histogram::with_opts(
+                    HistogramOpts::from(named(
+                        "store_changes_per_commit",
+                        "Table changes made durable by one commit of the embedded store.",
+                    ))
+                    .buckets(vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0]),
+                ),
+            ),
+            store_errors: counter(
+                &r,
+                "store_errors_total",
+                "Reads and commits of the embedded store that failed (its tables pause until a commit succeeds).",
+            ),
             http_requests: counter_vec(
                 &r,
                 "http_requests_total",
@@ -317,6 +381,11 @@ mod tests {
             "chaikhana_action_seconds_bucket",
             "chaikhana_redis_publish_seconds_bucket",
             "chaikhana_tables_recovered_total",
+            "chaikhana_tables_slept_total",
+            "chaikhana_tables_woken_total",
+            "chaikhana_store_commit_seconds_bucket",
+            "chaikhana_store_errors_total",
+            "chaikhana_tables_asleep",
         ] {
             assert!(text.contains(name), "{name} missing");
         }

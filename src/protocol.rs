@@ -55,6 +55,12 @@ pub enum ClientMsg {
     /// This seat's random number for the coming deal's shuffle (see `table::shuffle`), answering the
     /// table's `commitment` to it.
     Contribute { commitment: String, value: String },
+    /// Offer the seat `seat`, whose person has been away long enough, to whoever opens the table's
+    /// link next (friends tables only). The match score stays with the seat; the old token stops
+    /// working, and its holder is told why when they come back.
+    OfferSeat { seat: Seat },
+    /// End the match while the other seat of a two-seat friends table has been away long enough.
+    EndMatch { version: u64 },
     /// Switch this seat's voice on or off (friends tables only).
     Voice { on: bool },
     /// A piece of the WebRTC handshake for another seat with voice on: relayed as it is.
@@ -183,6 +189,8 @@ impl ClientMsg {
                 "name",
                 "phrase",
                 "contribute",
+                "offer-seat",
+                "end-match",
                 "voice",
                 "signal",
             ];
@@ -292,6 +300,12 @@ pub struct SeatInfo {
     pub ready: bool,
     /// The name its person gave, if any (plain text: pages show it as text, never as markup).
     pub name: Option<String>,
+    /// Since when (Unix milliseconds) its person has had no socket open, while they have none: the
+    /// table waits for them, and shows them away.
+    pub away_since: Option<u64>,
+    /// Whether its person has been away long enough that the others at a friends table may offer the
+    /// seat to someone else (`offer-seat`), or at two seats end the match (`end-match`).
+    pub offerable: bool,
 }
 
 /// Who sits in a seat, as every seat is told: "person", "computer" or "free".

@@ -64,8 +64,13 @@ pub struct Settings {
     pub workers: usize,
     pub bot_delay_ms: u64,
     pub strong_budget_ms: u64,
-    pub seat_hold_secs: u64,
-    pub idle_expiry_secs: u64,
+    pub offer_seat_after_secs: u64,
+    pub sleep_after_secs: u64,
+    pub friends_table_expiry_secs: u64,
+    pub computer_table_expiry_secs: u64,
+    pub finished_table_expiry_secs: u64,
+    /// Where the one-binary default keeps its tables (empty: in memory only).
+    pub data_dir: String,
     pub redis_url: String,
     /// A PEM file of the certificate authority a `rediss://` Redis's certificate is checked against
     /// (empty: the system's authorities).
@@ -173,12 +178,23 @@ impl Settings {
         Duration::from_millis(self.bot_delay_ms)
     }
 
-    pub fn seat_hold(&self) -> Duration {
-        Duration::from_secs(self.seat_hold_secs)
+    /// How long tables live after their last move, by kind and for a finished match.
+    pub fn expiry(&self) -> crate::table::Expiry {
+        crate::table::Expiry {
+            friends: Duration::from_secs(self.friends_table_expiry_secs.max(1)),
+            computer: Duration::from_secs(self.computer_table_expiry_secs.max(1)),
+            finished: Duration::from_secs(self.finished_table_expiry_secs.max(1)),
+        }
     }
 
-    pub fn idle_expiry(&self) -> Duration {
-        Duration::from_secs(self.idle_expiry_secs)
+    /// How long a table with nobody connected stays in memory (at least a second).
+    pub fn sleep_after(&self) -> Duration {
+        Duration::from_secs(self.sleep_after_secs.max(1))
+    }
+
+    /// How long a seat is away before the others may offer it to someone else.
+    pub fn offer_seat_after(&self) -> Duration {
+        Duration::from_secs(self.offer_seat_after_secs)
     }
 
     /// How long a table's lease lasts unless refreshed (a setting under 300 ms counts as 300 ms).
@@ -319,7 +335,12 @@ mod tests {
         let settings = Settings::defaults();
         assert_eq!(settings.listen, "127.0.0.1:8080");
         assert_eq!(settings.bot_delay_ms, 800);
-        assert_eq!(settings.seat_hold_secs, 60);
+        assert_eq!(settings.offer_seat_after_secs, 600);
+        assert_eq!(settings.sleep_after(), Duration::from_secs(120));
+        assert_eq!(settings.expiry().friends, Duration::from_secs(14 * 86400));
+        assert_eq!(settings.expiry().computer, Duration::from_secs(7 * 86400));
+        assert_eq!(settings.expiry().finished, Duration::from_secs(86400));
+        assert_eq!(settings.data_dir, "chaikhana-data");
         assert_eq!(settings.max_frame_bytes, 8192);
         assert!(settings.redis_url.is_empty());
     }
@@ -334,7 +355,7 @@ mod tests {
         let settings = Settings::load(Some(&path)).unwrap();
         assert_eq!(settings.bot_delay_ms, 5);
         assert_eq!(settings.listen, "127.0.0.1:9999");
-        assert_eq!(settings.seat_hold_secs, 60);
+        assert_eq!(settings.sleep_after_secs, 120);
         std::fs::write(&path, "no_such_setting = 1\n").unwrap();
         assert!(Settings::load(Some(&path)).is_err());
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
@@ -432,14 +453,14 @@ mod tests {
     fn durations_come_in_the_units_the_settings_name() {
         let settings = with_env(&[
             ("CHAIKHANA_BOT_DELAY_MS", "250"),
-            ("CHAIKHANA_IDLE_EXPIRY_SECS", "90"),
+            ("CHAIKHANA_SLEEP_AFTER_SECS", "90"),
             ("CHAIKHANA_REDIS_LEASE_MS", "100"),
             ("CHAIKHANA_PING_INTERVAL_SECS", "0"),
         ])
         .unwrap();
         assert_eq!(settings.bot_delay(), Duration::from_millis(250));
-        assert_eq!(settings.idle_expiry(), Duration::from_secs(90));
-        assert_eq!(settings.seat_hold(), Duration::from_secs(60));
+        assert_eq!(settings.sleep_after(), Duration::from_secs(90));
+        assert_eq!(settings.offer_seat_after(), Duration::from_secs(600));
         assert_eq!(settings.redis_lease(), Duration::from_millis(300));
         assert_eq!(settings.ping_interval(), Duration::from_secs(1));
     }

@@ -1,16 +1,30 @@
-//! The embedded default: every table lives in this process.
+//! The embedded default: every table lives in this process, and is kept on disk in its embedded store
+//! (see `disk`) unless `data_dir` is empty. A table nobody is connected to sleeps (its actor stops,
+//! its record stays on disk) and the next request for it wakes it; a restart or a crash wakes each
+//! table the same way, when it is next opened.
+
+mod disk;
+
+pub use disk::{Disk, Found, Stored, FILE_NAME, STORE_FORMAT};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use futures_util::future::{ready, BoxFuture, FutureExt};
 use tokio::sync::oneshot;
 
 use super::{configured_watch_key, table_config, OpenTable, Router};
 use crate::catalog;
+use crate::metrics::metrics;
 use crate::settings::Settings;
-use crate::table::{TableConfig, TableHandle, TableId, TableRefusal, WatchKey};
+use crate::table::{
+    Change, Closing, Gone, TableConfig, TableHandle, TableId, TableRefusal, TableStore, WatchKey,
+};
+
+/// How often the store is swept of expired tables.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 /// An in-process address book of the tables living here.
 #[derive(Clone, Default)]
@@ -67,19 +81,141 @@ pub struct LocalRouter {
     workers: RwLock<Vec<actix::ArbiterHandle>>,
     next_worker: AtomicUsize,
     tables: LocalTables,
-    /// The settings' watch key, or one made for this process (its tables live no longer than it).
+    /// The settings' watch key, or one made for this process (and kept in its store).
     watch_key: WatchKey,
+    /// Where tables are kept; `None` keeps them in memory only.
+    disk: Option<Arc<Disk>>,
+    /// The tables being woken, each behind its own lock, so that one table wakes once.
+    waking: Mutex<HashMap<TableId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl LocalRouter {
-    pub fn new(settings: Arc<Settings>) -> LocalRouter {
-        LocalRouter {
-            watch_key: configured_watch_key(&settings).unwrap_or_else(WatchKey::random),
+    /// The router, with its store opened in `data_dir` (none when that is empty).
+    pub fn new(settings: Arc<Settings>) -> Result<LocalRouter, String> {
+        let dir = settings.data_dir.trim();
+        let disk = (!dir.is_empty())
+            .then(|| Disk::open(std::path::Path::new(dir)))
+            .transpose()?;
+        let tables = LocalTables::default();
+        if let Some(disk) = &disk {
+            sweep_now_and_then(disk.clone(), tables.clone());
+        }
+        let watch_key = match (configured_watch_key(&settings), &disk) {
+            (Some(key), _) => key,
+            (None, Some(disk)) => disk.watch_key()?,
+            (None, None) => WatchKey::random(),
+        };
+        Ok(LocalRouter {
+            watch_key,
             settings,
             workers: RwLock::default(),
             next_worker: AtomicUsize::new(0),
-            tables: LocalTables::default(),
+            tables,
+            disk,
+            waking: Mutex::default(),
+        })
+    }
+
+    /// The store, if tables are kept on disk.
+    pub fn disk(&self) -> Option<&Arc<Disk>> {
+        self.disk.as_ref()
+    }
+
+    /// How a table here behaves: it leaves the address book when it stops, and its record leaves the
+    /// store when it closes for good.
+    fn config(&self) -> TableConfig {
+        let tables = self.tables.clone();
+        let disk = self.disk.clone();
+        let on_closed = Arc::new(move |id: &TableId, closing: Closing| {
+            tables.remove(id);
+            if let (Some(disk), Closing::Closed(gone)) = (&disk, closing) {
+                disk.forget(id, Some(gone));
+            }
+            if closing == Closing::Asleep {
+                metrics().tables_slept.inc();
+            }
+        });
+        let store = self.disk.clone().map(|d| d as Arc<dyn TableStore>);
+        table_config(&self.settings, on_closed, store)
+    }
+
+    /// Runs `open` on the worker whose turn it is (or here, with none), answering what it made.
+    async fn on_a_worker<T: Send + 'static>(
+        &self,
+        open: impl Fn() -> Result<T, String> + Send + Clone + 'static,
+    ) -> Result<T, String> {
+        let (tell, told) = oneshot::channel();
+        let there = open.clone();
+        if let Some(worker) = self.next_worker() {
+            worker.spawn(async move {
+                let _ = tell.send(there());
+            });
         }
+        // No worker yet, or one that has stopped (restarted after a panic) and dropped the job:
+        // the table opens here.
+        match told.await {
+            Ok(opened) => opened,
+            Err(_) => open(),
+        }
+    }
+
+    /// Wakes the table `id` from the store: read, rebuilt on a worker, and in the address book.
+    async fn wake(&self, id: &TableId) -> Result<TableHandle, TableRefusal> {
+        let Some(disk) = self.disk.clone() else {
+            return Err(TableRefusal::not_found());
+        };
+        let lock = {
+            let mut waking = self.waking.lock().unwrap_or_else(|p| p.into_inner());
+            waking.entry(id.clone()).or_default().clone()
+        };
+        let _one_at_a_time = lock.lock().await;
+        let woken = self.wake_from(&disk, id).await;
+        self.waking
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(id);
+        woken
+    }
+
+    async fn wake_from(&self, disk: &Arc<Disk>, id: &TableId) -> Result<TableHandle, TableRefusal> {
+        if let Some(handle) = self.tables.get(id).filter(|h| h.join.connected()) {
+            return Ok(handle);
+        }
+        let began = Instant::now();
+        let found = {
+            let (disk, id) = (disk.clone(), id.clone());
+            actix_web::rt::task::spawn_blocking(move || disk.find(&id)).await
+        };
+        let stored = match found {
+            Ok(Ok(Found::Table(stored))) => stored,
+            Ok(Ok(Found::Gone(Gone::Ended))) => return Err(TableRefusal::match_ended()),
+            Ok(Ok(Found::Gone(Gone::Expired))) => return Err(TableRefusal::table_expired()),
+            Ok(Ok(Found::Nothing)) => return Err(TableRefusal::not_found()),
+            Ok(Err(e)) => {
+                metrics().store_errors.inc();
+                tracing::error!(table = %id, "cannot read the table from the store: {e}");
+                return Err(TableRefusal::unavailable());
+            }
+            Err(_) => return Err(TableRefusal::unavailable()),
+        };
+        let config = self.config();
+        let (game, snapshot, table) = (stored.snapshot.game.clone(), stored.snapshot, id.clone());
+        let handle = self
+            .on_a_worker(move || {
+                catalog::find(&game)
+                    .and_then(|g| g.rebuild(table.clone(), snapshot.clone(), config.clone()))
+            })
+            .await
+            .map_err(|e| {
+                tracing::error!(table = %id, "cannot rebuild the table from its record: {e}");
+                TableRefusal::unavailable()
+            })?;
+        self.tables.insert(handle.clone());
+        metrics().tables_woken.inc();
+        metrics()
+            .wake_seconds
+            .observe(began.elapsed().as_secs_f64());
+        Ok(handle)
     }
 
     /// The worker whose turn it is to hold a table, if any has started.
@@ -90,48 +226,117 @@ impl LocalRouter {
     }
 }
 
-/// Opens a table on the thread this runs on.
-fn open_here(request: &OpenTable, config: TableConfig) -> Result<TableHandle, String> {
-    catalog::find(&request.game)
-        .and_then(|game| game.open(request, config))
-        .map(|(handle, _)| handle)
+/// Opens a table on the thread this runs on: its handle and first snapshot.
+fn open_here(
+    request: &OpenTable,
+    config: TableConfig,
+) -> Result<(TableHandle, crate::table::Snapshot), String> {
+    catalog::find(&request.game).and_then(|game| game.open(request, config))
+}
+
+/// Removes the tables whose time is up from the store, now and every [`SWEEP_EVERY`], skipping those
+/// awake (they close themselves), and counts the tables asleep.
+fn sweep_now_and_then(disk: Arc<Disk>, tables: LocalTables) {
+    let sweep = move || loop {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        match disk.expired(now) {
+            Ok(ids) => {
+                for id in ids.iter().filter(|id| tables.get(id).is_none()) {
+                    tracing::info!(table = %id, "a sleeping table expires");
+                    metrics()
+                        .tables_expired
+                        .with_label_values(&["expired"])
+                        .inc();
+                    disk.forget(id, Some(Gone::Expired));
+                }
+            }
+            Err(e) => {
+                metrics().store_errors.inc();
+                tracing::error!("cannot sweep the table store: {e}");
+            }
+        }
+        disk.sweep();
+        if let Ok(stored) = disk.tables() {
+            let asleep = stored.saturating_sub(tables.len() as u64);
+            metrics().tables_asleep.set(asleep as i64);
+        }
+        std::thread::sleep(SWEEP_EVERY);
+    };
+    let _ = std::thread::Builder::new()
+        .name("store-sweeper".into())
+        .spawn(sweep);
 }
 
 impl Router for LocalRouter {
     fn open(&self, request: OpenTable) -> BoxFuture<'_, Result<TableId, TableRefusal>> {
-        let tables = self.tables.clone();
-        let on_closed = Arc::new(move |id: &TableId, _| {
-            tables.remove(id);
-        });
-        let config = table_config(&self.settings, on_closed, None);
-        let tables = self.tables.clone();
-        let (tell, told) = oneshot::channel();
-        let opening = {
-            let (request, config) = (request.clone(), config.clone());
-            async move {
-                let _ = tell.send(open_here(&request, config));
-            }
+        let config = self.config();
+        let disk = self.disk.clone();
+        let expiry = self.settings.expiry();
+        let keep_for = match request.kind {
+            crate::table::TableKind::Friends => expiry.friends,
+            crate::table::TableKind::Computer => expiry.computer,
         };
-        if let Some(worker) = self.next_worker() {
-            worker.spawn(opening);
-        }
         async move {
-            // No worker yet, or one that has stopped (restarted after a panic) and dropped the job:
-            // the table opens here.
-            let opened = match told.await {
-                Ok(opened) => opened,
-                Err(_) => open_here(&request, config),
-            };
-            let handle = opened.map_err(TableRefusal::bad_request)?;
+            let opened = self
+                .on_a_worker(move || {
+                    let (handle, snapshot) = open_here(&request, config.clone())?;
+                    // Queued on the table's own thread before its actor runs: its first record
+                    // reaches the store before anything the table stores itself.
+                    let first = disk.as_ref().map(|disk| {
+                        let whole = Change::Whole {
+                            game: handle.game,
+                            json: snapshot.to_json(),
+                        };
+                        disk.keep(&handle.id, whole, keep_for)
+                    });
+                    Ok((handle, first))
+                })
+                .await;
+            let (handle, first) = opened.map_err(TableRefusal::bad_request)?;
             let id = handle.id.clone();
-            tables.insert(handle);
+            self.tables.insert(handle);
+            // The link is given out once the table is on disk.
+            if let Some(first) = first {
+                if first.await != crate::table::StoreAnswer::Stored {
+                    return Err(TableRefusal::unavailable());
+                }
+            }
             Ok(id)
         }
         .boxed()
     }
 
     fn find<'a>(&'a self, id: &'a TableId) -> BoxFuture<'a, Result<TableHandle, TableRefusal>> {
-        ready(self.tables.get(id).ok_or_else(TableRefusal::not_found)).boxed()
+        if let Some(handle) = self.tables.get(id).filter(|h| h.join.connected()) {
+            return ready(Ok(handle)).boxed();
+        }
+        self.wake(id).boxed()
+    }
+
+    fn stored<'a>(
+        &'a self,
+        id: &'a TableId,
+    ) -> BoxFuture<'a, Result<(crate::table::Snapshot, u64), TableRefusal>> {
+        async move {
+            let Some(disk) = self.disk.clone() else {
+                // Kept in memory only: a table is listed only while it is open.
+                return Err(TableRefusal::unavailable());
+            };
+            let read = {
+                let id = id.clone();
+                actix_web::rt::task::spawn_blocking(move || disk.find(&id)).await
+            };
+            match read {
+                Ok(Ok(Found::Table(stored))) => Ok((stored.snapshot, stored.touched)),
+                Ok(Ok(Found::Gone(Gone::Ended))) => Err(TableRefusal::match_ended()),
+                Ok(Ok(Found::Gone(Gone::Expired))) => Err(TableRefusal::table_expired()),
+                Ok(Ok(Found::Nothing)) => Err(TableRefusal::not_found()),
+                Ok(Err(_)) | Err(_) => Err(TableRefusal::unavailable()),
+            }
+        }
+        .boxed()
     }
 
     fn open_tables(&self) -> usize {

@@ -5,7 +5,7 @@
 mod local;
 pub mod redis;
 
-pub use local::{LocalRouter, LocalTables};
+pub use local::{Disk, Found, LocalRouter, LocalTables, Stored, FILE_NAME, STORE_FORMAT};
 
 use std::sync::Arc;
 
@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::matches::MatchLength;
 use crate::settings::{Role, Settings};
 use crate::table::{
-    Level, OnClosed, TableConfig, TableHandle, TableId, TableKind, TablePolicy, TableRefusal,
-    TableStore, TokenHash, WatchKey,
+    Level, OnClosed, Snapshot, TableConfig, TableHandle, TableId, TableKind, TablePolicy,
+    TableRefusal, TableStore, TokenHash, WatchKey,
 };
 
 /// A table to open: its game, kind and match length, and the hash of its creator's token.
@@ -38,6 +38,12 @@ pub trait Router: Send + Sync + 'static {
     /// The table with this id, wherever it lives: refused as `NoSuchTable` when there is none,
     /// `Unavailable` when it cannot be reached for now.
     fn find<'a>(&'a self, id: &'a TableId) -> BoxFuture<'a, Result<TableHandle, TableRefusal>>;
+    /// The table's stored record and when it last changed (Unix ms), read without waking it: for
+    /// "Your games". Refused as the table would be (closed for good, no such table, out of reach).
+    fn stored<'a>(
+        &'a self,
+        id: &'a TableId,
+    ) -> BoxFuture<'a, Result<(Snapshot, u64), TableRefusal>>;
     /// How many tables live on this node.
     fn open_tables(&self) -> usize;
     /// Stops taking tables and hands this node's tables to the others (draining).
@@ -68,7 +74,7 @@ pub fn from_settings(settings: &Arc<Settings>) -> Result<Arc<dyn Router>, String
                 settings.role.as_str()
             ));
         }
-        return Ok(Arc::new(LocalRouter::new(settings.clone())));
+        return Ok(Arc::new(LocalRouter::new(settings.clone())?));
     }
     let router: Arc<dyn Router> = redis::RedisRouter::start(settings.clone())?;
     Ok(router)
@@ -84,8 +90,9 @@ pub fn table_config(
         policy: TablePolicy {
             bot_delay: settings.bot_delay(),
             strong_budget: settings.strong_budget(),
-            seat_hold: settings.seat_hold(),
-            idle_expiry: settings.idle_expiry(),
+            sleep_after: settings.sleep_after(),
+            expiry: settings.expiry(),
+            offer_after: settings.offer_seat_after(),
             sockets_per_seat: settings.sockets_per_seat,
             watchers_per_table: settings.watchers_per_table,
             shuffle_wait: std::time::Duration::from_millis(settings.shuffle_wait_ms),

@@ -14,6 +14,7 @@ use crate::table::{Join, Level, RefusalCode, TableId, TableKind, TableRefusal, T
 /// The site's routes; `with_operations` adds `operations` (when they have no listener of their own).
 pub fn routes(cfg: &mut web::ServiceConfig, with_operations: bool) {
     cfg.route("/api/tables", web::post().to(create_table))
+        .route("/api/tables/mine", web::post().to(super::mine::your_games))
         .route("/api/tables/{id}/join", web::post().to(join_table))
         .route("/t/{id}", web::get().to(table_page))
         .route("/ws/{id}", web::get().to(not_a_socket))
@@ -65,6 +66,10 @@ pub(super) fn status(code: RefusalCode) -> StatusCode {
             StatusCode::FORBIDDEN
         }
         RefusalCode::NoSuchTable => StatusCode::NOT_FOUND,
+        RefusalCode::MatchEnded | RefusalCode::TableExpired | RefusalCode::RecordLost => {
+            StatusCode::GONE
+        }
+        RefusalCode::SeatGivenAway => StatusCode::FORBIDDEN,
         RefusalCode::TableFull => StatusCode::CONFLICT,
         RefusalCode::TooManySocketsForSeat
         | RefusalCode::TooManyWatchers
@@ -236,6 +241,19 @@ async fn table_page(state: web::Data<AppState>, path: web::Path<String>) -> Http
             code: RefusalCode::NoSuchTable,
             ..
         }) => pages::not_found(),
+        Err(TableRefusal { code, .. })
+            if matches!(
+                code,
+                RefusalCode::TableExpired | RefusalCode::MatchEnded | RefusalCode::RecordLost
+            ) =>
+        {
+            let reason = match code {
+                RefusalCode::TableExpired => "expired",
+                RefusalCode::MatchEnded => "ended",
+                _ => "lost",
+            };
+            pages::gone_page(reason, "")
+        }
         Err(r) => refused(r),
     }
 }

@@ -5,6 +5,7 @@ mod client_address;
 mod connection;
 mod guard;
 mod http;
+mod mine;
 pub mod pages;
 mod registry;
 mod session;

@@ -99,11 +99,15 @@ fn rendered(file: &str) -> Option<Rendered> {
 }
 
 fn render(file: &str) -> Result<String, minijinja::Error> {
+    render_with(file, minijinja::Value::from(()))
+}
+
+fn render_with(file: &str, context: minijinja::Value) -> Result<String, minijinja::Error> {
     let mut templates = minijinja::Environment::new();
     templates.set_loader(|name| {
         Ok(WebFiles::get(name).map(|f| String::from_utf8_lossy(&f.data).into_owned()))
     });
-    templates.get_template(file)?.render(())
+    templates.get_template(file)?.render(context)
 }
 
 async fn asset(req: HttpRequest, file: web::Path<String>) -> HttpResponse {
@@ -130,6 +134,22 @@ pub fn table_page(game: &str) -> HttpResponse {
                 &format!("<title>chaikhana: a {game} table</title>"),
             )),
         None => not_found(),
+    }
+}
+
+/// The page of a table closed for good (status 410): why (`reason`: "expired", "ended" or "lost") and
+/// the way on, a new table of its `game` (empty when not known).
+pub fn gone_page(reason: &str, game: &str) -> HttpResponse {
+    let context = minijinja::context! { reason => reason, game => game };
+    match render_with("gone.html", context) {
+        Ok(body) => HttpResponse::Gone()
+            .content_type("text/html; charset=utf-8")
+            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .body(body),
+        Err(error) => {
+            tracing::error!("the page gone.html cannot be rendered: {error:#}");
+            not_found()
+        }
     }
 }
 

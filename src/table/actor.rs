@@ -14,7 +14,10 @@ use actix::{
 };
 use rand::SeedableRng;
 
-use super::core::{Closing, Effect, OnClosed, TableConfig, TableCore, TableStore};
+use super::core::{
+    Clock, Closing, Effect, Gone, OnClosed, TableConfig, TableCore, TableStore, ENDED_CLOSE,
+    EXPIRED_CLOSE,
+};
 use super::messages::*;
 use super::seats::{Level, TableKind};
 use super::{Snapshot, TableId, TableRefusal, TokenHash};
@@ -57,7 +60,7 @@ impl<G: Game> Table<G> {
             creator,
             config.policy.clone(),
             keeps,
-            Instant::now(),
+            clock_now(),
         )?;
         Some(Table::around(core, config))
     }
@@ -70,7 +73,7 @@ impl<G: Game> Table<G> {
     ) -> Result<Table<G>, String> {
         let keeps = config.store.is_some();
         let policy = config.policy.clone();
-        let core = TableCore::rebuild(id, snapshot, policy, keeps, Instant::now())?;
+        let core = TableCore::rebuild(id, snapshot, policy, keeps, clock_now())?;
         Ok(Table::around(core, config))
     }
 
@@ -81,7 +84,8 @@ impl<G: Game> Table<G> {
             store: config.store,
             on_closed: config.on_closed,
             joins: VecDeque::new(),
-            closing: Closing::Closed,
+            // A table stopped for any other reason (the process stopping) keeps its record.
+            closing: Closing::Asleep,
             batch: Vec::new(),
         }
     }
@@ -131,7 +135,7 @@ impl<G: Game> Table<G> {
                 let Some(store) = &self.store else {
                     return;
                 };
-                let kept = store.keep(self.core.id(), change);
+                let kept = store.keep(self.core.id(), change, self.core.keep_for());
                 ctx.wait(kept.into_actor(self).map(|answer, table, ctx| {
                     table.core.stored(answer, Instant::now());
                     table.carry_out(ctx);
@@ -141,7 +145,7 @@ impl<G: Game> Table<G> {
                 let Some(store) = &self.store else {
                     return;
                 };
-                let handed = store.hand_over(self.core.id(), whole);
+                let handed = store.hand_over(self.core.id(), whole, self.core.keep_for());
                 ctx.wait(handed.into_actor(self).map(|answer, table, ctx| {
                     table.core.handed_over(answer);
                     table.carry_out(ctx);
@@ -188,6 +192,17 @@ impl<G: Game> Table<G> {
     }
 }
 
+/// The shell's clock now, for the core to tell moments as Unix times.
+fn clock_now() -> Clock {
+    let unix_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    Clock {
+        at: Instant::now(),
+        unix_ms,
+    }
+}
+
 /// A computer's choice, made away from the table on its `version`.
 struct Thought<A> {
     seat: Seat,
@@ -224,8 +239,9 @@ impl<G: Game> Actor for Table<G> {
         let close = match self.closing {
             // The sockets stay for the next owner.
             Closing::HandedOver => None,
-            Closing::Lost => Some((1012, "the table has moved; reconnecting")),
-            Closing::Closed => Some((1001, "the table has closed")),
+            Closing::Lost | Closing::Asleep => Some((1012, "the table has moved; reconnecting")),
+            Closing::Closed(Gone::Expired) => Some(EXPIRED_CLOSE),
+            Closing::Closed(Gone::Ended) => Some(ENDED_CLOSE),
         };
         if let Some((code, reason)) = close {
             for out in self.outs.values() {

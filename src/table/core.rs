@@ -30,7 +30,11 @@ use crate::protocol::{SeatInfo, ServerMsg};
 mod flow;
 mod keeping;
 mod levels;
+mod listing;
+pub use listing::Listing;
+mod away;
 mod replay;
+pub use away::{ENDED_CLOSE, EXPIRED_CLOSE};
 mod seating;
 mod social;
 mod storing;
@@ -48,8 +52,12 @@ pub struct TablePolicy {
     pub bot_delay: Duration,
     /// How long a strong computer at the table thinks per decision.
     pub strong_budget: Budget,
-    pub seat_hold: Duration,
-    pub idle_expiry: Duration,
+    /// How long a table with nobody connected stays awake before it sleeps (with a store).
+    pub sleep_after: Duration,
+    /// How long a table lives after its last activity.
+    pub expiry: Expiry,
+    /// How long a seat is away before the others may offer it to someone else.
+    pub offer_after: Duration,
     /// Sockets one seat may hold open at once.
     pub sockets_per_seat: usize,
     /// Watchers one table may have at once.
@@ -57,6 +65,45 @@ pub struct TablePolicy {
     /// How long a deal waits for the numbers of the people seated before it is shuffled without the
     /// missing ones (zero: it never waits; see `table::shuffle`).
     pub shuffle_wait: Duration,
+}
+
+/// How long tables live after their last activity: by kind while the match is on, and once it is over
+/// (kept for its replays and a rematch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expiry {
+    pub friends: Duration,
+    pub computer: Duration,
+    pub finished: Duration,
+}
+
+/// The time of an event, as the table's monotonic clock and as the wall clock (Unix milliseconds),
+/// given by the shell: the core turns the moments it keeps into Unix times only to tell them.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub at: Instant,
+    pub unix_ms: u64,
+}
+
+impl Clock {
+    /// The Unix time in milliseconds of the moment `t`.
+    pub fn unix_ms_of(&self, t: Instant) -> u64 {
+        if t >= self.at {
+            self.unix_ms + t.duration_since(self.at).as_millis() as u64
+        } else {
+            self.unix_ms
+                .saturating_sub(self.at.duration_since(t).as_millis() as u64)
+        }
+    }
+
+    /// The moment of the Unix time `unix_ms` (none before the clock's own moment minus that time).
+    pub fn instant_of(&self, unix_ms: u64) -> Instant {
+        if unix_ms >= self.unix_ms {
+            self.at + Duration::from_millis(unix_ms - self.unix_ms)
+        } else {
+            let back = Duration::from_millis(self.unix_ms - unix_ms);
+            self.at.checked_sub(back).unwrap_or(self.at)
+        }
+    }
 }
 
 /// A table's policy and the hooks of the router that started it.
@@ -75,8 +122,11 @@ pub type OnClosed = Arc<dyn Fn(&TableId, Closing) + Send + Sync>;
 /// Why a table stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Closing {
-    /// It closed for good (idle, its player left, or another node owns it now).
-    Closed,
+    /// It closed for good: its record goes, and what is left says why.
+    Closed(Gone),
+    /// Nobody was connected: its record stays in the store, and the next seat or watcher to open it
+    /// wakes it.
+    Asleep,
     /// Its node drains: the snapshot stays for the next owner.
     HandedOver,
     /// Another owner has it now (or its store refused this one's token): its sockets here reconnect
@@ -84,14 +134,34 @@ pub enum Closing {
     Lost,
 }
 
+/// Why a table closed for good, as its link tells whoever opens it later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gone {
+    /// Nothing happened at it for as long as a table lives.
+    Expired,
+    /// A player ended the match while the other was away.
+    Ended,
+}
+
 /// Stores snapshots.
 pub trait TableStore: Send + Sync {
-    /// Stores a change of the table; resolves to what became of it. Changes of one table are stored
-    /// in the order they are given.
-    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, StoreAnswer>;
-    /// Stores the table's final snapshot and then lets it go, for another node to take; resolves once
-    /// both have reached the store (or failed).
-    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, StoreAnswer>;
+    /// Stores a change of the table, to be kept `keep_for` from now unless changed again; resolves to
+    /// what became of it. Changes of one table are stored in the order they are given.
+    fn keep(
+        &self,
+        id: &TableId,
+        change: Change,
+        keep_for: Duration,
+    ) -> BoxFuture<'static, StoreAnswer>;
+    /// Stores the table's final snapshot and then lets it go, for another node (or a later wake) to
+    /// take; resolves once both have reached the store (or failed).
+    fn hand_over(
+        &self,
+        id: &TableId,
+        whole: Change,
+        keep_for: Duration,
+    ) -> BoxFuture<'static, StoreAnswer>;
 }
 
 /// What a table gives its store to keep.
@@ -100,8 +170,8 @@ pub enum Change {
     /// The whole snapshot as JSON, in place of whatever was stored.
     Whole { game: &'static str, json: String },
     /// Lines to add after what is stored: the actions accepted since it was stored, one line each
-    /// (see `Snapshot::played_line`).
-    Played(String),
+    /// (see `Snapshot::played_line`), the first of which made version `from`.
+    Played { lines: String, from: u64 },
 }
 
 /// What became of a [`Change`].
@@ -232,7 +302,18 @@ pub struct TableCore<G: Game> {
     /// The slow parts as last written, and what from (see `views`).
     written: views::Written,
     voice: voice::VoiceRoom,
+    /// The last frame a seat sent (or the table's start): the table expires a while after it.
     last_activity: Instant,
+    /// The shell's clock when the table was made or rebuilt, to tell moments as Unix times.
+    clock: Clock,
+    /// Since when nobody has been connected (a seat or a watcher), while nobody is.
+    quiet_since: Option<Instant>,
+    /// Whether the table is storing itself to sleep (see `away`).
+    sleeping: bool,
+    /// The seats away long enough to be offered to someone else, as everyone was last told.
+    offerable: Vec<bool>,
+    /// The hashes of the tokens whose seats were offered to someone else: their holders are told so.
+    given_away: Vec<TokenHash>,
     /// A change the store has not taken yet: what to do once it does (see `pause`).
     unstored: Option<Then>,
     /// The change being stored: what to do once it is in, what the store will then hold, and whether
@@ -264,10 +345,10 @@ impl<G: Game> TableCore<G> {
         creator: TokenHash,
         policy: TablePolicy,
         keeps: bool,
-        now: Instant,
+        now: Clock,
     ) -> Option<TableCore<G>> {
         let mut rng = TableRng::default();
-        let mut seats = vec![Occupant::person(creator, now)];
+        let mut seats = vec![Occupant::person(creator, now.at)];
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
                 TableKind::Computer => {
@@ -305,7 +386,7 @@ impl<G: Game> TableCore<G> {
         (length, matchup): (MatchLength, Match),
         record: Vec<DealRecord<G::Action>>,
         version: u64,
-        now: Instant,
+        now: Clock,
     ) -> TableCore<G> {
         let mut rng = TableRng::default();
         let bot_rng = BotRng::seed_from_u64(rng.gen());
@@ -333,7 +414,12 @@ impl<G: Game> TableCore<G> {
             shown: HashMap::new(),
             written: views::Written::new(G::SEATS),
             voice: voice::VoiceRoom::new(G::SEATS),
-            last_activity: now,
+            last_activity: now.at,
+            clock: now,
+            quiet_since: Some(now.at),
+            sleeping: false,
+            offerable: vec![false; G::SEATS],
+            given_away: Vec::new(),
             unstored: None,
             storing: None,
             paused_since: None,
@@ -369,8 +455,8 @@ impl<G: Game> TableCore<G> {
 
     /// How often the shell calls [`TableCore::tick`].
     pub fn tick_every(&self) -> Duration {
-        (self.policy.seat_hold.min(self.policy.idle_expiry) / 4)
-            .clamp(Duration::from_millis(50), Duration::from_secs(5))
+        let soonest = self.policy.sleep_after.min(self.policy.offer_after);
+        (soonest / 4).clamp(Duration::from_millis(50), Duration::from_secs(5))
     }
 
     /// Once the shell runs: a table whose seats are all taken deals, and one rebuilt from its
@@ -401,7 +487,15 @@ impl<G: Game> TableCore<G> {
         Seat::all(G::SEATS)
             .map(|s| {
                 let i = s.index();
-                self.seats[i].info(s, self.voice.is_on(s), self.ready[i], self.names[i].clone())
+                let mut info = self.seats[i].info(
+                    s,
+                    self.voice.is_on(s),
+                    self.ready[i],
+                    self.names[i].clone(),
+                );
+                info.away_since = self.seats[i].away_since().map(|t| self.clock.unix_ms_of(t));
+                info.offerable = self.offerable[i];
+                info
             })
             .collect()
     }
@@ -456,8 +550,11 @@ impl<G: Game> TableCore<G> {
 
     /// Forgets a seat's socket, answering its seat; a watcher's is forgotten too (see `watchers`).
     fn forget_socket(&mut self, conn: ConnId, now: Instant) -> Option<Seat> {
-        self.watchers.remove(&conn);
+        let watcher_went = self.watchers.remove(&conn);
         self.shown.remove(&conn);
+        if watcher_went && self.sockets.is_empty() && self.watchers.is_empty() {
+            self.quiet_since = Some(now);
+        }
         let seat = self.sockets.remove(&conn)?;
         if let Occupant::Person {
             sockets,
@@ -469,6 +566,9 @@ impl<G: Game> TableCore<G> {
             if *sockets == 0 {
                 *gone_since = Some(now);
             }
+        }
+        if self.sockets.is_empty() && self.watchers.is_empty() {
+            self.quiet_since = Some(now);
         }
         Some(seat)
     }

@@ -17,8 +17,8 @@ mod snapshot;
 mod watch;
 
 pub use self::core::{
-    Change, Closing, Effect, OnClosed, StoreAnswer, TableConfig, TableCore, TablePolicy,
-    TableStore, Timer,
+    Change, Clock, Closing, Effect, Expiry, Gone, Listing, OnClosed, StoreAnswer, TableConfig,
+    TableCore, TablePolicy, TableStore, Timer,
 };
 pub use actor::Table;
 pub use messages::*;

@@ -23,6 +23,13 @@ pub enum RefusalCode {
     Busy,
     Unavailable,
     BadRequest,
+    /// The table closed for good: a player ended the match, or nothing happened at it for as long as
+    /// a table lives, or its record was lost.
+    MatchEnded,
+    TableExpired,
+    RecordLost,
+    /// The seat this token held was offered to someone else while its player was away.
+    SeatGivenAway,
 
     // Said by the server before a request reaches a table.
     Draining,
@@ -108,6 +115,34 @@ impl TableRefusal {
         TableRefusal::new(
             RefusalCode::NoSuchTable,
             "There is no table at that link: it may have closed.",
+        )
+    }
+
+    pub fn seat_given_away() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::SeatGivenAway,
+            "While you were away, the others offered your seat at this table to someone else.",
+        )
+    }
+
+    pub fn match_ended() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::MatchEnded,
+            "This match was ended by the other player while you were away.",
+        )
+    }
+
+    pub fn table_expired() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::TableExpired,
+            "This table has closed: nothing was played at it for as long as a table waits.",
+        )
+    }
+
+    pub fn record_lost() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::RecordLost,
+            "This table's record was lost, so its game cannot go on. We are sorry.",
         )
     }
 

@@ -105,6 +105,18 @@ impl<G: Game> Occupant<G> {
         }
     }
 
+    /// Since when a person's seat has had no socket, while it has none.
+    pub fn away_since(&self) -> Option<Instant> {
+        match self {
+            Occupant::Person {
+                sockets: 0,
+                gone_since,
+                ..
+            } => *gone_since,
+            _ => None,
+        }
+    }
+
     pub fn holds(&self, key: &TokenHash) -> bool {
         matches!(self, Occupant::Person { key: mine, .. } if mine.matches(key))
     }
@@ -124,6 +136,8 @@ impl<G: Game> Occupant<G> {
             voice,
             ready,
             name,
+            away_since: None,
+            offerable: false,
         }
     }
 }

@@ -6,6 +6,10 @@
 //! its seed and replays its actions through the rules core, so the rebuilt table is the same table at
 //! the same version, and every player's token still works.
 //!
+//! Snapshots carry their format's number ([`FORMAT`]); one written by an earlier release (format 1:
+//! no names, no away times, no seats given away) reads as the same table with those left empty, and
+//! one of a later format than this release knows is refused rather than misread.
+//!
 //! A store need not write the whole snapshot after every move: it may keep the snapshot as it was at
 //! the last change of any other kind and add each accepted action after it, one line per action (see
 //! [`Snapshot::from_stored`]). The snapshot read back that way is the same as a whole one.
@@ -19,8 +23,18 @@ use crate::cards::Seat;
 use crate::game::BotKind;
 use crate::matches::{Match, MatchLength};
 
+/// The format of the snapshots this release writes.
+pub const FORMAT: u32 = 2;
+
+/// The format of a snapshot written without its number: the first release's.
+fn first_format() -> u32 {
+    1
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
+    #[serde(default = "first_format")]
+    pub format: u32,
     pub game: String,
     pub kind: TableKind,
     pub length: MatchLength,
@@ -28,12 +42,22 @@ pub struct Snapshot {
     pub seats: Vec<SeatRecord>,
     pub deals: Vec<DealRecord>,
     pub version: u64,
+    /// The name each seat's person goes by, if they gave one.
+    #[serde(default)]
+    pub names: Vec<Option<String>>,
+    /// Since when (Unix ms) each seat's person has been away, when they were as it was stored.
+    #[serde(default)]
+    pub away: Vec<Option<u64>>,
+    /// The hashes of the tokens whose seats were offered to someone else.
+    #[serde(default)]
+    pub given_away: Vec<TokenHash>,
 }
 
 /// A snapshot of a table borrowed from it, to be written without copying its record first. It is
 /// written exactly as the [`Snapshot`] it stands for.
 #[derive(Serialize)]
 pub struct SnapshotOf<'a, A: Serialize> {
+    pub format: u32,
     pub game: &'a str,
     pub kind: TableKind,
     pub length: MatchLength,
@@ -41,6 +65,9 @@ pub struct SnapshotOf<'a, A: Serialize> {
     pub seats: Vec<SeatRecord>,
     pub deals: &'a [DealRecord<A>],
     pub version: u64,
+    pub names: &'a [Option<String>],
+    pub away: Vec<Option<u64>>,
+    pub given_away: &'a [TokenHash],
 }
 
 impl<A: Serialize> SnapshotOf<'_, A> {
@@ -64,8 +91,15 @@ impl Snapshot {
     }
 
     pub fn from_json(text: &[u8]) -> Result<Snapshot, String> {
-        serde_json::from_slice(text)
-            .map_err(|e| format!("a table snapshot that cannot be read: {e}"))
+        let snapshot: Snapshot = serde_json::from_slice(text)
+            .map_err(|e| format!("a table snapshot that cannot be read: {e}"))?;
+        if snapshot.format > FORMAT {
+            return Err(format!(
+                "a table snapshot of format {}, newer than this release's {FORMAT}",
+                snapshot.format
+            ));
+        }
+        Ok(snapshot)
     }
 
     /// Reads a snapshot as a store keeps it: the snapshot's JSON on the first line, then one line for

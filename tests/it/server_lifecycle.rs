@@ -1,5 +1,5 @@
-//! A table's life: the seat hold, a computer table ending when its player has gone, a freed seat at a
-//! friends table, a rematch (among friends, once all have asked); and the process itself: settings
+//! A table's life: a seat kept for its player however long they are away, a table that sleeps, wakes
+//! and expires, a rematch (among friends, once all have asked); and the process itself: settings
 //! from the environment and a file, and a clean stop on SIGTERM that closes every socket with 1001.
 
 use std::io::{BufRead, BufReader};
@@ -8,39 +8,90 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::support::cluster::free_port;
+use crate::support::cluster::{free_port, wait_until};
 use crate::support::*;
 
+/// With the default settings (no hold shortened): a friend and a computer table's player away for
+/// longer than the minute seats were once held for come back to their seats and views, and the others
+/// saw them as away meanwhile.
 #[actix_rt::test]
-async fn a_computer_table_ends_when_its_player_stays_away_past_the_hold() {
-    let server = TestServer::start(|s| s.seat_hold_secs = 1);
-    let me = server.open("panjpar", "computer", None).await;
-    let client = server.connect(&me).await;
-    client.close().await;
-    actix_rt::time::sleep(Duration::from_millis(400)).await;
-    // Within the hold the seat is kept: the token opens a socket again.
-    let back = server.connect(&me).await;
-    back.close().await;
-    actix_rt::time::sleep(Duration::from_millis(2_500)).await;
-    let (status, _) = server.get(&format!("/t/{}", me.table)).await;
-    assert_eq!(status, 404, "the table closed after the hold");
-    assert!(Client::connect(&server.base, &me.table, &me.token)
-        .await
-        .is_err());
-}
-
-#[actix_rt::test]
-async fn a_friends_seat_left_past_the_hold_is_free_for_the_link() {
-    let server = TestServer::start(|s| s.seat_hold_secs = 1);
-    let (table, mut clients) = seat_friends(&server, "panjpar", 2, json!(3)).await;
-    let guest = clients.pop().unwrap();
-    guest.close().await;
+async fn a_seat_away_longer_than_the_old_hold_comes_back_to_its_seat() {
+    let server = TestServer::start(|_| {});
+    let (host, guest) = friends(&server).await;
+    let table = host.table.clone();
+    let mut clients = vec![server.connect(&host).await];
+    let mut guest_socket = server.connect(&guest).await;
+    let version = guest_socket.next_of("view").await["version"].clone();
+    let me = server.open("pishe-pasha", "computer", None).await;
+    let alone = server.connect(&me).await;
+    alone.close().await;
+    guest_socket.close().await;
     let seats = clients[0].next_of("seats").await;
     assert_eq!(seats["seats"][1]["connected"], false);
-    actix_rt::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(seats["seats"][1]["who"], "person");
+    assert!(
+        seats["seats"][1]["away_since"].as_u64().is_some(),
+        "{seats}"
+    );
+    actix_rt::time::sleep(Duration::from_secs(65)).await;
     let (status, answer) = server.join(&table).await;
+    assert_eq!(status, 409, "the seat is still its player's: {answer}");
+    let mut back = Client::connect(&server.base, &table, &guest.token)
+        .await
+        .expect("the away seat's token still opens it");
+    let view = back.next_of("view").await;
+    assert_eq!(view["seat"], 1);
+    assert_eq!(view["version"], version);
+    let seats = clients[0].next_of("seats").await;
+    assert_eq!(seats["seats"][1]["connected"], true);
+    assert_eq!(seats["seats"][1]["away_since"], serde_json::Value::Null);
+    let mut again = server.connect(&me).await;
+    assert_eq!(again.next_of("view").await["game"], "pishe-pasha");
+}
+
+/// A table nobody is at leaves memory and wakes from the store with everything it had; one with no
+/// activity for as long as a table lives closes and says so.
+#[actix_rt::test]
+async fn a_table_sleeps_wakes_and_expires() {
+    let server = TestServer::start(|s| {
+        s.sleep_after_secs = 1;
+        s.friends_table_expiry_secs = 4;
+    });
+    let (host, guest) = friends(&server).await;
+    let table = host.table.clone();
+    let mut first = server.connect(&host).await;
+    let second = server.connect(&guest).await;
+    first.send(json!({"type": "name", "name": "Arash"})).await;
+    first.next_of("seats").await;
+    let version = first.last_view()["version"].clone();
+    first.close().await;
+    second.close().await;
+    wait_until("the table sleeps", || {
+        server.running.router.open_tables() == 0
+    })
+    .await;
+    let mut back = Client::connect(&server.base, &table, &host.token)
+        .await
+        .expect("a seat wakes it");
+    let view = back.next_of("view").await;
+    assert_eq!(view["version"], version, "{view}");
+    assert_eq!(view["seats"][0]["name"], "Arash", "{view}");
+    assert_eq!(server.running.router.open_tables(), 1);
+    // Kept awake by its socket, it expires once nothing has happened at it for its expiry.
+    assert_eq!(back.close_code().await, Some(4411), "the table expired");
+    let (status, page) = server.get(&format!("/t/{table}")).await;
+    assert_eq!(status, 410, "{page}");
+    let (status, answer) = server.join(&table).await;
+    assert_eq!((status, &answer["code"]), (410, &json!("table-expired")));
+}
+
+/// A Panjpar friends table of three deals: its host's seat and its guest's, neither connected yet.
+async fn friends(server: &TestServer) -> (Seated, Seated) {
+    let host = server.open("panjpar", "friends", Some(json!(3))).await;
+    let (status, answer) = server.join(&host.table).await;
     assert_eq!(status, 201, "{answer}");
-    assert_eq!(answer["seat"], 1);
+    let guest = Seated::from_answer(&host.table, &answer);
+    (host, guest)
 }
 
 #[actix_rt::test]
@@ -109,6 +160,7 @@ async fn the_process_reads_its_settings_and_stops_cleanly_on_sigterm() {
         .args(["serve", "--config", file.to_str().unwrap()])
         .env("CHAIKHANA_LISTEN", format!("127.0.0.1:{port}"))
         .env("CHAIKHANA_LOG_FORMAT", "json")
+        .env("CHAIKHANA_DATA_DIR", fresh_data_dir())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

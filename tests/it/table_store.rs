@@ -32,7 +32,7 @@ impl Store {
 }
 
 impl TableStore for Store {
-    fn keep(&self, _: &TableId, _: Change) -> BoxFuture<'static, StoreAnswer> {
+    fn keep(&self, _: &TableId, _: Change, _: Duration) -> BoxFuture<'static, StoreAnswer> {
         let kept = self.answer.lock().unwrap().unwrap_or(StoreAnswer::Stored);
         if kept == StoreAnswer::Stored {
             *self.kept.lock().unwrap() += 1;
@@ -40,8 +40,13 @@ impl TableStore for Store {
         ready(kept).boxed()
     }
 
-    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, StoreAnswer> {
-        self.keep(id, whole)
+    fn hand_over(
+        &self,
+        id: &TableId,
+        whole: Change,
+        keep_for: Duration,
+    ) -> BoxFuture<'static, StoreAnswer> {
+        self.keep(id, whole, keep_for)
     }
 }
 
@@ -121,8 +126,13 @@ async fn seated() -> Seated {
         policy: TablePolicy {
             bot_delay: Duration::from_millis(1),
             strong_budget: chaikhana::games::strong::DEFAULT_BUDGET,
-            seat_hold: Duration::from_secs(60),
-            idle_expiry: Duration::from_secs(60),
+            sleep_after: Duration::from_secs(120),
+            expiry: chaikhana::table::Expiry {
+                friends: Duration::from_secs(86400),
+                computer: Duration::from_secs(86400),
+                finished: Duration::from_secs(86400),
+            },
+            offer_after: Duration::from_secs(600),
             sockets_per_seat: 4,
             watchers_per_table: 50,
             shuffle_wait: Duration::ZERO,

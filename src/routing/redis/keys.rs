@@ -48,6 +48,15 @@ impl Layout {
         }
     }
 
+    /// Why a table closed for good, kept a while after its other keys have gone.
+    pub fn gone(self, table: &TableId) -> String {
+        if self.cluster {
+            format!("chaikhana:{{{table}}}:gone")
+        } else {
+            format!("chaikhana:gone:{table}")
+        }
+    }
+
     /// The command that publishes to a node channel.
     pub fn publish(self) -> &'static str {
         if self.cluster {
@@ -65,6 +74,23 @@ impl Layout {
             "NUMSUB"
         }
     }
+}
+
+/// How long the reason a table closed is kept.
+pub const GONE_KEPT: std::time::Duration = std::time::Duration::from_secs(30 * 86400);
+
+/// Writes why a table closed for good (see [`Layout::gone`]).
+pub fn gone(layout: &Layout, table: &TableId, why: crate::table::Gone) -> redis::Cmd {
+    let mut cmd = redis::cmd("SET");
+    let reason = match why {
+        crate::table::Gone::Expired => "expired",
+        crate::table::Gone::Ended => "ended",
+    };
+    cmd.arg(layout.gone(table))
+        .arg(reason)
+        .arg("PX")
+        .arg(GONE_KEPT.as_millis() as u64);
+    cmd
 }
 
 /// Which node owns a table: its id, with a time to live the owner keeps refreshing.

@@ -35,10 +35,11 @@ impl Node {
             json: snapshot.to_json(),
         };
         // A new table has no holder yet: its first write takes the lease and becomes the holder.
-        let stored = self
-            .pipes
-            .this_thread()
-            .run(self.store(&token).write(&id, whole));
+        let stored = self.pipes.this_thread().run(self.store(&token).write(
+            &id,
+            whole,
+            self.settings.expiry().friends,
+        ));
         lock(&self.tokens).insert(id, token);
         self.tables.insert(handle);
         stored
@@ -90,7 +91,7 @@ impl Node {
         let mut exists = redis::cmd("EXISTS");
         exists.arg(self.layout.snapshot(id));
         if !self.query::<bool>(exists).await? {
-            return Err(self.missing().await);
+            return Err(self.missing(id).await);
         }
         if !self.role.hosts_tables() || self.draining() {
             let (Some(host), _) = self.quietest_host().await? else {
@@ -125,7 +126,7 @@ impl Node {
                 tracing::debug!(table = %id, "another node took the table first");
                 return Ok(None);
             }
-            "-" => return Err(self.missing().await),
+            "-" => return Err(self.missing(id).await),
             _ => {}
         }
         let Some(snapshot) = self.snapshot(id).await? else {
@@ -145,9 +146,38 @@ impl Node {
         Ok(Some(Route::Here(handle)))
     }
 
+    /// The table's snapshot and about when it last changed (from the time its snapshot has left to
+    /// live, which each write sets to the table's expiry), without waking it.
+    pub async fn stored(&self, id: &TableId) -> Result<(Snapshot, u64), TableRefusal> {
+        let Some(snapshot) = self.snapshot(id).await? else {
+            return Err(self.missing(id).await);
+        };
+        let mut pttl = redis::cmd("PTTL");
+        pttl.arg(self.layout.snapshot(id));
+        let left: i64 = self.query(pttl).await?;
+        let expiry = self.settings.expiry();
+        let keep_for = match snapshot.kind {
+            crate::table::TableKind::Friends => expiry.friends,
+            crate::table::TableKind::Computer => expiry.computer,
+        } + super::store::MARGIN;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let since = (keep_for.as_millis() as u64).saturating_sub(left.max(0) as u64);
+        Ok((snapshot, now.saturating_sub(since)))
+    }
+
     /// Why a table has neither lease nor snapshot: it has closed, unless Redis has just restarted
     /// empty and its owner has not yet stored it again (then it is only out of reach for a moment).
-    pub(super) async fn missing(&self) -> TableRefusal {
+    pub(super) async fn missing(&self, id: &TableId) -> TableRefusal {
+        let mut gone = redis::cmd("GET");
+        gone.arg(self.layout.gone(id));
+        match self.query::<Option<String>>(gone).await {
+            Ok(Some(reason)) if reason == "ended" => return TableRefusal::match_ended(),
+            Ok(Some(_)) => return TableRefusal::table_expired(),
+            Ok(None) => {}
+            Err(refusal) => return refusal,
+        }
         match self.redis_uptime().await {
             Ok(uptime) if uptime >= self.lease * 3 + Duration::from_secs(5) => {
                 TableRefusal::not_found()

@@ -63,6 +63,13 @@ impl Router for RedisRouter {
         self.node.clone().find(id.clone()).boxed()
     }
 
+    fn stored<'a>(
+        &'a self,
+        id: &'a TableId,
+    ) -> BoxFuture<'a, Result<(crate::table::Snapshot, u64), TableRefusal>> {
+        self.node.stored(id).boxed()
+    }
+
     fn open_tables(&self) -> usize {
         self.node.open_tables()
     }

@@ -160,7 +160,6 @@ impl Node {
     pub(super) fn store(&self, token: &str) -> Store {
         Store {
             pipes: self.pipes.clone(),
-            ttl: self.snapshot_ttl(),
             lease_ms: self.lease.as_millis() as u64,
             token: token.to_string(),
             layout: self.layout,
@@ -169,9 +168,12 @@ impl Node {
         }
     }
 
-    /// A snapshot outlives an idle table a little, and then goes.
+    /// How long a snapshot adopted by this node lives before its first write here: as long as the
+    /// longest-lived table's.
     pub(super) fn snapshot_ttl(&self) -> u64 {
-        (self.settings.idle_expiry() + Duration::from_secs(600)).as_millis() as u64
+        let expiry = self.settings.expiry();
+        let longest = expiry.friends.max(expiry.computer).max(expiry.finished);
+        (longest + super::store::MARGIN).as_millis() as u64
     }
 
     pub(super) fn lease_ms(&self) -> String {
@@ -184,8 +186,11 @@ impl Node {
         let token = lock(&self.tokens).remove(id);
         let guest_nodes = self.stand_ins.forget_guests_at(id);
         match closing {
-            Closing::Closed => {
+            Closing::Closed(gone) => {
                 let Some(token) = token else { return };
+                self.pipes
+                    .this_thread()
+                    .send(keys::gone(&self.layout, id, gone));
                 let keys = [
                     self.layout.lease(id),
                     self.layout.snapshot(id),
@@ -197,14 +202,14 @@ impl Node {
             }
             // Its final snapshot is stored and its lease released, through this same pipe (or another
             // owner has it): the nodes with sockets at it hear only then that it has moved.
-            Closing::HandedOver | Closing::Lost => {
+            Closing::HandedOver | Closing::Lost | Closing::Asleep => {
                 for node in guest_nodes {
                     self.tell_moved(&node, id);
                 }
-                if closing == Closing::Lost {
-                    metrics().tables_lost.inc();
-                } else {
-                    metrics().tables_handed_over.inc();
+                match closing {
+                    Closing::Lost => metrics().tables_lost.inc(),
+                    Closing::Asleep => metrics().tables_slept.inc(),
+                    _ => metrics().tables_handed_over.inc(),
                 }
             }
         }

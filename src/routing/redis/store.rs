@@ -9,6 +9,8 @@
 //! loses nothing acknowledged. A `WAIT` that times out counts as a store out of reach: the table
 //! pauses and stores itself whole again until the replicas answer.
 
+use std::time::Duration;
+
 use futures_util::future::{ready, BoxFuture, FutureExt};
 
 use super::bus::ThreadPipes;
@@ -16,11 +18,12 @@ use super::keys;
 use crate::metrics::metrics;
 use crate::table::{Change, StoreAnswer, TableId, TableStore};
 
+/// How long a snapshot outlives its table's expiry, so that the table itself says it has expired.
+pub const MARGIN: Duration = Duration::from_secs(600);
+
 /// Stores one table's snapshots through its thread's pipe, under its owner's token.
 pub struct Store {
     pub pipes: ThreadPipes,
-    /// The snapshot's time to live, in ms.
-    pub ttl: u64,
     /// The lease's time to live, in ms (a lease that ran out is taken again by a write).
     pub lease_ms: u64,
     pub token: String,
@@ -33,11 +36,13 @@ pub struct Store {
 impl Store {
     /// The fenced write of a change: a whole snapshot replaces the key (the game's name, a newline,
     /// the JSON), and the actions accepted since are appended to it, so that one read gets both.
-    pub fn write(&self, id: &TableId, change: Change) -> redis::Cmd {
+    /// The snapshot lives `keep_for` (and ten minutes more) after each write.
+    pub fn write(&self, id: &TableId, change: Change, keep_for: Duration) -> redis::Cmd {
         let (mode, text) = match change {
             Change::Whole { game, json } => ("whole", format!("{game}\n{json}")),
-            Change::Played(lines) => ("played", lines),
+            Change::Played { lines, .. } => ("played", lines),
         };
+        let ttl = (keep_for + MARGIN).as_millis() as u64;
         keys::STORE.call(
             &[
                 self.layout.snapshot(id),
@@ -48,7 +53,7 @@ impl Store {
                 &self.token,
                 mode,
                 &text,
-                &self.ttl.to_string(),
+                &ttl.to_string(),
                 &self.lease_ms.to_string(),
             ],
         )
@@ -74,8 +79,9 @@ impl Store {
         pipe: &super::bus::Pipe,
         id: &TableId,
         change: Change,
+        keep_for: Duration,
     ) -> impl std::future::Future<Output = StoreAnswer> {
-        let stored = pipe.run(self.write(id, change));
+        let stored = pipe.run(self.write(id, change, keep_for));
         let wait = self.wait();
         let queued = match (&wait, self.layout.cluster) {
             (Some(wait), false) => Some(pipe.run(wait.clone())),
@@ -122,17 +128,27 @@ fn kept(answer: Option<redis::Value>) -> StoreAnswer {
 }
 
 impl TableStore for Store {
-    fn keep(&self, id: &TableId, change: Change) -> BoxFuture<'static, StoreAnswer> {
+    fn keep(
+        &self,
+        id: &TableId,
+        change: Change,
+        keep_for: Duration,
+    ) -> BoxFuture<'static, StoreAnswer> {
         let pipe = self.pipes.this_thread();
         if !pipe.is_up() {
             return ready(StoreAnswer::Failed).boxed();
         }
-        self.write_and_wait(&pipe, id, change).boxed()
+        self.write_and_wait(&pipe, id, change, keep_for).boxed()
     }
 
-    fn hand_over(&self, id: &TableId, whole: Change) -> BoxFuture<'static, StoreAnswer> {
+    fn hand_over(
+        &self,
+        id: &TableId,
+        whole: Change,
+        keep_for: Duration,
+    ) -> BoxFuture<'static, StoreAnswer> {
         let pipe = self.pipes.this_thread();
-        let stored = self.write_and_wait(&pipe, id, whole);
+        let stored = self.write_and_wait(&pipe, id, whole, keep_for);
         let release = keys::RELEASE.call(&[self.layout.lease(id)], &[&self.token]);
         // The lease goes only once the final snapshot is stored (and on the replicas asked for).
         async move {

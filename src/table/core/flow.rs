@@ -61,6 +61,8 @@ impl<G: Game> TableCore<G> {
             }
             ClientMsg::Name { name } => self.rename(conn, seat, &name),
             ClientMsg::Phrase { id } => self.say(conn, seat, id),
+            ClientMsg::OfferSeat { seat: offered } => self.offer_seat(conn, seat, offered),
+            ClientMsg::EndMatch { version } => self.end_match(conn, seat, version),
             ClientMsg::Voice { on } => self.switch_voice(conn, seat, on),
             ClientMsg::Signal { to, kind, data } => self.relay_signal(conn, seat, to, kind, &data),
         }

@@ -1,13 +1,11 @@
 //! A table's snapshot, what of it goes to the store after each change, and its rebuilding on another
 //! node.
 
-use std::time::Instant;
-
 use super::super::messages::DealRecord;
 use super::super::seats::{Level, Occupant};
-use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf};
+use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf, FORMAT};
 use super::super::{DealSeal, TableId};
-use super::{Change, TableCore, TablePolicy};
+use super::{Change, Clock, TableCore, TablePolicy};
 use crate::cards::{deal_rng, Seat};
 use crate::game::{DealOrder, Game};
 use crate::matches::Match;
@@ -51,6 +49,7 @@ impl<G: Game> TableCore<G> {
     /// The table as a snapshot: enough to rebuild it exactly, and no token.
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
+            format: FORMAT,
             game: G::NAME.to_string(),
             kind: self.kind,
             length: self.length,
@@ -58,12 +57,16 @@ impl<G: Game> TableCore<G> {
             seats: self.seat_records(),
             deals: self.record.iter().map(DealRecord::written).collect(),
             version: self.version,
+            names: self.names.clone(),
+            away: self.away_times(),
+            given_away: self.given_away.clone(),
         }
     }
 
     /// The whole snapshot, written as JSON straight from the table.
     pub(super) fn whole(&self) -> Change {
         let json = SnapshotOf {
+            format: FORMAT,
             game: G::NAME,
             kind: self.kind,
             length: self.length,
@@ -71,12 +74,23 @@ impl<G: Game> TableCore<G> {
             seats: self.seat_records(),
             deals: &self.record,
             version: self.version,
+            names: &self.names,
+            away: self.away_times(),
+            given_away: &self.given_away,
         }
         .to_json();
         Change::Whole {
             game: G::NAME,
             json,
         }
+    }
+
+    /// Since when (Unix ms) each seat's person has been away, for a snapshot.
+    fn away_times(&self) -> Vec<Option<u64>> {
+        self.seats
+            .iter()
+            .map(|seat| seat.away_since().map(|t| self.clock.unix_ms_of(t)))
+            .collect()
     }
 
     fn as_stored(&self) -> LastStored {
@@ -118,7 +132,8 @@ impl<G: Game> TableCore<G> {
             .iter()
             .map(|(seat, action, made)| Snapshot::played_line(*seat, action, *made))
             .collect();
-        Some((Change::Played(lines), now))
+        let from = stored.version + 1;
+        Some((Change::Played { lines, from }, now))
     }
 
     /// Rebuilds a table from its snapshot: the recorded actions are read as the game's, the last deal
@@ -130,7 +145,7 @@ impl<G: Game> TableCore<G> {
         snapshot: Snapshot,
         policy: TablePolicy,
         keeps: bool,
-        now: Instant,
+        now: Clock,
     ) -> Result<TableCore<G>, String> {
         if snapshot.game != G::NAME {
             return Err(format!(
@@ -150,7 +165,14 @@ impl<G: Game> TableCore<G> {
                 SeatRecord::Person { key } => Occupant::Person {
                     key,
                     sockets: 0,
-                    gone_since: Some(now),
+                    gone_since: Some(
+                        snapshot
+                            .away
+                            .get(seat.index())
+                            .copied()
+                            .flatten()
+                            .map_or(now.at, |unix_ms| now.instant_of(unix_ms)),
+                    ),
                     attached_before: true,
                 },
                 SeatRecord::Computer { bot } => {
@@ -192,6 +214,10 @@ impl<G: Game> TableCore<G> {
         );
         table.state = state;
         table.seal = seal;
+        for (name, kept) in table.names.iter_mut().zip(snapshot.names) {
+            *name = kept;
+        }
+        table.given_away = snapshot.given_away;
         Ok(table)
     }
 }
@@ -227,6 +253,8 @@ fn replay<G: Game>(
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use rand::seq::SliceRandom;
 
     use super::super::tests::{open, play, rebuilt};
@@ -325,7 +353,8 @@ mod tests {
                         table.stored = Some(mark);
                         wholes += 1;
                     }
-                    Some((Change::Played(lines), mark)) => {
+                    Some((Change::Played { lines, from }, mark)) => {
+                        assert_eq!(from, table.version, "one action, the last");
                         assert_eq!(lines.matches('\n').count(), 1, "one action, one line");
                         held.push_str(&lines);
                         table.stored = Some(mark);

@@ -1,12 +1,11 @@
 //! Who sits at the table and which sockets are theirs: a friend taking a free seat, a socket showing
-//! its seat's token, a socket going, and the clock that gives up a seat left too long and closes an
-//! idle table.
+//! its seat's token, a socket going. A seat is its token's for the table's whole life (see `away`).
 
 use std::time::Instant;
 
 use super::super::seats::{Occupant, TableKind};
 use super::super::{TableRefusal, TokenHash};
-use super::{Closing, TableCore, Then};
+use super::{TableCore, Then};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::metrics::metrics;
@@ -19,7 +18,7 @@ impl<G: Game> TableCore<G> {
         if self.kind == TableKind::Computer {
             return Err(TableRefusal::full());
         }
-        if self.paused() {
+        if self.paused() || self.sleeping {
             return Err(TableRefusal::unavailable());
         }
         let Some(seat) =
@@ -35,7 +34,13 @@ impl<G: Game> TableCore<G> {
 
     /// Which seat the token of hash `key` holds, if it may open one more socket.
     pub fn check_token(&self, key: &TokenHash) -> Result<Seat, TableRefusal> {
-        let seat = self.seat_of(key).ok_or_else(TableRefusal::wrong_token)?;
+        let seat = self.seat_of(key).ok_or_else(|| {
+            if self.given_away.iter().any(|given| given.matches(key)) {
+                TableRefusal::seat_given_away()
+            } else {
+                TableRefusal::wrong_token()
+            }
+        })?;
         self.room_for_a_socket(seat)?;
         Ok(seat)
     }
@@ -49,8 +54,9 @@ impl<G: Game> TableCore<G> {
         now: Instant,
     ) -> Result<Seat, TableRefusal> {
         let seat = self.check_token(key)?;
-        // Its first frame would show a change not yet stored.
-        if self.paused() {
+        // Its first frame would show a change not yet stored; a table storing itself to sleep takes
+        // no socket (the page tries again, and wakes it).
+        if self.paused() || self.sleeping {
             return Err(TableRefusal::unavailable());
         }
         if let Occupant::Person {
@@ -69,6 +75,8 @@ impl<G: Game> TableCore<G> {
         }
         self.sockets.insert(conn, seat);
         self.last_activity = now;
+        self.quiet_since = None;
+        self.offerable[seat.index()] = false;
         self.send_whole_view(conn, Some(seat));
         self.broadcast_seats();
         Ok(seat)
@@ -90,42 +98,6 @@ impl<G: Game> TableCore<G> {
                 Err(TableRefusal::too_many_sockets())
             }
             _ => Ok(()),
-        }
-    }
-
-    /// The table's clock: a seat without a socket past the hold is given up (a computer table closes,
-    /// a friends table frees the seat for the link), and a table with no socket for the idle time
-    /// closes.
-    pub fn tick(&mut self, now: Instant) {
-        if self.paused() {
-            return;
-        }
-        let hold = self.policy.seat_hold;
-        let gone = Seat::all(G::SEATS).filter(|s| {
-            matches!(self.seats[s.index()], Occupant::Person { sockets: 0, gone_since: Some(since), .. }
-                if now.saturating_duration_since(since) >= hold)
-        });
-        let gone: Vec<Seat> = gone.collect();
-        if !gone.is_empty() {
-            match self.kind {
-                TableKind::Computer => {
-                    tracing::info!(table = %self.id, "the player left; the computer table closes");
-                    return self.stop(Closing::Closed);
-                }
-                TableKind::Friends => {
-                    for seat in gone {
-                        self.seats[seat.index()] = Occupant::Free;
-                        self.ready[seat.index()] = false;
-                        self.names[seat.index()] = None;
-                    }
-                    self.commit(Then::Broadcast);
-                }
-            }
-        }
-        let idle = now.saturating_duration_since(self.last_activity);
-        if self.sockets.is_empty() && idle >= self.policy.idle_expiry {
-            tracing::info!(table = %self.id, "closing an idle table");
-            self.stop(Closing::Closed);
         }
     }
 }

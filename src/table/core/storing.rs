@@ -137,6 +137,9 @@ impl<G: Game> TableCore<G> {
 
     /// The store's answer to the [`Effect::HandOver`].
     pub fn handed_over(&mut self, answer: StoreAnswer) {
+        if self.sleeping && answer != StoreAnswer::Fenced {
+            return self.slept(answer == StoreAnswer::Stored);
+        }
         self.stop(match answer {
             StoreAnswer::Fenced => Closing::Lost,
             _ => Closing::HandedOver,

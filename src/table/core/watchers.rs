@@ -28,7 +28,11 @@ impl<G: Game> TableCore<G> {
         if self.paused() {
             return Err(TableRefusal::unavailable());
         }
+        if self.sleeping {
+            return Err(TableRefusal::unavailable());
+        }
         self.watchers.insert(conn);
+        self.quiet_since = None;
         self.send_whole_view(conn, None);
         self.broadcast_seats();
         Ok(self.watchers.len())

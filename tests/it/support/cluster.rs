@@ -246,8 +246,10 @@ impl Node {
     async fn spawn(settings: &[(&str, &str)]) -> Node {
         let port = free_port();
         let logs = std::env::var("CHAIKHANA_TEST_NODE_LOGS").ok();
+        let data = super::fresh_data_dir();
         let child = Command::new(server_binary())
             .arg("serve")
+            .env("CHAIKHANA_DATA_DIR", &data)
             .envs(settings.iter().copied())
             .env("CHAIKHANA_LISTEN", format!("127.0.0.1:{port}"))
             .env("CHAIKHANA_BOT_DELAY_MS", "1")

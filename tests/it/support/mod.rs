@@ -33,6 +33,16 @@ pub async fn heavy() -> tokio::sync::MutexGuard<'static, ()> {
     HEAVY.lock().await
 }
 
+/// A folder of its own for one server's store, under the build's scratch folder.
+pub fn fresh_data_dir() -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("data-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 pub struct TestServer {
     pub running: Running,
     pub base: String,
@@ -53,6 +63,8 @@ impl TestServer {
         // These clients add no number to the shuffles: deals are dealt at once (the shuffle's own
         // tests set a wait). A page still adds its number to each coming deal.
         settings.shuffle_wait_ms = 0;
+        // Each server its own store (tables kept on disk, as by default).
+        settings.data_dir = fresh_data_dir().display().to_string();
         tune(&mut settings);
         let running = start(settings).expect("the server starts");
         let base = format!("http://{}", running.addr);

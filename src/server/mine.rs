@@ -1,0 +1,74 @@
+//! `POST /api/tables/mine`: "Your games" on the home page. The browser sends the tables it holds a
+//! seat at, each with its seat token (in the body, never in a URL), and hears how each stands: read
+//! from the tables' stored records, so that listing a sleeping table does not wake it.
+
+use actix_web::{web, HttpResponse};
+use futures_util::future::join_all;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::http::refusal;
+use super::AppState;
+use crate::catalog;
+use crate::table::{RefusalCode, TableId, TableRefusal, Token};
+
+/// The most tables one request may ask about.
+pub const MAX_TABLES: usize = 50;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Asked {
+    tables: Vec<Ask>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Ask {
+    id: String,
+    token: String,
+}
+
+pub(super) async fn your_games(state: web::Data<AppState>, body: web::Bytes) -> HttpResponse {
+    let asked: Asked = match serde_json::from_slice(&body) {
+        Ok(asked) => asked,
+        Err(e) => {
+            let message = format!(
+                "Send JSON like {{\"tables\": [{{\"id\": \"...\", \"token\": \"...\"}}]}}: {e}."
+            );
+            return refusal(RefusalCode::BadRequest, &message);
+        }
+    };
+    if asked.tables.len() > MAX_TABLES {
+        let message = format!("Ask about at most {MAX_TABLES} tables at once.");
+        return refusal(RefusalCode::BadRequest, &message);
+    }
+    let answers = join_all(asked.tables.iter().map(|ask| listing(&state, ask))).await;
+    HttpResponse::Ok().json(json!({ "tables": answers }))
+}
+
+/// How one table stands for the seat of `ask.token`, or why it cannot be listed.
+async fn listing(state: &AppState, ask: &Ask) -> Value {
+    let closed = |reason: &str| json!({ "id": ask.id, "open": false, "reason": reason });
+    let Some(id) = TableId::parse(&ask.id) else {
+        return closed("unknown");
+    };
+    let key = Token::from_client(&ask.token).hash();
+    let listed = match state.router.stored(&id).await {
+        Ok((snapshot, touched)) => catalog::find(&snapshot.game)
+            .map_err(|_| TableRefusal::unavailable())
+            .and_then(|game| game.listing(id, snapshot, &key, touched)),
+        Err(refusal) => Err(refusal),
+    };
+    match listed {
+        Ok(listing) => serde_json::to_value(listing).unwrap_or_else(|_| closed("unknown")),
+        Err(refusal) => closed(match refusal.code {
+            RefusalCode::TableExpired => "expired",
+            RefusalCode::MatchEnded => "ended",
+            RefusalCode::RecordLost => "lost",
+            RefusalCode::SeatGivenAway => "given-away",
+            RefusalCode::WrongToken => "wrong-token",
+            RefusalCode::NoSuchTable => "unknown",
+            _ => "unavailable",
+        }),
+    }
+}

@@ -1,0 +1,64 @@
+//! A table as "Your games" on the home page lists it for one of its seats: the game, who sits where,
+//! the score, whose turn it is and when it last changed. It is made from the table's stored record
+//! (rebuilt without an actor), so listing a sleeping table does not wake it.
+
+use serde::Serialize;
+
+use super::super::TableRefusal;
+use super::{Status, TableCore};
+use crate::cards::Seat;
+use crate::game::Game;
+use crate::matches::MatchLength;
+use crate::protocol::SeatInfo;
+use crate::table::TokenHash;
+
+/// One table as its seat's "Your games" entry shows it.
+#[derive(Serialize)]
+pub struct Listing {
+    pub id: String,
+    pub open: bool,
+    pub game: &'static str,
+    pub kind: &'static str,
+    pub seat: Seat,
+    pub seats: Vec<SeatInfo>,
+    /// Each seat's score in the match's own unit: deals won, or points.
+    pub score: Vec<i64>,
+    pub status: Status,
+    /// "you" when it is this seat's move, "other" when another seat's, none between deals.
+    pub turn: Option<&'static str>,
+    /// When the table last changed (Unix ms).
+    pub last_move: u64,
+    pub version: u64,
+}
+
+impl<G: Game> TableCore<G> {
+    /// The listing of this table for the seat holding the token of hash `key`, last changed at
+    /// `touched` (Unix ms).
+    pub fn listing(&self, key: &TokenHash, touched: u64) -> Result<Listing, TableRefusal> {
+        let seat = self.check_token(key)?;
+        let score = match self.matchup.length {
+            MatchLength::DealsWon(_) => self.matchup.deals_won.iter().map(|&w| w as i64).collect(),
+            MatchLength::Points(_) | MatchLength::Deals(_) => self.matchup.totals.clone(),
+        };
+        let status = self.status();
+        let to_act = self.state.as_ref().and_then(G::to_act);
+        let turn = match (status, to_act) {
+            (Status::Playing, Some(s)) if s == seat => Some("you"),
+            (Status::Playing, Some(_)) => Some("other"),
+            _ => None,
+        };
+        Ok(Listing {
+            id: self.id.as_str().to_string(),
+            open: true,
+            game: G::NAME,
+            kind: self.kind.as_str(),
+            seat,
+            seats: self.seat_infos(),
+            score,
+            status,
+            turn,
+            last_move: touched,
+            version: self.version,
+        })
+    }
+}
