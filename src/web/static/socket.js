@@ -43,6 +43,26 @@ export class TableSocket {
     this.delay = 500;
     this.sent = 0;
     this.closedForGood = false;
+    // A page left for another (kept in the browser's back/forward cache) closes its socket, so that
+    // the table shows the seat away at once rather than connected to a page nobody sees; coming back
+    // to it opens a new one.
+    addEventListener("pagehide", () => this.suspend());
+    addEventListener("pageshow", (event) => {
+      if (event.persisted) this.resume();
+    });
+    this.connect();
+  }
+
+  suspend() {
+    if (this.closedForGood) return;
+    this.suspended = true;
+    this.ws?.close(1000, "page left");
+  }
+
+  resume() {
+    if (!this.suspended || this.closedForGood) return;
+    this.suspended = false;
+    this.delay = 500;
     this.connect();
   }
 
@@ -62,7 +82,7 @@ export class TableSocket {
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", (event) => {
       clearTimeout(this.graceTimer);
-      if (this.ws !== ws || this.closedForGood) return;
+      if (this.ws !== ws || this.closedForGood || this.suspended) return;
       const gone = GONE_CLOSES[event.code];
       if (gone) {
         this.gone({ reason: gone });

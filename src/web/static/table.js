@@ -430,9 +430,11 @@ function gone({ reason, days }) {
   root.lang = tableLang();
   root.dir = tableLang() === "fa" ? "rtl" : "ltr";
   root.replaceChildren(notice);
-  document.getElementById("seat-offered").hidden = true;
-  document.getElementById("replay").hidden = true;
-  document.getElementById("replay-open").hidden = true;
+  // Nothing of the seat is left to use: its header controls and the bars above the board go too.
+  for (const id of ["seat-offered", "replay", "replay-open", "watch-link", "watch-line", "turn-alerts", "name-button", "say-button", "name-form", "phrase-row", "voice", "deal-check"]) {
+    const part = document.getElementById(id);
+    if (part) part.hidden = true;
+  }
   board = null;
   document.title = restingTitle();
   head.focus({ preventScroll: true });

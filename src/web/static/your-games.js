@@ -45,6 +45,8 @@ const WORDS = {
     "wrong-token": "this device no longer holds a seat at it",
   },
   closedLine: (what, why) => `${what}: ${why}. It has been taken off this list.`,
+  someTable: "A table this device had a seat at",
+  heldSince: (at) => (at ? `opened here ${new Date(at).toLocaleDateString()}` : "an older table"),
   unchecked: "The tables could not be checked just now; they are listed as this device remembers them.",
   waking: "The tables are waking up; their state follows in a moment.",
 };
@@ -96,14 +98,22 @@ export function setUpYourGames(section) {
     note.textContent = "";
     section.dataset.state = "checked";
     const open = [];
+    let unsure = false;
     for (const [i, t] of answer.tables.entries()) {
       const asked = tables[i];
       if (!t || !asked || t.id !== asked.id) continue;
       if (t.open) {
         open.push(t);
+      } else if (!WORDS.closed[t.reason]) {
+        // Not closed for good (its record is recovering, say): kept, listed as remembered, and
+        // asked about again soon.
+        open.push({ id: t.id, game: asked.game, remembered: true });
+        unsure = true;
       } else {
         // Closed for good: said once here, and forgotten with its token.
-        const line = el("li", "", WORDS.closedLine(gameName(t.game || asked.game), WORDS.closed[t.reason] || WORDS.closed.unknown));
+        const game = t.game || asked.game;
+        const what = game ? `${gameName(game)} (${WORDS.heldSince(asked.at)})` : WORDS.someTable;
+        const line = el("li", "", WORDS.closedLine(what, WORDS.closed[t.reason]));
         line.dataset.table = t.id;
         line.dataset.reason = t.reason || "unknown";
         closed.append(line);
@@ -111,11 +121,12 @@ export function setUpYourGames(section) {
       }
     }
     closed.hidden = !closed.childElementCount;
+    if (unsure) note.textContent = WORDS.waking;
     // Your turn first, then the most recent move first.
     open.sort((a, b) => Number(b.turn === "you") - Number(a.turn === "you") || (b.last_move || 0) - (a.last_move || 0));
     draw(list, open, hideIfEmpty);
     section.hidden = !open.length && !closed.childElementCount;
-    shownBy = setTimeout(check, EVERY_MS);
+    shownBy = setTimeout(check, unsure ? 5000 : EVERY_MS);
   }
 
   // Back to the page after a while: ask again, since the other players may have moved.
