@@ -16,6 +16,7 @@ mod browser_panjpar;
 mod browser_pishe_pasha;
 mod browser_replay;
 mod browser_voice;
+mod browser_waiting;
 mod browser_watch;
 mod chromium;
 mod fair_shuffle;
