@@ -1,7 +1,8 @@
 #!/bin/bash
 # Many tables on one node, its Redis behind a proxy that holds every byte DELAY_MS each way: opens
-# TABLES friends tables, waits SECONDS, and reports whether any lease was lost or any table rebuilt,
-# with the lease round's time (chaikhana_lease_refresh_seconds). Usage:
+# TABLES friends tables (nobody connects to them; CHAIKHANA_SLEEP_AFTER_SECS keeps them awake, holding
+# their leases, for the whole run), waits SECONDS, and reports whether any lease was lost or any table
+# rebuilt, with the lease round's time (chaikhana_lease_refresh_seconds). Usage:
 #   tests/perf/lease-scale.sh [TABLES] [SECONDS] [DELAY_MS]
 set -eu
 tables=${1:-10000}
@@ -15,7 +16,7 @@ redis-server --port 16389 --save "" --appendonly no > /dev/null &
 python3 "$here/delay-proxy.py" 16388 16389 "$delay" &
 sleep 0.5
 CHAIKHANA_LISTEN=127.0.0.1:18089 CHAIKHANA_REDIS_URL=redis://127.0.0.1:16388 CHAIKHANA_TABLES_PER_MINUTE=0 \
-  CHAIKHANA_SEAT_HOLD_SECS=3600 CHAIKHANA_IDLE_EXPIRY_SECS=3600 CHAIKHANA_LOG_FILTER=warn \
+  CHAIKHANA_SLEEP_AFTER_SECS=3600 CHAIKHANA_LOG_FILTER=warn \
   "$bin" serve > /dev/null 2>&1 &
 sleep 1
 python3 - "$tables" <<'PY'
