@@ -87,6 +87,9 @@ pub struct LocalRouter {
     disk: Option<Arc<Disk>>,
     /// The tables being woken, each behind its own lock, so that one table wakes once.
     waking: Mutex<HashMap<TableId, Arc<tokio::sync::Mutex<()>>>>,
+    /// The tables closed for good whose record is still being removed from the store: a request
+    /// meanwhile hears why, rather than waking the table again.
+    closing: Arc<Mutex<HashMap<TableId, Gone>>>,
 }
 
 impl LocalRouter {
@@ -113,7 +116,13 @@ impl LocalRouter {
             tables,
             disk,
             waking: Mutex::default(),
+            closing: Arc::default(),
         })
+    }
+
+    /// Why the table `id` closed for good, while its record is still being removed.
+    fn closed_for_good(&self, id: &TableId) -> Option<TableRefusal> {
+        lock(&self.closing).get(id).map(|gone| refusal_for(*gone))
     }
 
     /// The store, if tables are kept on disk.
@@ -126,10 +135,17 @@ impl LocalRouter {
     fn config(&self) -> TableConfig {
         let tables = self.tables.clone();
         let disk = self.disk.clone();
+        let closed = self.closing.clone();
         let on_closed = Arc::new(move |id: &TableId, closing: Closing| {
             tables.remove(id);
             if let (Some(disk), Closing::Closed(gone)) = (&disk, closing) {
-                disk.forget(id, Some(gone));
+                lock(&closed).insert(id.clone(), gone);
+                let forgotten = disk.forget(id, Some(gone));
+                let (closed, id) = (closed.clone(), id.clone());
+                actix_rt::spawn(async move {
+                    let _ = forgotten.await;
+                    lock(&closed).remove(&id);
+                });
             }
             if closing == Closing::Asleep {
                 metrics().tables_slept.inc();
@@ -164,22 +180,19 @@ impl LocalRouter {
         let Some(disk) = self.disk.clone() else {
             return Err(TableRefusal::not_found());
         };
-        let lock = {
-            let mut waking = self.waking.lock().unwrap_or_else(|p| p.into_inner());
-            waking.entry(id.clone()).or_default().clone()
-        };
-        let _one_at_a_time = lock.lock().await;
+        let one = lock(&self.waking).entry(id.clone()).or_default().clone();
+        let _one_at_a_time = one.lock().await;
         let woken = self.wake_from(&disk, id).await;
-        self.waking
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(id);
+        lock(&self.waking).remove(id);
         woken
     }
 
     async fn wake_from(&self, disk: &Arc<Disk>, id: &TableId) -> Result<TableHandle, TableRefusal> {
         if let Some(handle) = self.tables.get(id).filter(|h| h.join.connected()) {
             return Ok(handle);
+        }
+        if let Some(refusal) = self.closed_for_good(id) {
+            return Err(refusal);
         }
         let began = Instant::now();
         let found = {
@@ -188,8 +201,7 @@ impl LocalRouter {
         };
         let stored = match found {
             Ok(Ok(Found::Table(stored))) => stored,
-            Ok(Ok(Found::Gone(Gone::Ended))) => return Err(TableRefusal::match_ended()),
-            Ok(Ok(Found::Gone(Gone::Expired))) => return Err(TableRefusal::table_expired()),
+            Ok(Ok(Found::Gone(gone))) => return Err(refusal_for(gone)),
             Ok(Ok(Found::Nothing)) => return Err(TableRefusal::not_found()),
             Ok(Err(e)) => {
                 metrics().store_errors.inc();
@@ -226,6 +238,18 @@ impl LocalRouter {
     }
 }
 
+/// What a request for a table closed for good hears.
+fn refusal_for(gone: Gone) -> TableRefusal {
+    match gone {
+        Gone::Ended => TableRefusal::match_ended(),
+        Gone::Expired => TableRefusal::table_expired(),
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// Opens a table on the thread this runs on: its handle and first snapshot.
 fn open_here(
     request: &OpenTable,
@@ -249,7 +273,7 @@ fn sweep_now_and_then(disk: Arc<Disk>, tables: LocalTables) {
                         .tables_expired
                         .with_label_values(&["expired"])
                         .inc();
-                    disk.forget(id, Some(Gone::Expired));
+                    let _ = disk.forget(id, Some(Gone::Expired));
                 }
             }
             Err(e) => {
@@ -324,14 +348,16 @@ impl Router for LocalRouter {
                 // Kept in memory only: a table is listed only while it is open.
                 return Err(TableRefusal::unavailable());
             };
+            if let Some(refusal) = self.closed_for_good(id) {
+                return Err(refusal);
+            }
             let read = {
                 let id = id.clone();
                 actix_web::rt::task::spawn_blocking(move || disk.find(&id)).await
             };
             match read {
                 Ok(Ok(Found::Table(stored))) => Ok((stored.snapshot, stored.touched)),
-                Ok(Ok(Found::Gone(Gone::Ended))) => Err(TableRefusal::match_ended()),
-                Ok(Ok(Found::Gone(Gone::Expired))) => Err(TableRefusal::table_expired()),
+                Ok(Ok(Found::Gone(gone))) => Err(refusal_for(gone)),
                 Ok(Ok(Found::Nothing)) => Err(TableRefusal::not_found()),
                 Ok(Err(_)) | Err(_) => Err(TableRefusal::unavailable()),
             }

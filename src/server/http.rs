@@ -230,7 +230,7 @@ async fn join_table(state: web::Data<AppState>, path: web::Path<String>) -> Http
             "link": table.id.link(),
         })),
         Ok(Err(r)) => refused(r),
-        Err(_) => refused(TableRefusal::not_found()),
+        Err(_) => refused(TableRefusal::unavailable()),
     }
 }
 
@@ -253,6 +253,15 @@ async fn table_page(state: web::Data<AppState>, path: web::Path<String>) -> Http
                 _ => "lost",
             };
             pages::gone_page(reason, "")
+        }
+        // The table is waking or recovering: the page itself waits for it and plays on.
+        Err(TableRefusal {
+            code: RefusalCode::Unavailable,
+            ..
+        }) => {
+            let mut page = pages::table_page("card");
+            *page.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+            page
         }
         Err(r) => refused(r),
     }

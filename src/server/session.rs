@@ -261,7 +261,9 @@ impl WsSession {
                     Ok(Err(refusal)) => {
                         session.refuse(refusal.code.as_str(), &refusal.message, ctx)
                     }
-                    Err(_) => session.close(1011, "the table has closed", ctx),
+                    // The table stopped meanwhile (it fell asleep, or moved): the page comes back and
+                    // wakes it.
+                    Err(_) => session.close(1012, "the table has moved; reconnecting", ctx),
                 }),
         );
     }

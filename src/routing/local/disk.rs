@@ -93,6 +93,7 @@ enum Job {
     Forget {
         id: TableId,
         gone: Option<Gone>,
+        done: Option<oneshot::Sender<()>>,
     },
     /// Removes the reasons kept long enough.
     Sweep,
@@ -230,12 +231,15 @@ impl Disk {
     }
 
     /// Removes a table's record; `gone` says why it closed for good, kept for its link to say (none:
-    /// the record is simply removed).
-    pub fn forget(&self, id: &TableId, gone: Option<Gone>) {
+    /// the record is simply removed). Resolves once that is committed.
+    pub fn forget(&self, id: &TableId, gone: Option<Gone>) -> oneshot::Receiver<()> {
+        let (done, committed) = oneshot::channel();
         let _ = self.jobs.send(Job::Forget {
             id: id.clone(),
             gone,
+            done: Some(done),
         });
+        committed
     }
 
     fn queue(
@@ -371,7 +375,7 @@ fn commit(db: &Database, batch: &mut Vec<Job>) -> Result<Answers, String> {
                     keep_for,
                     ..
                 } => said.push(tables.keep(id, change, *keep_for, now)?),
-                Job::Forget { id, gone } => tables.forget(id, *gone, now)?,
+                Job::Forget { id, gone, .. } => tables.forget(id, *gone, now)?,
                 Job::Sweep => tables.sweep_gone(now)?,
             }
         }
@@ -381,7 +385,11 @@ fn commit(db: &Database, batch: &mut Vec<Job>) -> Result<Answers, String> {
         .drain(..)
         .filter_map(|job| match job {
             Job::Keep { answer, .. } => Some(answer),
-            Job::Forget { .. } | Job::Sweep => None,
+            Job::Forget { done, .. } => {
+                done.map(|done| done.send(()));
+                None
+            }
+            Job::Sweep => None,
         })
         .zip(said)
         .collect();

@@ -179,8 +179,10 @@ impl Node {
             Err(refusal) => return refusal,
         }
         match self.redis_uptime().await {
+            // Neither a record nor a word of its closing: Redis lost it (or the link was never
+            // a table's, which nobody meets but by typing one).
             Ok(uptime) if uptime >= self.lease * 3 + Duration::from_secs(5) => {
-                TableRefusal::not_found()
+                TableRefusal::record_lost()
             }
             _ => TableRefusal::unavailable(),
         }
