@@ -585,3 +585,29 @@ impl<G: Game> TableCore<G> {
 
 #[cfg(test)]
 mod tests;
+
+/// Tables and their changes for the tests of the stores.
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use super::*;
+    use crate::table::Token;
+
+    /// A computer table of one deal, dealt, its player's token unknown.
+    pub fn computer_table<G: Game>() -> TableCore<G> {
+        let kind = TableKind::Computer;
+        let creator = Token::random().hash();
+        let length = G::Length::default().into();
+        let mut table = tests::open::<G>(kind, length, Level::Standard, creator);
+        table.start_deal();
+        table
+    }
+
+    /// Plays one random legal action (seeded by `seed`) and answers what would go to the store, as
+    /// if it then went.
+    pub fn play_and_change<G: Game>(table: &mut TableCore<G>, seed: u64) -> Option<Change> {
+        tests::play(table, 1, seed);
+        let (change, mark) = table.change_to_store()?;
+        table.stored = Some(mark);
+        Some(change)
+    }
+}

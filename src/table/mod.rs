@@ -6,7 +6,7 @@
 //! [`TableHandle`]: a set of type-erased recipients, so nothing outside knows which game it plays.
 
 mod actor;
-mod core;
+pub(crate) mod core;
 mod frames;
 mod messages;
 mod refusal;

@@ -130,7 +130,7 @@ impl Node {
             _ => {}
         }
         let Some(snapshot) = self.snapshot(id).await? else {
-            return Err(TableRefusal::not_found());
+            return Err(self.missing(id).await);
         };
         let version = snapshot.version;
         let handle = catalog::find(&snapshot.game)

@@ -293,7 +293,8 @@ impl Node {
         })
     }
 
-    /// The game a table plays, from the head of its snapshot.
+    /// The game a table plays, from the head of its snapshot. The table has an owner, so a snapshot
+    /// not there (yet) is one being recovered: asked again shortly, never answered as closed.
     pub(super) async fn game_of(&self, id: &TableId) -> Result<&'static str, TableRefusal> {
         let mut cmd = redis::cmd("GETRANGE");
         cmd.arg(self.layout.snapshot(id)).arg(0).arg(31);
@@ -301,7 +302,7 @@ impl Node {
         let name = head.split(|b| *b == b'\n').next().unwrap_or_default();
         catalog::names()
             .find(|n| n.as_bytes() == name)
-            .ok_or_else(TableRefusal::not_found)
+            .ok_or_else(TableRefusal::unavailable)
     }
 
     /// The table's snapshot, if it has one.

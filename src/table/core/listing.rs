@@ -1,6 +1,7 @@
 //! A table as "Your games" on the home page lists it for one of its seats: the game, who sits where,
 //! the score, whose turn it is and when it last changed. It is made from the table's stored record
-//! (rebuilt without an actor), so listing a sleeping table does not wake it.
+//! (rebuilt without an actor), so listing a sleeping table does not wake it; who is at the table
+//! right now is not in the record, so the listing does not say.
 
 use serde::Serialize;
 
@@ -9,7 +10,7 @@ use super::{Status, TableCore};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::matches::MatchLength;
-use crate::protocol::SeatInfo;
+use crate::protocol::Who;
 use crate::table::TokenHash;
 
 /// One table as its seat's "Your games" entry shows it.
@@ -20,7 +21,7 @@ pub struct Listing {
     pub game: &'static str,
     pub kind: &'static str,
     pub seat: Seat,
-    pub seats: Vec<SeatInfo>,
+    pub seats: Vec<ListedSeat>,
     /// Each seat's score in the match's own unit: deals won, or points.
     pub score: Vec<i64>,
     pub status: Status,
@@ -29,6 +30,14 @@ pub struct Listing {
     /// When the table last changed (Unix ms).
     pub last_move: u64,
     pub version: u64,
+}
+
+/// Who sits in a seat, as a listing tells it.
+#[derive(Serialize)]
+pub struct ListedSeat {
+    pub seat: Seat,
+    pub who: Who,
+    pub name: Option<String>,
 }
 
 impl<G: Game> TableCore<G> {
@@ -53,7 +62,15 @@ impl<G: Game> TableCore<G> {
             game: G::NAME,
             kind: self.kind.as_str(),
             seat,
-            seats: self.seat_infos(),
+            seats: self
+                .seat_infos()
+                .into_iter()
+                .map(|info| ListedSeat {
+                    seat: info.seat,
+                    who: info.who,
+                    name: info.name,
+                })
+                .collect(),
             score,
             status,
             turn,
