@@ -453,6 +453,9 @@ export function createBoard(root, ctx) {
     felt.append(trickZone(v));
     felt.append(seatZone(v, (me() + 2) % 3, "right"));
     board.append(felt);
+    // A watcher sees the table from the first seat's side, which has no seat zone: if away, it is said here.
+    const awayHere = frame.watcher ? awayLine(frame, me(), who(me())) : null;
+    if (awayHere) board.append(awayHere);
     board.append(actionBar(v));
     board.append(handZone(v));
     // Drawers lie over the felt only: the action bar and the hand stay in sight and in reach.

@@ -41,7 +41,12 @@ export function createTurnAlerts(toggle, { lang, game }) {
   const mark = () => toggle.setAttribute("aria-pressed", String(on()));
 
   toggle.hidden = !supported();
-  toggle.textContent = w().label;
+  const label = toggle.querySelector(".turn-alerts-label") || toggle;
+  const relabel = () => {
+    label.textContent = w().label;
+    toggle.title = w().label;
+  };
+  relabel();
   mark();
   toggle.addEventListener("click", async () => {
     if (on()) {
@@ -101,7 +106,7 @@ export function createTurnAlerts(toggle, { lang, game }) {
     },
     /** The label, in the page's language. */
     relabel() {
-      toggle.textContent = w().label;
+      relabel();
       mark();
     },
   };

@@ -252,6 +252,11 @@ export function createBoard(root, ctx) {
     const zone = el("section", "zone hand");
     zone.dataset.area = "hand";
     zone.setAttribute("aria-label", w.yourHand);
+    // A watcher sees the table from the first seat's side: that seat, if away, is said here.
+    if (frame.watcher) {
+      const away = awayLine(frame, frame.seat, who(frame.seat), lang(), "why");
+      if (away) zone.append(away);
+    }
     const row = el("div", "cards");
     row.dir = "ltr";
     const over = frame.status === "deal-over" || frame.status === "match-over";
