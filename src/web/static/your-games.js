@@ -49,6 +49,7 @@ const WORDS = {
   heldSince: (at) => (at ? `opened here ${new Date(at).toLocaleDateString()}` : "an older table"),
   unchecked: "The tables could not be checked just now; they are listed as this device remembers them.",
   waking: "The tables are waking up; their state follows in a moment.",
+  unsure: "Some tables could not be checked just now; they are listed as this device remembers them.",
 };
 
 let shownBy = null; // the timer of the next check
@@ -64,8 +65,20 @@ export function setUpYourGames(section) {
     list.hidden = !list.childElementCount;
   };
 
+  let busy = false;
   async function check() {
     clearTimeout(shownBy);
+    // One check at a time (the page coming back into sight may ask while one is on its way).
+    if (busy) return;
+    busy = true;
+    try {
+      await checkNow();
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function checkNow() {
     const tables = keptTables().slice(0, MOST);
     section.hidden = tables.length === 0 && !closed.childElementCount;
     if (!tables.length) {
@@ -94,7 +107,6 @@ export function setUpYourGames(section) {
       delay = Math.min(delay * 2, EVERY_MS);
       return;
     }
-    delay = 2000;
     note.textContent = "";
     section.dataset.state = "checked";
     const open = [];
@@ -121,12 +133,19 @@ export function setUpYourGames(section) {
       }
     }
     closed.hidden = !closed.childElementCount;
-    if (unsure) note.textContent = WORDS.waking;
+    if (unsure) note.textContent = WORDS.unsure;
     // Your turn first, then the most recent move first.
     open.sort((a, b) => Number(b.turn === "you") - Number(a.turn === "you") || (b.last_move || 0) - (a.last_move || 0));
     draw(list, open, hideIfEmpty);
     section.hidden = !open.length && !closed.childElementCount;
-    shownBy = setTimeout(check, unsure ? 5000 : EVERY_MS);
+    // A table that could not be read is asked about again, less and less often; all read, once a minute.
+    if (unsure) {
+      shownBy = setTimeout(check, delay);
+      delay = Math.min(delay * 2, EVERY_MS);
+    } else {
+      delay = 2000;
+      shownBy = setTimeout(check, EVERY_MS);
+    }
   }
 
   // Back to the page after a while: ask again, since the other players may have moved.
