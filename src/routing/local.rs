@@ -273,7 +273,7 @@ fn sweep_now_and_then(disk: Arc<Disk>, tables: LocalTables) {
                         .tables_expired
                         .with_label_values(&["expired"])
                         .inc();
-                    let _ = disk.forget(id, Some(Gone::Expired));
+                    drop(disk.forget(id, Some(Gone::Expired)));
                 }
             }
             Err(e) => {

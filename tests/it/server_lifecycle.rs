@@ -19,14 +19,14 @@ async fn a_seat_away_longer_than_the_old_hold_comes_back_to_its_seat() {
     let server = TestServer::start(|_| {});
     let (host, guest) = friends(&server).await;
     let table = host.table.clone();
-    let mut clients = vec![server.connect(&host).await];
+    let mut mine = server.connect(&host).await;
     let mut guest_socket = server.connect(&guest).await;
     let version = guest_socket.next_of("view").await["version"].clone();
     let me = server.open("pishe-pasha", "computer", None).await;
     let alone = server.connect(&me).await;
     alone.close().await;
     guest_socket.close().await;
-    let seats = clients[0].next_of("seats").await;
+    let seats = mine.next_of("seats").await;
     assert_eq!(seats["seats"][1]["connected"], false);
     assert_eq!(seats["seats"][1]["who"], "person");
     assert!(
@@ -42,7 +42,7 @@ async fn a_seat_away_longer_than_the_old_hold_comes_back_to_its_seat() {
     let view = back.next_of("view").await;
     assert_eq!(view["seat"], 1);
     assert_eq!(view["version"], version);
-    let seats = clients[0].next_of("seats").await;
+    let seats = mine.next_of("seats").await;
     assert_eq!(seats["seats"][1]["connected"], true);
     assert_eq!(seats["seats"][1]["away_since"], serde_json::Value::Null);
     let mut again = server.connect(&me).await;

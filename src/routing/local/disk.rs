@@ -78,7 +78,7 @@ pub struct Stored {
 
 /// What the store knows of a table id.
 pub enum Found {
-    Table(Stored),
+    Table(Box<Stored>),
     Gone(Gone),
     Nothing,
 }
@@ -177,7 +177,7 @@ impl Disk {
             None => return Err("a stored record without its game".into()),
         };
         let snapshot = Snapshot::from_stored(json)?;
-        Ok(Found::Table(Stored { snapshot, touched }))
+        Ok(Found::Table(Box::new(Stored { snapshot, touched })))
     }
 
     /// The ids of the tables whose time is up at `now` (Unix ms), oldest first.
