@@ -8,6 +8,7 @@ pub mod leaks;
 pub mod players;
 pub mod raw;
 pub mod redis_procs;
+pub mod restarts;
 
 use std::time::Duration;
 
