@@ -32,18 +32,15 @@ async fn click_a_move(client: &Client) -> bool {
     let moved = match state.as_str().unwrap_or("none") {
         "next" => click(client, "#next-deal").await,
         "guess" => click(client, "[data-colour=red]").await,
-        "attack" => {
-            if click(client, ".hand button.card").await {
-                wait_for(
-                    client,
-                    "return !document.querySelector('#attack')?.disabled",
-                    5,
-                )
-                .await;
-                click(client, "#attack").await
-            } else {
-                false
-            }
+        // One card is always an attack; the Attack button lights up only for a legal choice.
+        "attack" if click(client, ".hand button.card").await => {
+            wait_for(
+                client,
+                "return !document.querySelector('#attack')?.disabled",
+                5,
+            )
+            .await;
+            click(client, "#attack").await
         }
         "defend" => {
             click(client, ".hand button.card:not([aria-disabled=true])").await
