@@ -232,6 +232,9 @@ async def play(host, port, table, token, moves, rng):
 
 
 async def open_tables(args):
+    if args.opponents != "computer" and args.moves:
+        sys.exit("moves are played at computer tables only (a friends table waits for its friends): "
+                 "--moves 0 with --opponents friends")
     url = urllib.parse.urlsplit(args.url)
     host, port = url.hostname, url.port or 80
     rng = random.Random(args.seed)
