@@ -255,9 +255,11 @@ impl BotKind {
 /// The random source a computer player draws its choices from.
 pub type BotRng = rand_chacha::ChaCha8Rng;
 
-/// A choice that takes a search, packed to run away from the table's thread: it owns a copy of
-/// everything it needs (the view, the legal actions, what the bot remembers) and returns the action.
-pub type Search<G> = Box<dyn FnOnce(&mut BotRng) -> <G as Game>::Action + Send>;
+/// A choice that takes a search, packed to run away from the table's thread (on the thinking pool,
+/// `crate::thinking`): it owns a copy of everything it needs (the view, the legal actions, what the
+/// bot remembers) and returns the action, spending the share of its budget the pool allows.
+pub type Search<G> =
+    Box<dyn FnOnce(&mut BotRng, crate::games::strong::Allowance) -> <G as Game>::Action + Send>;
 
 /// A computer player. It sees only its own seat's views, never the state, and may remember them.
 pub trait Bot<G: Game>: Send {

@@ -19,3 +19,4 @@ pub mod server;
 pub mod settings;
 pub mod sim;
 pub mod table;
+pub mod thinking;

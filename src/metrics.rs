@@ -23,6 +23,12 @@ pub struct Metrics {
     pub actions_refused: IntCounterVec,
     pub action_seconds: HistogramVec,
     pub computer_think_seconds: HistogramVec,
+    pub thinking_threads: IntGauge,
+    pub thinking_queue: IntGauge,
+    pub thinking_wait_seconds: Histogram,
+    pub thinking_cpu_seconds: HistogramVec,
+    pub thinking_shortened: IntCounterVec,
+    pub thinking_dropped: IntCounter,
     pub matches_finished: IntCounterVec,
     pub reconnects: IntCounter,
     pub resyncs: IntCounter,
@@ -64,6 +70,11 @@ pub struct GameMeters {
 /// Latency buckets from a tenth of a millisecond to two and a half seconds.
 const LATENCY_BUCKETS: &[f64] = &[
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
+
+/// Buckets of a wait for the thinking pool, from a millisecond to ten seconds (the alert is at one).
+const WAIT_BUCKETS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 ];
 
 /// Registers `made` (once), a metric that must have been valid, and hands it back.
@@ -188,6 +199,43 @@ impl Metrics {
                 "computer_think_seconds",
                 "Time a computer player takes to choose a move.",
                 &["game"],
+            ),
+            thinking_threads: gauge(
+                &r,
+                "thinking_threads",
+                "Threads of the thinking pool, where the computers think.",
+            ),
+            thinking_queue: gauge(
+                &r,
+                "thinking_queue",
+                "Computers' decisions asked of the thinking pool and not yet begun.",
+            ),
+            thinking_wait_seconds: registered(
+                &r,
+                Histogram::with_opts(
+                    HistogramOpts::from(named(
+                        "thinking_wait_seconds",
+                        "Time a computer's decision waits in the thinking pool's queue before it is thought.",
+                    ))
+                    .buckets(WAIT_BUCKETS.to_vec()),
+                ),
+            ),
+            thinking_cpu_seconds: histogram_vec(
+                &r,
+                "thinking_cpu_seconds",
+                "CPU time of the thinking thread spent on one computer's decision, by game and level.",
+                &["game", "level"],
+            ),
+            thinking_shortened: counter_vec(
+                &r,
+                "thinking_shortened_total",
+                "Decisions given less than their whole budget (never under the floor) because the thinking pool's queue was long, by game and level.",
+                &["game", "level"],
+            ),
+            thinking_dropped: counter(
+                &r,
+                "thinking_dropped_total",
+                "Decisions dropped unthought because their table had moved on (or stopped) by their turn.",
             ),
             matches_finished: counter_vec(
                 &r,
@@ -386,6 +434,10 @@ mod tests {
             "chaikhana_store_commit_seconds_bucket",
             "chaikhana_store_errors_total",
             "chaikhana_tables_asleep",
+            "chaikhana_thinking_threads",
+            "chaikhana_thinking_queue",
+            "chaikhana_thinking_wait_seconds_bucket",
+            "chaikhana_thinking_dropped_total",
         ] {
             assert!(text.contains(name), "{name} missing");
         }

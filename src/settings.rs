@@ -64,6 +64,14 @@ pub struct Settings {
     pub workers: usize,
     pub bot_delay_ms: u64,
     pub strong_budget_ms: u64,
+    /// Threads of the thinking pool (0: the cores less one, at least one).
+    pub thinking_threads: usize,
+    /// The nice value of the thinking threads.
+    pub thinking_nice: i32,
+    /// The least a decision is given under load, in ms of CPU time.
+    pub thinking_floor_ms: u64,
+    /// Decisions waiting longer than this (ms) saturate the pool.
+    pub thinking_saturated_ms: u64,
     pub offer_seat_after_secs: u64,
     pub sleep_after_secs: u64,
     pub friends_table_expiry_secs: u64,
@@ -172,6 +180,18 @@ impl Settings {
     /// How long the strong computer thinks per decision.
     pub fn strong_budget(&self) -> crate::games::strong::Budget {
         crate::games::strong::Budget::Time(Duration::from_millis(self.strong_budget_ms))
+    }
+
+    /// The thinking pool's shape: its threads (the cores less one when 0), its nice value (kept to
+    /// 0..=19: a thread may lower its priority, not raise it), the floor of a shortened budget and when
+    /// it is saturated.
+    pub fn thinking(&self) -> crate::thinking::Shape {
+        crate::thinking::Shape {
+            threads: crate::thinking::Shape::threads_for(self.thinking_threads),
+            nice: self.thinking_nice.clamp(0, 19),
+            floor: Duration::from_millis(self.thinking_floor_ms),
+            saturated_after: Duration::from_millis(self.thinking_saturated_ms),
+        }
     }
 
     pub fn bot_delay(&self) -> Duration {
@@ -463,5 +483,25 @@ mod tests {
         assert_eq!(settings.offer_seat_after(), Duration::from_secs(600));
         assert_eq!(settings.redis_lease(), Duration::from_millis(300));
         assert_eq!(settings.ping_interval(), Duration::from_secs(1));
+    }
+
+    #[test]
+    fn the_thinking_pool_has_the_cores_less_one_by_default_and_at_least_one_thread() {
+        let shape = Settings::defaults().thinking();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(shape.threads, cores.saturating_sub(1).max(1));
+        assert_eq!(shape.nice, 10);
+        assert_eq!(shape.floor, Duration::from_millis(20));
+        assert_eq!(shape.saturated_after, Duration::from_secs(1));
+        let settings = with_env(&[
+            ("CHAIKHANA_THINKING_THREADS", "3"),
+            ("CHAIKHANA_THINKING_NICE", "-5"),
+            ("CHAIKHANA_THINKING_FLOOR_MS", "5"),
+        ])
+        .unwrap();
+        let shape = settings.thinking();
+        assert_eq!(shape.threads, 3);
+        assert_eq!(shape.nice, 0, "a thread may not raise its priority");
+        assert_eq!(shape.floor, Duration::from_millis(5));
     }
 }

@@ -1,4 +1,5 @@
-//! What the three games' strong computers share: how long they may think (the [`Budget`]), the
+//! What the three games' strong computers share: how long they may think (the [`Budget`], in CPU time
+//! of the thread that thinks, and the [`Allowance`] the thinking pool gives a decision under load), the
 //! choice by playouts over sampled deals ([`best_by_playouts`]), and the computer itself ([`Strong`]),
 //! which remembers its views and decides as its game's [`Thinking`] says.
 //!
@@ -6,6 +7,7 @@
 //! agree with everything it has seen (a *determinization*), plays each candidate action in the drawn
 //! deal, lets the standard computers finish it, and keeps the candidate that did best on average.
 
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use crate::game::{Bot, BotKind, BotRng, Game, Search};
@@ -73,8 +75,8 @@ impl<G: Thinking> Bot<G> for Strong<G> {
             legal.to_vec(),
             self.budget,
         );
-        Some(Box::new(move |rng: &mut BotRng| {
-            decide_legally::<G>(&memory, &view, &legal, budget, rng)
+        Some(Box::new(move |rng: &mut BotRng, allowance: Allowance| {
+            decide_legally::<G>(&memory, &view, &legal, budget.allowed(allowance), rng)
         }))
     }
 }
@@ -98,19 +100,96 @@ fn decide_legally<G: Thinking>(
 /// How much thinking one decision gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
-    /// At most this long of one core.
+    /// At most this much CPU time of the thread that thinks ([`CpuTime`]): a machine busy with other
+    /// work makes the decision take longer, never think less.
     Time(Duration),
     /// Exactly this many sampled deals, each played out once per candidate: the same seed then gives
     /// the same choices, however busy the machine is.
     Samples(u32),
 }
 
+impl Budget {
+    /// The budget of a decision given `allowance`: a time budget cut to its share, never under the
+    /// allowance's floor (nor over the whole budget); a budget in samples stays whole, so that the same
+    /// seed still gives the same choice.
+    pub fn allowed(self, allowance: Allowance) -> Budget {
+        match self {
+            Budget::Time(limit) if allowance.share < 1.0 => Budget::Time(
+                limit
+                    .mul_f64(allowance.share)
+                    .max(allowance.floor)
+                    .min(limit),
+            ),
+            budget => budget,
+        }
+    }
+}
+
+/// How much of its budget the thinking pool lets one decision spend: all of it while the queue is
+/// short, a share of it, never under a floor, while it is long (see `crate::thinking`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Allowance {
+    share: f64,
+    floor: Duration,
+}
+
+impl Allowance {
+    /// The whole budget.
+    pub const WHOLE: Allowance = Allowance {
+        share: 1.0,
+        floor: Duration::ZERO,
+    };
+
+    /// `share` of the budget (kept between 0 and 1), and never less than `floor`.
+    pub fn share(share: f64, floor: Duration) -> Allowance {
+        let share = if share.is_nan() {
+            1.0
+        } else {
+            share.clamp(0.0, 1.0)
+        };
+        Allowance { share, floor }
+    }
+
+    /// Whether the decision is given less than its whole budget.
+    pub fn shortens(&self) -> bool {
+        self.share < 1.0
+    }
+}
+
+/// A moment of the CPU time of the thread that reads it (Linux's `CLOCK_THREAD_CPUTIME_ID`): the time
+/// that thread has run on a core, not the time it has waited for one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CpuTime(Duration);
+
+impl CpuTime {
+    /// The CPU time of this thread now.
+    pub fn now() -> CpuTime {
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime only writes the timespec it is given.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0 {
+            CpuTime(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+        } else {
+            // No clock of the thread's time (never on Linux): wall time, which at least ends.
+            static SINCE: LazyLock<Instant> = LazyLock::new(Instant::now);
+            CpuTime(SINCE.elapsed())
+        }
+    }
+
+    /// The CPU time this thread has used since this moment (it must be read on the same thread).
+    pub fn elapsed(self) -> Duration {
+        CpuTime::now().0.saturating_sub(self.0)
+    }
+}
+
 /// The budget when nothing else is set: 200 ms a decision.
 pub const DEFAULT_BUDGET: Budget = Budget::Time(Duration::from_millis(200));
 
-/// Counts a search's spending against its budget.
+/// Counts a search's spending against its budget, in CPU time of the thread it runs on.
 pub struct Clock {
-    started: Instant,
+    started: CpuTime,
     budget: Budget,
     samples: u32,
 }
@@ -118,7 +197,7 @@ pub struct Clock {
 impl Clock {
     pub fn start(budget: Budget) -> Clock {
         Clock {
-            started: Instant::now(),
+            started: CpuTime::now(),
             budget,
             samples: 0,
         }
@@ -261,5 +340,113 @@ mod tests {
         );
         let clock = Clock::start(Budget::Time(Duration::ZERO));
         assert!(clock.more());
+    }
+
+    #[test]
+    fn a_time_budget_counts_the_threads_cpu_time_not_the_time_it_waits() {
+        let started = CpuTime::now();
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(
+            started.elapsed() < Duration::from_millis(25),
+            "asleep is not thinking"
+        );
+        let mut clock = Clock::start(Budget::Time(Duration::from_millis(30)));
+        clock.spend();
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(clock.more(), "the budget is still there after a sleep");
+        let busy = std::time::Instant::now();
+        let mut spin = 0u64;
+        while clock.more() {
+            spin = std::hint::black_box(spin.wrapping_add(1));
+            assert!(busy.elapsed() < Duration::from_secs(10), "the budget ends");
+        }
+        assert!(started.elapsed() >= Duration::from_millis(30));
+    }
+
+    #[test]
+    fn an_allowance_cuts_a_time_budget_to_its_share_never_under_the_floor() {
+        let whole = Budget::Time(Duration::from_millis(200));
+        let floor = Duration::from_millis(20);
+        assert_eq!(whole.allowed(Allowance::WHOLE), whole);
+        assert_eq!(
+            whole.allowed(Allowance::share(0.25, floor)),
+            Budget::Time(Duration::from_millis(50))
+        );
+        assert_eq!(
+            whole.allowed(Allowance::share(0.0, floor)),
+            Budget::Time(floor)
+        );
+        // The floor never lengthens a budget shorter than itself.
+        let short = Budget::Time(Duration::from_millis(5));
+        assert_eq!(short.allowed(Allowance::share(0.1, floor)), short);
+        assert!(!Allowance::WHOLE.shortens());
+        assert!(Allowance::share(0.5, floor).shortens());
+        assert_eq!(
+            Allowance::share(f64::NAN, floor),
+            Allowance::share(1.0, floor)
+        );
+    }
+
+    /// A computer that decides through its search, as a table does, given `allowance`.
+    struct Searching<G: Game>(Box<dyn Bot<G>>, Allowance);
+
+    impl<G: Game> Bot<G> for Searching<G> {
+        fn kind(&self) -> BotKind {
+            self.0.kind()
+        }
+
+        fn observes(&self) -> bool {
+            self.0.observes()
+        }
+
+        fn observe(&mut self, view: &G::View) {
+            self.0.observe(view);
+        }
+
+        fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut BotRng) -> G::Action {
+            let search = self
+                .0
+                .search(view, legal)
+                .expect("a strong computer searches");
+            search(rng, self.1)
+        }
+    }
+
+    /// Self-play of `G`'s strong computer in seat 0, every decision shortened to `floor`, against
+    /// standard computers; `self_play` checks that every choice is legal.
+    fn shortened_to_the_floor<G: Game>(deals: u64, floor: Duration) {
+        let shortest = Allowance::share(0.0, floor);
+        let outcomes = self_play::<G>(
+            deals,
+            42,
+            |seat| {
+                let kind = if seat.index() == 0 {
+                    BotKind::Strong
+                } else {
+                    BotKind::Computer
+                };
+                let bot = G::bot(kind, seat, DEFAULT_BUDGET).expect("every game has both");
+                if seat.index() == 0 {
+                    Box::new(Searching(bot, shortest))
+                } else {
+                    bot
+                }
+            },
+            |_, _| {},
+        );
+        assert_eq!(outcomes.len() as u64, deals);
+    }
+
+    #[test]
+    fn a_decision_shortened_to_the_floor_is_still_a_legal_action_in_every_game() {
+        use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+        // At the default floor, and at none at all (one sampled deal a decision).
+        let floor = crate::settings::Settings::defaults().thinking().floor;
+        shortened_to_the_floor::<Panjpar>(1, floor);
+        shortened_to_the_floor::<PishePasha>(1, floor);
+        shortened_to_the_floor::<Ganjifa>(1, floor);
+        shortened_to_the_floor::<Panjpar>(12, Duration::ZERO);
+        shortened_to_the_floor::<PishePasha>(12, Duration::ZERO);
+        shortened_to_the_floor::<Ganjifa>(12, Duration::ZERO);
     }
 }

@@ -92,6 +92,8 @@ impl Running {
 /// Binds and starts the server on the current actix runtime; signals are left to the caller.
 pub fn start(settings: Settings) -> std::io::Result<Running> {
     crate::settings::raise_open_file_limit();
+    // The computers think on the pool's threads alone, made before any table is.
+    crate::thinking::start(settings.thinking());
     let settings = Arc::new(settings);
     let router = routing::from_settings(&settings).map_err(std::io::Error::other)?;
     let registry = Arc::new(SessionRegistry::default());

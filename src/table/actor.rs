@@ -2,7 +2,8 @@
 //! [`TableCore`]. It hands the core each message with the time, then carries out the effects the core
 //! answers with: frames go out with `try_send` into each socket's bounded queue (a socket that cannot
 //! keep up is reported back to the core, which drops it), changes go to the store while the actor takes
-//! no other message, timers are set on the actor's context, and searches run on a blocking thread.
+//! no other message, timers are set on the actor's context, and searches are asked of the thinking
+//! pool (`crate::thinking`), whose choice comes back as a message.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -26,6 +27,7 @@ use crate::game::{BotRng, Game};
 use crate::matches::MatchLength;
 use crate::metrics::metrics;
 use crate::outbox::NotQueued;
+use crate::thinking::{self, Asker, Decision};
 
 pub struct Table<G: Game> {
     core: TableCore<G>,
@@ -39,6 +41,9 @@ pub struct Table<G: Game> {
     closing: Closing,
     /// The effects being carried out (kept to keep its room).
     batch: Vec<Effect<G>>,
+    /// The table as the thinking pool knows it: told the version after every change, so that a
+    /// decision asked on an old one is dropped unthought.
+    asker: Asker,
 }
 
 impl<G: Game> Table<G> {
@@ -87,6 +92,7 @@ impl<G: Game> Table<G> {
             // A table stopped for any other reason (the process stopping) keeps its record.
             closing: Closing::Asleep,
             batch: Vec::new(),
+            asker: Asker::new(),
         }
     }
 
@@ -111,6 +117,7 @@ impl<G: Game> Table<G> {
             }
         }
         self.batch = batch;
+        self.asker.moved_to(self.core.version());
     }
 
     fn carry_out_one(&mut self, effect: Effect<G>, ctx: &mut Context<Self>) {
@@ -164,20 +171,20 @@ impl<G: Game> Table<G> {
                 seed,
             } => {
                 let table = ctx.address();
-                actix_web::rt::task::spawn_blocking(move || {
-                    let mut rng = BotRng::seed_from_u64(seed);
-                    let thinking = Instant::now();
-                    let action = search(&mut rng);
-                    metrics()
-                        .computer_think_seconds
-                        .with_label_values(&[G::NAME])
-                        .observe(thinking.elapsed().as_secs_f64());
-                    table.do_send(Thought {
-                        seat,
-                        version,
-                        action,
+                // The pool compares the decision's version with the table's before thinking it.
+                self.asker.moved_to(self.core.version());
+                let level = self.core.level().unwrap_or_default().as_str();
+                let decision =
+                    Decision::new(&self.asker, version, G::NAME, level, move |allowed| {
+                        let mut rng = BotRng::seed_from_u64(seed);
+                        let action = search(&mut rng, allowed);
+                        table.do_send(Thought {
+                            seat,
+                            version,
+                            action,
+                        });
                     });
-                });
+                thinking::pool().ask(decision);
             }
             Effect::Seated => {
                 if let Some(seated) = self.joins.pop_front() {
@@ -232,6 +239,7 @@ impl<G: Game> Actor for Table<G> {
     }
 
     fn stopped(&mut self, _ctx: &mut Context<Self>) {
+        self.asker.gone();
         metrics()
             .tables_active
             .with_label_values(&[G::NAME, self.core.kind().as_str()])

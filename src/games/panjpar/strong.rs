@@ -163,7 +163,7 @@ impl Thinking for Panjpar {
         if candidates.len() <= 1 {
             return candidates.first().map_or(legal[0], Candidate::first_action);
         }
-        let started = std::time::Instant::now();
+        let started = crate::games::strong::CpuTime::now();
         let mut solver = Endgame::new(trump, root_nodes(budget));
         if !view.stock_left {
             if let Some(state) = memory.sample(view, rng) {

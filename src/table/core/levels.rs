@@ -32,7 +32,7 @@ impl<G: Game> TableCore<G> {
     }
 
     /// How well the computers play, at a computer table.
-    pub(super) fn level(&self) -> Option<Level> {
+    pub fn level(&self) -> Option<Level> {
         self.level
     }
 }

@@ -1,0 +1,414 @@
+//! The thinking pool: the only threads where the computers think, so that a node full of strong
+//! computers still serves every socket and table at once.
+//!
+//! - **Bounded**: a fixed number of OS threads (the setting `thinking_threads`; by default the cores
+//!   less one, at least one), made at start and never more. Nothing else runs on them, and nothing of
+//!   the computers' searches runs anywhere else.
+//! - **Below the tables**: each thread lowers its own scheduling priority (`thinking_nice`, nice 10 by
+//!   default), so that when the cores are wanted the socket and table threads win them.
+//! - **Fair**: a table has at most one decision being thought at a time; its next one waits behind it.
+//!   Across tables, decisions are taken in the order they were asked (first come, first served).
+//! - **Fresh**: a decision asked on a version the table has left by the time its turn comes is dropped
+//!   unthought (the table also ignores a choice made on an old version).
+//! - **Honest under load**: while more decisions wait than there are threads, each is given a share of
+//!   its budget (threads / waiting, so that the queue drains in about one whole budget), never less
+//!   than the floor `thinking_floor_ms`; such a decision is counted in
+//!   `chaikhana_thinking_shortened_total`. Budgets are CPU time of the thinking thread
+//!   ([`crate::games::strong::Budget`]), so a busy machine makes a decision slower, never weaker.
+//! - **Knows its capacity**: it is saturated when decisions have waited longer than
+//!   `thinking_saturated_ms`; `/readyz` then says that the node takes no new strong computer table,
+//!   and `POST /api/tables` refuses one with 503.
+
+use std::collections::{HashSet, VecDeque};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::games::strong::{Allowance, CpuTime};
+use crate::metrics::metrics;
+
+/// How a pool is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// How many threads think at once (at least one).
+    pub threads: usize,
+    /// The nice value each thread takes (0 leaves the priority as it is; 19 is the lowest).
+    pub nice: i32,
+    /// The least of its budget a decision is given, however long the queue.
+    pub floor: Duration,
+    /// Decisions that wait longer than this saturate the pool.
+    pub saturated_after: Duration,
+}
+
+impl Shape {
+    /// The number of threads the setting `threads` means: itself, or with 0 the cores less one, at
+    /// least one.
+    pub fn threads_for(threads: usize) -> usize {
+        if threads > 0 {
+            return threads;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        cores.saturating_sub(1).max(1)
+    }
+}
+
+impl Default for Shape {
+    /// The shape config/default.toml gives.
+    fn default() -> Shape {
+        crate::settings::Settings::defaults().thinking()
+    }
+}
+
+/// A table as the pool knows it: a number of its own, and the version the table is at now (updated
+/// by the table as it moves on), against which a waiting decision is found stale.
+#[derive(Clone, Debug)]
+pub struct Asker {
+    table: u64,
+    version: Arc<AtomicU64>,
+}
+
+/// The version of a table that has stopped: every decision it asked for is stale.
+const GONE: u64 = u64::MAX;
+
+impl Asker {
+    pub fn new() -> Asker {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Asker {
+            table: NEXT.fetch_add(1, Ordering::Relaxed),
+            version: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// The table is now at `version`.
+    pub fn moved_to(&self, version: u64) {
+        self.version.store(version, Ordering::Release);
+    }
+
+    /// The table has stopped: nothing it asked for is wanted any more.
+    pub fn gone(&self) {
+        self.moved_to(GONE);
+    }
+
+    fn at(&self, version: u64) -> bool {
+        self.version.load(Ordering::Acquire) == version
+    }
+}
+
+impl Default for Asker {
+    fn default() -> Asker {
+        Asker::new()
+    }
+}
+
+/// One decision to think: the table that asks, the version it was asked on, its game and level (for
+/// the metrics), and the thinking itself, which owns everything it needs and hands its choice back
+/// (to the table, by message) before it returns.
+pub struct Decision {
+    asker: Asker,
+    version: u64,
+    game: &'static str,
+    level: &'static str,
+    asked: Instant,
+    think: Box<dyn FnOnce(Allowance) + Send>,
+}
+
+impl Decision {
+    pub fn new(
+        asker: &Asker,
+        version: u64,
+        game: &'static str,
+        level: &'static str,
+        think: impl FnOnce(Allowance) + Send + 'static,
+    ) -> Decision {
+        Decision {
+            asker: asker.clone(),
+            version,
+            game,
+            level,
+            asked: Instant::now(),
+            think: Box::new(think),
+        }
+    }
+
+    fn stale(&self) -> bool {
+        !self.asker.at(self.version)
+    }
+}
+
+/// How loaded a pool is now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Load {
+    pub threads: usize,
+    /// Decisions asked and not yet begun.
+    pub waiting: usize,
+    /// Decisions being thought now.
+    pub thinking: usize,
+    /// How long the oldest waiting decision has waited.
+    pub oldest_wait: Duration,
+    /// How long the decision begun last had waited.
+    pub last_wait: Duration,
+    /// Decisions wait longer than the shape's `saturated_after`: no new strong computer table.
+    pub saturated: bool,
+}
+
+/// A pool of thinking threads (see the module's documentation). Dropping it stops its threads once
+/// the decisions they are thinking end; the ones still waiting are dropped.
+pub struct Pool {
+    shared: Arc<Shared>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+struct Shared {
+    shape: Shape,
+    queue: Mutex<Queue>,
+    /// Signalled when a decision is asked, and when the pool stops.
+    asked: Condvar,
+}
+
+#[derive(Default)]
+struct Queue {
+    /// Decisions not yet begun, oldest first.
+    waiting: VecDeque<Decision>,
+    /// The tables whose decision is being thought.
+    thinking: HashSet<u64>,
+    /// How long the decision begun last had waited, and when it began.
+    last_wait: Duration,
+    last_begun: Option<Instant>,
+    stopping: bool,
+}
+
+impl Queue {
+    /// The oldest waiting decision whose table has none being thought, taken out of the queue; stale
+    /// ones met on the way are dropped.
+    fn next(&mut self) -> Option<Decision> {
+        let before = self.waiting.len();
+        self.waiting.retain(|decision| !decision.stale());
+        let dropped = before - self.waiting.len();
+        if dropped > 0 {
+            metrics().thinking_dropped.inc_by(dropped as u64);
+        }
+        let thinking = &self.thinking;
+        let index = self
+            .waiting
+            .iter()
+            .position(|decision| !thinking.contains(&decision.asker.table))?;
+        self.waiting.remove(index)
+    }
+}
+
+impl Pool {
+    /// Starts a pool of `shape.threads` threads (at least one).
+    pub fn new(shape: Shape) -> Pool {
+        let shape = Shape {
+            threads: shape.threads.max(1),
+            ..shape
+        };
+        let shared = Arc::new(Shared {
+            shape,
+            queue: Mutex::new(Queue::default()),
+            asked: Condvar::new(),
+        });
+        let threads = (0..shape.threads)
+            .map(|i| {
+                let shared = shared.clone();
+                std::thread::Builder::new()
+                    .name(format!("chaikhana-think-{i}"))
+                    .spawn(move || shared.work())
+                    .expect("a thinking thread starts")
+            })
+            .collect();
+        metrics().thinking_threads.add(shape.threads as i64);
+        Pool { shared, threads }
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shared.shape
+    }
+
+    /// Queues a decision; its thinking runs on one of the pool's threads, after every decision asked
+    /// before it (and after its own table's previous one), unless it is stale by then.
+    pub fn ask(&self, decision: Decision) {
+        let mut queue = self.shared.lock();
+        if queue.stopping {
+            return;
+        }
+        queue.waiting.push_back(decision);
+        metrics().thinking_queue.inc();
+        drop(queue);
+        self.shared.asked.notify_one();
+    }
+
+    /// How loaded the pool is now.
+    pub fn load(&self) -> Load {
+        let queue = self.shared.lock();
+        let oldest_wait = queue
+            .waiting
+            .front()
+            .map_or(Duration::ZERO, |d| d.asked.elapsed());
+        let limit = self.shared.shape.saturated_after;
+        // The decision begun last counts while it is recent: the queue's head may have just been
+        // taken by a thread, and the next one asked a moment ago.
+        let lately = queue.last_begun.is_some_and(|at| at.elapsed() <= limit);
+        Load {
+            threads: self.shared.shape.threads,
+            waiting: queue.waiting.len(),
+            thinking: queue.thinking.len(),
+            oldest_wait,
+            last_wait: queue.last_wait,
+            saturated: oldest_wait > limit
+                || (!queue.waiting.is_empty() && lately && queue.last_wait > limit),
+        }
+    }
+
+    /// Whether decisions wait longer than they should: the node takes no new strong computer table.
+    pub fn saturated(&self) -> bool {
+        self.load().saturated
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        let waiting = {
+            let mut queue = self.shared.lock();
+            queue.stopping = true;
+            std::mem::take(&mut queue.waiting)
+        };
+        metrics().thinking_queue.sub(waiting.len() as i64);
+        drop(waiting);
+        self.shared.asked.notify_all();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+        metrics()
+            .thinking_threads
+            .sub(self.shared.shape.threads as i64);
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // A panic never happens while the queue is held; were it to, the queue is still whole.
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A thinking thread's life: take the next decision, think it, and again, until the pool stops.
+    fn work(&self) {
+        lower_priority(self.shape.nice);
+        loop {
+            let (decision, allowance) = {
+                let mut queue = self.lock();
+                let decision = loop {
+                    if queue.stopping {
+                        return;
+                    }
+                    let before = queue.waiting.len();
+                    let next = queue.next();
+                    let gone = before - queue.waiting.len();
+                    metrics().thinking_queue.sub(gone as i64);
+                    if let Some(decision) = next {
+                        break decision;
+                    }
+                    queue = self.asked.wait(queue).unwrap_or_else(|e| e.into_inner());
+                };
+                queue.thinking.insert(decision.asker.table);
+                let wait = decision.asked.elapsed();
+                queue.last_wait = wait;
+                queue.last_begun = Some(Instant::now());
+                metrics().thinking_wait_seconds.observe(wait.as_secs_f64());
+                let allowance = self.allowance(queue.waiting.len());
+                (decision, allowance)
+            };
+            let table = decision.asker.table;
+            self.think(decision, allowance);
+            self.lock().thinking.remove(&table);
+            // This thread looks for the next decision itself; another may have been waiting only
+            // for this table's turn to end, and an idle thread may take it sooner.
+            self.asked.notify_one();
+        }
+    }
+
+    /// The share of its budget a decision gets while `waiting` others wait: all of it while there
+    /// are no more than threads, then threads / waiting (at least the floor), so that the queue
+    /// thought at that pace takes about one whole budget.
+    fn allowance(&self, waiting: usize) -> Allowance {
+        let threads = self.shape.threads;
+        if waiting <= threads {
+            return Allowance::WHOLE;
+        }
+        Allowance::share(threads as f64 / waiting as f64, self.shape.floor)
+    }
+
+    fn think(&self, decision: Decision, allowance: Allowance) {
+        let Decision {
+            game, level, think, ..
+        } = decision;
+        if allowance.shortens() {
+            metrics()
+                .thinking_shortened
+                .with_label_values(&[game, level])
+                .inc();
+        }
+        let started = Instant::now();
+        let cpu = CpuTime::now();
+        // A search that panics loses its decision (the table is woken again by its next event), not
+        // the thread.
+        if std::panic::catch_unwind(AssertUnwindSafe(|| think(allowance))).is_err() {
+            tracing::error!(game, level, "a computer's search panicked");
+        }
+        metrics()
+            .thinking_cpu_seconds
+            .with_label_values(&[game, level])
+            .observe(cpu.elapsed().as_secs_f64());
+        metrics()
+            .computer_think_seconds
+            .with_label_values(&[game])
+            .observe(started.elapsed().as_secs_f64());
+    }
+}
+
+/// Gives this thread the nice value `nice` (Linux sets it per thread), so the process's other
+/// threads win the cores when they want them.
+fn lower_priority(nice: i32) {
+    if nice == 0 {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid has no preconditions; setpriority changes only this thread's nice value.
+        let done = unsafe {
+            let thread = libc::gettid();
+            libc::setpriority(libc::PRIO_PROCESS, thread as libc::id_t, nice)
+        };
+        if done != 0 {
+            tracing::warn!(
+                nice,
+                error = %std::io::Error::last_os_error(),
+                "a thinking thread could not lower its priority"
+            );
+        }
+    }
+}
+
+static POOL: OnceLock<Pool> = OnceLock::new();
+
+/// Starts the process's pool with `shape`, unless it has started already (then that one stays).
+pub fn start(shape: Shape) -> &'static Pool {
+    let pool = POOL.get_or_init(|| Pool::new(shape));
+    if pool.shape() != shape {
+        tracing::warn!(
+            "the thinking pool had started with {:?}; {shape:?} is not used",
+            pool.shape()
+        );
+    }
+    pool
+}
+
+/// The process's pool (started with the default shape when [`start`] was not called first).
+pub fn pool() -> &'static Pool {
+    POOL.get_or_init(|| Pool::new(Shape::default()))
+}
+
+#[cfg(test)]
+mod tests;

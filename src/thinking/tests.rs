@@ -1,0 +1,264 @@
+//! The pool's promises, shown with searches that count, wait and tell: no more at once than its
+//! threads, a table's decisions one at a time, stale ones dropped, tables first come first served,
+//! shares of the budget under load, and saturation.
+
+use std::sync::atomic::AtomicUsize;
+use std::sync::mpsc::{channel, Receiver, Sender};
+
+use super::*;
+
+/// Long enough for a thread that could start something to have started it.
+const SETTLE: Duration = Duration::from_millis(100);
+/// Longer than any test waits for what must happen.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+fn pool(threads: usize) -> Pool {
+    Pool::new(Shape {
+        threads,
+        nice: 0,
+        floor: Duration::from_millis(20),
+        saturated_after: Duration::from_secs(1),
+    })
+}
+
+/// A decision of `asker`'s at the version it is at now, whose thinking runs `think`.
+fn decision(asker: &Asker, think: impl FnOnce(Allowance) + Send + 'static) -> Decision {
+    let version = asker.version.load(Ordering::Acquire);
+    Decision::new(asker, version, "test", "strong", think)
+}
+
+/// A decision that tells `events` it began (with `name`), waits until `gate` opens, and tells it ended.
+fn held(asker: &Asker, name: &'static str, events: &Sender<String>) -> (Decision, Sender<()>) {
+    let (open, gate) = channel::<()>();
+    let events = events.clone();
+    let decision = decision(asker, move |_| {
+        events.send(format!("{name} began")).unwrap();
+        let _ = gate.recv_timeout(PATIENCE);
+        events.send(format!("{name} ended")).unwrap();
+    });
+    (decision, open)
+}
+
+/// A decision that only tells `events` it ran, with `name`.
+fn told(asker: &Asker, name: &'static str, events: &Sender<String>) -> Decision {
+    let events = events.clone();
+    decision(asker, move |_| events.send(name.to_string()).unwrap())
+}
+
+fn next(events: &Receiver<String>) -> String {
+    events
+        .recv_timeout(PATIENCE)
+        .expect("the pool thinks what it is asked")
+}
+
+fn nothing_more(events: &Receiver<String>) {
+    if let Ok(event) = events.recv_timeout(SETTLE) {
+        panic!("nothing more should have happened, but: {event}");
+    }
+}
+
+#[test]
+fn the_pool_never_thinks_more_decisions_at_once_than_it_has_threads() {
+    for threads in [1, 3] {
+        let pool = pool(threads);
+        let running = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let (done, finished) = channel();
+        for _ in 0..40 {
+            let (running, most, done) = (running.clone(), most.clone(), done.clone());
+            // Each decision from a table of its own: only the pool's size holds them back.
+            pool.ask(decision(&Asker::new(), move |_| {
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(3));
+                running.fetch_sub(1, Ordering::SeqCst);
+                done.send(()).unwrap();
+            }));
+        }
+        for _ in 0..40 {
+            finished.recv_timeout(PATIENCE).unwrap();
+        }
+        assert_eq!(most.load(Ordering::SeqCst), threads);
+        // The last decisions told they ended a moment before their threads let them go.
+        let since = Instant::now();
+        while pool.load().thinking > 0 && since.elapsed() < PATIENCE {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!((pool.load().waiting, pool.load().thinking), (0, 0));
+    }
+}
+
+#[test]
+fn a_tables_second_decision_waits_behind_its_first_while_other_tables_go_on() {
+    let pool = pool(2);
+    let (events, heard) = channel();
+    let table = Asker::new();
+    let other = Asker::new();
+    let (first, open_first) = held(&table, "first", &events);
+    pool.ask(first);
+    assert_eq!(next(&heard), "first began");
+    pool.ask(told(&table, "second", &events));
+    pool.ask(told(&other, "other table", &events));
+    // The second thread is free, but the table's second decision waits: the other table's goes by.
+    assert_eq!(next(&heard), "other table");
+    nothing_more(&heard);
+    assert_eq!(pool.load().waiting, 1);
+    open_first.send(()).unwrap();
+    assert_eq!(next(&heard), "first ended");
+    assert_eq!(next(&heard), "second");
+}
+
+#[test]
+fn a_decision_stale_by_its_turn_is_dropped_unthought() {
+    let pool = pool(1);
+    let (events, heard) = channel();
+    let (gate, open) = held(&Asker::new(), "gate", &events);
+    pool.ask(gate);
+    assert_eq!(next(&heard), "gate began");
+    let moved = Asker::new();
+    moved.moved_to(4);
+    pool.ask(told(&moved, "asked on 4", &events));
+    let stopped = Asker::new();
+    pool.ask(told(&stopped, "of a stopped table", &events));
+    let kept = Asker::new();
+    kept.moved_to(9);
+    pool.ask(told(&kept, "still on 9", &events));
+    // While they wait, one table moves on and another stops.
+    moved.moved_to(5);
+    stopped.gone();
+    let dropped_before = metrics().thinking_dropped.get();
+    open.send(()).unwrap();
+    assert_eq!(next(&heard), "gate ended");
+    assert_eq!(next(&heard), "still on 9");
+    nothing_more(&heard);
+    assert!(metrics().thinking_dropped.get() >= dropped_before + 2);
+    // A decision asked on the version its table is at is thought.
+    pool.ask(told(&moved, "asked on 5", &events));
+    assert_eq!(next(&heard), "asked on 5");
+}
+
+#[test]
+fn tables_are_served_first_come_first_served() {
+    let pool = pool(1);
+    let (events, heard) = channel();
+    let (gate, open) = held(&Asker::new(), "gate", &events);
+    pool.ask(gate);
+    assert_eq!(next(&heard), "gate began");
+    let names = ["a", "b", "c", "d", "e", "f"];
+    let tables: Vec<Asker> = names.iter().map(|_| Asker::new()).collect();
+    // Asked in a shuffled order of tables: served in the order asked, whatever the table.
+    let order = [3, 0, 5, 1, 4, 2];
+    for &i in &order {
+        pool.ask(told(&tables[i], names[i], &events));
+    }
+    open.send(()).unwrap();
+    assert_eq!(next(&heard), "gate ended");
+    let served: Vec<String> = order.iter().map(|_| next(&heard)).collect();
+    let asked: Vec<String> = order.iter().map(|&i| names[i].to_string()).collect();
+    assert_eq!(served, asked);
+}
+
+#[test]
+fn a_long_queue_shortens_each_decision_down_to_the_floor() {
+    let pool = pool(2);
+    let shared = &pool.shared;
+    assert_eq!(shared.allowance(0), Allowance::WHOLE);
+    assert_eq!(shared.allowance(2), Allowance::WHOLE);
+    let floor = Duration::from_millis(20);
+    let whole = crate::games::strong::Budget::Time(Duration::from_millis(200));
+    let at = |waiting| whole.allowed(shared.allowance(waiting));
+    assert_eq!(
+        at(4),
+        crate::games::strong::Budget::Time(Duration::from_millis(100))
+    );
+    assert_eq!(
+        at(8),
+        crate::games::strong::Budget::Time(Duration::from_millis(50))
+    );
+    assert_eq!(at(1000), crate::games::strong::Budget::Time(floor));
+    // A budget in samples is never cut: the same seed gives the same choice.
+    let samples = crate::games::strong::Budget::Samples(30);
+    assert_eq!(samples.allowed(shared.allowance(1000)), samples);
+}
+
+#[test]
+fn decisions_behind_a_long_queue_are_given_less_and_counted() {
+    let pool = pool(1);
+    let (events, heard) = channel();
+    let (gate, open) = held(&Asker::new(), "gate", &events);
+    pool.ask(gate);
+    assert_eq!(next(&heard), "gate began");
+    let (given, allowances) = channel();
+    for _ in 0..5 {
+        let given = given.clone();
+        pool.ask(decision(&Asker::new(), move |allowed| {
+            given.send(allowed).unwrap()
+        }));
+    }
+    let counted = || {
+        metrics()
+            .thinking_shortened
+            .with_label_values(&["test", "strong"])
+            .get()
+    };
+    let before = counted();
+    open.send(()).unwrap();
+    let shares: Vec<bool> = (0..5)
+        .map(|_| allowances.recv_timeout(PATIENCE).unwrap().shortens())
+        .collect();
+    // Four others wait behind the first (one thread): shortened; the last ones have the pool alone.
+    assert_eq!(shares, [true, true, true, false, false]);
+    assert!(counted() >= before + 3);
+}
+
+#[test]
+fn decisions_waiting_longer_than_the_limit_saturate_the_pool() {
+    let pool = Pool::new(Shape {
+        threads: 1,
+        nice: 0,
+        floor: Duration::from_millis(20),
+        saturated_after: Duration::from_millis(50),
+    });
+    let (events, heard) = channel();
+    let (gate, open) = held(&Asker::new(), "gate", &events);
+    pool.ask(gate);
+    assert_eq!(next(&heard), "gate began");
+    assert!(!pool.load().saturated, "one decision thought, none waiting");
+    pool.ask(told(&Asker::new(), "waiting", &events));
+    std::thread::sleep(Duration::from_millis(80));
+    let load = pool.load();
+    assert!(load.saturated, "{load:?}");
+    assert_eq!((load.waiting, load.thinking), (1, 1));
+    open.send(()).unwrap();
+    assert_eq!(next(&heard), "gate ended");
+    assert_eq!(next(&heard), "waiting");
+    // Nothing waits now: not saturated, though the last decision waited long.
+    assert!(!pool.load().saturated);
+}
+
+#[test]
+fn a_thinking_thread_runs_at_the_lower_priority_it_was_given() {
+    let pool = Pool::new(Shape {
+        threads: 1,
+        nice: 7,
+        floor: Duration::ZERO,
+        saturated_after: Duration::from_secs(1),
+    });
+    let (said, niceness) = channel();
+    pool.ask(decision(&Asker::new(), move |_| {
+        // SAFETY: getpriority only reads this thread's nice value.
+        let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
+        said.send(nice).unwrap();
+    }));
+    let here = unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
+    assert_eq!(niceness.recv_timeout(PATIENCE).unwrap(), (here + 7).min(19));
+}
+
+#[test]
+fn a_search_that_panics_costs_its_decision_not_the_thread() {
+    let pool = pool(1);
+    let (events, heard) = channel();
+    pool.ask(decision(&Asker::new(), |_| panic!("a search gone wrong")));
+    pool.ask(told(&Asker::new(), "after", &events));
+    assert_eq!(next(&heard), "after");
+}
