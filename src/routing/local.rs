@@ -281,7 +281,9 @@ fn sweep_now_and_then(disk: Arc<Disk>, tables: LocalTables) {
                 tracing::error!("cannot sweep the table store: {e}");
             }
         }
-        disk.sweep();
+        if let Err(e) = disk.sweep() {
+            tracing::error!("cannot sweep the table store: {e}");
+        }
         if let Ok(stored) = disk.tables() {
             let asleep = stored.saturating_sub(tables.len() as u64);
             metrics().tables_asleep.set(asleep as i64);
@@ -378,6 +380,16 @@ impl Router for LocalRouter {
 
     fn hand_over(&self) -> BoxFuture<'_, ()> {
         ready(()).boxed()
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        let Some(disk) = self.disk.clone() else {
+            return ready(()).boxed();
+        };
+        async move {
+            let _ = actix_web::rt::task::spawn_blocking(move || disk.close()).await;
+        }
+        .boxed()
     }
 
     fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>> {

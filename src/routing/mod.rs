@@ -48,6 +48,11 @@ pub trait Router: Send + Sync + 'static {
     fn open_tables(&self) -> usize;
     /// Stops taking tables and hands this node's tables to the others (draining).
     fn hand_over(&self) -> BoxFuture<'_, ()>;
+    /// Closes what this node keeps its tables in, once every table has stopped (the process's way
+    /// out): the embedded store closes cleanly, so the next start need not recover it.
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(futures_util::future::ready(()))
+    }
     /// The key of watch links (see `table::WatchKey`): the same on every node of the site.
     fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>>;
     /// A web server's worker has started on this thread (an actix arbiter), where tables may live.

@@ -86,6 +86,7 @@ impl Running {
             actix_rt::time::sleep(Duration::from_millis(20)).await;
         }
         handle.stop(true).await;
+        router.close().await;
     }
 }
 

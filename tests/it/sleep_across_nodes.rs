@@ -228,6 +228,8 @@ async fn a_table_whose_record_is_gone_from_redis_is_told_as_lost() {
         .arg(format!("chaikhana:snapshot:{id}"))
         .arg(format!("chaikhana:lease:{id}"))
         .arg(format!("chaikhana:holder:{id}"))
+        // The word a table leaves when it falls asleep (its link would say it expired).
+        .arg(format!("chaikhana:gone:{id}"))
         .query(&mut connection)
         .expect("DEL");
     assert!(deleted >= 1, "the snapshot was there to delete");

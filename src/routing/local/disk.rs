@@ -32,7 +32,7 @@
 
 use std::path::Path;
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::{BoxFuture, FutureExt};
@@ -97,13 +97,21 @@ enum Job {
     },
     /// Removes the reasons kept long enough.
     Sweep,
+    /// Stops the writer (the store closes).
+    Close,
 }
 
 /// The embedded store of this process's tables.
 pub struct Disk {
-    db: Arc<Database>,
+    /// The database, until the store is closed.
+    db: RwLock<Option<Arc<Database>>>,
     jobs: mpsc::Sender<Job>,
+    writer: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
+
+/// The memory redb may keep of the store's pages: the tables awake are in memory anyway, and a
+/// sleeping table should cost its bytes on disk, not in the process.
+const CACHE_BYTES: usize = 16 << 20;
 
 fn unix_ms() -> u64 {
     SystemTime::now()
@@ -124,28 +132,60 @@ impl Disk {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create the data folder {}: {e}", dir.display()))?;
         let path = dir.join(FILE_NAME);
-        let db = Database::create(&path).map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => format!(
+        let db = redb::Builder::new()
+            .set_cache_size(CACHE_BYTES)
+            .create(&path)
+            .map_err(|e| match e {
+                redb::DatabaseError::DatabaseAlreadyOpen => format!(
                 "the store {} is in use by another process (each process needs its own data_dir)",
                 path.display()
             ),
-            e => format!("cannot open the store {}: {e}", path.display()),
-        })?;
+                e => format!("cannot open the store {}: {e}", path.display()),
+            })?;
         let db = Arc::new(db);
         prepare(&db).map_err(|e| format!("the store {} cannot be used: {e}", path.display()))?;
         let (jobs, queue) = mpsc::channel();
         let writer = db.clone();
-        std::thread::Builder::new()
+        let writer = std::thread::Builder::new()
             .name("store-writer".into())
             .spawn(move || write_all(&writer, queue))
             .map_err(|e| format!("cannot start the store's writer: {e}"))?;
         tracing::info!(store = %path.display(), "tables are kept on disk");
-        Ok(Arc::new(Disk { db, jobs }))
+        Ok(Arc::new(Disk {
+            db: RwLock::new(Some(db)),
+            jobs,
+            writer: Mutex::new(Some(writer)),
+        }))
+    }
+
+    /// The database, while the store is open.
+    fn db(&self) -> Result<Arc<Database>, String> {
+        let db = self.db.read().unwrap_or_else(|p| p.into_inner());
+        db.clone().ok_or_else(|| "the store is closed".to_string())
+    }
+
+    /// Closes the store once the changes queued are committed, so that the next start opens it
+    /// without recovering it (a blocking call, for the process's way out).
+    pub fn close(&self) {
+        let _ = self.jobs.send(Job::Close);
+        let writer = self.writer.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(writer) = writer {
+            let _ = writer.join();
+        }
+        let db = self.db.write().unwrap_or_else(|p| p.into_inner()).take();
+        match db.map(Arc::try_unwrap) {
+            Some(Ok(db)) => match db.close() {
+                Ok(()) => tracing::info!("the table store is closed"),
+                Err(e) => tracing::warn!("the table store did not close cleanly: {e}"),
+            },
+            Some(Err(_)) => tracing::warn!("the table store is still being read; left to recover"),
+            None => {}
+        }
     }
 
     /// What the store holds for `id` (a blocking read: call it off the tables' threads).
     pub fn find(&self, id: &TableId) -> Result<Found, String> {
-        let read = self.db.begin_read().map_err(|e| e.to_string())?;
+        let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
         let records = read.open_table(RECORDS).map_err(|e| e.to_string())?;
         let Some(record) = records.get(id.as_str()).map_err(|e| e.to_string())? else {
             let gone = read.open_table(GONE).map_err(|e| e.to_string())?;
@@ -182,7 +222,7 @@ impl Disk {
 
     /// The ids of the tables whose time is up at `now` (Unix ms), oldest first.
     pub fn expired(&self, now: u64) -> Result<Vec<TableId>, String> {
-        let read = self.db.begin_read().map_err(|e| e.to_string())?;
+        let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
         let expiring = read.open_table(EXPIRING).map_err(|e| e.to_string())?;
         let mut ids = Vec::new();
         for row in expiring.range(..(now, "")).map_err(|e| e.to_string())? {
@@ -196,7 +236,7 @@ impl Disk {
 
     /// The key of watch links, made on first start and kept, so that watch links outlive a restart.
     pub fn watch_key(&self) -> Result<crate::table::WatchKey, String> {
-        let write = self.db.begin_write().map_err(|e| e.to_string())?;
+        let write = self.db()?.begin_write().map_err(|e| e.to_string())?;
         let hex = {
             let mut secrets = write.open_table(SECRETS).map_err(|e| e.to_string())?;
             let kept = secrets
@@ -218,14 +258,22 @@ impl Disk {
         crate::table::WatchKey::from_hex(&hex)
     }
 
-    /// Removes the reasons kept long enough for tables closed for good.
-    pub fn sweep(&self) {
-        let _ = self.jobs.send(Job::Sweep);
+    /// Removes the reasons kept long enough for tables closed for good, if there are any (a commit
+    /// is made only then).
+    pub fn sweep(&self) -> Result<(), String> {
+        let now = unix_ms();
+        let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
+        let gone = read.open_table(GONE).map_err(|e| e.to_string())?;
+        let mut rows = gone.iter().map_err(|e| e.to_string())?;
+        if rows.any(|row| row.is_ok_and(|(_, why)| why.value().1 < now)) {
+            let _ = self.jobs.send(Job::Sweep);
+        }
+        Ok(())
     }
 
     /// How many tables the store holds.
     pub fn tables(&self) -> Result<u64, String> {
-        let read = self.db.begin_read().map_err(|e| e.to_string())?;
+        let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
         let records = read.open_table(RECORDS).map_err(|e| e.to_string())?;
         records.len().map_err(|e| e.to_string())
     }
@@ -316,13 +364,27 @@ fn prepare(db: &Database) -> Result<(), String> {
 /// The writer: takes every job queued, applies them in one transaction, commits, answers.
 fn write_all(db: &Database, queue: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(BATCH);
-    while let Ok(first) = queue.recv() {
+    let mut closing = false;
+    while !closing {
+        let Ok(first) = queue.recv() else { break };
         batch.push(first);
         while batch.len() < BATCH {
             match queue.try_recv() {
                 Ok(job) => batch.push(job),
                 Err(_) => break,
             }
+        }
+        if let Some(at) = batch.iter().position(|job| matches!(job, Job::Close)) {
+            // What was queued after the close is answered as not stored.
+            for job in batch.drain(at..) {
+                if let Job::Keep { answer, .. } = job {
+                    let _ = answer.send(StoreAnswer::Failed);
+                }
+            }
+            closing = true;
+        }
+        if batch.is_empty() {
+            continue;
         }
         let began = Instant::now();
         let answers = commit(db, &mut batch);
@@ -377,6 +439,7 @@ fn commit(db: &Database, batch: &mut Vec<Job>) -> Result<Answers, String> {
                 } => said.push(tables.keep(id, change, *keep_for, now)?),
                 Job::Forget { id, gone, .. } => tables.forget(id, *gone, now)?,
                 Job::Sweep => tables.sweep_gone(now)?,
+                Job::Close => {}
             }
         }
     }
@@ -389,7 +452,7 @@ fn commit(db: &Database, batch: &mut Vec<Job>) -> Result<Answers, String> {
                 done.map(|done| done.send(()));
                 None
             }
-            Job::Sweep => None,
+            Job::Sweep | Job::Close => None,
         })
         .zip(said)
         .collect();

@@ -79,17 +79,15 @@ impl Layout {
 /// How long the reason a table closed is kept.
 pub const GONE_KEPT: std::time::Duration = std::time::Duration::from_secs(30 * 86400);
 
-/// Writes why a table closed for good (see [`Layout::gone`]).
+/// Writes why a table closed for good (see [`Layout::gone`]), to be kept [`GONE_KEPT`] unless a
+/// time is added to the command.
 pub fn gone(layout: &Layout, table: &TableId, why: crate::table::Gone) -> redis::Cmd {
     let mut cmd = redis::cmd("SET");
     let reason = match why {
         crate::table::Gone::Expired => "expired",
         crate::table::Gone::Ended => "ended",
     };
-    cmd.arg(layout.gone(table))
-        .arg(reason)
-        .arg("PX")
-        .arg(GONE_KEPT.as_millis() as u64);
+    cmd.arg(layout.gone(table)).arg(reason);
     cmd
 }
 

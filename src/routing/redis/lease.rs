@@ -112,6 +112,12 @@ impl Node {
         if self.redis_uptime().await? < self.lease {
             return Ok(None);
         }
+        // A table that fell asleep left word of it (see `Node::table_stopped`): it is woken, and the
+        // word taken back; any other is recovered (its owner died) or handed over.
+        let began = Instant::now();
+        let mut asleep = redis::cmd("EXISTS");
+        asleep.arg(self.layout.gone(id));
+        let woken: bool = self.query(asleep).await?;
         let take = keys::ADOPT.call(
             &[
                 self.layout.lease(id),
@@ -141,8 +147,19 @@ impl Node {
             })?;
         lock(&self.tokens).insert(id.clone(), token);
         self.tables.insert(handle.clone());
-        metrics().tables_recovered.inc();
-        tracing::info!(table = %id, version, "rebuilt a table from its snapshot");
+        if woken {
+            let mut awake = redis::cmd("DEL");
+            awake.arg(self.layout.gone(id));
+            self.pipes.this_thread().send(awake);
+            metrics().tables_woken.inc();
+            metrics()
+                .wake_seconds
+                .observe(began.elapsed().as_secs_f64());
+            tracing::debug!(table = %id, version, "woke a table from its snapshot");
+        } else {
+            metrics().tables_recovered.inc();
+            tracing::info!(table = %id, version, "rebuilt a table from its snapshot");
+        }
         Ok(Some(Route::Here(handle)))
     }
 

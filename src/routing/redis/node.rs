@@ -25,8 +25,8 @@ use crate::metrics::metrics;
 use crate::routing::{table_config, LocalTables, OpenTable};
 use crate::settings::{Role, Settings};
 use crate::table::{
-    Closing, OwnerOrder, Snapshot, TableConfig, TableHandle, TableId, TableRefusal, TableStore,
-    WatchKey,
+    Closing, Gone, OwnerOrder, Snapshot, TableConfig, TableHandle, TableId, TableRefusal,
+    TableStore, WatchKey,
 };
 
 /// Where a table is, seen from this node.
@@ -202,14 +202,23 @@ impl Node {
             }
             // Its final snapshot is stored and its lease released, through this same pipe (or another
             // owner has it): the nodes with sockets at it hear only then that it has moved.
-            Closing::HandedOver | Closing::Lost | Closing::Asleep => {
+            Closing::Asleep => {
+                // Word that it sleeps: the node that wakes it counts a wake (and takes the word
+                // back), and should its snapshot run out meanwhile, its link says it expired.
+                let outlives = self.snapshot_ttl() + keys::GONE_KEPT.as_millis() as u64;
+                let mut gone = keys::gone(&self.layout, id, Gone::Expired);
+                gone.arg("PX").arg(outlives);
+                self.pipes.this_thread().send(gone);
+                metrics().tables_slept.inc();
+            }
+            Closing::HandedOver | Closing::Lost => {
                 for node in guest_nodes {
                     self.tell_moved(&node, id);
                 }
-                match closing {
-                    Closing::Lost => metrics().tables_lost.inc(),
-                    Closing::Asleep => metrics().tables_slept.inc(),
-                    _ => metrics().tables_handed_over.inc(),
+                if closing == Closing::Lost {
+                    metrics().tables_lost.inc();
+                } else {
+                    metrics().tables_handed_over.inc();
                 }
             }
         }
