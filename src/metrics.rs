@@ -165,6 +165,18 @@ impl Metrics {
             "Frames through the router, by direction (in: to tables, out: to sockets).",
             &["direction"],
         );
+        let thinking_shortened = counter_vec(
+            &r,
+            "thinking_shortened_total",
+            "Decisions given less than their whole budget (never under the floor) because the thinking pool's queue was long, by game and level.",
+            &["game", "level"],
+        );
+        // Shown at zero from the start, so that a rate of them is a line on the dashboard, not a gap.
+        for game in crate::catalog::names() {
+            for level in [crate::table::Level::Standard, crate::table::Level::Strong] {
+                thinking_shortened.with_label_values(&[game, level.as_str()]);
+            }
+        }
         let games = crate::catalog::names()
             .map(|game| GameMeters {
                 game,
@@ -226,12 +238,7 @@ impl Metrics {
                 "CPU time of the thinking thread spent on one computer's decision, by game and level.",
                 &["game", "level"],
             ),
-            thinking_shortened: counter_vec(
-                &r,
-                "thinking_shortened_total",
-                "Decisions given less than their whole budget (never under the floor) because the thinking pool's queue was long, by game and level.",
-                &["game", "level"],
-            ),
+            thinking_shortened,
             thinking_dropped: counter(
                 &r,
                 "thinking_dropped_total",

@@ -47,12 +47,50 @@ async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(json!({ "alive": true }))
 }
 
-/// The process takes new tables and sockets: not while it drains.
-async fn readyz(state: web::Data<AppState>) -> HttpResponse {
+/// The query of `GET /readyz`: `?for=computer` asks whether the process takes a new strong computer
+/// table.
+#[derive(Deserialize)]
+struct ReadyFor {
+    #[serde(rename = "for", default)]
+    what: Option<String>,
+}
+
+/// The process takes new tables and sockets: not while it drains. It also says whether it takes new
+/// strong computer tables (`computer_tables`): not while its thinking pool is saturated. Asked
+/// `?for=computer`, that is the answer's status too (503 when saturated), for a balancer that places
+/// computer tables.
+async fn readyz(state: web::Data<AppState>, query: web::Query<ReadyFor>) -> HttpResponse {
     if state.registry.draining() {
         return refusal(RefusalCode::Draining, "This server is shutting down.");
     }
-    HttpResponse::Ok().json(json!({ "ready": true, "tables": state.router.open_tables() }))
+    let load = crate::thinking::pool().load();
+    if query.what.as_deref() == Some("computer") && load.saturated {
+        return saturated();
+    }
+    HttpResponse::Ok().json(json!({
+        "ready": true,
+        "tables": state.router.open_tables(),
+        "computer_tables": !load.saturated,
+        "thinking": {
+            "threads": load.threads,
+            "waiting": load.waiting,
+            "thinking": load.thinking,
+            "oldest_wait_ms": load.oldest_wait.as_millis() as u64,
+        },
+    }))
+}
+
+/// The answer when the thinking pool is saturated: no new strong computer table here now.
+fn saturated() -> HttpResponse {
+    let mut answer = refusal(
+        RefusalCode::Busy,
+        "The computers on this server are thinking all they can; try a strong computer table again in a moment.",
+    );
+    answer.headers_mut().insert(
+        actix_web::http::header::RETRY_AFTER,
+        actix_web::http::header::HeaderValue::from_static("5"),
+    );
+    answer
 }
 
 /// The HTTP status of an answer that refuses with `code`.
@@ -180,6 +218,10 @@ async fn create_table(
             return refusal(RefusalCode::BadRequest, message);
         }
     };
+    // Only the strong computers think on the pool; a standard computer decides in its table's turn.
+    if level == Level::Strong && crate::thinking::pool().saturated() {
+        return saturated();
+    }
     let length = match catalog::find(&request.game)
         .and_then(|game| game.match_length(request.length.as_ref()))
     {

@@ -107,13 +107,22 @@ async fn metrics_health_and_readiness() {
         "chaikhana_outbound_overflows_total",
         "chaikhana_rate_limited_total",
         "chaikhana_reconnects_total",
+        "chaikhana_thinking_threads",
+        "chaikhana_thinking_queue",
+        "chaikhana_thinking_wait_seconds_bucket",
+        "chaikhana_thinking_shortened_total{game=\"ganjifa\",level=\"strong\"}",
+        "chaikhana_thinking_dropped_total",
     ] {
         assert!(text.contains(wanted), "{wanted} missing from /metrics");
     }
     let (status, _) = server.get("/healthz").await;
     assert_eq!(status, 200);
-    let (status, _) = server.get("/readyz").await;
+    let (status, ready) = server.get("/readyz").await;
     assert_eq!(status, 200);
+    let ready: serde_json::Value = serde_json::from_str(&ready).unwrap();
+    assert_eq!(ready["computer_tables"], true, "{ready}");
+    assert!(ready["thinking"]["threads"].as_u64() >= Some(1), "{ready}");
+    assert_eq!(server.get("/readyz?for=computer").await.0, 200);
     server.running.registry.drain();
     let (status, _) = server.get("/readyz").await;
     assert_eq!(status, 503, "not ready while draining");
@@ -503,7 +512,11 @@ async fn play_across(a: &cluster::Node, b: &cluster::Node, seed: u64) {
     let mut rng = rng(seed);
     let (_, mut friends) = cluster::friends_across(a, b).await;
     play_among_friends(&mut friends, &mut rng).await;
-    let me = b.open("panjpar", "computer", json!(1)).await;
+    let strong =
+        json!({"game": "panjpar", "opponents": "computer", "length": 1, "level": "strong"});
+    let (status, answer) = post(&b.base, "/api/tables", &strong.to_string()).await;
+    assert_eq!(status, 201, "{answer}");
+    let me = Seated::from_answer(answer["table"].as_str().unwrap(), &answer);
     let mut client = b.connect(&me).await;
     play_against_computer(&mut client, &mut rng).await;
     client.send(json!({"type": "resync"})).await;
@@ -534,7 +547,11 @@ async fn a_real_prometheus_answers_every_dashboard_query() {
     }
     let started = std::time::Instant::now();
     let redis = cluster::Redis::start().await;
-    let (a, b) = cluster::Node::pair(&redis, "all").await;
+    // The computer table plays at the strong level, so that the thinking pool's panels have data;
+    // a short budget keeps it quick.
+    let quick = [("CHAIKHANA_STRONG_BUDGET_MS", "5")];
+    let a = cluster::Node::start_with(&redis.url(), "all", &quick).await;
+    let b = cluster::Node::start_with(&redis.url(), "all", &quick).await;
     let prometheus = Prometheus::start(&[("node-a", &a), ("node-b", &b)]);
     prometheus.until_scraped(2).await;
     // Played twice with scrapes between, so that every counter and histogram the play touches has
@@ -606,4 +623,121 @@ async fn a_real_prometheus_answers_every_dashboard_query() {
         queries.len(),
         started.elapsed().as_secs_f64()
     );
+}
+
+/// GETs `path` of the server at `base`: the status and the body.
+async fn get(base: &str, path: &str) -> (u16, String) {
+    let mut answer = awc::Client::new()
+        .get(format!("{base}{path}"))
+        .send()
+        .await
+        .expect("the server answers");
+    let body = answer.body().limit(1 << 20).await.unwrap_or_default();
+    (
+        answer.status().as_u16(),
+        String::from_utf8_lossy(&body).into_owned(),
+    )
+}
+
+/// A node whose one thinking thread has more strong computers than it can think for: `/readyz` says it
+/// takes no new strong computer table (503 asked `?for=computer`) and `POST /api/tables` refuses one
+/// with 503 and a Retry-After, while friends and standard computer tables still open; once the
+/// computers have stopped, strong tables open again.
+#[actix_rt::test]
+async fn a_node_saturated_with_thinking_takes_no_new_strong_computer_table() {
+    let node = cluster::Node::alone(&[
+        ("CHAIKHANA_THINKING_THREADS", "1"),
+        ("CHAIKHANA_THINKING_SATURATED_MS", "100"),
+        ("CHAIKHANA_THINKING_FLOOR_MS", "20"),
+        ("CHAIKHANA_STRONG_BUDGET_MS", "200"),
+        ("CHAIKHANA_TABLES_PER_MINUTE", "0"),
+        ("CHAIKHANA_DATA_DIR", ""),
+    ])
+    .await;
+    let ready = || async {
+        let (status, body) = get(&node.base, "/readyz").await;
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()
+    };
+    assert_eq!(ready().await["computer_tables"], true);
+    let strong =
+        json!({"game": "ganjifa", "opponents": "computer", "length": 3, "level": "strong"});
+    // Players who answer at once: their computers think all the time, up to 200 ms of CPU a decision.
+    let mut players = Vec::new();
+    for seed in 0..8 {
+        let (status, answer) = post(&node.base, "/api/tables", &strong.to_string()).await;
+        assert_eq!(status, 201, "{answer}");
+        let me = Seated::from_answer(answer["table"].as_str().unwrap(), &answer);
+        let mut client = node.connect(&me).await;
+        players.push(actix_rt::spawn(async move {
+            play_against_computer(&mut client, &mut rng(seed)).await;
+        }));
+    }
+    let since = std::time::Instant::now();
+    let mut seen = ready().await;
+    while seen["computer_tables"] != false {
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(60),
+            "never saturated: {seen}"
+        );
+        actix_rt::time::sleep(std::time::Duration::from_millis(50)).await;
+        seen = ready().await;
+    }
+    assert!(seen["thinking"]["waiting"].as_u64() >= Some(1), "{seen}");
+    let (status, body) = get(&node.base, "/readyz?for=computer").await;
+    assert_eq!(status, 503, "{body}");
+    let refused = awc::Client::new()
+        .post(format!("{}/api/tables", node.base))
+        .insert_header(("content-type", "application/json"))
+        .send_body(strong.to_string())
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 503);
+    assert_eq!(
+        refused.headers().get("retry-after").map(|v| v.as_bytes()),
+        Some(&b"5"[..])
+    );
+    for other in [
+        json!({"game": "ganjifa", "opponents": "friends"}),
+        json!({"game": "ganjifa", "opponents": "computer"}),
+    ] {
+        let (status, answer) = post(&node.base, "/api/tables", &other.to_string()).await;
+        assert_eq!(status, 201, "{other}: {answer}");
+    }
+    // The decisions asked behind the long queue are given less of their budget, and counted.
+    let shortened = || async {
+        let metrics = get(&node.base, "/metrics").await.1;
+        metrics
+            .lines()
+            .find(|l| {
+                l.starts_with(
+                    "chaikhana_thinking_shortened_total{game=\"ganjifa\",level=\"strong\"}",
+                )
+            })
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|n| n.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let since = std::time::Instant::now();
+    while shortened().await == 0.0 {
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(30),
+            "a long queue shortens decisions"
+        );
+        actix_rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // The players stop: the computers soon wait for them, and nothing is left to think.
+    for player in players {
+        player.abort();
+    }
+    let since = std::time::Instant::now();
+    while ready().await["computer_tables"] != true {
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(60),
+            "still saturated"
+        );
+        actix_rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (status, answer) = post(&node.base, "/api/tables", &strong.to_string()).await;
+    assert_eq!(status, 201, "{answer}");
 }
