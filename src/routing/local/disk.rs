@@ -15,17 +15,21 @@
 //! it, and those tables pause and store themselves whole again until one succeeds (see
 //! `table::core::storing`).
 //!
-//! **Group commit.** One writer thread takes every change queued, from every table, applies them all in
-//! one transaction and commits once: one `fsync` serves as many moves as arrived while the previous
-//! commit was syncing, and each table's answer waits for the commit holding its change. Changes of
-//! one table are applied in the order they were queued.
+//! **Group commit, through a log.** One writer thread (`writer`) takes every change queued, from
+//! every table, appends them as rows of the `log` table in one transaction and commits once: one
+//! `fsync` serves as many moves as arrived while the previous commit was syncing, each table's answer
+//! waits for the commit holding its change, and the rows of one commit lie side by side, so a commit
+//! writes a few pages, not one per table. About once a second the writer folds the logged changes
+//! into their tables' own rows, many moves of a table at once, and empties the log in the same
+//! commit; until then a read lays them over the rows (`log`). A store that stopped before folding
+//! reads its log back when it opens. Changes of one table are applied in the order they were queued.
 //!
 //! **What it holds.** For each table its last whole snapshot (`records`: the game's name, a newline,
 //! the snapshot's JSON) and the actions accepted since, one row each keyed by the version they made
-//! (`played`), so that a move writes one small row rather than the whole record; when it expires and
-//! when it last changed (`expires`, with the index `expiring` that the sweeper reads in order); and,
-//! for thirty days after a table closed for good, why (`gone`), so that its link can say so. The
-//! store's own format is recorded under `meta`, beside each snapshot's own format number.
+//! (`played`); when it expires and when it last changed (`expires`, with the index `expiring` that
+//! the sweeper reads in order); and, for thirty days after a table closed for good, why (`gone`), so
+//! that its link can say so. The store's own format is recorded under `meta`, beside each snapshot's
+//! own format number.
 //!
 //! **What it costs** is measured in `tests/perf/README.md` (commit latency, bytes per table, CPU per
 //! action against keeping tables in memory).
@@ -33,14 +37,18 @@
 use std::path::Path;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::{BoxFuture, FutureExt};
 use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use tokio::sync::oneshot;
 
-use crate::metrics::metrics;
 use crate::table::{Change, Gone, Snapshot, StoreAnswer, TableId, TableStore};
+
+mod log;
+mod writer;
+
+use log::Unfolded;
 
 const RECORDS: TableDefinition<&str, &[u8]> = TableDefinition::new("records");
 const PLAYED: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("played");
@@ -50,6 +58,8 @@ const EXPIRING: TableDefinition<(u64, &str), ()> = TableDefinition::new("expirin
 /// Why a table closed for good, and until when that is kept (Unix ms).
 const GONE: TableDefinition<&str, (&str, u64)> = TableDefinition::new("gone");
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+/// Changes committed and not yet folded into their tables' rows, in the order they came (see `log`).
+const LOG: TableDefinition<u64, &[u8]> = TableDefinition::new("log");
 /// The secrets this process keeps across restarts (the watch links' key).
 const SECRETS: TableDefinition<&str, &str> = TableDefinition::new("secrets");
 
@@ -61,13 +71,6 @@ pub const FILE_NAME: &str = "tables.redb";
 
 /// How long the reason a table closed for good is kept.
 const GONE_KEPT: Duration = Duration::from_secs(30 * 86400);
-
-/// A table's expiry is written again only when it moves by more than this: most moves then write one
-/// row, and "last move" is told to the minute.
-const EXPIRY_STEP: u64 = 60_000;
-
-/// The most changes one commit takes.
-const BATCH: usize = 1024;
 
 /// A table's record as the store holds it.
 pub struct Stored {
@@ -105,6 +108,8 @@ enum Job {
 pub struct Disk {
     /// The database, until the store is closed.
     db: RwLock<Option<Arc<Database>>>,
+    /// The changes logged and not yet folded, laid over what a read finds in the rows.
+    unfolded: Arc<Mutex<Unfolded>>,
     jobs: mpsc::Sender<Job>,
     writer: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
@@ -144,15 +149,20 @@ impl Disk {
             })?;
         let db = Arc::new(db);
         prepare(&db).map_err(|e| format!("the store {} cannot be used: {e}", path.display()))?;
+        let unfolded =
+            Arc::new(Mutex::new(read_log(&db).map_err(|e| {
+                format!("the store {} cannot be used: {e}", path.display())
+            })?));
         let (jobs, queue) = mpsc::channel();
-        let writer = db.clone();
+        let (writer, pending) = (db.clone(), unfolded.clone());
         let writer = std::thread::Builder::new()
             .name("store-writer".into())
-            .spawn(move || write_all(&writer, queue))
+            .spawn(move || writer::write_all(&writer, &pending, queue))
             .map_err(|e| format!("cannot start the store's writer: {e}"))?;
         tracing::info!(store = %path.display(), "tables are kept on disk");
         Ok(Arc::new(Disk {
             db: RwLock::new(Some(db)),
+            unfolded,
             jobs,
             writer: Mutex::new(Some(writer)),
         }))
@@ -185,9 +195,30 @@ impl Disk {
 
     /// What the store holds for `id` (a blocking read: call it off the tables' threads).
     pub fn find(&self, id: &TableId) -> Result<Found, String> {
-        let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
-        let records = read.open_table(RECORDS).map_err(|e| e.to_string())?;
-        let Some(record) = records.get(id.as_str()).map_err(|e| e.to_string())? else {
+        // The rows as they were when the changes still pending were: a fold moves both at once.
+        let (read, pending) = {
+            let unfolded = writer::lock(&self.unfolded);
+            let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
+            (read, unfolded.tables.get(id.as_str()).cloned())
+        };
+        let stored = match pending.as_ref().and_then(|p| p.whole.as_ref()) {
+            // A whole record pending replaces what the rows hold.
+            Some(_) => None,
+            None => stored_record(&read, id)?,
+        };
+        let (record, touched) = match &pending {
+            Some(pending) => (pending.over(stored), pending.touched),
+            None => {
+                let touched = read
+                    .open_table(EXPIRES)
+                    .map_err(|e| e.to_string())?
+                    .get(id.as_str())
+                    .map_err(|e| e.to_string())?
+                    .map_or(0, |at| at.value().1);
+                (stored, touched)
+            }
+        };
+        let Some(record) = record else {
             let gone = read.open_table(GONE).map_err(|e| e.to_string())?;
             let reason = gone.get(id.as_str()).map_err(|e| e.to_string())?;
             return Ok(match reason.map(|r| r.value().0.to_string()).as_deref() {
@@ -196,22 +227,7 @@ impl Disk {
                 None => Found::Nothing,
             });
         };
-        let mut text = record.value().to_vec();
-        let played = read.open_table(PLAYED).map_err(|e| e.to_string())?;
-        for row in played
-            .range((id.as_str(), 0)..=(id.as_str(), u64::MAX))
-            .map_err(|e| e.to_string())?
-        {
-            let (_, line) = row.map_err(|e| e.to_string())?;
-            text.push(b'\n');
-            text.extend_from_slice(line.value());
-        }
-        let touched = read
-            .open_table(EXPIRES)
-            .map_err(|e| e.to_string())?
-            .get(id.as_str())
-            .map_err(|e| e.to_string())?
-            .map_or(0, |at| at.value().1);
+        let text = record;
         let json = match text.iter().position(|b| *b == b'\n') {
             Some(newline) => &text[newline + 1..],
             None => return Err("a stored record without its game".into()),
@@ -231,6 +247,9 @@ impl Disk {
                 ids.push(id);
             }
         }
+        // A table with changes pending has moved since its rows were written.
+        let unfolded = writer::lock(&self.unfolded);
+        ids.retain(|id| !unfolded.tables.contains_key(id.as_str()));
         Ok(ids)
     }
 
@@ -331,6 +350,38 @@ impl TableStore for Disk {
     }
 }
 
+/// A table's record as its rows hold it: `game\njson` and a line per action stored since.
+fn stored_record(read: &redb::ReadTransaction, id: &TableId) -> Result<Option<Vec<u8>>, String> {
+    let records = read.open_table(RECORDS).map_err(|e| e.to_string())?;
+    let Some(record) = records.get(id.as_str()).map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
+    let mut text = record.value().to_vec();
+    let played = read.open_table(PLAYED).map_err(|e| e.to_string())?;
+    for row in played
+        .range((id.as_str(), 0)..=(id.as_str(), u64::MAX))
+        .map_err(|e| e.to_string())?
+    {
+        let (_, line) = row.map_err(|e| e.to_string())?;
+        text.push(b'\n');
+        text.extend_from_slice(line.value());
+    }
+    Ok(Some(text))
+}
+
+/// The changes a store left in its log (it stopped before folding them), read back in order.
+fn read_log(db: &Database) -> Result<Unfolded, String> {
+    let read = db.begin_read().map_err(|e| e.to_string())?;
+    let rows = read.open_table(LOG).map_err(|e| e.to_string())?;
+    let mut unfolded = Unfolded::default();
+    for row in rows.iter().map_err(|e| e.to_string())? {
+        let (key, row) = row.map_err(|e| e.to_string())?;
+        unfolded.add(log::read(row.value())?, key.value());
+        unfolded.next_row = key.value() + 1;
+    }
+    Ok(unfolded)
+}
+
 /// Makes every table of the store (so that readers find them) and checks its format.
 fn prepare(db: &Database) -> Result<(), String> {
     let write = db.begin_write().map_err(|e| e.to_string())?;
@@ -340,6 +391,7 @@ fn prepare(db: &Database) -> Result<(), String> {
         write.open_table(EXPIRES).map_err(|e| e.to_string())?;
         write.open_table(EXPIRING).map_err(|e| e.to_string())?;
         write.open_table(GONE).map_err(|e| e.to_string())?;
+        write.open_table(LOG).map_err(|e| e.to_string())?;
         let mut meta = write.open_table(META).map_err(|e| e.to_string())?;
         let format = meta
             .get("format")
@@ -359,209 +411,6 @@ fn prepare(db: &Database) -> Result<(), String> {
         }
     }
     write.commit().map_err(|e| e.to_string())
-}
-
-/// The writer: takes every job queued, applies them in one transaction, commits, answers.
-fn write_all(db: &Database, queue: mpsc::Receiver<Job>) {
-    let mut batch = Vec::with_capacity(BATCH);
-    let mut closing = false;
-    while !closing {
-        let Ok(first) = queue.recv() else { break };
-        batch.push(first);
-        while batch.len() < BATCH {
-            match queue.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
-        if let Some(at) = batch.iter().position(|job| matches!(job, Job::Close)) {
-            // What was queued after the close is answered as not stored.
-            for job in batch.drain(at..) {
-                if let Job::Keep { answer, .. } = job {
-                    let _ = answer.send(StoreAnswer::Failed);
-                }
-            }
-            closing = true;
-        }
-        if batch.is_empty() {
-            continue;
-        }
-        let began = Instant::now();
-        let answers = commit(db, &mut batch);
-        let m = metrics();
-        match answers {
-            Ok(answers) => {
-                m.store_commits.inc();
-                m.store_commit_seconds
-                    .observe(began.elapsed().as_secs_f64());
-                m.store_changes_per_commit.observe(answers.len() as f64);
-                for (answer, said) in answers {
-                    let _ = answer.send(said);
-                }
-            }
-            Err(e) => {
-                m.store_errors.inc();
-                tracing::error!("a commit of the table store failed: {e}");
-                for job in batch.drain(..) {
-                    if let Job::Keep { answer, .. } = job {
-                        let _ = answer.send(StoreAnswer::Failed);
-                    }
-                }
-            }
-        }
-        batch.clear();
-    }
-}
-
-type Answers = Vec<(oneshot::Sender<StoreAnswer>, StoreAnswer)>;
-
-/// Applies the jobs in one write transaction and commits it: the answer for each change, once the
-/// commit has returned. On an error nothing of the batch is stored (the jobs stay in `batch`).
-fn commit(db: &Database, batch: &mut Vec<Job>) -> Result<Answers, String> {
-    let now = unix_ms();
-    let write = db.begin_write().map_err(|e| e.to_string())?;
-    let mut said = Vec::with_capacity(batch.len());
-    {
-        let mut tables = Tables {
-            records: write.open_table(RECORDS).map_err(|e| e.to_string())?,
-            played: write.open_table(PLAYED).map_err(|e| e.to_string())?,
-            expires: write.open_table(EXPIRES).map_err(|e| e.to_string())?,
-            expiring: write.open_table(EXPIRING).map_err(|e| e.to_string())?,
-            gone: write.open_table(GONE).map_err(|e| e.to_string())?,
-        };
-        for job in batch.iter() {
-            match job {
-                Job::Keep {
-                    id,
-                    change,
-                    keep_for,
-                    ..
-                } => said.push(tables.keep(id, change, *keep_for, now)?),
-                Job::Forget { id, gone, .. } => tables.forget(id, *gone, now)?,
-                Job::Sweep => tables.sweep_gone(now)?,
-                Job::Close => {}
-            }
-        }
-    }
-    write.commit().map_err(|e| e.to_string())?;
-    let answers = batch
-        .drain(..)
-        .filter_map(|job| match job {
-            Job::Keep { answer, .. } => Some(answer),
-            Job::Forget { done, .. } => {
-                done.map(|done| done.send(()));
-                None
-            }
-            Job::Sweep | Job::Close => None,
-        })
-        .zip(said)
-        .collect();
-    Ok(answers)
-}
-
-/// The store's tables open in one write transaction.
-struct Tables<'t> {
-    records: redb::Table<'t, &'static str, &'static [u8]>,
-    played: redb::Table<'t, (&'static str, u64), &'static [u8]>,
-    expires: redb::Table<'t, &'static str, (u64, u64)>,
-    expiring: redb::Table<'t, (u64, &'static str), ()>,
-    gone: redb::Table<'t, &'static str, (&'static str, u64)>,
-}
-
-impl Tables<'_> {
-    fn keep(
-        &mut self,
-        id: &TableId,
-        change: &Change,
-        keep_for: Duration,
-        now: u64,
-    ) -> Result<StoreAnswer, String> {
-        let id = id.as_str();
-        match change {
-            Change::Whole { game, json } => {
-                let mut record = Vec::with_capacity(game.len() + 1 + json.len());
-                record.extend_from_slice(game.as_bytes());
-                record.push(b'\n');
-                record.extend_from_slice(json.as_bytes());
-                self.records
-                    .insert(id, record.as_slice())
-                    .map_err(|e| e.to_string())?;
-                self.drop_played(id)?;
-            }
-            Change::Played { lines, from } => {
-                if self.records.get(id).map_err(|e| e.to_string())?.is_none() {
-                    return Ok(StoreAnswer::Missing);
-                }
-                let lines = lines.split('\n').filter(|line| !line.is_empty());
-                for (line, made) in lines.zip(*from..) {
-                    self.played
-                        .insert((id, made), line.as_bytes())
-                        .map_err(|e| e.to_string())?;
-                }
-            }
-        }
-        let until = now.saturating_add(keep_for.as_millis().min(u64::MAX as u128) as u64);
-        self.set_expiry(id, until, now)?;
-        Ok(StoreAnswer::Stored)
-    }
-
-    fn drop_played(&mut self, id: &str) -> Result<(), String> {
-        self.played
-            .retain_in((id, 0)..=(id, u64::MAX), |_, _| false)
-            .map_err(|e| e.to_string())
-    }
-
-    fn set_expiry(&mut self, id: &str, until: u64, now: u64) -> Result<(), String> {
-        let old = self
-            .expires
-            .get(id)
-            .map_err(|e| e.to_string())?
-            .map(|at| at.value());
-        if let Some((old_until, _)) = old {
-            if old_until.abs_diff(until) < EXPIRY_STEP {
-                return Ok(());
-            }
-            self.expiring
-                .remove((old_until, id))
-                .map_err(|e| e.to_string())?;
-        }
-        self.expires
-            .insert(id, (until, now))
-            .map_err(|e| e.to_string())?;
-        self.expiring
-            .insert((until, id), ())
-            .map_err(|e| e.to_string())?;
-        Ok(())
-    }
-
-    fn forget(&mut self, id: &TableId, gone: Option<Gone>, now: u64) -> Result<(), String> {
-        let id = id.as_str();
-        self.records.remove(id).map_err(|e| e.to_string())?;
-        self.drop_played(id)?;
-        let old = self
-            .expires
-            .remove(id)
-            .map_err(|e| e.to_string())?
-            .map(|at| at.value());
-        if let Some((until, _)) = old {
-            self.expiring
-                .remove((until, id))
-                .map_err(|e| e.to_string())?;
-        }
-        if let Some(gone) = gone {
-            let until = now + GONE_KEPT.as_millis() as u64;
-            self.gone
-                .insert(id, (gone_name(gone), until))
-                .map_err(|e| e.to_string())?;
-        }
-        Ok(())
-    }
-
-    fn sweep_gone(&mut self, now: u64) -> Result<(), String> {
-        self.gone
-            .retain(|_, (_, until)| until >= now)
-            .map_err(|e| e.to_string())
-    }
 }
 
 #[cfg(test)]
@@ -641,6 +490,11 @@ mod tests {
             assert_eq!(kept, StoreAnswer::Stored);
         }
         let now = unix_ms() + 10;
+        // A table's expiry reaches its rows when its changes are folded, within a second or two.
+        let began = std::time::Instant::now();
+        while disk.expired(now).unwrap().is_empty() && began.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         assert_eq!(disk.expired(now).unwrap(), vec![soon.clone()]);
         assert_eq!(disk.tables().unwrap(), 2);
         disk.forget(&soon, Some(Gone::Expired)).await.unwrap();
@@ -678,6 +532,41 @@ mod tests {
         drop(db);
         let newer = Disk::open(&dir).err().expect("a store of a later release");
         assert!(newer.contains("newer"), "{newer}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn changes_left_in_the_log_by_a_store_that_stopped_are_read_back_when_it_opens() {
+        let (disk, dir) = scratch();
+        disk.close();
+        drop(disk);
+        let id = TableId::random();
+        let (first, steps) = table_after(12);
+        let whole = Change::Whole {
+            game: "panjpar",
+            json: first.to_json(),
+        };
+        let db = Database::create(dir.join(FILE_NAME)).unwrap();
+        let write = db.begin_write().unwrap();
+        {
+            let mut rows = write.open_table(LOG).unwrap();
+            let changes = std::iter::once(&whole).chain(steps.iter().map(|(c, _)| c));
+            for (key, change) in changes.enumerate() {
+                let (row, _) = log::row(id.as_str(), change, u64::MAX, 1);
+                rows.insert(key as u64, row.as_slice()).unwrap();
+            }
+        }
+        write.commit().unwrap();
+        drop(db);
+        let disk = Disk::open(&dir).unwrap();
+        let last = steps.last().map_or(first, |(_, after)| after.clone());
+        assert_eq!(stored(&disk, &id), last);
+        // Folded and closed, it reads the same from its rows alone.
+        disk.close();
+        drop(disk);
+        let disk = Disk::open(&dir).unwrap();
+        assert_eq!(stored(&disk, &id), last);
+        disk.close();
         std::fs::remove_dir_all(dir).ok();
     }
 

@@ -1,0 +1,307 @@
+//! The store's one writer thread. It takes every job queued, appends the changes to the log in one
+//! transaction and commits it (with `fsync`) before answering any of them: one commit serves every
+//! table whose change arrived meanwhile. About once a second, and when the store closes, it folds the
+//! logged changes into their tables' rows in one more commit (see `log`).
+
+use std::sync::{mpsc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use redb::{Database, ReadableTable};
+use tokio::sync::oneshot;
+
+use super::log::{self, Entry, Unfolded};
+use super::{gone_name, unix_ms, Job, EXPIRES, EXPIRING, GONE, GONE_KEPT, LOG, PLAYED, RECORDS};
+use crate::metrics::metrics;
+use crate::table::{Change, Gone, StoreAnswer};
+
+/// The most changes one commit takes.
+const BATCH: usize = 1024;
+
+/// How long a change stays in the log before it is folded, and how many may wait.
+const FOLD_EVERY: Duration = Duration::from_secs(1);
+const FOLD_AT: usize = 8192;
+
+/// A table's expiry is written again only when it moves by more than this: most folds then write no
+/// expiry, and "last move" is told to the minute.
+const EXPIRY_STEP: u64 = 60_000;
+
+pub(super) fn lock(unfolded: &Mutex<Unfolded>) -> MutexGuard<'_, Unfolded> {
+    unfolded.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Writes until the store closes (or every sender has gone).
+pub(super) fn write_all(db: &Database, unfolded: &Mutex<Unfolded>, queue: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut closing = false;
+    while !closing {
+        match queue.recv_timeout(FOLD_EVERY) {
+            Ok(first) => batch.push(first),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => closing = true,
+        }
+        while !batch.is_empty() && batch.len() < BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        if let Some(at) = batch.iter().position(|job| matches!(job, Job::Close)) {
+            // What was queued after the close is answered as not stored.
+            for job in batch.drain(at..) {
+                if let Job::Keep { answer, .. } = job {
+                    let _ = answer.send(StoreAnswer::Failed);
+                }
+            }
+            closing = true;
+        }
+        if !batch.is_empty() {
+            commit_and_answer(db, unfolded, &mut batch);
+        }
+        let due = {
+            let shared = lock(unfolded);
+            shared.count >= FOLD_AT || shared.since.is_some_and(|t| t.elapsed() >= FOLD_EVERY)
+        };
+        if due || closing {
+            if let Err(e) = fold(db, unfolded) {
+                metrics().store_errors.inc();
+                tracing::error!("folding the table store's log failed: {e}");
+            }
+        }
+    }
+}
+
+fn commit_and_answer(db: &Database, unfolded: &Mutex<Unfolded>, batch: &mut Vec<Job>) {
+    let began = Instant::now();
+    let m = metrics();
+    match commit(db, unfolded, batch) {
+        Ok(answers) => {
+            m.store_commits.inc();
+            m.store_commit_seconds
+                .observe(began.elapsed().as_secs_f64());
+            m.store_changes_per_commit.observe(answers.len() as f64);
+            for (answer, said) in answers {
+                let _ = answer.send(said);
+            }
+        }
+        Err(e) => {
+            m.store_errors.inc();
+            tracing::error!("a commit of the table store failed: {e}");
+            for job in batch.drain(..) {
+                if let Job::Keep { answer, .. } = job {
+                    let _ = answer.send(StoreAnswer::Failed);
+                }
+            }
+        }
+    }
+    batch.clear();
+}
+
+type Answers = Vec<(oneshot::Sender<StoreAnswer>, StoreAnswer)>;
+
+/// Logs the batch's changes (and carries out its other jobs) in one write transaction and commits it:
+/// the answer for each change, once the commit has returned, and the changes are then pending. On an
+/// error nothing of the batch is stored (the jobs stay in `batch`).
+fn commit(
+    db: &Database,
+    unfolded: &Mutex<Unfolded>,
+    batch: &mut Vec<Job>,
+) -> Result<Answers, String> {
+    let now = unix_ms();
+    let write = db.begin_write().map_err(|e| e.to_string())?;
+    let mut said = Vec::with_capacity(batch.len());
+    let mut staged: Vec<(Entry, u64)> = Vec::new();
+    let mut forgotten: Vec<String> = Vec::new();
+    let next_row = {
+        let shared = lock(unfolded);
+        let mut next_row = shared.next_row;
+        let mut log_rows = write.open_table(LOG).map_err(|e| e.to_string())?;
+        let mut tables = Tables::open(&write)?;
+        for job in batch.iter() {
+            match job {
+                Job::Keep {
+                    id,
+                    change,
+                    keep_for,
+                    ..
+                } => {
+                    let id = id.as_str();
+                    if let Change::Played { .. } = change {
+                        // Lines for a record the store does not hold are refused, not guessed.
+                        let known = shared.has_whole(id)
+                            || staged.iter().any(|(e, _)| e.id == id && e.whole.is_some())
+                            || tables.records.get(id).map_err(|e| e.to_string())?.is_some();
+                        if !known {
+                            said.push(StoreAnswer::Missing);
+                            continue;
+                        }
+                    }
+                    let until =
+                        now.saturating_add(keep_for.as_millis().min(u64::MAX as u128) as u64);
+                    let (row, entry) = log::row(id, change, until, now);
+                    log_rows
+                        .insert(next_row, row.as_slice())
+                        .map_err(|e| e.to_string())?;
+                    staged.push((entry, next_row));
+                    next_row += 1;
+                    said.push(StoreAnswer::Stored);
+                }
+                Job::Forget { id, gone, .. } => {
+                    // Its logged rows go with it, lest a fold or a restart bring it back.
+                    let id = id.as_str();
+                    let pending = shared.tables.get(id).map(|p| p.rows.as_slice());
+                    let staged_rows = staged.iter().filter(|(e, _)| e.id == id).map(|(_, r)| r);
+                    for row in pending.unwrap_or_default().iter().chain(staged_rows) {
+                        log_rows.remove(*row).map_err(|e| e.to_string())?;
+                    }
+                    staged.retain(|(e, _)| e.id != id);
+                    forgotten.push(id.to_string());
+                    tables.forget(id, *gone, now)?;
+                }
+                Job::Sweep => tables.sweep_gone(now)?,
+                Job::Close => {}
+            }
+        }
+        next_row
+    };
+    write.commit().map_err(|e| e.to_string())?;
+    {
+        let mut shared = lock(unfolded);
+        for id in &forgotten {
+            if let Some(pending) = shared.tables.remove(id) {
+                shared.count = shared.count.saturating_sub(pending.rows.len());
+            }
+        }
+        for (entry, row) in staged {
+            shared.add(entry, row);
+        }
+        shared.next_row = next_row;
+    }
+    let answers = batch
+        .drain(..)
+        .filter_map(|job| match job {
+            Job::Keep { answer, .. } => Some(answer),
+            Job::Forget { done, .. } => {
+                done.map(|done| done.send(()));
+                None
+            }
+            Job::Sweep | Job::Close => None,
+        })
+        .zip(said)
+        .collect();
+    Ok(answers)
+}
+
+/// Folds every pending change into its table's rows and empties the log, in one commit. Readers wait
+/// meanwhile (they lay the pending changes over the rows, so both must move together).
+pub(super) fn fold(db: &Database, unfolded: &Mutex<Unfolded>) -> Result<(), String> {
+    let mut shared = lock(unfolded);
+    if shared.count == 0 {
+        return Ok(());
+    }
+    let write = db.begin_write().map_err(|e| e.to_string())?;
+    {
+        let mut tables = Tables::open(&write)?;
+        for (id, pending) in &shared.tables {
+            let id = id.as_str();
+            if let Some(whole) = &pending.whole {
+                tables
+                    .records
+                    .insert(id, whole.as_slice())
+                    .map_err(|e| e.to_string())?;
+                tables.drop_played(id)?;
+            }
+            for (made, line) in &pending.played {
+                tables
+                    .played
+                    .insert((id, *made), line.as_slice())
+                    .map_err(|e| e.to_string())?;
+            }
+            tables.set_expiry(id, pending.until, pending.touched)?;
+        }
+        // Every row is folded now (those of tables forgotten went with them).
+        let mut log_rows = write.open_table(LOG).map_err(|e| e.to_string())?;
+        log_rows.retain(|_, _| false).map_err(|e| e.to_string())?;
+    }
+    write.commit().map_err(|e| e.to_string())?;
+    metrics().store_commits.inc();
+    shared.clear();
+    Ok(())
+}
+
+/// The store's tables open in one write transaction.
+struct Tables<'t> {
+    records: redb::Table<'t, &'static str, &'static [u8]>,
+    played: redb::Table<'t, (&'static str, u64), &'static [u8]>,
+    expires: redb::Table<'t, &'static str, (u64, u64)>,
+    expiring: redb::Table<'t, (u64, &'static str), ()>,
+    gone: redb::Table<'t, &'static str, (&'static str, u64)>,
+}
+
+impl<'t> Tables<'t> {
+    fn open(write: &'t redb::WriteTransaction) -> Result<Tables<'t>, String> {
+        Ok(Tables {
+            records: write.open_table(RECORDS).map_err(|e| e.to_string())?,
+            played: write.open_table(PLAYED).map_err(|e| e.to_string())?,
+            expires: write.open_table(EXPIRES).map_err(|e| e.to_string())?,
+            expiring: write.open_table(EXPIRING).map_err(|e| e.to_string())?,
+            gone: write.open_table(GONE).map_err(|e| e.to_string())?,
+        })
+    }
+
+    fn drop_played(&mut self, id: &str) -> Result<(), String> {
+        self.played
+            .retain_in((id, 0)..=(id, u64::MAX), |_, _| false)
+            .map_err(|e| e.to_string())
+    }
+
+    fn set_expiry(&mut self, id: &str, until: u64, now: u64) -> Result<(), String> {
+        let old = self
+            .expires
+            .get(id)
+            .map_err(|e| e.to_string())?
+            .map(|at| at.value());
+        if let Some((old_until, _)) = old {
+            if old_until.abs_diff(until) < EXPIRY_STEP {
+                return Ok(());
+            }
+            self.expiring
+                .remove((old_until, id))
+                .map_err(|e| e.to_string())?;
+        }
+        self.expires
+            .insert(id, (until, now))
+            .map_err(|e| e.to_string())?;
+        self.expiring
+            .insert((until, id), ())
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    fn forget(&mut self, id: &str, gone: Option<Gone>, now: u64) -> Result<(), String> {
+        self.records.remove(id).map_err(|e| e.to_string())?;
+        self.drop_played(id)?;
+        let old = self
+            .expires
+            .remove(id)
+            .map_err(|e| e.to_string())?
+            .map(|at| at.value());
+        if let Some((until, _)) = old {
+            self.expiring
+                .remove((until, id))
+                .map_err(|e| e.to_string())?;
+        }
+        if let Some(gone) = gone {
+            let until = now + GONE_KEPT.as_millis() as u64;
+            self.gone
+                .insert(id, (gone_name(gone), until))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    fn sweep_gone(&mut self, now: u64) -> Result<(), String> {
+        self.gone
+            .retain(|_, (_, until)| until >= now)
+            .map_err(|e| e.to_string())
+    }
+}
