@@ -84,6 +84,43 @@ async fn every_game_is_played_by_every_seat_without_an_error() {
     }
 }
 
+#[actix_rt::test]
+async fn computer_tables_beside_the_friends_tables_are_played_and_reported_apart() {
+    let server = TestServer::start(|s| s.strong_budget_ms = 2);
+    let args = [
+        "--tables",
+        "2",
+        "--duration",
+        "2",
+        "--computer-tables",
+        "3",
+        "--computer-game",
+        "ganjifa",
+        "--computer-level",
+        "strong",
+    ];
+    let Run { report, stderr } = run(&server.base, "panjpar", &args).await;
+    assert_eq!(report["errors"], 0, "{stderr}");
+    assert_eq!(report["connections"], 2 * 2, "friends only: {report}");
+    let beside = &report["computer_tables"];
+    assert_eq!(
+        field_names(beside),
+        [
+            "connections",
+            "errors",
+            "first_problem",
+            "person_actions_per_second",
+            "person_p99_ms"
+        ]
+    );
+    assert_eq!(beside["connections"], 3, "{report}");
+    assert_eq!(beside["errors"], 0, "{report}");
+    assert!(
+        beside["person_actions_per_second"].as_f64().unwrap() > 0.0,
+        "{report}"
+    );
+}
+
 /// Stops the echo server it holds when dropped, whatever the test did.
 struct EchoServer(std::process::Child);
 

@@ -1,5 +1,6 @@
-//! The load run: plays many friends tables over HTTP and real WebSockets as fast as the server answers,
-//! or holds many idle connections, or times a bare echo server; reports throughput, round trips, errors
+//! The load run: plays many friends tables over HTTP and real WebSockets as fast as the server answers
+//! (perhaps beside computer tables, whose person answers at once and is tallied apart), or holds many
+//! idle connections, or times a bare echo server; reports throughput, round trips, errors
 //! and, for a local server, its memory and CPU.
 //!
 //! Worker threads each run their own actix runtime and their share of the tables. A run has phases:
@@ -43,6 +44,17 @@ pub struct Options {
     pub idle: Option<usize>,
     pub threads: usize,
     pub seed: u64,
+    /// Computer tables played beside the friends tables, reported apart.
+    pub computers: Option<Computers>,
+}
+
+/// Computer tables, each with one person who answers at once: their computers play all the time.
+#[derive(Clone, Debug)]
+pub struct Computers {
+    pub tables: usize,
+    pub game: String,
+    /// `standard` or `strong`.
+    pub level: String,
 }
 
 pub enum Outcome {
@@ -122,15 +134,25 @@ pub fn run(options: &Options) -> Result<Outcome, String> {
         (server, elapsed)
     };
     let mut tally = Tally::default();
+    let mut at_computers = Tally::default();
     for worker in workers {
         match worker.join() {
-            Ok(part) => tally.merge(part),
+            Ok((part, computers)) => {
+                tally.merge(part);
+                at_computers.merge(computers);
+            }
             Err(_) => tally.problem("a worker thread panicked".into()),
         }
     }
     Ok(match options.idle {
         Some(_) => Outcome::Idle(IdleReport::new(tally, server)),
-        None => Outcome::Play(Report::new(tally, elapsed, server)),
+        None => {
+            let mut report = Report::new(tally, elapsed, server);
+            if options.computers.is_some() {
+                report.beside(at_computers, elapsed);
+            }
+            Outcome::Play(report)
+        }
     })
 }
 
@@ -146,16 +168,21 @@ async fn wait_for(flag: &AtomicBool) {
     }
 }
 
-async fn worker(t: usize, shared: Arc<Shared>) -> Tally {
+/// One worker's tally of the friends tables, and of the computer tables beside them.
+async fn worker(t: usize, shared: Arc<Shared>) -> (Tally, Tally) {
     let tally = Rc::new(RefCell::new(Tally::default()));
+    let computers = Rc::new(RefCell::new(Tally::default()));
     if shared.options.idle.is_some() {
         idle(t, shared.clone(), &tally).await;
     } else {
-        play(t, &shared, &tally).await;
+        play(t, &shared, &tally, &computers).await;
     }
-    Rc::try_unwrap(tally)
-        .map(RefCell::into_inner)
-        .unwrap_or_default()
+    let take = |tally: Rc<RefCell<Tally>>| {
+        Rc::try_unwrap(tally)
+            .map(RefCell::into_inner)
+            .unwrap_or_default()
+    };
+    (take(tally), take(computers))
 }
 
 fn client(source: Option<IpAddr>) -> awc::Client {
@@ -181,11 +208,44 @@ fn base(url: &str) -> &str {
     url.trim_end_matches('/')
 }
 
-async fn play(t: usize, shared: &Shared, tally: &Rc<RefCell<Tally>>) {
+async fn play(
+    t: usize,
+    shared: &Shared,
+    tally: &Rc<RefCell<Tally>>,
+    at_computers: &Rc<RefCell<Tally>>,
+) {
     let options = &shared.options;
     let client = client(None);
     let mine: Vec<usize> = (t..options.tables).step_by(shared.threads).collect();
     let mut seats: Vec<Seat> = Vec::new();
+    if let Some(computers) = &options.computers {
+        let theirs: Vec<usize> = (t..computers.tables).step_by(shared.threads).collect();
+        let mut opened = futures_util::stream::iter(theirs)
+            .map(|table| {
+                let client = &client;
+                async move {
+                    let token = computer_ticket(client, options, computers).await?;
+                    let url = socket_url(options, &token.0);
+                    let socket = seat::connect(client, &url, Some(&token.1)).await?;
+                    Ok::<_, String>((table, socket))
+                }
+            })
+            .buffer_unordered(SETUP_AT_ONCE);
+        while let Some(result) = opened.next().await {
+            match result {
+                Ok((table, socket)) => {
+                    at_computers.borrow_mut().connections += 1;
+                    let seed = options.seed ^ (1 << 40) ^ (table as u64);
+                    seats.push(Seat {
+                        socket,
+                        rng: ChaCha8Rng::seed_from_u64(seed),
+                        tally: at_computers.clone(),
+                    });
+                }
+                Err(problem) => at_computers.borrow_mut().problem(problem),
+            }
+        }
+    }
     let mut echoes = Vec::new();
     let mut opened = futures_util::stream::iter(mine)
         .map(|table| {
@@ -327,6 +387,26 @@ fn socket_url(options: &Options, table: &str) -> String {
         "{}/ws/{table}",
         base(&options.url).replacen("http", "ws", 1)
     )
+}
+
+/// Opens a computer table: its id and its person's seat token.
+async fn computer_ticket(
+    client: &awc::Client,
+    options: &Options,
+    computers: &Computers,
+) -> Result<(String, String), String> {
+    let body = json!({
+        "game": computers.game,
+        "opponents": "computer",
+        "level": computers.level,
+    })
+    .to_string();
+    let url = format!("{}/api/tables", base(&options.url));
+    let opened = post(client, &url, body).await?;
+    Ok((
+        opened["table"].as_str().unwrap_or_default().to_string(),
+        opened["token"].as_str().unwrap_or_default().to_string(),
+    ))
 }
 
 /// Opens a friends table and takes its other seats: the table id and every seat's token.

@@ -1,6 +1,7 @@
 //! `chaikhana-loadgen`: the benchmark tools, a binary apart from the server so that the server neither
 //! links them nor their HTTP and WebSocket client (awc). `run` plays many friends tables against a
-//! server, or holds idle connections, and reports; `echo` serves the bare WebSocket echo that `run
+//! server (perhaps beside computer tables whose person answers at once), or holds idle connections,
+//! and reports; `echo` serves the bare WebSocket echo that `run
 //! --game echo` times as the baseline. How to measure with them: tests/perf/README.md.
 
 mod echo;
@@ -79,6 +80,16 @@ struct RunArgs {
     /// The seed of the seats' random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Beside the friends tables, this many computer tables, each with its one person answering at
+    /// once, so that their computers play (and think) all the time; reported apart.
+    #[arg(long, default_value_t = 0)]
+    computer_tables: usize,
+    /// The game of the computer tables.
+    #[arg(long, default_value = "ganjifa")]
+    computer_game: String,
+    /// How well the computers play: standard or strong.
+    #[arg(long, default_value = "strong")]
+    computer_level: String,
 }
 
 fn main() -> ExitCode {
@@ -112,6 +123,11 @@ fn run_once(args: &RunArgs, url: &str, label: &str) -> ExitCode {
         idle: args.idle,
         threads: args.threads,
         seed: args.seed,
+        computers: (args.computer_tables > 0).then(|| load::Computers {
+            tables: args.computer_tables,
+            game: args.computer_game.clone(),
+            level: args.computer_level.clone(),
+        }),
     };
     let outcome = match load::run(&options) {
         Ok(outcome) => outcome,
@@ -122,8 +138,14 @@ fn run_once(args: &RunArgs, url: &str, label: &str) -> ExitCode {
     };
     let (text, json, problem, rate_limited) = match outcome {
         Outcome::Play(report) => {
+            let beside = options.computers.as_ref().map_or(String::new(), |c| {
+                format!(
+                    ", beside {} {} {} computer tables",
+                    c.tables, c.level, c.game
+                )
+            });
             let title = format!(
-                "{}, {} tables, {} s, {} threads{label}",
+                "{}, {} tables{beside}, {} s, {} threads{label}",
                 options.game, options.tables, args.duration, options.threads
             );
             (

@@ -90,7 +90,8 @@ fn clock_ticks_per_second() -> u64 {
     u64::try_from(ticks).ok().filter(|t| *t > 0).unwrap_or(100)
 }
 
-/// The report of a play (or echo) run; its JSON is exactly these eight fields.
+/// The report of a play (or echo) run; its JSON is exactly these eight fields, and with computer
+/// tables beside the friends tables, the `computer_tables` object.
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub actions_per_second: f64,
@@ -101,6 +102,9 @@ pub struct Report {
     pub connections: u64,
     pub server_rss_bytes: Option<u64>,
     pub server_cpu_us_per_action: Option<f64>,
+    /// The computer tables beside the friends tables, when there were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computer_tables: Option<Beside>,
     #[serde(skip)]
     pub actions: u64,
     #[serde(skip)]
@@ -136,10 +140,28 @@ impl Report {
                     after.cpu_us.saturating_sub(before.cpu_us) as f64 / tally.actions as f64
                 },
             ),
+            computer_tables: None,
             actions: tally.actions,
             rate_limited: tally.rate_limited,
             first_problem: tally.first_problem,
         }
+    }
+
+    /// Adds what the persons at the computer tables counted over the same run.
+    pub fn beside(&mut self, mut tally: Tally, elapsed: Duration) {
+        tally.round_trips_us.sort_unstable();
+        let trips = &tally.round_trips_us;
+        let p99 = trips.len().checked_sub(1).map(|last| {
+            let at = ((last as f64) * 0.99).round() as usize;
+            f64::from(trips[at.min(last)]) / 1000.0
+        });
+        self.computer_tables = Some(Beside {
+            connections: tally.connections,
+            person_actions_per_second: tally.actions as f64 / elapsed.as_secs_f64().max(1e-9),
+            person_p99_ms: p99,
+            errors: tally.errors,
+            first_problem: tally.first_problem,
+        });
     }
 
     pub fn to_json(&self) -> String {
@@ -173,8 +195,34 @@ impl Report {
         if let Some(cpu) = self.server_cpu_us_per_action {
             let _ = writeln!(text, "server CPU: {cpu:.2} µs per round trip");
         }
+        if let Some(beside) = &self.computer_tables {
+            let _ = writeln!(
+                text,
+                "computer tables: {} persons, {:.1} of their moves per second (p99 {}), errors {}{}",
+                beside.connections,
+                beside.person_actions_per_second,
+                ms(beside.person_p99_ms),
+                beside.errors,
+                beside
+                    .first_problem
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(" (first: {p})"))
+            );
+        }
         text
     }
+}
+
+/// What the persons at the computer tables beside the friends tables counted: their own moves (the
+/// computers' are the server's to count) and their round trips. A person waits for the computers,
+/// however long they take: a wait of over 5 s counts as an error here and nowhere else.
+#[derive(Debug, Serialize)]
+pub struct Beside {
+    pub connections: u64,
+    pub person_actions_per_second: f64,
+    pub person_p99_ms: Option<f64>,
+    pub errors: u64,
+    pub first_problem: Option<String>,
 }
 
 /// The report of an idle run: connections held open and what each costs the server.
@@ -247,6 +295,24 @@ mod tests {
         assert_eq!(report.p99_ms, Some(99.0));
         assert_eq!(report.max_ms, Some(100.0));
         assert_eq!(report.server_cpu_us_per_action, None);
+    }
+
+    #[test]
+    fn the_computer_tables_are_reported_apart_and_only_when_there_were() {
+        let mut report = Report::new(Tally::default(), Duration::from_secs(2), None);
+        assert!(!report.to_json().contains("computer_tables"));
+        let persons = Tally {
+            actions: 10,
+            round_trips_us: vec![3000, 1000, 2000],
+            connections: 3,
+            ..Tally::default()
+        };
+        report.beside(persons, Duration::from_secs(2));
+        let beside = report.computer_tables.as_ref().unwrap();
+        assert_eq!(beside.person_actions_per_second, 5.0);
+        assert_eq!(beside.person_p99_ms, Some(3.0));
+        assert!(report.to_text("t").contains("computer tables: 3 persons"));
+        assert!(report.to_json().contains("\"computer_tables\":{"));
     }
 
     #[test]
