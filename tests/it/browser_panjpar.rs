@@ -31,41 +31,45 @@ if (document.querySelector('#pick-up')) return 'defend';
     )
 });
 
-/// Makes one move by clicking, as a player would; returns false once the match is over.
-async fn click_a_move(client: &Client) -> bool {
+/// What a click at the Panjpar board did.
+pub(crate) enum Clicked {
+    /// Nothing: the match is over.
+    Over,
+    /// A move was made (or none was open to this seat).
+    Moved(bool),
+}
+
+/// Makes one move by clicking, as a player would, if the board offers one.
+pub(crate) async fn click_panjpar_move(client: &Client) -> Clicked {
     settle(client).await;
     let state = eval(client, &BOARD_STATE).await;
-    match state.as_str().unwrap_or("none") {
-        "over" => return false,
-        "next" => {
-            click(client, "#next-deal").await;
-        }
-        "guess" => {
-            click(client, "[data-colour=red]").await;
-        }
-        "attack" => {
-            // One card is always an attack; the Attack button lights up only for a legal choice.
-            let chosen = click(client, ".hand button.card").await;
-            if chosen {
-                wait_for(
-                    client,
-                    "return !document.querySelector('#attack')?.disabled",
-                    5,
-                )
-                .await;
-                click(client, "#attack").await;
-            }
+    let moved = match state.as_str().unwrap_or("none") {
+        "over" => return Clicked::Over,
+        "next" => click(client, "#next-deal").await,
+        "guess" => click(client, "[data-colour=red]").await,
+        // One card is always an attack; the Attack button lights up only for a legal choice.
+        "attack" if click(client, ".hand button.card").await => {
+            wait_for(
+                client,
+                "return !document.querySelector('#attack')?.disabled",
+                5,
+            )
+            .await;
+            click(client, "#attack").await
         }
         "defend" => {
-            let beaten = click(client, ".hand button.card:not([aria-disabled=true])").await;
-            if !beaten {
-                click(client, "#pick-up").await;
-            }
+            click(client, ".hand button.card:not([aria-disabled=true])").await
+                || click(client, "#pick-up").await
         }
-        _ => {}
-    }
+        _ => false,
+    };
     tokio::time::sleep(std::time::Duration::from_millis(30)).await;
-    true
+    Clicked::Moved(moved)
+}
+
+/// Makes one move by clicking, as a player would; returns false once the match is over.
+async fn click_a_move(client: &Client) -> bool {
+    !matches!(click_panjpar_move(client).await, Clicked::Over)
 }
 
 async fn play_to_the_end(clients: &[&Client], screenshots: Option<&str>) {

@@ -6,7 +6,6 @@
 //! ended by the one left closes both pages with their end panel. Also, without a browser: the page of
 //! a table gone for good (`gone.html`) renders for each reason, and with its variables empty.
 
-use std::sync::LazyLock;
 use std::time::Duration;
 
 use fantoccini::Client;
@@ -14,42 +13,12 @@ use serde_json::{json, Value};
 
 use crate::chromium::*;
 
-/// What the Panjpar board offers now, read from the page.
-static BOARD_STATE: LazyLock<String> = LazyLock::new(|| {
-    board_state(
-        r#"
-if (document.querySelector('[data-colour]')) return 'guess';
-if (document.querySelector('#attack')) return 'attack';
-if (document.querySelector('#pick-up')) return 'defend';
-"#,
-    )
-});
-
 /// Makes one move by clicking, if the board offers one; true when it did.
 async fn click_a_move(client: &Client) -> bool {
-    settle(client).await;
-    let state = eval(client, &BOARD_STATE).await;
-    let moved = match state.as_str().unwrap_or("none") {
-        "next" => click(client, "#next-deal").await,
-        "guess" => click(client, "[data-colour=red]").await,
-        // One card is always an attack; the Attack button lights up only for a legal choice.
-        "attack" if click(client, ".hand button.card").await => {
-            wait_for(
-                client,
-                "return !document.querySelector('#attack')?.disabled",
-                5,
-            )
-            .await;
-            click(client, "#attack").await
-        }
-        "defend" => {
-            click(client, ".hand button.card:not([aria-disabled=true])").await
-                || click(client, "#pick-up").await
-        }
-        _ => false,
-    };
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    moved
+    matches!(
+        crate::browser_panjpar::click_panjpar_move(client).await,
+        crate::browser_panjpar::Clicked::Moved(true)
+    )
 }
 
 /// Waits for this seat's turn, then makes one move by clicking.
