@@ -383,12 +383,7 @@ async fn an_away_seat_is_offered_to_someone_else_and_its_holder_told() {
         .goto(&format!("{}/t/{table}", server.base))
         .await
         .unwrap();
-    let reason = wait_for_text(
-        &guest,
-        "return document.querySelector('#closed-table')?.dataset.reason",
-        20,
-    )
-    .await;
+    let reason = closed_reason(&guest, 20).await;
     assert_eq!(reason, "given-away");
     let why = text_of(&guest, "#closed-why", 5).await;
     assert!(why.contains("someone else"), "{why}");
@@ -412,12 +407,7 @@ async fn the_one_left_ends_the_match_and_both_pages_say_so() {
     wait_for(&host, "return document.querySelector('#end-match')", 20).await;
     press(&host, "#end-match").await;
     press(&host, "#end-match-yes").await;
-    let reason = wait_for_text(
-        &host,
-        "return document.querySelector('#closed-table')?.dataset.reason",
-        15,
-    )
-    .await;
+    let reason = closed_reason(&host, 15).await;
     assert_eq!(reason, "ended");
     let why = text_of(&host, "#closed-why", 5).await;
     assert!(why.contains("You ended the match"), "{why}");
@@ -466,12 +456,7 @@ async fn a_table_that_expires_under_the_page_says_so_and_is_forgotten() {
     let c = driver.session(1280, 800).await;
     let table = start_against_the_computer(&c, &server.base).await;
     // Nobody moves: the table expires, its socket closes with 4411, and the page says so.
-    let reason = wait_for_text(
-        &c,
-        "return document.querySelector('#closed-table')?.dataset.reason",
-        30,
-    )
-    .await;
+    let reason = closed_reason(&c, 30).await;
     assert_eq!(reason, "expired");
     let why = text_of(&c, "#closed-why", 5).await;
     assert!(why.contains("expired"), "{why}");
@@ -552,4 +537,14 @@ fn the_gone_page_renders_for_each_reason() {
         !hostile.contains("<script>") && !hostile.contains("<b>"),
         "{hostile}"
     );
+}
+
+/// Why the page says its table is closed (the end panel's reason), once it says so.
+async fn closed_reason(client: &Client, seconds: u64) -> String {
+    wait_for_text(
+        client,
+        "return document.querySelector('#closed-table')?.dataset.reason",
+        seconds,
+    )
+    .await
 }
