@@ -250,8 +250,10 @@ fn a_thinking_thread_runs_at_the_lower_priority_it_was_given() {
         let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
         said.send(nice).unwrap();
     }));
+    // SAFETY: as above, of this thread.
     let here = unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
-    assert_eq!(niceness.recv_timeout(PATIENCE).unwrap(), (here + 7).min(19));
+    // Lowered to 7, or left where it was if that was lower still.
+    assert_eq!(niceness.recv_timeout(PATIENCE).unwrap(), here.max(7));
 }
 
 #[test]

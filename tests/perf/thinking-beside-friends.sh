@@ -19,6 +19,9 @@
 # settings of the server under test can be given as CHAIKHANA_* variables (CHAIKHANA_THINKING_NICE=5).
 set -eu
 builds=${BUILDS:-"before after"}
+# COMPUTER_LEVEL=standard puts standard computers at the computer tables instead (they decide at once,
+# on the tables' threads): what the tables and sockets themselves cost, without any thinking.
+level=${COMPUTER_LEVEL:-strong}
 friends=${1:-50}
 seconds=${2:-10}
 rounds=${3:-1}
@@ -76,7 +79,7 @@ run() {
   metrics > "$out.before"
   t0=$(date +%s.%N)
   "$loadgen" run --url "$url" --game panjpar --tables "$friends" --duration "$seconds" \
-    --computer-tables "$n" --computer-game "$computer_game" --computer-level strong \
+    --computer-tables "$n" --computer-game "$computer_game" --computer-level "$level" \
     --server-pid $server --json > "$out"
   t1=$(date +%s.%N)
   metrics > "$out.after"
@@ -119,8 +122,8 @@ print(f"| {build} | {n} | {load} | {report['actions_per_second']:,.0f} | {ms(rep
 PY
 }
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores; $friends Panjpar friends tables, $seconds s a run, strong $computer_game computer tables beside them"
-echo "| build | strong tables | load | friends actions/s | p50 | p99 | server CPU per friends action | decisions/s | shortened/s | wait p99 | queue at the end | errors (friends / computer tables) |"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores; $friends Panjpar friends tables, $seconds s a run, $level $computer_game computer tables beside them"
+echo "| build | $level tables | load | friends actions/s | p50 | p99 | server CPU per friends action | decisions/s | shortened/s | wait p99 | queue at the end | errors (friends / computer tables) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for round in $(seq "$rounds"); do
   for n in $counts; do
