@@ -47,27 +47,6 @@ url=http://127.0.0.1:$port
 out=$(mktemp)
 trap 'kill $(jobs -p) 2> /dev/null; rm -f "$out" "$out.before" "$out.after"' EXIT
 
-# Reads the sums the table needs from /metrics, as one line of JSON.
-metrics() {
-  curl -sf "$url/metrics" | python3 -c '
-import json, sys
-sums, wait = {}, {}
-for line in sys.stdin:
-    if line.startswith("#") or not line.strip():
-        continue
-    name_labels, value = line.rsplit(" ", 1)
-    name = name_labels.split("{", 1)[0]
-    sums[name] = sums.get(name, 0.0) + float(value)
-    if name == "chaikhana_thinking_wait_seconds_bucket":
-        le = name_labels.split("le=\"", 1)[1].split("\"", 1)[0]
-        wait[le] = float(value)
-print(json.dumps({
-    "decisions": sums.get("chaikhana_computer_think_seconds_count", 0.0),
-    "shortened": sums.get("chaikhana_thinking_shortened_total"),
-    "queue": sums.get("chaikhana_thinking_queue"),
-    "wait": wait,
-}))'
-}
 
 run() {
   local build=$1 server_bin=$2 n=$3
@@ -76,13 +55,13 @@ run() {
   until curl -sf "$url/healthz" > /dev/null; do sleep 0.1; done
   local load t0 t1
   load=$(cut -d' ' -f1 /proc/loadavg)
-  metrics > "$out.before"
+  thinking_metrics "$url" > "$out.before"
   t0=$(date +%s.%N)
   "$loadgen" run --url "$url" --game panjpar --tables "$friends" --duration "$seconds" \
     --computer-tables "$n" --computer-game "$computer_game" --computer-level "$level" \
     --server-pid $server --json > "$out"
   t1=$(date +%s.%N)
-  metrics > "$out.after"
+  thinking_metrics "$url" > "$out.after"
   kill $server
   wait $server 2> /dev/null || true
   python3 - "$build" "$n" "$load" "$t0" "$t1" "$out" "$out.before" "$out.after" <<'PY'
@@ -92,13 +71,18 @@ t0, t1 = float(sys.argv[4]), float(sys.argv[5])
 report = json.loads(open(sys.argv[6]).read().strip().splitlines()[-1])
 before, after = (json.load(open(p)) for p in sys.argv[7:9])
 span = t1 - t0
-decisions = (after["decisions"] - before["decisions"]) / span
+count = lambda m, name: m["sums"].get(name)
+decisions = (count(after, "chaikhana_computer_think_seconds_count") or 0.0) - (
+    count(before, "chaikhana_computer_think_seconds_count") or 0.0)
+decisions /= span
 def ms(v):
     return "-" if v is None else f"{v:.2f} ms"
 shortened = wait_p99 = queue = "-"
-if after["shortened"] is not None:
-    shortened = f"{(after['shortened'] - before['shortened']) / span:.1f}"
-    queue = f"{after['queue']:.0f}"
+if count(after, "chaikhana_thinking_shortened_total") is not None:
+    shortened = count(after, "chaikhana_thinking_shortened_total") - count(
+        before, "chaikhana_thinking_shortened_total")
+    shortened = f"{shortened / span:.1f}"
+    queue = f"{count(after, 'chaikhana_thinking_queue'):.0f}"
     # The p99 of the waits in this run, read from the buckets as histogram_quantile does.
     buckets = sorted(((float(le), after["wait"][le] - before["wait"].get(le, 0.0))
                       for le in after["wait"]), key=lambda b: b[0])

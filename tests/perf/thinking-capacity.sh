@@ -21,20 +21,6 @@ url=http://127.0.0.1:$port
 out=$(mktemp)
 trap 'kill $(jobs -p) 2> /dev/null; rm -f "$out" "$out.before" "$out.after"' EXIT
 
-metrics() {
-  curl -sf "$url/metrics" | python3 -c '
-import json, sys
-sums, wait = {}, {}
-for line in sys.stdin:
-    if line.startswith("#") or not line.strip():
-        continue
-    name_labels, value = line.rsplit(" ", 1)
-    name = name_labels.split("{", 1)[0]
-    sums[name] = sums.get(name, 0.0) + float(value)
-    if name == "chaikhana_thinking_wait_seconds_bucket":
-        wait[name_labels.split("le=\"", 1)[1].split("\"", 1)[0]] = float(value)
-print(json.dumps({"sums": sums, "wait": wait}))'
-}
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 run() {
@@ -44,10 +30,10 @@ run() {
   until curl -sf "$url/healthz" > /dev/null; do sleep 0.1; done
   local load c0 c1 t0 t1
   load=$(cut -d' ' -f1 /proc/loadavg)
-  metrics > "$out.before"; c0=$(cpu_ticks $server); t0=$(date +%s.%N)
+  thinking_metrics "$url" > "$out.before"; c0=$(cpu_ticks $server); t0=$(date +%s.%N)
   "$bin-loadgen" run --url "$url" --game "$game" --tables 0 --duration "$seconds" \
     --computer-tables "$n" --computer-game "$game" --computer-level "$level" --json > "$out"
-  metrics > "$out.after"; c1=$(cpu_ticks $server); t1=$(date +%s.%N)
+  thinking_metrics "$url" > "$out.after"; c1=$(cpu_ticks $server); t1=$(date +%s.%N)
   kill $server
   wait $server 2> /dev/null || true
   python3 - "$n" "$load" "$c0" "$c1" "$t0" "$t1" "$out" "$out.before" "$out.after" <<'PY'

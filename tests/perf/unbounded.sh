@@ -10,3 +10,20 @@ export CHAIKHANA_RATE_PER_SECOND=1000000 CHAIKHANA_RATE_BURST=1000000 CHAIKHANA_
   CHAIKHANA_READ_BYTES_PER_SECOND=1000000000 CHAIKHANA_READ_BYTES_BURST=1000000000 CHAIKHANA_TABLES_PER_MINUTE=0 \
   CHAIKHANA_LOG_FILTER=warn CHAIKHANA_DATA_DIR="${CHAIKHANA_DATA_DIR-}"
 trap 'kill $(jobs -p) 2> /dev/null' EXIT
+
+# The thinking pool's figures from a server's /metrics at URL, as one line of JSON: every metric summed
+# over its labels ("sums"), and the buckets of the wait before thinking ("wait", by their `le`).
+thinking_metrics() {
+  curl -sf "$1/metrics" | python3 -c '
+import json, sys
+sums, wait = {}, {}
+for line in sys.stdin:
+    if line.startswith("#") or not line.strip():
+        continue
+    name_labels, value = line.rsplit(" ", 1)
+    name = name_labels.split("{", 1)[0]
+    sums[name] = sums.get(name, 0.0) + float(value)
+    if name == "chaikhana_thinking_wait_seconds_bucket":
+        wait[name_labels.split("le=\"", 1)[1].split("\"", 1)[0]] = float(value)
+print(json.dumps({"sums": sums, "wait": wait}))'
+}
