@@ -355,11 +355,8 @@ impl Player {
         self.latest["version"].as_u64().unwrap_or(0)
     }
 
-    /// The next view, whole; refusals fail the test (this seat plays one move at a time, never on a
-    /// stale view). A view that goes back behind one shown before fails it too.
-    pub async fn next_view(&mut self) -> Value {
-        let view = self.read_view().await;
-        let version = view["version"].as_u64().expect("a view's version");
+    /// Notes a view shown at `version`, failing the test if it goes back behind one shown before.
+    fn never_behind(&mut self, version: u64) {
         assert!(
             version >= self.highest,
             "seat {} of {} was shown v{version} after v{}",
@@ -368,6 +365,13 @@ impl Player {
             self.highest
         );
         self.highest = version;
+    }
+
+    /// The next view, whole; refusals fail the test (this seat plays one move at a time, never on a
+    /// stale view). A view that goes back behind one shown before fails it too.
+    pub async fn next_view(&mut self) -> Value {
+        let view = self.read_view().await;
+        self.never_behind(view["version"].as_u64().expect("a view's version"));
         self.latest = view.clone();
         view
     }
@@ -480,14 +484,7 @@ impl Player {
             match shown["type"].as_str() {
                 Some("view") => {
                     let version = shown["version"].as_u64().unwrap_or(0);
-                    assert!(
-                        version >= self.highest,
-                        "seat {} of {} was shown v{version} after v{}",
-                        self.seated.seat,
-                        self.seated.table,
-                        self.highest
-                    );
-                    self.highest = version;
+                    self.never_behind(version);
                     if let Some(id) = shown["ack"]["id"].as_str() {
                         let action = pending.remove(id).expect("an acknowledgement of a sent id");
                         self.acked.push(Acked {
