@@ -169,8 +169,10 @@ impl<G: Game> Table<G> {
                 version,
                 search,
                 seed,
+                play_after,
             } => {
                 let table = ctx.address();
+                let play_at = Instant::now() + play_after;
                 // The pool compares the decision's version with the table's before thinking it.
                 self.asker.moved_to(self.core.version());
                 let level = self.core.level().unwrap_or_default().as_str();
@@ -182,6 +184,7 @@ impl<G: Game> Table<G> {
                             seat,
                             version,
                             action,
+                            play_at,
                         });
                     });
                 thinking::pool().ask(decision);
@@ -210,11 +213,13 @@ fn clock_now() -> Clock {
     }
 }
 
-/// A computer's choice, made away from the table on its `version`.
+/// A computer's choice, made away from the table on its `version`, to be played no sooner than
+/// `play_at`.
 struct Thought<A> {
     seat: Seat,
     version: u64,
     action: A,
+    play_at: Instant,
 }
 
 impl<A: 'static> Message for Thought<A> {
@@ -332,9 +337,22 @@ impl<G: Game> Handler<Thought<G::Action>> for Table<G> {
     type Result = ();
 
     fn handle(&mut self, thought: Thought<G::Action>, ctx: &mut Context<Self>) {
-        self.core
-            .thought(thought.seat, thought.version, thought.action);
-        self.carry_out(ctx);
+        let Thought {
+            seat,
+            version,
+            action,
+            play_at,
+        } = thought;
+        let play = move |table: &mut Self, ctx: &mut Context<Self>| {
+            table.core.thought(seat, version, action);
+            table.carry_out(ctx);
+        };
+        match play_at.checked_duration_since(Instant::now()) {
+            Some(wait) if !wait.is_zero() => {
+                ctx.run_later(wait, play);
+            }
+            _ => play(self, ctx),
+        }
     }
 }
 

@@ -202,12 +202,14 @@ pub enum Effect<G: Game> {
     /// Call [`TableCore::timer`] with this timer once the time has passed.
     Wake(Duration, Timer),
     /// Run a computer's search away from the table, with a generator seeded from `seed`; its choice
-    /// goes to [`TableCore::thought`].
+    /// goes to [`TableCore::thought`], no sooner than `play_after` from now (the move delay a person
+    /// sees, with the thinking inside it).
     Think {
         seat: Seat,
         version: u64,
         search: Search<G>,
         seed: u64,
+        play_after: Duration,
     },
     /// The oldest join still waiting has its seat stored: answer it.
     Seated,
@@ -293,6 +295,9 @@ pub struct TableCore<G: Game> {
     version: u64,
     rng: TableRng,
     bot_rng: BotRng,
+    /// The version a computer's move has been asked for and not yet played, so that one change
+    /// never asks twice.
+    computer_asked: Option<u64>,
     /// Each seat's sockets, with the seat.
     sockets: HashMap<ConnId, Seat>,
     /// The sockets of people watching through the watch link (see `watchers`).
@@ -409,6 +414,7 @@ impl<G: Game> TableCore<G> {
             version,
             rng,
             bot_rng,
+            computer_asked: None,
             sockets: HashMap::new(),
             watchers: HashSet::new(),
             shown: HashMap::new(),

@@ -102,7 +102,8 @@ enum Did {
     Stored(bool),
     HandedOver,
     Woken(Duration, Timer),
-    Thinks,
+    /// A search asked on this version, to be played no sooner than this.
+    Thinks(u64, Duration),
     Seated,
     Stopped(Closing),
 }
@@ -119,7 +120,11 @@ fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
             Effect::Store(change) => Did::Stored(matches!(change, Change::Whole { .. })),
             Effect::HandOver(_) => Did::HandedOver,
             Effect::Wake(after, timer) => Did::Woken(after, timer),
-            Effect::Think { .. } => Did::Thinks,
+            Effect::Think {
+                version,
+                play_after,
+                ..
+            } => Did::Thinks(version, play_after),
             Effect::Seated => Did::Seated,
             Effect::Stop(closing) => Did::Stopped(closing),
         })
@@ -525,6 +530,61 @@ fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
         assert_eq!(table.version(), version + 1);
     }
     assert!(table.record()[0].actions.len() > 2);
+}
+
+#[test]
+fn a_strong_computer_thinks_at_once_inside_the_move_delay_and_is_asked_once_a_version() {
+    let now = Instant::now();
+    let player = Token::random();
+    let mut table: TableCore<Panjpar> = TableCore::new(
+        TableId::random(),
+        TableKind::Computer,
+        MatchLength::DealsWon(1),
+        Level::Strong,
+        player.hash(),
+        policy(),
+        false,
+        clock(now),
+    )
+    .unwrap();
+    table.start();
+    table.attach(1, &player.hash(), now).unwrap();
+    let mut thoughts = 0;
+    for _ in 0..40 {
+        let did = done(&mut table);
+        assert!(
+            !did.iter()
+                .any(|d| matches!(d, Did::Woken(_, Timer::Computer { .. }))),
+            "a strong computer waits for no timer before thinking: {did:?}"
+        );
+        let asked: Vec<_> = did
+            .iter()
+            .filter_map(|d| match d {
+                Did::Thinks(version, after) => Some((*version, *after)),
+                _ => None,
+            })
+            .collect();
+        let Some(&(version, after)) = asked.first() else {
+            if table.state.as_ref().and_then(Panjpar::to_act) != Some(Seat::new(0)) {
+                break;
+            }
+            let (_, chosen) = turn(&mut table);
+            table.from_seat(1, action(table.version(), chosen), now);
+            continue;
+        };
+        assert_eq!(asked.len(), 1, "one search per change: {did:?}");
+        assert_eq!((version, after), (table.version(), policy().bot_delay));
+        table.wake_computer();
+        assert!(done(&mut table).is_empty(), "asked twice on one version");
+        let seat = Seat::new(1);
+        let legal = Panjpar::legal_actions(table.state.as_ref().unwrap(), seat);
+        table.thought(seat, version - 1, legal[0]);
+        assert!(done(&mut table).is_empty(), "a thought on an older version");
+        table.thought(seat, version, legal[0]);
+        assert_eq!(table.version(), version + 1);
+        thoughts += 1;
+    }
+    assert!(thoughts > 1, "the computer was asked {thoughts} times");
 }
 
 #[test]
