@@ -299,12 +299,14 @@ impl Router for LocalRouter {
     fn open(&self, request: OpenTable) -> BoxFuture<'_, Result<TableId, TableRefusal>> {
         let config = self.config();
         let disk = self.disk.clone();
+        let fits = request.fits_here();
         let expiry = self.settings.expiry();
         let keep_for = match request.kind {
             crate::table::TableKind::Friends => expiry.friends,
             crate::table::TableKind::Computer => expiry.computer,
         };
         async move {
+            fits?;
             let opened = self
                 .on_a_worker(move || {
                     let (handle, snapshot) = open_here(&request, config.clone())?;

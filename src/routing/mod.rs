@@ -31,6 +31,22 @@ pub struct OpenTable {
     pub creator: TokenHash,
 }
 
+impl OpenTable {
+    /// Whether the table's computers think on the thinking pool (only the strong ones do), so that
+    /// it is placed only on a node whose pool is not saturated.
+    pub fn thinks(&self) -> bool {
+        self.kind == TableKind::Computer && self.level == Level::Strong
+    }
+
+    /// Refused when the table would think on this node's pool and the pool is saturated.
+    pub fn fits_here(&self) -> Result<(), TableRefusal> {
+        if self.thinks() && crate::thinking::pool().saturated() {
+            return Err(TableRefusal::computers_busy());
+        }
+        Ok(())
+    }
+}
+
 /// Where tables are opened and found.
 pub trait Router: Send + Sync + 'static {
     /// Opens a table (on this node or another) with its creator in seat 1; answers its id.

@@ -65,7 +65,7 @@ async fn readyz(state: web::Data<AppState>, query: web::Query<ReadyFor>) -> Http
     }
     let load = crate::thinking::pool().load();
     if query.what.as_deref() == Some("computer") && load.saturated {
-        return saturated();
+        return refused(TableRefusal::computers_busy());
     }
     HttpResponse::Ok().json(json!({
         "ready": true,
@@ -78,19 +78,6 @@ async fn readyz(state: web::Data<AppState>, query: web::Query<ReadyFor>) -> Http
             "oldest_wait_ms": load.oldest_wait.as_millis() as u64,
         },
     }))
-}
-
-/// The answer when the thinking pool is saturated: no new strong computer table here now.
-fn saturated() -> HttpResponse {
-    let mut answer = refusal(
-        RefusalCode::Busy,
-        "The computers on this server are thinking all they can; try a strong computer table again in a moment.",
-    );
-    answer.headers_mut().insert(
-        actix_web::http::header::RETRY_AFTER,
-        actix_web::http::header::HeaderValue::from_static("5"),
-    );
-    answer
 }
 
 /// The HTTP status of an answer that refuses with `code`.
@@ -147,7 +134,14 @@ pub(super) fn refusal(code: RefusalCode, message: &str) -> HttpResponse {
 }
 
 pub(super) fn refused(r: TableRefusal) -> HttpResponse {
-    refusal(r.code, &r.message)
+    let mut answer = refusal(r.code, &r.message);
+    if r.code == RefusalCode::Busy {
+        answer.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            actix_web::http::header::HeaderValue::from_static("5"),
+        );
+    }
+    answer
 }
 
 /// The body of `POST /api/tables`.
@@ -218,10 +212,6 @@ async fn create_table(
             return refusal(RefusalCode::BadRequest, message);
         }
     };
-    // Only the strong computers think on the pool; a standard computer decides in its table's turn.
-    if level == Level::Strong && crate::thinking::pool().saturated() {
-        return saturated();
-    }
     let length = match catalog::find(&request.game)
         .and_then(|game| game.match_length(request.length.as_ref()))
     {

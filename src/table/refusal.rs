@@ -153,6 +153,14 @@ impl TableRefusal {
         )
     }
 
+    /// Every node that could hold a new strong computer table is saturated with thinking.
+    pub fn computers_busy() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::Busy,
+            "The computers are thinking all they can just now; try a strong computer table again in a moment.",
+        )
+    }
+
     /// The table cannot be reached for now (its node went, or the shared store is out of reach).
     pub fn unavailable() -> TableRefusal {
         TableRefusal::new(

@@ -47,6 +47,7 @@ mod simulate_cli;
 mod sleep_across_nodes;
 mod support;
 mod table_store;
+mod thinking_across_nodes;
 mod verifiable_deals;
 mod web_pages;
 mod web_security;

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::support::cluster::{Node, Redis};
 use crate::support::restarts::{check_acks, Player, Table};
@@ -19,17 +19,6 @@ const PATIENCE: Duration = Duration::from_secs(20);
 /// The settings of both nodes: a table sleeps a second after its last socket has gone.
 const SLEEPY: [(&str, &str); 1] = [("CHAIKHANA_SLEEP_AFTER_SECS", "1")];
 
-/// What a node's `/readyz` says: how many tables live in its process.
-async fn tables_on(node: &Node) -> u64 {
-    let mut response = awc::Client::new()
-        .get(format!("{}/readyz", node.base))
-        .send()
-        .await
-        .expect("readyz answers");
-    let body: Value = serde_json::from_slice(&response.body().await.unwrap()).unwrap();
-    body["tables"].as_u64().expect("readyz counts its tables")
-}
-
 async fn slept_on(node: &Node) -> f64 {
     Node::metric(&node.metrics().await, "chaikhana_tables_slept_total")
 }
@@ -37,7 +26,7 @@ async fn slept_on(node: &Node) -> f64 {
 /// How many tables each node holds, and how many it has put to sleep.
 async fn census(nodes: [&Node; 2]) -> ([u64; 2], [f64; 2]) {
     (
-        [tables_on(nodes[0]).await, tables_on(nodes[1]).await],
+        [nodes[0].tables().await, nodes[1].tables().await],
         [slept_on(nodes[0]).await, slept_on(nodes[1]).await],
     )
 }

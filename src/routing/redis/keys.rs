@@ -113,6 +113,10 @@ pub const WATCH_KEY: &str = "chaikhana:watch-key";
 /// How many tables each table-hosting node has: a sorted set.
 pub const LOAD: &str = "chaikhana:load";
 
+/// The table-hosting nodes whose thinking pool is saturated (see `crate::thinking`): a set, kept with
+/// [`LOAD`], that places no new strong computer table on them.
+pub const SATURATED: &str = "chaikhana:thinking-saturated";
+
 /// The channel of frames and requests for a node's tables.
 pub fn tables_channel(node: &str) -> String {
     format!("chaikhana:node:{node}:tables")

@@ -94,7 +94,7 @@ impl Node {
             return Err(self.missing(id).await);
         }
         if !self.role.hosts_tables() || self.draining() {
-            let (Some(host), _) = self.quietest_host().await? else {
+            let (Some(host), _) = self.quietest_host(false).await? else {
                 return Err(TableRefusal::unavailable());
             };
             let table = id.clone();
@@ -250,6 +250,14 @@ impl Node {
             let mut load = redis::cmd("ZADD");
             load.arg(keys::LOAD).arg(self.tables.len()).arg(&self.id);
             self.query::<()>(load).await?;
+            let said = if crate::thinking::pool().saturated() {
+                "SADD"
+            } else {
+                "SREM"
+            };
+            let mut thinking = redis::cmd(said);
+            thinking.arg(keys::SATURATED).arg(&self.id);
+            self.query::<()>(thinking).await?;
         }
         if self.draining() {
             // The hand-over lets the leases go.

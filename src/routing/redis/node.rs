@@ -239,6 +239,7 @@ impl Node {
         if self.draining() || !self.role.hosts_tables() {
             return Err(TableRefusal::unavailable());
         }
+        order.fits_here()?;
         let token = keys::token(&self.id, 1);
         let (handle, snapshot) = catalog::find(&order.game)
             .and_then(|game| {
@@ -251,18 +252,25 @@ impl Node {
         Ok(id)
     }
 
-    /// Opens a table here or on the table-hosting node with the fewest tables.
+    /// Opens a table here or on the table-hosting node with the fewest tables; a strong computer
+    /// table only where the thinking pool is not saturated.
     pub async fn open(self: Arc<Self>, order: OpenTable) -> Result<TableId, TableRefusal> {
         catalog::find(&order.game).map_err(TableRefusal::bad_request)?;
-        let (host, fewest) = self.quietest_host().await?;
-        let stay = self.role.hosts_tables()
-            && !self.draining()
-            && (host.is_none() || self.tables.len() as u64 <= fewest);
+        let (host, fewest) = self.quietest_host(order.thinks()).await?;
+        let here = self.role.hosts_tables() && !self.draining();
+        let fits = order.fits_here();
+        let stay = here && fits.is_ok() && (host.is_none() || self.tables.len() as u64 <= fewest);
         if stay {
             return self.open_here(order).await;
         }
         let Some(host) = host else {
-            return Err(TableRefusal::unavailable());
+            return Err(match fits {
+                Err(busy) if here => busy,
+                _ if order.thinks() && self.any_host_saturated().await? => {
+                    TableRefusal::computers_busy()
+                }
+                _ => TableRefusal::unavailable(),
+            });
         };
         match self.ask(&host, |ask| ToTables::Open { ask, order }).await? {
             Answer::Opened { table } => Ok(table),
@@ -271,23 +279,47 @@ impl Node {
         }
     }
 
-    /// The living table-hosting node (other than this one) with the fewest tables, and how many.
-    pub(super) async fn quietest_host(&self) -> Result<(Option<String>, u64), TableRefusal> {
+    /// The living table-hosting node (other than this one) with the fewest tables, and how many;
+    /// for a table that `thinks`, only among the nodes whose thinking pool is not saturated.
+    pub(super) async fn quietest_host(
+        &self,
+        thinks: bool,
+    ) -> Result<(Option<String>, u64), TableRefusal> {
         let mut cmd = redis::cmd("ZRANGE");
         cmd.arg(keys::LOAD).arg(0).arg(-1).arg("WITHSCORES");
         let loads: Vec<(String, u64)> = self.query(cmd).await?;
+        let saturated: Vec<String> = if thinks {
+            self.query(redis::Cmd::smembers(keys::SATURATED)).await?
+        } else {
+            Vec::new()
+        };
         for (node, load) in loads {
-            if node == self.id {
+            if node == self.id || saturated.contains(&node) {
                 continue;
             }
             if self.alive(&node).await? {
                 return Ok((Some(node), load));
             }
-            let mut gone = redis::cmd("ZREM");
-            gone.arg(keys::LOAD).arg(&node);
-            self.pipes.this_thread().send(gone);
+            self.forget_host(&node);
         }
         Ok((None, 0))
+    }
+
+    /// Takes `node` out of the hosts a table may be placed on.
+    fn forget_host(&self, node: &str) {
+        let mut load = redis::cmd("ZREM");
+        load.arg(keys::LOAD).arg(node);
+        self.pipes.this_thread().send(load);
+        let mut thinking = redis::cmd("SREM");
+        thinking.arg(keys::SATURATED).arg(node);
+        self.pipes.this_thread().send(thinking);
+    }
+
+    /// Whether some table-hosting node has said its thinking pool is saturated.
+    async fn any_host_saturated(&self) -> Result<bool, TableRefusal> {
+        let mut cmd = redis::cmd("SCARD");
+        cmd.arg(keys::SATURATED);
+        Ok(self.query::<u64>(cmd).await? > 0)
     }
 
     /// The site's watch key kept in Redis: the first node to ask makes it, every other reads it.
@@ -339,9 +371,7 @@ impl Node {
         // A refresh under way finishes first (it could take a released lease again); none starts
         // after, as they see the drain.
         let _round = self.lease_round.lock().await;
-        let mut leave = redis::cmd("ZREM");
-        leave.arg(keys::LOAD).arg(&self.id);
-        self.pipes.this_thread().send(leave);
+        self.forget_host(&self.id);
         for handle in self.tables.all() {
             if let Some(keep) = &handle.keep {
                 keep.do_send(OwnerOrder::HandOver);

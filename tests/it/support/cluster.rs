@@ -360,6 +360,23 @@ impl Node {
             .unwrap_or(0.0)
     }
 
+    /// What the node's `/readyz` says: how many tables live in its process.
+    pub async fn tables(&self) -> u64 {
+        self.readyz().await["tables"]
+            .as_u64()
+            .expect("readyz counts its tables")
+    }
+
+    /// The node's `/readyz` answer (200 or not).
+    pub async fn readyz(&self) -> Value {
+        let mut response = awc::Client::new()
+            .get(format!("{}/readyz", self.base))
+            .send()
+            .await
+            .expect("readyz answers");
+        serde_json::from_slice(&response.body().await.unwrap()).expect("readyz answers JSON")
+    }
+
     pub async fn metrics(&self) -> String {
         let mut response = awc::Client::new()
             .get(format!("{}/metrics", self.base))
