@@ -17,7 +17,8 @@
 //!   ([`crate::games::strong::Budget`]), so a busy machine makes a decision slower, never weaker.
 //! - **Knows its capacity**: it is saturated when decisions have waited longer than
 //!   `thinking_saturated_ms`; `/readyz` then says that the node takes no new strong computer table,
-//!   and `POST /api/tables` refuses one with 503.
+//!   and `POST /api/tables` refuses one with 503 (with Redis, such a table is placed on a node that
+//!   is not saturated, see `crate::routing`).
 
 use std::collections::{HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
@@ -26,7 +27,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::games::strong::{Allowance, CpuTime};
+use crate::games::strong::{Allowance, Budget, CpuTime};
 use crate::metrics::metrics;
 
 /// How a pool is made.
@@ -103,13 +104,14 @@ impl Default for Asker {
 }
 
 /// One decision to think: the table that asks, the version it was asked on, its game and level (for
-/// the metrics), and the thinking itself, which owns everything it needs and hands its choice back
+/// the metrics), its budget (to tell whether the pool cut it), and the thinking itself, which owns everything it needs and hands its choice back
 /// (to the table, by message) before it returns.
 pub struct Decision {
     asker: Asker,
     version: u64,
     game: &'static str,
     level: &'static str,
+    budget: Budget,
     asked: Instant,
     think: Box<dyn FnOnce(Allowance) + Send>,
 }
@@ -120,6 +122,7 @@ impl Decision {
         version: u64,
         game: &'static str,
         level: &'static str,
+        budget: Budget,
         think: impl FnOnce(Allowance) + Send + 'static,
     ) -> Decision {
         Decision {
@@ -127,6 +130,7 @@ impl Decision {
             version,
             game,
             level,
+            budget,
             asked: Instant::now(),
             think: Box::new(think),
         }
@@ -342,9 +346,15 @@ impl Shared {
 
     fn think(&self, decision: Decision, allowance: Allowance) {
         let Decision {
-            game, level, think, ..
+            game,
+            level,
+            budget,
+            think,
+            ..
         } = decision;
-        if allowance.shortens() {
+        // Counted only when the search really gets less: a budget in samples, or a share that the
+        // floor brings back to the whole budget, is not cut.
+        if budget.allowed(allowance) != budget {
             metrics()
                 .thinking_shortened
                 .with_label_values(&[game, level])

@@ -176,8 +176,14 @@ impl<G: Game> Table<G> {
                 // The pool compares the decision's version with the table's before thinking it.
                 self.asker.moved_to(self.core.version());
                 let level = self.core.level().unwrap_or_default().as_str();
-                let decision =
-                    Decision::new(&self.asker, version, G::NAME, level, move |allowed| {
+                let budget = self.core.strong_budget();
+                let decision = Decision::new(
+                    &self.asker,
+                    version,
+                    G::NAME,
+                    level,
+                    budget,
+                    move |allowed| {
                         let mut rng = BotRng::seed_from_u64(seed);
                         let action = search(&mut rng, allowed);
                         table.do_send(Thought {
@@ -186,7 +192,8 @@ impl<G: Game> Table<G> {
                             action,
                             play_at,
                         });
-                    });
+                    },
+                );
                 thinking::pool().ask(decision);
             }
             Effect::Seated => {

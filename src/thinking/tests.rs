@@ -24,7 +24,8 @@ fn pool(threads: usize) -> Pool {
 /// A decision of `asker`'s at the version it is at now, whose thinking runs `think`.
 fn decision(asker: &Asker, think: impl FnOnce(Allowance) + Send + 'static) -> Decision {
     let version = asker.version.load(Ordering::Acquire);
-    Decision::new(asker, version, "test", "strong", think)
+    let budget = crate::games::strong::DEFAULT_BUDGET;
+    Decision::new(asker, version, "test", "strong", budget, think)
 }
 
 /// A decision that tells `events` it began (with `name`), waits until `gate` opens, and tells it ended.
@@ -209,6 +210,45 @@ fn decisions_behind_a_long_queue_are_given_less_and_counted() {
     // Four others wait behind the first (one thread): shortened; the last ones have the pool alone.
     assert_eq!(shares, [true, true, true, false, false]);
     assert!(counted() >= before + 3);
+}
+
+#[test]
+fn a_budget_the_pool_cannot_cut_is_not_counted_as_shortened() {
+    let pool = pool(1);
+    let (events, heard) = channel();
+    let (gate, open) = held(&Asker::new(), "gate", &events);
+    pool.ask(gate);
+    assert_eq!(next(&heard), "gate began");
+    let (given, allowances) = channel();
+    let floor = Duration::from_millis(20);
+    // Samples are never cut; a time budget at the floor already cannot be cut further.
+    for budget in [Budget::Samples(30), Budget::Time(floor)] {
+        for _ in 0..3 {
+            let asker = Asker::new();
+            let version = asker.version.load(Ordering::Acquire);
+            let given = given.clone();
+            pool.ask(Decision::new(
+                &asker,
+                version,
+                "test-uncut",
+                "strong",
+                budget,
+                move |allowed| given.send(allowed).unwrap(),
+            ));
+        }
+    }
+    let counted = || {
+        metrics()
+            .thinking_shortened
+            .with_label_values(&["test-uncut", "strong"])
+            .get()
+    };
+    open.send(()).unwrap();
+    let shortened = (0..6)
+        .filter(|_| allowances.recv_timeout(PATIENCE).unwrap().shortens())
+        .count();
+    assert!(shortened >= 3, "the queue gave shares: {shortened}");
+    assert_eq!(counted(), 0);
 }
 
 #[test]

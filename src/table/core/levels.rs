@@ -35,6 +35,11 @@ impl<G: Game> TableCore<G> {
     pub fn level(&self) -> Option<Level> {
         self.level
     }
+
+    /// How long a strong computer here may think per decision.
+    pub fn strong_budget(&self) -> crate::games::strong::Budget {
+        self.policy.strong_budget
+    }
 }
 
 #[cfg(test)]
