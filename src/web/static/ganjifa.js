@@ -49,6 +49,11 @@ export function createBoard(root, ctx) {
     if (frame.kind === "computer" && seat !== 0) return `Computer ${seat}`;
     return seatName(frame, seat);
   };
+  // The same, in the middle of a sentence ("led by you").
+  const whoWithin = (seat) => {
+    const name = who(seat);
+    return name === "You" ? "you" : name;
+  };
   const offered = (type) => frame.actions.filter((a) => a.type === type);
   const mine = () => frame.actions.length > 0;
 
@@ -197,10 +202,13 @@ export function createBoard(root, ctx) {
   function trickZone(v) {
     const zone = el("section", "g-centre trick");
     zone.dataset.area = "trick";
+    // On a phone the felt may scroll: a keyboard reaches it to scroll it too.
+    zone.tabIndex = 0;
+    zone.setAttribute("aria-label", "The trick");
     const t = v.trick || v.last_trick;
     if (t) {
-      const title = `${v.trick ? "This trick" : "The last trick"}: ${KINDS[t.kind.kind] || t.kind.kind}, led by ${who(t.leader)}`;
-      zone.append(el("h2", "", v.trick ? title : `${title}; ${who(t.winner)} won it`));
+      const title = `${v.trick ? "This trick" : "The last trick"}: ${KINDS[t.kind.kind] || t.kind.kind}, led by ${whoWithin(t.leader)}`;
+      zone.append(el("h2", "", v.trick ? title : `${title}; ${whoWithin(t.winner)} won it`));
       const piles = el("div", "g-piles");
       const order = [(me() + 1) % 3, (me() + 2) % 3, me()];
       const places = ["left", "right", "mine"];

@@ -364,8 +364,8 @@ export function createBoard(root, ctx) {
     drawer.append(summary);
     const body = el("div", "pp-log-body");
     const seatName = (log) => (log.seat === null ? "" : ` (${who(log.seat)})`);
-    body.append(el("h3", "", `This turn${seatName(v.this_turn)}`), logList(v.this_turn));
-    body.append(el("h3", "", `The turn before${seatName(v.last_turn)}`), logList(v.last_turn));
+    body.append(el("h2", "", `This turn${seatName(v.this_turn)}`), logList(v.this_turn));
+    body.append(el("h2", "", `The turn before${seatName(v.last_turn)}`), logList(v.last_turn));
     const rules = el("a", "", "How to play");
     rules.href = "/pishe-pasha/rules";
     rules.target = "_blank";

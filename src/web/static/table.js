@@ -186,6 +186,7 @@ function nameTheGame() {
   const game = lastFrame?.game;
   if (!game) return;
   document.body.dataset.gameName = gameName(game);
+  document.getElementById("table-heading").textContent = gameName(game);
   if (!document.title.startsWith("●")) document.title = restingTitle();
 }
 
