@@ -350,6 +350,21 @@ async fn high_contrast_survives_a_reload_and_the_keyboard_alone_makes_a_move() {
     let moved = "return /^You (called|attacked|picked up)/.test(document.querySelector('#live').textContent)";
     wait_for(&c, moved, 10).await;
     screenshot(&c, "panjpar-contrast-1280x800").await;
+    // The computer answers and the turn comes back: the keyboard was kept on the board all along,
+    // so the next move is a key away, not a walk through the header.
+    let on_board = "const b = document.getElementById('board'), a = document.activeElement; return b.contains(a) && a !== b && document.querySelector('.hand button.card')";
+    wait_for(&c, on_board, 15).await;
+    // Arrow keys walk along the hand.
+    tab_to(&c, ".hand button.card").await;
+    let first = eval(&c, "return document.activeElement.dataset.card").await;
+    press(&c, Key::Right).await;
+    let next = eval(&c, "return document.activeElement.dataset.card").await;
+    assert!(next.is_string() && next != first, "{first} -> {next}");
+    press(&c, Key::Left).await;
+    assert_eq!(
+        eval(&c, "return document.activeElement.dataset.card").await,
+        first
+    );
     c.close().await.unwrap();
 }
 

@@ -29,6 +29,7 @@ const WORDS = {
     full: "This table is full: every seat has been taken. Ask for a new link, or start a table of your own.",
     watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
     watchLink: "Watch link",
+    skip: "Skip to the board",
     watchCopied: (link) => `Watch link copied: ${link} (whoever opens it can watch, never play).`,
     watchShown: (link) => `Watch link: ${link} (whoever opens it can watch, never play).`,
     rules: "Rules",
@@ -70,6 +71,7 @@ const WORDS = {
     full: "این میز پر است و همهٔ جاها گرفته شده. پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
     watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
     watchLink: "پیوند تماشا",
+    skip: "رفتن به میز",
     watchCopied: (link) => `پیوند تماشا رونوشت شد: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
     watchShown: (link) => `پیوند تماشا: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
     rules: "قواعد",
@@ -172,8 +174,11 @@ function gameName(game) {
 
 /** The header's switches and links, in the table's language. */
 function labelSwitches() {
+  // The page's language is the table's: a screen reader reads the Persian words in Persian.
+  document.documentElement.lang = tableLang();
   document.getElementById("rules-link").textContent = WORDS[lang].rules;
   document.getElementById("watch-link").textContent = WORDS[lang].watchLink;
+  document.getElementById("skip-link").textContent = WORDS[lang].skip;
   document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
@@ -349,8 +354,12 @@ function boardStyle(game) {
 function draw(frame, { quiet = false } = {}) {
   const root = document.getElementById("board");
   const active = document.activeElement;
-  const hadFocus = active !== root && root.contains(active);
-  const focused = hadFocus ? focusKey(active) : null;
+  const onBoard = active !== root && root.contains(active);
+  // A keyboard left with nothing to reach on the board (the turn passed, every control went) is
+  // still the board's: the next drawing gives it a control again rather than leaving it on the page.
+  const dropped = !onBoard && (!active || active === document.body) && boardFocus !== null;
+  const hadFocus = onBoard || dropped;
+  const focused = onBoard ? focusKey(active) : dropped ? boardFocus : null;
   const before = where(root);
   board.render(frame);
   if (travel(root, before, (key) => board.goneTo?.(key)) > 0 && !quiet) play("card");
@@ -362,7 +371,30 @@ function draw(frame, { quiet = false } = {}) {
       root.querySelector("[data-area=hand] button:not(:disabled)");
     next?.focus({ preventScroll: true });
   }
+  const now = document.activeElement;
+  if (now !== root && root.contains(now)) boardFocus = focusKey(now) || "";
+  else if (!hadFocus) boardFocus = null;
 }
+
+/** Where the keyboard was on the board after the last drawing: its control's key ("" for one
+ * without), or `null` when the keyboard is elsewhere. */
+let boardFocus = null;
+
+/** Arrow keys move along a hand's cards, as along any row of choices. */
+function handArrows(root) {
+  root.addEventListener("keydown", (event) => {
+    const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    const step = keys[event.key];
+    const hand = event.target.closest?.("[data-area=hand]");
+    if (!step || !hand || event.altKey || event.ctrlKey || event.metaKey) return;
+    const cards = [...hand.querySelectorAll("button:not(:disabled)")];
+    const at = cards.indexOf(event.target);
+    if (at < 0 || cards.length < 2) return;
+    event.preventDefault();
+    cards[(at + step + cards.length) % cards.length].focus();
+  });
+}
+handArrows(document.getElementById("board"));
 
 /** A selector that finds the same control after a redraw: its card, its action, or its id. */
 function focusKey(element) {
