@@ -366,7 +366,7 @@ async fn a_move_tried_while_offline_is_refused_with_a_sentence_then_made_once_ba
 }
 
 #[actix_rt::test]
-async fn cards_turn_by_themselves_when_that_is_the_only_move_once_the_player_asks() {
+async fn cards_turn_by_themselves_when_that_is_the_only_move_until_the_player_says_not() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 100);
     let c = driver.session(1280, 800).await;
     open_computer_table(&c, &server.base).await;
@@ -382,18 +382,9 @@ async fn cards_turn_by_themselves_when_that_is_the_only_move_once_the_player_ask
     };
     assert_eq!(
         eval(&c, "return document.querySelector('#auto-turn').checked").await,
-        false,
-        "off until asked"
+        true,
+        "on from the start"
     );
-    // The board is drawn anew with each of the computer's moves, so the box may be replaced just as
-    // it is clicked: `press` tries again on a fresh one until the click takes.
-    press(&c, "#auto-turn").await;
-    wait_for(
-        &c,
-        "return document.querySelector('#auto-turn')?.checked === true",
-        20,
-    )
-    .await;
     // Without a click, our seat turns cards whenever turning is all it may do.
     let started = Instant::now();
     while turned().await < 3 {
@@ -408,7 +399,16 @@ async fn cards_turn_by_themselves_when_that_is_the_only_move_once_the_player_ask
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    // The device remembers the choice.
+    // Switched off, it stays off on this device. The board is drawn anew with each of the
+    // computer's moves, so the box may be replaced just as it is clicked: `press` tries again on a
+    // fresh one until the click takes.
+    press(&c, "#auto-turn").await;
+    wait_for(
+        &c,
+        "return document.querySelector('#auto-turn')?.checked === false",
+        20,
+    )
+    .await;
     c.refresh().await.unwrap();
     let kept = wait_for(
         &c,
@@ -416,6 +416,6 @@ async fn cards_turn_by_themselves_when_that_is_the_only_move_once_the_player_ask
         20,
     )
     .await;
-    assert_eq!(kept, "true");
+    assert_eq!(kept, "false");
     c.close().await.unwrap();
 }

@@ -144,24 +144,31 @@ export function createBoard(root, ctx) {
 
   /** The other seat's hand: face down while the deal is on, face up once it has ended. */
   function theirZone(v) {
+    return closedHand(v, other(), "zone opponent", theirArea(), "small");
+  }
+
+  /** A hand this page does not hold, seen from outside (its name, its count, its backs, and its
+   * faces once the deal has ended) in the area `area`: the other seat's, and for a watcher the
+   * first seat's, which lies where a player's own hand would. */
+  function closedHand(v, seat, className, area, size) {
     const w = words();
-    const zone = el("section", "zone opponent");
-    zone.dataset.area = theirArea();
-    zone.append(el("h2", "", w.theirHand(who(other()), v.counts[other()])));
+    const zone = el("section", className);
+    zone.dataset.area = area;
+    zone.append(el("h2", "", w.theirHand(who(seat), v.counts[seat])));
     const row = el("div", "cards fan");
     row.dir = "ltr";
-    const shown = v.hands_shown ? v.hands_shown[other()] : null;
+    const shown = v.hands_shown ? v.hands_shown[seat] : null;
     if (shown) {
-      for (const c of shown) row.append(cardElement(c, { lang: lang(), extraClass: "small", from: theirArea() }));
+      for (const c of shown) row.append(cardElement(c, { lang: lang(), extraClass: size, from: area }));
     } else {
-      for (let i = 0; i < v.counts[other()]; i += 1) {
-        row.append(backElement(w.back, "small", { key: `back:${other()}:${i}`, from: "stock" }));
+      for (let i = 0; i < v.counts[seat]; i += 1) {
+        row.append(backElement(w.back, size, { key: `back:${seat}:${i}`, from: "stock" }));
       }
     }
     row.style.setProperty("--n", String(Math.max(1, row.children.length)));
     zone.append(row);
     // A seat whose person has gone is kept for them: away, with for how long (away.js).
-    const away = awayLine(frame, other(), who(other()), lang(), "why");
+    const away = awayLine(frame, seat, who(seat), lang(), "why");
     if (away) zone.append(away);
     return zone;
   }
@@ -248,15 +255,12 @@ export function createBoard(root, ctx) {
   }
 
   function handZone(v) {
+    // A watcher sees the table from the first seat's side, and that seat's hand as the other's.
+    if (frame.watcher) return closedHand(v, frame.seat, "zone hand", "hand", "");
     const w = words();
     const zone = el("section", "zone hand");
     zone.dataset.area = "hand";
     zone.setAttribute("aria-label", w.yourHand);
-    // A watcher sees the table from the first seat's side: that seat, if away, is said here.
-    if (frame.watcher) {
-      const away = awayLine(frame, frame.seat, who(frame.seat), lang(), "why");
-      if (away) zone.append(away);
-    }
     const row = el("div", "cards");
     row.dir = "ltr";
     const over = frame.status === "deal-over" || frame.status === "match-over";

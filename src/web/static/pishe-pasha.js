@@ -43,10 +43,11 @@ const shortName = (code) => {
 };
 const cards = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
 
-// The device remembers whether cards are turned by themselves when that is the only move; the beat
-// before it lets the player see the board first.
+// A card is turned by itself when that is the only move (the player has nothing to decide), unless
+// the player has switched that off on this device; the beat before it lets the player see the board.
 const AUTO_TURN_KEY = "chaikhana-auto-turn";
 const AUTO_TURN_MS = 700;
+const autoTurnOn = () => localStorage.getItem(AUTO_TURN_KEY) !== "off";
 
 export function createBoard(root, ctx) {
   let frame = null;
@@ -254,7 +255,7 @@ export function createBoard(root, ctx) {
     box.type = "checkbox";
     box.id = "auto-turn";
     box.dataset.key = "auto-turn";
-    box.checked = localStorage.getItem(AUTO_TURN_KEY) === "on";
+    box.checked = autoTurnOn();
     box.addEventListener("change", () => {
       localStorage.setItem(AUTO_TURN_KEY, box.checked ? "on" : "off");
       turnIfOnlyMove();
@@ -267,7 +268,7 @@ export function createBoard(root, ctx) {
   function turnIfOnlyMove() {
     clearTimeout(autoTurn);
     const only = frame.status === "playing" && frame.actions.length === 1 && frame.actions[0].type === "turn";
-    if (!only || localStorage.getItem(AUTO_TURN_KEY) !== "on") return;
+    if (!only || !autoTurnOn()) return;
     const version = frame.version;
     autoTurn = setTimeout(() => {
       if (frame.version === version) act(frame.actions[0]);

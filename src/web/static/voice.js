@@ -299,7 +299,8 @@ export function createVoice(panel, send, lang) {
     mute.hidden = !wanted;
     mute.textContent = muted ? words.unmute : words.mute;
     mute.setAttribute("aria-pressed", String(muted));
-    const items = frame.seats.map((s) => {
+    // A seat nobody has taken yet has no voice to speak of.
+    const items = frame.seats.filter((s) => s.who !== "free").map((s) => {
       const state = asking && s.seat === frame.seat ? "asking"
         : wanted && s.seat === frame.seat && !s.voice ? "waiting" : stateOf(s.seat);
       const item = el("li", "voice-seat");
