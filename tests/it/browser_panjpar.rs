@@ -119,6 +119,20 @@ async fn a_panjpar_match_against_the_computer_played_by_clicking() {
             result.as_str().unwrap().contains("won the match"),
             "{result}"
         );
+        // One panel tells the end, with its reason; nothing else on the board repeats it.
+        assert!(
+            result
+                .as_str()
+                .unwrap()
+                .contains("played out every card first"),
+            "{result}"
+        );
+        let told = eval(
+            &c,
+            "return (document.getElementById('board').innerText.match(/won the (match|deal)/g) || []).length",
+        )
+        .await;
+        assert_eq!(told, 1, "the result is said once");
         assert_fair_deal(&c).await;
         screenshot(&c, &format!("panjpar-result-{width}x{height}")).await;
         c.close().await.unwrap();

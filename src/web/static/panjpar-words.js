@@ -5,6 +5,8 @@ import { cardName, suitName } from "./cards.js";
 
 // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
 const you = (who, third, second) => (who === "شما" ? second : third);
+// "You" and "The computer" as they read in the middle of an English sentence.
+const within = (who) => (who === "You" || who === "The computer" ? who.charAt(0).toLowerCase() + who.slice(1) : who);
 
 const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 
@@ -60,6 +62,8 @@ export const WORDS = {
     score: (mine, theirs, length) => `Deals won: you ${mine}, them ${theirs} (first to ${length})`,
     scoreOf: (a, x, b, y, length) => `Deals won: ${a} ${x}, ${b} ${y} (first to ${length})`,
     dealWon: (who) => `${who} won the deal.`,
+    dealWhy: (winner, loser, held) =>
+      `Once the pile was empty, ${within(winner)} played out every card first; ${within(loser)} ${loser === "You" ? "were" : "was"} left holding ${held} ${held === 1 ? "card" : "cards"}.`,
     dealDrawn: "Both hands emptied together: a drawn deal, dealt again.",
     matchWon: (who) => `${who} won the match.`,
     hands: "Both hands at the end of the deal",
@@ -123,6 +127,8 @@ export const WORDS = {
     score: (mine, theirs, length) => `دست‌های برده: شما ${faDigits(mine)}، حریف ${faDigits(theirs)} (هر که اول به ${faDigits(length)} برسد)`,
     scoreOf: (a, x, b, y, length) => `دست‌های برده: ${a} ${faDigits(x)}، ${b} ${faDigits(y)} (هر که اول به ${faDigits(length)} برسد)`,
     dealWon: (who) => `${who} این دست را ${you(who, "برد", "بردید")}.`,
+    dealWhy: (winner, loser, held) =>
+      `وقتی کارتی برای کشیدن نماند، ${winner} زودتر همهٔ کارت‌ها را بازی ${you(winner, "کرد", "کردید")}؛ ${loser} با ${faDigits(held)} کارت در دست ${you(loser, "ماند", "ماندید")}.`,
     dealDrawn: "هر دو دست با هم خالی شدند: مساوی، دوباره پخش می‌شود.",
     matchWon: (who) => `${who} مسابقه را ${you(who, "برد", "بردید")}.`,
     hands: "هر دو دست در پایان این دور",

@@ -8,7 +8,7 @@
 // goes to the other hand or out of play (`goneTo`). The log of the deal's moves opens on demand.
 
 import { cardElement, backElement } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
+import { announce, speak, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { draggable } from "./drag.js";
 import { play } from "./sound.js";
 import { WORDS, whyNot, notAnAttack, errorSentence, cardName, suitName } from "./panjpar-words.js";
@@ -28,6 +28,7 @@ export function createBoard(root, ctx) {
   let target = null; // the attack card being beaten
   let why = ""; // the line above the buttons
   let lastSaid = "";
+  let saidTheEnd = false; // whether the end of the deal on the board has been told
   let log = []; // this deal's moves, said once each
   let logOpen = false;
   let formerTrump = null; // the trump card the previous frame showed under the pile
@@ -350,7 +351,7 @@ export function createBoard(root, ctx) {
       if (!open) return w.defendTurn;
       return open.beaten_by.length ? w.target(name(target)) : w.noBeater(name(target));
     }
-    if (v.phase.name === "over") return v.phase.winner === null || v.phase.winner === undefined ? w.dealDrawn : w.dealWon(who(v.phase.winner));
+    // The end of the deal is told by the result panel alone.
     return "";
   }
 
@@ -359,12 +360,9 @@ export function createBoard(root, ctx) {
     const w = words();
     const zone = el("section", "zone result");
     zone.id = "result";
-    const m = frame.match;
-    if (frame.status === "match-over") {
-      zone.append(el("h2", "", w.matchWon((m.winners || []).map(who).join(" & "))));
-    }
-    const winner = v.phase.winner;
-    zone.append(el("p", "", winner === null || winner === undefined ? w.dealDrawn : w.dealWon(who(winner))));
+    const [won, why] = resultWords(v);
+    zone.append(el("h2", "", won));
+    if (why) zone.append(el("p", "result-why", why));
     zone.append(scoreLine());
     return zone;
   }
@@ -409,12 +407,33 @@ export function createBoard(root, ctx) {
       } else said = w.played(attacker, battle.attack.map(name).join(", "));
       if (battle.finished && !battle.picked_up.length) said = w.allBeaten;
     }
-    if (v.phase.name === "over") said = v.phase.winner === null ? w.dealDrawn : w.dealWon(who(v.phase.winner));
     if (said && said !== lastSaid) {
       lastSaid = said;
       log.push(said);
       announce(said);
     }
+    // The deal's end is told once, in the result panel: the move line keeps the last move, and
+    // screen readers hear the result with its reason.
+    if (v.phase.name === "over" && !saidTheEnd) {
+      saidTheEnd = true;
+      const result = resultWords(v);
+      log.push(result.join(" "));
+      speak(result.join(" "));
+    }
+    if (v.phase.name !== "over") saidTheEnd = false;
+  }
+
+  /** The deal's result: who won it (or the match), and why. */
+  function resultWords(v) {
+    const w = words();
+    const winner = v.phase.winner;
+    if (winner === null || winner === undefined) return [w.dealDrawn];
+    const loser = 1 - winner;
+    const held = v.hands_shown ? v.hands_shown[loser].length : v.counts[loser];
+    const won = frame.status === "match-over"
+      ? w.matchWon((frame.match.winners || []).map(who).join(" & "))
+      : w.dealWon(who(winner));
+    return [won, w.dealWhy(who(winner), who(loser), held)];
   }
 
   function draw() {

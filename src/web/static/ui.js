@@ -34,10 +34,15 @@ export function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-/** Says a sentence to screen readers (and shows it on the board's move line). */
-export function announce(text) {
+/** Says a sentence to screen readers only. */
+export function speak(text) {
   const live = document.getElementById("live");
   if (live) live.textContent = text;
+}
+
+/** Says a sentence to screen readers (and shows it on the board's move line). */
+export function announce(text) {
+  speak(text);
   const line = document.getElementById("move-line");
   if (line) line.textContent = text;
 }
