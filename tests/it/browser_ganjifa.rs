@@ -145,6 +145,7 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
     play_to_the_end(&c, "ganjifa-match-1280x800").await;
     let result = text_of(&c, "#result", 10).await;
     assert!(result.contains("won the match"), "{result}");
+    assert!(result.contains("less its share of the pack"), "{result}");
     // Each seat's score is explained: the cards won, less the share, with its sign; the totals signed.
     let explained = eval(
         &c,

@@ -161,6 +161,8 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_scre
         assert!(moves > 0, "no move was made");
         let result = text_of(&c, "#result", 10).await;
         assert!(result.contains("won the match"), "{result}");
+        // The panel says why.
+        assert!(result.contains("ran out of cards first"), "{result}");
         assert_on_one_screen(&c, "the match's end").await;
         // The page checked the revealed deal against the commitment it was sent before play.
         assert_fair_deal(&c).await;

@@ -253,7 +253,11 @@ export function createBoard(root, ctx) {
   function resultZone(v) {
     const zone = matchResultZone("result", frame, who);
     const m = frame.match;
-    if (frame.status !== "match-over") zone.append(el("h2", "", "The deal is over."));
+    if (frame.status !== "match-over") {
+      const best = v.scores ? Math.max(...v.scores) : null;
+      const top = v.scores ? [0, 1, 2].filter((s) => v.scores[s] === best).map(who).join(" & ") : "";
+      zone.append(el("h2", "", v.scores ? `The deal is over: ${top} did best (${signed(best)}).` : "The deal is over."));
+    }
     if (v.scores) {
       // Each seat's score is the cards it won less its share of the pack; the share is what the
       // server's score leaves over, so the page never works it out itself.
@@ -263,7 +267,7 @@ export function createBoard(root, ctx) {
         const share = v.won[s] - v.scores[s];
         list.append(el("li", "", `${who(s)}: won ${v.won[s]} − share ${share} = ${signed(v.scores[s])}`));
       }
-      zone.append(el("p", "", "This deal:"), list);
+      zone.append(el("p", "result-why", "This deal, each seat scores the cards it won less its share of the pack:"), list);
     }
     zone.append(el("p", "", `Totals: ${[0, 1, 2].map((s) => `${who(s)} ${signed(m.totals[s])}`).join(", ")}.`));
     const level = shownBoard?.querySelector(".level-line");
@@ -285,11 +289,8 @@ export function createBoard(root, ctx) {
   }
 
   function statusText(v) {
-    if (frame.status === "deal-over" || frame.status === "match-over") {
-      if (frame.watcher) return "The deal is over.";
-      const s = v.scores ? v.scores[me()] : 0;
-      return `The deal is over: you won ${v.won[me()]} cards (${s > 0 ? "+" : ""}${s}).`;
-    }
+    // The end of the deal is told by the result panel alone.
+    if (frame.status === "deal-over" || frame.status === "match-over") return "";
     if (!mine()) {
       if (v.to_act === null || v.to_act === undefined) return "";
       return v.stage === "lead" ? `${who(v.to_act)} is leading.` : `${who(v.to_act)} to play.`;

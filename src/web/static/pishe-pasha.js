@@ -62,6 +62,8 @@ export function createBoard(root, ctx) {
   const who = (seat) =>
     seat === frame.seat && !frame.watcher ? W.you : frame.kind === "computer" && seat !== 0 ? W.computer : seatName(frame, seat);
   const isYou = (seat) => seat === frame.seat && !frame.watcher;
+  // A name as it reads in the middle of a sentence.
+  const within = (name) => (name === W.you || name === W.computer ? name.charAt(0).toLowerCase() + name.slice(1) : name);
   const offered = (type) => frame.actions.find((a) => a.type === type);
 
   /** The steps taken since the frame drawn before, with their seats, oldest first. */
@@ -275,6 +277,14 @@ export function createBoard(root, ctx) {
     }, AUTO_TURN_MS);
   }
 
+  /** Why the deal was won, and what it scored. */
+  function resultWhy({ winner, points }) {
+    const loser = 1 - winner;
+    const ran = isYou(winner) ? "You ran out of cards first" : `${who(winner)} ran out of cards first`;
+    const held = isYou(loser) ? "you still held" : `${within(who(loser))} still held`;
+    return `${ran}: a point for each of the ${points} ${points === 1 ? "card" : "cards"} ${held}.`;
+  }
+
   function statusWords(v) {
     if (v.result) return "";
     if (!frame.actions.length) return `${who(v.to_act)} ${isYou(v.to_act) ? "are" : "is"} playing…`;
@@ -311,11 +321,11 @@ export function createBoard(root, ctx) {
   function resultZone(v) {
     const zone = matchResultZone("result pp-result", frame, who);
     const m = frame.match;
-    const won = v.result ? `${who(v.result.winner)} won the deal and scored ${v.result.points}. ` : "";
+    if (v.result && frame.status !== "match-over") zone.append(el("h2", "", `${who(v.result.winner)} won the deal.`));
     const points = frame.watcher
       ? `${who(0)} ${m.totals[0]}, ${who(1)} ${m.totals[1]}`
       : `you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]}`;
-    zone.append(el("p", "", `${won}Points: ${points}.`));
+    zone.append(el("p", "result-why", `${v.result ? `${resultWhy(v.result)} ` : ""}Points: ${points}.`));
     const row = el("div", "controls");
     row.dataset.area = "actions";
     if (frame.watcher) {
