@@ -69,7 +69,8 @@ export function createSocial({ send, lang, board, watching = false }) {
   sayButton.id = "say-button";
   sayButton.setAttribute("aria-expanded", "false");
   sayButton.hidden = true;
-  header.append(nameButton, sayButton);
+  // Into the header's folding part where it has one (the table page's "More" on a phone).
+  (document.getElementById("more") || header).append(nameButton, sayButton);
 
   const nameForm = el("form", "name-form popover");
   nameForm.id = "name-form";

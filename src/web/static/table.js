@@ -30,6 +30,7 @@ const WORDS = {
     watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
     watchLink: "Watch link",
     skip: "Skip to the board",
+    more: "More",
     watchCopied: (link) => `Watch link copied: ${link} (whoever opens it can watch, never play).`,
     watchShown: (link) => `Watch link: ${link} (whoever opens it can watch, never play).`,
     rules: "Rules",
@@ -72,6 +73,7 @@ const WORDS = {
     watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
     watchLink: "پیوند تماشا",
     skip: "رفتن به میز",
+    more: "بیشتر",
     watchCopied: (link) => `پیوند تماشا رونوشت شد: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
     watchShown: (link) => `پیوند تماشا: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
     rules: "قواعد",
@@ -179,6 +181,7 @@ function labelSwitches() {
   document.getElementById("rules-link").textContent = WORDS[lang].rules;
   document.getElementById("watch-link").textContent = WORDS[lang].watchLink;
   document.getElementById("skip-link").textContent = WORDS[lang].skip;
+  document.getElementById("more-toggle").textContent = WORDS[lang].more;
   document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
@@ -395,6 +398,24 @@ function handArrows(root) {
   });
 }
 handArrows(document.getElementById("board"));
+
+/** The header's "More" (a phone's): shows or folds away the header's other controls. */
+function foldingHeader() {
+  const toggle = document.getElementById("more-toggle");
+  const header = document.querySelector("header.site");
+  const fold = (open) => {
+    header.classList.toggle("open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+  };
+  toggle.addEventListener("click", () => fold(!header.classList.contains("open")));
+  header.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && header.classList.contains("open")) {
+      fold(false);
+      toggle.focus();
+    }
+  });
+}
+foldingHeader();
 
 /** A selector that finds the same control after a redraw: its card, its action, or its id. */
 function focusKey(element) {

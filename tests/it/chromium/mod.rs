@@ -259,8 +259,16 @@ pub async fn find(client: &Client, css: &str) -> Option<Element> {
     client.find(Locator::Css(css)).await.ok()
 }
 
-/// Clicks the first element matching `css`; false when there is none or it went stale.
+/// Clicks the first element matching `css`; false when there is none or it went stale. A control
+/// folded under the table page's "More" (a phone's header) is reached as a person would: "More" first.
 pub async fn click(client: &Client, css: &str) -> bool {
+    let unfold = format!(
+        "const e = document.querySelector({}); const more = e && e.closest('#more'); \
+         if (more && getComputedStyle(more).display === 'none') document.getElementById('more-toggle').click(); \
+         return true",
+        json!(css)
+    );
+    eval(client, &unfold).await;
     match find(client, css).await {
         Some(e) => e.click().await.is_ok(),
         None => false,
