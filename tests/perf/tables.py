@@ -18,6 +18,12 @@
         prints how long that took.
     tables.py metric --url URL NAME...
         Prints the sum of each metric's samples (every label).
+    tables.py answers --url URL [--game G] [--level L] [--tables N] [--moves K]
+        Opens N computer tables at level L one after another and plays K of the seat's moves at each;
+        prints how long each computer move took to reach the seat (from the view after the seat's
+        own move to the view giving it its next turn, over the computer moves between): p50, mean
+        and p90 in ms. At the default move delay a computer move takes `bot_delay_ms`, whatever its
+        level, when its thinking fits inside the delay.
     tables.py histogram --url URL NAME
         Prints one JSON object for the histogram NAME (without labels): its count, mean, and p50/p99
         read from its buckets.
@@ -185,12 +191,15 @@ class Socket:
 # --- Playing a seat ----------------------------------------------------------------------------------
 
 
-async def play(host, port, table, token, moves, rng):
+async def play(host, port, table, token, moves, rng, answers=None):
     """Connects the seat, plays `moves` of its actions (adding its number to each shuffle, asking for
-    the next deal when one ends) and closes once the last is acknowledged."""
+    the next deal when one ends) and closes once the last is acknowledged. With a list `answers`, adds
+    to it the time each computer move took to reach the seat: from the view after the seat's own move
+    to the view that gives it its next turn, over the computer moves made between them."""
     socket = await Socket.connect(host, port, f"/ws/{table}")
     await socket.send({"type": "hello", "token": token})
     status, seat, answered, made, contributed = None, None, 0, 0, set()
+    moved = None  # (version, when) of the view that followed the seat's last move
     while made < moves:
         frame = await asyncio.wait_for(socket.receive(), 10)
         if frame is None:
@@ -211,10 +220,16 @@ async def play(host, port, table, token, moves, rng):
                     {"type": "contribute", "commitment": shuffle["commitment"], "value": value}
                 )
         version = frame.get("version", 0)
+        if answers is not None and version == answered + 1 and moved is None:
+            moved = (version, time.perf_counter())
         if version <= answered:
             continue
         actions = frame.get("actions") or []
+        if actions and answers is not None and moved is not None and status == "playing":
+            if version > moved[0]:
+                answers.append((time.perf_counter() - moved[1]) / (version - moved[0]))
         if actions:
+            moved = None
             answered = version
             made += 1
             await socket.send({"type": "action", "version": version, "action": rng.choice(actions)})
@@ -280,6 +295,33 @@ async def open_tables(args):
 
 
 # --- Metrics -----------------------------------------------------------------------------------------
+
+
+async def computer_answers(args):
+    """Opens computer tables at --level one after another and plays --moves of the seat's actions at
+    each; prints how long each computer move took to reach the seat (p50, mean, p90), in ms."""
+    url = urllib.parse.urlsplit(args.url)
+    host, port = url.hostname, url.port or 80
+    rng = random.Random(args.seed)
+    http = Http(host, port)
+    answers = []
+    for _ in range(args.tables):
+        order = {"game": args.game, "opponents": "computer", "level": args.level}
+        status, body = await http.request("POST", "/api/tables", order)
+        if status != 201:
+            sys.exit(f"POST /api/tables answered {status}: {body[:200]!r}")
+        answer = json.loads(body)
+        await play(host, port, answer["table"], answer["token"], args.moves, rng, answers)
+    answers.sort()
+    at = lambda q: round(answers[min(len(answers) - 1, int(q * len(answers)))] * 1000, 1)
+    print(json.dumps({
+        "game": args.game,
+        "level": args.level,
+        "computer_moves_timed": len(answers),
+        "p50_ms": at(0.5),
+        "mean_ms": round(sum(answers) / len(answers) * 1000, 1),
+        "p90_ms": at(0.9),
+    }))
 
 
 async def scrape(host, port):
@@ -468,6 +510,13 @@ def main():
     m = commands.add_parser("metric")
     m.add_argument("--url", required=True)
     m.add_argument("names", nargs="+")
+    c = commands.add_parser("answers")
+    c.add_argument("--url", required=True)
+    c.add_argument("--game", default="panjpar")
+    c.add_argument("--level", default="standard")
+    c.add_argument("--tables", type=int, default=3)
+    c.add_argument("--moves", type=int, default=20)
+    c.add_argument("--seed", type=int, default=1)
     h = commands.add_parser("histogram")
     h.add_argument("--url", required=True)
     h.add_argument("name")
@@ -478,6 +527,7 @@ def main():
         "wait-asleep": wait_asleep,
         "metric": metric,
         "histogram": histogram,
+        "answers": computer_answers,
     }
     asyncio.run(run[args.command](args))
 

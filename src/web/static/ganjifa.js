@@ -6,7 +6,7 @@
 // its winner's pile.
 
 import { gcardElement, gbackElement, gcardName, parseGCard, GSUITS, SUIT_ORDER } from "./gcards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
@@ -50,10 +50,7 @@ export function createBoard(root, ctx) {
     return seatName(frame, seat);
   };
   // The same, in the middle of a sentence ("led by you").
-  const whoWithin = (seat) => {
-    const name = who(seat);
-    return name === "You" ? "you" : name;
-  };
+  const whoWithin = (seat) => withinSentence(who(seat));
   const offered = (type) => frame.actions.filter((a) => a.type === type);
   const mine = () => frame.actions.length > 0;
 

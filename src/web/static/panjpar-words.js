@@ -2,11 +2,10 @@
 // with the cards and numbers they are about; they are worded here, in the board's language.
 
 import { cardName, suitName } from "./cards.js";
+import { withinSentence as within } from "./ui.js";
 
 // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
 const you = (who, third, second) => (who === "شما" ? second : third);
-// "You" and "The computer" as they read in the middle of an English sentence.
-const within = (who) => (who === "You" || who === "The computer" ? who.charAt(0).toLowerCase() + who.slice(1) : who);
 
 const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 

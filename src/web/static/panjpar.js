@@ -342,8 +342,11 @@ export function createBoard(root, ctx) {
 
   function statusLine(v) {
     const w = words();
-    const mine = frame.actions.length > 0;
-    if (v.phase.name === "guess") return offered("guess").length ? w.guessAsk : w.guessWait(who(v.guesser));
+    // This seat's turn is said as such even with nothing to press (a replay's step shows the turn as
+    // the seat saw it then).
+    const me = !frame.watcher && v.to_act === frame.seat;
+    const mine = frame.actions.length > 0 || me;
+    if (v.phase.name === "guess") return offered("guess").length || (!frame.watcher && v.guesser === frame.seat) ? w.guessAsk : w.guessWait(who(v.guesser));
     if (v.phase.name === "attack") return mine ? w.attackTurn : w.attackWait(who(v.to_act));
     if (v.phase.name === "defend") {
       if (!mine) return w.defendWait(who(v.to_act));
@@ -407,10 +410,13 @@ export function createBoard(root, ctx) {
       } else said = w.played(attacker, battle.attack.map(name).join(", "));
       if (battle.finished && !battle.picked_up.length) said = w.allBeaten;
     }
-    if (said && said !== lastSaid) {
+    // A moment with no move yet to tell (a deal just dealt, a replay's first step) clears the line.
+    if (said !== lastSaid) {
       lastSaid = said;
-      log.push(said);
-      announce(said);
+      if (said) {
+        log.push(said);
+        announce(said);
+      }
     }
     // The deal's end is told once, in the result panel: the move line keeps the last move, and
     // screen readers hear the result with its reason.

@@ -6,7 +6,7 @@
 // a pile turned over goes back into the stock. The board draws only what the frame says.
 
 import { cardElement, backElement, cardName, parseCard } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
@@ -62,8 +62,6 @@ export function createBoard(root, ctx) {
   const who = (seat) =>
     seat === frame.seat && !frame.watcher ? W.you : frame.kind === "computer" && seat !== 0 ? W.computer : seatName(frame, seat);
   const isYou = (seat) => seat === frame.seat && !frame.watcher;
-  // A name as it reads in the middle of a sentence.
-  const within = (name) => (name === W.you || name === W.computer ? name.charAt(0).toLowerCase() + name.slice(1) : name);
   const offered = (type) => frame.actions.find((a) => a.type === type);
 
   /** The steps taken since the frame drawn before, with their seats, oldest first. */
@@ -281,7 +279,7 @@ export function createBoard(root, ctx) {
   function resultWhy({ winner, points }) {
     const loser = 1 - winner;
     const ran = isYou(winner) ? "You ran out of cards first" : `${who(winner)} ran out of cards first`;
-    const held = isYou(loser) ? "you still held" : `${within(who(loser))} still held`;
+    const held = isYou(loser) ? "you still held" : `${withinSentence(who(loser))} still held`;
     return `${ran}: a point for each of the ${points} ${points === 1 ? "card" : "cards"} ${held}.`;
   }
 

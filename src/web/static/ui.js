@@ -34,6 +34,12 @@ export function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/** A seat's name as it reads in the middle of an English sentence: "you", "the computer", else as
+ * given (a person's own name keeps its capitals). */
+export function withinSentence(name) {
+  return name === "You" || name === "The computer" ? name.charAt(0).toLowerCase() + name.slice(1) : name;
+}
+
 /** Says a sentence to screen readers only. */
 export function speak(text) {
   const live = document.getElementById("live");
