@@ -1,5 +1,5 @@
 //! axe-core, the accessibility engine, run inside Chromium on every page of the site, on each board
-//! mid-deal against the computer, on a replay and on the watch page, at a desktop (1280x800) and a
+//! mid-deal against the computer, on a guided first deal, on a replay and on the watch page, at a desktop (1280x800) and a
 //! phone (390x844): no violation of any rule axe checks. axe-core comes from npm (`package.json`,
 //! installed by `npm ci`, which `.ci/run` does); without it the suite says why and skips, unless
 //! CHAIKHANA_TEST_REQUIRE_ALL=1.
@@ -153,6 +153,21 @@ async fn every_page_and_board_has_no_accessibility_violation_at_either_size() {
             let size = format!("{width}x{height}");
             check_board(&c, &server.base, game, &axe, &size, &mut found).await;
         }
+        go(&c, &server.base, "/panjpar").await;
+        click(&c, "#play-guided").await;
+        wait_for(
+            &c,
+            "return !document.getElementById('guide')?.hidden && document.querySelector('.table')",
+            20,
+        )
+        .await;
+        check(
+            &c,
+            &axe,
+            &format!("a guided deal at {width}x{height}"),
+            &mut found,
+        )
+        .await;
         c.close().await.unwrap();
     }
     assert!(found.is_empty(), "{}", found.join("\n"));

@@ -1020,3 +1020,74 @@ async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept(
     }
     c.close().await.unwrap();
 }
+
+/// The guide's panel: its heading, or "" while it is not shown.
+const GUIDE: &str =
+    "const g = document.getElementById('guide'); return g && !g.hidden ? g.querySelector('h2')?.textContent || '' : ''";
+
+#[actix_rt::test]
+async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    // Played through on a phone: the guide speaks at every step, marks what it speaks of, and the
+    // board stays on one screen beside it.
+    let c = driver.session(390, 844).await;
+    go(&c, &server.base, "/panjpar").await;
+    click(&c, "#play-guided").await;
+    let first = wait_for_text(&c, GUIDE, 20).await;
+    assert!(
+        [
+            "Guess the trump colour",
+            "The computer guesses",
+            "Beat the attack",
+            "Your attack"
+        ]
+        .contains(&first.as_str()),
+        "{first}"
+    );
+    wait_for(&c, "return document.querySelector('.table')", 20).await;
+    let marked = wait_for(
+        &c,
+        "return document.getElementById('guide').hidden || document.querySelectorAll('#board [data-guide-here]').length > 0 || /computer/i.test(document.querySelector('#guide h2').textContent)",
+        10,
+    )
+    .await;
+    assert_eq!(marked, true);
+    docs_screenshot(&c, "panjpar-guide-390x844").await;
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..400 {
+        seen.insert(eval(&c, GUIDE).await.as_str().unwrap_or("").to_string());
+        if !click_a_move(&c).await {
+            break;
+        }
+    }
+    let last = wait_for_text(&c, GUIDE, 10).await;
+    assert_eq!(last, "The deal is over", "seen: {seen:?}");
+    assert!(
+        seen.contains("Your attack") || seen.contains("Beat the attack"),
+        "{seen:?}"
+    );
+    assert_no_console_error(&c, "in a guided deal").await;
+    c.close().await.unwrap();
+
+    // Left halfway on a desktop, from the rules page: the guide goes, and stays gone on a reload.
+    let c = driver.session(1280, 800).await;
+    go(&c, &server.base, "/panjpar/rules").await;
+    click(&c, "[data-guided]").await;
+    wait_for_text(&c, GUIDE, 20).await;
+    click_a_move(&c).await;
+    crate::chromium::press(&c, "#guide-leave").await;
+    wait_for(&c, "return document.getElementById('guide').hidden", 10).await;
+    assert_eq!(
+        eval(
+            &c,
+            "return document.querySelectorAll('[data-guide-here]').length"
+        )
+        .await,
+        0
+    );
+    c.refresh().await.unwrap();
+    wait_for(&c, "return document.querySelector('.table')", 20).await;
+    click_a_move(&c).await;
+    assert_eq!(eval(&c, GUIDE).await, "");
+    c.close().await.unwrap();
+}

@@ -5,6 +5,7 @@
 import { el, showBanner } from "./ui.js";
 import { shareBox } from "./share.js";
 import { keepSeat } from "./tables.js";
+import { askGuide } from "./guide.js";
 
 const FA = document.documentElement.lang === "fa";
 const WORDS = FA
@@ -27,9 +28,11 @@ export async function createTable(game, opponents, length, level) {
   return data;
 }
 
-export async function openTable(game, opponents, length, level) {
+/** Opens a table and goes there; `guided` asks for the guided first deal (guide.js) at it. */
+export async function openTable(game, opponents, length, level, { guided = false } = {}) {
   try {
     const data = await createTable(game, opponents, length, level);
+    if (guided) askGuide(data.table);
     location.assign(`/t/${data.table}`);
   } catch (e) {
     showBanner(WORDS.failed + e.message, true);

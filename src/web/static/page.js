@@ -30,6 +30,10 @@ for (const link of document.querySelectorAll("[data-quick]")) {
     else location.assign(link.getAttribute("href"));
   });
 }
+// "Play a guided first deal": one deal against the standard computer, with the guide.
+for (const b of document.querySelectorAll("[data-guided]")) {
+  b.addEventListener("click", () => openTable(b.dataset.guided, "computer", 1, "standard", { guided: true }));
+}
 const yourGames = document.getElementById("your-games");
 if (yourGames) setUpYourGames(yourGames);
 // A table's page that says the table is gone for good: its seat token is of no more use here.

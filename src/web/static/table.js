@@ -17,6 +17,7 @@ import { createReplay } from "./replay.js";
 import { tokenOf, keepSeat, remember, forget, gameOf } from "./tables.js";
 import { setAwayActions, offeredSentence } from "./away.js";
 import { shareBox } from "./share.js";
+import { createGuide } from "./guide.js";
 import { openTable } from "./landing.js";
 import { createTurnAlerts } from "./notify.js";
 
@@ -123,6 +124,8 @@ let languages = ["en"];
 /** The language the board speaks: the chosen one if the game is written in it. */
 const tableLang = () => (languages.includes(lang) ? lang : "en");
 let board = null;
+/** The guided first deal's panel (guide.js), when this browser asked for it at this table. */
+let guide = null;
 let lastFrame = null;
 let socket = null;
 // Whether this page asked to end the match (the socket's close then says "match-ended" to it too).
@@ -327,6 +330,7 @@ async function showFrame(frame, socket) {
       rematch: () => sent(socket.rematch(document.querySelector("#rematch-level input:checked")?.value)),
       lang: tableLang,
     });
+    if (!watching) guide = createGuide(table, module);
   }
   const before = lastFrame === frame ? null : lastFrame;
   lastFrame = frame;
@@ -365,6 +369,8 @@ function draw(frame, { quiet = false } = {}) {
   const focused = onBoard ? focusKey(active) : dropped ? boardFocus : null;
   const before = where(root);
   board.render(frame);
+  // A replay's step is no moment of the deal being played: the guide waits for the table.
+  if (!quiet) guide?.show(frame);
   if (travel(root, before, (key) => board.goneTo?.(key)) > 0 && !quiet) play("card");
   if (hadFocus && !root.contains(document.activeElement)) {
     // The control itself may be gone (a played card, a button of a turn that ended): the keyboard

@@ -1,0 +1,53 @@
+// A guided first deal: a real deal against the computer, with a panel above the board that says what
+// to do now and why, and a glow on the controls it means. The words come from the board module's own
+// `guideStep(frame)`, which reads only the view the server sent (whose turn, the phase, the hints):
+// the guide never works out a rule for itself. The guide belongs to one table and is kept in the
+// browser's session, so a reload keeps it; "Leave the guide" ends it for that table.
+
+import { el, button } from "./ui.js";
+
+const KEY = (table) => `chaikhana.guide.${table}`;
+
+/** Asks for the guide at `table` (the landing page does, before it goes there). */
+export function askGuide(table) {
+  sessionStorage.setItem(KEY(table), "on");
+}
+
+/**
+ * The guide at `table`, if this browser asked for it: `show(frame)` after every drawing of the
+ * board; `null` when it was not asked for, or the board module has no guide.
+ */
+export function createGuide(table, module) {
+  if (sessionStorage.getItem(KEY(table)) !== "on" || !module.guideStep) return null;
+  const panel = document.getElementById("guide");
+  let last = "";
+  const leave = () => {
+    sessionStorage.removeItem(KEY(table));
+    panel.hidden = true;
+    panel.replaceChildren();
+    for (const e of document.querySelectorAll("[data-guide-here]")) e.removeAttribute("data-guide-here");
+    guide.on = false;
+  };
+  const guide = {
+    on: true,
+    /** Shows the step for `frame`, and marks the controls it is about on the board. */
+    show(frame) {
+      if (!guide.on) return;
+      const step = module.guideStep(frame);
+      panel.hidden = !step;
+      if (!step) return;
+      const said = `${step.title}\n${step.text}`;
+      if (said !== last) {
+        last = said;
+        const leaving = button("Leave the guide", leave);
+        leaving.id = "guide-leave";
+        panel.replaceChildren(el("h2", "", step.title), el("p", "", step.text), leaving);
+      }
+      const board = document.getElementById("board");
+      for (const css of step.targets || []) {
+        for (const e of board.querySelectorAll(css)) e.dataset.guideHere = "";
+      }
+    },
+  };
+  return guide;
+}
