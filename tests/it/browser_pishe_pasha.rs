@@ -421,3 +421,28 @@ async fn cards_turn_by_themselves_when_that_is_the_only_move_until_the_player_sa
     assert_eq!(kept, "false");
     c.close().await.unwrap();
 }
+
+#[actix_rt::test]
+async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let c = driver.session(390, 844).await;
+    go(&c, &server.base, "/pishe-pasha").await;
+    click(&c, "#play-guided").await;
+    let guide = "const g = document.getElementById('guide'); return g && !g.hidden ? g.querySelector('h2')?.textContent || '' : ''";
+    let first = wait_for_text(&c, guide, 20).await;
+    assert!(
+        [
+            "Turn a card",
+            "A card to give",
+            "Give it, or keep it",
+            "The computer's turn"
+        ]
+        .contains(&first.as_str()),
+        "{first}"
+    );
+    let moves = play_to_the_end(&c, "pishe-pasha-guided-390x844").await;
+    assert!(moves > 0);
+    assert_eq!(wait_for_text(&c, guide, 10).await, "The deal is over");
+    assert_no_console_error(&c, "in a guided deal").await;
+    c.close().await.unwrap();
+}

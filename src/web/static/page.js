@@ -30,9 +30,11 @@ for (const link of document.querySelectorAll("[data-quick]")) {
     else location.assign(link.getAttribute("href"));
   });
 }
-// "Play a guided first deal": one deal against the standard computer, with the guide.
+// "Play a guided first deal": the game's shortest match (`data-length`) against the standard
+// computer, with the guide.
 for (const b of document.querySelectorAll("[data-guided]")) {
-  b.addEventListener("click", () => openTable(b.dataset.guided, "computer", 1, "standard", { guided: true }));
+  const length = /^\d+$/.test(b.dataset.length) ? Number(b.dataset.length) : b.dataset.length;
+  b.addEventListener("click", () => openTable(b.dataset.guided, "computer", length, "standard", { guided: true }));
 }
 const yourGames = document.getElementById("your-games");
 if (yourGames) setUpYourGames(yourGames);

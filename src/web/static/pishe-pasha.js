@@ -459,3 +459,46 @@ export function createBoard(root, ctx) {
     },
   };
 }
+
+/**
+ * The guided first deal's step for `frame` (guide.js): what this seat may do now and why, worded
+ * from the view alone (whose turn it is and the moves it offers), and the controls it is about.
+ */
+export function guideStep(frame) {
+  const v = frame.view;
+  if (!v || frame.watcher) return null;
+  const has = (type) => frame.actions.some((a) => a.type === type);
+  if (frame.status === "deal-over" || frame.status === "match-over") {
+    return {
+      title: "The deal is over",
+      text: "The first to have no stock and no pile left won, scoring a point for each card the other still held. Play again to try it on your own.",
+      targets: ["#rematch", "#next-deal"],
+    };
+  }
+  if (!frame.actions.length) {
+    return {
+      title: "The computer's turn",
+      text: "Watch its turn in the log: cards that fit a suit pile go home by themselves, and it gives you any card it may, making your pile bigger.",
+      targets: [],
+    };
+  }
+  if (has("keep")) {
+    return {
+      title: "Give it, or keep it",
+      text: "The card you turned fits only their pile: one rank above or below their top card. Give it and you have one card fewer; keep it and it goes on your pile, ending your turn.",
+      targets: ["#give", "#keep"],
+    };
+  }
+  if (has("give")) {
+    return {
+      title: "A card to give",
+      text: "The top of your pile is one rank from the top of theirs, so you may give it: every card you give away brings you closer to winning. Or turn a card from your stock.",
+      targets: ["#give", "#turn"],
+    };
+  }
+  return {
+    title: "Turn a card",
+    text: "Nothing can be given, so turn the top card of your stock: it goes home if it fits a suit pile (ace up to king), and a card that fits nowhere lands on your pile and ends your turn. Get rid of every card first to win.",
+    targets: ["#turn"],
+  };
+}
