@@ -510,3 +510,85 @@ export function createBoard(root, ctx) {
     },
   };
 }
+
+/**
+ * The guided first deal's step for `frame` (guide.js): what this seat is to do now and why, worded
+ * from the view alone (the stage, whose turn, the leads and plays it offers), and the controls it is
+ * about.
+ */
+export function guideStep(frame) {
+  const v = frame.view;
+  if (!v || frame.watcher) return null;
+  const has = (type) => frame.actions.some((a) => a.type === type);
+  const call = "the holder of the called suit's hukm (its best card left) must play it, the third player adds any card, and the hukm wins the trick";
+  if (frame.status === "deal-over" || frame.status === "match-over") {
+    return {
+      title: "The deal is over",
+      text: "Each seat scored the cards it won less its share of the pack: the panel shows the sums. Play on to see the next deal, or read the rules for the finer points.",
+      targets: ["#rematch", "#next-deal"],
+    };
+  }
+  if (!frame.actions.length) {
+    return {
+      title: v.stage === "lead" ? "Another seat leads" : "The trick goes round",
+      text: "Only a suit's hukm, its best card not yet played, wins a trick in that suit, and nobody has to follow suit. Watch which cards come out: each one played makes the next card of its suit the hukm.",
+      targets: [],
+    };
+  }
+  if (v.stage === "blind-pick") {
+    return {
+      title: "Pick a face-down card",
+      text: `The leader gave up the lead: pick one of their cards unseen. It is led as a call in its suit: ${call}.`,
+      targets: [".g-pick button"],
+    };
+  }
+  if (v.stage === "lead") {
+    if (has("run")) {
+      return {
+        title: "Lead your run",
+        text: "You hold two or more top cards of a suit in a row, and must lead them (all but the lowest). The others each put down as many cards, and you win them all and lead again.",
+        targets: ["[data-area=actions] button"],
+      };
+    }
+    if (has("deni") || has("burn")) {
+      return {
+        title: "A deni is due",
+        text: `You hold a suit's Wazir while another hand holds its Mir: you must call that suit with a lower card of it, and ${call}.${has("burn") ? " With the Wazir alone you may call with it, or keep it and let it burn (it then ranks lowest)." : ""}`,
+        targets: [".ghand button.playable", "[data-area=actions] button"],
+      };
+    }
+    const talafa = has("talafa");
+    const utari = has("utari");
+    if (talafa || utari) {
+      return {
+        title: "Choose your lead",
+        text: `${utari ? "An utari leads your hukms at once, one per suit: the others put down as many cards and you win them all. " : ""}${talafa ? `A talafa calls a suit where you hold its second-best card and someone else the best: ${call}. ` : ""}Choose in your hand, or press a lead's button.`,
+        targets: [".ghand button.playable", "[data-area=actions] button"],
+      };
+    }
+    return {
+      title: "Give up the lead",
+      text: `With no hukm, run, deni or talafa to lead, you give up the lead: the next player picks one of your cards unseen, and it is led as a call.`,
+      targets: ["[data-area=actions] button"],
+    };
+  }
+  if (has("put-down") && v.trick?.kind?.kind === "opening") {
+    return {
+      title: "The opening trick",
+      text: "The holder of the opening Mir lays it with one other card, the other two put down two cards each, and the opener takes all six and leads. Nobody can win it away: put down cards you can spare.",
+      targets: [".ghand button.playable"],
+    };
+  }
+  if (has("put-down")) {
+    return {
+      title: "Put down your cards",
+      text: "Put down as many cards as the lead asks, any you like: you do not have to follow suit. Keep your hukms and the cards next below them; throw the cards that cannot win.",
+      targets: [".ghand button.playable"],
+    };
+  }
+  return {
+    title: "Your play",
+    text: "Play a card: only a suit's hukm wins a trick in that suit, and you never have to follow suit.",
+    targets: [".ghand button.playable"],
+  };
+}
