@@ -1091,3 +1091,39 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     assert_eq!(eval(&c, GUIDE).await, "");
     c.close().await.unwrap();
 }
+
+#[actix_rt::test]
+async fn a_reload_keeps_the_whole_deals_moves_in_the_log() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let c = driver.session(1280, 800).await;
+    let table = open_computer_table(&c, &server.base).await;
+    let logged = "return document.querySelectorAll('#board ol.log li').length";
+    for _ in 0..40 {
+        if eval(&c, logged).await.as_u64() >= Some(4) {
+            break;
+        }
+        move_and_see_it_taken(&c, &server, &table).await;
+    }
+    settle(&c).await;
+    let before = eval(&c, logged).await.as_u64().unwrap();
+    assert!(before >= 4, "{before} moves logged");
+    let lines = eval(
+        &c,
+        "return [...document.querySelectorAll('#board ol.log li')].map(li => li.textContent)",
+    )
+    .await;
+    c.refresh().await.unwrap();
+    wait_for(&c, "return document.querySelector('.table')", 20).await;
+    let after = eval(
+        &c,
+        "return [...document.querySelectorAll('#board ol.log li')].map(li => li.textContent)",
+    )
+    .await;
+    // The computer may have answered meanwhile: the log then holds one line more, after the others.
+    let (lines, after) = (lines.as_array().unwrap(), after.as_array().unwrap());
+    assert!(
+        after.len() >= lines.len() && after[..lines.len()] == lines[..],
+        "the log after a reload: {after:?}, before: {lines:?}"
+    );
+    c.close().await.unwrap();
+}

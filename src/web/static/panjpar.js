@@ -30,6 +30,22 @@ export function createBoard(root, ctx) {
   let lastSaid = "";
   let saidTheEnd = false; // whether the end of the deal on the board has been told
   let log = []; // this deal's moves, said once each
+  // The log is kept in the browser's session beside the deal it belongs to, so that a reload shows
+  // the whole deal's moves again, not only the last one.
+  const logKey = `chaikhana.moves.${location.pathname}`;
+  const keepLog = () => {
+    if (frame?.match) sessionStorage.setItem(logKey, JSON.stringify({ deal: frame.match.deals_dealt, lines: log }));
+  };
+  const keptLog = () => {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(logKey) || "null");
+      return kept && frame?.match && kept.deal === frame.match.deals_dealt ? kept.lines : [];
+    } catch {
+      return [];
+    }
+  };
+  let logRead = false;
+  let restoring = false; // the first view after a reload: its moves are in the kept log already
   let logOpen = false;
   let formerTrump = null; // the trump card the previous frame showed under the pile
   let outOfPlay = false; // whether a beaten pair has gone aside this deal
@@ -414,7 +430,8 @@ export function createBoard(root, ctx) {
     if (said !== lastSaid) {
       lastSaid = said;
       if (said) {
-        log.push(said);
+        if (!restoring) log.push(said);
+        keepLog();
         announce(said);
       }
     }
@@ -423,7 +440,8 @@ export function createBoard(root, ctx) {
     if (v.phase.name === "over" && !saidTheEnd) {
       saidTheEnd = true;
       const result = resultWords(v);
-      log.push(result.join(" "));
+      if (!restoring) log.push(result.join(" "));
+      keepLog();
       speak(result.join(" "));
     }
     if (v.phase.name !== "over") saidTheEnd = false;
@@ -495,15 +513,22 @@ export function createBoard(root, ctx) {
         const open = (v && v.hints.defend) || [];
         if (!open.some((h) => h.attack === target)) target = open.length ? open[0].attack : null;
       }
+      if (v && !logRead) {
+        logRead = true;
+        log = keptLog();
+        restoring = log.length > 0;
+      }
       if (v) {
         if (v.phase.name === "guess") {
           log = [];
+          keepLog();
           outOfPlay = false;
         }
         // Beaten pairs go aside once the last battle is cleared from the table.
         if (sawBeaten && !v.last_battle) outOfPlay = true;
         sawBeaten = Boolean(v.last_battle && v.last_battle.covers.length);
         narrate(v);
+        restoring = false;
       }
       draw();
       // A deal that ends in this very frame is heard once; drawn again, it stays quiet.
