@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod bystander;
 pub mod cluster;
 mod friends;
 pub mod leaks;
@@ -9,6 +10,7 @@ pub mod players;
 pub mod raw;
 pub mod redis_procs;
 pub mod restarts;
+pub mod slow;
 
 use std::time::Duration;
 
