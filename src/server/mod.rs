@@ -147,6 +147,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         .listen("chaikhana", listener, move || {
             // Run once by each worker, on its own thread.
             state.router.worker_started();
+            actix_rt::spawn(crate::memory::give_back_freed_memory());
             let app = App::new()
                 // Innermost: its refusals carry the security headers and are counted.
                 .wrap(from_fn(door::at_the_door))
