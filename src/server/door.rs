@@ -14,6 +14,13 @@
 //! long as the request is read and answered. `/healthz`, `/readyz` and `/metrics` are answered past the
 //! caps, so that a node under a flood is not also taken for dead.
 //!
+//! Why the count is ours, and kept in the connection's data: actix-server's own cap
+//! (`max_concurrent_connections`) knows no addresses, and past it a worker stops accepting, so the
+//! health checks wait in the kernel's backlog with the flood. A counting acceptor in front of the
+//! HTTP service could only drop a refused connection unanswered, or write an HTTP answer of its own;
+//! through the connection's data the refusal is answered by the app like any other request (security
+//! headers, metrics), and the place is given back by the dispatcher whichever way the connection ends.
+//!
 //! **Bodies.** Every route says the most it takes (`route`); a request declaring more, or not declaring
 //! its length, is answered 413 before any of its body is read, and its connection closed.
 
@@ -49,7 +56,7 @@ pub struct Visit {
 
 enum Place {
     /// The connection holds a place under the caps, given back when it is dropped.
-    Held(#[allow(dead_code)] Admitted),
+    Held { _place: Admitted },
     /// A cap was full when it was accepted.
     Refused(Full),
     /// It comes from a trusted proxy: each request takes its client's place.
@@ -63,13 +70,13 @@ pub fn arrive(io: &Clocked, data: &mut Extensions, caps: &Arc<Caps>, clients: &C
         Ok(peer) => {
             let client = clients.key(peer.ip(), &header::HeaderMap::new());
             match caps.admit(client) {
-                Ok(admitted) => Place::Held(admitted),
+                Ok(admitted) => Place::Held { _place: admitted },
                 Err(full) => Place::Refused(full),
             }
         }
         // A connection without an address is counted under the node's cap alone, as one address.
         Err(_) => match caps.admit(std::net::Ipv6Addr::UNSPECIFIED.into()) {
-            Ok(admitted) => Place::Held(admitted),
+            Ok(admitted) => Place::Held { _place: admitted },
             Err(full) => Place::Refused(full),
         },
     };
@@ -92,7 +99,7 @@ pub async fn at_the_door(
             .map(ServiceResponse::map_into_boxed_body);
     };
     match enter(&mut req, &state.connections, &state.client_address) {
-        Err(answer) => Ok(req.into_response(answer)),
+        Err(turned_away) => Ok(req.into_response(closing(turned_away.answer()))),
         Ok(place) => {
             let answer = next.call(req).await;
             // A request from a trusted proxy holds its client's place until it is answered.
@@ -102,39 +109,55 @@ pub async fn at_the_door(
     }
 }
 
-/// Lets `req` in: `Ok` with the place its request holds, if it holds one of its own; `Err` with the
-/// answer that refuses it (its connection then closes).
+/// Why a request is turned away at the door.
+enum TurnedAway {
+    TokenInQuery,
+    Full(Full),
+}
+
+impl TurnedAway {
+    fn answer(self) -> HttpResponse {
+        match self {
+            TurnedAway::TokenInQuery => token_in_url(),
+            TurnedAway::Full(full) => refused(full),
+        }
+    }
+}
+
+/// Lets `req` in: `Ok` with the place its request holds, if it holds one of its own; `Err` with why
+/// it is turned away (its connection then closes).
 fn enter(
     req: &mut ServiceRequest,
     caps: &Arc<Caps>,
     clients: &ClientAddress,
-) -> Result<Option<Admitted>, HttpResponse> {
+) -> Result<Option<Admitted>, TurnedAway> {
     // The answer to HEAD is the answer to GET: actix-http writes its head and leaves its body out.
     if req.method() == Method::HEAD {
         req.head_mut().method = Method::GET;
     }
+    if super::guard::token_in_query(req.query_string()) {
+        return Err(TurnedAway::TokenInQuery);
+    }
+    // The operations' own listener keeps no standing for its connections.
     let Some(visit) = req.conn_data::<Visit>() else {
         return Ok(None);
     };
     let clock = visit.clock.clone();
     let standing = match &visit.place {
-        Place::Held(_) => Ok(false),
+        Place::Held { .. } => Ok(false),
         Place::Refused(full) => Err(*full),
         Place::PerRequest => Ok(true),
     };
     watch_to_the_end(req, clock);
-    if super::guard::token_in_query(req.query_string()) {
-        return Err(closing(token_in_url()));
-    }
     if OPERATIONS.contains(&req.path()) {
         return Ok(None);
     }
-    let per_request = standing.map_err(|full| closing(refused(full)))?;
+    let per_request = standing.map_err(TurnedAway::Full)?;
     match req.peer_addr().filter(|_| per_request) {
         Some(peer) => caps
             .admit(clients.key(peer.ip(), req.headers()))
             .map(Some)
-            .map_err(|full| closing(refused(full))),
+            .map_err(TurnedAway::Full),
         None => Ok(None),
     }
 }
