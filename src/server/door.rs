@@ -21,8 +21,9 @@
 //! through the connection's data the refusal is answered by the app like any other request (security
 //! headers, metrics), and the place is given back by the dispatcher whichever way the connection ends.
 //!
-//! **Bodies.** Every route says the most it takes (`route`); a request declaring more, or not declaring
-//! its length, is answered 413 before any of its body is read, and its connection closed.
+//! **Bodies.** Every route says the most it takes (`route`); a request declaring more is answered 413
+//! before any of its body is read, and its connection closed; so is one that does not state its
+//! length (chunked), on any route.
 
 use std::pin::Pin;
 use std::rc::Rc;
@@ -112,6 +113,9 @@ pub async fn at_the_door(
 /// Why a request is turned away at the door.
 enum TurnedAway {
     TokenInQuery,
+    /// A body that does not state its length (`Transfer-Encoding`): no route takes one, and the clock
+    /// of a request whose body nobody reads would otherwise never stop.
+    UnsizedBody,
     Full(Full),
 }
 
@@ -119,6 +123,10 @@ impl TurnedAway {
     fn answer(self) -> HttpResponse {
         match self {
             TurnedAway::TokenInQuery => token_in_url(),
+            TurnedAway::UnsizedBody => refusal(
+                RefusalCode::TooLarge,
+                "A body must state its length (Content-Length).",
+            ),
             TurnedAway::Full(full) => refused(full),
         }
     }
@@ -137,6 +145,9 @@ fn enter(
     }
     if super::guard::token_in_query(req.query_string()) {
         return Err(TurnedAway::TokenInQuery);
+    }
+    if req.headers().contains_key(header::TRANSFER_ENCODING) {
+        return Err(TurnedAway::UnsizedBody);
     }
     // The operations' own listener keeps no standing for its connections.
     let Some(visit) = req.conn_data::<Visit>() else {
@@ -241,25 +252,20 @@ pub fn route(path: &str, route: Route, body_limit: usize) -> impl HttpServiceFac
     })
 }
 
-/// The refusal of a body larger than `limit`, or of unknown length, before any of it is read.
+/// The refusal of a body larger than `limit`, before any of it is read (one of no stated length was
+/// turned away at the door).
 fn body_too_large(req: &ServiceRequest, limit: usize) -> Option<HttpResponse> {
-    let headers = req.headers();
-    let declared = headers
+    let declared = req
+        .headers()
         .get(header::CONTENT_LENGTH)
-        .map(|length| length.to_str().ok().and_then(|l| l.parse::<u64>().ok()));
-    let fits = match declared {
-        Some(Some(length)) => length <= limit as u64,
-        // Chunked, or a length that is not a number.
-        Some(None) => false,
-        None => !headers.contains_key(header::TRANSFER_ENCODING),
-    };
-    if fits {
+        .and_then(|length| length.to_str().ok()?.parse::<u64>().ok());
+    if declared.unwrap_or(0) <= limit as u64 {
         return None;
     }
     let message = if limit == 0 {
         "This address takes no body.".to_string()
     } else {
-        format!("This address takes a body of at most {limit} bytes, with its Content-Length.")
+        format!("This address takes a body of at most {limit} bytes.")
     };
     Some(refusal(RefusalCode::TooLarge, &message))
 }
