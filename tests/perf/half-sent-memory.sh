@@ -4,10 +4,11 @@
 # BYTES of a text message in 1 KiB fragments and never its last; the server's resident memory
 # (VmRSS) is read two seconds after each phase of `tables.py half-sent`: empty; "baseline", the
 # tables open and every socket opened and closed once (what the tables and the sockets' coming and
-# going leave); "open", the sockets open again; "half", each holding its unfinished message; "closed",
-# every socket closed with its message unfinished, read 2 and 12 seconds after. The last should be
-# back near the baseline (mimalloc gives memory back a second after it was freed, once asked; see
-# src/memory.rs).
+# going leave); "open", the sockets open again; "half", each holding its unfinished message;
+# "finished", each message finished by its last fragment (and refused as too long), the sockets still
+# open; "closed", every socket closed, read 2 and 12 seconds after. "finished" should come back near
+# "open", and the last near the baseline (mimalloc gives memory back a second after it was freed, once
+# asked; see src/memory.rs).
 # Usage:
 #   tests/perf/half-sent-memory.sh [SOCKETS] [BYTES]
 set -eu
@@ -28,7 +29,7 @@ rss() { awk '/VmRSS/ {print $2}' /proc/$server/status; }
 echo "empty: $(rss) KiB resident"
 python3 "$here/tables.py" half-sent --url "$url" --sockets "$sockets" --bytes "$bytes" --marks "$marks" &
 client=$!
-for phase in baseline open half closed; do
+for phase in baseline open half finished closed; do
   until [ -e "$marks/$phase" ]; do sleep 0.1; done
   sleep 2
   echo "$phase: $(rss) KiB resident"

@@ -21,7 +21,8 @@
         reading its first view. Phases, each marked by an empty file in DIR once done and followed by
         four seconds' wait: "baseline" (every socket opened and closed again), "open" (every socket
         opened again), "half" (each has sent B bytes of a text message in 1 KiB fragments, the last
-        never sent), "closed" (every socket closed with 1000, its message still unfinished).
+        never sent), "finished" (each has sent its message's last fragment: the server refuses it, too
+        long, and the socket stays open), "closed" (every socket closed with 1000).
     tables.py metric --url URL NAME...
         Prints the sum of each metric's samples (every label).
     tables.py histogram --url URL NAME
@@ -325,6 +326,10 @@ async def half_sent(args):
             socket.send_frame(0x1 if n == 0 else 0x0, piece, last=False)
     await asyncio.gather(*(socket.writer.drain() for socket in sockets))
     await phase("half")
+    for socket in sockets:
+        socket.send_frame(0x0, piece)
+    await asyncio.gather(*(socket.writer.drain() for socket in sockets))
+    await phase("finished")
     await asyncio.gather(*(socket.close() for socket in sockets))
     await phase("closed")
 
