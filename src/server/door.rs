@@ -23,7 +23,8 @@
 //!
 //! **Bodies.** Every route says the most it takes (`route`); a request declaring more is answered 413
 //! before any of its body is read, and its connection closed; so is one that does not state its
-//! length (chunked), on any route.
+//! length (chunked), on any route. actix-web's `PayloadConfig` is not used for this: it bounds only
+//! what a body extractor reads, and a route without one (every page) never consults it.
 
 use std::pin::Pin;
 use std::rc::Rc;
