@@ -390,6 +390,10 @@ mod tests {
         assert_eq!(settings.data_dir, "chaikhana-data");
         assert_eq!(settings.max_frame_bytes, 8192);
         assert!(settings.redis_url.is_empty());
+        assert_eq!(settings.http_connections_per_address, 64);
+        assert!(settings.http_connections_per_node() >= 64);
+        assert_eq!(settings.request_deadline(), Duration::from_secs(10));
+        assert_eq!(settings.request_min_bytes_per_second, 1024);
     }
 
     #[test]
