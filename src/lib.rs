@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod game;
 pub mod games;
 pub mod matches;
+pub mod memory;
 pub mod metrics;
 pub mod outbox;
 pub mod pack_set;

@@ -53,6 +53,8 @@ pub struct Metrics {
     pub store_changes_per_commit: Histogram,
     pub store_errors: IntCounter,
     pub http_requests: IntCounterVec,
+    pub http_connections_cut: IntCounterVec,
+    pub http_connections_refused: IntCounterVec,
     /// `router_frames` by direction, resolved once: they count every frame.
     pub frames_in: IntCounter,
     pub frames_out: IntCounter,
@@ -176,6 +178,24 @@ impl Metrics {
             for level in [crate::table::Level::Standard, crate::table::Level::Strong] {
                 thinking_shortened.with_label_values(&[game, level.as_str()]);
             }
+        }
+        let http_connections_cut = counter_vec(
+            &r,
+            "http_connections_cut_total",
+            "HTTP connections closed because a request came too slowly, by reason: deadline (its head and body took longer than request_deadline_secs) or too-slow (its bytes came slower than request_min_bytes_per_second).",
+            &["reason"],
+        );
+        let http_connections_refused = counter_vec(
+            &r,
+            "http_connections_refused_total",
+            "HTTP requests refused and their connections closed because a cap on HTTP connections was reached, by cap: address (429) or node (503).",
+            &["cap"],
+        );
+        for reason in ["deadline", "too-slow"] {
+            http_connections_cut.with_label_values(&[reason]);
+        }
+        for cap in ["address", "node"] {
+            http_connections_refused.with_label_values(&[cap]);
         }
         let games = crate::catalog::names()
             .map(|game| GameMeters {
@@ -355,6 +375,8 @@ impl Metrics {
                 "HTTP requests, by route and status.",
                 &["route", "status"],
             ),
+            http_connections_cut,
+            http_connections_refused,
             frames_in: router_frames.with_label_values(&["in"]),
             frames_out: router_frames.with_label_values(&["out"]),
             router_frames,
@@ -445,6 +467,8 @@ mod tests {
             "chaikhana_thinking_queue",
             "chaikhana_thinking_wait_seconds_bucket",
             "chaikhana_thinking_dropped_total",
+            "chaikhana_http_connections_cut_total{reason=\"too-slow\"}",
+            "chaikhana_http_connections_refused_total{cap=\"node\"}",
         ] {
             assert!(text.contains(name), "{name} missing");
         }

@@ -99,6 +99,14 @@ pub struct Settings {
     pub sockets_per_seat: usize,
     pub sockets_per_address: usize,
     pub sockets_per_node: usize,
+    /// HTTP connections (not upgraded to a socket) one client address may hold, and this process.
+    pub http_connections_per_address: usize,
+    pub http_connections_per_node: usize,
+    /// A request's head and body must arrive within this long of its first byte (see
+    /// `server::request_clock`).
+    pub request_deadline_secs: u64,
+    /// And no slower than this, after its first second.
+    pub request_min_bytes_per_second: u32,
     pub watchers_per_table: usize,
     /// 32 hex digits, or empty (see `table::WatchKey`).
     pub watch_secret: String,
@@ -253,26 +261,45 @@ impl Settings {
         Duration::from_secs(self.write_timeout_secs.max(1))
     }
 
+    /// How long a request's head and body may take to arrive (at least a second).
+    pub fn request_deadline(&self) -> Duration {
+        Duration::from_secs(self.request_deadline_secs.max(1))
+    }
+
+    /// The HTTP connections this process may hold: the setting, or when it is 0 an eighth of the
+    /// open-file limit (at least 64), beside the sockets of [`Settings::sockets_per_node`].
+    pub fn http_connections_per_node(&self) -> usize {
+        if self.http_connections_per_node > 0 {
+            return self.http_connections_per_node;
+        }
+        (open_file_limit() / 8).max(64)
+    }
+
     /// The sockets this process may hold: the setting, or when it is 0 what the open-file limit
     /// allows once Redis connections, log and listening sockets and files have their room.
     pub fn sockets_per_node(&self) -> usize {
         if self.sockets_per_node > 0 {
             return self.sockets_per_node;
         }
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit only writes the struct it is given.
-        let known = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
-        let open_files = if known && limit.rlim_cur != libc::RLIM_INFINITY {
-            usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
-        } else {
-            1 << 20
-        };
+        let open_files = open_file_limit();
         // A socket is one descriptor; keep a tenth, and at least 256, for everything else.
         let room = (open_files / 10).max(256);
         open_files.saturating_sub(room).max(1)
+    }
+}
+
+/// The files this process may open (a million when the limit is not known or there is none).
+fn open_file_limit() -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the struct it is given.
+    let known = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    if known && limit.rlim_cur != libc::RLIM_INFINITY {
+        usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
+    } else {
+        1 << 20
     }
 }
 
@@ -363,6 +390,10 @@ mod tests {
         assert_eq!(settings.data_dir, "chaikhana-data");
         assert_eq!(settings.max_frame_bytes, 8192);
         assert!(settings.redis_url.is_empty());
+        assert_eq!(settings.http_connections_per_address, 64);
+        assert!(settings.http_connections_per_node() >= 64);
+        assert_eq!(settings.request_deadline(), Duration::from_secs(10));
+        assert_eq!(settings.request_min_bytes_per_second, 1024);
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! How many sockets this process holds, in all and from each client address. A socket is admitted
-//! under both caps before its upgrade is answered, and gives its place back when its session ends.
+//! How many of one kind of connection this process holds, in all and from each client address: one
+//! set of caps for WebSockets, another for plain HTTP connections. A socket is admitted under both of
+//! its caps before its upgrade is answered, and gives its place back when its session ends; an HTTP
+//! connection is admitted as `server::door` says, and gives its place back when it closes or upgrades.
 //! (The cap per seat is the table's: it counts its seats' sockets wherever they are served.)
 
 use std::collections::HashMap;
@@ -7,26 +9,26 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Why a socket was not admitted.
+/// Why a connection was not admitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Full {
-    /// The process holds as many sockets as it may.
+    /// The process holds as many as it may.
     Node,
     /// This client address holds as many as it may.
     Address,
 }
 
-pub struct SocketCaps {
+pub struct Caps {
     per_node: usize,
     per_address: usize,
     open: AtomicUsize,
     by_address: Mutex<HashMap<IpAddr, usize>>,
 }
 
-impl SocketCaps {
-    /// At most `per_node` sockets, and `per_address` from one client address (0: no limit).
-    pub fn new(per_node: usize, per_address: usize) -> Arc<SocketCaps> {
-        Arc::new(SocketCaps {
+impl Caps {
+    /// At most `per_node` connections, and `per_address` from one client address (0: no limit).
+    pub fn new(per_node: usize, per_address: usize) -> Arc<Caps> {
+        Arc::new(Caps {
             per_node: per_node.max(1),
             per_address: if per_address == 0 {
                 usize::MAX
@@ -38,7 +40,7 @@ impl SocketCaps {
         })
     }
 
-    /// A place for one more socket from `address`, if both caps allow it.
+    /// A place for one more connection from `address`, if both caps allow it.
     pub fn admit(self: &Arc<Self>, address: IpAddr) -> Result<Admitted, Full> {
         let address = address.to_canonical();
         let mut by_address = self.lock();
@@ -57,7 +59,7 @@ impl SocketCaps {
         })
     }
 
-    /// Sockets admitted and not yet ended.
+    /// Connections admitted and not yet ended.
     pub fn open(&self) -> usize {
         self.open.load(Ordering::Relaxed)
     }
@@ -67,9 +69,9 @@ impl SocketCaps {
     }
 }
 
-/// One socket's place, given back when dropped.
+/// One connection's place, given back when dropped.
 pub struct Admitted {
-    caps: Arc<SocketCaps>,
+    caps: Arc<Caps>,
     address: IpAddr,
 }
 
@@ -92,7 +94,7 @@ mod tests {
 
     #[test]
     fn each_cap_refuses_the_next_socket_until_one_ends() {
-        let caps = SocketCaps::new(3, 2);
+        let caps = Caps::new(3, 2);
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "::ffff:10.0.0.2".parse().unwrap();
         let first = caps.admit(a).unwrap();

@@ -6,6 +6,9 @@
 //! trusted proxy is the first address no trusted proxy could vouch for past, the client as far as we
 //! can know. Entries to its left were written by the client itself and are ignored.
 //!
+//! The same key counts a connection the moment it is accepted (`door`), before any header: it is then
+//! the peer's own address, unless the peer is a trusted proxy, whose requests are each counted later.
+//!
 //! IPv6 clients are keyed by their /64: one home or phone is usually given a whole /64, and could
 //! otherwise take a fresh address for every table.
 
@@ -70,7 +73,8 @@ impl ClientAddress {
         client
     }
 
-    fn trusts(&self, address: IpAddr) -> bool {
+    /// Whether `address` is one of the trusted proxies.
+    pub fn trusts(&self, address: IpAddr) -> bool {
         self.trusted.iter().any(|net| net.contains(&address))
     }
 }

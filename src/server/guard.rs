@@ -1,5 +1,5 @@
 //! The site's defences at the door: security headers on every answer, the WebSocket upgrade's Origin
-//! check, and a limit on tables opened per client address.
+//! check, no seat token in an address, and a limit on tables opened per client address.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -56,6 +56,15 @@ pub fn origin_allowed(headers: &HeaderMap, site_origin: &str) -> bool {
         .and_then(|h| h.to_str().ok())
         .unwrap_or_default();
     !host.is_empty() && origin_host.eq_ignore_ascii_case(host)
+}
+
+/// Whether a query carries a seat token: a parameter whose name says `token` in any case or spelling
+/// (percent-encoded too), or any value shaped like one of this server's secrets. Tokens travel in
+/// request bodies and socket frames only; an address is written into proxies' logs.
+pub fn token_in_query(query: &str) -> bool {
+    form_urlencoded::parse(query.as_bytes()).any(|(name, value)| {
+        name.to_ascii_lowercase().contains("token") || crate::table::looks_like_secret(&value)
+    })
 }
 
 /// Tables opened per client address in the current minute.
@@ -134,6 +143,24 @@ mod tests {
             &req(Some("http://cards.example:8080")),
             site
         ));
+    }
+
+    #[test]
+    fn a_token_in_a_query_is_found_in_any_spelling() {
+        let token = "AbCdEfGhIjKlMnOpQrStUv";
+        for query in [
+            "token=x".to_string(),
+            "TOKEN=x".into(),
+            "a=1&Token".into(),
+            "%74oken=x".into(),
+            "seat_token=x".into(),
+            format!("t={token}"),
+        ] {
+            assert!(token_in_query(&query), "{query}");
+        }
+        for query in ["", "for=computer", "x=1&y=2", "tok=1"] {
+            assert!(!token_in_query(query), "{query}");
+        }
     }
 
     #[test]

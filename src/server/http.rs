@@ -5,34 +5,47 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::door::route;
 use super::pages;
 use super::AppState;
 use crate::catalog;
 use crate::routing::OpenTable;
 use crate::table::{Join, Level, RefusalCode, TableId, TableKind, TableRefusal, Token};
 
-/// The site's routes; `with_operations` adds `operations` (when they have no listener of their own).
+/// The site's routes, each with the most it takes of a body; `with_operations` adds `operations`
+/// (when they have no listener of their own).
 pub fn routes(cfg: &mut web::ServiceConfig, with_operations: bool) {
-    cfg.route("/api/tables", web::post().to(create_table))
-        .route("/api/tables/mine", web::post().to(super::mine::your_games))
-        .route("/api/tables/{id}/join", web::post().to(join_table))
-        .route("/t/{id}", web::get().to(table_page))
-        .route("/ws/{id}", web::get().to(not_a_socket))
-        .route(
+    // A new table's options are a few dozen bytes.
+    cfg.service(route("/api/tables", web::post().to(create_table), 1024))
+        .service(route(
+            "/api/tables/mine",
+            web::post().to(super::mine::your_games),
+            super::mine::BODY_LIMIT,
+        ))
+        .service(route(
+            "/api/tables/{id}/join",
+            web::post().to(join_table),
+            0,
+        ))
+        .service(route("/t/{id}", web::get().to(table_page), 0))
+        .service(route("/ws/{id}", web::get().to(not_a_socket), 0))
+        .service(route(
             "/api/ganjifa/staged",
             web::get().to(super::staged::staged_deal),
-        );
+            0,
+        ));
     if with_operations {
         operations(cfg);
     }
     pages::routes(cfg);
 }
 
-/// What operators and load balancers use: metrics, liveness and readiness.
+/// What operators and load balancers use: metrics, liveness and readiness (`door::OPERATIONS`).
 pub fn operations(cfg: &mut web::ServiceConfig) {
-    cfg.route("/metrics", web::get().to(metrics_text))
-        .route("/healthz", web::get().to(healthz))
-        .route("/readyz", web::get().to(readyz));
+    let [metrics, health, ready] = super::door::OPERATIONS;
+    cfg.service(route(metrics, web::get().to(metrics_text), 0))
+        .service(route(health, web::get().to(healthz), 0))
+        .service(route(ready, web::get().to(readyz), 0));
 }
 
 /// Every metric, in the Prometheus text format.
@@ -100,6 +113,7 @@ pub(super) fn status(code: RefusalCode) -> StatusCode {
         | RefusalCode::TooManyWatchers
         | RefusalCode::TooManyTables
         | RefusalCode::TooManySocketsFromAddress
+        | RefusalCode::TooManyConnectionsFromAddress
         | RefusalCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         RefusalCode::Busy
         | RefusalCode::Unavailable
@@ -326,6 +340,8 @@ mod tests {
             (RefusalCode::TooManyWatchers, 429),
             (RefusalCode::TooManyTables, 429),
             (RefusalCode::TooManySocketsFromAddress, 429),
+            (RefusalCode::TooManyConnectionsFromAddress, 429),
+            (RefusalCode::TooLarge, 413),
             (RefusalCode::Busy, 503),
             (RefusalCode::Unavailable, 503),
             (RefusalCode::Draining, 503),

@@ -15,6 +15,10 @@ use crate::table::{RefusalCode, TableId, TableRefusal, Token};
 /// The most tables one request may ask about.
 pub const MAX_TABLES: usize = 50;
 
+/// The most a request's body may hold: room for `MAX_TABLES` ids and tokens (about 90 bytes each as
+/// JSON), twice over.
+pub const BODY_LIMIT: usize = 2 * MAX_TABLES * 90;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Asked {

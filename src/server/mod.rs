@@ -3,11 +3,13 @@
 mod caps;
 mod client_address;
 mod connection;
+mod door;
 mod guard;
 mod http;
 mod mine;
 pub mod pages;
 mod registry;
+mod request_clock;
 mod session;
 mod socket;
 mod staged;
@@ -18,9 +20,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix_http::HttpService;
-use actix_service::{fn_service, map_config};
+use actix_http::error::DispatchError;
+use actix_http::{HttpService, Protocol};
+use actix_service::{fn_service, map_config, ServiceFactoryExt};
 use actix_web::dev::AppConfig;
+use actix_web::middleware::from_fn;
 use actix_web::{web, App};
 
 pub use registry::SessionRegistry;
@@ -36,7 +40,9 @@ pub struct AppState {
     /// Tables opened per client address this minute.
     pub quota: guard::TableQuota,
     /// Sockets held by the process and by each client address.
-    pub caps: Arc<caps::SocketCaps>,
+    pub sockets: Arc<caps::Caps>,
+    /// Plain HTTP connections held by the process and by each client address (`door`).
+    pub connections: Arc<caps::Caps>,
     /// Whose address a request is counted under, behind the trusted proxies.
     pub client_address: client_address::ClientAddress,
 }
@@ -107,7 +113,11 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         router: router.clone(),
         registry: registry.clone(),
         quota: guard::TableQuota::new(settings.tables_per_minute),
-        caps: caps::SocketCaps::new(settings.sockets_per_node(), settings.sockets_per_address),
+        sockets: caps::Caps::new(settings.sockets_per_node(), settings.sockets_per_address),
+        connections: caps::Caps::new(
+            settings.http_connections_per_node(),
+            settings.http_connections_per_address,
+        ),
         client_address,
     });
     let listener = std::net::TcpListener::bind(settings.listen.as_str())?;
@@ -126,6 +136,10 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         settings.workers
     };
     let ops_state = state.clone();
+    let pace = request_clock::Pace {
+        deadline: settings.request_deadline(),
+        min_bytes_per_second: settings.request_min_bytes_per_second,
+    };
     let server = actix_server::Server::build()
         .workers(workers)
         .disable_signals()
@@ -133,7 +147,10 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         .listen("chaikhana", listener, move || {
             // Run once by each worker, on its own thread.
             state.router.worker_started();
+            actix_rt::spawn(crate::memory::give_back_freed_memory());
             let app = App::new()
+                // Innermost: its refusals carry the security headers and are counted.
+                .wrap(from_fn(door::at_the_door))
                 .wrap(guard::security_headers())
                 .wrap_fn(|req, srv| {
                     use actix_web::dev::Service;
@@ -150,7 +167,6 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
                     }
                 })
                 .app_data(state.clone())
-                .app_data(web::PayloadConfig::new(64 * 1024))
                 .configure(|cfg| {
                     if tables_only {
                         if with_operations {
@@ -164,12 +180,27 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
                 })
                 .default_service(web::to(|| async { pages::not_found() }));
             let sockets = state.clone();
-            HttpService::build()
-                .local_addr(addr)
+            let door = state.clone();
+            // Every connection is read under its request clock (`request_clock`).
+            let accept = fn_service(move |io: tokio::net::TcpStream| {
                 // A page's small frames (a move's view, a seat's news) go out at once: without this,
                 // Nagle's algorithm holds a second one back until the browser's delayed acknowledgement.
-                .tcp_nodelay(true)
+                if let Err(e) = io.set_nodelay(true) {
+                    tracing::debug!(%e, "a connection keeps Nagle's algorithm");
+                }
+                let peer = io.peer_addr().ok();
+                let io = request_clock::Clocked::new(io, pace);
+                std::future::ready(Ok::<_, DispatchError>((io, Protocol::Http1, peer)))
+            });
+            let http = HttpService::build()
+                .local_addr(addr)
                 .client_disconnect_timeout(Duration::from_secs(1))
+                // A connection that sends nothing is closed when its first request's head is late;
+                // one that sends slowly, by its request clock (`request_clock`).
+                .client_request_timeout(pace.deadline)
+                .on_connect_ext(move |io: &request_clock::Clocked, data| {
+                    door::arrive(io, data, &door.connections, &door.client_address)
+                })
                 // A WebSocket upgrade leaves the HTTP dispatcher: the socket is served on its stream.
                 .upgrade(fn_service(move |(req, framed)| {
                     let state = sockets.clone();
@@ -178,14 +209,15 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
                         Ok::<_, std::convert::Infallible>(())
                     }
                 }))
-                .finish(map_config(app, |_| AppConfig::default()))
-                .tcp()
+                .finish(map_config(app, |_| AppConfig::default()));
+            accept.and_then(http)
         })?;
     let server = match ops {
         Some(ops) => {
             let state = ops_state;
             server.listen("operations", ops, move || {
                 let app = App::new()
+                    .wrap(from_fn(door::at_the_door))
                     .wrap(guard::security_headers())
                     .app_data(state.clone())
                     .configure(http::operations)

@@ -15,6 +15,7 @@ use bytes::Bytes;
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 
+use super::door::route;
 use crate::catalog;
 
 #[derive(RustEmbed)]
@@ -49,15 +50,17 @@ const MORE_PAGES: &[(&str, &str)] = &[
 pub fn routes(cfg: &mut web::ServiceConfig) {
     for (path, file) in PAGES.iter() {
         let file: &'static str = file;
-        cfg.route(path, web::get().to(move |req: HttpRequest| page(req, file)));
+        let page = web::get().to(move |req: HttpRequest| page(req, file));
+        cfg.service(route(path, page, 0));
     }
-    cfg.route("/static/{file:.*}", web::get().to(asset));
-    cfg.route(
+    cfg.service(route("/static/{file:.*}", web::get().to(asset), 0));
+    cfg.service(route(
         "/favicon.ico",
         web::get().to(|req: HttpRequest| async move {
             send(&req, "static/favicon.ico", "public, max-age=86400")
         }),
-    );
+        0,
+    ));
 }
 
 async fn page(req: HttpRequest, file: &'static str) -> HttpResponse {

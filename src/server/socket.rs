@@ -19,6 +19,7 @@ use tokio::net::TcpStream;
 use super::caps::{Admitted, Full};
 use super::connection::{self, Limits};
 use super::http::{find_table, refusal, refused};
+use super::request_clock::Clocked;
 use super::session::{Entry, WsSession, OUTBOUND_QUEUE};
 use super::AppState;
 use crate::table::{RefusalCode, TableHandle, TableRefusal};
@@ -27,12 +28,8 @@ use crate::table::{RefusalCode, TableHandle, TableRefusal};
 const ROUTE: &str = "/ws/{id}";
 
 /// Answers an upgrade request, and serves the socket if it is admitted.
-pub async fn upgrade(
-    state: web::Data<AppState>,
-    req: Request,
-    mut framed: Framed<TcpStream, Codec>,
-) {
-    let peer = framed.io_ref().peer_addr();
+pub async fn upgrade(state: web::Data<AppState>, req: Request, mut framed: Framed<Clocked, Codec>) {
+    let peer = framed.io_ref().stream().peer_addr();
     let (table, entry, admitted) = match admit(&state, &req, peer).await {
         Ok(admitted) => admitted,
         Err(response) => return refuse(framed, response).await,
@@ -50,11 +47,13 @@ pub async fn upgrade(
         return;
     }
     let parts = framed.into_parts();
+    // The connection leaves HTTP: its request clock and its place under the HTTP caps go.
+    let io = parts.io.into_stream();
     // A socket is served on its table's thread when the table lives in this process: a move then
     // reaches the table and both seats' sockets without waking another thread.
     match table.home.clone() {
         Some(home) => {
-            let Ok(io) = parts.io.into_std() else {
+            let Ok(io) = io.into_std() else {
                 return;
             };
             let read_buf = parts.read_buf;
@@ -65,7 +64,7 @@ pub async fn upgrade(
                 }
             });
         }
-        None => serve(state, table, entry, admitted, parts.io, parts.read_buf).await,
+        None => serve(state, table, entry, admitted, io, parts.read_buf).await,
     }
 }
 
@@ -122,6 +121,9 @@ async fn admit(
             "This server is shutting down; try again in a moment.",
         ));
     }
+    if super::guard::token_in_query(req.uri().query().unwrap_or_default()) {
+        return Err(super::door::token_in_url());
+    }
     if !super::guard::origin_allowed(req.headers(), &state.settings.site_origin) {
         return Err(refusal(
             RefusalCode::WrongOrigin,
@@ -130,12 +132,12 @@ async fn admit(
     }
     let (table, entry) = match id.strip_prefix("w/") {
         Some(watch) => (watched_table(state, watch).await?, Entry::Watcher),
-        None => seat_table(state, req, id).await?,
+        None => seat_table(state, id).await?,
     };
     let peer =
         peer.map_err(|_| refusal(RefusalCode::NoAddress, "The connection has no address."))?;
     let client = state.client_address.key(peer.ip(), req.headers());
-    let admitted = state.caps.admit(client).map_err(|full| match full {
+    let admitted = state.sockets.admit(client).map_err(|full| match full {
         Full::Node => refusal(
             RefusalCode::ServerFull,
             "This server holds as many sockets as it can; try again in a moment.",
@@ -157,32 +159,16 @@ async fn watched_table(state: &AppState, watch: &str) -> Result<TableHandle, Htt
     state.router.find(&id).await.map_err(refused)
 }
 
-/// The table `id`, for a seat's socket: the seat's token comes in the socket's first frame. An
-/// address carrying a token is refused, so that no page or client keeps writing it where proxies log.
-async fn seat_table(
-    state: &AppState,
-    req: &Request,
-    id: &str,
-) -> Result<(TableHandle, Entry), HttpResponse> {
-    let token_in_url = req
-        .uri()
-        .query()
-        .unwrap_or_default()
-        .split('&')
-        .any(|pair| pair == "token" || pair.starts_with("token="));
-    if token_in_url {
-        return Err(refusal(
-            RefusalCode::TokenInUrl,
-            "The seat's token goes in the socket's first frame ({\"type\": \"hello\", \"token\": ...}), never in its address.",
-        ));
-    }
+/// The table `id`, for a seat's socket: the seat's token comes in the socket's first frame (an
+/// address carrying one was refused before).
+async fn seat_table(state: &AppState, id: &str) -> Result<(TableHandle, Entry), HttpResponse> {
     let table = find_table(state, id).await.map_err(refused)?;
     Ok((table, Entry::Seat))
 }
 
 /// Answers the request with `response` (its status, type and body, with the headers every answer
 /// carries), and leaves the connection.
-async fn refuse(framed: Framed<TcpStream, Codec>, response: HttpResponse) {
+async fn refuse(framed: Framed<Clocked, Codec>, response: HttpResponse) {
     let status = response.status();
     count(status.as_u16());
     let kind = response.headers().get(header::CONTENT_TYPE).cloned();

@@ -9,7 +9,11 @@ use super::AppState;
 use crate::settings::Settings;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/api/voice", web::get().to(voice_servers));
+    cfg.service(super::door::route(
+        "/api/voice",
+        web::get().to(voice_servers),
+        0,
+    ));
 }
 
 #[derive(Debug, PartialEq, Serialize)]

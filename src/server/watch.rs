@@ -6,13 +6,19 @@ use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::door::route;
 use super::http::{find_table, refused};
 use super::{pages, AppState};
 use crate::table::{looks_like_secret, CheckToken, RefusalCode, TableRefusal, Token};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/api/tables/{id}/watch", web::post().to(watch_link))
-        .route("/w/{watch}", web::get().to(watch_page));
+    // A seat's token, in a line of JSON.
+    cfg.service(route(
+        "/api/tables/{id}/watch",
+        web::post().to(watch_link),
+        256,
+    ))
+    .service(route("/w/{watch}", web::get().to(watch_page), 0));
 }
 
 /// The body of `POST /api/tables/{id}/watch`.

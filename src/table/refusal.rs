@@ -39,6 +39,7 @@ pub enum RefusalCode {
     NoAddress,
     ServerFull,
     TooManySocketsFromAddress,
+    TooManyConnectionsFromAddress,
     TokenInUrl,
     RateLimited,
     TooLarge,

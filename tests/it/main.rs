@@ -24,6 +24,7 @@ mod fair_shuffle;
 mod hidden_over_the_wire;
 mod hostile;
 mod hostile_wire;
+mod http_flood;
 // It runs the load generator's binary, built only with the feature.
 #[cfg(feature = "loadgen")]
 mod loadgen;

@@ -127,3 +127,68 @@ async fn asked_again(server: &TestServer, path: &str, tag: &str) -> u16 {
         .unwrap();
     again.status().as_u16()
 }
+
+/// `HEAD path` over raw TCP, the connection closed after it: the status, the head's lines in lower
+/// case, and whatever came after the head.
+async fn head_only(server: &TestServer, path: &str) -> (u16, String, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut io = tokio::net::TcpStream::connect(server.running.addr)
+        .await
+        .unwrap();
+    let request =
+        format!("HEAD {path} HTTP/1.1\r\nHost: chaikhana.test\r\nConnection: close\r\n\r\n");
+    io.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    io.read_to_end(&mut answer).await.unwrap();
+    let end = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a whole head")
+        + 4;
+    let head = String::from_utf8_lossy(&answer[..end]).to_ascii_lowercase();
+    let status = head[9..12].parse().unwrap();
+    (status, head, answer[end..].to_vec())
+}
+
+#[actix_rt::test]
+async fn head_answers_as_get_does_without_the_body() {
+    let server = TestServer::start(|_| {});
+    let table = server.open("panjpar", "friends", None).await;
+    let mut paths: Vec<String> = chaikhana::server::pages::PAGES
+        .iter()
+        .map(|(path, _)| path.clone())
+        .collect();
+    paths.extend(
+        [
+            format!("/t/{}", table.table),
+            "/static/table.js".into(),
+            "/static/site.css".into(),
+            "/no/such/page".into(),
+        ]
+        .into_iter(),
+    );
+    for path in &paths {
+        let (status, kind, body) = server.fetch(path).await;
+        let (head_status, head, after) = head_only(&server, path).await;
+        assert_eq!(head_status, status, "{path}");
+        assert!(
+            head.contains(&format!("content-type: {kind}")),
+            "{path}: {head}"
+        );
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{path}: {head}"
+        );
+        assert!(after.is_empty(), "{path}: a body came after the head");
+    }
+    for path in ["/healthz", "/readyz", "/metrics"] {
+        let (status, kind, _) = server.fetch(path).await;
+        let (head_status, head, after) = head_only(&server, path).await;
+        assert_eq!((head_status, status), (200, 200), "{path}");
+        assert!(
+            head.contains(&format!("content-type: {kind}")),
+            "{path}: {head}"
+        );
+        assert!(after.is_empty(), "{path}: a body came after the head");
+    }
+}

@@ -325,3 +325,37 @@ async fn a_forwarded_for_header_from_an_untrusted_peer_is_ignored() {
     assert_eq!(open_forwarded(&server, "10.0.0.2").await, 201);
     assert_eq!(open_forwarded(&server, "10.0.0.3").await, 429);
 }
+
+#[actix_rt::test]
+async fn a_token_in_an_address_is_refused_in_any_spelling() {
+    use crate::support::raw::{Raw, Upgraded};
+    let server = TestServer::start(|_| {});
+    let seat = server.open("panjpar", "computer", None).await;
+    let token = &seat.token;
+    for query in [
+        format!("TOKEN={token}"),
+        format!("Token={token}"),
+        "tOkEn".to_string(),
+        format!("%54oken={token}"),
+        format!("seat={token}"),
+    ] {
+        // A socket's upgrade is refused before it is answered.
+        let path = format!("/ws/{}?{query}", seat.table);
+        match Raw::upgrade_path(server.running.addr, &path, None).await {
+            Upgraded::Refused(status, body) => {
+                assert_eq!(
+                    (status, body["code"].as_str()),
+                    (403, Some("token-in-url")),
+                    "{path}"
+                )
+            }
+            _ => panic!("{path} was upgraded"),
+        }
+        // And so is a page's address, or an API call's.
+        for path in [format!("/t/{}?{query}", seat.table), format!("/?{query}")] {
+            let (status, body) = server.get(&path).await;
+            assert_eq!(status, 403, "{path}");
+            assert!(body.contains("token-in-url"), "{path}: {body}");
+        }
+    }
+}

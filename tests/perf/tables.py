@@ -16,6 +16,13 @@
     tables.py wait-asleep --url URL --slept N [--timeout S]
         Waits until chaikhana_tables_slept_total has reached N and /readyz counts no table in memory;
         prints how long that took.
+    tables.py half-sent --url URL --sockets N --bytes B --marks DIR
+        Opens N/4 computer tables and four sockets at each (a seat's most), each saying its hello and
+        reading its first view. Phases, each marked by an empty file in DIR once done and followed by
+        four seconds' wait: "baseline" (every socket opened and closed again), "open" (every socket
+        opened again), "half" (each has sent B bytes of a text message in 1 KiB fragments, the last
+        never sent), "finished" (each has sent its message's last fragment: the server refuses it, too
+        long, and the socket stays open), "closed" (every socket closed with 1000).
     tables.py metric --url URL NAME...
         Prints the sum of each metric's samples (every label).
     tables.py answers --url URL [--game G] [--level L] [--tables N] [--moves K]
@@ -136,15 +143,17 @@ class Socket:
             raise ConnectionError(f"upgrade answered {status}: {body[:200].decode(errors='replace')}")
         return Socket(reader, writer)
 
-    def send_frame(self, opcode, payload):
+    def send_frame(self, opcode, payload, last=True):
+        """One masked frame; `last` False leaves its message unfinished (more fragments to come)."""
         mask = os.urandom(4)
         n = len(payload)
+        first = (0x80 if last else 0) | opcode
         if n < 126:
-            head = struct.pack("!BB", 0x80 | opcode, 0x80 | n)
+            head = struct.pack("!BB", first, 0x80 | n)
         elif n < 65536:
-            head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, n)
+            head = struct.pack("!BBH", first, 0x80 | 126, n)
         else:
-            head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, n)
+            head = struct.pack("!BBQ", first, 0x80 | 127, n)
         words = (n + 3) // 4
         key = int.from_bytes(mask * words, "big")
         padded = payload + b"\0" * (words * 4 - n)
@@ -292,6 +301,52 @@ async def open_tables(args):
             }
         )
     )
+
+
+# --- Messages left half-sent ------------------------------------------------------------------------
+
+
+async def half_sent(args):
+    url = urllib.parse.urlsplit(args.url)
+    host, port = url.hostname, url.port or 80
+    http = Http(host, port)
+    seats = []
+    for _ in range((args.sockets + 3) // 4):
+        status, body = await http.request("POST", "/api/tables", {"game": "panjpar", "opponents": "computer"})
+        if status != 201:
+            sys.exit(f"POST /api/tables answered {status}: {body[:200]!r}")
+        seats.append(json.loads(body))
+    http.close()
+    seats = [seats[n // 4] for n in range(args.sockets)]
+
+    async def connect(seat):
+        socket = await Socket.connect(host, port, f"/ws/{seat['table']}")
+        await socket.send({"type": "hello", "token": seat["token"]})
+        if await socket.receive() is None:
+            raise ConnectionError("the socket closed after its hello")
+        return socket
+
+    async def phase(name):
+        open(os.path.join(args.marks, name), "w").close()
+        await asyncio.sleep(4)
+
+    sockets = await asyncio.gather(*(connect(seat) for seat in seats))
+    await asyncio.gather(*(socket.close() for socket in sockets))
+    await phase("baseline")
+    sockets = await asyncio.gather(*(connect(seat) for seat in seats))
+    await phase("open")
+    piece = b"x" * 1024
+    for socket in sockets:
+        for n in range(args.bytes // len(piece)):
+            socket.send_frame(0x1 if n == 0 else 0x0, piece, last=False)
+    await asyncio.gather(*(socket.writer.drain() for socket in sockets))
+    await phase("half")
+    for socket in sockets:
+        socket.send_frame(0x0, piece)
+    await asyncio.gather(*(socket.writer.drain() for socket in sockets))
+    await phase("finished")
+    await asyncio.gather(*(socket.close() for socket in sockets))
+    await phase("closed")
 
 
 # --- Metrics -----------------------------------------------------------------------------------------
@@ -507,6 +562,11 @@ def main():
     a.add_argument("--url", required=True)
     a.add_argument("--slept", type=int, required=True)
     a.add_argument("--timeout", type=float, default=120)
+    f = commands.add_parser("half-sent")
+    f.add_argument("--url", required=True)
+    f.add_argument("--sockets", type=int, default=600)
+    f.add_argument("--bytes", type=int, default=31 * 1024)
+    f.add_argument("--marks", required=True)
     m = commands.add_parser("metric")
     m.add_argument("--url", required=True)
     m.add_argument("names", nargs="+")
@@ -525,6 +585,7 @@ def main():
         "open": open_tables,
         "wake": wake,
         "wait-asleep": wait_asleep,
+        "half-sent": half_sent,
         "metric": metric,
         "histogram": histogram,
         "answers": computer_answers,

@@ -234,20 +234,44 @@ impl Node {
             ("CHAIKHANA_REDIS_LEASE_MS", "2000"),
         ];
         all.extend_from_slice(settings);
-        Node::spawn(&all).await
+        Node::spawn(&all, None).await
     }
 
     /// A node alone, without Redis: a server in a process of its own, for a test that measures
     /// that process (the tests' own process holds every other test's servers too).
     pub async fn alone(settings: &[(&str, &str)]) -> Node {
-        Node::spawn(settings).await
+        Node::spawn(settings, None).await
     }
 
-    async fn spawn(settings: &[(&str, &str)]) -> Node {
+    /// A node alone that may open no more than `open_files` files (its soft and hard limit), so that
+    /// in a test of a flood its caps are what hold, not the machine's limit.
+    pub async fn alone_with_open_files(settings: &[(&str, &str)], open_files: u64) -> Node {
+        Node::spawn(settings, Some(open_files)).await
+    }
+
+    async fn spawn(settings: &[(&str, &str)], open_files: Option<u64>) -> Node {
         let port = free_port();
         let logs = std::env::var("CHAIKHANA_TEST_NODE_LOGS").ok();
         let data = super::fresh_data_dir();
-        let child = Command::new(server_binary())
+        let mut command = Command::new(server_binary());
+        if let Some(open_files) = open_files {
+            use std::os::unix::process::CommandExt;
+            let limit = libc::rlimit {
+                rlim_cur: open_files as libc::rlim_t,
+                rlim_max: open_files as libc::rlim_t,
+            };
+            // SAFETY: between fork and exec only setrlimit runs, on a struct of the parent's.
+            unsafe {
+                command.pre_exec(move || {
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
+        let child = command
             .arg("serve")
             .env("CHAIKHANA_DATA_DIR", &data)
             .envs(settings.iter().copied())

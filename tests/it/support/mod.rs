@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod bystander;
 pub mod cluster;
 mod friends;
 pub mod leaks;
@@ -9,6 +10,7 @@ pub mod players;
 pub mod raw;
 pub mod redis_procs;
 pub mod restarts;
+pub mod slow;
 
 use std::time::Duration;
 
@@ -59,8 +61,9 @@ impl TestServer {
         settings.rate_burst = 10_000;
         settings.read_bytes_per_second = 1 << 30;
         settings.read_bytes_burst = 1 << 30;
-        // Tests open many tables from one address; the limit's own test sets it.
+        // Tests open many tables and connections from one address; the limits' own tests set them.
         settings.tables_per_minute = 0;
+        settings.http_connections_per_address = 0;
         // These clients add no number to the shuffles: deals are dealt at once (the shuffle's own
         // tests set a wait). A page still adds its number to each coming deal.
         settings.shuffle_wait_ms = 0;

@@ -1,0 +1,272 @@
+//! The door every plain HTTP request comes through before its route: the caps on HTTP connections,
+//! the end of a request's clock (`request_clock`), no seat token in a query, `HEAD` answered as `GET`,
+//! and each route's limit on bodies.
+//!
+//! **Caps.** A connection is counted from the moment it is accepted until it closes or becomes a
+//! WebSocket (a socket then counts under the socket caps), under the caps of `http_connections_per_node`
+//! and `http_connections_per_address`, keyed by the peer's address, an IPv6 one by its /64
+//! (`client_address`). That count is taken where actix-http lets a service see each new connection
+//! (`on_connect_ext`), and the place lives in the connection's data, which the dispatcher drops when
+//! the connection ends or hands it to the upgrade. A connection past a cap is still read up to its
+//! first request's head (which the request clock bounds), so that it can be told why: 429 or 503, and
+//! closed. A connection from one of the `trusted_proxies` carries the requests of many clients, so it
+//! takes no place of its own: each of its requests takes the place of the client it forwards, for as
+//! long as the request is read and answered. `/healthz`, `/readyz` and `/metrics` are answered past the
+//! caps, so that a node under a flood is not also taken for dead.
+//!
+//! Why the count is ours, and kept in the connection's data: actix-server's own cap
+//! (`max_concurrent_connections`) knows no addresses, and past it a worker stops accepting, so the
+//! health checks wait in the kernel's backlog with the flood. A counting acceptor in front of the
+//! HTTP service could only drop a refused connection unanswered, or write an HTTP answer of its own;
+//! through the connection's data the refusal is answered by the app like any other request (security
+//! headers, metrics), and the place is given back by the dispatcher whichever way the connection ends.
+//!
+//! **Bodies.** Every route says the most it takes (`route`); a request declaring more is answered 413
+//! before any of its body is read, and its connection closed; so is one that does not state its
+//! length (chunked), on any route. actix-web's `PayloadConfig` is not used for this: it bounds only
+//! what a body extractor reads, and a route without one (every page) never consults it.
+
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use actix_http::{ConnectionType, Extensions, HttpMessage, Method, Payload};
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{HttpServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::http::header;
+use actix_web::middleware::Next;
+use actix_web::{web, HttpResponse, Route};
+use bytes::Bytes;
+use futures_util::Stream;
+
+use super::caps::{Admitted, Caps, Full};
+use super::client_address::ClientAddress;
+use super::http::refusal;
+use super::request_clock::{Clocked, RequestClock};
+use super::AppState;
+use crate::table::RefusalCode;
+
+/// The routes answered past every cap: what operators and load balancers ask.
+pub const OPERATIONS: [&str; 3] = ["/metrics", "/healthz", "/readyz"];
+
+/// A connection's standing at the door, kept in its data.
+pub struct Visit {
+    clock: Rc<RequestClock>,
+    place: Place,
+}
+
+enum Place {
+    /// The connection holds a place under the caps, given back when it is dropped.
+    Held { _place: Admitted },
+    /// A cap was full when it was accepted.
+    Refused(Full),
+    /// It comes from a trusted proxy: each request takes its client's place.
+    PerRequest,
+}
+
+/// Counts a new connection under the caps (`on_connect_ext`).
+pub fn arrive(io: &Clocked, data: &mut Extensions, caps: &Arc<Caps>, clients: &ClientAddress) {
+    let place = match io.stream().peer_addr() {
+        Ok(peer) if clients.trusts(peer.ip().to_canonical()) => Place::PerRequest,
+        Ok(peer) => {
+            let client = clients.key(peer.ip(), &header::HeaderMap::new());
+            match caps.admit(client) {
+                Ok(admitted) => Place::Held { _place: admitted },
+                Err(full) => Place::Refused(full),
+            }
+        }
+        // A connection without an address is counted under the node's cap alone, as one address.
+        Err(_) => match caps.admit(std::net::Ipv6Addr::UNSPECIFIED.into()) {
+            Ok(admitted) => Place::Held { _place: admitted },
+            Err(full) => Place::Refused(full),
+        },
+    };
+    data.insert(Visit {
+        clock: io.clock().clone(),
+        place,
+    });
+}
+
+/// The door, as a middleware (`actix_web::middleware::from_fn`) of the site's app and of the
+/// operations' app.
+pub async fn at_the_door(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_boxed_body);
+    };
+    match enter(&mut req, &state.connections, &state.client_address) {
+        Err(turned_away) => Ok(req.into_response(closing(turned_away.answer()))),
+        Ok(place) => {
+            let answer = next.call(req).await;
+            // A request from a trusted proxy holds its client's place until it is answered.
+            drop(place);
+            answer.map(ServiceResponse::map_into_boxed_body)
+        }
+    }
+}
+
+/// Why a request is turned away at the door.
+enum TurnedAway {
+    TokenInQuery,
+    /// A body that does not state its length (`Transfer-Encoding`): no route takes one, and the clock
+    /// of a request whose body nobody reads would otherwise never stop.
+    UnsizedBody,
+    Full(Full),
+}
+
+impl TurnedAway {
+    fn answer(self) -> HttpResponse {
+        match self {
+            TurnedAway::TokenInQuery => token_in_url(),
+            TurnedAway::UnsizedBody => refusal(
+                RefusalCode::TooLarge,
+                "A body must state its length (Content-Length).",
+            ),
+            TurnedAway::Full(full) => refused(full),
+        }
+    }
+}
+
+/// Lets `req` in: `Ok` with the place its request holds, if it holds one of its own; `Err` with why
+/// it is turned away (its connection then closes).
+fn enter(
+    req: &mut ServiceRequest,
+    caps: &Arc<Caps>,
+    clients: &ClientAddress,
+) -> Result<Option<Admitted>, TurnedAway> {
+    // The answer to HEAD is the answer to GET: actix-http writes its head and leaves its body out.
+    if req.method() == Method::HEAD {
+        req.head_mut().method = Method::GET;
+    }
+    if super::guard::token_in_query(req.query_string()) {
+        return Err(TurnedAway::TokenInQuery);
+    }
+    if req.headers().contains_key(header::TRANSFER_ENCODING) {
+        return Err(TurnedAway::UnsizedBody);
+    }
+    // The operations' own listener keeps no standing for its connections.
+    let Some(visit) = req.conn_data::<Visit>() else {
+        return Ok(None);
+    };
+    let clock = visit.clock.clone();
+    let standing = match &visit.place {
+        Place::Held { .. } => Ok(false),
+        Place::Refused(full) => Err(*full),
+        Place::PerRequest => Ok(true),
+    };
+    watch_to_the_end(req, clock);
+    if OPERATIONS.contains(&req.path()) {
+        return Ok(None);
+    }
+    let per_request = standing.map_err(TurnedAway::Full)?;
+    match req.peer_addr().filter(|_| per_request) {
+        Some(peer) => caps
+            .admit(clients.key(peer.ip(), req.headers()))
+            .map(Some)
+            .map_err(TurnedAway::Full),
+        None => Ok(None),
+    }
+}
+
+/// Stops the request's clock once its body has been read to its end (at once when it has none).
+fn watch_to_the_end(req: &mut ServiceRequest, clock: Rc<RequestClock>) {
+    match req.take_payload() {
+        Payload::None => clock.request_read(),
+        payload => req.set_payload(Payload::Stream {
+            payload: Box::pin(ToTheEnd { payload, clock }),
+        }),
+    }
+}
+
+/// A request's body, which stops its clock when it ends.
+struct ToTheEnd {
+    payload: Payload,
+    clock: Rc<RequestClock>,
+}
+
+impl Stream for ToTheEnd {
+    type Item = Result<Bytes, actix_http::error::PayloadError>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        let next = Pin::new(&mut this.payload).poll_next(cx);
+        if let Poll::Ready(None) = next {
+            this.clock.request_read();
+        }
+        next
+    }
+}
+
+/// The answer past a cap, counted.
+fn refused(full: Full) -> HttpResponse {
+    let cap = match full {
+        Full::Address => "address",
+        Full::Node => "node",
+    };
+    crate::metrics::metrics()
+        .http_connections_refused
+        .with_label_values(&[cap])
+        .inc();
+    match full {
+        Full::Address => refusal(
+            RefusalCode::TooManyConnectionsFromAddress,
+            "Your address has as many connections open as it may; try again in a moment.",
+        ),
+        Full::Node => refusal(
+            RefusalCode::ServerFull,
+            "This server holds as many connections as it can; try again in a moment.",
+        ),
+    }
+}
+
+/// The refusal of a seat token written in an address.
+pub fn token_in_url() -> HttpResponse {
+    refusal(
+        RefusalCode::TokenInUrl,
+        "A seat's token goes in a request's body or its socket's first frame ({\"type\": \"hello\", \"token\": ...}), never in an address.",
+    )
+}
+
+/// `answer`, after which the connection closes (what was not read of the request is never read).
+fn closing(mut answer: HttpResponse) -> HttpResponse {
+    answer.head_mut().set_connection_type(ConnectionType::Close);
+    answer
+}
+
+/// `route` at `path`, taking a body of at most `body_limit` bytes (0: none).
+pub fn route(path: &str, route: Route, body_limit: usize) -> impl HttpServiceFactory {
+    web::resource(path).route(route).wrap_fn(move |req, srv| {
+        use actix_web::dev::Service;
+        use futures_util::future::{ready, Either};
+        match body_too_large(&req, body_limit) {
+            Some(answer) => Either::Left(ready(Ok::<_, actix_web::Error>(
+                req.into_response(closing(answer)),
+            ))),
+            None => Either::Right(srv.call(req)),
+        }
+    })
+}
+
+/// The refusal of a body larger than `limit`, before any of it is read (one of no stated length was
+/// turned away at the door).
+fn body_too_large(req: &ServiceRequest, limit: usize) -> Option<HttpResponse> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|length| length.to_str().ok()?.parse::<u64>().ok());
+    if declared.unwrap_or(0) <= limit as u64 {
+        return None;
+    }
+    let message = if limit == 0 {
+        "This address takes no body.".to_string()
+    } else {
+        format!("This address takes a body of at most {limit} bytes.")
+    };
+    Some(refusal(RefusalCode::TooLarge, &message))
+}

@@ -1,0 +1,272 @@
+//! Every HTTP request's head and body must arrive within `request_deadline` of its first byte and, after
+//! its first second, no slower than `request_min_bytes_per_second`; a connection whose request is late
+//! is closed and counted (`chaikhana_http_connections_cut_total`, by reason).
+//!
+//! Why this is ours: actix-http times only the head of a connection's first request
+//! (`client_request_timeout`, which stays set, for a connection that sends nothing at all), never a
+//! body, nor the head of a later request on a kept-alive connection; actix-web has no limit on how long
+//! a handler may wait for its body, and no crate offers one for it. A handler's timeout would not do:
+//! it cannot reach a head still arriving, and the connection would stay open after its answer. So the
+//! connection's stream is wrapped, below the HTTP parser, where every byte passes: the first byte of a
+//! request starts its clock, and the door (`server::door`) stops it once the request has been read to
+//! its end. A read that finds the request late fails, and the dispatcher drops the connection.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::time::Sleep;
+
+/// A request's first second is not held to the least rate: its first packet may come late on a poor
+/// line, and a short request is over within it anyway.
+const GRACE: Duration = Duration::from_secs(1);
+
+/// How fast a request must come.
+#[derive(Clone, Copy, Debug)]
+pub struct Pace {
+    pub deadline: Duration,
+    /// 0: no least rate, only the deadline.
+    pub min_bytes_per_second: u32,
+}
+
+/// Why a request was cut, as the metric's `reason` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Late {
+    Deadline,
+    TooSlow,
+}
+
+impl Late {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Late::Deadline => "deadline",
+            Late::TooSlow => "too-slow",
+        }
+    }
+}
+
+/// The clock of the request a connection is receiving, if any.
+pub struct RequestClock {
+    pace: Pace,
+    /// When the request in hand sent its first byte; `None` between requests.
+    started: Cell<Option<Instant>>,
+    /// Its bytes so far.
+    received: Cell<u64>,
+}
+
+impl RequestClock {
+    pub fn new(pace: Pace) -> Rc<RequestClock> {
+        Rc::new(RequestClock {
+            pace,
+            started: Cell::new(None),
+            received: Cell::new(0),
+        })
+    }
+
+    /// The request in hand has been read to its end: the clock waits for the next one's first byte.
+    pub fn request_read(&self) {
+        self.started.set(None);
+        self.received.set(0);
+    }
+
+    fn heard(&self, bytes: usize, now: Instant) {
+        if self.started.get().is_none() {
+            self.started.set(Some(now));
+        }
+        self.received
+            .set(self.received.get().saturating_add(bytes as u64));
+    }
+
+    /// Whether the request in hand is late at `now`; if not, when it will be unless more comes
+    /// (`None` between requests).
+    fn check(&self, now: Instant) -> Result<Option<Instant>, Late> {
+        let Some(started) = self.started.get() else {
+            return Ok(None);
+        };
+        let deadline = started + self.pace.deadline;
+        if now >= deadline {
+            return Err(Late::Deadline);
+        }
+        if self.pace.min_bytes_per_second == 0 {
+            return Ok(Some(deadline));
+        }
+        // The bytes received pay for this long past the grace.
+        let paid = self.received.get() as f64 / f64::from(self.pace.min_bytes_per_second);
+        let too_slow_at = started + GRACE + Duration::from_secs_f64(paid.min(1e6));
+        if now >= too_slow_at {
+            return Err(Late::TooSlow);
+        }
+        Ok(Some(too_slow_at.min(deadline)))
+    }
+}
+
+/// A connection's TCP stream, read under its request clock.
+pub struct Clocked {
+    io: TcpStream,
+    clock: Rc<RequestClock>,
+    /// Wakes the reader when the request in hand would become late.
+    alarm: Option<Pin<Box<Sleep>>>,
+    cut: bool,
+}
+
+impl Clocked {
+    pub fn new(io: TcpStream, pace: Pace) -> Clocked {
+        Clocked {
+            io,
+            clock: RequestClock::new(pace),
+            alarm: None,
+            cut: false,
+        }
+    }
+
+    pub fn clock(&self) -> &Rc<RequestClock> {
+        &self.clock
+    }
+
+    pub fn stream(&self) -> &TcpStream {
+        &self.io
+    }
+
+    /// The bare stream, for a connection that leaves HTTP (a WebSocket's upgrade).
+    pub fn into_stream(self) -> TcpStream {
+        self.io
+    }
+
+    /// Counts the cut once, and fails the read.
+    fn cut(&mut self, late: Late) -> io::Error {
+        if !self.cut {
+            self.cut = true;
+            crate::metrics::metrics()
+                .http_connections_cut
+                .with_label_values(&[late.reason()])
+                .inc();
+            tracing::debug!(
+                reason = late.reason(),
+                "a request came too slowly; its connection is closed"
+            );
+        }
+        io::Error::new(io::ErrorKind::TimedOut, "the request came too slowly")
+    }
+}
+
+impl AsyncRead for Clocked {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            let next = match this.clock.check(Instant::now()) {
+                Ok(next) => next,
+                Err(late) => return Poll::Ready(Err(this.cut(late))),
+            };
+            let before = buf.filled().len();
+            match Pin::new(&mut this.io).poll_read(cx, buf) {
+                Poll::Ready(Ok(())) => {
+                    let got = buf.filled().len() - before;
+                    if got > 0 {
+                        this.clock.heard(got, Instant::now());
+                    }
+                    return Poll::Ready(Ok(()));
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => {}
+            }
+            let Some(next) = next else {
+                this.alarm = None;
+                return Poll::Pending;
+            };
+            let next = tokio::time::Instant::from_std(next);
+            match this.alarm.as_mut() {
+                Some(alarm) if alarm.deadline() == next => {}
+                Some(alarm) => alarm.as_mut().reset(next),
+                None => this.alarm = Some(Box::pin(tokio::time::sleep_until(next))),
+            }
+            if let Some(alarm) = this.alarm.as_mut() {
+                if alarm.as_mut().poll(cx).is_pending() {
+                    return Poll::Pending;
+                }
+            }
+            // The alarm rang: look again.
+        }
+    }
+}
+
+impl AsyncWrite for Clocked {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(deadline: u64, rate: u32) -> Rc<RequestClock> {
+        RequestClock::new(Pace {
+            deadline: Duration::from_secs(deadline),
+            min_bytes_per_second: rate,
+        })
+    }
+
+    #[test]
+    fn between_requests_nothing_is_late() {
+        let clock = clock(10, 100);
+        let now = Instant::now();
+        assert_eq!(clock.check(now + Duration::from_secs(3600)), Ok(None));
+        clock.heard(10, now);
+        clock.request_read();
+        assert_eq!(clock.check(now + Duration::from_secs(3600)), Ok(None));
+    }
+
+    #[test]
+    fn a_request_is_late_past_its_deadline_or_below_the_least_rate() {
+        let clock = clock(10, 100);
+        let start = Instant::now();
+        clock.heard(50, start);
+        // 50 bytes pay for half a second past the grace.
+        let at = |ms| start + Duration::from_millis(ms);
+        assert_eq!(clock.check(at(1_000)), Ok(Some(at(1_500))));
+        assert_eq!(clock.check(at(1_500)), Err(Late::TooSlow));
+        // Enough bytes keep it going, up to the deadline.
+        clock.heard(100_000, at(1_400));
+        assert_eq!(clock.check(at(9_000)), Ok(Some(at(10_000))));
+        assert_eq!(clock.check(at(10_000)), Err(Late::Deadline));
+        // Without a least rate, only the deadline.
+        let clock = self::clock(2, 0);
+        clock.heard(1, start);
+        assert_eq!(clock.check(at(1_999)), Ok(Some(at(2_000))));
+        assert_eq!(clock.check(at(2_000)), Err(Late::Deadline));
+    }
+}

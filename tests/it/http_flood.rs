@@ -1,0 +1,249 @@
+//! Plain HTTP under attack, from raw TCP bytes (`support::slow`, which shares nothing with the
+//! server's HTTP): bodies trickled by a thousand connections from one address, and by many addresses
+//! past the node's cap, at a server process whose open files are limited as a small machine's are, so
+//! that its caps are what hold. Meanwhile a player at another table plays on and `/healthz` answers.
+//! Then the cap per address with and without a trusted proxy, and bodies larger than a route takes.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::net::TcpStream;
+
+use crate::support::bystander::Bystander;
+use crate::support::cluster::Node;
+use crate::support::slow::{ask, connect_from, get, head, trickle, Ended};
+use crate::support::TestServer;
+
+/// The server's open-file limit in the flood tests.
+const OPEN_FILES: u64 = 1024;
+
+/// A request must come within 3 s, at 100 bytes a second after its first.
+const PACE: [(&str, &str); 2] = [
+    ("CHAIKHANA_REQUEST_DEADLINE_SECS", "3"),
+    ("CHAIKHANA_REQUEST_MIN_BYTES_PER_SECOND", "100"),
+];
+
+/// A slow request for each of `from`, one every 2 ms (the attack opens a thousand in two seconds):
+/// each a table's options whose 1,000 bytes come `step` bytes every `every`. How each ended.
+fn flood(
+    node: std::net::SocketAddr,
+    from: Vec<IpAddr>,
+    step: usize,
+    every: Duration,
+) -> actix_rt::task::JoinHandle<Vec<Ended>> {
+    actix_rt::spawn(async move {
+        let mut requests = Vec::new();
+        for address in from {
+            requests.push(actix_rt::spawn(async move {
+                let io = connect_from(node, address).await;
+                trickle(io, &head("POST", "/api/tables", 1000, ""), step, every).await
+            }));
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        let mut ended = Vec::new();
+        for request in requests {
+            let within = tokio::time::timeout(Duration::from_secs(60), request).await;
+            ended.push(within.expect("every slow request ends").expect("it ran"));
+        }
+        ended
+    })
+}
+
+/// While the flood lasts, the bystander plays and `/healthz` answers; then how each request ended.
+async fn meanwhile(
+    node: &Node,
+    bystander: &mut Bystander,
+    flood: actix_rt::task::JoinHandle<Vec<Ended>>,
+) -> Vec<Ended> {
+    let mut moves = 0;
+    while !flood.is_finished() {
+        bystander.plays_a_move().await;
+        moves += 1;
+        assert_eq!(node.get("/healthz").await, 200, "after {moves} moves");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bystander.plays_a_move().await;
+    flood.await.expect("the flood ran")
+}
+
+fn count(ended: &[Ended], which: Ended) -> usize {
+    ended.iter().filter(|e| **e == which).count()
+}
+
+#[actix_rt::test]
+async fn a_thousand_slow_bodies_from_one_address_are_refused_or_cut_while_a_player_plays() {
+    let node = Node::alone_with_open_files(&PACE, OPEN_FILES).await;
+    let mut bystander = Bystander::seat_at(&node).await;
+    let attacker: IpAddr = "127.0.0.2".parse().unwrap();
+    // A byte every quarter second: far below 100 a second.
+    let ended = meanwhile(
+        &node,
+        &mut bystander,
+        flood(
+            node.addr(),
+            vec![attacker; 1000],
+            1,
+            Duration::from_millis(250),
+        ),
+    )
+    .await;
+    let (cut, refused) = (
+        count(&ended, Ended::Cut),
+        count(&ended, Ended::Answered(429)),
+    );
+    eprintln!("one address: {cut} cut, {refused} answered 429");
+    // The address held its 64 connections (the default cap) at once, and each was cut.
+    assert!(cut >= 64, "{cut} cut");
+    assert_eq!(cut + refused, 1000, "{ended:?}");
+    let metrics = node.metrics().await;
+    let too_slow = r#"chaikhana_http_connections_cut_total{reason="too-slow"}"#;
+    assert_eq!(Node::metric(&metrics, too_slow), cut as f64);
+    let by_address = r#"chaikhana_http_connections_refused_total{cap="address"}"#;
+    assert_eq!(Node::metric(&metrics, by_address), refused as f64);
+}
+
+#[actix_rt::test]
+async fn slow_bodies_from_many_addresses_fill_the_nodes_cap_and_no_more() {
+    // An eighth of 1,024 open files: 128 HTTP connections.
+    let node = Node::alone_with_open_files(&PACE, OPEN_FILES).await;
+    let mut bystander = Bystander::seat_at(&node).await;
+    let attackers: Vec<IpAddr> = (0..200)
+        .map(|n| format!("127.0.1.{}", 10 + n % 10).parse().unwrap())
+        .collect();
+    // 200 bytes a second, fast enough, but the 1,000 bytes would take five seconds.
+    let ended = meanwhile(
+        &node,
+        &mut bystander,
+        flood(node.addr(), attackers, 20, Duration::from_millis(100)),
+    )
+    .await;
+    let (cut, refused) = (
+        count(&ended, Ended::Cut),
+        count(&ended, Ended::Answered(503)),
+    );
+    eprintln!("many addresses: {cut} cut, {refused} answered 503");
+    assert!(cut >= 128, "{cut} cut");
+    assert_eq!(cut + refused, 200, "{ended:?}");
+    let metrics = node.metrics().await;
+    let deadline = r#"chaikhana_http_connections_cut_total{reason="deadline"}"#;
+    assert_eq!(Node::metric(&metrics, deadline), cut as f64);
+    let by_node = r#"chaikhana_http_connections_refused_total{cap="node"}"#;
+    assert_eq!(Node::metric(&metrics, by_node), refused as f64);
+}
+
+/// Three connections from `from` open at once, then `request` on each: the statuses, in order, and
+/// the connections, still open unless the server closed them.
+async fn three_at_once(
+    server: &TestServer,
+    from: &str,
+    request: impl Fn() -> String,
+) -> (Vec<u16>, Vec<TcpStream>) {
+    let from: IpAddr = from.parse().unwrap();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(connect_from(server.running.addr, from).await);
+    }
+    let mut statuses = Vec::new();
+    for io in &mut held {
+        statuses.push(ask(io, &request()).await.0);
+    }
+    statuses.sort_unstable();
+    (statuses, held)
+}
+
+#[actix_rt::test]
+async fn the_cap_per_address_counts_a_peers_connections_or_a_proxied_clients_requests() {
+    // Without a trusted proxy the peer is the client, and each of its connections holds a place from
+    // the moment it is accepted until it closes: of three open at once, one is refused.
+    let server = TestServer::start(|s| s.http_connections_per_address = 2);
+    let addr = server.running.addr;
+    let (statuses, _held) = three_at_once(&server, "127.0.0.3", || get("/")).await;
+    assert_eq!(statuses, [200, 200, 429]);
+    let mut refused = connect_from(addr, "127.0.0.3".parse().unwrap()).await;
+    let (status, answer) = ask(&mut refused, &get("/fair")).await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (429, Some("too-many-connections-from-address"))
+    );
+    // Health is answered past the cap, and another address has its own.
+    let mut health = connect_from(addr, "127.0.0.3".parse().unwrap()).await;
+    assert_eq!(ask(&mut health, &get("/healthz")).await.0, 200);
+    let mut other = connect_from(addr, "127.0.0.4".parse().unwrap()).await;
+    assert_eq!(ask(&mut other, &get("/")).await.0, 200);
+
+    // Behind a trusted proxy, the proxy's connections carry many clients: each request holds its
+    // client's place while it is read and answered. Three of one client, their bodies still to come.
+    let server = TestServer::start(|s| {
+        s.http_connections_per_address = 2;
+        s.trusted_proxies = "127.0.0.0/8".into();
+    });
+    let body = r#"{"game": "panjpar", "opponents": "computer"}"#;
+    let forwarded = |client: &str| {
+        let more = format!("X-Forwarded-For: {client}\r\n");
+        head("POST", "/api/tables", body.len(), &more)
+    };
+    let from: IpAddr = "127.0.0.5".parse().unwrap();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut io = connect_from(server.running.addr, from).await;
+        tokio::io::AsyncWriteExt::write_all(&mut io, forwarded("203.0.113.7").as_bytes())
+            .await
+            .unwrap();
+        held.push(io);
+    }
+    // Meanwhile another client of the same proxy is let in.
+    let mut other = connect_from(server.running.addr, from).await;
+    let other_request = format!("{}{body}", forwarded("203.0.113.8"));
+    assert_eq!(ask(&mut other, &other_request).await.0, 201);
+    // The one refused was answered at once; the others, once their bodies came.
+    let mut statuses = Vec::new();
+    for io in &mut held {
+        statuses.push(
+            match answered_within(io, Duration::from_millis(500)).await {
+                Some(status) => status,
+                None => ask(io, body).await.0,
+            },
+        );
+    }
+    statuses.sort_unstable();
+    assert_eq!(statuses, [201, 201, 429]);
+    // Answered, they have given their places back.
+    let whole = || format!("{}{body}", forwarded("203.0.113.7"));
+    assert_eq!(
+        three_at_once(&server, "127.0.0.5", whole).await.0,
+        [201, 201, 201]
+    );
+}
+
+/// The status of an answer already on its way on `io`, if one comes within `patience`.
+async fn answered_within(io: &mut TcpStream, patience: Duration) -> Option<u16> {
+    let mut start = [0u8; 12];
+    let read = tokio::time::timeout(patience, io.read_exact(&mut start)).await;
+    let line = std::str::from_utf8(&start)
+        .ok()
+        .filter(|_| matches!(read, Ok(Ok(_))))?;
+    line.strip_prefix("HTTP/1.1 ")?.parse().ok()
+}
+
+#[actix_rt::test]
+async fn a_body_larger_than_its_route_takes_is_refused_before_it_is_sent() {
+    let server = TestServer::start(|_| {});
+    let me: IpAddr = "127.0.0.1".parse().unwrap();
+    for request in [
+        head("POST", "/api/tables", 100_000, ""),
+        head("POST", "/api/tables/mine", 1 << 20, ""),
+        head("GET", "/", 10, ""),
+        head("GET", "/healthz", 10, ""),
+        "POST /api/tables HTTP/1.1\r\nHost: chaikhana.test\r\nTransfer-Encoding: chunked\r\n\r\n"
+            .to_string(),
+    ] {
+        let mut io = connect_from(server.running.addr, me).await;
+        let (status, answer) = ask(&mut io, &request).await;
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (413, Some("too-large")),
+            "{request}"
+        );
+    }
+}
