@@ -9,6 +9,7 @@ mod actor;
 pub(crate) mod core;
 mod frames;
 mod messages;
+pub mod mix;
 mod refusal;
 mod seal;
 mod seats;
@@ -23,9 +24,9 @@ pub use self::core::{
 pub use actor::Table;
 pub use messages::*;
 pub use refusal::{RefusalCode, TableRefusal};
-pub use seal::{commitment, fresh_salt, DealSeal, RevealTo};
+pub use seal::{deal_fair, Committed, DealSeal, FairRecord, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};
-pub use shuffle::{seed_from, Refused as ShuffleRefused, Shuffle, ShuffleRecord};
+pub use shuffle::{Refused as ShuffleRefused, Shuffle};
 pub use snapshot::{SeatRecord, Snapshot};
 pub use watch::WatchKey;
 
