@@ -54,7 +54,14 @@ pub struct Snapshot {
     /// The coming deal's secret (see `table::seal`), so that a rebuilt table keeps the commitment
     /// its pages answered. Absent in snapshots stored before fair deals: a fresh one is drawn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub coming: Option<String>,
+    pub coming: Option<Coming>,
+}
+
+/// The coming deal's secret and the deal it was committed for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coming {
+    pub secret: String,
+    pub setup: crate::game::DealSetup,
 }
 
 /// A snapshot of a table borrowed from it, to be written without copying its record first. It is
@@ -73,7 +80,7 @@ pub struct SnapshotOf<'a, A: Serialize> {
     pub away: Vec<Option<u64>>,
     pub given_away: &'a [TokenHash],
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub coming: Option<&'a str>,
+    pub coming: Option<Coming>,
 }
 
 impl<A: Serialize> SnapshotOf<'_, A> {

@@ -145,9 +145,11 @@ impl Game for Ganjifa {
             .collect()
     }
 
-    /// What the seat saw in play: every card played face up, its own cards, the burnt ones.
+    /// What the seat saw in play: every card played face up, its own cards, the burnt ones, and the
+    /// cards dealt face up (everyone saw those, even one later played face down).
     fn seen_at_end(state: &State, viewer: Option<Seat>) -> Vec<String> {
         view::visible_to(state, viewer)
+            .union(state.face_up)
             .iter()
             .map(|card| card.to_string())
             .collect()

@@ -97,7 +97,14 @@ impl<G: Game> TableCore<G> {
 
     /// Starts a new match at the same table.
     pub(super) fn rematch(&mut self) {
-        self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
+        // The new match's first seat was drawn when the last one ended, and committed to with the
+        // coming deal (see `accepted`).
+        let coming = self.shuffle.setup();
+        self.matchup = if coming.index == 0 {
+            Match::starting_with(self.length, G::SEATS, coming.first)
+        } else {
+            Match::new(self.length, G::SEATS, &mut self.rng)
+        };
         // The record keeps the match in play: a table rematching for hours keeps only this match's
         // actions.
         self.record.clear();
@@ -323,6 +330,10 @@ impl<G: Game> TableCore<G> {
         if let Some(outcome) = self.state.as_ref().and_then(G::outcome) {
             self.matchup.record(&outcome);
             if self.matchup.winners().is_some() {
+                // A rematch deals next: its first seat is drawn now, so that the coming deal's
+                // commitment (where its places go) is shown before any number for it is sent.
+                let first = Seat::new(self.rng.gen_range(0..G::SEATS));
+                self.shuffle = Shuffle::new::<G>(DealSetup { index: 0, first });
                 metrics()
                     .matches_finished
                     .with_label_values(&[G::NAME])

@@ -3,7 +3,7 @@
 
 use super::super::messages::DealRecord;
 use super::super::seats::{Level, Occupant};
-use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf, FORMAT};
+use super::super::snapshot::{Coming, SeatRecord, Snapshot, SnapshotOf, FORMAT};
 use super::super::{DealSeal, Shuffle, TableId};
 use super::{Change, Clock, TableCore, TablePolicy};
 use crate::cards::Seat;
@@ -60,7 +60,7 @@ impl<G: Game> TableCore<G> {
             names: self.names.clone(),
             away: self.away_times(),
             given_away: self.given_away.clone(),
-            coming: Some(self.shuffle.secret().to_string()),
+            coming: Some(self.coming()),
         }
     }
 
@@ -78,12 +78,20 @@ impl<G: Game> TableCore<G> {
             names: &self.names,
             away: self.away_times(),
             given_away: &self.given_away,
-            coming: Some(self.shuffle.secret()),
+            coming: Some(self.coming()),
         }
         .to_json();
         Change::Whole {
             game: G::NAME,
             json,
+        }
+    }
+
+    /// The coming deal's secret and setup, for a snapshot.
+    fn coming(&self) -> Coming {
+        Coming {
+            secret: self.shuffle.secret().to_string(),
+            setup: self.shuffle.setup(),
         }
     }
 
@@ -217,10 +225,9 @@ impl<G: Game> TableCore<G> {
         table.seal = seal;
         // The coming deal keeps the secret its pages answered (a snapshot from before fair deals
         // has none: the table has just drawn a fresh one).
-        let coming = table.coming_setup();
         table.shuffle = match snapshot.coming {
-            Some(secret) => Shuffle::with_secret::<G>(secret, coming),
-            None => Shuffle::new::<G>(coming),
+            Some(coming) => Shuffle::with_secret::<G>(coming.secret, coming.setup),
+            None => Shuffle::new::<G>(table.coming_setup()),
         };
         for (name, kept) in table.names.iter_mut().zip(snapshot.names) {
             *name = kept;

@@ -124,7 +124,7 @@ function plausiblyVoid(reveal, dealt) {
  * its argument. `page` says: `seat` (null for a watcher), `mine` (the number this page sent for this
  * commitment, if any), `swapped` (its number answered another commitment), `replaced` (a deal it saw
  * was never revealed), `seen` (each card seen face up, with the seat or place it was dealt to, or
- * null when not known), `start` (the hand it was first shown, when it saw the deal begin) and `game`.
+ * null when not known, by card), `start` (the hand it was first shown, when it saw the deal begin) and `game`.
  */
 export async function judge(sealed, page) {
   const { reveal, commitment } = sealed;
@@ -142,7 +142,7 @@ export async function judge(sealed, page) {
   }
   const placeOf = new Map(dealt.map((i, j) => [reveal.cards[i], j]));
   const recycled = page.game === "pishe-pasha";
-  for (const [card, from] of page.seen) {
+  for (const [card, from] of Object.entries(page.seen)) {
     const j = placeOf.get(card);
     if (j === undefined) {
       // A Pishe Pasha card seen and later turned back into a stock is kept hidden with the stock.
@@ -184,7 +184,7 @@ function cardsShown(frame, first, whole = false, rebuilt = new Set()) {
     all(view.played);
   } else if (frame.game === "panjpar") {
     all(view.hand, first ? frame.seat : null);
-    add(view.trump_card, first ? "trump" : null);
+    add(view.trump_card, "trump");
     (view.hands_shown || []).forEach((cards) => all(cards));
     for (const battle of [view.battle, view.last_battle]) {
       if (battle) JSON.stringify(battle).match(/"(10|[2-9JQKA])[SHDC]"/g)?.forEach((m) => add(m.slice(1, -1)));
@@ -205,6 +205,13 @@ function cardsShown(frame, first, whole = false, rebuilt = new Set()) {
   return seen;
 }
 
+/** Adds cards seen to `seen` (card → where it was dealt, or null): a place once known is kept. */
+function note(seen, cards) {
+  for (const [card, from] of cards) {
+    if (seen[card] === undefined || seen[card] === null) seen[card] = from;
+  }
+}
+
 /** The part of the browser's storage a page keeps for one table and seat. */
 class Kept {
   constructor(store, key) {
@@ -216,7 +223,7 @@ class Kept {
     } catch (_) {
       kept = null;
     }
-    this.data = kept || { answered: {}, pending: null, inPlay: null, seen: [], start: null };
+    this.data = kept || { answered: {}, pending: null, inPlay: null, seen: {}, start: null };
   }
 
   save() {
@@ -268,25 +275,29 @@ export class DealCheck {
       const fromStart = frame.version === 1 || continuous;
       data.inPlay = { commitment: sealed.commitment, revealed: false, replaced, swapped, fromStart };
       data.pending = null;
-      data.seen = [];
+      data.seen = {};
       data.start = null;
       this.verdict = null;
       this.show(replaced ? this.words().replacedNow : "", replaced ? "replaced" : "");
     }
     const deal = data.inPlay;
     if (!sealed.reveal) {
-      const first = deal.fromStart && data.start === null;
-      if (first && Array.isArray(frame.view?.hand) && frame.game !== "pishe-pasha") data.start = frame.view.hand;
-      deal.whole = (deal.whole ?? deal.fromStart) && (first || continuous);
+      // Seen whole: every frame since the deal began, one version after another.
+      deal.whole = deal.whole === undefined ? deal.fromStart : deal.whole && continuous;
+      // Panjpar's first hand (shown once the trump colour is called), before any draw. A Ganjifa
+      // hand is checked card by card (nothing is drawn), a Pishe Pasha seat holds no hand.
+      const hand = frame.view?.hand;
+      const first = deal.whole && data.start === null && frame.game === "panjpar" && hand?.length > 0;
+      if (first) data.start = hand;
       const rebuilt = new Set(deal.rebuilt || []);
-      for (const seen of cardsShown(frame, first, deal.whole, rebuilt)) data.seen.push(seen);
+      note(data.seen, cardsShown(frame, first, deal.whole, rebuilt));
       deal.rebuilt = [...rebuilt];
       kept.save();
       return;
     }
     if (this.checked === sealed.commitment) return this.repeat();
     this.checked = sealed.commitment;
-    for (const seen of cardsShown(frame, false)) data.seen.push(seen);
+    note(data.seen, cardsShown(frame, false));
     deal.revealed = true;
     kept.save();
     const seat = frame.seat ?? null;
