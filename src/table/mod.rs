@@ -7,6 +7,7 @@
 
 mod actor;
 pub(crate) mod core;
+mod fair_cost;
 mod frames;
 mod messages;
 pub mod mix;
@@ -22,6 +23,7 @@ pub use self::core::{
     TableCore, TablePolicy, TableStore, Timer,
 };
 pub use actor::Table;
+pub use fair_cost::{fair_cost, FairCost};
 pub use messages::*;
 pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{deal_fair, Committed, DealSeal, FairRecord, RevealTo};
