@@ -10,6 +10,7 @@
 //! that reads one also checks its own server's state, or measures a server process of its own), and
 //! the suites that must not overlap each other take `support::heavy` (see there).
 
+mod browser_fair;
 mod browser_ganjifa;
 mod browser_layouts;
 mod browser_panjpar;
