@@ -152,15 +152,16 @@ impl Game for PishePasha {
         state.outcome()
     }
 
-    /// The cards still face down in the stocks: nobody saw them turned.
+    /// The cards still face down in a stock that was never made again from its pile: nobody saw them.
     fn concealed_at_end(state: &State) -> Vec<String> {
         Seat::all(Self::SEATS)
+            .filter(|s| !state.restocked(*s))
             .flat_map(|s| state.stock(s).as_slice().iter())
             .map(|card| card.to_string())
             .collect()
     }
 
-    /// Every card turned face up in the deal: both seats saw each, and none is left in a stock.
+    /// Every card turned face up in the deal: both seats saw each of them.
     fn seen_at_end(state: &State, _viewer: Option<Seat>) -> Vec<String> {
         let stocks: Vec<String> = Self::concealed_at_end(state);
         Self::pack()

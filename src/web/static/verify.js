@@ -141,14 +141,9 @@ export async function judge(sealed, page) {
     if (!plausiblyVoid(reveal, earlier)) return fail("notVoid");
   }
   const placeOf = new Map(dealt.map((i, j) => [reveal.cards[i], j]));
-  const recycled = page.game === "pishe-pasha";
   for (const [card, from] of Object.entries(page.seen)) {
     const j = placeOf.get(card);
-    if (j === undefined) {
-      // A Pishe Pasha card seen and later turned back into a stock is kept hidden with the stock.
-      if (recycled && reveal.cards.includes(null)) continue;
-      return fail("unshown", card);
-    }
+    if (j === undefined) return fail("unshown", card);
     if (from !== null && String(reveal.to[j]) !== String(from)) return fail("notDealt", card);
   }
   if (page.start && page.seat !== null) {
