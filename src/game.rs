@@ -181,8 +181,19 @@ pub trait Game: Sized + 'static {
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> Self::State;
 
     /// Deals the same deal as [`Game::deal`] from the same source, and says how: the shuffled order
-    /// of its cards and where each went.
+    /// of its cards and where each went. Self-play and tables stored before fair deals use it; a table
+    /// deals from an explicit order ([`Game::deal_ordered`]).
     fn deal_in_order(setup: &DealSetup, rng: &mut DealRng) -> (Self::State, DealOrder);
+
+    /// The game's pack in its fixed order, written as the game writes cards.
+    fn pack() -> Vec<String>;
+
+    /// Where the card at `place` of a deal's order goes.
+    fn dealt_to(setup: &DealSetup, place: usize) -> DealtTo;
+
+    /// Deals the pack in `order` (each an index into [`Game::pack`]), or `None` when that order gives
+    /// a void deal. `secret` seeds what the deal keeps hidden from everyone (Ganjifa's blind lead).
+    fn deal_ordered(setup: &DealSetup, order: &[usize], secret: u64) -> Option<Self::State>;
 
     /// The seat that must act now, or `None` once the deal has ended.
     fn to_act(state: &Self::State) -> Option<Seat>;
@@ -202,6 +213,12 @@ pub trait Game: Sized + 'static {
     /// The cards of an ended deal that nobody but their holder ever saw face up (a card played face
     /// down, a card left face down in a stock): the deal's reveal shows their places to nobody else.
     fn concealed_at_end(_state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// In a deal where a card stayed concealed, the cards `viewer` (none: a watcher) saw in play: the
+    /// only ones its reveal may name, since the others would name the concealed ones by elimination.
+    fn seen_at_end(_state: &Self::State, _viewer: Option<Seat>) -> Vec<String> {
         Vec::new()
     }
 

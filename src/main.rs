@@ -76,6 +76,12 @@ enum Command {
         #[arg(long)]
         budget_samples: Option<u32>,
     },
+    /// Times what a fair deal costs the table in each game: the commitment, the deal, the reveals.
+    FairCost {
+        /// How many deals of each game to time.
+        #[arg(long, default_value_t = 2_000)]
+        deals: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -83,6 +89,24 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(cli.config.as_deref()),
+        Command::FairCost { deals } => {
+            use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+            use chaikhana::table::fair_cost;
+            for cost in [
+                fair_cost::<Panjpar>(deals),
+                fair_cost::<PishePasha>(deals),
+                fair_cost::<Ganjifa>(deals),
+            ] {
+                println!(
+                    "{}: commit {:.1} µs, deal {:.1} µs, every seat's reveal {:.1} µs (mean of {deals} deals)",
+                    cost.game,
+                    cost.commit.as_secs_f64() * 1e6,
+                    cost.deal.as_secs_f64() * 1e6,
+                    cost.reveals.as_secs_f64() * 1e6,
+                );
+            }
+            ExitCode::SUCCESS
+        }
         Command::Simulate {
             game,
             deals,

@@ -395,6 +395,7 @@ impl<G: Game> TableCore<G> {
     ) -> TableCore<G> {
         let mut rng = TableRng::default();
         let bot_rng = BotRng::seed_from_u64(rng.gen());
+        let shuffle = Shuffle::new::<G>(matchup.next_deal());
         TableCore {
             id,
             kind,
@@ -406,9 +407,9 @@ impl<G: Game> TableCore<G> {
             matchup,
             state: None,
             seal: None,
-            // A coming deal's numbers are not stored: a rebuilt table commits to a new secret, and
-            // the pages add their numbers to it again.
-            shuffle: Shuffle::new(G::SEATS),
+            // A rebuilt table keeps the coming deal's secret (see `rebuild`), not its numbers: the
+            // pages send theirs again.
+            shuffle,
             shuffle_wait: None,
             record,
             version,

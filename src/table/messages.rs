@@ -78,14 +78,12 @@ pub struct TableRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DealRecord<A = serde_json::Value> {
     pub setup: crate::game::DealSetup,
+    /// The seed of a deal dealt before fair deals (from a ChaCha generator); 0 for a fair deal.
+    #[serde(default)]
     pub seed: u64,
-    /// The salt of the deal's commitment (see `table::seal`), kept so that a rebuilt table shows the
-    /// same commitment. Never in a frame before the deal has ended.
-    #[serde(default)]
-    pub salt: String,
-    /// What the seed came from: the table's secret and the seats' numbers (see `table::shuffle`).
-    #[serde(default)]
-    pub shuffle: super::ShuffleRecord,
+    /// A fair deal's secret and numbers (see `table::seal`): what deals it again. Never in a frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair: Option<super::FairRecord>,
     /// The table's version once the deal was dealt.
     pub dealt_at: u64,
     /// Each accepted action: the seat, the action, and the version it made.
@@ -106,11 +104,30 @@ impl<A> DealRecord<A> {
         Ok(DealRecord {
             setup: self.setup,
             seed: self.seed,
-            salt: self.salt,
-            shuffle: self.shuffle,
+            fair: self.fair,
             dealt_at: self.dealt_at,
             actions,
         })
+    }
+}
+
+impl<A> DealRecord<A> {
+    /// The deal as it was dealt: its state, its order and, for a fair deal, its seal (a deal stored
+    /// before fair deals is dealt again from its seed and has none).
+    pub fn dealt<G: crate::game::Game>(
+        &self,
+    ) -> (G::State, crate::game::DealOrder, Option<super::DealSeal>) {
+        match &self.fair {
+            Some(fair) => {
+                let (state, order, seal) = super::deal_fair::<G>(&self.setup, fair);
+                (state, order, Some(seal))
+            }
+            None => {
+                let mut rng = crate::cards::deal_rng(self.seed);
+                let (state, order) = G::deal_in_order(&self.setup, &mut rng);
+                (state, order, None)
+            }
+        }
     }
 }
 

@@ -7,8 +7,10 @@
 
 mod actor;
 pub(crate) mod core;
+mod fair_cost;
 mod frames;
 mod messages;
+pub mod mix;
 mod refusal;
 mod seal;
 mod seats;
@@ -21,11 +23,12 @@ pub use self::core::{
     TableCore, TablePolicy, TableStore, Timer,
 };
 pub use actor::Table;
+pub use fair_cost::{fair_cost, FairCost};
 pub use messages::*;
 pub use refusal::{RefusalCode, TableRefusal};
-pub use seal::{commitment, fresh_salt, DealSeal, RevealTo};
+pub use seal::{deal_fair, Committed, DealSeal, FairRecord, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};
-pub use shuffle::{seed_from, Refused as ShuffleRefused, Shuffle, ShuffleRecord};
+pub use shuffle::{Refused as ShuffleRefused, Shuffle};
 pub use snapshot::{SeatRecord, Snapshot};
 pub use watch::WatchKey;
 

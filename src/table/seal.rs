@@ -1,55 +1,41 @@
-//! Verifiable deals: a table commits to each deal's shuffled order before anything is played, and shows
-//! the order once the deal has ended, so that every seat can check the deal was not changed on the way.
+//! A fair deal's two orders (see `docs/fair.md`): the table's own order of the pack, committed to before
+//! anyone adds a number, and the players' shuffle of it, worked out from the commitment and the seats'
+//! numbers by [`super::mix`]. The cards are dealt from the players' shuffle of the table's order.
 //!
-//! Each place of the order is committed to on its own, so that the end can show every card but those
-//! that must stay secret (a Ganjifa talafa played face down, which no other seat may ever learn; a
-//! card still face down in a stock):
+//! - The table's secret is 32 random bytes, as 64 hex digits, never shown. Its order of the pack is the
+//!   [`Stream`] keyed by `chaikhana-order|{secret}` shuffling the pack's places.
+//! - Place `i` of the table's order has a salt, the first 16 bytes (32 hex digits) of the SHA-256 of
+//!   `chaikhana-salt|{secret}|{i}`, and a leaf, the hex SHA-256 of `{i}|{card}|{salt}`.
+//! - The commitment is the hex SHA-256 of the leaves joined by commas, then `|`, then where each dealt
+//!   place goes (a seat's number, `trump` or `pile`) joined by commas.
+//! - The players' shuffle is the stream keyed by [`players_key`]: its first shuffle `p` deals, at
+//!   place `j`, the card of the table's place `p[j]`. A Ganjifa deal that leaves a hand with no Mir is
+//!   void: the same stream shuffles the dealt order again (`rounds` counts the shuffles).
 //!
-//! - place `i`'s salt is the first 32 hex digits of the SHA-256 of `{deal salt}|{i}` (the deal's salt
-//!   is 32 random hex digits and is never shown, so a hidden place's salt cannot be worked out);
-//! - place `i`'s leaf is the hex SHA-256 of `{i}|{card}|{to}|{place salt}`, `to` being the seat's
-//!   number from 0, `trump` or `pile`;
-//! - the commitment is the hex SHA-256 of every leaf, in order, joined by commas.
-//!
-//! Once the deal has ended, a seat is sent, for each place, the card, where it went and its salt, or for
-//! a place it may not learn only its leaf. A seat learns its own cards' places, hidden or not.
-//!
-//! ```
-//! use chaikhana::game::{DealOrder, DealtTo};
-//! use chaikhana::cards::Seat;
-//! use chaikhana::table::commitment;
-//! let order = DealOrder::new(&["QS", "2H"], |i| DealtTo::Seat(Seat::new(i)));
-//! // With the salt "00": salts s0, s1 from `printf '00|0' | sha256sum`, `printf '00|1' | sha256sum`
-//! // (32 digits each), leaves from `printf '0|QS|0|%s' $s0 | sha256sum` and `printf '1|2H|1|%s' $s1`,
-//! // the commitment from `printf '%s,%s' $leaf0 $leaf1 | sha256sum`.
-//! assert_eq!(
-//!     commitment(&order, "00"),
-//!     "559bac1461dc1601fbac038f611482d88ca6a1ca06c367ee692f8bf31469e828"
-//! );
-//! ```
+//! Once the deal has ended each viewer is sent the numbers, the rounds, where each place went, and for
+//! each place of the table's order its card and salt, or, for a card the viewer never saw in play, only
+//! its leaf.
 
-use rand::RngCore;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::shuffle::{seed_from, sha256_hex, ShuffleRecord};
+use super::mix::{key_of, players_key, Stream};
 use crate::cards::Seat;
-use crate::game::{DealOrder, DealtTo};
+use crate::game::{DealOrder, DealSetup, DealtTo, Game};
 
-/// A place's salt: the first 16 bytes of a SHA-256, written as 32 hex digits.
-type PlaceSalt = [u8; 16];
-
-/// Every place's salt, from the deal's, in order.
-fn place_salts(order: &DealOrder, salt: &str) -> Vec<PlaceSalt> {
-    (0..order.to.len())
-        .map(|i| {
-            let digest = Sha256::digest(format!("{salt}|{i}").as_bytes());
-            digest[..16].try_into().expect("a SHA-256 has 32 bytes")
-        })
-        .collect()
+/// The lowercase hex SHA-256 of `text`.
+pub(super) fn sha256_hex(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
 }
 
-/// How a place's destination is written in its leaf.
+/// What a table keeps of a fair deal to deal it again exactly: its secret and the seats' numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FairRecord {
+    pub secret: String,
+    pub numbers: Vec<Option<String>>,
+}
+
+/// How a place's destination is written in the commitment and the reveal.
 fn destination(to: &DealtTo) -> String {
     match to {
         DealtTo::Seat(seat) => seat.index().to_string(),
@@ -58,108 +44,156 @@ fn destination(to: &DealtTo) -> String {
     }
 }
 
-fn leaf(i: usize, card: &str, to: &DealtTo, place_salt: &PlaceSalt) -> String {
-    let salt = hex::encode(place_salt);
-    sha256_hex(&format!("{i}|{card}|{}|{salt}", destination(to)))
-}
-
-/// The commitment to `order` with its places' salts, in lowercase hex.
-fn commitment_of(order: &DealOrder, salts: &[PlaceSalt]) -> String {
-    let leaves: Vec<String> = order
-        .cards()
-        .zip(&order.to)
-        .zip(salts)
-        .enumerate()
-        .map(|(i, ((card, to), salt))| leaf(i, card, to, salt))
-        .collect();
-    sha256_hex(&leaves.join(","))
-}
-
-/// The commitment to `order` with `salt`, in lowercase hex.
-pub fn commitment(order: &DealOrder, salt: &str) -> String {
-    commitment_of(order, &place_salts(order, salt))
-}
-
-/// One deal's order, its places' salts and shuffle, and the commitment sent to every seat. The places'
-/// salts are worked out once, for the commitment, and kept for the deal's end, when each viewer's
-/// reveal shows them (the deal's own salt is never needed again).
+/// The table's order of the pack for `secret`, committed to before any number is asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DealSeal {
+pub struct Committed {
+    /// The pack's index of the card at each place of the table's order.
+    order: Vec<usize>,
+    /// The card codes, in the table's order.
+    cards: Vec<String>,
+    salts: Vec<String>,
+    leaves: Vec<String>,
+    /// Where each dealt place goes.
+    to: Vec<DealtTo>,
     commitment: String,
-    order: DealOrder,
-    salts: Vec<PlaceSalt>,
-    shuffle: ShuffleRecord,
 }
 
-/// A salt for one deal: 128 bits from the operating system, in hex.
-pub fn fresh_salt() -> String {
-    let mut bytes = [0u8; 16];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    hex::encode(bytes)
-}
-
-/// Who a reveal is for, and the cards of the deal that stay secret from everyone else.
-pub struct RevealTo<'a> {
-    /// The seat, or none for a watcher.
-    pub viewer: Option<Seat>,
-    /// The card codes nobody but their holder ever saw.
-    pub concealed: &'a [String],
-}
-
-impl DealSeal {
-    /// Seals a deal's order under its salt (from [`fresh_salt`], or a snapshot's record of it), with
-    /// the shuffle its seed came from.
-    pub fn new(order: DealOrder, salt: &str, shuffle: ShuffleRecord) -> DealSeal {
-        let salts = place_salts(&order, salt);
-        DealSeal {
-            commitment: commitment_of(&order, &salts),
+impl Committed {
+    /// The table's order for `secret`, for a deal of `setup`.
+    pub fn new<G: Game>(secret: &str, setup: &DealSetup) -> Committed {
+        let pack = G::pack();
+        let order = Stream::new(key_of(&format!("chaikhana-order|{secret}"))).shuffle(pack.len());
+        let cards: Vec<String> = order.iter().map(|&i| pack[i].clone()).collect();
+        let salts: Vec<String> = (0..cards.len())
+            .map(|i| {
+                let digest = Sha256::digest(format!("chaikhana-salt|{secret}|{i}").as_bytes());
+                hex::encode(&digest[..16])
+            })
+            .collect();
+        let leaves: Vec<String> = cards
+            .iter()
+            .zip(&salts)
+            .enumerate()
+            .map(|(i, (card, salt))| sha256_hex(&format!("{i}|{card}|{salt}")))
+            .collect();
+        let to: Vec<DealtTo> = (0..cards.len()).map(|i| G::dealt_to(setup, i)).collect();
+        let places: Vec<String> = to.iter().map(destination).collect();
+        let commitment = sha256_hex(&format!("{}|{}", leaves.join(","), places.join(",")));
+        Committed {
             order,
+            cards,
             salts,
-            shuffle,
+            leaves,
+            to,
+            commitment,
         }
     }
 
-    /// The deal's commitment, sent before its first card.
     pub fn commitment(&self) -> &str {
         &self.commitment
+    }
+}
+
+/// A dealt fair deal: the table's order, the numbers, and the places the players' shuffle dealt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealSeal {
+    committed: Committed,
+    numbers: Vec<Option<String>>,
+    rounds: u32,
+    /// For each dealt place, the place of the table's order whose card it holds.
+    dealt: Vec<usize>,
+}
+
+/// A void deal is shuffled again; this many shuffles in a row without a deal is a bug in a game.
+const MAX_ROUNDS: u32 = 1000;
+
+/// Deals the fair deal `record` of `setup`: the state, the dealt order and its seal.
+pub fn deal_fair<G: Game>(
+    setup: &DealSetup,
+    record: &FairRecord,
+) -> (G::State, DealOrder, DealSeal) {
+    let committed = Committed::new::<G>(&record.secret, setup);
+    let blind = Sha256::digest(format!("chaikhana-blind|{}", record.secret).as_bytes());
+    let blind = u64::from_be_bytes(blind[..8].try_into().expect("a SHA-256 has 32 bytes"));
+    let n = committed.order.len();
+    let mut stream = Stream::new(players_key(&committed.commitment, &record.numbers));
+    let mut dealt: Vec<usize> = (0..n).collect();
+    for rounds in 1..=MAX_ROUNDS {
+        let shuffle = stream.shuffle(n);
+        dealt = shuffle.iter().map(|&j| dealt[j]).collect();
+        let pack: Vec<usize> = dealt.iter().map(|&i| committed.order[i]).collect();
+        if let Some(state) = G::deal_ordered(setup, &pack, blind) {
+            let cards: Vec<&str> = dealt.iter().map(|&i| committed.cards[i].as_str()).collect();
+            let order = DealOrder::new(&cards, |j| committed.to[j]);
+            let seal = DealSeal {
+                committed,
+                numbers: record.numbers.clone(),
+                rounds,
+                dealt,
+            };
+            return (state, order, seal);
+        }
+    }
+    panic!("{} dealt {MAX_ROUNDS} void deals in a row", G::NAME)
+}
+
+/// Who a reveal is for, and what it may show.
+pub struct RevealTo<'a> {
+    /// The seat, or none for a watcher.
+    pub viewer: Option<Seat>,
+    /// The cards the viewer saw in play, or `None` when the whole deal may be shown (nothing went
+    /// face down).
+    pub seen: Option<&'a [String]>,
+}
+
+impl DealSeal {
+    /// The deal's commitment, sent before any number was asked for.
+    pub fn commitment(&self) -> &str {
+        &self.committed.commitment
     }
 
     /// What a frame carries: the commitment always, and once the deal has ended what `reveal` may see.
     pub fn shown(&self, reveal: Option<RevealTo<'_>>) -> SealShown<'_> {
         SealShown {
-            commitment: &self.commitment,
+            commitment: &self.committed.commitment,
             reveal: reveal.map(|to| self.reveal(&to)),
         }
     }
 
     fn reveal(&self, to: &RevealTo<'_>) -> Reveal<'_> {
-        let places = self.order.cards().zip(&self.order.to).zip(&self.salts);
+        let c = &self.committed;
+        let n = c.cards.len();
         let mut reveal = Reveal {
-            order: Vec::with_capacity(self.order.to.len()),
-            to: Vec::with_capacity(self.order.to.len()),
-            salts: Vec::with_capacity(self.order.to.len()),
-            hidden: Vec::with_capacity(self.order.to.len()),
-            seed: format!(
-                "{:016x}",
-                seed_from(&self.shuffle.secret, &self.shuffle.contributions)
-            ),
-            shuffle: &self.shuffle,
+            cards: Vec::with_capacity(n),
+            salts: Vec::with_capacity(n),
+            leaves: Vec::with_capacity(n),
+            to: &c.to,
+            numbers: &self.numbers,
+            rounds: self.rounds,
         };
-        for (i, ((card, dest), salt)) in places.enumerate() {
-            let own = matches!((dest, to.viewer), (DealtTo::Seat(s), Some(v)) if *s == v);
-            if own || !to.concealed.iter().any(|c| c == card) {
-                reveal.order.push(Some(card));
-                reveal.to.push(Some(dest));
-                reveal.salts.push(Some(hex::encode(salt)));
-                reveal.hidden.push(None);
+        for i in 0..n {
+            let shown = to.seen.is_none_or(|seen| seen.contains(&c.cards[i]));
+            if shown {
+                reveal.cards.push(Some(&c.cards[i]));
+                reveal.salts.push(Some(&c.salts[i]));
+                reveal.leaves.push(None);
             } else {
-                reveal.order.push(None);
-                reveal.to.push(None);
+                reveal.cards.push(None);
                 reveal.salts.push(None);
-                reveal.hidden.push(Some(leaf(i, card, dest, salt)));
+                reveal.leaves.push(Some(&c.leaves[i]));
             }
         }
         reveal
+    }
+
+    /// How many shuffles of the players' stream dealt it (more than one after void deals).
+    pub fn rounds(&self) -> u32 {
+        self.rounds
+    }
+
+    /// For each dealt place, the place of the table's order it came from.
+    pub fn dealt(&self) -> &[usize] {
+        &self.dealt
     }
 }
 
@@ -167,108 +201,122 @@ impl DealSeal {
 #[derive(Serialize)]
 pub struct SealShown<'a> {
     pub commitment: &'a str,
-    /// Once the deal has ended: every place this seat may learn, and the shuffle.
+    /// Once the deal has ended: what this viewer may learn of it.
     pub reveal: Option<Reveal<'a>>,
 }
 
-/// A deal's places, one entry each in every list: the card, where it went and the place's salt, or
-/// (null in those) the place's leaf in `hidden`.
+/// A deal's reveal: for each place of the table's order its card and salt, or (null in those) its
+/// leaf; where each dealt place went; each seat's number; how many shuffles dealt it.
 #[derive(Serialize)]
 pub struct Reveal<'a> {
-    pub order: Vec<Option<&'a str>>,
-    pub to: Vec<Option<&'a DealtTo>>,
-    pub salts: Vec<Option<String>>,
-    pub hidden: Vec<Option<String>>,
-    /// The deal's seed, 16 hex digits, as the shuffle's secret and numbers give it.
-    pub seed: String,
-    /// The table's secret, its commitment and every seat's number: what the seed came from.
-    pub shuffle: &'a ShuffleRecord,
+    pub cards: Vec<Option<&'a str>>,
+    pub salts: Vec<Option<&'a str>>,
+    pub leaves: Vec<Option<&'a str>>,
+    pub to: &'a [DealtTo],
+    pub numbers: &'a [Option<String>],
+    pub rounds: u32,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::ganjifa::Ganjifa;
+    use crate::games::panjpar::Panjpar;
 
-    fn record() -> ShuffleRecord {
-        ShuffleRecord {
-            commitment: "c".into(),
-            secret: "s".into(),
-            contributions: vec![None, None],
+    fn setup() -> DealSetup {
+        DealSetup {
+            index: 0,
+            first: Seat::new(0),
         }
     }
 
-    /// The commitment worked out from a reveal's places, as a page does.
+    /// The commitment worked out from a reveal, as a page does.
     fn from_reveal(reveal: &serde_json::Value) -> String {
-        let leaves: Vec<String> = (0..reveal["order"].as_array().unwrap().len())
-            .map(|i| match reveal["order"][i].as_str() {
+        let leaves: Vec<String> = (0..reveal["cards"].as_array().unwrap().len())
+            .map(|i| match reveal["cards"][i].as_str() {
                 Some(card) => {
-                    let to = match &reveal["to"][i] {
-                        serde_json::Value::Number(n) => n.to_string(),
-                        other => other.as_str().unwrap().to_string(),
-                    };
                     let salt = reveal["salts"][i].as_str().unwrap();
-                    sha256_hex(&format!("{i}|{card}|{to}|{salt}"))
+                    sha256_hex(&format!("{i}|{card}|{salt}"))
                 }
-                None => reveal["hidden"][i].as_str().unwrap().to_string(),
+                None => reveal["leaves"][i].as_str().unwrap().to_string(),
             })
             .collect();
-        sha256_hex(&leaves.join(","))
+        let to: Vec<String> = reveal["to"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| match t {
+                serde_json::Value::Number(n) => n.to_string(),
+                other => other.as_str().unwrap().to_string(),
+            })
+            .collect();
+        sha256_hex(&format!("{}|{}", leaves.join(","), to.join(",")))
     }
 
-    #[test]
-    fn the_order_is_shown_only_once_the_deal_has_ended_and_matches_the_commitment() {
-        let order = DealOrder::new(&["QS", "2H", "7C"], |i| DealtTo::Seat(Seat::new(i % 2)));
-        let salt = fresh_salt();
-        let seal = DealSeal::new(order.clone(), &salt, record());
-        let playing = serde_json::to_value(seal.shown(None)).unwrap();
-        assert_eq!(playing["reveal"], serde_json::Value::Null);
-        assert!(!playing.to_string().contains(&salt));
-        assert!(!playing.to_string().contains("QS"));
-        let everyone = RevealTo {
-            viewer: Some(Seat::new(0)),
-            concealed: &[],
-        };
-        let ended = serde_json::to_value(seal.shown(Some(everyone))).unwrap();
-        assert_eq!(
-            ended["reveal"]["order"],
-            serde_json::json!(["QS", "2H", "7C"])
-        );
-        assert_eq!(ended["reveal"]["to"], serde_json::json!([0, 1, 0]));
-        assert_eq!(from_reveal(&ended["reveal"]), seal.commitment);
-        assert_eq!(ended["commitment"], seal.commitment.as_str());
-        // The deal's own salt is never shown, only each place's.
-        assert!(!ended.to_string().contains(&salt));
-        // A fresh salt per deal: the same order never gives the same commitment twice.
-        assert_ne!(
-            DealSeal::new(order.clone(), &fresh_salt(), record()).commitment,
-            seal.commitment
-        );
-        // Any change to the order changes the commitment.
-        let swapped = DealOrder::new(&["2H", "QS", "7C"], |i| DealtTo::Seat(Seat::new(i % 2)));
-        assert_ne!(commitment(&swapped, &salt), seal.commitment);
-    }
-
-    #[test]
-    fn a_concealed_card_is_shown_to_its_holder_alone_and_still_checks() {
-        let order = DealOrder::new(&["QS", "2H", "7C", "9D"], |i| {
-            DealtTo::Seat(Seat::new(i % 2))
-        });
-        let seal = DealSeal::new(order, &fresh_salt(), record());
-        let concealed = ["2H".to_string()];
-        let to = |viewer| RevealTo {
-            viewer,
-            concealed: &concealed,
-        };
-        let other = serde_json::to_value(seal.shown(Some(to(Some(Seat::new(0)))))).unwrap();
-        let holder = serde_json::to_value(seal.shown(Some(to(Some(Seat::new(1)))))).unwrap();
-        let watcher = serde_json::to_value(seal.shown(Some(to(None)))).unwrap();
-        for (reveal, hides) in [(&other, true), (&holder, false), (&watcher, true)] {
-            assert_eq!(from_reveal(&reveal["reveal"]), seal.commitment);
-            assert_eq!(!reveal.to_string().contains("2H"), hides, "{reveal}");
+    fn record(numbers: Vec<Option<String>>) -> FairRecord {
+        FairRecord {
+            secret: "ab".repeat(32),
+            numbers,
         }
-        assert_eq!(other["reveal"]["order"][1], serde_json::Value::Null);
-        assert_eq!(other["reveal"]["to"][1], serde_json::Value::Null);
-        assert!(other["reveal"]["hidden"][1].is_string());
-        assert_eq!(other["reveal"]["order"][3], "9D");
+    }
+
+    #[test]
+    fn the_deal_is_the_players_shuffle_of_the_committed_order() {
+        let fair = record(vec![Some("01".repeat(16)), None]);
+        let (state, order, seal) = deal_fair::<Panjpar>(&setup(), &fair);
+        let committed = Committed::new::<Panjpar>(&fair.secret, &setup());
+        assert_eq!(seal.commitment(), committed.commitment());
+        let mut stream = Stream::new(players_key(committed.commitment(), &fair.numbers));
+        let first = stream.shuffle(52);
+        let cards: Vec<&str> = order.cards().collect();
+        for (j, card) in cards.iter().enumerate() {
+            assert_eq!(*card, committed.cards[first[j]]);
+        }
+        assert_eq!(seal.rounds(), 1);
+        // The same record deals the same deal; another number another one.
+        assert_eq!(deal_fair::<Panjpar>(&setup(), &fair).0, state);
+        let other = record(vec![Some("02".repeat(16)), None]);
+        assert_ne!(deal_fair::<Panjpar>(&setup(), &other).1, order);
+        // The secret decides the table's order, and so the commitment.
+        let mut secret = fair.clone();
+        secret.secret = "ac".repeat(32);
+        assert_ne!(
+            Committed::new::<Panjpar>(&secret.secret, &setup()).commitment,
+            committed.commitment
+        );
+    }
+
+    #[test]
+    fn a_reveal_hides_what_the_viewer_did_not_see_and_still_checks() {
+        let fair = record(vec![None, None, None]);
+        let (_, _, seal) = deal_fair::<Ganjifa>(&setup(), &fair);
+        let all = serde_json::to_value(seal.shown(Some(RevealTo {
+            viewer: None,
+            seen: None,
+        })))
+        .unwrap();
+        assert_eq!(from_reveal(&all["reveal"]), seal.commitment());
+        assert!(all["reveal"]["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c.is_string()));
+        let seen = vec!["MTA".to_string(), "5CH".to_string()];
+        let some = serde_json::to_value(seal.shown(Some(RevealTo {
+            viewer: Some(Seat::new(1)),
+            seen: Some(&seen),
+        })))
+        .unwrap();
+        assert_eq!(from_reveal(&some["reveal"]), seal.commitment());
+        let shown: Vec<&str> = some["reveal"]["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c.as_str())
+            .collect();
+        assert_eq!(shown.len(), 2);
+        assert!(!some.to_string().contains(&fair.secret));
+        let playing = serde_json::to_value(seal.shown(None)).unwrap();
+        assert!(playing["reveal"].is_null());
     }
 }

@@ -1,48 +1,16 @@
-//! Shared randomness for each deal's shuffle: the table commits to a secret of its own before anyone
-//! adds to it, every person at the table adds a random number from their browser, and the deal's seed
-//! is worked out from all of them. Nobody alone chooses the seed: not the server, which committed to
-//! its secret before it saw any number, and not a player, who never sees the secret before the deal.
-//!
-//! - The table's secret is 32 random bytes from the operating system, as 64 lowercase hex digits.
-//!   Its commitment is the lowercase hex SHA-256 of those 64 characters.
-//! - A contribution is 32 lowercase hex digits (16 bytes from the browser's WebCrypto), sent with the
-//!   commitment it answers, at most one per seat and deal.
-//! - The seed is the first 8 bytes, read big-endian, of the SHA-256 of
-//!   `chaikhana-shuffle|{secret}|{c0},{c1},...` where `ci` is seat i's contribution, or empty for a
-//!   seat that gave none (a computer, a page that did not answer in time).
-//!
-//! ```
-//! use chaikhana::table::seed_from;
-//! let secret = "00".repeat(32);
-//! let seed = seed_from(&secret, &[Some("11".repeat(16)), None]);
-//! // The same as: printf 'chaikhana-shuffle|%s|%s,' $secret $c0 | sha256sum | cut -c1-16
-//! assert_eq!(format!("{seed:016x}"), "f8caff4df8df3b73");
-//! ```
+//! The coming deal: the table has chosen its secret order of the pack and committed to it (see
+//! `table::seal`), and takes one random number from each person's page, sent with the commitment it
+//! answers. A contribution is 32 lowercase hex digits (16 bytes from the browser's WebCrypto), at most
+//! one per seat and deal. The deal is then dealt from the players' shuffle of the committed order.
 
 use rand::RngCore;
-use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
+use super::seal::{Committed, FairRecord};
 use crate::cards::Seat;
+use crate::game::{DealSetup, Game};
 
 /// Hex digits of a contribution.
 pub const CONTRIBUTION_DIGITS: usize = 32;
-
-/// The lowercase hex SHA-256 of `text`.
-pub(super) fn sha256_hex(text: &str) -> String {
-    hex::encode(Sha256::digest(text.as_bytes()))
-}
-
-/// The seed the table's `secret` and the seats' contributions give (see the module's documentation).
-pub fn seed_from(secret: &str, contributions: &[Option<String>]) -> u64 {
-    let joined: Vec<&str> = contributions
-        .iter()
-        .map(|c| c.as_deref().unwrap_or(""))
-        .collect();
-    let digest =
-        Sha256::digest(format!("chaikhana-shuffle|{secret}|{}", joined.join(",")).as_bytes());
-    u64::from_be_bytes(digest[..8].try_into().expect("a SHA-256 has 32 bytes"))
-}
 
 /// Why a contribution was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,30 +23,48 @@ pub enum Refused {
     Malformed,
 }
 
-/// The coming deal's shuffle: the table's secret and what each seat has added so far.
+/// The coming deal's shuffle: the table's secret, its commitment, and what each seat has added so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shuffle {
     secret: String,
+    setup: DealSetup,
     commitment: String,
     contributions: Vec<Option<String>>,
 }
 
 impl Shuffle {
-    /// A fresh secret for a table of `seats`, with nothing added yet.
-    pub fn new(seats: usize) -> Shuffle {
+    /// A fresh secret for a deal of `setup`, with nothing added yet.
+    pub fn new<G: Game>(setup: DealSetup) -> Shuffle {
         let mut bytes = [0u8; 32];
         rand::rngs::OsRng.fill_bytes(&mut bytes);
-        let secret = hex::encode(bytes);
+        Shuffle::with_secret::<G>(hex::encode(bytes), setup)
+    }
+
+    /// The shuffle of a kept `secret` (a rebuilt table commits to what it committed to before).
+    pub fn with_secret<G: Game>(secret: String, setup: DealSetup) -> Shuffle {
         Shuffle {
-            commitment: sha256_hex(&secret),
+            commitment: Committed::new::<G>(&secret, &setup)
+                .commitment()
+                .to_string(),
             secret,
-            contributions: vec![None; seats],
+            setup,
+            contributions: vec![None; G::SEATS],
         }
     }
 
-    /// What every seat is shown before the deal: the SHA-256 of the secret.
+    /// What every seat is shown before the deal.
     pub fn commitment(&self) -> &str {
         &self.commitment
+    }
+
+    /// The deal it was committed for.
+    pub fn setup(&self) -> DealSetup {
+        self.setup
+    }
+
+    /// The secret, for the table's snapshot only.
+    pub fn secret(&self) -> &str {
+        &self.secret
     }
 
     /// Which seats have added their number.
@@ -109,53 +95,33 @@ impl Shuffle {
         Ok(())
     }
 
-    /// The seed of the deal, and what the table keeps of its shuffle to show once the deal has ended.
-    pub fn seal(self) -> (u64, ShuffleRecord) {
-        let seed = seed_from(&self.secret, &self.contributions);
-        let record = ShuffleRecord {
-            commitment: self.commitment,
+    /// What the deal is dealt from, and kept.
+    pub fn into_record(self) -> FairRecord {
+        FairRecord {
             secret: self.secret,
-            contributions: self.contributions,
-        };
-        (seed, record)
+            numbers: self.contributions,
+        }
     }
-}
-
-/// A dealt deal's shuffle: shown to every seat once the deal has ended, so that each page can check
-/// that the seed came from the secret committed to before and from its own number.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShuffleRecord {
-    pub commitment: String,
-    pub secret: String,
-    pub contributions: Vec<Option<String>>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::panjpar::Panjpar;
 
-    #[test]
-    fn the_seed_changes_when_any_one_number_changes() {
-        let secret = "ab".repeat(32);
-        let numbers = vec![Some("01".repeat(16)), Some("02".repeat(16)), None];
-        let seed = seed_from(&secret, &numbers);
-        for seat in 0..numbers.len() {
-            let mut changed = numbers.clone();
-            changed[seat] = Some("03".repeat(16));
-            assert_ne!(seed_from(&secret, &changed), seed, "seat {seat}");
+    fn setup() -> DealSetup {
+        DealSetup {
+            index: 0,
+            first: Seat::new(0),
         }
-        let mut dropped = numbers.clone();
-        dropped[0] = None;
-        assert_ne!(seed_from(&secret, &dropped), seed);
-        assert_ne!(seed_from(&"ac".repeat(32), &numbers), seed);
-        assert_eq!(seed_from(&secret, &numbers), seed);
     }
 
     #[test]
     fn a_seat_adds_one_well_formed_number_to_the_coming_deal() {
-        let mut shuffle = Shuffle::new(2);
-        assert_eq!(shuffle.commitment(), sha256_hex(&shuffle.secret));
+        let mut shuffle = Shuffle::new::<Panjpar>(setup());
         let commitment = shuffle.commitment().to_string();
+        assert_eq!(commitment.len(), 64);
+        assert!(!commitment.contains(&shuffle.secret));
         let number = "0f".repeat(16);
         assert_eq!(
             shuffle.contribute(Seat::new(0), "beef", &number),
@@ -178,14 +144,25 @@ mod tests {
         );
         assert_eq!(shuffle.contributed(), vec![true, false]);
         let secret = shuffle.secret.clone();
-        let (seed, record) = shuffle.seal();
-        assert_eq!(seed, seed_from(&secret, &[Some(number), None]));
-        assert_eq!(record.commitment, commitment);
+        let record = shuffle.into_record();
         assert_eq!(record.secret, secret);
+        assert_eq!(record.numbers, vec![Some(number), None]);
     }
 
     #[test]
-    fn every_table_secret_is_fresh() {
-        assert_ne!(Shuffle::new(2).commitment, Shuffle::new(2).commitment);
+    fn every_table_secret_is_fresh_and_a_kept_one_commits_the_same() {
+        let a = Shuffle::new::<Panjpar>(setup());
+        assert_ne!(a.commitment, Shuffle::new::<Panjpar>(setup()).commitment);
+        let again = Shuffle::with_secret::<Panjpar>(a.secret.clone(), setup());
+        assert_eq!(again.commitment, a.commitment);
+        let other_deal = DealSetup {
+            index: 1,
+            ..setup()
+        };
+        assert_ne!(
+            Shuffle::with_secret::<Panjpar>(a.secret.clone(), other_deal).commitment,
+            a.commitment,
+            "where the places go is committed to"
+        );
     }
 }

@@ -51,6 +51,17 @@ pub struct Snapshot {
     /// The hashes of the tokens whose seats were offered to someone else.
     #[serde(default)]
     pub given_away: Vec<TokenHash>,
+    /// The coming deal's secret (see `table::seal`), so that a rebuilt table keeps the commitment
+    /// its pages answered. Absent in snapshots stored before fair deals: a fresh one is drawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coming: Option<Coming>,
+}
+
+/// The coming deal's secret and the deal it was committed for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coming {
+    pub secret: String,
+    pub setup: crate::game::DealSetup,
 }
 
 /// A snapshot of a table borrowed from it, to be written without copying its record first. It is
@@ -68,6 +79,8 @@ pub struct SnapshotOf<'a, A: Serialize> {
     pub names: &'a [Option<String>],
     pub away: Vec<Option<u64>>,
     pub given_away: &'a [TokenHash],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coming: Option<Coming>,
 }
 
 impl<A: Serialize> SnapshotOf<'_, A> {

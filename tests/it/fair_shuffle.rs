@@ -1,8 +1,8 @@
-//! Fair deals over real WebSockets: the table commits to its secret before any number comes; a deal
-//! waits for the numbers of the people seated and is shuffled from them (a computer's is skipped); the
-//! reveal shows the secret, every number and the seed they give; a Ganjifa talafa played face down
-//! stays out of every other seat's reveal; and the page's own check (`verify.js`, run in Node.js)
-//! passes on a real deal and catches forged reveals.
+//! Fair deals over real WebSockets: the table commits to its own order before any number comes; a deal
+//! waits for the numbers of the people seated and is their shuffle of that order (a computer gives
+//! none); the reveal holds the numbers and no seed or secret; and the page's own check (`verify.js`,
+//! run in Node.js) agrees with the server on the shared vectors, passes honest deals of the three
+//! games from every seat and a watcher, and gives the right words to forged ones.
 
 use std::collections::HashMap;
 
@@ -10,8 +10,7 @@ use serde_json::{json, Value};
 
 use crate::support::*;
 use chaikhana::game::Game;
-use chaikhana::games::ganjifa::Ganjifa;
-use chaikhana::table::TableRecord;
+use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 
 /// A fresh number for a shuffle, as a page draws one.
 fn number(rng: &mut Rng) -> String {
@@ -19,24 +18,36 @@ fn number(rng: &mut Rng) -> String {
     format!("{:032x}", rng.gen::<u128>())
 }
 
-/// Plays a match against the computer as a page does: it adds a number to every coming deal's
-/// shuffle the first time a view shows one, and plays random actions. The numbers it sent, by the
-/// shuffle commitment they answered.
+/// Sends this seat's number when `view` shows a coming deal it has not answered; keeps it in `sent`.
+async fn answer(
+    client: &mut Client,
+    view: &Value,
+    sent: &mut HashMap<String, String>,
+    rng: &mut Rng,
+) {
+    let (Some(seat), Some(commitment)) = (
+        view["seat"].as_u64(),
+        view["shuffle"]["commitment"].as_str(),
+    ) else {
+        return;
+    };
+    if view["shuffle"]["contributed"][seat as usize] == false && !sent.contains_key(commitment) {
+        let value = number(rng);
+        client
+            .send(json!({ "type": "contribute", "commitment": commitment, "value": value }))
+            .await;
+        sent.insert(commitment.to_string(), value);
+    }
+}
+
+/// Plays a match against the computer as a page does, adding a number to every coming deal. The
+/// numbers it sent, by the commitment they answered.
 async fn play_adding_numbers(client: &mut Client, rng: &mut Rng) -> HashMap<String, String> {
     let mut sent = HashMap::new();
     loop {
         let view = client.next_of("view").await;
         let version = view["version"].as_u64().unwrap();
-        let shuffle = &view["shuffle"];
-        let seat = view["seat"].as_u64().unwrap() as usize;
-        let commitment = shuffle["commitment"].as_str().unwrap().to_string();
-        if shuffle["contributed"][seat] == false && !sent.contains_key(&commitment) {
-            let value = number(rng);
-            client
-                .send(json!({ "type": "contribute", "commitment": commitment, "value": value }))
-                .await;
-            sent.insert(commitment, value);
-        }
+        answer(client, &view, &mut sent, rng).await;
         match view["status"].as_str().unwrap() {
             "match-over" => return sent,
             "deal-over" => {
@@ -67,7 +78,7 @@ async fn each_deal_waits_for_the_players_number_and_is_shuffled_from_it() {
         first["shuffle"]["contributed"],
         json!([false, false, false])
     );
-    // Refused, and nothing changes: a number for another shuffle, one not in hex, then the right one twice.
+    // Refused, and nothing changes: a number for another shuffle, one not in hex.
     for (commitment, value) in [
         ("0".repeat(64), "ab".repeat(16)),
         (commitment.clone(), "AB".repeat(16)),
@@ -89,9 +100,15 @@ async fn each_deal_waits_for_the_players_number_and_is_shuffled_from_it() {
         dealt["status"], "playing",
         "the deal came with the last person's number"
     );
+    assert_eq!(
+        dealt["deal"]["commitment"],
+        commitment.as_str(),
+        "the deal is the one committed to"
+    );
     assert_ne!(
-        dealt["shuffle"]["commitment"], commitment,
-        "the next deal's shuffle is committed to at once"
+        dealt["shuffle"]["commitment"],
+        commitment.as_str(),
+        "the next deal is committed to at once"
     );
     client
         .send(json!({ "type": "contribute", "commitment": commitment, "value": mine }))
@@ -105,29 +122,24 @@ async fn each_deal_waits_for_the_players_number_and_is_shuffled_from_it() {
     let mut sent = play_adding_numbers(&mut client, &mut rng(3)).await;
     sent.insert(commitment.clone(), mine.clone());
 
-    // Every deal's reveal: the secret committed to before, this seat's number, none from the computers,
-    // and the seed they give is the one the deal was dealt from.
+    // Every deal's reveal: this seat's number, none from the computers, and no seed or secret.
     let record = server.record(&me.table).await;
-    let reveals: Vec<&Value> = client
+    let ended: Vec<&Value> = client
         .received
         .iter()
         .filter(|f| f["type"] == "view" && !f["deal"]["reveal"].is_null())
-        .map(|f| &f["deal"]["reveal"])
         .collect();
-    assert!(reveals.len() >= 3, "three deals revealed");
-    for reveal in &reveals {
-        let shuffle = &reveal["shuffle"];
-        let committed = shuffle["commitment"].as_str().unwrap();
-        assert_eq!(sha256_hex(shuffle["secret"].as_str().unwrap()), committed);
+    assert!(ended.len() >= 3, "three deals revealed");
+    for frame in &ended {
+        let reveal = &frame["deal"]["reveal"];
+        let committed = frame["deal"]["commitment"].as_str().unwrap();
         assert_eq!(
-            shuffle["contributions"],
-            json!([sent[committed], null, null]),
-            "my number in every deal, none from the computers"
+            reveal["numbers"][0],
+            sent[committed].as_str(),
+            "this seat's number"
         );
-        let numbers = vec![Some(sent[committed].clone()), None, None];
-        let seed = chaikhana::table::seed_from(shuffle["secret"].as_str().unwrap(), &numbers);
-        assert_eq!(reveal["seed"], format!("{seed:016x}"));
-        assert!(record.deals.iter().any(|d| d.seed == seed));
+        assert_eq!(reveal["numbers"][1], Value::Null, "a computer gives none");
+        assert!(reveal.get("seed").is_none() && reveal.get("secret").is_none());
     }
     assert!(check_deal_seal::<Ganjifa>(&record, &client.received) >= 3);
 }
@@ -140,7 +152,6 @@ async fn a_deal_whose_numbers_do_not_come_is_dealt_after_the_wait_without_them()
     assert_eq!(client.next_of("view").await["status"], "waiting");
     let dealt = client.next_of("view").await;
     assert_eq!(dealt["status"], "playing");
-    // The helper below starts from a view of its own (the player may be the one to guess first).
     client.send(json!({ "type": "resync" })).await;
     play_against_computer(&mut client, &mut rng(5)).await;
     let reveal = client
@@ -149,132 +160,48 @@ async fn a_deal_whose_numbers_do_not_come_is_dealt_after_the_wait_without_them()
         .find(|f| !f["deal"]["reveal"].is_null())
         .map(|f| f["deal"]["reveal"].clone())
         .expect("a reveal");
-    assert_eq!(reveal["shuffle"]["contributions"], json!([null, null]));
+    assert_eq!(reveal["numbers"], json!([null, null]));
 }
 
-/// Plays Ganjifa matches among three friends until some deal had a talafa played face down; the
-/// table's record and every seat's frames.
-async fn ganjifa_with_face_down_talafas() -> (TableRecord, Vec<Client>, Vec<(usize, Vec<String>)>) {
-    for seed in 0..40 {
-        let server = TestServer::start(|_| {});
-        let (table, mut clients) = seat_friends(&server, "ganjifa", 3, json!(3)).await;
-        play_among_friends(&mut clients, &mut rng(seed)).await;
-        let record = server.record(&table).await;
-        let mut face_down = Vec::new();
-        for (index, deal) in record.deals.iter().enumerate() {
-            let (mut state, _) =
-                Ganjifa::deal_in_order(&deal.setup, &mut chaikhana::cards::deal_rng(deal.seed));
-            for (seat, json, _) in &deal.actions {
-                let action = serde_json::from_value(json.clone()).unwrap();
-                Ganjifa::apply(&mut state, *seat, &action).unwrap();
-            }
-            let concealed = Ganjifa::concealed_at_end(&state);
-            if !concealed.is_empty() {
-                face_down.push((index, concealed));
-            }
-        }
-        if !face_down.is_empty() {
-            return (record, clients, face_down);
-        }
-    }
-    panic!("no talafa was played face down in 40 matches");
-}
-
-#[actix_rt::test]
-async fn a_talafa_played_face_down_stays_out_of_every_other_seats_reveal() {
-    let (record, clients, face_down) = ganjifa_with_face_down_talafas().await;
-    let mut checked = 0;
-    for (index, cards) in &face_down {
-        let deal = &record.deals[*index];
-        let (_, order) =
-            Ganjifa::deal_in_order(&deal.setup, &mut chaikhana::cards::deal_rng(deal.seed));
-        let places: Vec<&str> = order.cards().collect();
-        for (viewer, client) in clients.iter().enumerate() {
-            let ended = client
-                .received
-                .iter()
-                .find(|f| {
-                    f["type"] == "view"
-                        && !f["deal"]["reveal"].is_null()
-                        && f["version"].as_u64() > Some(deal.dealt_at)
-                        && f["deal"]["commitment"].is_string()
-                        && record
-                            .deals
-                            .get(index + 1)
-                            .is_none_or(|next| f["version"].as_u64() < Some(next.dealt_at))
-                })
-                .expect("every seat was sent the deal's reveal");
-            let reveal = &ended["deal"]["reveal"];
-            let revealed = reveal.to_string();
-            for card in cards {
-                let place = places.iter().position(|c| c == card).unwrap();
-                let holder = order.to[place];
-                let own = serde_json::to_value(holder).unwrap() == json!(viewer);
-                if own {
-                    // Its holder learns its own card's place, as every other of its own.
-                    assert_eq!(reveal["order"][place], *card);
-                } else {
-                    // Nobody else: no card, no holder, no salt; only the leaf that keeps it checkable.
-                    assert!(reveal["order"][place].is_null(), "{revealed}");
-                    assert!(reveal["to"][place].is_null());
-                    assert!(
-                        !revealed.contains(&format!("\"{card}\"")),
-                        "{card} in {revealed}"
-                    );
-                    checked += 1;
-                }
-            }
-            assert_eq!(
-                commitment_of_reveal(reveal),
-                ended["deal"]["commitment"].as_str().unwrap()
-            );
-        }
-    }
-    assert!(checked > 0);
-}
-
-/// Runs `verify.js`'s `DealCheck` in Node.js over `frames`, with `numbers` as the page's stored
-/// numbers; the state and text the check ends with.
-fn page_check(frames: &[Value], numbers: &HashMap<String, String>, seat_of_frames: u64) -> String {
+/// Runs `verify.js` in Node.js: `script` is the body of a module that has `verify` (the module),
+/// `check(frames, kept, lang)` and `vectors` at hand; what it prints.
+fn node(script: &str, inputs: &[(&str, String)]) -> String {
     let dir = std::env::temp_dir().join(format!(
-        "chaikhana-verify-{}-{seat_of_frames}-{}",
+        "chaikhana-verify-{}-{}",
         std::process::id(),
         rand::random::<u32>()
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    let verify = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/static/verify.js");
-    std::fs::copy(&verify, dir.join("verify.mjs")).unwrap();
-    std::fs::write(
-        dir.join("frames.json"),
-        serde_json::to_string(frames).unwrap(),
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for file in ["verify.js", "verify-words.js"] {
+        std::fs::copy(root.join("src/web/static").join(file), dir.join(file)).unwrap();
+    }
+    std::fs::copy(
+        root.join("tests/fixtures/fair-vectors.json"),
+        dir.join("vectors.json"),
     )
     .unwrap();
-    let stored: HashMap<String, &String> = numbers
-        .iter()
-        .map(|(c, v)| (format!("chaikhana-shuffle:{c}"), v))
-        .collect();
-    std::fs::write(
-        dir.join("numbers.json"),
-        serde_json::to_string(&stored).unwrap(),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("run.mjs"),
-        r#"
+    std::fs::write(dir.join("package.json"), r#"{"type":"module"}"#).unwrap();
+    for (name, text) in inputs {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let prelude = r#"
 import { readFileSync } from "node:fs";
-import { DealCheck } from "./verify.mjs";
-const frames = JSON.parse(readFileSync(new URL("./frames.json", import.meta.url)));
-const numbers = JSON.parse(readFileSync(new URL("./numbers.json", import.meta.url)));
-const store = { getItem: (k) => numbers[k] ?? null, setItem: () => {} };
-const mark = { textContent: "", title: "", dataset: {}, hidden: true, append() {} };
-const check = new DealCheck(mark, () => "en", () => true, store);
-for (const frame of frames) await check.follow(frame);
-console.log(`${mark.dataset.state}|${mark.textContent}|${mark.title}`);
-"#,
-    )
-    .unwrap();
+import * as verify from "./verify.js";
+const read = (name) => JSON.parse(readFileSync(new URL(`./${name}`, import.meta.url)));
+const vectors = read("vectors.json");
+/** The line a page shows after following `frames`, its browser storage holding `kept`. */
+async function check(frames, kept, lang = "en") {
+  const store = { getItem: (k) => (k in kept ? kept[k] : null), setItem: (k, v) => { kept[k] = v; } };
+  const mark = { textContent: "", title: "", dataset: {}, hidden: true, append() {} };
+  const page = new verify.DealCheck(mark, () => lang, () => true, store);
+  for (const frame of frames) await page.follow(frame);
+  return `${mark.dataset.state}|${mark.textContent}|${mark.title}`;
+}
+"#;
+    std::fs::write(dir.join("run.js"), format!("{prelude}\n{script}")).unwrap();
     let out = std::process::Command::new("node")
-        .arg(dir.join("run.mjs"))
+        .arg(dir.join("run.js"))
         .output()
         .expect("node runs");
     std::fs::remove_dir_all(&dir).ok();
@@ -286,8 +213,69 @@ console.log(`${mark.dataset.state}|${mark.textContent}|${mark.title}`);
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+/// What a page keeps in the browser for `table` and `seat` after answering with `numbers`.
+fn kept(table: &str, seat: u64, numbers: &HashMap<String, String>, extra: Value) -> String {
+    let mut data =
+        json!({ "answered": numbers, "pending": null, "inPlay": null, "seen": {}, "start": null });
+    for (k, v) in extra.as_object().unwrap() {
+        data[k] = v.clone();
+    }
+    json!({ format!("chaikhana-fair:{table}:{seat}"): data.to_string() }).to_string()
+}
+
+/// The page's line after following `frames` with `store` as its browser storage.
+fn page_line(frames: &[Value], store: String, lang: &str) -> String {
+    node(
+        &format!(r#"console.log(await check(read("frames.json"), read("store.json"), "{lang}"));"#),
+        &[
+            ("frames.json", serde_json::to_string(frames).unwrap()),
+            ("store.json", store),
+        ],
+    )
+}
+
+#[test]
+fn the_page_and_the_server_shuffle_alike_on_the_shared_vectors() {
+    if !have_program("node", "Node.js runs the page's own shuffle") {
+        return;
+    }
+    let out = node(
+        r#"
+let ok = 0;
+for (const v of vectors.streams) {
+  const s = await verify.Stream.of(v.key_text);
+  for (const w of v.words) if ((await s.word()) !== w) throw new Error(`word of ${v.key_text}`);
+  ok += 1;
+}
+for (const v of vectors.shuffles) {
+  const s = await verify.playersStream(v.commitment, v.numbers);
+  for (const round of v.rounds) if (JSON.stringify(await s.shuffle(v.n)) !== JSON.stringify(round)) throw new Error("shuffle");
+  ok += 1;
+}
+console.log(ok);
+"#,
+        &[],
+    );
+    assert_eq!(out, "6");
+}
+
+/// The view frames of `client` from the start up to the first reveal.
+fn first_deal(client: &Client) -> Vec<Value> {
+    let views: Vec<Value> = client
+        .received
+        .iter()
+        .filter(|f| f["type"] == "view")
+        .cloned()
+        .collect();
+    let end = views
+        .iter()
+        .position(|f| !f["deal"]["reveal"].is_null())
+        .expect("a reveal");
+    views[..=end].to_vec()
+}
+
 #[actix_rt::test]
-async fn the_pages_check_passes_on_a_real_deal_and_catches_forged_reveals() {
+async fn the_pages_check_gives_the_right_words_to_honest_and_forged_deals() {
     if !have_program("node", "Node.js runs the page's own check") {
         return;
     }
@@ -295,59 +283,246 @@ async fn the_pages_check_passes_on_a_real_deal_and_catches_forged_reveals() {
     let me = server.open("panjpar", "computer", Some(json!(1))).await;
     let mut client = server.connect(&me).await;
     let sent = play_adding_numbers(&mut client, &mut rng(8)).await;
-    let frames: Vec<Value> = client
-        .received
-        .iter()
-        .filter(|f| f["type"] == "view")
-        .cloned()
+    let deal = first_deal(&client);
+    let end = deal.len() - 1;
+    let table = me.table.as_str();
+    let honest = page_line(&deal, kept(table, 0, &sent, json!({})), "en");
+    assert!(
+        honest.starts_with("fair|✓ Fair deal: shuffled with your number"),
+        "{honest}"
+    );
+    let persian = page_line(&deal, kept(table, 0, &sent, json!({})), "fa");
+    assert!(persian.starts_with("fair|✓ دست منصفانه"), "{persian}");
+
+    // A chosen order: the first hand the page was shown holds a card the shuffle put in the pile.
+    let reveal = &deal[end]["deal"]["reveal"];
+    let numbers: Vec<Option<String>> = serde_json::from_value(reveal["numbers"].clone()).unwrap();
+    let commitment = deal[end]["deal"]["commitment"].as_str().unwrap();
+    let dealt = chaikhana::table::mix::Stream::new(chaikhana::table::mix::players_key(
+        commitment, &numbers,
+    ))
+    .shuffle(52);
+    let pile_card = (0..52)
+        .find(|&j| reveal["to"][j] == "pile")
+        .map(|j| reveal["cards"][dealt[j]].as_str().unwrap().to_string())
+        .unwrap();
+    let mut chosen = deal.clone();
+    for frame in chosen.iter_mut().take(end) {
+        if let Some(hand) = frame["view"]["hand"].as_array_mut() {
+            if !hand.is_empty() {
+                hand[0] = json!(pile_card);
+            }
+        }
+    }
+    let caught = page_line(&chosen, kept(table, 0, &sent, json!({})), "en");
+    assert!(caught.starts_with("failed|✗ Deal check FAILED"), "{caught}");
+
+    // Two places swapped in the reveal: they no longer hash to the commitment.
+    let mut swapped = deal.clone();
+    let cards = &mut swapped[end]["deal"]["reveal"]["cards"];
+    let (a, b) = (cards[0].clone(), cards[1].clone());
+    cards[0] = b;
+    cards[1] = a;
+    let caught = page_line(&swapped, kept(table, 0, &sent, json!({})), "en");
+    assert!(caught.contains("do not hash to the commitment"), "{caught}");
+
+    // The commitment swapped after the numbers: the page answered another one than the deal came with.
+    let other = "ab".repeat(32);
+    let mut answered_other = HashMap::new();
+    answered_other.insert(other.clone(), "12".repeat(16));
+    let mut before_swap = deal.clone();
+    for frame in before_swap.iter_mut() {
+        if frame["status"] == "waiting" {
+            frame["shuffle"]["commitment"] = json!(other);
+        }
+    }
+    let store = kept(table, 0, &answered_other, json!({ "pending": other }));
+    let line = page_line(&before_swap, store.clone(), "en");
+    assert!(
+        line.starts_with("missing|✗ Not shuffled with your number"),
+        "{line}"
+    );
+    assert!(line.contains("another commitment"), "{line}");
+    // The same page reconnecting after the swap (mid-deal, its number kept in the browser): the same.
+    let reconnected: Vec<Value> = deal[end.min(3)..].to_vec();
+    let line = page_line(&reconnected, store, "en");
+    assert!(line.starts_with("missing|"), "{line}");
+
+    // A page that joined after the shuffle: its own storage knows no number for this deal.
+    let line = page_line(
+        &reconnected,
+        kept(table, 0, &HashMap::new(), json!({})),
+        "en",
+    );
+    assert!(
+        line.starts_with("joined|This page joined after the shuffle"),
+        "{line}"
+    );
+
+    // A deal this page saw begin, never revealed, replaced by another (as after a restart).
+    let left = json!({ "inPlay": { "commitment": "cd".repeat(32), "revealed": false } });
+    let line = page_line(&deal, kept(table, 0, &sent, left), "en");
+    assert!(line.starts_with("replaced|✗ A deal was replaced"), "{line}");
+}
+
+#[actix_rt::test]
+async fn a_number_that_never_arrived_is_not_a_fair_deal_for_its_page() {
+    if !have_program("node", "Node.js runs the page's own check") {
+        return;
+    }
+    // The page drew its number and kept it, but the table never got it: the deal went without it.
+    let server = TestServer::start(|s| s.shuffle_wait_ms = 200);
+    let me = server.open("panjpar", "computer", Some(json!(1))).await;
+    let mut client = server.connect(&me).await;
+    let waiting = client.next_of("view").await;
+    let commitment = waiting["shuffle"]["commitment"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    client.next_of("view").await;
+    client.send(json!({ "type": "resync" })).await;
+    play_against_computer(&mut client, &mut rng(9)).await;
+    let mut lost = HashMap::new();
+    lost.insert(commitment.clone(), "34".repeat(16));
+    let frames: Vec<Value> = first_deal(&client)
+        .into_iter()
+        .map(|mut f| {
+            // As the page saw it: its number sent, so the coming deal showed it in.
+            if f["status"] == "waiting" {
+                f["shuffle"]["contributed"][0] = json!(true);
+            }
+            f
+        })
         .collect();
-    // The first deal, from its waiting frame to its reveal.
-    let end = frames
-        .iter()
-        .position(|f| !f["deal"]["reveal"].is_null())
-        .expect("a reveal");
-    let deal = &frames[..=end];
-    let passed = page_check(deal, &sent, 0);
-    assert!(
-        passed.starts_with("fair|✓ Fair deal: shuffled with your number"),
-        "{passed}"
+    let line = page_line(
+        &frames,
+        kept(&me.table, 0, &lost, json!({ "pending": commitment })),
+        "en",
     );
-    assert!(passed.contains("nobody could choose it alone"), "{passed}");
-
-    // A table that changed its secret after committing to it: caught.
-    let mut forged = deal.to_vec();
-    let other_secret = "77".repeat(32);
-    let reveal = &mut forged[end]["deal"]["reveal"];
-    reveal["shuffle"]["secret"] = json!(other_secret);
-    reveal["shuffle"]["commitment"] = json!(sha256_hex(&other_secret));
-    let caught = page_check(&forged, &sent, 0);
     assert!(
-        caught.starts_with("failed|✗ Deal check FAILED: the table's secret"),
-        "{caught}"
+        line.starts_with("missing|✗ Not shuffled with your number"),
+        "{line}"
     );
+    assert!(line.contains("not among this deal's numbers"), "{line}");
+}
 
-    // A secret that is not the committed one's preimage: caught.
-    let mut forged = deal.to_vec();
-    forged[end]["deal"]["reveal"]["shuffle"]["secret"] = json!("88".repeat(32));
-    assert!(page_check(&forged, &sent, 0).starts_with("failed|"));
+/// Seats friends at a `G` table with a watcher, every seat adding its numbers, and plays to the end of
+/// the first deal; each seat's numbers, the seats' and the watcher's sockets, and the table.
+async fn friends_first_deal<G: Game>(
+    length: Value,
+    seed: u64,
+) -> (String, Vec<Client>, Vec<HashMap<String, String>>, Client) {
+    let server = TestServer::start(|s| s.shuffle_wait_ms = 600_000);
+    let host = server.open(G::NAME, "friends", Some(length)).await;
+    let watch = server.watch_id(&host).await;
+    let mut clients = vec![server.connect(&host).await];
+    for _ in 1..G::SEATS {
+        let (status, answer) = server.join(&host.table).await;
+        assert_eq!(status, 201, "{answer}");
+        clients.push(
+            server
+                .connect(&Seated::from_answer(&host.table, &answer))
+                .await,
+        );
+    }
+    let mut watcher = Client::watch(&server.base, &watch).await.unwrap();
+    let mut rng = rng(seed);
+    let mut sent = vec![HashMap::new(); G::SEATS];
+    // Each seat answers the first deal's commitment; the deal comes with the last number.
+    for (seat, client) in clients.iter_mut().enumerate() {
+        let view = loop {
+            let view = client.next_of("view").await;
+            if view["shuffle"]["commitment"].is_string() {
+                break view;
+            }
+        };
+        answer(client, &view, &mut sent[seat], &mut rng).await;
+    }
+    let mut views = Vec::new();
+    for client in clients.iter_mut() {
+        views.push(loop {
+            let view = client.next_of("view").await;
+            if view["status"] == "playing" {
+                break view;
+            }
+        });
+    }
+    let mut target = views[0]["version"].as_u64().unwrap();
+    while views[0]["status"] == "playing" {
+        let acting: Vec<usize> = (0..clients.len())
+            .filter(|i| !views[*i]["actions"].as_array().unwrap().is_empty())
+            .collect();
+        assert_eq!(acting.len(), 1, "exactly one seat acts");
+        let chosen = choose(&views[acting[0]], &mut rng);
+        clients[acting[0]].send(action(target, "x", &chosen)).await;
+        target += 1;
+        views.clear();
+        for (seat, client) in clients.iter_mut().enumerate() {
+            let view = loop {
+                let view = client.next_of("view").await;
+                if view["version"].as_u64().unwrap() >= target {
+                    break view;
+                }
+            };
+            answer(client, &view, &mut sent[seat], &mut rng).await;
+            views.push(view);
+        }
+    }
+    loop {
+        let frame = watcher.next_of("view").await;
+        if !frame["deal"]["reveal"].is_null() {
+            break;
+        }
+    }
+    (host.table, clients, sent, watcher)
+}
 
-    // A seed not worked out from the numbers: caught.
-    let mut forged = deal.to_vec();
-    forged[end]["deal"]["reveal"]["seed"] = json!("0123456789abcdef");
-    let caught = page_check(&forged, &sent, 0);
-    assert!(caught.contains("seed"), "{caught}");
+async fn honest_friends_deal_checks_from_every_seat_and_a_watcher<G: Game>(
+    length: Value,
+    seed: u64,
+) {
+    let (table, clients, sent, watcher) = friends_first_deal::<G>(length, seed).await;
+    for (seat, client) in clients.iter().enumerate() {
+        let line = page_line(
+            &first_deal(client),
+            kept(&table, seat as u64, &sent[seat], json!({})),
+            "en",
+        );
+        assert!(
+            line.starts_with("fair|✓ Fair deal"),
+            "{} seat {seat}: {line}",
+            G::NAME
+        );
+    }
+    let line = page_line(&first_deal(&watcher), "{}".into(), "en");
+    assert!(
+        line.starts_with("watched|✓ Watched deal checked"),
+        "{} watcher: {line}",
+        G::NAME
+    );
+}
 
-    // Another number in this seat's place: caught.
-    let mut forged = deal.to_vec();
-    forged[end]["deal"]["reveal"]["shuffle"]["contributions"][0] = json!("99".repeat(16));
-    assert!(page_check(&forged, &sent, 0).starts_with("failed|"));
+#[actix_rt::test]
+async fn an_honest_panjpar_deal_checks_from_every_seat_and_a_watcher() {
+    if have_program("node", "Node.js runs the page's own check") {
+        honest_friends_deal_checks_from_every_seat_and_a_watcher::<Panjpar>(json!(1), 21).await;
+    }
+}
 
-    // Two cards swapped in the revealed order: caught by the commitment.
-    let mut forged = deal.to_vec();
-    let order = &mut forged[end]["deal"]["reveal"]["order"];
-    let (a, b) = (order[0].clone(), order[1].clone());
-    order[0] = b;
-    order[1] = a;
-    let caught = page_check(&forged, &sent, 0);
-    assert!(caught.contains("does not match the commitment"), "{caught}");
+#[actix_rt::test]
+async fn an_honest_pishe_pasha_deal_checks_from_every_seat_and_a_watcher() {
+    if have_program("node", "Node.js runs the page's own check") {
+        honest_friends_deal_checks_from_every_seat_and_a_watcher::<PishePasha>(
+            json!("one-deal"),
+            22,
+        )
+        .await;
+    }
+}
+
+#[actix_rt::test]
+async fn an_honest_ganjifa_deal_checks_from_every_seat_and_a_watcher() {
+    if have_program("node", "Node.js runs the page's own check") {
+        honest_friends_deal_checks_from_every_seat_and_a_watcher::<Ganjifa>(json!(3), 23).await;
+    }
 }

@@ -14,6 +14,7 @@ use crate::support::*;
 use chaikhana::cards::Seat;
 use chaikhana::game::Game;
 use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+use chaikhana::table::TableRecord;
 
 fn matches_per_game() -> usize {
     std::env::var("CHAIKHANA_HIDDEN_MATCHES")
@@ -220,4 +221,65 @@ async fn pishe_pasha_frames_hide_the_truth_over_many_matches() {
 #[actix_rt::test]
 async fn ganjifa_frames_hide_the_truth_over_many_matches() {
     many_matches::<Ganjifa>(json!(3), ganjifa_leaks).await;
+}
+
+/// The frames `frames` sent during `deal` of `record` and at its end (up to the next deal).
+fn frames_of_deal<'a>(record: &TableRecord, index: usize, frames: &'a [Value]) -> Vec<&'a Value> {
+    let from = record.deals[index].dealt_at;
+    let until = record.deals.get(index + 1).map_or(u64::MAX, |d| d.dealt_at);
+    frames
+        .iter()
+        .filter(|f| f["type"] == "view")
+        .filter(|f| {
+            f["version"]
+                .as_u64()
+                .is_some_and(|v| v >= from && v < until)
+        })
+        .collect()
+}
+
+#[actix_rt::test]
+async fn a_card_played_face_down_is_never_named_to_a_seat_that_did_not_see_it() {
+    // Ganjifa matches among friends until talafas have gone face down; for every other seat that
+    // never saw such a card in play, no frame names it: not during the deal, not in its reveal.
+    let mut hidden = 0;
+    for seed in 0..40 {
+        let server = TestServer::start(|_| {});
+        let (table, mut clients) = seat_friends(&server, "ganjifa", 3, json!(3)).await;
+        play_among_friends(&mut clients, &mut rng(seed)).await;
+        let record = server.record(&table).await;
+        for (index, deal) in record.deals.iter().enumerate() {
+            let (mut state, _, _) = deal.dealt::<Ganjifa>();
+            for (seat, action, _) in &deal.actions {
+                Ganjifa::apply(
+                    &mut state,
+                    *seat,
+                    &serde_json::from_value(action.clone()).unwrap(),
+                )
+                .unwrap();
+            }
+            let concealed = Ganjifa::concealed_at_end(&state);
+            for (viewer, client) in clients.iter().enumerate() {
+                let seen = Ganjifa::seen_at_end(&state, Some(Seat::new(viewer)));
+                let frames = frames_of_deal(&record, index, &client.received);
+                let text: Vec<String> = frames.iter().map(|f| f.to_string()).collect();
+                assert!(
+                    frames.iter().any(|f| !f["deal"]["reveal"].is_null()),
+                    "a reveal"
+                );
+                for card in concealed.iter().filter(|c| !seen.contains(c)) {
+                    let quoted = format!("\"{card}\"");
+                    assert!(
+                        text.iter().all(|t| !t.contains(&quoted)),
+                        "seat {viewer} was sent {card}, played face down by another"
+                    );
+                    hidden += 1;
+                }
+            }
+        }
+        if hidden > 0 {
+            return;
+        }
+    }
+    panic!("no talafa went face down in 40 matches");
 }

@@ -45,6 +45,7 @@ use crate::game::{
 };
 use crate::games::strong::Budget;
 use crate::matches::MatchLength;
+use pack::{GCard, GSet};
 
 pub use rules::{Action, State};
 pub use view::View;
@@ -101,6 +102,21 @@ impl Game for Ganjifa {
         (state, order)
     }
 
+    fn pack() -> Vec<String> {
+        GSet::PACK.iter().map(|card| card.to_string()).collect()
+    }
+
+    fn dealt_to(setup: &DealSetup, place: usize) -> DealtTo {
+        DealtTo::Seat(rules::dealt_to(rules::roles(setup).0, place))
+    }
+
+    fn deal_ordered(setup: &DealSetup, order: &[usize], secret: u64) -> Option<State> {
+        let pack: Vec<GCard> = GSet::PACK.iter().collect();
+        let cards: Vec<GCard> = order.iter().map(|&i| pack[i]).collect();
+        let (dealer, time) = rules::roles(setup);
+        rules::deal_from(dealer, time, &cards, secret)
+    }
+
     fn to_act(state: &State) -> Option<Seat> {
         state.to_act()
     }
@@ -125,6 +141,16 @@ impl Game for Ganjifa {
     fn concealed_at_end(state: &State) -> Vec<String> {
         Seat::all(Self::SEATS)
             .flat_map(|s| state.face_down[s].iter())
+            .map(|card| card.to_string())
+            .collect()
+    }
+
+    /// What the seat saw in play: every card played face up, its own cards, the burnt ones, and the
+    /// cards dealt face up (everyone saw those, even one later played face down).
+    fn seen_at_end(state: &State, viewer: Option<Seat>) -> Vec<String> {
+        view::visible_to(state, viewer)
+            .union(state.face_up)
+            .iter()
             .map(|card| card.to_string())
             .collect()
     }

@@ -12,7 +12,9 @@ pub mod view;
 mod tests;
 
 use crate::cards::{DealRng, Seat};
-use crate::game::{Bot, BotKind, DealOrder, DealOutcome, DealSetup, Game, RandomBot, RuleError};
+use crate::game::{
+    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
+};
 use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
@@ -41,6 +43,23 @@ impl Game for Panjpar {
         let guesser = setup.rotating_seat(rules::SEATS);
         let order = DealOrder::new(&cards, |i| rules::dealt_to(guesser, i));
         (rules::deal_from(setup, &cards), order)
+    }
+
+    fn pack() -> Vec<String> {
+        crate::cards::deck()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn dealt_to(setup: &DealSetup, place: usize) -> DealtTo {
+        rules::dealt_to(setup.rotating_seat(rules::SEATS), place)
+    }
+
+    fn deal_ordered(setup: &DealSetup, order: &[usize], _secret: u64) -> Option<State> {
+        let deck = crate::cards::deck();
+        let cards: Vec<_> = order.iter().map(|&i| deck[i]).collect();
+        Some(rules::deal_from(setup, &cards))
     }
 
     fn to_act(state: &State) -> Option<Seat> {

@@ -115,6 +115,23 @@ impl Game for PishePasha {
         (State::deal_from(setup, &cards), order)
     }
 
+    fn pack() -> Vec<String> {
+        crate::cards::deck()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn dealt_to(setup: &DealSetup, place: usize) -> DealtTo {
+        DealtTo::Seat(State::dealt_to(setup, place))
+    }
+
+    fn deal_ordered(setup: &DealSetup, order: &[usize], _secret: u64) -> Option<State> {
+        let deck = crate::cards::deck();
+        let cards: Vec<_> = order.iter().map(|&i| deck[i]).collect();
+        Some(State::deal_from(setup, &cards))
+    }
+
     fn to_act(state: &State) -> Option<Seat> {
         state.to_act()
     }
@@ -135,11 +152,21 @@ impl Game for PishePasha {
         state.outcome()
     }
 
-    /// The cards still face down in the stocks: nobody saw them turned.
+    /// The cards still face down in a stock that was never made again from its pile: nobody saw them.
     fn concealed_at_end(state: &State) -> Vec<String> {
         Seat::all(Self::SEATS)
+            .filter(|s| !state.restocked(*s))
             .flat_map(|s| state.stock(s).as_slice().iter())
             .map(|card| card.to_string())
+            .collect()
+    }
+
+    /// Every card turned face up in the deal: both seats saw each of them.
+    fn seen_at_end(state: &State, _viewer: Option<Seat>) -> Vec<String> {
+        let stocks: Vec<String> = Self::concealed_at_end(state);
+        Self::pack()
+            .into_iter()
+            .filter(|card| !stocks.contains(card))
             .collect()
     }
 

@@ -110,6 +110,9 @@ pub struct State {
     logs: BySeat<TurnLog, SEATS>,
     /// Turns begun so far, the first included.
     turns: u32,
+    /// Whether each seat's stock has been made again from its discard pile: every card in it was
+    /// then seen face up before.
+    restocked: BySeat<bool, SEATS>,
 }
 
 impl State {
@@ -197,6 +200,7 @@ impl State {
             suit_piles,
             logs: BySeat::from_fn(TurnLog::new),
             turns: 1,
+            restocked: BySeat([false; SEATS]),
         };
         state.settle();
         state
@@ -213,6 +217,11 @@ impl State {
 
     pub fn phase(&self) -> Phase {
         self.phase
+    }
+
+    /// Whether `seat`'s stock was made again from its pile (its cards were all seen before).
+    pub fn restocked(&self, seat: Seat) -> bool {
+        self.restocked[seat]
     }
 
     pub fn stock(&self, seat: Seat) -> &Stack {
@@ -396,6 +405,7 @@ impl State {
         if self.stocks[me].is_empty() {
             self.stocks[me] = self.piles[me].turned_over();
             self.piles[me] = Stack::EMPTY;
+            self.restocked[me] = true;
             let cards = self.stocks[me].len() as u8;
             self.log(Step::TurnOver { cards });
         }

@@ -7,10 +7,10 @@ use rand::Rng;
 
 use super::super::messages::{ConnId, DealRecord};
 use super::super::seats::Occupant;
-use super::super::{fresh_salt, DealSeal, RefusalCode, Shuffle, ShuffleRefused, TableRefusal};
+use super::super::{deal_fair, RefusalCode, Shuffle, ShuffleRefused, TableRefusal};
 use super::{Effect, Status, TableCore, Then, Timer, PAUSED};
-use crate::cards::{deal_rng, Seat};
-use crate::game::Game;
+use crate::cards::Seat;
+use crate::game::{DealSetup, Game};
 use crate::matches::Match;
 use crate::metrics::metrics;
 use crate::protocol::ClientMsg;
@@ -97,7 +97,14 @@ impl<G: Game> TableCore<G> {
 
     /// Starts a new match at the same table.
     pub(super) fn rematch(&mut self) {
-        self.matchup = Match::new(self.length, G::SEATS, &mut self.rng);
+        // The new match's first seat was drawn when the last one ended, and committed to with the
+        // coming deal (see `accepted`).
+        let coming = self.shuffle.setup();
+        self.matchup = if coming.index == 0 {
+            Match::starting_with(self.length, G::SEATS, coming.first)
+        } else {
+            Match::new(self.length, G::SEATS, &mut self.rng)
+        };
         // The record keeps the match in play: a table rematching for hours keeps only this match's
         // actions.
         self.record.clear();
@@ -110,6 +117,16 @@ impl<G: Game> TableCore<G> {
     pub(super) fn deal_next(&mut self) {
         if self.shuffle_wait.is_some() {
             return;
+        }
+        // A rematch changes who deals first, and with it where the places go: the table commits
+        // afresh, before any number for the deal is taken.
+        let setup = self.matchup.next_deal();
+        if self.shuffle.setup() != setup {
+            self.shuffle = Shuffle::new::<G>(setup);
+            if !self.policy.shuffle_wait.is_zero() {
+                self.version += 1;
+                self.commit(Then::Show);
+            }
         }
         if self.policy.shuffle_wait.is_zero() || self.everyone_contributed() {
             return self.deal_now();
@@ -162,21 +179,40 @@ impl<G: Game> TableCore<G> {
     pub(super) fn start_deal(&mut self) {
         self.ready.fill(false);
         let setup = self.matchup.next_deal();
-        let shuffle = std::mem::replace(&mut self.shuffle, Shuffle::new(G::SEATS));
-        let (seed, shuffle) = shuffle.seal();
-        let (state, order) = G::deal_in_order(&setup, &mut deal_rng(seed));
-        let salt = fresh_salt();
+        let next = DealSetup {
+            index: setup.index + 1,
+            ..setup
+        };
+        let shuffle = std::mem::replace(&mut self.shuffle, Shuffle::new::<G>(next));
+        let fair = if shuffle.setup() == setup {
+            shuffle.into_record()
+        } else {
+            // Only a table dealing without waiting for numbers gets here after a rematch.
+            Shuffle::new::<G>(setup).into_record()
+        };
+        let (state, _, seal) = deal_fair::<G>(&setup, &fair);
         self.state = Some(state);
-        self.seal = Some(DealSeal::new(order, &salt, shuffle.clone()));
+        self.seal = Some(seal);
         self.version += 1;
         self.record.push(DealRecord {
             setup,
-            seed,
-            salt,
-            shuffle,
+            seed: 0,
+            fair: Some(fair),
             dealt_at: self.version,
             actions: Vec::new(),
         });
+    }
+
+    /// The setup of the deal the coming shuffle is for: the next one once the deal in play has ended.
+    pub(super) fn coming_setup(&self) -> DealSetup {
+        let setup = self.matchup.next_deal();
+        match &self.state {
+            Some(state) if G::outcome(state).is_none() => DealSetup {
+                index: setup.index + 1,
+                ..setup
+            },
+            _ => setup,
+        }
     }
 
     /// After every accepted change: show the computers, send every seat its view, and wake the next
@@ -331,6 +367,10 @@ impl<G: Game> TableCore<G> {
         if let Some(outcome) = self.state.as_ref().and_then(G::outcome) {
             self.matchup.record(&outcome);
             if self.matchup.winners().is_some() {
+                // A rematch deals next: its first seat is drawn now, so that the coming deal's
+                // commitment (where its places go) is shown before any number for it is sent.
+                let first = Seat::new(self.rng.gen_range(0..G::SEATS));
+                self.shuffle = Shuffle::new::<G>(DealSetup { index: 0, first });
                 metrics()
                     .matches_finished
                     .with_label_values(&[G::NAME])

@@ -3,11 +3,11 @@
 
 use super::super::messages::DealRecord;
 use super::super::seats::{Level, Occupant};
-use super::super::snapshot::{SeatRecord, Snapshot, SnapshotOf, FORMAT};
-use super::super::{DealSeal, TableId};
+use super::super::snapshot::{Coming, SeatRecord, Snapshot, SnapshotOf, FORMAT};
+use super::super::{DealSeal, Shuffle, TableId};
 use super::{Change, Clock, TableCore, TablePolicy};
-use crate::cards::{deal_rng, Seat};
-use crate::game::{DealOrder, Game};
+use crate::cards::Seat;
+use crate::game::Game;
 use crate::matches::Match;
 
 /// What the store holds of a table, as the table was when it was stored: everything a snapshot holds
@@ -60,6 +60,7 @@ impl<G: Game> TableCore<G> {
             names: self.names.clone(),
             away: self.away_times(),
             given_away: self.given_away.clone(),
+            coming: Some(self.coming()),
         }
     }
 
@@ -77,11 +78,20 @@ impl<G: Game> TableCore<G> {
             names: &self.names,
             away: self.away_times(),
             given_away: &self.given_away,
+            coming: Some(self.coming()),
         }
         .to_json();
         Change::Whole {
             game: G::NAME,
             json,
+        }
+    }
+
+    /// The coming deal's secret and setup, for a snapshot.
+    fn coming(&self) -> Coming {
+        Coming {
+            secret: self.shuffle.secret().to_string(),
+            setup: self.shuffle.setup(),
         }
     }
 
@@ -194,9 +204,8 @@ impl<G: Game> TableCore<G> {
             .collect::<Result<Vec<_>, _>>()?;
         let (state, seal) = match record.last() {
             Some(deal) => {
-                let (state, order) = replay::<G>(deal, snapshot.version, &mut seats)?;
-                let seal = DealSeal::new(order, &deal.salt, deal.shuffle.clone());
-                (Some(state), Some(seal))
+                let (state, seal) = replay::<G>(deal, snapshot.version, &mut seats)?;
+                (Some(state), seal)
             }
             None => (None, None),
         };
@@ -214,6 +223,12 @@ impl<G: Game> TableCore<G> {
         );
         table.state = state;
         table.seal = seal;
+        // The coming deal keeps the secret its pages answered (a snapshot from before fair deals
+        // has none: the table has just drawn a fresh one).
+        table.shuffle = match snapshot.coming {
+            Some(coming) => Shuffle::with_secret::<G>(coming.secret, coming.setup),
+            None => Shuffle::new::<G>(table.coming_setup()),
+        };
         for (name, kept) in table.names.iter_mut().zip(snapshot.names) {
             *name = kept;
         }
@@ -223,13 +238,13 @@ impl<G: Game> TableCore<G> {
 }
 
 /// The deal's state after its recorded actions, shown to the computer players on the way, and the
-/// deal's order.
+/// deal's seal (none for a deal stored before fair deals).
 fn replay<G: Game>(
     deal: &DealRecord<G::Action>,
     version: u64,
     seats: &mut [Occupant<G>],
-) -> Result<(G::State, DealOrder), String> {
-    let (mut state, order) = G::deal_in_order(&deal.setup, &mut deal_rng(deal.seed));
+) -> Result<(G::State, Option<DealSeal>), String> {
+    let (mut state, _, seal) = deal.dealt::<G>();
     let show = |state: &G::State, seats: &mut [Occupant<G>]| {
         for (i, occupant) in seats.iter_mut().enumerate() {
             if let Occupant::Computer(bot) = occupant {
@@ -248,7 +263,7 @@ fn replay<G: Game>(
             .map_err(|e| format!("a recorded action is refused on replay: {e}"))?;
         show(&state, seats);
     }
-    Ok((state, order))
+    Ok((state, seal))
 }
 
 #[cfg(test)]
@@ -298,7 +313,7 @@ mod tests {
             let (mut original, mut copy) = (table, rebuilt);
             let more = original.state.as_ref().map_or(0, |_| 30);
             for table in [&mut original, &mut copy] {
-                let mut rng = deal_rng(seed + 100);
+                let mut rng = crate::cards::deal_rng(seed + 100);
                 for _ in 0..more {
                     let Some(seat) = table.state.as_ref().and_then(G::to_act) else {
                         break;

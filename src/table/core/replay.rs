@@ -12,7 +12,7 @@ use super::super::messages::{ConnId, DealRecord};
 use super::super::{DealSeal, RefusalCode, RevealTo, TableRefusal};
 use super::views::raw;
 use super::TableCore;
-use crate::cards::{deal_rng, Seat};
+use crate::cards::Seat;
 use crate::game::Game;
 use crate::outbox::Frame;
 
@@ -81,7 +81,7 @@ impl<G: Game> TableCore<G> {
         let Replayed { state, seal, ended } = replayed::<G>(record, step)?;
         // The reveal is the one sent at the deal's end: what stayed secret is worked out from the
         // deal as it ended, not as it stood at this step.
-        let concealed = G::concealed_at_end(&ended);
+        let seen = (!G::concealed_at_end(&ended).is_empty()).then(|| G::seen_at_end(&ended, seat));
         let table = raw(&seat.map(|_| &self.id));
         let seats = raw(&self.seat_infos());
         let matchup = raw(&MatchInfo {
@@ -89,10 +89,13 @@ impl<G: Game> TableCore<G> {
             winners: None,
         });
         // The deal has ended: its seal and reveal are what every seat was sent at its end.
-        let reveal = raw(&seal.shown(Some(RevealTo {
-            viewer: seat,
-            concealed: &concealed,
-        })));
+        let reveal = match &seal {
+            Some(seal) => raw(&seal.shown(Some(RevealTo {
+                viewer: seat,
+                seen: seen.as_deref(),
+            }))),
+            None => raw(&()),
+        };
         let (by, action) = match step.checked_sub(1).map(|i| &record.actions[i]) {
             Some((by, action, _)) => (Some(*by), Some(action)),
             None => (None, None),
@@ -168,7 +171,8 @@ impl<G: Game> TableCore<G> {
 struct Replayed<G: Game> {
     /// The deal as it stood at the step asked for.
     state: G::State,
-    seal: DealSeal,
+    /// None for a deal stored before fair deals.
+    seal: Option<DealSeal>,
     /// The deal as it ended.
     ended: G::State,
 }
@@ -181,7 +185,7 @@ fn replayed<G: Game>(
     step: usize,
 ) -> Result<Replayed<G>, TableRefusal> {
     let bad_record = |message: String| TableRefusal::new(RefusalCode::BadRecord, message);
-    let (mut state, order) = G::deal_in_order(&record.setup, &mut deal_rng(record.seed));
+    let (mut state, _, seal) = record.dealt::<G>();
     let mut at_step = (step == 0).then(|| state.clone());
     for (done, (seat, action, _)) in record.actions.iter().enumerate() {
         G::apply(&mut state, *seat, action).map_err(|e| bad_record(e.message))?;
@@ -191,7 +195,7 @@ fn replayed<G: Game>(
     }
     Ok(Replayed {
         state: at_step.unwrap_or_else(|| state.clone()),
-        seal: DealSeal::new(order, &record.salt, record.shuffle.clone()),
+        seal,
         ended: state,
     })
 }
@@ -223,7 +227,7 @@ mod tests {
             crate::table::Level::Standard,
             Token::random().hash(),
         );
-        let mut rng = deal_rng(seed);
+        let mut rng = crate::cards::deal_rng(seed);
         table.start_deal();
         let mut seen = vec![views::<G>(table.state.as_ref().unwrap())];
         assert_eq!(

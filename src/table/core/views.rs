@@ -226,13 +226,13 @@ impl<G: Game> TableCore<G> {
                 self.written.deal[seat.map_or(G::SEATS, Seat::index)].json(
                     |(was, ended_then)| was == commitment && *ended_then == ended,
                     || {
-                        let concealed = match state {
-                            Some(state) if ended => G::concealed_at_end(state),
-                            _ => Vec::new(),
-                        };
+                        let seen = state.as_ref().filter(|_| ended).and_then(|state| {
+                            let concealed = G::concealed_at_end(state);
+                            (!concealed.is_empty()).then(|| G::seen_at_end(state, seat))
+                        });
                         let json = raw(&seal.shown(ended.then_some(RevealTo {
                             viewer: seat,
-                            concealed: &concealed,
+                            seen: seen.as_deref(),
                         })));
                         ((commitment.to_string(), ended), json)
                     },

@@ -6,6 +6,7 @@
 import { seatName } from "./social.js";
 import { backElement, cardElement } from "./cards.js";
 import { gbackElement, gcardElement } from "./gcards.js";
+import { dealtOrder } from "./verify.js";
 
 const WORDS = {
   en: {
@@ -72,19 +73,25 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
   /** Each destination of the deal's cards in its reveal (a seat, or Panjpar's trump and pile),
    * with the cards it was dealt in order, drawn as on the boards. */
   function wholeDeal(frame) {
-    const reveal = frame.deal?.reveal;
     const panel = document.createElement("div");
     panel.className = "replay-whole";
     panel.id = "replay-whole";
-    if (!reveal) return panel;
+    if (!frame.deal?.reveal) return panel;
+    // The dealt order is the players' shuffle of the revealed order, worked out here (verify.js).
+    dealtOrder(frame.deal).then((places) => fillWhole(panel, frame, places));
+    return panel;
+  }
+
+  /** The panel's groups: each destination's cards in the order dealt, a hidden place as a back. */
+  function fillWhole(panel, frame, places) {
     const w = words();
     const groups = new Map();
-    reveal.order.forEach((code, i) => {
+    for (const { card, to } of places) {
       // A place the reveal keeps from this seat (a card played face down, one left in a stock).
-      const to = code === null ? "secret" : String(reveal.to[i]);
-      if (!groups.has(to)) groups.set(to, []);
-      groups.get(to).push(code);
-    });
+      const key = card === null ? "secret" : String(to);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(card);
+    }
     for (const [to, codes] of groups) {
       const seat = Number(to);
       const title = Number.isInteger(seat)
@@ -109,7 +116,6 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
       group.append(heading, row);
       panel.append(group);
     }
-    return panel;
   }
 
   const words = () => WORDS[lang()] || WORDS.en;

@@ -545,6 +545,7 @@ async function start() {
       if (board && lastFrame && !replay.on) draw(lastFrame);
       replay.relabel();
       voice.redraw();
+      dealCheck.repeat();
     });
   }
   say(WORDS[lang].joining);

@@ -1,104 +1,240 @@
-// Fair and verifiable deals (the scheme is explained on /fair). Before each deal the table commits to
-// a secret of its own (its SHA-256 comes in every frame as `shuffle.commitment`); this page adds a
-// random number of its own to it, drawn here, and keeps it. The deal's seed comes from the secret and
-// every seat's number. Each place of the shuffled order is committed to on its own (`deal.commitment`).
-// Once the deal ends the table shows its secret, the numbers and every place this seat may learn; this
-// checks, in the browser, that the places hash to the commitment sent before play, that no card comes
-// twice, that the cards this seat was shown as its own were dealt to it, that the secret is the one
-// committed to before this page sent its number, and that the seed came from this page's number. It
-// draws nothing of the game: it only compares.
+// Fair deals, checked by the page itself (the scheme is on /fair and in docs/fair.md). Before a deal
+// the table commits to its own order of the pack (`shuffle.commitment`); this page answers with a
+// random number of its own, kept in the browser per table, seat and commitment. The cards are dealt
+// from the players' shuffle of that order, which this page works out itself from the commitment and
+// every seat's number. Once the deal ends it checks, from the reveal, that the places hash to the
+// commitment, that its number is among the numbers, and that every card it saw face up was where the
+// shuffle put it. Nothing here needs a page: Node.js runs it in the tests.
 
-const WORDS = {
-  en: {
-    verified: "✓ Deal verified",
-    fair: "✓ Fair deal: shuffled with your number",
-    verifiedTitle: "The revealed deal matches the commitment this table sent before the deal was played",
-    fairTitle: "This deal was shuffled with your number; nobody could choose it alone. ",
-    lateNumber: "Your number came after this deal was shuffled, so it was shuffled from the table's secret and the other numbers. ",
-    skipped: (seats) => `No number came from ${seats} (a computer, or a page that did not answer in time). `,
-    ownChecked: "Every card you were dealt is where it says.",
-    ownUnseen: "Your own cards could not all be checked, as this page did not see the whole deal.",
-    failed: "✗ Deal check FAILED: ",
-    badHash: "the revealed deal does not match the commitment sent before play.",
-    repeated: "the revealed order lists a card twice.",
-    notDealt: (card) => `you were shown ${card}, which the revealed order did not deal to you.`,
-    badSecret: "the table's secret is not the one it committed to before the deal.",
-    badSeed: "the deal's seed was not worked out from the secret and the numbers.",
-    notYours: "the number shown as yours is not the one this page sent.",
-    noCrypto: "This browser cannot compute SHA-256 here (a secure page is needed), so the deal was not checked.",
-    how: "How this works",
-  },
-  fa: {
-    verified: "✓ دست بررسی شد",
-    fair: "✓ دست منصفانه: با عدد شما بُر خورد",
-    verifiedTitle: "دست آشکارشده با تعهدی که میز پیش از بازی فرستاده بود یکی است",
-    fairTitle: "این دست با عدد شما بُر خورد؛ هیچ‌کس به‌تنهایی نمی‌توانست آن را انتخاب کند. ",
-    lateNumber: "عدد شما پس از بُر خوردن این دست رسید، پس این دست با راز میز و عددهای دیگر بُر خورد. ",
-    skipped: (seats) => `از ${seats} عددی نرسید (رایانه، یا صفحه‌ای که به‌موقع پاسخ نداد). `,
-    ownChecked: "هر برگی که به شما داده شد همان‌جاست که می‌گوید.",
-    ownUnseen: "برگ‌های خودتان همه بررسی نشد، چون این صفحه همهٔ دست را ندیده است.",
-    failed: "✗ بررسی دست ناموفق بود: ",
-    badHash: "دست آشکارشده با تعهد پیش از بازی نمی‌خواند.",
-    repeated: "در ترتیب آشکارشده یک برگ دو بار آمده است.",
-    notDealt: (card) => `برگ ${card} به شما نشان داده شد، ولی در ترتیب آشکارشده به شما داده نشده است.`,
-    badSecret: "راز میز همانی نیست که پیش از دست به آن متعهد شده بود.",
-    badSeed: "بذر این دست از راز و عددها به دست نیامده است.",
-    notYours: "عددی که به نام شما آمده همانی نیست که این صفحه فرستاد.",
-    noCrypto: "این مرورگر اینجا نمی‌تواند SHA-256 را حساب کند (صفحهٔ امن لازم است)، پس دست بررسی نشد.",
-    how: "این چگونه کار می‌کند",
-  },
-};
+import { WORDS } from "./verify-words.js";
 
-/** The hex SHA-256 of a string, or null where the browser offers no SubtleCrypto. */
+/** SHA-256 of bytes, or null where the browser offers no SubtleCrypto (a page that is not secure). */
+async function digest(bytes) {
+  if (!globalThis.crypto?.subtle) return null;
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/** The hex SHA-256 of a text, or null without SubtleCrypto. */
 export async function sha256(text) {
-  if (!globalThis.crypto || !crypto.subtle) return null;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const d = await digest(new TextEncoder().encode(text));
+  return d && hex(d);
 }
 
-/** The seed the table's secret and the seats' numbers give, as 16 hex digits (see table::shuffle). */
-export async function seedFrom(secret, contributions) {
-  const digest = await sha256(`chaikhana-shuffle|${secret}|${contributions.map((c) => c || "").join(",")}`);
-  return digest && digest.slice(0, 16);
+/** SHA-256 in counter mode under a 32-byte key, read as big-endian 32-bit words (see docs/fair.md). */
+export class Stream {
+  constructor(key) {
+    this.key = key;
+    this.counter = 0;
+    this.block = null;
+    this.used = 32;
+  }
+
+  static async of(text) {
+    return new Stream(await digest(new TextEncoder().encode(text)));
+  }
+
+  async word() {
+    if (this.used === 32) {
+      const input = new Uint8Array(36);
+      input.set(this.key);
+      new DataView(input.buffer).setUint32(32, this.counter);
+      this.block = await digest(input);
+      this.counter += 1;
+      this.used = 0;
+    }
+    const word = new DataView(this.block.buffer).getUint32(this.used);
+    this.used += 4;
+    return word;
+  }
+
+  /** A number below m, each as likely: words at or above the last whole multiple of m are skipped. */
+  async below(m) {
+    const limit = 2 ** 32 - (2 ** 32 % m);
+    for (;;) {
+      const word = await this.word();
+      if (word < limit) return word % m;
+    }
+  }
+
+  /** The next Fisher–Yates shuffle of n places: the place each new place takes its card from. */
+  async shuffle(n) {
+    const places = [...Array(n).keys()];
+    for (let i = n - 1; i > 0; i -= 1) {
+      const j = await this.below(i + 1);
+      [places[i], places[j]] = [places[j], places[i]];
+    }
+    return places;
+  }
 }
 
-/** The commitment a reveal's places give: each shown place hashed, each hidden one as given. */
+/** The players' stream of a deal: keyed by its commitment and every seat's number, in seat order. */
+export function playersStream(commitment, numbers) {
+  return Stream.of(`chaikhana-deal|${commitment}|${numbers.map((n) => n || "").join(",")}`);
+}
+
+/** The commitment a reveal gives: each shown place's leaf worked out, each hidden one as sent. */
 export async function commitmentOf(reveal) {
   const leaves = [];
-  for (let i = 0; i < reveal.order.length; i += 1) {
-    if (reveal.order[i] === null) leaves.push(reveal.hidden[i]);
-    else leaves.push(await sha256(`${i}|${reveal.order[i]}|${reveal.to[i]}|${reveal.salts[i]}`));
+  for (let i = 0; i < reveal.cards.length; i += 1) {
+    if (reveal.cards[i] === null) leaves.push(reveal.leaves[i]);
+    else leaves.push(await sha256(`${i}|${reveal.cards[i]}|${reveal.salts[i]}`));
   }
-  return sha256(leaves.join(","));
+  return sha256(`${leaves.join(",")}|${reveal.to.join(",")}`);
+}
+
+/** Each round of the players' shuffle as the table's place at every dealt place; the last dealt. */
+export async function dealtRounds(commitment, reveal) {
+  const stream = await playersStream(commitment, reveal.numbers);
+  const n = reveal.cards.length;
+  let dealt = [...Array(n).keys()];
+  const rounds = [];
+  for (let r = 0; r < reveal.rounds; r += 1) {
+    const shuffle = await stream.shuffle(n);
+    dealt = shuffle.map((j) => dealt[j]);
+    rounds.push(dealt);
+  }
+  return rounds;
+}
+
+/** The deal as dealt, for the replay's panel: each dealt place's card (null when hidden) and where it went. */
+export async function dealtOrder(sealed) {
+  const rounds = await dealtRounds(sealed.commitment, sealed.reveal);
+  const dealt = rounds[rounds.length - 1] || [];
+  return dealt.map((i, j) => ({ card: sealed.reveal.cards[i], to: sealed.reveal.to[j] }));
+}
+
+/** Whether an earlier round of a Ganjifa deal was void (a hand with no Mir), as far as the reveal shows. */
+function plausiblyVoid(reveal, dealt) {
+  const isMir = (card) => card !== null && card.startsWith("M");
+  const allMirsShown = reveal.cards.filter(isMir).length === 8;
+  const seats = [...new Set(reveal.to)];
+  return seats.some((seat) => {
+    const places = dealt.filter((_, j) => reveal.to[j] === seat);
+    const hasMir = places.some((i) => isMir(reveal.cards[i]));
+    const unknown = places.some((i) => reveal.cards[i] === null);
+    return !hasMir && (allMirsShown || !unknown);
+  });
+}
+
+/**
+ * The verdict on one ended deal, from what this page saw: `{ state, why }`, `state` being "fair",
+ * "missing", "joined", "watched", "replaced", "failed" or "unchecked", and `why` a key of WORDS with
+ * its argument. `page` says: `seat` (null for a watcher), `mine` (the number this page sent for this
+ * commitment, if any), `swapped` (its number answered another commitment), `replaced` (a deal it saw
+ * was never revealed), `seen` (each card seen face up, with the seat or place it was dealt to, or
+ * null when not known, by card), `start` (the hand it was first shown, when it saw the deal begin) and `game`.
+ */
+export async function judge(sealed, page) {
+  const { reveal, commitment } = sealed;
+  const fail = (why, arg) => ({ state: "failed", why, arg });
+  const leaves = await commitmentOf(reveal);
+  if (leaves === null) return { state: "unchecked", why: "noCrypto" };
+  if (leaves !== commitment) return fail("badHash");
+  const shown = reveal.cards.filter((c) => c !== null);
+  if (new Set(shown).size !== shown.length) return fail("repeated");
+  const rounds = await dealtRounds(commitment, reveal);
+  if (rounds.length === 0) return fail("badHash");
+  const dealt = rounds[rounds.length - 1];
+  for (const earlier of rounds.slice(0, -1)) {
+    if (!plausiblyVoid(reveal, earlier)) return fail("notVoid");
+  }
+  const placeOf = new Map(dealt.map((i, j) => [reveal.cards[i], j]));
+  for (const [card, from] of Object.entries(page.seen)) {
+    const j = placeOf.get(card);
+    if (j === undefined) return fail("unshown", card);
+    if (from !== null && String(reveal.to[j]) !== String(from)) return fail("notDealt", card);
+  }
+  if (page.start && page.seat !== null) {
+    const dealtToMe = dealt
+      .map((i, j) => [reveal.cards[i], reveal.to[j]])
+      .filter(([, to]) => to === page.seat)
+      .map(([card]) => card);
+    const start = new Set(page.start);
+    if (dealtToMe.length !== start.size || dealtToMe.some((c) => !start.has(c))) return fail("notYourHand");
+  }
+  if (page.seat === null) return { state: "watched", why: "watched" };
+  if (page.replaced) return { state: "replaced", why: "replaced" };
+  if (page.swapped) return { state: "missing", why: "swapped" };
+  if (!page.mine) return { state: "joined", why: "joined" };
+  const theirs = reveal.numbers[page.seat];
+  if (theirs === null || theirs === undefined) return { state: "missing", why: "dropped" };
+  if (theirs !== page.mine) return { state: "missing", why: "notYours" };
+  return { state: "fair", why: "fair" };
+}
+
+/** The cards a view shows face up, each with where it was dealt when that is certain (else null). */
+function cardsShown(frame, first, whole = false, rebuilt = new Set()) {
+  const view = frame.view;
+  const seen = [];
+  if (!view) return seen;
+  const add = (card, from = null) => card && seen.push([card, from]);
+  const all = (cards, from = null) => (cards || []).forEach((c) => add(c, from));
+  if (frame.game === "ganjifa") {
+    // Nothing is drawn in Ganjifa: a card in a hand or played from one was dealt to it.
+    all(view.hand, frame.seat ?? null);
+    (view.face_up || []).forEach((cards, s) => all(cards, s));
+    for (const trick of [view.trick, view.last_trick]) (trick?.cards || []).forEach((cards, s) => all(cards, s));
+    all(view.played);
+  } else if (frame.game === "panjpar") {
+    all(view.hand, first ? frame.seat : null);
+    add(view.trump_card, "trump");
+    (view.hands_shown || []).forEach((cards) => all(cards));
+    for (const battle of [view.battle, view.last_battle]) {
+      if (battle) JSON.stringify(battle).match(/"(10|[2-9JQKA])[SHDC]"/g)?.forEach((m) => add(m.slice(1, -1)));
+    }
+  } else if (frame.game === "pishe-pasha") {
+    // A card turned from a stock came from the stock that seat was dealt, until that stock is first
+    // rebuilt from its discard pile: certain only for a page that saw every frame since the deal began.
+    for (const log of [view.last_turn, view.this_turn]) {
+      for (const step of log?.steps || []) {
+        if (step.step === "turn-over") rebuilt.add(log.seat);
+        const fromStock = step.from === "stock" && whole && !rebuilt.has(log.seat);
+        add(step.card, fromStock ? log.seat : null);
+      }
+    }
+    add(view.turned);
+    for (const pile of view.piles || []) add(pile?.top);
+  }
+  return seen;
+}
+
+/** Adds cards seen to `seen` (card → where it was dealt, or null): a place once known is kept. */
+function note(seen, cards) {
+  for (const [card, from] of cards) {
+    if (seen[card] === undefined || seen[card] === null) seen[card] = from;
+  }
+}
+
+/** The part of the browser's storage a page keeps for one table and seat. */
+class Kept {
+  constructor(store, key) {
+    this.store = store;
+    this.key = key;
+    let kept = null;
+    try {
+      kept = JSON.parse(store?.getItem(key) || "null");
+    } catch (_) {
+      kept = null;
+    }
+    this.data = kept || { answered: {}, pending: null, inPlay: null, seen: {}, start: null };
+  }
+
+  save() {
+    // Only the last few commitments answered are worth keeping.
+    const answered = Object.entries(this.data.answered);
+    if (answered.length > 4) this.data.answered = Object.fromEntries(answered.slice(-4));
+    try {
+      this.store?.setItem(this.key, JSON.stringify(this.data));
+    } catch (_) {
+      // A browser that keeps nothing still plays; after a reload it says it joined after the shuffle.
+    }
+  }
 }
 
 /** 16 random bytes from the browser, as 32 hex digits. */
-function freshNumber() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** The cards a frame shows as this seat's own, as dealt to it (read from the view, never worked out). */
-function ownCardsShown(frame, deal) {
-  const view = frame.view;
-  if (!view) return [];
-  if (frame.game === "pishe-pasha") {
-    // Cards turned from this seat's stock, until its stock is first rebuilt from its discard pile.
-    const cards = [];
-    for (const log of [view.last_turn, view.this_turn]) {
-      if (!log || log.seat !== frame.seat) continue;
-      for (const step of log.steps) {
-        if (step.step === "turn-over") deal.stockRebuilt = true;
-        if (!deal.stockRebuilt && step.from === "stock" && step.card) cards.push(step.card);
-      }
-    }
-    return cards;
-  }
-  // Panjpar and Ganjifa: the first hand the deal showed this seat (before any draw or play).
-  if (deal.handTaken || !Array.isArray(view.hand) || view.hand.length === 0) return [];
-  deal.handTaken = true;
-  return view.hand;
-}
+const freshNumber = () => hex(crypto.getRandomValues(new Uint8Array(16)));
 
 export class DealCheck {
   /** `mark` shows the result; `send` sends a frame on the table's socket (none for a watcher). */
@@ -107,106 +243,105 @@ export class DealCheck {
     this.lang = lang;
     this.send = send;
     this.store = store;
-    this.deal = null;
+    this.kept = null;
     this.lastVersion = null;
-    // The coming deal's shuffle commitment in the last frame: the one the next deal must reveal.
-    this.lastShuffle = null;
-    this.numbers = new Map();
+    this.checked = null;
+    this.verdict = null;
   }
 
-  /** Follows one view frame: a new commitment starts a deal; a reveal is checked once. */
+  keptFor(frame) {
+    const key = `chaikhana-fair:${frame.table || "watching"}:${frame.seat ?? "watcher"}`;
+    if (!this.kept || this.kept.key !== key) this.kept = new Kept(frame.seat === null || frame.seat === undefined ? null : this.store, key);
+    return this.kept;
+  }
+
+  /** Follows one view frame: answers the coming deal's commitment, notes what it shows, checks a reveal. */
   async follow(frame) {
-    const sealed = frame.deal;
     const continuous = this.lastVersion !== null && frame.version === this.lastVersion + 1;
     this.lastVersion = frame.version;
-    const shuffledBy = this.lastShuffle;
-    if (frame.shuffle) this.lastShuffle = frame.shuffle.commitment;
-    this.contribute(frame);
-    if (!sealed) return;
-    if (!this.deal || this.deal.commitment !== sealed.commitment) {
-      // Seen from its start when the frame before it was the previous deal's, or this is the first deal.
+    const kept = this.keptFor(frame);
+    const data = kept.data;
+    this.answer(frame, kept);
+    const sealed = frame.deal;
+    if (!sealed?.commitment) return;
+    if (data.inPlay?.commitment !== sealed.commitment) {
+      const replaced = Boolean(data.inPlay && !data.inPlay.revealed && frame.seat !== null && frame.seat !== undefined);
+      const swapped = Boolean(data.pending && data.pending !== sealed.commitment && !data.answered[sealed.commitment]);
       const fromStart = frame.version === 1 || continuous;
-      this.deal = { commitment: sealed.commitment, seen: new Set(), whole: fromStart, checked: false, shuffle: fromStart ? shuffledBy : null };
-      this.show("", "");
-    } else if (!continuous) {
-      this.deal.whole = false;
+      data.inPlay = { commitment: sealed.commitment, revealed: false, replaced, swapped, fromStart };
+      data.pending = null;
+      data.seen = {};
+      data.start = null;
+      this.verdict = null;
+      this.show(replaced ? this.words().replacedNow : "", replaced ? "replaced" : "");
     }
-    const deal = this.deal;
-    if (deal.whole && !sealed.reveal) {
-      for (const card of ownCardsShown(frame, deal)) deal.seen.add(card);
+    const deal = data.inPlay;
+    if (!sealed.reveal) {
+      // Seen whole: every frame since the deal began, one version after another.
+      deal.whole = deal.whole === undefined ? deal.fromStart : deal.whole && continuous;
+      // Panjpar's first hand (shown once the trump colour is called), before any draw. A Ganjifa
+      // hand is checked card by card (nothing is drawn), a Pishe Pasha seat holds no hand.
+      const hand = frame.view?.hand;
+      const first = deal.whole && data.start === null && frame.game === "panjpar" && hand?.length > 0;
+      if (first) data.start = hand;
+      const rebuilt = new Set(deal.rebuilt || []);
+      note(data.seen, cardsShown(frame, first, deal.whole, rebuilt));
+      deal.rebuilt = [...rebuilt];
+      kept.save();
+      return;
     }
-    if (sealed.reveal && !deal.checked) {
-      deal.checked = true;
-      await this.check(frame, sealed.commitment, sealed.reveal, deal);
-    }
+    if (this.checked === sealed.commitment) return this.repeat();
+    this.checked = sealed.commitment;
+    note(data.seen, cardsShown(frame, false));
+    deal.revealed = true;
+    kept.save();
+    const seat = frame.seat ?? null;
+    this.verdict = await judge(sealed, {
+      seat,
+      mine: seat === null ? null : data.answered[sealed.commitment] || null,
+      swapped: deal.swapped,
+      replaced: deal.replaced,
+      seen: data.seen,
+      start: data.start,
+      game: frame.game,
+    });
+    this.repeat();
   }
 
-  /** Adds this page's number to the coming deal's shuffle, once, and keeps it for the check. */
-  contribute(frame) {
+  /** Adds this page's number to the coming deal's shuffle, once per commitment (again after a reconnect
+   * if the table lost it), and keeps it for the check. */
+  answer(frame, kept) {
     const shuffle = frame.shuffle;
-    if (!shuffle || frame.seat === null || frame.seat === undefined) return;
+    if (!shuffle?.commitment || frame.seat === null || frame.seat === undefined) return;
     if (!this.send || !globalThis.crypto?.getRandomValues) return;
-    const key = `chaikhana-shuffle:${shuffle.commitment}`;
-    if (shuffle.contributed[frame.seat] || this.remembered(key)) return;
-    const value = freshNumber();
-    try {
-      this.store?.setItem(key, value);
-    } catch (_) {
-      // A browser that keeps nothing still plays; its number is then not checked after the deal.
+    if (shuffle.contributed[frame.seat]) return;
+    const data = kept.data;
+    let value = data.answered[shuffle.commitment];
+    if (!value) {
+      value = freshNumber();
+      data.answered[shuffle.commitment] = value;
+      data.pending = shuffle.commitment;
+      kept.save();
     }
-    this.numbers.set(key, value);
     this.send({ type: "contribute", commitment: shuffle.commitment, value });
   }
 
-  remembered(key) {
-    if (this.numbers.has(key)) return this.numbers.get(key);
-    try {
-      return this.store?.getItem(key) || null;
-    } catch (_) {
-      return null;
-    }
+  words() {
+    return WORDS[this.lang()] || WORDS.en;
   }
 
-  async check(frame, committed, reveal, deal) {
-    const seat = frame.seat;
-    const words = WORDS[this.lang()] || WORDS.en;
-    const hash = await commitmentOf(reveal);
-    if (hash === null) return this.show(words.noCrypto, "unchecked");
-    if (hash !== committed) return this.fail(words, words.badHash);
-    const shown = reveal.order.filter((card) => card !== null);
-    if (new Set(shown).size !== shown.length) return this.fail(words, words.repeated);
-    const mine = new Set(reveal.order.filter((_, i) => reveal.to[i] === seat));
-    for (const card of deal.seen) {
-      if (!mine.has(card)) return this.fail(words, words.notDealt(card));
-    }
-    const own = deal.whole && deal.seen.size > 0 ? words.ownChecked : words.ownUnseen;
-    const shuffle = reveal.shuffle;
-    if (!shuffle || !shuffle.secret) return this.show(words.verified, "verified", `${words.verifiedTitle}. ${own}`);
-    if ((await sha256(shuffle.secret)) !== shuffle.commitment) return this.fail(words, words.badSecret);
-    // The secret must be the one committed to in the frames before the deal, when numbers were sent.
-    if (deal.shuffle && shuffle.commitment !== deal.shuffle) return this.fail(words, words.badSecret);
-    if ((await seedFrom(shuffle.secret, shuffle.contributions)) !== reveal.seed) return this.fail(words, words.badSeed);
-    const missing = shuffle.contributions
-      .map((c, s) => (c === null ? s : null))
-      .filter((s) => s !== null && s !== seat)
-      .map((s) => (frame.seats?.[s]?.name || `seat ${s + 1}`));
-    const skipped = missing.length ? words.skipped(missing.join(", ")) : "";
-    const mineSent = seat === null || seat === undefined ? null : this.remembered(`chaikhana-shuffle:${shuffle.commitment}`);
-    if (mineSent && shuffle.contributions[seat] === mineSent) {
-      return this.show(words.fair, "fair", `${words.fairTitle}${skipped}${own}`);
-    }
-    if (mineSent && shuffle.contributions[seat] !== null) return this.fail(words, words.notYours);
-    const late = mineSent ? words.lateNumber : "";
-    this.show(words.verified, "verified", `${words.verifiedTitle}. ${late}${skipped}${own}`);
-  }
-
-  fail(words, why) {
-    this.show(`${words.failed}${why}`, "failed");
+  /** Shows the last verdict in the page's language now (after a language switch too). */
+  repeat() {
+    if (!this.verdict) return;
+    const words = this.words();
+    const { state, why, arg } = this.verdict;
+    const head = words.heads[state];
+    const reason = typeof words[why] === "function" ? words[why](arg) : words[why];
+    this.show(state === "failed" ? `${head}${reason}` : head, state, state === "failed" ? "" : reason);
   }
 
   show(text, state, title = "") {
     if (!this.mark) return;
-    const words = WORDS[this.lang()] || WORDS.en;
     this.mark.textContent = text;
     this.mark.title = title;
     this.mark.dataset.state = state;
@@ -214,7 +349,7 @@ export class DealCheck {
     if (text && globalThis.document) {
       const how = document.createElement("a");
       how.href = this.lang() === "fa" ? "/fa/fair" : "/fair";
-      how.textContent = words.how;
+      how.textContent = this.words().how;
       how.className = "deal-check-how";
       this.mark.append(" ", how);
     }

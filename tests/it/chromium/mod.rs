@@ -416,7 +416,10 @@ pub async fn assert_fair_deal(c: &Client) {
         check.starts_with("fair: ✓ Fair deal: shuffled with your number"),
         "{check}"
     );
-    assert!(check.contains("nobody could choose it alone"), "{check}");
+    assert!(
+        check.contains("nobody could choose this deal alone"),
+        "{check}"
+    );
 }
 
 /// Waits until `script` returns a string that is not empty, and returns it.

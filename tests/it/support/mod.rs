@@ -484,7 +484,7 @@ pub fn deal_history<G: chaikhana::game::Game>(record: &TableRecord, version: u64
     let Some(deal) = record.deals.iter().rev().find(|d| d.dealt_at <= version) else {
         return Vec::new();
     };
-    let mut state = G::deal(&deal.setup, &mut chaikhana::cards::deal_rng(deal.seed));
+    let (mut state, _, _) = deal.dealt::<G>();
     let mut history = vec![state.clone()];
     for (seat, json, made) in &deal.actions {
         if *made > version {
@@ -538,34 +538,41 @@ pub fn sha256_hex(text: &str) -> String {
         .collect()
 }
 
-/// Checks the verifiable deal in one seat's frames: every frame of a deal carries the same commitment;
-/// no frame shows the order or the salt before the deal has ended; every frame after the end shows them;
-/// the order is the one the deal's seed really dealt, with the places it really went; and it hashes to
-/// the commitment. Returns how many reveals were checked.
 /// The commitment a deal's reveal gives, worked out as a page does (see `table::seal`).
 pub fn commitment_of_reveal(reveal: &Value) -> String {
-    let places = reveal["order"]
+    let cards = reveal["cards"]
         .as_array()
         .expect("a reveal lists every place");
-    let leaves: Vec<String> = (0..places.len())
-        .map(|i| match places[i].as_str() {
+    let leaves: Vec<String> = (0..cards.len())
+        .map(|i| match cards[i].as_str() {
             Some(card) => {
-                let to = match &reveal["to"][i] {
-                    Value::Number(n) => n.to_string(),
-                    other => other.as_str().expect("a destination").to_string(),
-                };
                 let salt = reveal["salts"][i].as_str().expect("a shown place's salt");
-                sha256_hex(&format!("{i}|{card}|{to}|{salt}"))
+                sha256_hex(&format!("{i}|{card}|{salt}"))
             }
-            None => reveal["hidden"][i]
+            None => reveal["leaves"][i]
                 .as_str()
                 .expect("a hidden place's leaf")
                 .to_string(),
         })
         .collect();
-    sha256_hex(&leaves.join(","))
+    let to: Vec<String> = reveal["to"]
+        .as_array()
+        .expect("where each place went")
+        .iter()
+        .map(|to| match to {
+            Value::Number(n) => n.to_string(),
+            other => other.as_str().expect("a destination").to_string(),
+        })
+        .collect();
+    sha256_hex(&format!("{}|{}", leaves.join(","), to.join(",")))
 }
 
+/// Checks the fair deal in one seat's (or a watcher's) frames: every frame of a deal carries one
+/// commitment, the one a seat was shown as the coming deal's before the deal; nothing of the order,
+/// no salt and never the table's secret before the end; at the end a reveal that hashes to the
+/// commitment, holds the deal's numbers, and whose players' shuffle gives the order really dealt; in a
+/// deal where a card stayed concealed, the reveal names only cards this viewer saw in play. Returns how
+/// many reveals were checked.
 pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &[Value]) -> usize {
     use std::collections::BTreeMap;
     let mut by_deal: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
@@ -583,24 +590,45 @@ pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &
         by_deal.entry(deal.dealt_at).or_default().push(frame);
     }
     let mut reveals = 0;
-    for (dealt_at, frames) in by_deal {
+    for (dealt_at, deal_frames) in by_deal {
         let deal = record
             .deals
             .iter()
             .find(|d| d.dealt_at == dealt_at)
             .unwrap();
-        let (_, order) = G::deal_in_order(&deal.setup, &mut chaikhana::cards::deal_rng(deal.seed));
-        let commitment = frames[0]["deal"]["commitment"]
+        let fair = deal.fair.as_ref().expect("every deal is a fair deal");
+        let (_, order, _) = deal.dealt::<G>();
+        let last = deal_frames.last().unwrap()["version"].as_u64().unwrap();
+        let history = deal_history::<G>(record, last);
+        let ended_state = history.last().unwrap();
+        let commitment = deal_frames[0]["deal"]["commitment"]
             .as_str()
             .expect("every frame of a deal carries its commitment")
             .to_string();
         assert_eq!(commitment.len(), 64, "a hex SHA-256");
+        // A seat that saw the table before the deal was shown this commitment as the coming deal's.
+        let before: Vec<&Value> = frames
+            .iter()
+            .filter(|f| f["type"] == "view" && f["version"].as_u64() < Some(dealt_at))
+            .filter(|f| f["shuffle"]["commitment"].is_string())
+            .collect();
+        if let Some(last) = before.last() {
+            assert_eq!(
+                last["shuffle"]["commitment"],
+                commitment.as_str(),
+                "the deal's commitment is the one shown before it"
+            );
+        }
         let mut salts: Vec<String> = Vec::new();
-        for frame in &frames {
+        for frame in &deal_frames {
             assert_eq!(
                 frame["deal"]["commitment"],
                 commitment.as_str(),
                 "one commitment a deal"
+            );
+            assert!(
+                !frame.to_string().contains(&fair.secret),
+                "the table's secret left it"
             );
             let reveal = &frame["deal"]["reveal"];
             let ended = !frame["outcome"].is_null();
@@ -612,54 +640,76 @@ pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &
             if !ended {
                 continue;
             }
-            let viewer = frame["seat"].as_u64();
-            let cards: Vec<&str> = order.cards().collect();
-            for (i, card) in cards.iter().enumerate() {
-                let to = serde_json::to_value(order.to[i]).unwrap();
-                if reveal["order"][i].is_null() {
-                    // A place kept secret: never this seat's own card, and only its leaf is sent.
-                    assert_ne!(
-                        to.as_u64(),
-                        viewer,
-                        "a seat's own card is never kept from it"
-                    );
-                    assert!(reveal["hidden"][i].is_string(), "{reveal}");
-                    assert!(reveal["to"][i].is_null() && reveal["salts"][i].is_null());
-                } else {
-                    assert_eq!(reveal["order"][i], *card, "the order the seed dealt");
-                    assert_eq!(reveal["to"][i], to, "where each card went");
-                    salts.push(reveal["salts"][i].as_str().unwrap().to_string());
-                }
-            }
+            assert!(reveal.get("seed").is_none(), "no seed is published");
             assert_eq!(
                 commitment_of_reveal(reveal),
                 commitment,
                 "the reveal hashes to the commitment"
             );
             assert_eq!(
-                reveal["seed"],
-                format!("{:016x}", deal.seed),
-                "the seed the deal was dealt from"
-            );
-            let shuffle = &reveal["shuffle"];
-            let numbers: Vec<Option<String>> = shuffle["contributions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c.as_str().map(str::to_string))
-                .collect();
-            assert_eq!(
-                chaikhana::table::seed_from(shuffle["secret"].as_str().unwrap(), &numbers),
-                deal.seed,
-                "the seed comes from the secret and the numbers"
+                reveal["numbers"],
+                serde_json::to_value(&fair.numbers).unwrap()
             );
             assert_eq!(
-                sha256_hex(shuffle["secret"].as_str().unwrap()),
-                shuffle["commitment"].as_str().unwrap()
+                reveal["to"],
+                serde_json::to_value(&order.to).unwrap(),
+                "where each place went"
             );
+            // The players' shuffle of the revealed order is the order dealt.
+            let n = order.to.len();
+            let mut stream = chaikhana::table::mix::Stream::new(
+                chaikhana::table::mix::players_key(&commitment, &fair.numbers),
+            );
+            let mut dealt: Vec<usize> = (0..n).collect();
+            for _ in 0..reveal["rounds"].as_u64().unwrap() {
+                let shuffle = stream.shuffle(n);
+                dealt = shuffle.iter().map(|&j| dealt[j]).collect();
+            }
+            let viewer = frame["seat"]
+                .as_u64()
+                .map(|s| chaikhana::cards::Seat::new(s as usize));
+            let concealed = G::concealed_at_end(ended_state);
+            let seen = G::seen_at_end(ended_state, viewer);
+            for (j, card) in order.cards().enumerate() {
+                let place = dealt[j];
+                let shown = &reveal["cards"][place];
+                if shown.is_null() {
+                    assert!(
+                        !concealed.is_empty(),
+                        "a deal with nothing face down is shown whole"
+                    );
+                    assert!(
+                        !seen.iter().any(|c| c == card),
+                        "{card} was seen, yet hidden"
+                    );
+                    assert!(
+                        reveal["leaves"][place].is_string() && reveal["salts"][place].is_null()
+                    );
+                } else {
+                    assert_eq!(
+                        shown, card,
+                        "the players' shuffle of the revealed order is the deal"
+                    );
+                    if !concealed.is_empty() {
+                        assert!(
+                            seen.iter().any(|c| c == card),
+                            "{card} shown, never seen in play"
+                        );
+                    }
+                    salts.push(reveal["salts"][place].as_str().unwrap().to_string());
+                }
+            }
+            for card in &concealed {
+                if !seen.contains(card) {
+                    assert!(
+                        !reveal.to_string().contains(&format!("\"{card}\"")),
+                        "{card} in a reveal"
+                    );
+                }
+            }
             reveals += 1;
         }
-        for frame in frames.iter().filter(|f| f["outcome"].is_null()) {
+        for frame in deal_frames.iter().filter(|f| f["outcome"].is_null()) {
             let text = frame.to_string();
             for salt in &salts {
                 assert!(

@@ -1,0 +1,58 @@
+//! What a fair deal costs the table, measured by `chaikhana fair-cost`: committing to the coming deal's
+//! order, dealing the players' shuffle of it, and writing each seat's reveal at the end.
+
+use std::time::{Duration, Instant};
+
+use super::seal::{deal_fair, RevealTo};
+use super::shuffle::Shuffle;
+use crate::cards::Seat;
+use crate::game::{DealSetup, Game};
+
+/// Mean times per deal of `G` over `deals` deals: commit, deal, and every seat's reveal together.
+pub struct FairCost {
+    pub game: &'static str,
+    pub commit: Duration,
+    pub deal: Duration,
+    pub reveals: Duration,
+}
+
+/// Times `deals` fair deals of `G`, each with a fresh secret and a number from every seat.
+pub fn fair_cost<G: Game>(deals: u32) -> FairCost {
+    let (mut commit, mut deal, mut reveals) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    for index in 0..deals {
+        let setup = DealSetup {
+            index,
+            first: Seat::new(0),
+        };
+        let started = Instant::now();
+        let mut shuffle = Shuffle::new::<G>(setup);
+        commit += started.elapsed();
+        let commitment = shuffle.commitment().to_string();
+        for seat in Seat::all(G::SEATS) {
+            let number = format!("{:032x}", u128::from(index) * 7919 + seat.index() as u128);
+            shuffle
+                .contribute(seat, &commitment, &number)
+                .expect("a well-formed number");
+        }
+        let started = Instant::now();
+        let (state, _, seal) = deal_fair::<G>(&setup, &shuffle.into_record());
+        deal += started.elapsed();
+        let started = Instant::now();
+        for viewer in Seat::all(G::SEATS) {
+            let seen = G::seen_at_end(&state, Some(viewer));
+            let shown = seal.shown(Some(RevealTo {
+                viewer: Some(viewer),
+                seen: Some(&seen),
+            }));
+            std::hint::black_box(serde_json::to_vec(&shown).expect("a reveal serializes"));
+        }
+        reveals += started.elapsed();
+    }
+    let n = deals.max(1);
+    FairCost {
+        game: G::NAME,
+        commit: commit / n,
+        deal: deal / n,
+        reveals: reveals / n,
+    }
+}
