@@ -182,13 +182,28 @@ fn a_long_queue_shortens_each_decision_down_to_the_floor() {
     assert_eq!(samples.allowed(shared.allowance(1000)), samples);
 }
 
-#[test]
-fn decisions_behind_a_long_queue_are_given_less_and_counted() {
+/// A one-thread pool whose thread is held by a decision until the sender is used (or dropped), and
+/// the receiver that decision tells it began and ended.
+fn one_thread_held() -> (Pool, Sender<()>, Receiver<String>) {
     let pool = pool(1);
     let (events, heard) = channel();
     let (gate, open) = held(&Asker::new(), "gate", &events);
     pool.ask(gate);
     assert_eq!(next(&heard), "gate began");
+    (pool, open, heard)
+}
+
+/// The decisions of `game` (at the strong level) counted as shortened so far.
+fn shortened(game: &str) -> u64 {
+    metrics()
+        .thinking_shortened
+        .with_label_values(&[game, "strong"])
+        .get()
+}
+
+#[test]
+fn decisions_behind_a_long_queue_are_given_less_and_counted() {
+    let (pool, open, _heard) = one_thread_held();
     let (given, allowances) = channel();
     for _ in 0..5 {
         let given = given.clone();
@@ -196,12 +211,7 @@ fn decisions_behind_a_long_queue_are_given_less_and_counted() {
             given.send(allowed).unwrap()
         }));
     }
-    let counted = || {
-        metrics()
-            .thinking_shortened
-            .with_label_values(&["test", "strong"])
-            .get()
-    };
+    let counted = || shortened("test");
     let before = counted();
     open.send(()).unwrap();
     let shares: Vec<bool> = (0..5)
@@ -214,11 +224,7 @@ fn decisions_behind_a_long_queue_are_given_less_and_counted() {
 
 #[test]
 fn a_budget_the_pool_cannot_cut_is_not_counted_as_shortened() {
-    let pool = pool(1);
-    let (events, heard) = channel();
-    let (gate, open) = held(&Asker::new(), "gate", &events);
-    pool.ask(gate);
-    assert_eq!(next(&heard), "gate began");
+    let (pool, open, _heard) = one_thread_held();
     let (given, allowances) = channel();
     let floor = Duration::from_millis(20);
     // Samples are never cut; a time budget at the floor already cannot be cut further.
@@ -237,12 +243,7 @@ fn a_budget_the_pool_cannot_cut_is_not_counted_as_shortened() {
             ));
         }
     }
-    let counted = || {
-        metrics()
-            .thinking_shortened
-            .with_label_values(&["test-uncut", "strong"])
-            .get()
-    };
+    let counted = || shortened("test-uncut");
     open.send(()).unwrap();
     let shortened = (0..6)
         .filter(|_| allowances.recv_timeout(PATIENCE).unwrap().shortens())

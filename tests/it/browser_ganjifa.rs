@@ -627,12 +627,14 @@ async fn a_guided_first_match_speaks_from_the_opening_to_the_end() {
     let c = driver.session(390, 844).await;
     go(&c, &server.base, "/ganjifa").await;
     click(&c, "#play-guided").await;
-    let guide = "const g = document.getElementById('guide'); return g && !g.hidden ? g.querySelector('h2')?.textContent || '' : ''";
-    let first = wait_for_text(&c, guide, 20).await;
+    let first = wait_for_text(&c, GUIDE_HEADING, 20).await;
     assert!(!first.is_empty());
     docs_screenshot(&c, "ganjifa-guide-390x844").await;
     play_to_the_end(&c, "ganjifa-guided-390x844").await;
-    assert_eq!(wait_for_text(&c, guide, 10).await, "The deal is over");
+    assert_eq!(
+        wait_for_text(&c, GUIDE_HEADING, 10).await,
+        "The deal is over"
+    );
     assert_no_console_error(&c, "in a guided match").await;
     c.close().await.unwrap();
 }

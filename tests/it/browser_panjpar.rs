@@ -1021,10 +1021,6 @@ async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept(
     c.close().await.unwrap();
 }
 
-/// The guide's panel: its heading, or "" while it is not shown.
-const GUIDE: &str =
-    "const g = document.getElementById('guide'); return g && !g.hidden ? g.querySelector('h2')?.textContent || '' : ''";
-
 #[actix_rt::test]
 async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
@@ -1033,7 +1029,7 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     let c = driver.session(390, 844).await;
     go(&c, &server.base, "/panjpar").await;
     click(&c, "#play-guided").await;
-    let first = wait_for_text(&c, GUIDE, 20).await;
+    let first = wait_for_text(&c, GUIDE_HEADING, 20).await;
     assert!(
         [
             "Guess the trump colour",
@@ -1055,12 +1051,18 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     docs_screenshot(&c, "panjpar-guide-390x844").await;
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..400 {
-        seen.insert(eval(&c, GUIDE).await.as_str().unwrap_or("").to_string());
+        seen.insert(
+            eval(&c, GUIDE_HEADING)
+                .await
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+        );
         if !click_a_move(&c).await {
             break;
         }
     }
-    let last = wait_for_text(&c, GUIDE, 10).await;
+    let last = wait_for_text(&c, GUIDE_HEADING, 10).await;
     assert_eq!(last, "The deal is over", "seen: {seen:?}");
     assert!(
         seen.contains("Your attack") || seen.contains("Beat the attack"),
@@ -1073,7 +1075,7 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     let c = driver.session(1280, 800).await;
     go(&c, &server.base, "/panjpar/rules").await;
     click(&c, "[data-guided]").await;
-    wait_for_text(&c, GUIDE, 20).await;
+    wait_for_text(&c, GUIDE_HEADING, 20).await;
     click_a_move(&c).await;
     crate::chromium::press(&c, "#guide-leave").await;
     wait_for(&c, "return document.getElementById('guide').hidden", 10).await;
@@ -1088,7 +1090,7 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     c.refresh().await.unwrap();
     wait_for(&c, "return document.querySelector('.table')", 20).await;
     click_a_move(&c).await;
-    assert_eq!(eval(&c, GUIDE).await, "");
+    assert_eq!(eval(&c, GUIDE_HEADING).await, "");
     c.close().await.unwrap();
 }
 

@@ -428,8 +428,7 @@ async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
     let c = driver.session(390, 844).await;
     go(&c, &server.base, "/pishe-pasha").await;
     click(&c, "#play-guided").await;
-    let guide = "const g = document.getElementById('guide'); return g && !g.hidden ? g.querySelector('h2')?.textContent || '' : ''";
-    let first = wait_for_text(&c, guide, 20).await;
+    let first = wait_for_text(&c, GUIDE_HEADING, 20).await;
     assert!(
         [
             "Turn a card",
@@ -442,7 +441,10 @@ async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
     );
     let moves = play_to_the_end(&c, "pishe-pasha-guided-390x844").await;
     assert!(moves > 0);
-    assert_eq!(wait_for_text(&c, guide, 10).await, "The deal is over");
+    assert_eq!(
+        wait_for_text(&c, GUIDE_HEADING, 10).await,
+        "The deal is over"
+    );
     assert_no_console_error(&c, "in a guided deal").await;
     c.close().await.unwrap();
 }

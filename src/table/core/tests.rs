@@ -488,24 +488,25 @@ fn a_table_nobody_is_at_sleeps_once_stored_and_one_left_too_long_expires() {
         .any(|d| matches!(d, Did::Stopped(Closing::Closed(Gone::Expired)))));
 }
 
-#[test]
-fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
+/// A one-deal Panjpar table against the computer at `level`, started, its person's socket 1
+/// attached.
+fn computer_table(level: Level) -> (TableCore<Panjpar>, Instant) {
     let now = Instant::now();
     let player = Token::random();
-    let (kind, length) = (TableKind::Computer, MatchLength::DealsWon(1));
-    let mut table: TableCore<Panjpar> = TableCore::new(
-        TableId::random(),
-        kind,
-        length,
-        Level::Standard,
+    let mut table = open::<Panjpar>(
+        TableKind::Computer,
+        MatchLength::DealsWon(1),
+        level,
         player.hash(),
-        policy(),
-        false,
-        clock(now),
-    )
-    .unwrap();
+    );
     table.start();
     table.attach(1, &player.hash(), now).unwrap();
+    (table, now)
+}
+
+#[test]
+fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
+    let (mut table, now) = computer_table(Level::Standard);
     for _ in 0..30 {
         let did = done(&mut table);
         let woken = did.iter().find_map(|d| match d {
@@ -534,21 +535,7 @@ fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
 
 #[test]
 fn a_strong_computer_thinks_at_once_inside_the_move_delay_and_is_asked_once_a_version() {
-    let now = Instant::now();
-    let player = Token::random();
-    let mut table: TableCore<Panjpar> = TableCore::new(
-        TableId::random(),
-        TableKind::Computer,
-        MatchLength::DealsWon(1),
-        Level::Strong,
-        player.hash(),
-        policy(),
-        false,
-        clock(now),
-    )
-    .unwrap();
-    table.start();
-    table.attach(1, &player.hash(), now).unwrap();
+    let (mut table, now) = computer_table(Level::Strong);
     let mut thoughts = 0;
     for _ in 0..40 {
         let did = done(&mut table);

@@ -444,6 +444,10 @@ pub async fn friends_link(client: &Client) -> String {
     wait_for_text(client, shared, 10).await
 }
 
+/// A script giving the guided deal's panel heading (guide.js), or "" while the panel is not shown.
+pub const GUIDE_HEADING: &str =
+    "const g = document.getElementById('guide'); return g && !g.hidden ? g.querySelector('h2')?.textContent || '' : ''";
+
 /// Once the board is drawn and the control `css` is shown, clicks it.
 pub async fn click_when_shown(client: &Client, css: &str, seconds: u64) {
     let shown = format!(
