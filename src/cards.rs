@@ -369,6 +369,11 @@ pub fn deck() -> Vec<Card> {
     CardSet::DECK.iter().collect()
 }
 
+/// The 52 cards' codes in index order: the pack a fair deal commits to.
+pub fn deck_codes() -> Vec<String> {
+    deck().iter().map(ToString::to_string).collect()
+}
+
 /// The 52 cards in an order drawn from the deal's random source.
 pub fn shuffled_deck(rng: &mut DealRng) -> Vec<Card> {
     let mut cards = deck();

@@ -8,19 +8,6 @@ use fantoccini::Client;
 use crate::browser_panjpar::{click_panjpar_move, Clicked};
 use crate::chromium::*;
 
-/// Starts a one-deal Panjpar match against the computer on a fresh page.
-async fn new_table(c: &Client, base: &str) {
-    go(c, base, "/panjpar").await;
-    click(c, "input[name=length][value='1']").await;
-    click(c, "#play-computer").await;
-    wait_for(
-        c,
-        "return location.pathname.startsWith('/t/') && document.querySelector('.table')",
-        20,
-    )
-    .await;
-}
-
 /// Plays by clicking until the match is over.
 async fn play_out(c: &Client) {
     let started = std::time::Instant::now();
@@ -74,7 +61,7 @@ async fn the_fair_deal_line_in_its_three_states_and_both_languages() {
         assert!(line.starts_with(&format!("{state}|{words}")), "{line}");
     };
 
-    new_table(&c, &server.base).await;
+    open_panjpar_computer_table(&c, &server.base).await;
     play_out(&c).await;
     expect(
         &line(&c, "en").await,
@@ -83,7 +70,7 @@ async fn the_fair_deal_line_in_its_three_states_and_both_languages() {
     );
     expect(&line(&c, "fa").await, "fair", "✓ دست منصفانه");
 
-    new_table(&c, &server.base).await;
+    open_panjpar_computer_table(&c, &server.base).await;
     change_kept_and_reload(
         &c,
         "for (const n in k.answered) k.answered[n] = '00'.repeat(16)",
@@ -97,7 +84,7 @@ async fn the_fair_deal_line_in_its_three_states_and_both_languages() {
     );
     expect(&line(&c, "fa").await, "missing", "✗ با عدد شما بُر نخورد");
 
-    new_table(&c, &server.base).await;
+    open_panjpar_computer_table(&c, &server.base).await;
     change_kept_and_reload(&c, "k = null").await;
     play_out(&c).await;
     expect(

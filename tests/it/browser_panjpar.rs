@@ -405,21 +405,6 @@ async fn tab_to(c: &Client, css: &str) {
     panic!("Tab never reached {css}");
 }
 
-/// Opens a one-deal table against the computer from `base` and waits for the board.
-async fn open_computer_table(c: &Client, base: &str) -> String {
-    go(c, base, "/panjpar").await;
-    click(c, "input[name=length][value='1']").await;
-    click(c, "#play-computer").await;
-    wait_for(
-        c,
-        "return location.pathname.startsWith('/t/') && document.querySelector('.table')",
-        20,
-    )
-    .await;
-    let path = eval(c, "return location.pathname").await;
-    path.as_str().unwrap().trim_start_matches("/t/").to_string()
-}
-
 /// Makes one move in this browser and waits until the table has taken it (its version moved on).
 async fn move_and_see_it_taken(c: &Client, server: &TestServer, table: &str) {
     let before = server.record(table).await.version;
@@ -524,7 +509,7 @@ async fn defend_by_dragging(c: &Client, touch: bool) {
 async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let c = driver.session(390, 844).await;
-    open_computer_table(&c, &server.base).await;
+    open_panjpar_computer_table(&c, &server.base).await;
     play_to_a_defence(&c).await;
     settle(&c).await;
     // A dimmed card dropped on the attack card stays in the hand, and the line under it says why.
@@ -567,7 +552,7 @@ async fn a_dropped_connection_shows_the_banner_and_the_seat_resumes_by_itself() 
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 600);
     let proxy = Proxy::start(server.running.addr).await;
     let c = driver.session(1280, 800).await;
-    let table = open_computer_table(&c, &proxy.base).await;
+    let table = open_panjpar_computer_table(&c, &proxy.base).await;
     wait_for_our_turn(&c).await;
     // The network goes: every connection is cut and, for a moment, nothing gets through.
     proxy.refuse_new(true);
@@ -592,7 +577,7 @@ async fn a_move_from_a_tab_with_an_old_view_gets_a_clear_message() {
     let proxy = Proxy::start(server.running.addr).await;
     let first = driver.session(1280, 800).await;
     let second = driver.session(390, 844).await;
-    let table = open_computer_table(&first, &server.base).await;
+    let table = open_panjpar_computer_table(&first, &server.base).await;
     let token = eval(&first, &format!("return localStorage.getItem('{table}')")).await;
     // The same seat in the second tab: the token the browser keeps for this table.
     go(&second, &proxy.base, "/panjpar").await;
@@ -756,7 +741,7 @@ async fn the_panjpar_table_is_one_screen_at_every_turn_without_console_errors() 
     // A large screen gets a table on one screen as well.
     for (width, height) in [(1920, 1080)] {
         let c = driver.session(width, height).await;
-        open_computer_table(&c, &server.base).await;
+        open_panjpar_computer_table(&c, &server.base).await;
         let state = wait_for_our_turn(&c).await;
         assert_in_sight(&c, &format!("{width}x{height}, {state}")).await;
         screenshot(&c, &format!("panjpar-{width}x{height}")).await;
@@ -819,7 +804,7 @@ async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() 
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 800);
     for reduced in [false, true] {
         let c = driver.motion_session(reduced, 1280, 800).await;
-        open_computer_table(&c, &server.base).await;
+        open_panjpar_computer_table(&c, &server.base).await;
         play_to_an_attack(&c).await;
         eval(&c, COUNT_TRAVELS).await;
         let code = attack_with_the_first_card(&c).await;
@@ -867,7 +852,7 @@ async fn a_move_travels_across_the_table_and_stays_still_under_reduced_motion() 
 async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 4000);
     let c = driver.session(390, 844).await;
-    open_computer_table(&c, &server.base).await;
+    open_panjpar_computer_table(&c, &server.base).await;
     play_to_an_attack(&c).await;
     // Choose a card with the keyboard: the card lifts, and focus stays on it.
     let first = eval(
@@ -948,7 +933,7 @@ async fn focus_stays_on_the_same_card_and_button_when_the_board_is_drawn_again()
 async fn a_selection_that_is_not_an_attack_is_worded_from_the_servers_code() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let c = driver.session(390, 844).await;
-    open_computer_table(&c, &server.base).await;
+    open_panjpar_computer_table(&c, &server.base).await;
     play_to_an_attack(&c).await;
     settle(&c).await;
     let pair = "return document.querySelectorAll('.hand button.card').length >= 2";
@@ -979,7 +964,7 @@ async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept(
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     let proxy = Proxy::start(server.running.addr).await;
     let c = driver.session(390, 844).await;
-    let table = open_computer_table(&c, &proxy.base).await;
+    let table = open_panjpar_computer_table(&c, &proxy.base).await;
     play_to_an_attack(&c).await;
     let code = eval(
         &c,
@@ -1098,7 +1083,7 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
 async fn a_reload_keeps_the_whole_deals_moves_in_the_log() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
     let c = driver.session(1280, 800).await;
-    let table = open_computer_table(&c, &server.base).await;
+    let table = open_panjpar_computer_table(&c, &server.base).await;
     let logged = "return document.querySelectorAll('#board ol.log li').length";
     for _ in 0..40 {
         if eval(&c, logged).await.as_u64() >= Some(4) {

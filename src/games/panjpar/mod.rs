@@ -46,10 +46,7 @@ impl Game for Panjpar {
     }
 
     fn pack() -> Vec<String> {
-        crate::cards::deck()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        crate::cards::deck_codes()
     }
 
     fn dealt_to(setup: &DealSetup, place: usize) -> DealtTo {

@@ -444,6 +444,22 @@ pub async fn friends_link(client: &Client) -> String {
     wait_for_text(client, shared, 10).await
 }
 
+/// Opens a one-deal Panjpar table against the computer from `base`'s landing page, waits for the
+/// board, and answers the table's id.
+pub async fn open_panjpar_computer_table(c: &Client, base: &str) -> String {
+    go(c, base, "/panjpar").await;
+    click(c, "input[name=length][value='1']").await;
+    click(c, "#play-computer").await;
+    wait_for(
+        c,
+        "return location.pathname.startsWith('/t/') && document.querySelector('.table')",
+        20,
+    )
+    .await;
+    let path = eval(c, "return location.pathname").await;
+    path.as_str().unwrap().trim_start_matches("/t/").to_string()
+}
+
 /// A script giving the guided deal's panel heading (guide.js), or "" while the panel is not shown.
 pub const GUIDE_HEADING: &str =
     "const g = document.getElementById('guide'); return g && !g.hidden ? g.querySelector('h2')?.textContent || '' : ''";
