@@ -1,6 +1,8 @@
 //! Replays over the wire: once a deal has ended, each seat steps through it from the deal as dealt to
 //! its last move, and every step shows it exactly the view it was sent at that moment of play (so
-//! nothing it did not see then, a Ganjifa card put down face down included). A deal still in play, a
+//! nothing it did not see then, a Ganjifa card put down face down included), with the status, the
+//! match score and the result as they were then: an earlier deal of the match replays with its own
+//! number and score, and its last step with the result the seat was shown. A deal still in play, a
 //! step past the end, a deal the match does not have and a malformed request are refused with a
 //! sentence, and the table is where it was.
 
@@ -10,26 +12,43 @@ use serde_json::{json, Value};
 
 use crate::support::*;
 
-/// Plays a friends deal to its end with random offered actions, keeping every view each seat is
-/// sent by version; returns the deal's first version and the views.
-async fn play_a_deal(clients: &mut [Client], seed: u64) -> (u64, Vec<HashMap<u64, Value>>) {
+/// What a seat is shown of a moment of play, beside the deal itself: the header, the match and,
+/// at the deal's end, its result. A replay step shows all of it as it was then.
+const SHOWN: [&str; 4] = ["status", "match", "outcome", "view"];
+
+/// Plays a friends match to its end, or `deals` deals of it, with random offered actions (every
+/// seat asking for the next deal), keeping every whole view frame each seat is sent by version.
+async fn play_deals(clients: &mut [Client], deals: usize, seed: u64) -> Vec<HashMap<u64, Value>> {
     let mut rng = rng(seed);
     let mut seen: Vec<HashMap<u64, Value>> = vec![HashMap::new(); clients.len()];
     let mut target = 1;
+    let mut ended = 0;
     loop {
         let mut views = Vec::new();
         for (i, client) in clients.iter_mut().enumerate() {
             let view = loop {
                 let view = client.next_of("view").await;
-                seen[i].insert(view["version"].as_u64().unwrap(), view["view"].clone());
+                seen[i].insert(view["version"].as_u64().unwrap(), view.clone());
                 if view["version"].as_u64().unwrap() >= target {
                     break view;
                 }
             };
             views.push(view);
         }
-        if views[0]["status"] != "playing" {
-            return (1, seen);
+        match views[0]["status"].as_str().unwrap() {
+            "playing" => {}
+            "deal-over" if ended + 1 < deals => {
+                ended += 1;
+                for client in clients.iter_mut() {
+                    client
+                        .send(json!({"type": "next-deal", "version": target}))
+                        .await;
+                }
+                // The next deal is dealt once every seat has asked for it: one version on.
+                target += 1;
+                continue;
+            }
+            _ => return seen,
         }
         if target == 2 {
             // Asked for while the deal is played: refused, nothing changes.
@@ -45,57 +64,66 @@ async fn play_a_deal(clients: &mut [Client], seed: u64) -> (u64, Vec<HashMap<u64
     }
 }
 
-async fn replays_as_seen(game: &str, seats: usize, length: Value, seed: u64) {
+async fn replays_as_seen(game: &str, seats: usize, length: Value, deals: usize, seed: u64) {
     let server = TestServer::start(|s| s.bot_delay_ms = 1);
     let (table, mut clients) = seat_friends(&server, game, seats, length).await;
-    let (dealt_at, seen) = play_a_deal(&mut clients, seed).await;
+    let seen = play_deals(&mut clients, deals, seed).await;
     let record = server.record(&table).await;
-    let deal = &record.deals[0];
-    assert_eq!(deal.dealt_at, dealt_at);
-    let steps = deal.actions.len();
-    // Each seat's last view, at the deal's end, carries the seal and its reveal.
-    let reveal: Vec<Value> = clients
-        .iter()
-        .map(|c| {
-            let last = c.last_view();
-            assert!(last["deal"]["reveal"].is_object(), "{last}");
-            last["deal"].clone()
-        })
-        .collect();
-    for (seat, client) in clients.iter_mut().enumerate() {
-        for step in 0..=steps {
-            let ask = if step % 2 == 0 {
-                json!({"type": "replay", "step": step})
-            } else {
-                json!({"type": "replay", "deal": 0, "step": step})
-            };
-            client.send(ask).await;
-            let frame = client.next_of("replay").await;
-            assert_eq!(frame["seat"], seat, "{frame}");
-            assert_eq!(frame["replay"]["deal"], 0);
-            assert_eq!(frame["replay"]["step"], step);
-            assert_eq!(frame["replay"]["steps"], steps);
-            assert_eq!(frame["actions"], json!([]));
-            // The deal's seal with its reveal, as every seat was sent it at the deal's end.
-            assert_eq!(frame["deal"], reveal[seat], "{frame}");
-            let version = dealt_at + step as u64;
-            assert_eq!(
-                frame["view"], seen[seat][&version],
-                "{game}: seat {seat} at step {step} is shown what it saw at version {version}"
-            );
-            if step > 0 {
-                let (by, made, _) = &deal.actions[step - 1];
-                assert_eq!(frame["replay"]["by"], by.index());
-                assert_eq!(&frame["replay"]["action"], made);
+    assert_eq!(record.deals.len(), deals, "{game}: deals played");
+    assert_eq!(record.deals[0].dealt_at, 1);
+    // Each seat's last view, at the last deal's end, carries the seal and its reveal.
+    for client in &clients {
+        let last = client.last_view();
+        assert!(last["deal"]["reveal"].is_object(), "{last}");
+    }
+    for (index, deal) in record.deals.iter().enumerate() {
+        let steps = deal.actions.len();
+        for (seat, client) in clients.iter_mut().enumerate() {
+            for step in 0..=steps {
+                let last = index + 1 == deals;
+                let ask = if step % 2 == 0 && last {
+                    json!({"type": "replay", "step": step})
+                } else {
+                    json!({"type": "replay", "deal": index, "step": step})
+                };
+                client.send(ask).await;
+                let frame = client.next_of("replay").await;
+                assert_eq!(frame["seat"], seat, "{frame}");
+                assert_eq!(frame["replay"]["deal"], index);
+                assert_eq!(frame["replay"]["step"], step);
+                assert_eq!(frame["replay"]["steps"], steps);
+                assert_eq!(frame["actions"], json!([]));
+                // The moment as the seat was shown it in play: the step's version is the one its
+                // action made (the deal's first at step 0).
+                let version = match step {
+                    0 => deal.dealt_at,
+                    _ => deal.actions[step - 1].2,
+                };
+                let then = &seen[seat][&version];
+                // The deal's seal with its reveal, as every seat was sent it at the deal's end.
+                let end = &seen[seat][&deal.actions[steps - 1].2];
+                assert_eq!(frame["deal"], end["deal"], "{frame}");
+                for field in SHOWN {
+                    assert_eq!(
+                        frame[field], then[field],
+                        "{game}: seat {seat}, deal {index} step {step}: the {field} it saw at version {version}"
+                    );
+                }
+                if step > 0 {
+                    let (by, made, _) = &deal.actions[step - 1];
+                    assert_eq!(frame["replay"]["by"], by.index());
+                    assert_eq!(&frame["replay"]["action"], made);
+                }
             }
         }
     }
+    let steps = record.deals[deals - 1].actions.len();
     // Refused, each with a sentence; the table stays where it was.
     let version = record.version;
     for (ask, code) in [
         (json!({"type": "replay", "step": steps + 1}), "no-such-step"),
         (
-            json!({"type": "replay", "deal": 1, "step": 0}),
+            json!({"type": "replay", "deal": deals, "step": 0}),
             "no-such-deal",
         ),
         (json!({"type": "replay", "step": -1}), "malformed"),
@@ -111,15 +139,15 @@ async fn replays_as_seen(game: &str, seats: usize, length: Value, seed: u64) {
 
 #[actix_rt::test]
 async fn a_panjpar_deal_replays_as_each_seat_saw_it() {
-    replays_as_seen("panjpar", 2, json!(1), 7).await;
+    replays_as_seen("panjpar", 2, json!(3), 2, 7).await;
 }
 
 #[actix_rt::test]
 async fn a_pishe_pasha_deal_replays_as_each_seat_saw_it() {
-    replays_as_seen("pishe-pasha", 2, json!("one-deal"), 8).await;
+    replays_as_seen("pishe-pasha", 2, json!("one-deal"), 1, 8).await;
 }
 
 #[actix_rt::test]
 async fn a_ganjifa_deal_replays_as_each_seat_saw_it() {
-    replays_as_seen("ganjifa", 3, json!(3), 9).await;
+    replays_as_seen("ganjifa", 3, json!(3), 3, 9).await;
 }

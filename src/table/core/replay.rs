@@ -2,7 +2,8 @@
 //! the table deals it again from its recorded seed and plays the recorded actions up to that step.
 //! The seat is sent its own view at that moment, which is exactly what it was shown while the deal
 //! was played (a view is a pure function of the deal's state and the seat), and nothing more; a
-//! watcher is sent what everyone could see.
+//! watcher is sent what everyone could see. The match around it is rebuilt too: the score, the
+//! deal's number and, at its last step, its result are those of that moment, not of today.
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -14,6 +15,7 @@ use super::views::raw;
 use super::TableCore;
 use crate::cards::Seat;
 use crate::game::Game;
+use crate::matches::Match;
 use crate::outbox::Frame;
 
 /// Where a replay frame stands in its deal.
@@ -30,8 +32,8 @@ struct ReplayStep<'a, A: Serialize> {
     action: Option<&'a A>,
 }
 
-/// A `replay` frame: a view frame of the step (no actions open, status "playing" throughout, the
-/// deal's seal with its reveal) with where it stands.
+/// A `replay` frame: a view frame of the step (no actions open, the status and the match as they
+/// were then, the deal's seal with its reveal) with where it stands.
 #[derive(Serialize)]
 #[serde(bound = "ViewFrame<'a, G>: Serialize")]
 struct ReplayFrame<'a, G: Game> {
@@ -79,14 +81,33 @@ impl<G: Game> TableCore<G> {
             ));
         }
         let Replayed { state, seal, ended } = replayed::<G>(record, step)?;
+        // The match as it stood at that step: the deals before this one counted, and this one too
+        // once its last action is reached, as the seat was shown then.
+        let outcome = (step == record.actions.len())
+            .then(|| G::outcome(&ended))
+            .flatten();
+        let then = self.match_before(deal)?;
+        let then = match &outcome {
+            Some(outcome) => {
+                let mut counted = then;
+                counted.record(outcome);
+                counted
+            }
+            None => then,
+        };
+        let status = match (&outcome, then.winners()) {
+            (None, _) => Status::Playing,
+            (Some(_), None) => Status::DealOver,
+            (Some(_), Some(_)) => Status::MatchOver,
+        };
         // The reveal is the one sent at the deal's end: what stayed secret is worked out from the
         // deal as it ended, not as it stood at this step.
         let seen = (!G::concealed_at_end(&ended).is_empty()).then(|| G::seen_at_end(&ended, seat));
         let table = raw(&seat.map(|_| &self.id));
         let seats = raw(&self.seat_infos());
         let matchup = raw(&MatchInfo {
-            score: &self.matchup,
-            winners: None,
+            score: &then,
+            winners: then.winners(),
         });
         // The deal has ended: its seal and reveal are what every seat was sent at its end.
         let reveal = match &seal {
@@ -109,10 +130,10 @@ impl<G: Game> TableCore<G> {
                     game: G::NAME,
                     kind: self.kind,
                     level: self.level(),
-                    status: Status::Playing,
+                    status,
                     seat,
                     watching: self.watchers.len(),
-                    outcome: None,
+                    outcome,
                 }),
                 seats: Some(&seats),
                 matchup: Some(&matchup),
@@ -136,6 +157,19 @@ impl<G: Game> TableCore<G> {
             "view",
             &view,
         ))
+    }
+
+    /// The match as it stood when deal `deal` was dealt: the deals before it dealt again from their
+    /// records and counted.
+    fn match_before(&self, deal: usize) -> Result<Match, TableRefusal> {
+        let mut then = Match::starting_with(self.length, G::SEATS, self.matchup.first);
+        for record in &self.record[..deal] {
+            let ended = replayed::<G>(record, 0)?.ended;
+            if let Some(outcome) = G::outcome(&ended) {
+                then.record(&outcome);
+            }
+        }
+        Ok(then)
     }
 
     /// The index of the match's last deal that has ended, if one has.
