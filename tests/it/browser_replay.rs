@@ -7,7 +7,7 @@
 use serde_json::json;
 
 use crate::chromium::*;
-use crate::support::{play_against_computer, rng, TestServer};
+use crate::support::{play_against_computer, play_deals, rng, take_seats, TestServer};
 
 /// Waits until the page shows step `step` of the `steps` of the deal replayed.
 async fn at_step(c: &fantoccini::Client, step: usize, steps: usize) {
@@ -111,4 +111,118 @@ async fn a_finished_deal_of_each_game_replays_step_by_step_in_the_page() {
     )
     .await;
     replays_in_the_page(&mut driver, &server, "ganjifa", json!(3), (390, 844)).await;
+}
+
+/// Keeps, in the page, what its board showed at each version while the table was played live:
+/// the board's visible text (the move line, the piles and counts, the score and the header, the
+/// result), with the action bar left out, since a replay opens no move, and the turn badge, which
+/// signals a turn to take now.
+const KEEP_WHAT_WAS_SHOWN: &str = r#"
+    window.shown = {};
+    // The board's visible text, then each card drawn on it: its name, or a back, or an empty place.
+    window.boardShown = () => {
+        const board = document.getElementById('board');
+        const cards = [...board.querySelectorAll('.card, .gcard')]
+            .filter((c) => c.getClientRects().length && !c.closest('[data-area=actions]'))
+            .map((c) => `${c.classList.contains('back') ? 'back' : c.classList.contains('empty') ? 'empty' : 'face'} ${c.getAttribute('aria-label') ?? ''}`);
+        return `${board.innerText}\n${cards.join('\n')}`;
+    };
+    document.addEventListener('DOMContentLoaded', () => {
+        const board = document.getElementById('board');
+        if (!board) return;
+        // A constructed sheet: the site's content policy refuses a <style> element.
+        const hide = new CSSStyleSheet();
+        hide.replaceSync('#board [data-area=actions], #turn-badge { display: none !important; }');
+        document.adoptedStyleSheets = [...document.adoptedStyleSheets, hide];
+        const keep = () => {
+            const version = document.body.dataset.version;
+            if (version && !document.body.hasAttribute('data-replay')) window.shown[version] = window.boardShown();
+        };
+        new MutationObserver(keep).observe(board, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+"#;
+
+/// A friends match played while the page shows it to the first seat (every seat's moves, the first
+/// seat's included, sent over sockets of their own), then its last deal replayed in the page: every
+/// step draws exactly what the board showed at that moment of play, the move line, piles, scores,
+/// header and result included.
+async fn replays_what_was_shown(
+    driver: &mut Driver,
+    server: &TestServer,
+    game: &str,
+    (seats, length, deals): (usize, serde_json::Value, usize),
+    (width, height): (u32, u32),
+) {
+    let seated = take_seats(server, game, seats, length).await;
+    let c = driver.session(width, height).await;
+    before_every_page(&c, KEEP_WHAT_WAS_SHOWN).await;
+    open_as_seat(&c, &server.base, &seated[0]).await;
+    // The page has drawn the deal as dealt before anyone moves.
+    wait_for(&c, "return document.body.dataset.version === '1'", 20).await;
+    let mut clients = Vec::new();
+    for seat in &seated {
+        clients.push(server.connect(seat).await);
+    }
+    play_deals(&mut clients, deals, 11).await;
+    let record = server.record(&seated[0].table).await;
+    wait_for(
+        &c,
+        &format!(
+            "return document.body.dataset.version === '{}'",
+            record.version
+        ),
+        30,
+    )
+    .await;
+    let deal = record.deals.last().expect("a deal");
+    let steps = deal.actions.len();
+    settle(&c).await;
+    click_when_shown(&c, "#replay-open", 30).await;
+    for step in 0..=steps {
+        if step > 0 {
+            press(&c, "[data-key='replay:forward']").await;
+        }
+        at_step(&c, step, steps).await;
+        let version = match step {
+            0 => deal.dealt_at,
+            _ => deal.actions[step - 1].2,
+        };
+        let compared = eval(
+            &c,
+            &format!("return [window.boardShown(), window.shown['{version}'] ?? null]"),
+        )
+        .await;
+        assert!(
+            !compared[1].is_null(),
+            "{game}: the page drew version {version} in play"
+        );
+        assert_eq!(
+            compared[0], compared[1],
+            "{game} at {width}x{height}: replay step {step} of {steps} draws what version {version} showed"
+        );
+    }
+    let errors = console_errors(&c).await;
+    assert!(
+        errors.is_empty(),
+        "no console error in {game}'s replay: {errors:?}"
+    );
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn each_replay_step_draws_what_the_seat_saw_in_play() {
+    let (mut driver, server) = staged!(|_| ());
+    let phone = (390, 844);
+    let desktop = (1280, 800);
+    replays_what_was_shown(&mut driver, &server, "panjpar", (2, json!(3), 2), phone).await;
+    replays_what_was_shown(
+        &mut driver,
+        &server,
+        "pishe-pasha",
+        (2, json!("one-deal"), 1),
+        desktop,
+    )
+    .await;
+    replays_what_was_shown(&mut driver, &server, "ganjifa", (3, json!(3), 3), desktop).await;
+    replays_what_was_shown(&mut driver, &server, "ganjifa", (3, json!(3), 2), phone).await;
 }

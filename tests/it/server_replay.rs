@@ -6,8 +6,6 @@
 //! step past the end, a deal the match does not have and a malformed request are refused with a
 //! sentence, and the table is where it was.
 
-use std::collections::HashMap;
-
 use serde_json::{json, Value};
 
 use crate::support::*;
@@ -16,57 +14,18 @@ use crate::support::*;
 /// at the deal's end, its result. A replay step shows all of it as it was then.
 const SHOWN: [&str; 4] = ["status", "match", "outcome", "view"];
 
-/// Plays a friends match to its end, or `deals` deals of it, with random offered actions (every
-/// seat asking for the next deal), keeping every whole view frame each seat is sent by version.
-async fn play_deals(clients: &mut [Client], deals: usize, seed: u64) -> Vec<HashMap<u64, Value>> {
-    let mut rng = rng(seed);
-    let mut seen: Vec<HashMap<u64, Value>> = vec![HashMap::new(); clients.len()];
-    let mut target = 1;
-    let mut ended = 0;
-    loop {
-        let mut views = Vec::new();
-        for (i, client) in clients.iter_mut().enumerate() {
-            let view = loop {
-                let view = client.next_of("view").await;
-                seen[i].insert(view["version"].as_u64().unwrap(), view.clone());
-                if view["version"].as_u64().unwrap() >= target {
-                    break view;
-                }
-            };
-            views.push(view);
-        }
-        match views[0]["status"].as_str().unwrap() {
-            "playing" => {}
-            "deal-over" if ended + 1 < deals => {
-                ended += 1;
-                for client in clients.iter_mut() {
-                    client
-                        .send(json!({"type": "next-deal", "version": target}))
-                        .await;
-                }
-                // The next deal is dealt once every seat has asked for it: one version on.
-                target += 1;
-                continue;
-            }
-            _ => return seen,
-        }
-        if target == 2 {
-            // Asked for while the deal is played: refused, nothing changes.
-            clients[0].send(json!({"type": "replay", "step": 0})).await;
-            assert_eq!(clients[0].next_of("error").await["code"], "deal-in-play");
-        }
-        let acting = (0..clients.len())
-            .find(|i| !views[*i]["actions"].as_array().unwrap().is_empty())
-            .expect("a seat to act");
-        let chosen = choose(&views[acting], &mut rng);
-        clients[acting].send(action(target, "x", &chosen)).await;
-        target += 1;
-    }
-}
-
 async fn replays_as_seen(game: &str, seats: usize, length: Value, deals: usize, seed: u64) {
     let server = TestServer::start(|s| s.bot_delay_ms = 1);
-    let (table, mut clients) = seat_friends(&server, game, seats, length).await;
+    let seated = take_seats(&server, game, seats, length).await;
+    let table = seated[0].table.clone();
+    let mut clients = Vec::new();
+    for seat in &seated {
+        clients.push(server.connect(seat).await);
+    }
+    // Asked for while the first deal is played (on another socket of the first seat): refused.
+    let mut other = server.connect(&seated[0]).await;
+    other.send(json!({"type": "replay", "step": 0})).await;
+    assert_eq!(other.next_of("error").await["code"], "deal-in-play");
     let seen = play_deals(&mut clients, deals, seed).await;
     let record = server.record(&table).await;
     assert_eq!(record.deals.len(), deals, "{game}: deals played");
@@ -100,6 +59,7 @@ async fn replays_as_seen(game: &str, seats: usize, length: Value, deals: usize, 
                     _ => deal.actions[step - 1].2,
                 };
                 let then = &seen[seat][&version];
+                assert_eq!(frame["version"], version);
                 // The deal's seal with its reveal, as every seat was sent it at the deal's end.
                 let end = &seen[seat][&deal.actions[steps - 1].2];
                 assert_eq!(frame["deal"], end["deal"], "{frame}");

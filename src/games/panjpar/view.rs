@@ -42,6 +42,9 @@ pub struct View {
     pub battle: Option<Battle>,
     /// The last finished battle, until the next attack starts.
     pub last_battle: Option<Battle>,
+    /// Whether beaten cards lie out of play, face down (those of the last battle once it is cleared
+    /// from the table): never which, nor how many, which would tell the pile's size (ruling 8).
+    pub out_of_play: bool,
     /// Both hands, once the deal has ended.
     pub hands_shown: Option<BySeat<CardSet, SEATS>>,
     /// What this seat can do now, and why not where it cannot.
@@ -76,6 +79,14 @@ pub fn view(state: &State, seat: Option<Seat>) -> View {
         attacker: guessed.then_some(state.attacker),
         battle: state.battle,
         last_battle: state.last_battle,
+        out_of_play: !state
+            .set_aside
+            .minus(
+                state
+                    .last_battle
+                    .map_or(CardSet::EMPTY, |b| b.cards_on_table()),
+            )
+            .is_empty(),
         hands_shown: over.then_some(state.hands),
         hints: Hints {
             seat,

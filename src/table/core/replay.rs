@@ -32,8 +32,8 @@ struct ReplayStep<'a, A: Serialize> {
     action: Option<&'a A>,
 }
 
-/// A `replay` frame: a view frame of the step (no actions open, the status and the match as they
-/// were then, the deal's seal with its reveal) with where it stands.
+/// A `replay` frame: a view frame of the step (no actions open; the version, the status and the
+/// match as they were then; the deal's seal with its reveal) with where it stands.
 #[derive(Serialize)]
 #[serde(bound = "ViewFrame<'a, G>: Serialize")]
 struct ReplayFrame<'a, G: Game> {
@@ -121,10 +121,15 @@ impl<G: Game> TableCore<G> {
             Some((by, action, _)) => (Some(*by), Some(action)),
             None => (None, None),
         };
+        // The version of that moment, as the seat's board knew it then.
+        let version = match step.checked_sub(1) {
+            Some(i) => record.actions[i].2,
+            None => record.dealt_at,
+        };
         let frame = ReplayFrame::<G> {
             frame: ViewFrame {
                 frame: "replay",
-                version: self.version,
+                version,
                 table: Some(&table),
                 head: Some(&Head {
                     game: G::NAME,

@@ -110,7 +110,8 @@ export function awayName(frame, seat, fallback, lang = "en") {
  */
 export function awayLine(frame, seat, who, lang = "en", className = "") {
   const info = frame.seats?.find((s) => s.seat === seat);
-  if (!isAway(info)) {
+  // Who is away is news of now: a replay's step shows the deal as it was, without it.
+  if (frame.replay || !isAway(info)) {
     if (confirming === seat) confirming = null;
     return null;
   }

@@ -48,8 +48,6 @@ export function createBoard(root, ctx) {
   let restoring = false; // the first view after a reload: its moves are in the kept log already
   let logOpen = false;
   let formerTrump = null; // the trump card the previous frame showed under the pile
-  let outOfPlay = false; // whether a beaten pair has gone aside this deal
-  let sawBeaten = false; // whether the previous frame showed a last battle with beaten pairs
 
   const words = () => WORDS[ctx.lang()];
   const lang = () => ctx.lang();
@@ -265,7 +263,7 @@ export function createBoard(root, ctx) {
     zone.append(note);
     const out = el("div", "out");
     out.dataset.area = "discard";
-    out.append(outOfPlay ? backElement(w.outOfPlay, "small stack") : el("span", "card small empty", ""));
+    out.append(v.out_of_play ? backElement(w.outOfPlay, "small stack") : el("span", "card small empty", ""));
     out.append(el("span", "out-name", w.outOfPlay));
     zone.append(out);
     return zone;
@@ -522,11 +520,7 @@ export function createBoard(root, ctx) {
         if (v.phase.name === "guess") {
           log = [];
           keepLog();
-          outOfPlay = false;
         }
-        // Beaten pairs go aside once the last battle is cleared from the table.
-        if (sawBeaten && !v.last_battle) outOfPlay = true;
-        sawBeaten = Boolean(v.last_battle && v.last_battle.covers.length);
         narrate(v);
         restoring = false;
       }

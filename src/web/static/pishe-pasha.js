@@ -283,12 +283,16 @@ export function createBoard(root, ctx) {
     return `${ran}: a point for each of the ${points} ${points === 1 ? "card" : "cards"} ${held}.`;
   }
 
+  /** Whether this seat has a step to take in this view (its choices: a replay's step has the
+   * seat's choices of that moment, with no move open). */
+  const choosing = (v) => Boolean(v.choices.turn || v.choices.give || v.choices.keep);
+
   function statusWords(v) {
     if (v.result) return "";
-    if (!frame.actions.length) return `${who(v.to_act)} ${isYou(v.to_act) ? "are" : "is"} playing…`;
+    if (!choosing(v)) return `${who(v.to_act)} ${isYou(v.to_act) ? "are" : "is"} playing…`;
     const give = v.choices.give;
-    if (offered("keep")) return `Your turn: give the ${shortName(give)} to their pile, or keep it and end your turn.`;
-    if (offered("give")) return `Your turn: give the ${shortName(give)}, or turn a card.`;
+    if (v.choices.keep) return `Your turn: give the ${shortName(give)} to their pile, or keep it and end your turn.`;
+    if (give) return `Your turn: give the ${shortName(give)}, or turn a card.`;
     return "Your turn: turn a card.";
   }
 
@@ -297,7 +301,7 @@ export function createBoard(root, ctx) {
     const status = el("p", "status-line", statusWords(v));
     status.id = "status";
     box.append(status);
-    const why = el("p", "why", frame.actions.length && v.choices.hint ? `No give: ${v.choices.hint}` : "");
+    const why = el("p", "why", choosing(v) && v.choices.hint ? `No give: ${v.choices.hint}` : "");
     why.id = "why";
     if (why.textContent) why.title = why.textContent;
     box.append(why);
@@ -428,7 +432,11 @@ export function createBoard(root, ctx) {
       const last = log.steps[log.steps.length - 1];
       said = last ? [`${who(log.seat)}: ${last.says}`] : [];
     }
-    if (!said.length) return;
+    if (!said.length) {
+      // A moment with nothing yet to tell (a deal just dealt, a replay's first step) clears the line.
+      if (!fresh) lastSaid = "";
+      return;
+    }
     lastSaid = said[said.length - 1];
     announce(said.join(" "));
   }
@@ -443,7 +451,7 @@ export function createBoard(root, ctx) {
       // What changed since the frame drawn before: nothing on a redraw, and a new deal starts afresh.
       const fresh = Boolean(v && old?.view && frame.version > old.version && !(old.view.result && !v.result));
       const steps = fresh ? newSteps(v, old) : [];
-      if (v && (!old?.view || fresh)) say(v, steps, fresh);
+      if (v && (!old?.view || fresh || old.version !== frame.version)) say(v, steps, fresh);
       if (fresh && !old.view.result && v.result && !frame.watcher) play(v.result.winner === frame.seat ? "won" : "lost");
       draw(steps, old?.view && old.version <= frame.version && !(old.view.result && !v?.result) ? old : null);
       turnIfOnlyMove();

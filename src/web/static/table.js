@@ -339,6 +339,8 @@ async function showFrame(frame, socket) {
   // While a replay is on the board the live table waits, undrawn, until the replay is left; the
   // deal check still follows every frame.
   if (!replay.on) {
+    // The version the board shows, for whoever reads the page (a test comparing a replay with play).
+    document.body.dataset.version = String(frame.version);
     draw(frame);
     if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
   }

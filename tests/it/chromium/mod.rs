@@ -375,6 +375,26 @@ pub async fn screenshot(client: &Client, name: &str) {
     std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is written");
 }
 
+/// Runs `script` in every page this session opens from now on, before the page's own scripts
+/// (Chrome's `Page.addScriptToEvaluateOnNewDocument`, through chromedriver's endpoint for Chrome's
+/// DevTools commands, which fantoccini does not wrap).
+pub async fn before_every_page(c: &Client, script: &str) {
+    let session = c.session_id().await.unwrap().expect("a session");
+    let port = DRIVER_PORT.load(std::sync::atomic::Ordering::SeqCst);
+    let answer = awc::Client::new()
+        .post(format!(
+            "http://127.0.0.1:{port}/session/{session}/goog/cdp/execute"
+        ))
+        .timeout(Duration::from_secs(20))
+        .send_json(&json!({
+            "cmd": "Page.addScriptToEvaluateOnNewDocument",
+            "params": { "source": script },
+        }))
+        .await
+        .expect("chromedriver answers the DevTools command");
+    assert!(answer.status().is_success(), "{answer:?}");
+}
+
 /// The browser's console errors since the last call, from chromedriver's log endpoint (which
 /// fantoccini does not wrap): every SEVERE entry, from every page the session visited; a console
 /// error, an uncaught exception and a failed load all come as one.

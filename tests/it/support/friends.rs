@@ -1,6 +1,8 @@
 //! Friends tables of any of the three games: seated through the link, and played to the end with
 //! the actions each view offers.
 
+use std::collections::HashMap;
+
 use serde_json::{json, Value};
 
 use chaikhana::cards::Seat;
@@ -141,6 +143,53 @@ pub async fn play_among_friends_from(clients: &mut [Client], rng: &mut Rng, mut 
             }
             other => panic!("unexpected status {other}"),
         }
+        target += 1;
+    }
+}
+
+/// Plays a friends match to its end, or `deals` deals of it, with random offered actions (every
+/// seat asking for the next deal), keeping every whole view frame each seat is sent by version.
+pub async fn play_deals(
+    clients: &mut [Client],
+    deals: usize,
+    seed: u64,
+) -> Vec<HashMap<u64, Value>> {
+    let mut rng = rng(seed);
+    let mut seen: Vec<HashMap<u64, Value>> = vec![HashMap::new(); clients.len()];
+    let mut target = 1;
+    let mut ended = 0;
+    loop {
+        let mut views = Vec::new();
+        for (i, client) in clients.iter_mut().enumerate() {
+            let view = loop {
+                let view = client.next_of("view").await;
+                seen[i].insert(view["version"].as_u64().unwrap(), view.clone());
+                if view["version"].as_u64().unwrap() >= target {
+                    break view;
+                }
+            };
+            views.push(view);
+        }
+        match views[0]["status"].as_str().unwrap() {
+            "playing" => {}
+            "deal-over" if ended + 1 < deals => {
+                ended += 1;
+                for client in clients.iter_mut() {
+                    client
+                        .send(json!({"type": "next-deal", "version": target}))
+                        .await;
+                }
+                // The next deal is dealt once every seat has asked for it: one version on.
+                target += 1;
+                continue;
+            }
+            _ => return seen,
+        }
+        let acting = (0..clients.len())
+            .find(|i| !views[*i]["actions"].as_array().unwrap().is_empty())
+            .expect("a seat to act");
+        let chosen = choose(&views[acting], &mut rng);
+        clients[acting].send(action(target, "x", &chosen)).await;
         target += 1;
     }
 }

@@ -483,3 +483,29 @@ fn the_random_bot_picks_legal_actions() {
     }
     assert!(outcome(&state).is_some());
 }
+
+/// Ruling 8: beaten cards go out of play face down once their battle is cleared from the table; a
+/// seat learns that some lie there (its board draws the stack), never which nor how many.
+#[test]
+fn ruling_8_beaten_cards_lie_out_of_play_once_their_battle_is_cleared() {
+    // Every card not held nor the trump is in the pile: nothing lies out of play yet.
+    let mut state = table("5C 5S 4H 9C 9S", "6C 6S 5H 2D 3D", "7D", "", 41);
+    assert!(state.set_aside.is_empty());
+    assert!(!view(&state, Some(A)).out_of_play);
+    play(&mut state, A, attack("5C"));
+    play(&mut state, B, beat("5C", "6C"));
+    // The beaten pair stays up as the last battle: not yet out of play.
+    assert!(view(&state, Some(A)).last_battle.is_some());
+    assert!(!view(&state, Some(A)).out_of_play);
+    let next = state.hands[B].first().unwrap();
+    play(
+        &mut state,
+        B,
+        Action::Attack {
+            cards: CardSet::one(next),
+        },
+    );
+    for seat in [Some(A), Some(B), None] {
+        assert!(view(&state, seat).out_of_play);
+    }
+}
