@@ -5,29 +5,42 @@
 //! run, the table to stop. The actor in `table::actor` is only the shell that carries them out, so the
 //! core is tested here without actix, a clock or a socket: time comes in with each event.
 //!
-//! It counts what it does in the process's Prometheus metrics and logs through `tracing`: both are
-//! write-only, and nothing it decides depends on them.
+//! It is pure by construction, not only in behaviour: time comes in with each event (a [`Clock`] or an
+//! `Instant` the shell read), entropy once, when the table is made or rebuilt (a seed for its own
+//! ChaCha generator), and what it did that the process counts goes out as [`Count`]s beside the
+//! effects, for the shell to add to the metrics. It logs through `tracing`, which is write-only.
+//!
+//! The build holds it to that. The crate's `clippy.toml` names the calls and types that would let the
+//! outside in (the operating system's generator, the clock, actix, the WebSocket library, Redis, the
+//! process's metrics), those lints are allowed in the crate and denied in this module and in the plain
+//! table modules it builds on, so `cargo clippy -- -D warnings` (CI) fails on any such call here. A
+//! test (`purity`) reads these files and refuses any path to the actor's messages, the outbox, the
+//! metrics or those crates, which a lint on calls cannot see. A crate of its own in a workspace would
+//! draw the same line with the compiler; it was not chosen because the core shares its types (seats,
+//! snapshots, frames, the games' contract) with the rest of `table` and with `protocol`, and cutting
+//! them apart would move most of the library for a wall the lints already hold.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
 
 use super::frames::Status;
-use super::messages::{ConnId, DealRecord};
 use super::seats::{Level, Occupant, TableKind};
+use super::DealRecord;
 use super::{DealSeal, Shuffle, TableId, TokenHash};
 use crate::cards::Seat;
 use crate::game::{BotRng, Game, Search};
 use crate::games::strong::Budget;
 use crate::matches::{Match, MatchLength};
-use crate::metrics::metrics;
-use crate::outbox::Frame;
 use crate::protocol::{SeatInfo, ServerMsg};
 
 mod flow;
+mod frame;
+pub use frame::Frame;
 mod keeping;
 mod levels;
 mod listing;
@@ -42,6 +55,9 @@ mod view_fields;
 mod views;
 mod voice;
 mod watchers;
+
+/// Identifies one WebSocket connection while it lives.
+pub type ConnId = u64;
 
 /// About the length of a view frame's JSON, so that its buffer is allocated once.
 const VIEW_SIZE_HINT: usize = 2048;
@@ -269,9 +285,37 @@ const PAUSE_RETRY: Duration = Duration::from_millis(500);
 const PAUSED: &str =
     "Play is paused: the table cannot save its moves right now. It resumes by itself, and nothing is lost.";
 
-/// Every deal's seed (and each match's first seat) comes straight from the operating system's
-/// generator: no player can predict the next deal, and a table keeps no generator state of its own.
-type TableRng = rand::rngs::OsRng;
+/// Every deal's secret (and each match's first seat, and the computers' seeds) comes from the table's
+/// own ChaCha20 generator, seeded with 256 bits of entropy the shell reads from the operating system
+/// when it makes or rebuilds the table: no player can predict the next deal, and a test that gives the
+/// same seed gets the same table.
+type TableRng = ChaCha20Rng;
+
+/// Something the table did that the process counts: the core says what, the shell adds it to the
+/// metrics (see `table::actor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// A socket asked for its whole view again.
+    Resync,
+    /// A seat's socket attached again while its person held the seat.
+    Reconnect,
+    /// A request was refused, with this code.
+    Refused(&'static str),
+    /// An action was accepted.
+    Accepted,
+    /// A match ended.
+    MatchFinished,
+    /// A socket could not keep up and was closed.
+    SocketTooSlow,
+    /// The table paused: its store was out of reach.
+    Paused,
+    /// The table closed for good.
+    Closed(Gone),
+    /// A seat's action, which arrived at this moment, has been shown and acknowledged.
+    Answered { arrived: Instant },
+    /// A computer chose its move in place, in the event that began at this moment.
+    ChoseInPlace { began: Instant },
+}
 
 pub struct TableCore<G: Game> {
     id: TableId,
@@ -299,11 +343,11 @@ pub struct TableCore<G: Game> {
     /// never asks twice.
     computer_asked: Option<u64>,
     /// Each seat's sockets, with the seat.
-    sockets: HashMap<ConnId, Seat>,
+    sockets: BTreeMap<ConnId, Seat>,
     /// The sockets of people watching through the watch link (see `watchers`).
-    watchers: HashSet<ConnId>,
+    watchers: BTreeSet<ConnId>,
     /// What each socket was last sent of its view's slow parts and deal view (see `views`).
-    shown: HashMap<ConnId, views::Shown>,
+    shown: BTreeMap<ConnId, views::Shown>,
     /// The slow parts as last written, and what from (see `views`).
     written: views::Written,
     voice: voice::VoiceRoom,
@@ -335,12 +379,15 @@ pub struct TableCore<G: Game> {
     names: Vec<Option<String>>,
     /// What the shell is to do, in order.
     effects: Vec<Effect<G>>,
+    /// What the shell is to count.
+    counts: Vec<Count>,
 }
 
 impl<G: Game> TableCore<G> {
     /// A new table. At a computer table the creator (holding the token with hash `creator`) sits in
     /// seat 1 and computers fill the rest; at a friends table the creator takes seat 1 and the others
-    /// wait for the link. `keeps`: whether its changes go to a store.
+    /// wait for the link. `keeps`: whether its changes go to a store. `entropy` seeds the table's
+    /// generator: the shell reads it from the operating system.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: TableId,
@@ -351,8 +398,9 @@ impl<G: Game> TableCore<G> {
         policy: TablePolicy,
         keeps: bool,
         now: Clock,
+        entropy: [u8; 32],
     ) -> Option<TableCore<G>> {
-        let mut rng = TableRng::default();
+        let mut rng = TableRng::from_seed(entropy);
         let mut seats = vec![Occupant::person(creator, now.at)];
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
@@ -375,6 +423,7 @@ impl<G: Game> TableCore<G> {
             Vec::new(),
             0,
             now,
+            rng,
         ))
     }
 
@@ -392,10 +441,10 @@ impl<G: Game> TableCore<G> {
         record: Vec<DealRecord<G::Action>>,
         version: u64,
         now: Clock,
+        mut rng: TableRng,
     ) -> TableCore<G> {
-        let mut rng = TableRng::default();
         let bot_rng = BotRng::seed_from_u64(rng.gen());
-        let shuffle = Shuffle::new::<G>(matchup.next_deal());
+        let shuffle = Shuffle::new::<G>(matchup.next_deal(), &mut rng);
         TableCore {
             id,
             kind,
@@ -416,9 +465,9 @@ impl<G: Game> TableCore<G> {
             rng,
             bot_rng,
             computer_asked: None,
-            sockets: HashMap::new(),
-            watchers: HashSet::new(),
-            shown: HashMap::new(),
+            sockets: BTreeMap::new(),
+            watchers: BTreeSet::new(),
+            shown: BTreeMap::new(),
             written: views::Written::new(G::SEATS),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: now.at,
@@ -434,6 +483,7 @@ impl<G: Game> TableCore<G> {
             ready: vec![false; G::SEATS],
             names: vec![None; G::SEATS],
             effects: Vec::new(),
+            counts: Vec::new(),
         }
     }
 
@@ -458,6 +508,16 @@ impl<G: Game> TableCore<G> {
     /// shell calls this after every event, so no allocation is made for it once the table has run.
     pub fn move_effects(&mut self, into: &mut Vec<Effect<G>>) {
         into.append(&mut self.effects);
+    }
+
+    /// Moves what the shell is to count now into `into`, as [`TableCore::move_effects`] does.
+    pub fn move_counts(&mut self, into: &mut Vec<Count>) {
+        into.append(&mut self.counts);
+    }
+
+    /// Counts something the table did.
+    fn count(&mut self, count: Count) {
+        self.counts.push(count);
     }
 
     /// How often the shell calls [`TableCore::tick`].
@@ -522,7 +582,7 @@ impl<G: Game> TableCore<G> {
     /// A socket could not take its frame: its frames pile up, so it is closed and the table goes on
     /// without it.
     pub fn socket_too_slow(&mut self, conn: ConnId, now: Instant) {
-        metrics().outbound_overflows.inc();
+        self.count(Count::SocketTooSlow);
         tracing::warn!(table = %self.id, conn, "dropped a socket that could not keep up");
         self.effects
             .push(Effect::Close(conn, 1008, "too slow: frames were piling up"));
@@ -530,22 +590,18 @@ impl<G: Game> TableCore<G> {
     }
 
     /// Sends an error for a refused request, counting it.
-    fn send_refusal(&mut self, conn: ConnId, code: &str, message: &str, id: Option<&str>) {
-        metrics()
-            .actions_refused
-            .with_label_values(&[G::NAME, code])
-            .inc();
-        let frame = ServerMsg::Error { code, message, id }.to_frame();
+    fn send_refusal(&mut self, conn: ConnId, code: &'static str, message: &str, id: Option<&str>) {
+        self.count(Count::Refused(code));
+        let frame = Frame::message(&ServerMsg::Error { code, message, id });
         self.send(conn, frame);
     }
 
     /// Tells every socket who is connected.
     fn broadcast_seats(&mut self) {
-        let frame = ServerMsg::Seats {
+        let frame = Frame::message(&ServerMsg::Seats {
             seats: &self.seat_infos(),
             watching: self.watchers.len(),
-        }
-        .to_frame()
+        })
         .superseding();
         self.send_everyone(&frame);
         // The frame may be dropped if the socket's frames pile up: its next view says it all again.

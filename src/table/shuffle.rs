@@ -33,10 +33,11 @@ pub struct Shuffle {
 }
 
 impl Shuffle {
-    /// A fresh secret for a deal of `setup`, with nothing added yet.
-    pub fn new<G: Game>(setup: DealSetup) -> Shuffle {
+    /// A fresh secret for a deal of `setup`, drawn from `rng` (the table's, seeded from the operating
+    /// system), with nothing added yet.
+    pub fn new<G: Game>(setup: DealSetup, rng: &mut impl RngCore) -> Shuffle {
         let mut bytes = [0u8; 32];
-        rand::rngs::OsRng.fill_bytes(&mut bytes);
+        rng.fill_bytes(&mut bytes);
         Shuffle::with_secret::<G>(hex::encode(bytes), setup)
     }
 
@@ -118,7 +119,7 @@ mod tests {
 
     #[test]
     fn a_seat_adds_one_well_formed_number_to_the_coming_deal() {
-        let mut shuffle = Shuffle::new::<Panjpar>(setup());
+        let mut shuffle = Shuffle::new::<Panjpar>(setup(), &mut rand::rngs::OsRng);
         let commitment = shuffle.commitment().to_string();
         assert_eq!(commitment.len(), 64);
         assert!(!commitment.contains(&shuffle.secret));
@@ -151,8 +152,11 @@ mod tests {
 
     #[test]
     fn every_table_secret_is_fresh_and_a_kept_one_commits_the_same() {
-        let a = Shuffle::new::<Panjpar>(setup());
-        assert_ne!(a.commitment, Shuffle::new::<Panjpar>(setup()).commitment);
+        let a = Shuffle::new::<Panjpar>(setup(), &mut rand::rngs::OsRng);
+        assert_ne!(
+            a.commitment,
+            Shuffle::new::<Panjpar>(setup(), &mut rand::rngs::OsRng).commitment
+        );
         let again = Shuffle::with_secret::<Panjpar>(a.secret.clone(), setup());
         assert_eq!(again.commitment, a.commitment);
         let other_deal = DealSetup {

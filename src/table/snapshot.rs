@@ -16,8 +16,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::messages::DealRecord;
 use super::seats::TableKind;
+use super::DealRecord;
 use super::TokenHash;
 use crate::cards::Seat;
 use crate::game::BotKind;

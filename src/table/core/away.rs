@@ -84,14 +84,7 @@ impl<G: Game> TableCore<G> {
 
     /// Closes the table for good: every socket hears why, and the table stops.
     fn close_for_good(&mut self, gone: Gone) {
-        let why = match gone {
-            Gone::Expired => "expired",
-            Gone::Ended => "ended",
-        };
-        crate::metrics::metrics()
-            .tables_expired
-            .with_label_values(&[why])
-            .inc();
+        self.count(super::Count::Closed(gone));
         let (code, reason) = match gone {
             Gone::Expired => EXPIRED_CLOSE,
             Gone::Ended => ENDED_CLOSE,

@@ -5,14 +5,13 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use super::super::messages::{ConnId, DealRecord};
 use super::super::seats::Occupant;
 use super::super::{deal_fair, RefusalCode, Shuffle, ShuffleRefused, TableRefusal};
-use super::{Effect, Status, TableCore, Then, Timer, PAUSED};
+use super::super::{ConnId, DealRecord};
+use super::{Count, Effect, Status, TableCore, Then, Timer, PAUSED};
 use crate::cards::Seat;
 use crate::game::{DealSetup, Game};
 use crate::matches::Match;
-use crate::metrics::metrics;
 use crate::protocol::ClientMsg;
 
 impl<G: Game> TableCore<G> {
@@ -34,7 +33,7 @@ impl<G: Game> TableCore<G> {
         }
         match msg {
             ClientMsg::Resync {} => {
-                metrics().resyncs.inc();
+                self.count(Count::Resync);
                 self.send_whole_view(conn, Some(seat));
             }
             ClientMsg::Replay { deal, step } => self.send_replay(conn, Some(seat), deal, step),
@@ -68,10 +67,10 @@ impl<G: Game> TableCore<G> {
         }
     }
 
-    /// A timer set by an [`Effect::Wake`] has run out.
-    pub fn timer(&mut self, timer: Timer) {
+    /// A timer set by an [`Effect::Wake`] has run out, at `now`.
+    pub fn timer(&mut self, timer: Timer, now: Instant) {
         match timer {
-            Timer::Computer { seat, version } => self.computer_moves(seat, version),
+            Timer::Computer { seat, version } => self.computer_moves(seat, version, now),
             Timer::ShuffleWait(wait) => {
                 if self.shuffle_wait == Some(wait) {
                     self.deal_now();
@@ -122,7 +121,7 @@ impl<G: Game> TableCore<G> {
         // afresh, before any number for the deal is taken.
         let setup = self.matchup.next_deal();
         if self.shuffle.setup() != setup {
-            self.shuffle = Shuffle::new::<G>(setup);
+            self.shuffle = Shuffle::new::<G>(setup, &mut self.rng);
             if !self.policy.shuffle_wait.is_zero() {
                 self.version += 1;
                 self.commit(Then::Show);
@@ -183,12 +182,13 @@ impl<G: Game> TableCore<G> {
             index: setup.index + 1,
             ..setup
         };
-        let shuffle = std::mem::replace(&mut self.shuffle, Shuffle::new::<G>(next));
+        let coming = Shuffle::new::<G>(next, &mut self.rng);
+        let shuffle = std::mem::replace(&mut self.shuffle, coming);
         let fair = if shuffle.setup() == setup {
             shuffle.into_record()
         } else {
             // Only a table dealing without waiting for numbers gets here after a rematch.
-            Shuffle::new::<G>(setup).into_record()
+            Shuffle::new::<G>(setup, &mut self.rng).into_record()
         };
         let (state, _, seal) = deal_fair::<G>(&setup, &fair);
         self.state = Some(state);
@@ -301,7 +301,8 @@ impl<G: Game> TableCore<G> {
         fits
     }
 
-    fn computer_moves(&mut self, seat: Seat, version: u64) {
+    /// The computer at `seat` moves on `version`, in the event that began at `now`.
+    fn computer_moves(&mut self, seat: Seat, version: u64, now: Instant) {
         if !self.computer_may_move(version) {
             return;
         }
@@ -319,12 +320,9 @@ impl<G: Game> TableCore<G> {
             return;
         }
         let view = G::view(state, Some(seat));
-        let thinking = Instant::now();
         let action = bot.choose(&view, &legal, &mut self.bot_rng);
-        metrics()
-            .computer_think_seconds
-            .with_label_values(&[G::NAME])
-            .observe(thinking.elapsed().as_secs_f64());
+        // The core reads no clock: the shell times the event from its start.
+        self.count(Count::ChoseInPlace { began: now });
         self.computer_plays(seat, version, action);
     }
 
@@ -358,7 +356,7 @@ impl<G: Game> TableCore<G> {
 
     /// Records an accepted action, moves the version on, and counts the deal if it has ended.
     pub(super) fn accepted(&mut self, seat: Seat, action: G::Action) {
-        metrics().game(G::NAME).accepted.inc();
+        self.count(Count::Accepted);
         self.version += 1;
         if let Some(deal) = self.record.last_mut() {
             deal.actions.push((seat, action, self.version));
@@ -370,11 +368,9 @@ impl<G: Game> TableCore<G> {
                 // A rematch deals next: its first seat is drawn now, so that the coming deal's
                 // commitment (where its places go) is shown before any number for it is sent.
                 let first = Seat::new(self.rng.gen_range(0..G::SEATS));
-                self.shuffle = Shuffle::new::<G>(DealSetup { index: 0, first });
-                metrics()
-                    .matches_finished
-                    .with_label_values(&[G::NAME])
-                    .inc();
+                let setup = DealSetup { index: 0, first };
+                self.shuffle = Shuffle::new::<G>(setup, &mut self.rng);
+                self.count(Count::MatchFinished);
             }
         }
     }

@@ -1,9 +1,9 @@
 //! A table's snapshot, what of it goes to the store after each change, and its rebuilding on another
 //! node.
 
-use super::super::messages::DealRecord;
 use super::super::seats::{Level, Occupant};
 use super::super::snapshot::{Coming, SeatRecord, Snapshot, SnapshotOf, FORMAT};
+use super::super::DealRecord;
 use super::super::{DealSeal, Shuffle, TableId};
 use super::{Change, Clock, TableCore, TablePolicy};
 use crate::cards::Seat;
@@ -156,6 +156,7 @@ impl<G: Game> TableCore<G> {
         policy: TablePolicy,
         keeps: bool,
         now: Clock,
+        entropy: [u8; 32],
     ) -> Result<TableCore<G>, String> {
         if snapshot.game != G::NAME {
             return Err(format!(
@@ -220,6 +221,7 @@ impl<G: Game> TableCore<G> {
             record,
             snapshot.version,
             now,
+            rand::SeedableRng::from_seed(entropy),
         );
         table.state = state;
         table.seal = seal;
@@ -227,7 +229,10 @@ impl<G: Game> TableCore<G> {
         // has none: the table has just drawn a fresh one).
         table.shuffle = match snapshot.coming {
             Some(coming) => Shuffle::with_secret::<G>(coming.secret, coming.setup),
-            None => Shuffle::new::<G>(table.coming_setup()),
+            None => {
+                let setup = table.coming_setup();
+                Shuffle::new::<G>(setup, &mut table.rng)
+            }
         };
         for (name, kept) in table.names.iter_mut().zip(snapshot.names) {
             *name = kept;

@@ -8,7 +8,6 @@ use super::super::{TableRefusal, TokenHash};
 use super::{TableCore, Then};
 use crate::cards::Seat;
 use crate::game::Game;
-use crate::metrics::metrics;
 use crate::table::ConnId;
 
 impl<G: Game> TableCore<G> {
@@ -67,7 +66,7 @@ impl<G: Game> TableCore<G> {
         } = &mut self.seats[seat.index()]
         {
             if *attached_before {
-                metrics().reconnects.inc();
+                self.counts.push(super::Count::Reconnect);
             }
             *attached_before = true;
             *sockets += 1;

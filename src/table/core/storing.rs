@@ -5,9 +5,10 @@ use std::time::Instant;
 
 use super::super::seats::Occupant;
 use super::super::RefusalCode;
-use super::{Change, Closing, Effect, StoreAnswer, TableCore, Then, Timer, PAUSED, PAUSE_RETRY};
+use super::{
+    Change, Closing, Effect, Frame, StoreAnswer, TableCore, Then, Timer, PAUSED, PAUSE_RETRY,
+};
 use crate::game::Game;
-use crate::metrics::metrics;
 use crate::protocol::ServerMsg;
 
 impl<G: Game> TableCore<G> {
@@ -56,10 +57,7 @@ impl<G: Game> TableCore<G> {
             Then::Show => self.show(),
             Then::Acknowledge { conn, id, arrived } => {
                 self.show_answering(Some((conn, id.as_deref())));
-                metrics()
-                    .game(G::NAME)
-                    .seconds
-                    .observe(arrived.elapsed().as_secs_f64());
+                self.count(super::Count::Answered { arrived });
             }
             Then::Seated => {
                 let everyone_seated = !self.seats.iter().any(|s| matches!(s, Occupant::Free));
@@ -81,13 +79,12 @@ impl<G: Game> TableCore<G> {
         if self.paused_since.is_none() {
             self.paused_since = Some(now);
             tracing::warn!(table = %self.id, "the table's store is out of reach: play is paused");
-            metrics().tables_paused.inc();
-            let frame = ServerMsg::Error {
+            self.count(super::Count::Paused);
+            let frame = Frame::message(&ServerMsg::Error {
                 code: RefusalCode::Unavailable.as_str(),
                 message: PAUSED,
                 id: None,
-            }
-            .to_frame();
+            });
             self.send_everyone(&frame);
         }
         self.unstored = Some(then);

@@ -47,6 +47,7 @@ pub(super) fn open<G: Game>(
         policy(),
         false,
         clock(Instant::now()),
+        crate::table::entropy(),
     )
     .unwrap()
 }
@@ -67,6 +68,7 @@ pub(super) fn rebuilt<G: Game>(snapshot: Snapshot) -> Result<TableCore<G>, Strin
         policy(),
         false,
         clock(Instant::now()),
+        crate::table::entropy(),
     )
 }
 
@@ -174,6 +176,7 @@ fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
         policy(),
         keeps,
         clock(now),
+        crate::table::entropy(),
     )
     .unwrap();
     table.start();
@@ -319,7 +322,7 @@ fn with_a_store_nothing_is_shown_until_stored_and_a_failed_store_pauses_until_it
     assert_eq!(sent_to(&did, next)[0]["code"], "unavailable");
     assert_eq!(sent_to(&did, 1).last().unwrap()["type"], "seats");
     // The retry sends the whole table, and once it is stored the action is acknowledged.
-    table.timer(Timer::PauseRetry);
+    table.timer(Timer::PauseRetry, now);
     assert!(matches!(done(&mut table)[..], [Did::Stored(true)]));
     table.stored(StoreAnswer::Stored, now);
     let did = done(&mut table);
@@ -522,12 +525,15 @@ fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
             continue;
         };
         assert_eq!((after, seat), (policy().bot_delay, Seat::new(1)));
-        table.timer(Timer::Computer {
-            seat,
-            version: version - 1,
-        });
+        table.timer(
+            Timer::Computer {
+                seat,
+                version: version - 1,
+            },
+            now,
+        );
         assert!(done(&mut table).is_empty(), "a timer of an older version");
-        table.timer(Timer::Computer { seat, version });
+        table.timer(Timer::Computer { seat, version }, now);
         assert_eq!(table.version(), version + 1);
     }
     assert!(table.record()[0].actions.len() > 2);

@@ -21,14 +21,13 @@ use serde::Serialize;
 use serde_json::value::{to_raw_value, RawValue};
 
 use super::view_fields::{FieldSet, ViewFields};
-use super::{Effect, TableCore, VIEW_SIZE_HINT};
+use super::{Effect, Frame, TableCore, VIEW_SIZE_HINT};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::matches::Match;
-use crate::outbox::Frame;
 use crate::protocol::SeatInfo;
 use crate::table::frames::{Ack, Head, MatchInfo, ShuffleShown, ViewFrame};
-use crate::table::messages::ConnId;
+use crate::table::ConnId;
 use crate::table::RevealTo;
 
 /// The slow parts of a view, each an index into [`Parts`] and [`Shown`].

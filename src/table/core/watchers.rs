@@ -4,11 +4,10 @@
 //! and replay a finished deal as a watcher saw it; anything else it sends is refused, and it never
 //! changes the table. A table takes at most `watchers_per_table` of them.
 
-use super::super::messages::ConnId;
+use super::super::ConnId;
 use super::super::{RefusalCode, TableRefusal};
 use super::TableCore;
 use crate::game::Game;
-use crate::metrics::metrics;
 use crate::protocol::ClientMsg;
 
 /// What a watcher is told when it tries to play, speak or name itself.
@@ -42,7 +41,7 @@ impl<G: Game> TableCore<G> {
     pub(super) fn heard_from_watcher(&mut self, conn: ConnId, msg: ClientMsg) {
         match msg {
             ClientMsg::Resync {} => {
-                metrics().resyncs.inc();
+                self.count(super::Count::Resync);
                 self.send_whole_view(conn, None);
             }
             ClientMsg::Replay { deal, step } => self.send_replay(conn, None, deal, step),
