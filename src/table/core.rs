@@ -19,6 +19,7 @@
 //! draw the same line with the compiler; it was not chosen because the core shares its types (seats,
 //! snapshots, frames, the games' contract) with the rest of `table` and with `protocol`, and cutting
 //! them apart would move most of the library for a wall the lints already hold.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -646,6 +647,8 @@ impl<G: Game> TableCore<G> {
     }
 }
 
+#[cfg(test)]
+mod seeded;
 #[cfg(test)]
 mod tests;
 

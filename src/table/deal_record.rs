@@ -1,6 +1,7 @@
 //! One deal of a match as a table records it: how it was set up, what deals it again, and each action
 //! accepted in it. The table core keeps these, snapshots store them, and replays read them; nothing
 //! here knows of actors or sockets.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use serde::{Deserialize, Serialize};
 

@@ -13,6 +13,8 @@ mod frames;
 mod messages;
 pub mod mix;
 mod present;
+#[cfg(test)]
+mod purity;
 mod refusal;
 mod seal;
 mod seats;
@@ -52,6 +54,12 @@ pub fn entropy() -> [u8; 32] {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     bytes
+}
+
+/// A moment for a test's table to start at: the core's tests read the clock here, outside the core.
+#[cfg(test)]
+pub(crate) fn test_moment() -> std::time::Instant {
+    std::time::Instant::now()
 }
 
 /// Whether `text` could be a secret this server made (22 URL-safe characters); cheap to check first.

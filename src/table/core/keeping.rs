@@ -273,11 +273,10 @@ fn replay<G: Game>(
 
 #[cfg(test)]
 mod tests {
-    use std::time::Instant;
 
     use rand::seq::SliceRandom;
 
-    use super::super::tests::{open, play, rebuilt};
+    use super::super::tests::{moment, open, play, rebuilt};
     use super::*;
     use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
     use crate::matches::MatchLength;
@@ -289,7 +288,7 @@ mod tests {
             let mut table = open::<G>(kind, length, Level::Standard, token.hash());
             if kind == TableKind::Friends {
                 for seat in table.seats.iter_mut().skip(1) {
-                    *seat = Occupant::person(Token::random().hash(), Instant::now());
+                    *seat = Occupant::person(Token::random().hash(), moment());
                 }
             }
             if actions > 0 {
@@ -353,7 +352,7 @@ mod tests {
             let mut table = open::<G>(kind, length, Level::Standard, Token::random().hash());
             if kind == TableKind::Friends {
                 for seat in table.seats.iter_mut().skip(1) {
-                    *seat = Occupant::person(Token::random().hash(), Instant::now());
+                    *seat = Occupant::person(Token::random().hash(), moment());
                 }
             }
             table.start_deal();
@@ -363,7 +362,7 @@ mod tests {
                 play(&mut table, 1, seed * 1000 + step);
                 if step == 150 && kind == TableKind::Friends {
                     // A seat given up and taken again: the whole table goes, not an action line.
-                    table.seats[1] = Occupant::person(Token::random().hash(), Instant::now());
+                    table.seats[1] = Occupant::person(Token::random().hash(), moment());
                 }
                 match table.change_to_store() {
                     None => panic!("a change that the store would not hear of"),

@@ -46,11 +46,14 @@ pub(super) fn open<G: Game>(
         creator,
         policy(),
         false,
-        clock(Instant::now()),
+        clock(moment()),
         crate::table::entropy(),
     )
     .unwrap()
 }
+
+/// A moment for a test's table to start at, read outside the core (which reads no clock).
+pub(super) use crate::table::test_moment as moment;
 
 /// The shell's clock at `at`, the wall clock as it might read then.
 pub(super) fn clock(at: Instant) -> Clock {
@@ -67,7 +70,7 @@ pub(super) fn rebuilt<G: Game>(snapshot: Snapshot) -> Result<TableCore<G>, Strin
         snapshot,
         policy(),
         false,
-        clock(Instant::now()),
+        clock(moment()),
         crate::table::entropy(),
     )
 }
@@ -162,7 +165,7 @@ fn friends_at_play(keeps: bool) -> (TableCore<Panjpar>, Instant) {
 
 /// A Panjpar friends table with both seats taken and dealt, no socket attached yet; the seats' tokens.
 fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
-    let now = Instant::now();
+    let now = moment();
     let (host, guest) = (Token::random(), Token::random());
     let id = TableId::random();
     let kind = TableKind::Friends;
@@ -494,7 +497,7 @@ fn a_table_nobody_is_at_sleeps_once_stored_and_one_left_too_long_expires() {
 /// A one-deal Panjpar table against the computer at `level`, started, its person's socket 1
 /// attached.
 fn computer_table(level: Level) -> (TableCore<Panjpar>, Instant) {
-    let now = Instant::now();
+    let now = moment();
     let player = Token::random();
     let mut table = open::<Panjpar>(
         TableKind::Computer,
