@@ -46,7 +46,8 @@ impl<G: Game> TableCore<G> {
         }
         self.mark_offerable(now);
         let quiet = self
-            .quiet_since
+            .sockets
+            .quiet_since()
             .is_some_and(|since| now.saturating_duration_since(since) >= self.policy.sleep_after);
         if quiet && self.keeps {
             // The whole table goes to the store; the store's answer stops it (see `slept`).
@@ -89,7 +90,7 @@ impl<G: Game> TableCore<G> {
             Gone::Expired => EXPIRED_CLOSE,
             Gone::Ended => ENDED_CLOSE,
         };
-        let everyone: Vec<ConnId> = self.sockets.keys().chain(&self.watchers).copied().collect();
+        let everyone: Vec<ConnId> = self.sockets.everyone().collect();
         for conn in everyone {
             self.effects.push(Effect::Close(conn, code, reason));
         }

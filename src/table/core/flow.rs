@@ -17,10 +17,10 @@ use crate::protocol::ClientMsg;
 impl<G: Game> TableCore<G> {
     /// A parsed frame from a socket, a seat's or a watcher's.
     pub fn from_seat(&mut self, conn: ConnId, msg: ClientMsg, now: Instant) {
-        if self.watchers.contains(&conn) {
+        if self.sockets.is_watcher(conn) {
             return self.heard_from_watcher(conn, msg);
         }
-        let Some(seat) = self.sockets.get(&conn).copied() else {
+        let Some(seat) = self.sockets.seat_of(conn) else {
             return;
         };
         self.last_activity = now;

@@ -110,7 +110,7 @@ impl<G: Game> TableCore<G> {
                     level: self.level(),
                     status: Status::Playing,
                     seat,
-                    watching: self.watchers.len(),
+                    watching: self.sockets.watching(),
                     outcome: None,
                 }),
                 seats: Some(&seats),

@@ -72,9 +72,8 @@ impl<G: Game> TableCore<G> {
             *sockets += 1;
             *gone_since = None;
         }
-        self.sockets.insert(conn, seat);
+        self.sockets.add_seat(conn, seat);
         self.last_activity = now;
-        self.quiet_since = None;
         self.offerable[seat.index()] = false;
         self.send_whole_view(conn, Some(seat));
         self.broadcast_seats();
@@ -84,7 +83,7 @@ impl<G: Game> TableCore<G> {
     /// A socket has gone (a seat's or a watcher's).
     pub fn detach(&mut self, conn: ConnId, now: Instant) {
         let voice_went = self.voice_socket_gone(conn);
-        let watcher_went = self.watchers.contains(&conn);
+        let watcher_went = self.sockets.is_watcher(conn);
         if self.forget_socket(conn, now).is_some() || voice_went || watcher_went {
             self.broadcast_seats();
         }

@@ -259,7 +259,7 @@ impl<G: Game> TableCore<G> {
             level: self.level,
             status: self.status(),
             seat,
-            watching: self.watchers.len(),
+            watching: self.sockets.watching(),
             outcome: self.state.as_ref().and_then(G::outcome),
         }
     }
@@ -341,12 +341,7 @@ impl<G: Game> TableCore<G> {
         // What each viewer is shown, by seat; the watchers' last.
         let mut seen: Vec<Option<Seen>> = (0..=G::SEATS).map(|_| None).collect();
         let mut made: Vec<((usize, u8, bool, FieldSet), Frame)> = Vec::new();
-        let viewers: Vec<(ConnId, Option<Seat>)> = self
-            .sockets
-            .iter()
-            .map(|(conn, seat)| (*conn, Some(*seat)))
-            .chain(self.watchers.iter().map(|conn| (*conn, None)))
-            .collect();
+        let viewers: Vec<(ConnId, Option<Seat>)> = self.sockets.viewers().collect();
         for (conn, seat) in viewers {
             let at = seat.map_or(G::SEATS, Seat::index);
             let Seen { parts, head, view } = seen[at].get_or_insert_with(|| Seen {

@@ -20,7 +20,7 @@ impl<G: Game> TableCore<G> {
     /// A socket for a watcher: it is sent what everyone may see, and everyone hears how many watch.
     /// Answers how many watch now.
     pub fn watch(&mut self, conn: ConnId) -> Result<usize, TableRefusal> {
-        if self.watchers.len() >= self.policy.watchers_per_table {
+        if self.sockets.watching() >= self.policy.watchers_per_table {
             return Err(TableRefusal::too_many_watchers());
         }
         // Its first frame would show a change not yet stored.
@@ -30,11 +30,10 @@ impl<G: Game> TableCore<G> {
         if self.sleeping {
             return Err(TableRefusal::unavailable());
         }
-        self.watchers.insert(conn);
-        self.quiet_since = None;
+        self.sockets.add_watcher(conn);
         self.send_whole_view(conn, None);
         self.broadcast_seats();
-        Ok(self.watchers.len())
+        Ok(self.sockets.watching())
     }
 
     /// A frame from a watcher's socket.
