@@ -39,6 +39,7 @@ use crate::protocol::{SeatInfo, ServerMsg};
 mod flow;
 mod frame;
 pub use frame::Frame;
+mod keeper;
 mod keeping;
 mod levels;
 mod listing;
@@ -104,8 +105,6 @@ pub struct TableCore<G: Game> {
     /// How well the computers play, at a computer table (none at a friends table).
     level: Option<Level>,
     policy: TablePolicy,
-    /// Whether changes go to a store before anyone hears of them (several nodes).
-    keeps: bool,
     seats: Vec<Occupant<G>>,
     length: MatchLength,
     matchup: Match,
@@ -140,15 +139,8 @@ pub struct TableCore<G: Game> {
     offerable: Vec<bool>,
     /// The hashes of the tokens whose seats were offered to someone else: their holders are told so.
     given_away: Vec<TokenHash>,
-    /// A change the store has not taken yet: what to do once it does (see `pause`).
-    unstored: Option<Then>,
-    /// The change being stored: what to do once it is in, what the store will then hold, and whether
-    /// it is the whole snapshot.
-    storing: Option<(Then, keeping::LastStored, bool)>,
-    /// Since when the table has been waiting for its store: it is paused while this is set.
-    paused_since: Option<Instant>,
-    /// What the store holds of the table, when known to be the table as it was then.
-    stored: Option<keeping::LastStored>,
+    /// The table's side of its store: what it holds, what is on its way, the pause (see `storing`).
+    keeper: keeper::Keeper,
     /// The seats that asked for the next deal or the rematch, while the table waits for the rest.
     /// Not stored: after a move to another node, whoever had asked asks again.
     ready: Vec<bool>,
@@ -227,7 +219,6 @@ impl<G: Game> TableCore<G> {
             kind,
             level,
             policy,
-            keeps,
             seats,
             length,
             matchup,
@@ -251,10 +242,7 @@ impl<G: Game> TableCore<G> {
             sleeping: false,
             offerable: vec![false; G::SEATS],
             given_away: Vec::new(),
-            unstored: None,
-            storing: None,
-            paused_since: None,
-            stored: None,
+            keeper: keeper::Keeper::new(keeps),
             ready: vec![false; G::SEATS],
             names: vec![None; G::SEATS],
             effects: Vec::new(),
@@ -442,7 +430,7 @@ pub(crate) mod tests_support {
     pub fn play_and_change<G: Game>(table: &mut TableCore<G>, seed: u64) -> Option<Change> {
         tests::play(table, 1, seed);
         let (change, mark) = table.change_to_store()?;
-        table.stored = Some(mark);
+        table.keeper.holds(mark);
         Some(change)
     }
 }

@@ -37,7 +37,7 @@ impl<G: Game> TableCore<G> {
 
     /// The table's clock, called every [`TableCore::tick_every`].
     pub fn tick(&mut self, now: Instant) {
-        if self.paused() || self.sleeping || self.storing.is_some() {
+        if self.paused() || self.sleeping || self.keeper.is_storing() {
             return;
         }
         if now.saturating_duration_since(self.last_activity) >= self.keep_for() {
@@ -49,7 +49,7 @@ impl<G: Game> TableCore<G> {
             .sockets
             .quiet_since()
             .is_some_and(|since| now.saturating_duration_since(since) >= self.policy.sleep_after);
-        if quiet && self.keeps {
+        if quiet && self.keeper.keeps() {
             // The whole table goes to the store; the store's answer stops it (see `slept`).
             self.sleeping = true;
             self.effects.push(Effect::HandOver(self.whole()));

@@ -121,7 +121,7 @@ impl<G: Game> TableCore<G> {
     /// given up, a store that failed, a table just rebuilt) the whole snapshot does.
     pub(super) fn change_to_store(&self) -> Option<(Change, LastStored)> {
         let now = self.as_stored();
-        let Some(stored) = self.stored.as_ref().filter(|s| s.only_played_since(&now)) else {
+        let Some(stored) = self.keeper.held().filter(|s| s.only_played_since(&now)) else {
             return Some((self.whole(), now));
         };
         let new = self
@@ -369,14 +369,14 @@ mod tests {
                     Some((Change::Whole { game, json }, mark)) => {
                         assert_eq!(game, G::NAME);
                         held = json;
-                        table.stored = Some(mark);
+                        table.keeper.holds(mark);
                         wholes += 1;
                     }
                     Some((Change::Played { lines, from }, mark)) => {
                         assert_eq!(from, table.version, "one action, the last");
                         assert_eq!(lines.matches('\n').count(), 1, "one action, one line");
                         held.push_str(&lines);
-                        table.stored = Some(mark);
+                        table.keeper.holds(mark);
                         added += 1;
                     }
                 }
@@ -397,7 +397,7 @@ mod tests {
                 G::NAME
             );
             // A store that failed forgets what it held: the next change is whole.
-            table.stored = None;
+            table.keeper.forget_held();
             assert!(matches!(
                 table.change_to_store(),
                 Some((Change::Whole { .. }, _))
