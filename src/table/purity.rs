@@ -53,20 +53,25 @@ fn table_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/table")
 }
 
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
-        .collect();
+/// The Rust files in `dir`, and with `deep` in the folders under it.
+fn rust_files(dir: &Path, deep: bool) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && deep {
+            files.extend(rust_files(&path, deep));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
     files.sort();
     files
 }
 
 /// The core's files and the plain modules that declare themselves pure.
 fn pure_files() -> Vec<PathBuf> {
-    let mut files = rust_files(&table_dir().join("core"));
-    for file in rust_files(&table_dir()) {
+    let mut files = rust_files(&table_dir().join("core"), true);
+    for file in rust_files(&table_dir(), false) {
         let source = std::fs::read_to_string(&file).unwrap();
         if source.lines().any(|line| line == PURE) {
             files.push(file);
