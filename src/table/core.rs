@@ -47,6 +47,7 @@ pub use listing::Listing;
 mod away;
 mod replay;
 pub use away::{ENDED_CLOSE, EXPIRED_CLOSE};
+mod seat_notes;
 mod seating;
 mod shell;
 pub use shell::{
@@ -135,17 +136,10 @@ pub struct TableCore<G: Game> {
     clock: Clock,
     /// Whether the table is storing itself to sleep (see `away`).
     sleeping: bool,
-    /// The seats away long enough to be offered to someone else, as everyone was last told.
-    offerable: Vec<bool>,
-    /// The hashes of the tokens whose seats were offered to someone else: their holders are told so.
-    given_away: Vec<TokenHash>,
+    /// Names, who asked for what comes next, seats that may be offered or were given away.
+    notes: seat_notes::SeatNotes,
     /// The table's side of its store: what it holds, what is on its way, the pause (see `storing`).
     keeper: keeper::Keeper,
-    /// The seats that asked for the next deal or the rematch, while the table waits for the rest.
-    /// Not stored: after a move to another node, whoever had asked asks again.
-    ready: Vec<bool>,
-    /// The names people gave their seats. Not stored: each page gives its name again on connecting.
-    names: Vec<Option<String>>,
     /// What the shell is to do, in order.
     effects: Vec<Effect<G>>,
     /// What the shell is to count.
@@ -240,11 +234,8 @@ impl<G: Game> TableCore<G> {
             last_activity: now.at,
             clock: now,
             sleeping: false,
-            offerable: vec![false; G::SEATS],
-            given_away: Vec::new(),
+            notes: seat_notes::SeatNotes::new(G::SEATS),
             keeper: keeper::Keeper::new(keeps),
-            ready: vec![false; G::SEATS],
-            names: vec![None; G::SEATS],
             effects: Vec::new(),
             counts: Vec::new(),
         }
@@ -320,11 +311,11 @@ impl<G: Game> TableCore<G> {
                 let mut info = self.seats[i].info(
                     s,
                     self.voice.is_on(s),
-                    self.ready[i],
-                    self.names[i].clone(),
+                    self.notes.is_ready(s),
+                    self.notes.name(s).cloned(),
                 );
                 info.away_since = self.seats[i].away_since().map(|t| self.clock.unix_ms_of(t));
-                info.offerable = self.offerable[i];
+                info.offerable = self.notes.is_offerable(s);
                 info
             })
             .collect()

@@ -65,8 +65,7 @@ impl<G: Game> TableCore<G> {
                 && self.seats[i].away_since().is_some_and(|since| {
                     now.saturating_duration_since(since) >= self.policy.offer_after
                 });
-            changed |= offerable != self.offerable[i];
-            self.offerable[i] = offerable;
+            changed |= self.notes.set_offerable(seat, offerable);
         }
         if changed {
             self.broadcast_seats();
@@ -106,7 +105,7 @@ impl<G: Game> TableCore<G> {
             return Some("That is your own seat.");
         }
         match self.seats.get(seat.index()) {
-            Some(Occupant::Person { .. }) if self.offerable[seat.index()] => None,
+            Some(Occupant::Person { .. }) if self.notes.is_offerable(seat) => None,
             Some(Occupant::Person { sockets, .. }) if *sockets > 0 => {
                 Some("That player is at the table.")
             }
@@ -125,15 +124,13 @@ impl<G: Game> TableCore<G> {
             let refusal = TableRefusal::new(RefusalCode::WrongMoment, why);
             return self.refuse(conn, asking, refusal, None);
         }
-        if let Occupant::Person { key, .. } = &self.seats[seat.index()] {
-            self.given_away.push(key.clone());
-        }
+        let key = match &self.seats[seat.index()] {
+            Occupant::Person { key, .. } => Some(key.clone()),
+            _ => None,
+        };
         tracing::info!(table = %self.id, seat = seat.index(), "an away seat is offered to someone else");
-        let i = seat.index();
-        self.seats[i] = Occupant::Free;
-        self.ready[i] = false;
-        self.names[i] = None;
-        self.offerable[i] = false;
+        self.seats[seat.index()] = Occupant::Free;
+        self.notes.give_away(seat, key);
         self.commit(Then::Broadcast);
     }
 

@@ -83,9 +83,9 @@ impl<G: Game> TableCore<G> {
     /// Starts what `seat` asked for (the next deal, a rematch) once every person at the table has
     /// asked for it; until then everyone is told who has. A computer table starts it at once.
     pub(super) fn agree(&mut self, seat: Seat, start: fn(&mut Self)) {
-        self.ready[seat.index()] = true;
+        self.notes.set_ready(seat);
         let everyone = Seat::all(G::SEATS).all(|s| {
-            self.ready[s.index()] || !matches!(self.seats[s.index()], Occupant::Person { .. })
+            self.notes.is_ready(s) || !matches!(self.seats[s.index()], Occupant::Person { .. })
         });
         if everyone {
             start(self);
@@ -176,7 +176,7 @@ impl<G: Game> TableCore<G> {
     }
 
     pub(super) fn start_deal(&mut self) {
-        self.ready.fill(false);
+        self.notes.clear_ready();
         let setup = self.matchup.next_deal();
         let next = DealSetup {
             index: setup.index + 1,

@@ -57,9 +57,9 @@ impl<G: Game> TableCore<G> {
             seats: self.seat_records(),
             deals: self.record.iter().map(DealRecord::written).collect(),
             version: self.version,
-            names: self.names.clone(),
+            names: self.notes.names().to_vec(),
             away: self.away_times(),
-            given_away: self.given_away.clone(),
+            given_away: self.notes.given_away().to_vec(),
             coming: Some(self.coming()),
         }
     }
@@ -75,9 +75,9 @@ impl<G: Game> TableCore<G> {
             seats: self.seat_records(),
             deals: &self.record,
             version: self.version,
-            names: &self.names,
+            names: self.notes.names(),
             away: self.away_times(),
-            given_away: &self.given_away,
+            given_away: self.notes.given_away(),
             coming: Some(self.coming()),
         }
         .to_json();
@@ -234,10 +234,7 @@ impl<G: Game> TableCore<G> {
                 Shuffle::new::<G>(setup, &mut table.rng)
             }
         };
-        for (name, kept) in table.names.iter_mut().zip(snapshot.names) {
-            *name = kept;
-        }
-        table.given_away = snapshot.given_away;
+        table.notes.restore(snapshot.names, snapshot.given_away);
         Ok(table)
     }
 }

@@ -34,7 +34,7 @@ impl<G: Game> TableCore<G> {
     /// Which seat the token of hash `key` holds, if it may open one more socket.
     pub fn check_token(&self, key: &TokenHash) -> Result<Seat, TableRefusal> {
         let seat = self.seat_of(key).ok_or_else(|| {
-            if self.given_away.iter().any(|given| given.matches(key)) {
+            if self.notes.was_given_away(key) {
                 TableRefusal::seat_given_away()
             } else {
                 TableRefusal::wrong_token()
@@ -74,7 +74,7 @@ impl<G: Game> TableCore<G> {
         }
         self.sockets.add_seat(conn, seat);
         self.last_activity = now;
-        self.offerable[seat.index()] = false;
+        self.notes.set_offerable(seat, false);
         self.send_whole_view(conn, Some(seat));
         self.broadcast_seats();
         Ok(seat)

@@ -43,8 +43,7 @@ impl<G: Game> TableCore<G> {
     pub(super) fn rename(&mut self, conn: ConnId, seat: Seat, raw: &str) {
         match clean_name(raw) {
             Ok(name) => {
-                if self.names[seat.index()] != name {
-                    self.names[seat.index()] = name;
+                if self.notes.rename(seat, name) {
                     self.broadcast_seats();
                 }
             }
