@@ -32,10 +32,11 @@ use super::seats::{Level, Occupant, TableKind};
 use super::DealRecord;
 use super::{DealSeal, Shuffle, TableId, TokenHash};
 use crate::cards::Seat;
-use crate::game::{BotRng, Game};
+use crate::game::Game;
 use crate::matches::{Match, MatchLength};
 use crate::protocol::{SeatInfo, ServerMsg};
 
+mod computers;
 mod flow;
 mod frame;
 pub use frame::Frame;
@@ -119,10 +120,8 @@ pub struct TableCore<G: Game> {
     record: Vec<DealRecord<G::Action>>,
     version: u64,
     rng: TableRng,
-    bot_rng: BotRng,
-    /// The version a computer's move has been asked for and not yet played, so that one change
-    /// never asks twice.
-    computer_asked: Option<u64>,
+    /// The computers' generator, and the version they were last asked on.
+    computers: computers::Computers,
     /// Who is connected.
     sockets: sockets::Sockets,
     /// What each socket was last sent of its view's slow parts and deal view (see `views`).
@@ -206,7 +205,7 @@ impl<G: Game> TableCore<G> {
         now: Clock,
         mut rng: TableRng,
     ) -> TableCore<G> {
-        let bot_rng = BotRng::seed_from_u64(rng.gen());
+        let computers = computers::Computers::new(rng.gen());
         let shuffle = Shuffle::new::<G>(matchup.next_deal(), &mut rng);
         TableCore {
             id,
@@ -225,8 +224,7 @@ impl<G: Game> TableCore<G> {
             record,
             version,
             rng,
-            bot_rng,
-            computer_asked: None,
+            computers,
             sockets: sockets::Sockets::new(now.at),
             shown: BTreeMap::new(),
             written: views::Written::new(G::SEATS),

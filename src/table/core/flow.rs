@@ -1,7 +1,7 @@
 //! The match's flow: actions played by people and computers, deals dealt once everyone is ready and
 //! every number of the shuffle is in (or its wait is over), rematches.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::Rng;
 
@@ -234,124 +234,6 @@ impl<G: Game> TableCore<G> {
         }
         self.broadcast_answering(answering);
         self.wake_computer();
-    }
-
-    /// When it is a computer's turn: a computer that searches starts thinking at once, and its move
-    /// is shown no sooner than `bot_delay` after its turn began, so the thinking counts inside the
-    /// delay a person sees; a quick computer is woken after the delay and chooses in place.
-    pub(super) fn wake_computer(&mut self) {
-        if self.status() != Status::Playing || self.paused() {
-            return;
-        }
-        let Some(seat) = self.state.as_ref().and_then(G::to_act) else {
-            return;
-        };
-        if !matches!(self.seats[seat.index()], Occupant::Computer(_))
-            || self.computer_asked == Some(self.version)
-        {
-            return;
-        }
-        let version = self.version;
-        self.computer_asked = Some(version);
-        let after = self.policy.bot_delay;
-        if !self.ask_search(seat, version, after) {
-            self.effects
-                .push(Effect::Wake(after, Timer::Computer { seat, version }));
-        }
-    }
-
-    /// Asks the computer at `seat` for its search on `version`, to be thought away from the table
-    /// and played no sooner than `play_after` from now. False when the computer chooses in place.
-    fn ask_search(&mut self, seat: Seat, version: u64, play_after: Duration) -> bool {
-        let Some(state) = self.state.as_ref() else {
-            return false;
-        };
-        let Occupant::Computer(bot) = &mut self.seats[seat.index()] else {
-            return false;
-        };
-        let legal = G::legal_actions(state, seat);
-        if legal.is_empty() {
-            return false;
-        }
-        let view = G::view(state, Some(seat));
-        let Some(search) = bot.search(&view, &legal) else {
-            return false;
-        };
-        let seed = self.bot_rng.gen();
-        self.effects.push(Effect::Think {
-            seat,
-            version,
-            search,
-            seed,
-            play_after,
-        });
-        true
-    }
-
-    /// Whether a computer's move made on `version` still fits the table. One that does not fit only
-    /// because play is paused is asked again once it resumes.
-    fn computer_may_move(&mut self, version: u64) -> bool {
-        if self.version != version {
-            return false;
-        }
-        let fits = self.status() == Status::Playing && !self.paused();
-        if !fits {
-            self.computer_asked = None;
-        }
-        fits
-    }
-
-    /// The computer at `seat` moves on `version`, in the event that began at `now`.
-    fn computer_moves(&mut self, seat: Seat, version: u64, now: Instant) {
-        if !self.computer_may_move(version) {
-            return;
-        }
-        if self.ask_search(seat, version, Duration::ZERO) {
-            return;
-        }
-        let Some(state) = self.state.as_ref() else {
-            return;
-        };
-        let Occupant::Computer(bot) = &mut self.seats[seat.index()] else {
-            return;
-        };
-        let legal = G::legal_actions(state, seat);
-        if legal.is_empty() {
-            return;
-        }
-        let view = G::view(state, Some(seat));
-        let action = bot.choose(&view, &legal, &mut self.bot_rng);
-        // The core reads no clock: the shell times the event from its start.
-        self.count(Count::ChoseInPlace { began: now });
-        self.computer_plays(seat, version, action);
-    }
-
-    /// A computer's search (see [`Effect::Think`]) chose this action on `version`.
-    pub fn thought(&mut self, seat: Seat, version: u64, action: G::Action) {
-        self.computer_plays(seat, version, action);
-    }
-
-    /// Plays a computer's chosen action, unless the table has moved on since it was asked. A computer
-    /// that finished thinking while the table paused moves again once it resumes.
-    fn computer_plays(&mut self, seat: Seat, version: u64, mut action: G::Action) {
-        if !self.computer_may_move(version) {
-            return;
-        }
-        let Some(state) = self.state.as_mut() else {
-            return;
-        };
-        if let Err(e) = G::apply(state, seat, &action) {
-            tracing::error!(table = %self.id, %e, "a computer chose a refused action; it plays its first legal one");
-            let Some(first) = G::legal_actions(state, seat).into_iter().next() else {
-                return;
-            };
-            action = first;
-            if G::apply(state, seat, &action).is_err() {
-                return;
-            }
-        }
-        self.accepted(seat, action);
-        self.commit(Then::Show);
     }
 
     /// Records an accepted action, moves the version on, and counts the deal if it has ended.
