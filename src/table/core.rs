@@ -5,6 +5,10 @@
 //! run, the table to stop. The actor in `table::actor` is only the shell that carries them out, so the
 //! core is tested here without actix, a clock or a socket: time comes in with each event.
 //!
+//! `TableCore` owns parts that own their state: who is connected (`sockets`), its side of the store
+//! (`keeper`), what it notes of each seat (`seat_notes`), the computers' generator and turns
+//! (`computers`), the voice room (`voice`); the files beside them hold its decisions by concern.
+//!
 //! It is pure by construction, not only in behaviour: time comes in with each event (a [`Clock`] or an
 //! `Instant` the shell read), entropy once, when the table is made or rebuilt (a seed for its own
 //! ChaCha generator), and what it did that the process counts goes out as [`Count`]s beside the
@@ -12,10 +16,12 @@
 //!
 //! The build holds it to that. The crate's `clippy.toml` names the calls and types that would let the
 //! outside in (the operating system's generator, the clock, actix, the WebSocket library, Redis, the
-//! process's metrics), those lints are allowed in the crate and denied in this module and in the plain
-//! table modules it builds on, so `cargo clippy -- -D warnings` (CI) fails on any such call here. A
-//! test (`purity`) reads these files and refuses any path to the actor's messages, the outbox, the
-//! metrics or those crates, which a lint on calls cannot see. A crate of its own in a workspace would
+//! process's metrics, hashers seeded by the operating system); those lints are allowed in the package
+//! (`Cargo.toml`, `[lints]`) and denied in this module and in the plain table modules it builds on, so
+//! `cargo clippy --all-targets -- -D warnings` (CI) fails on any such call or type here. A test
+//! (`table::purity`) reads these files and refuses any path to the actor's messages, the outbox, the
+//! metrics or those crates, which a lint on calls and types cannot see (a module imported, or a unit
+//! value such as `rand::rngs::OsRng` written out in full). A crate of its own in a workspace would
 //! draw the same line with the compiler; it was not chosen because the core shares its types (seats,
 //! snapshots, frames, the games' contract) with the rest of `table` and with `protocol`, and cutting
 //! them apart would move most of the library for a wall the lints already hold.

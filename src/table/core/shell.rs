@@ -156,20 +156,20 @@ pub enum StoreAnswer {
 /// What the core asks its shell to do, in order.
 pub enum Effect<G: Game> {
     /// Send a frame to a socket, a seat's or a watcher's. A socket whose queue is full is reported
-    /// back with [`TableCore::socket_too_slow`].
+    /// back with [`TableCore::socket_too_slow`](super::TableCore::socket_too_slow).
     Send(ConnId, Frame),
     /// Close a socket with this WebSocket close code and reason.
     Close(ConnId, u16, &'static str),
     /// Store this change, taking no other event until the store answers with
-    /// [`TableCore::stored`].
+    /// [`TableCore::stored`](super::TableCore::stored).
     Store(Change),
     /// Store this final snapshot and let the table go; the answer goes to
-    /// [`TableCore::handed_over`].
+    /// [`TableCore::handed_over`](super::TableCore::handed_over).
     HandOver(Change),
-    /// Call [`TableCore::timer`] with this timer once the time has passed.
+    /// Call [`TableCore::timer`](super::TableCore::timer) with this timer once the time has passed.
     Wake(Duration, Timer),
     /// Run a computer's search away from the table, with a generator seeded from `seed`; its choice
-    /// goes to [`TableCore::thought`], no sooner than `play_after` from now (the move delay a person
+    /// goes to [`TableCore::thought`](super::TableCore::thought), no sooner than `play_after` from now (the move delay a person
     /// sees, with the thinking inside it).
     Think {
         seat: Seat,
