@@ -53,25 +53,9 @@ impl Frame {
         Frame::of(Message::Text(text))
     }
 
-    /// A text frame holding the JSON object `value` with one more field, `name`, whose value is the
-    /// JSON text `json` as it is. `json` must be JSON this server wrote: it is not read again to be
-    /// checked, as a `RawValue` in `value` would be (the frame is still checked to be UTF-8).
-    pub fn json_with_field(
-        value: &impl Serialize,
-        size_hint: usize,
-        name: &str,
-        json: &[u8],
-    ) -> Frame {
-        let mut buf = Vec::with_capacity(size_hint);
-        serde_json::to_writer(&mut buf, value).expect("server frames always serialize");
-        assert_eq!(buf.pop(), Some(b'}'), "a frame is a JSON object");
-        if buf.len() > 1 {
-            buf.push(b',');
-        }
-        for piece in [b"\"", name.as_bytes(), b"\":", json, b"}"] {
-            buf.extend_from_slice(piece);
-        }
-        let text = Utf8Bytes::try_from(buf).expect("serde_json writes UTF-8");
+    /// A text frame holding JSON written elsewhere (a table's), its bytes shared, not copied.
+    pub fn json_bytes(json: bytes::Bytes) -> Frame {
+        let text = Utf8Bytes::try_from(json).expect("serde_json writes UTF-8");
         Frame::of(Message::Text(text))
     }
 
@@ -284,22 +268,10 @@ mod tests {
     }
 
     #[test]
-    fn a_field_written_apart_is_added_to_the_object() {
-        let with = |value: serde_json::Value, json: &[u8]| {
-            let frame = Frame::json_with_field(&value, 0, "view", json);
-            serde_json::from_str::<serde_json::Value>(frame.text_payload().unwrap()).unwrap()
-        };
-        assert_eq!(
-            with(
-                serde_json::json!({"type": "view", "version": 3}),
-                br#"{"hand":["5C"]}"#
-            ),
-            serde_json::json!({"type": "view", "version": 3, "view": {"hand": ["5C"]}})
-        );
-        assert_eq!(
-            with(serde_json::json!({}), b"null"),
-            serde_json::json!({"view": null})
-        );
+    fn json_written_elsewhere_is_sent_as_it_is() {
+        let frame = Frame::json_bytes(bytes::Bytes::from_static(br#"{"type":"seats"}"#));
+        assert_eq!(frame.text_payload(), Some(r#"{"type":"seats"}"#));
+        assert!(!frame.is_close());
     }
 
     #[actix_rt::test]

@@ -3,7 +3,8 @@
 //! answers with: frames go out with `try_send` into each socket's bounded queue (a socket that cannot
 //! keep up is reported back to the core, which drops it), changes go to the store while the actor takes
 //! no other message, timers are set on the actor's context, and searches are asked of the thinking
-//! pool (`crate::thinking`), whose choice comes back as a message.
+//! pool (`crate::thinking`), whose choice comes back as a message. It reads the clock and the
+//! operating system's generator for the core, and adds what the core counts to the metrics.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -16,12 +17,12 @@ use actix::{
 use rand::SeedableRng;
 
 use super::core::{
-    Clock, Closing, Effect, Gone, OnClosed, TableConfig, TableCore, TableStore, ENDED_CLOSE,
+    Clock, Closing, Count, Effect, Gone, OnClosed, TableConfig, TableCore, TableStore, ENDED_CLOSE,
     EXPIRED_CLOSE,
 };
 use super::messages::*;
 use super::seats::{Level, TableKind};
-use super::{Snapshot, TableId, TableRefusal, TokenHash};
+use super::{ConnId, DealRecord, Snapshot, TableId, TableRefusal, TokenHash};
 use crate::cards::Seat;
 use crate::game::{BotRng, Game};
 use crate::matches::MatchLength;
@@ -41,6 +42,8 @@ pub struct Table<G: Game> {
     closing: Closing,
     /// The effects being carried out (kept to keep its room).
     batch: Vec<Effect<G>>,
+    /// What the core counted (kept to keep its room).
+    counts: Vec<Count>,
     /// The table as the thinking pool knows it: told the version after every change, so that a
     /// decision asked on an old one is dropped unthought.
     asker: Asker,
@@ -66,6 +69,7 @@ impl<G: Game> Table<G> {
             config.policy.clone(),
             keeps,
             clock_now(),
+            super::entropy(),
         )?;
         Some(Table::around(core, config))
     }
@@ -78,7 +82,7 @@ impl<G: Game> Table<G> {
     ) -> Result<Table<G>, String> {
         let keeps = config.store.is_some();
         let policy = config.policy.clone();
-        let core = TableCore::rebuild(id, snapshot, policy, keeps, clock_now())?;
+        let core = TableCore::rebuild(id, snapshot, policy, keeps, clock_now(), super::entropy())?;
         Ok(Table::around(core, config))
     }
 
@@ -92,6 +96,7 @@ impl<G: Game> Table<G> {
             // A table stopped for any other reason (the process stopping) keeps its record.
             closing: Closing::Asleep,
             batch: Vec::new(),
+            counts: Vec::new(),
             asker: Asker::new(),
         }
     }
@@ -109,6 +114,10 @@ impl<G: Game> Table<G> {
         let mut batch = std::mem::take(&mut self.batch);
         loop {
             self.core.move_effects(&mut batch);
+            self.core.move_counts(&mut self.counts);
+            for count in self.counts.drain(..) {
+                add_to_metrics::<G>(count);
+            }
             if batch.is_empty() {
                 break;
             }
@@ -126,7 +135,7 @@ impl<G: Game> Table<G> {
                 let Some(out) = self.outs.get(&conn) else {
                     return;
                 };
-                match out.try_send(Outbound::Frame(frame)) {
+                match out.try_send(Outbound::Frame(super::present::frame(frame))) {
                     Ok(()) => metrics().frames_out.inc(),
                     // The socket is going; its `Detach` follows, and the seats hear of it then.
                     Err(NotQueued::Closed) => {}
@@ -160,7 +169,7 @@ impl<G: Game> Table<G> {
             }
             Effect::Wake(after, timer) => {
                 ctx.run_later(after, move |table, ctx| {
-                    table.core.timer(timer);
+                    table.core.timer(timer, Instant::now());
                     table.carry_out(ctx);
                 });
             }
@@ -210,6 +219,38 @@ impl<G: Game> Table<G> {
 }
 
 /// The shell's clock now, for the core to tell moments as Unix times.
+/// Adds what the core counted to the process's metrics.
+fn add_to_metrics<G: Game>(count: Count) {
+    let meters = metrics();
+    match count {
+        Count::Resync => meters.resyncs.inc(),
+        Count::Reconnect => meters.reconnects.inc(),
+        Count::Refused(code) => meters
+            .actions_refused
+            .with_label_values(&[G::NAME, code])
+            .inc(),
+        Count::Accepted => meters.game(G::NAME).accepted.inc(),
+        Count::MatchFinished => meters.matches_finished.with_label_values(&[G::NAME]).inc(),
+        Count::SocketTooSlow => meters.outbound_overflows.inc(),
+        Count::Paused => meters.tables_paused.inc(),
+        Count::Closed(gone) => {
+            let why = match gone {
+                Gone::Expired => "expired",
+                Gone::Ended => "ended",
+            };
+            meters.tables_expired.with_label_values(&[why]).inc();
+        }
+        Count::Answered { arrived } => meters
+            .game(G::NAME)
+            .seconds
+            .observe(arrived.elapsed().as_secs_f64()),
+        Count::ChoseInPlace { began } => meters
+            .computer_think_seconds
+            .with_label_values(&[G::NAME])
+            .observe(began.elapsed().as_secs_f64()),
+    }
+}
+
 fn clock_now() -> Clock {
     let unix_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -5,29 +5,48 @@
 //! run, the table to stop. The actor in `table::actor` is only the shell that carries them out, so the
 //! core is tested here without actix, a clock or a socket: time comes in with each event.
 //!
-//! It counts what it does in the process's Prometheus metrics and logs through `tracing`: both are
-//! write-only, and nothing it decides depends on them.
+//! `TableCore` owns parts that own their state: who is connected (`sockets`), its side of the store
+//! (`keeper`), what it notes of each seat (`seat_notes`), the computers' generator and turns
+//! (`computers`), the voice room (`voice`); the files beside them hold its decisions by concern.
+//!
+//! It is pure by construction, not only in behaviour: time comes in with each event (a [`Clock`] or an
+//! `Instant` the shell read), entropy once, when the table is made or rebuilt (a seed for its own
+//! ChaCha generator), and what it did that the process counts goes out as [`Count`]s beside the
+//! effects, for the shell to add to the metrics. It logs through `tracing`, which is write-only.
+//!
+//! The build holds it to that. The crate's `clippy.toml` names the calls and types that would let the
+//! outside in (the operating system's generator, the clock, actix, the WebSocket library, Redis, the
+//! process's metrics, hashers seeded by the operating system); those lints are allowed in the package
+//! (`Cargo.toml`, `[lints]`) and denied in this module and in the plain table modules it builds on, so
+//! `cargo clippy --all-targets -- -D warnings` (CI) fails on any such call or type here. A test
+//! (`table::purity`) reads these files and refuses any path to the actor's messages, the outbox, the
+//! metrics or those crates, which a lint on calls and types cannot see (a module imported, or a unit
+//! value such as `rand::rngs::OsRng` written out in full). A crate of its own in a workspace would
+//! draw the same line with the compiler; it was not chosen because the core shares its types (seats,
+//! snapshots, frames, the games' contract) with the rest of `table` and with `protocol`, and cutting
+//! them apart would move most of the library for a wall the lints already hold.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
-use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use futures_util::future::BoxFuture;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
 
 use super::frames::Status;
-use super::messages::{ConnId, DealRecord};
 use super::seats::{Level, Occupant, TableKind};
+use super::DealRecord;
 use super::{DealSeal, Shuffle, TableId, TokenHash};
 use crate::cards::Seat;
-use crate::game::{BotRng, Game, Search};
-use crate::games::strong::Budget;
+use crate::game::Game;
 use crate::matches::{Match, MatchLength};
-use crate::metrics::metrics;
-use crate::outbox::Frame;
 use crate::protocol::{SeatInfo, ServerMsg};
 
+mod computers;
 mod flow;
+mod frame;
+pub use frame::Frame;
+mod keeper;
 mod keeping;
 mod levels;
 mod listing;
@@ -35,213 +54,26 @@ pub use listing::Listing;
 mod away;
 mod replay;
 pub use away::{ENDED_CLOSE, EXPIRED_CLOSE};
+mod seat_notes;
 mod seating;
+mod shell;
+pub use shell::{
+    Change, Clock, Closing, Count, Effect, Expiry, Gone, OnClosed, StoreAnswer, TableConfig,
+    TablePolicy, TableStore, Timer,
+};
 mod social;
+mod sockets;
 mod storing;
 mod view_fields;
 mod views;
 mod voice;
 mod watchers;
 
+/// Identifies one WebSocket connection while it lives.
+pub type ConnId = u64;
+
 /// About the length of a view frame's JSON, so that its buffer is allocated once.
 const VIEW_SIZE_HINT: usize = 2048;
-
-/// How a table behaves; from the server's settings.
-#[derive(Clone, Debug)]
-pub struct TablePolicy {
-    pub bot_delay: Duration,
-    /// How long a strong computer at the table thinks per decision.
-    pub strong_budget: Budget,
-    /// How long a table with nobody connected stays awake before it sleeps (with a store).
-    pub sleep_after: Duration,
-    /// How long a table lives after its last activity.
-    pub expiry: Expiry,
-    /// How long a seat is away before the others may offer it to someone else.
-    pub offer_after: Duration,
-    /// Sockets one seat may hold open at once.
-    pub sockets_per_seat: usize,
-    /// Watchers one table may have at once.
-    pub watchers_per_table: usize,
-    /// How long a deal waits for the numbers of the people seated before it is shuffled without the
-    /// missing ones (zero: it never waits; see `table::shuffle`).
-    pub shuffle_wait: Duration,
-}
-
-/// How long tables live after their last activity: by kind while the match is on, and once it is over
-/// (kept for its replays and a rematch).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Expiry {
-    pub friends: Duration,
-    pub computer: Duration,
-    pub finished: Duration,
-}
-
-/// The time of an event, as the table's monotonic clock and as the wall clock (Unix milliseconds),
-/// given by the shell: the core turns the moments it keeps into Unix times only to tell them.
-#[derive(Clone, Copy, Debug)]
-pub struct Clock {
-    pub at: Instant,
-    pub unix_ms: u64,
-}
-
-impl Clock {
-    /// The Unix time in milliseconds of the moment `t`.
-    pub fn unix_ms_of(&self, t: Instant) -> u64 {
-        if t >= self.at {
-            self.unix_ms + t.duration_since(self.at).as_millis() as u64
-        } else {
-            self.unix_ms
-                .saturating_sub(self.at.duration_since(t).as_millis() as u64)
-        }
-    }
-
-    /// The moment of the Unix time `unix_ms` (none before the clock's own moment minus that time).
-    pub fn instant_of(&self, unix_ms: u64) -> Instant {
-        if unix_ms >= self.unix_ms {
-            self.at + Duration::from_millis(unix_ms - self.unix_ms)
-        } else {
-            let back = Duration::from_millis(self.unix_ms - unix_ms);
-            self.at.checked_sub(back).unwrap_or(self.at)
-        }
-    }
-}
-
-/// A table's policy and the hooks of the router that started it.
-#[derive(Clone)]
-pub struct TableConfig {
-    pub policy: TablePolicy,
-    /// Called once when the table stops, to take it out of the router.
-    pub on_closed: OnClosed,
-    /// Where snapshots go, when the router keeps them (several nodes); `None` alone.
-    pub store: Option<Arc<dyn TableStore>>,
-}
-
-/// Called once when a table stops.
-pub type OnClosed = Arc<dyn Fn(&TableId, Closing) + Send + Sync>;
-
-/// Why a table stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Closing {
-    /// It closed for good: its record goes, and what is left says why.
-    Closed(Gone),
-    /// Nobody was connected: its record stays in the store, and the next seat or watcher to open it
-    /// wakes it.
-    Asleep,
-    /// Its node drains: the snapshot stays for the next owner.
-    HandedOver,
-    /// Another owner has it now (or its store refused this one's token): its sockets here reconnect
-    /// and find it there, and what is stored stays.
-    Lost,
-}
-
-/// Why a table closed for good, as its link tells whoever opens it later.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Gone {
-    /// Nothing happened at it for as long as a table lives.
-    Expired,
-    /// A player ended the match while the other was away.
-    Ended,
-}
-
-/// Stores snapshots.
-pub trait TableStore: Send + Sync {
-    /// Stores a change of the table, to be kept `keep_for` from now unless changed again; resolves to
-    /// what became of it. Changes of one table are stored in the order they are given.
-    fn keep(
-        &self,
-        id: &TableId,
-        change: Change,
-        keep_for: Duration,
-    ) -> BoxFuture<'static, StoreAnswer>;
-    /// Stores the table's final snapshot and then lets it go, for another node (or a later wake) to
-    /// take; resolves once both have reached the store (or failed).
-    fn hand_over(
-        &self,
-        id: &TableId,
-        whole: Change,
-        keep_for: Duration,
-    ) -> BoxFuture<'static, StoreAnswer>;
-}
-
-/// What a table gives its store to keep.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// The whole snapshot as JSON, in place of whatever was stored.
-    Whole { game: &'static str, json: String },
-    /// Lines to add after what is stored: the actions accepted since it was stored, one line each
-    /// (see `Snapshot::played_line`), the first of which made version `from`.
-    Played { lines: String, from: u64 },
-}
-
-/// What became of a [`Change`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StoreAnswer {
-    Stored,
-    /// Not stored: the store is out of reach.
-    Failed,
-    /// Not stored: lines were to be added to a snapshot the store no longer holds.
-    Missing,
-    /// Refused: this owner no longer holds the table's lease, so it may not write.
-    Fenced,
-}
-
-/// What the core asks its shell to do, in order.
-pub enum Effect<G: Game> {
-    /// Send a frame to a socket, a seat's or a watcher's. A socket whose queue is full is reported
-    /// back with [`TableCore::socket_too_slow`].
-    Send(ConnId, Frame),
-    /// Close a socket with this WebSocket close code and reason.
-    Close(ConnId, u16, &'static str),
-    /// Store this change, taking no other event until the store answers with
-    /// [`TableCore::stored`].
-    Store(Change),
-    /// Store this final snapshot and let the table go; the answer goes to
-    /// [`TableCore::handed_over`].
-    HandOver(Change),
-    /// Call [`TableCore::timer`] with this timer once the time has passed.
-    Wake(Duration, Timer),
-    /// Run a computer's search away from the table, with a generator seeded from `seed`; its choice
-    /// goes to [`TableCore::thought`], no sooner than `play_after` from now (the move delay a person
-    /// sees, with the thinking inside it).
-    Think {
-        seat: Seat,
-        version: u64,
-        search: Search<G>,
-        seed: u64,
-        play_after: Duration,
-    },
-    /// The oldest join still waiting has its seat stored: answer it.
-    Seated,
-    /// Stop the table.
-    Stop(Closing),
-}
-
-impl<G: Game> std::fmt::Debug for Effect<G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Effect::Send(conn, frame) => write!(f, "Send({conn}, {frame:?})"),
-            Effect::Close(conn, code, reason) => write!(f, "Close({conn}, {code}, {reason:?})"),
-            Effect::Store(change) => write!(f, "Store({change:?})"),
-            Effect::HandOver(change) => write!(f, "HandOver({change:?})"),
-            Effect::Wake(after, timer) => write!(f, "Wake({after:?}, {timer:?})"),
-            Effect::Think { seat, version, .. } => write!(f, "Think({seat:?}, {version})"),
-            Effect::Seated => f.write_str("Seated"),
-            Effect::Stop(closing) => write!(f, "Stop({closing:?})"),
-        }
-    }
-}
-
-/// What a timer set with [`Effect::Wake`] was for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Timer {
-    /// The computer in `seat` moves, if the table is still at `version`.
-    Computer { seat: Seat, version: u64 },
-    /// The deal that waits for the seats' numbers (the wait begun at that version) goes ahead.
-    ShuffleWait(u64),
-    /// A paused table tries its store again.
-    PauseRetry,
-}
 
 /// What the table does once a change is stored.
 #[derive(Clone, Debug)]
@@ -269,9 +101,11 @@ const PAUSE_RETRY: Duration = Duration::from_millis(500);
 const PAUSED: &str =
     "Play is paused: the table cannot save its moves right now. It resumes by itself, and nothing is lost.";
 
-/// Every deal's seed (and each match's first seat) comes straight from the operating system's
-/// generator: no player can predict the next deal, and a table keeps no generator state of its own.
-type TableRng = rand::rngs::OsRng;
+/// Every deal's secret (and each match's first seat, and the computers' seeds) comes from the table's
+/// own ChaCha20 generator, seeded with 256 bits of entropy the shell reads from the operating system
+/// when it makes or rebuilds the table: no player can predict the next deal, and a test that gives the
+/// same seed gets the same table.
+type TableRng = ChaCha20Rng;
 
 pub struct TableCore<G: Game> {
     id: TableId,
@@ -279,8 +113,6 @@ pub struct TableCore<G: Game> {
     /// How well the computers play, at a computer table (none at a friends table).
     level: Option<Level>,
     policy: TablePolicy,
-    /// Whether changes go to a store before anyone hears of them (several nodes).
-    keeps: bool,
     seats: Vec<Occupant<G>>,
     length: MatchLength,
     matchup: Match,
@@ -294,16 +126,12 @@ pub struct TableCore<G: Game> {
     record: Vec<DealRecord<G::Action>>,
     version: u64,
     rng: TableRng,
-    bot_rng: BotRng,
-    /// The version a computer's move has been asked for and not yet played, so that one change
-    /// never asks twice.
-    computer_asked: Option<u64>,
-    /// Each seat's sockets, with the seat.
-    sockets: HashMap<ConnId, Seat>,
-    /// The sockets of people watching through the watch link (see `watchers`).
-    watchers: HashSet<ConnId>,
+    /// The computers' generator, and the version they were last asked on.
+    computers: computers::Computers,
+    /// Who is connected.
+    sockets: sockets::Sockets,
     /// What each socket was last sent of its view's slow parts and deal view (see `views`).
-    shown: HashMap<ConnId, views::Shown>,
+    shown: BTreeMap<ConnId, views::Shown>,
     /// The slow parts as last written, and what from (see `views`).
     written: views::Written,
     voice: voice::VoiceRoom,
@@ -311,36 +139,23 @@ pub struct TableCore<G: Game> {
     last_activity: Instant,
     /// The shell's clock when the table was made or rebuilt, to tell moments as Unix times.
     clock: Clock,
-    /// Since when nobody has been connected (a seat or a watcher), while nobody is.
-    quiet_since: Option<Instant>,
     /// Whether the table is storing itself to sleep (see `away`).
     sleeping: bool,
-    /// The seats away long enough to be offered to someone else, as everyone was last told.
-    offerable: Vec<bool>,
-    /// The hashes of the tokens whose seats were offered to someone else: their holders are told so.
-    given_away: Vec<TokenHash>,
-    /// A change the store has not taken yet: what to do once it does (see `pause`).
-    unstored: Option<Then>,
-    /// The change being stored: what to do once it is in, what the store will then hold, and whether
-    /// it is the whole snapshot.
-    storing: Option<(Then, keeping::LastStored, bool)>,
-    /// Since when the table has been waiting for its store: it is paused while this is set.
-    paused_since: Option<Instant>,
-    /// What the store holds of the table, when known to be the table as it was then.
-    stored: Option<keeping::LastStored>,
-    /// The seats that asked for the next deal or the rematch, while the table waits for the rest.
-    /// Not stored: after a move to another node, whoever had asked asks again.
-    ready: Vec<bool>,
-    /// The names people gave their seats. Not stored: each page gives its name again on connecting.
-    names: Vec<Option<String>>,
+    /// Names, who asked for what comes next, seats that may be offered or were given away.
+    notes: seat_notes::SeatNotes,
+    /// The table's side of its store: what it holds, what is on its way, the pause (see `storing`).
+    keeper: keeper::Keeper,
     /// What the shell is to do, in order.
     effects: Vec<Effect<G>>,
+    /// What the shell is to count.
+    counts: Vec<Count>,
 }
 
 impl<G: Game> TableCore<G> {
     /// A new table. At a computer table the creator (holding the token with hash `creator`) sits in
     /// seat 1 and computers fill the rest; at a friends table the creator takes seat 1 and the others
-    /// wait for the link. `keeps`: whether its changes go to a store.
+    /// wait for the link. `keeps`: whether its changes go to a store. `entropy` seeds the table's
+    /// generator: the shell reads it from the operating system.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: TableId,
@@ -351,8 +166,9 @@ impl<G: Game> TableCore<G> {
         policy: TablePolicy,
         keeps: bool,
         now: Clock,
+        entropy: [u8; 32],
     ) -> Option<TableCore<G>> {
-        let mut rng = TableRng::default();
+        let mut rng = TableRng::from_seed(entropy);
         let mut seats = vec![Occupant::person(creator, now.at)];
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
@@ -375,6 +191,7 @@ impl<G: Game> TableCore<G> {
             Vec::new(),
             0,
             now,
+            rng,
         ))
     }
 
@@ -392,16 +209,15 @@ impl<G: Game> TableCore<G> {
         record: Vec<DealRecord<G::Action>>,
         version: u64,
         now: Clock,
+        mut rng: TableRng,
     ) -> TableCore<G> {
-        let mut rng = TableRng::default();
-        let bot_rng = BotRng::seed_from_u64(rng.gen());
-        let shuffle = Shuffle::new::<G>(matchup.next_deal());
+        let computers = computers::Computers::new(rng.gen());
+        let shuffle = Shuffle::new::<G>(matchup.next_deal(), &mut rng);
         TableCore {
             id,
             kind,
             level,
             policy,
-            keeps,
             seats,
             length,
             matchup,
@@ -414,26 +230,18 @@ impl<G: Game> TableCore<G> {
             record,
             version,
             rng,
-            bot_rng,
-            computer_asked: None,
-            sockets: HashMap::new(),
-            watchers: HashSet::new(),
-            shown: HashMap::new(),
+            computers,
+            sockets: sockets::Sockets::new(now.at),
+            shown: BTreeMap::new(),
             written: views::Written::new(G::SEATS),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: now.at,
             clock: now,
-            quiet_since: Some(now.at),
             sleeping: false,
-            offerable: vec![false; G::SEATS],
-            given_away: Vec::new(),
-            unstored: None,
-            storing: None,
-            paused_since: None,
-            stored: None,
-            ready: vec![false; G::SEATS],
-            names: vec![None; G::SEATS],
+            notes: seat_notes::SeatNotes::new(G::SEATS),
+            keeper: keeper::Keeper::new(keeps),
             effects: Vec::new(),
+            counts: Vec::new(),
         }
     }
 
@@ -458,6 +266,16 @@ impl<G: Game> TableCore<G> {
     /// shell calls this after every event, so no allocation is made for it once the table has run.
     pub fn move_effects(&mut self, into: &mut Vec<Effect<G>>) {
         into.append(&mut self.effects);
+    }
+
+    /// Moves what the shell is to count now into `into`, as [`TableCore::move_effects`] does.
+    pub fn move_counts(&mut self, into: &mut Vec<Count>) {
+        into.append(&mut self.counts);
+    }
+
+    /// Counts something the table did.
+    fn count(&mut self, count: Count) {
+        self.counts.push(count);
     }
 
     /// How often the shell calls [`TableCore::tick`].
@@ -497,11 +315,11 @@ impl<G: Game> TableCore<G> {
                 let mut info = self.seats[i].info(
                     s,
                     self.voice.is_on(s),
-                    self.ready[i],
-                    self.names[i].clone(),
+                    self.notes.is_ready(s),
+                    self.notes.name(s).cloned(),
                 );
                 info.away_since = self.seats[i].away_since().map(|t| self.clock.unix_ms_of(t));
-                info.offerable = self.offerable[i];
+                info.offerable = self.notes.is_offerable(s);
                 info
             })
             .collect()
@@ -514,15 +332,15 @@ impl<G: Game> TableCore<G> {
 
     /// Sends a frame to every socket at the table, the watchers' included.
     fn send_everyone(&mut self, frame: &Frame) {
-        let everyone = self.sockets.keys().chain(&self.watchers);
-        let sends = everyone.map(|conn| Effect::Send(*conn, frame.clone()));
+        let everyone = self.sockets.everyone();
+        let sends = everyone.map(|conn| Effect::Send(conn, frame.clone()));
         self.effects.extend(sends);
     }
 
     /// A socket could not take its frame: its frames pile up, so it is closed and the table goes on
     /// without it.
     pub fn socket_too_slow(&mut self, conn: ConnId, now: Instant) {
-        metrics().outbound_overflows.inc();
+        self.count(Count::SocketTooSlow);
         tracing::warn!(table = %self.id, conn, "dropped a socket that could not keep up");
         self.effects
             .push(Effect::Close(conn, 1008, "too slow: frames were piling up"));
@@ -530,22 +348,18 @@ impl<G: Game> TableCore<G> {
     }
 
     /// Sends an error for a refused request, counting it.
-    fn send_refusal(&mut self, conn: ConnId, code: &str, message: &str, id: Option<&str>) {
-        metrics()
-            .actions_refused
-            .with_label_values(&[G::NAME, code])
-            .inc();
-        let frame = ServerMsg::Error { code, message, id }.to_frame();
+    fn send_refusal(&mut self, conn: ConnId, code: &'static str, message: &str, id: Option<&str>) {
+        self.count(Count::Refused(code));
+        let frame = Frame::message(&ServerMsg::Error { code, message, id });
         self.send(conn, frame);
     }
 
     /// Tells every socket who is connected.
     fn broadcast_seats(&mut self) {
-        let frame = ServerMsg::Seats {
+        let frame = Frame::message(&ServerMsg::Seats {
             seats: &self.seat_infos(),
-            watching: self.watchers.len(),
-        }
-        .to_frame()
+            watching: self.sockets.watching(),
+        })
         .superseding();
         self.send_everyone(&frame);
         // The frame may be dropped if the socket's frames pile up: its next view says it all again.
@@ -557,12 +371,10 @@ impl<G: Game> TableCore<G> {
 
     /// Forgets a seat's socket, answering its seat; a watcher's is forgotten too (see `watchers`).
     fn forget_socket(&mut self, conn: ConnId, now: Instant) -> Option<Seat> {
-        let watcher_went = self.watchers.remove(&conn);
         self.shown.remove(&conn);
-        if watcher_went && self.sockets.is_empty() && self.watchers.is_empty() {
-            self.quiet_since = Some(now);
-        }
-        let seat = self.sockets.remove(&conn)?;
+        let sockets::Went::Seat(seat) = self.sockets.remove(conn, now) else {
+            return None;
+        };
         if let Occupant::Person {
             sockets,
             gone_since,
@@ -573,9 +385,6 @@ impl<G: Game> TableCore<G> {
             if *sockets == 0 {
                 *gone_since = Some(now);
             }
-        }
-        if self.sockets.is_empty() && self.watchers.is_empty() {
-            self.quiet_since = Some(now);
         }
         Some(seat)
     }
@@ -590,6 +399,8 @@ impl<G: Game> TableCore<G> {
     }
 }
 
+#[cfg(test)]
+mod seeded;
 #[cfg(test)]
 mod tests;
 
@@ -614,7 +425,7 @@ pub(crate) mod tests_support {
     pub fn play_and_change<G: Game>(table: &mut TableCore<G>, seed: u64) -> Option<Change> {
         tests::play(table, 1, seed);
         let (change, mark) = table.change_to_store()?;
-        table.stored = Some(mark);
+        table.keeper.holds(mark);
         Some(change)
     }
 }

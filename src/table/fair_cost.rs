@@ -25,7 +25,7 @@ pub fn fair_cost<G: Game>(deals: u32) -> FairCost {
             first: Seat::new(0),
         };
         let started = Instant::now();
-        let mut shuffle = Shuffle::new::<G>(setup);
+        let mut shuffle = Shuffle::new::<G>(setup, &mut rand::rngs::OsRng);
         commit += started.elapsed();
         let commitment = shuffle.commitment().to_string();
         for seat in Seat::all(G::SEATS) {

@@ -1,4 +1,5 @@
 //! The `view` frame: what the table sends one seat after every change.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use serde::Serialize;
 use serde_json::value::RawValue;

@@ -4,15 +4,12 @@ use std::borrow::Cow;
 
 use actix::dev::SendError;
 use actix::{Actor, Addr, Handler, Message, Recipient};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{TableId, TableRefusal, TokenHash};
+use super::{ConnId, DealRecord, TableId, TableRefusal, TokenHash};
 use crate::cards::Seat;
 use crate::outbox::{Frame, NotQueued, Outbox};
 use crate::protocol::ClientMsg;
-
-/// Identifies one WebSocket connection while it lives.
-pub type ConnId = u64;
 
 /// Take a free seat of a friends table for the token with this hash (made by the node the player
 /// asked, so no token travels between nodes).
@@ -70,84 +67,6 @@ pub struct TableRecord {
     pub game: &'static str,
     pub version: u64,
     pub deals: Vec<DealRecord>,
-}
-
-/// One deal of a match. A table keeps its actions as its game's own (`A` is the game's action); a
-/// snapshot read without knowing the game, or a record for someone outside the table, holds them as
-/// JSON.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DealRecord<A = serde_json::Value> {
-    pub setup: crate::game::DealSetup,
-    /// The seed of a deal dealt before fair deals (from a ChaCha generator); 0 for a fair deal.
-    #[serde(default)]
-    pub seed: u64,
-    /// A fair deal's secret and numbers (see `table::seal`): what deals it again. Never in a frame.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fair: Option<super::FairRecord>,
-    /// The table's version once the deal was dealt.
-    pub dealt_at: u64,
-    /// Each accepted action: the seat, the action, and the version it made.
-    pub actions: Vec<(Seat, A, u64)>,
-}
-
-impl<A> DealRecord<A> {
-    /// The same deal with each action changed by `action`.
-    fn with_actions<B, E>(
-        self,
-        mut action: impl FnMut(A) -> Result<B, E>,
-    ) -> Result<DealRecord<B>, E> {
-        let actions = self
-            .actions
-            .into_iter()
-            .map(|(seat, a, made)| Ok((seat, action(a)?, made)))
-            .collect::<Result<_, E>>()?;
-        Ok(DealRecord {
-            setup: self.setup,
-            seed: self.seed,
-            fair: self.fair,
-            dealt_at: self.dealt_at,
-            actions,
-        })
-    }
-}
-
-impl<A> DealRecord<A> {
-    /// The deal as it was dealt: its state, its order and, for a fair deal, its seal (a deal stored
-    /// before fair deals is dealt again from its seed and has none).
-    pub fn dealt<G: crate::game::Game>(
-        &self,
-    ) -> (G::State, crate::game::DealOrder, Option<super::DealSeal>) {
-        match &self.fair {
-            Some(fair) => {
-                let (state, order, seal) = super::deal_fair::<G>(&self.setup, fair);
-                (state, order, Some(seal))
-            }
-            None => {
-                let mut rng = crate::cards::deal_rng(self.seed);
-                let (state, order) = G::deal_in_order(&self.setup, &mut rng);
-                (state, order, None)
-            }
-        }
-    }
-}
-
-impl<A: Serialize + Clone> DealRecord<A> {
-    /// The deal with its actions written as JSON, for a record that leaves the table.
-    pub fn written(&self) -> DealRecord {
-        self.clone()
-            .with_actions(serde_json::to_value)
-            .expect("actions always serialize")
-    }
-}
-
-impl DealRecord {
-    /// The deal with its actions read as `G`'s, once, when a table is rebuilt from its snapshot.
-    pub fn read<G: crate::game::Game>(self) -> Result<DealRecord<G::Action>, String> {
-        self.with_actions(|json| {
-            serde_json::from_value(json)
-                .map_err(|e| format!("a recorded action cannot be read: {e}"))
-        })
-    }
 }
 
 /// A frame for a socket.

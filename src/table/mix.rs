@@ -19,6 +19,7 @@
 //! sorted.sort();
 //! assert_eq!(sorted, vec![0, 1, 2, 3, 4]);
 //! ```
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use sha2::{Digest, Sha256};
 

@@ -7,10 +7,14 @@
 
 mod actor;
 pub(crate) mod core;
+mod deal_record;
 mod fair_cost;
 mod frames;
 mod messages;
 pub mod mix;
+mod present;
+#[cfg(test)]
+mod purity;
 mod refusal;
 mod seal;
 mod seats;
@@ -19,10 +23,11 @@ mod snapshot;
 mod watch;
 
 pub use self::core::{
-    Change, Clock, Closing, Effect, Expiry, Gone, Listing, OnClosed, StoreAnswer, TableConfig,
-    TableCore, TablePolicy, TableStore, Timer,
+    Change, Clock, Closing, ConnId, Count, Effect, Expiry, Gone, Listing, OnClosed, StoreAnswer,
+    TableConfig, TableCore, TablePolicy, TableStore, Timer,
 };
 pub use actor::Table;
+pub use deal_record::DealRecord;
 pub use fair_cost::{fair_cost, FairCost};
 pub use messages::*;
 pub use refusal::{RefusalCode, TableRefusal};
@@ -42,6 +47,19 @@ fn random_secret() -> String {
     let mut bytes = [0u8; 16];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// 256 bits from the operating system's generator, to seed a table's own (see `TableCore::new`).
+pub fn entropy() -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes
+}
+
+/// A moment for a test's table to start at: the core's tests read the clock here, outside the core.
+#[cfg(test)]
+pub(crate) fn test_moment() -> std::time::Instant {
+    std::time::Instant::now()
 }
 
 /// Whether `text` could be a secret this server made (22 URL-safe characters); cheap to check first.

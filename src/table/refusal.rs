@@ -3,6 +3,7 @@
 //! socket's `error` frame); the HTTP status that fits it is chosen only where an HTTP answer is
 //! written (`server::http::status`). The games' own rule codes (`RuleError`) and the protocol's
 //! (`ProtocolError`) are not in this set: they belong to the game and the frame parser.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use serde::{Deserialize, Serialize};
 use strum::{EnumIter, IntoStaticStr};

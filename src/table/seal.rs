@@ -15,6 +15,7 @@
 //! Once the deal has ended each viewer is sent the numbers, the rounds, where each place went, and for
 //! each place of the table's order its card and salt, or, for a card the viewer never saw in play, only
 //! its leaf.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

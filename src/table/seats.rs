@@ -1,4 +1,5 @@
 //! Who sits at a table: people with their tokens and connections, or computer players.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use std::time::Instant;
 

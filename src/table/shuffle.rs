@@ -2,6 +2,7 @@
 //! `table::seal`), and takes one random number from each person's page, sent with the commitment it
 //! answers. A contribution is 32 lowercase hex digits (16 bytes from the browser's WebCrypto), at most
 //! one per seat and deal. The deal is then dealt from the players' shuffle of the committed order.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use rand::RngCore;
 
@@ -33,10 +34,11 @@ pub struct Shuffle {
 }
 
 impl Shuffle {
-    /// A fresh secret for a deal of `setup`, with nothing added yet.
-    pub fn new<G: Game>(setup: DealSetup) -> Shuffle {
+    /// A fresh secret for a deal of `setup`, drawn from `rng` (the table's, seeded from the operating
+    /// system), with nothing added yet.
+    pub fn new<G: Game>(setup: DealSetup, rng: &mut impl RngCore) -> Shuffle {
         let mut bytes = [0u8; 32];
-        rand::rngs::OsRng.fill_bytes(&mut bytes);
+        rng.fill_bytes(&mut bytes);
         Shuffle::with_secret::<G>(hex::encode(bytes), setup)
     }
 
@@ -118,7 +120,7 @@ mod tests {
 
     #[test]
     fn a_seat_adds_one_well_formed_number_to_the_coming_deal() {
-        let mut shuffle = Shuffle::new::<Panjpar>(setup());
+        let mut shuffle = Shuffle::new::<Panjpar>(setup(), &mut crate::cards::deal_rng(1));
         let commitment = shuffle.commitment().to_string();
         assert_eq!(commitment.len(), 64);
         assert!(!commitment.contains(&shuffle.secret));
@@ -151,8 +153,12 @@ mod tests {
 
     #[test]
     fn every_table_secret_is_fresh_and_a_kept_one_commits_the_same() {
-        let a = Shuffle::new::<Panjpar>(setup());
-        assert_ne!(a.commitment, Shuffle::new::<Panjpar>(setup()).commitment);
+        let mut rng = crate::cards::deal_rng(2);
+        let a = Shuffle::new::<Panjpar>(setup(), &mut rng);
+        assert_ne!(
+            a.commitment,
+            Shuffle::new::<Panjpar>(setup(), &mut rng).commitment
+        );
         let again = Shuffle::with_secret::<Panjpar>(a.secret.clone(), setup());
         assert_eq!(again.commitment, a.commitment);
         let other_deal = DealSetup {

@@ -13,11 +13,12 @@
 //! A store need not write the whole snapshot after every move: it may keep the snapshot as it was at
 //! the last change of any other kind and add each accepted action after it, one line per action (see
 //! [`Snapshot::from_stored`]). The snapshot read back that way is the same as a whole one.
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use serde::{Deserialize, Serialize};
 
-use super::messages::DealRecord;
 use super::seats::TableKind;
+use super::DealRecord;
 use super::TokenHash;
 use crate::cards::Seat;
 use crate::game::BotKind;

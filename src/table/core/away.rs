@@ -37,7 +37,7 @@ impl<G: Game> TableCore<G> {
 
     /// The table's clock, called every [`TableCore::tick_every`].
     pub fn tick(&mut self, now: Instant) {
-        if self.paused() || self.sleeping || self.storing.is_some() {
+        if self.paused() || self.sleeping || self.keeper.is_storing() {
             return;
         }
         if now.saturating_duration_since(self.last_activity) >= self.keep_for() {
@@ -46,9 +46,10 @@ impl<G: Game> TableCore<G> {
         }
         self.mark_offerable(now);
         let quiet = self
-            .quiet_since
+            .sockets
+            .quiet_since()
             .is_some_and(|since| now.saturating_duration_since(since) >= self.policy.sleep_after);
-        if quiet && self.keeps {
+        if quiet && self.keeper.keeps() {
             // The whole table goes to the store; the store's answer stops it (see `slept`).
             self.sleeping = true;
             self.effects.push(Effect::HandOver(self.whole()));
@@ -64,8 +65,7 @@ impl<G: Game> TableCore<G> {
                 && self.seats[i].away_since().is_some_and(|since| {
                     now.saturating_duration_since(since) >= self.policy.offer_after
                 });
-            changed |= offerable != self.offerable[i];
-            self.offerable[i] = offerable;
+            changed |= self.notes.set_offerable(seat, offerable);
         }
         if changed {
             self.broadcast_seats();
@@ -84,19 +84,12 @@ impl<G: Game> TableCore<G> {
 
     /// Closes the table for good: every socket hears why, and the table stops.
     fn close_for_good(&mut self, gone: Gone) {
-        let why = match gone {
-            Gone::Expired => "expired",
-            Gone::Ended => "ended",
-        };
-        crate::metrics::metrics()
-            .tables_expired
-            .with_label_values(&[why])
-            .inc();
+        self.count(super::Count::Closed(gone));
         let (code, reason) = match gone {
             Gone::Expired => EXPIRED_CLOSE,
             Gone::Ended => ENDED_CLOSE,
         };
-        let everyone: Vec<ConnId> = self.sockets.keys().chain(&self.watchers).copied().collect();
+        let everyone: Vec<ConnId> = self.sockets.everyone().collect();
         for conn in everyone {
             self.effects.push(Effect::Close(conn, code, reason));
         }
@@ -112,7 +105,7 @@ impl<G: Game> TableCore<G> {
             return Some("That is your own seat.");
         }
         match self.seats.get(seat.index()) {
-            Some(Occupant::Person { .. }) if self.offerable[seat.index()] => None,
+            Some(Occupant::Person { .. }) if self.notes.is_offerable(seat) => None,
             Some(Occupant::Person { sockets, .. }) if *sockets > 0 => {
                 Some("That player is at the table.")
             }
@@ -131,15 +124,13 @@ impl<G: Game> TableCore<G> {
             let refusal = TableRefusal::new(RefusalCode::WrongMoment, why);
             return self.refuse(conn, asking, refusal, None);
         }
-        if let Occupant::Person { key, .. } = &self.seats[seat.index()] {
-            self.given_away.push(key.clone());
-        }
+        let key = match &self.seats[seat.index()] {
+            Occupant::Person { key, .. } => Some(key.clone()),
+            _ => None,
+        };
         tracing::info!(table = %self.id, seat = seat.index(), "an away seat is offered to someone else");
-        let i = seat.index();
-        self.seats[i] = Occupant::Free;
-        self.ready[i] = false;
-        self.names[i] = None;
-        self.offerable[i] = false;
+        self.seats[seat.index()] = Occupant::Free;
+        self.notes.give_away(seat, key);
         self.commit(Then::Broadcast);
     }
 

@@ -1,27 +1,26 @@
 //! The match's flow: actions played by people and computers, deals dealt once everyone is ready and
 //! every number of the shuffle is in (or its wait is over), rematches.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::Rng;
 
-use super::super::messages::{ConnId, DealRecord};
 use super::super::seats::Occupant;
 use super::super::{deal_fair, RefusalCode, Shuffle, ShuffleRefused, TableRefusal};
-use super::{Effect, Status, TableCore, Then, Timer, PAUSED};
+use super::super::{ConnId, DealRecord};
+use super::{Count, Effect, Status, TableCore, Then, Timer, PAUSED};
 use crate::cards::Seat;
 use crate::game::{DealSetup, Game};
 use crate::matches::Match;
-use crate::metrics::metrics;
 use crate::protocol::ClientMsg;
 
 impl<G: Game> TableCore<G> {
     /// A parsed frame from a socket, a seat's or a watcher's.
     pub fn from_seat(&mut self, conn: ConnId, msg: ClientMsg, now: Instant) {
-        if self.watchers.contains(&conn) {
+        if self.sockets.is_watcher(conn) {
             return self.heard_from_watcher(conn, msg);
         }
-        let Some(seat) = self.sockets.get(&conn).copied() else {
+        let Some(seat) = self.sockets.seat_of(conn) else {
             return;
         };
         self.last_activity = now;
@@ -34,7 +33,7 @@ impl<G: Game> TableCore<G> {
         }
         match msg {
             ClientMsg::Resync {} => {
-                metrics().resyncs.inc();
+                self.count(Count::Resync);
                 self.send_whole_view(conn, Some(seat));
             }
             ClientMsg::Replay { deal, step } => self.send_replay(conn, Some(seat), deal, step),
@@ -68,10 +67,10 @@ impl<G: Game> TableCore<G> {
         }
     }
 
-    /// A timer set by an [`Effect::Wake`] has run out.
-    pub fn timer(&mut self, timer: Timer) {
+    /// A timer set by an [`Effect::Wake`] has run out, at `now`.
+    pub fn timer(&mut self, timer: Timer, now: Instant) {
         match timer {
-            Timer::Computer { seat, version } => self.computer_moves(seat, version),
+            Timer::Computer { seat, version } => self.computer_moves(seat, version, now),
             Timer::ShuffleWait(wait) => {
                 if self.shuffle_wait == Some(wait) {
                     self.deal_now();
@@ -84,9 +83,9 @@ impl<G: Game> TableCore<G> {
     /// Starts what `seat` asked for (the next deal, a rematch) once every person at the table has
     /// asked for it; until then everyone is told who has. A computer table starts it at once.
     pub(super) fn agree(&mut self, seat: Seat, start: fn(&mut Self)) {
-        self.ready[seat.index()] = true;
+        self.notes.set_ready(seat);
         let everyone = Seat::all(G::SEATS).all(|s| {
-            self.ready[s.index()] || !matches!(self.seats[s.index()], Occupant::Person { .. })
+            self.notes.is_ready(s) || !matches!(self.seats[s.index()], Occupant::Person { .. })
         });
         if everyone {
             start(self);
@@ -122,7 +121,7 @@ impl<G: Game> TableCore<G> {
         // afresh, before any number for the deal is taken.
         let setup = self.matchup.next_deal();
         if self.shuffle.setup() != setup {
-            self.shuffle = Shuffle::new::<G>(setup);
+            self.shuffle = Shuffle::new::<G>(setup, &mut self.rng);
             if !self.policy.shuffle_wait.is_zero() {
                 self.version += 1;
                 self.commit(Then::Show);
@@ -177,18 +176,19 @@ impl<G: Game> TableCore<G> {
     }
 
     pub(super) fn start_deal(&mut self) {
-        self.ready.fill(false);
+        self.notes.clear_ready();
         let setup = self.matchup.next_deal();
         let next = DealSetup {
             index: setup.index + 1,
             ..setup
         };
-        let shuffle = std::mem::replace(&mut self.shuffle, Shuffle::new::<G>(next));
+        let coming = Shuffle::new::<G>(next, &mut self.rng);
+        let shuffle = std::mem::replace(&mut self.shuffle, coming);
         let fair = if shuffle.setup() == setup {
             shuffle.into_record()
         } else {
             // Only a table dealing without waiting for numbers gets here after a rematch.
-            Shuffle::new::<G>(setup).into_record()
+            Shuffle::new::<G>(setup, &mut self.rng).into_record()
         };
         let (state, _, seal) = deal_fair::<G>(&setup, &fair);
         self.state = Some(state);
@@ -236,129 +236,9 @@ impl<G: Game> TableCore<G> {
         self.wake_computer();
     }
 
-    /// When it is a computer's turn: a computer that searches starts thinking at once, and its move
-    /// is shown no sooner than `bot_delay` after its turn began, so the thinking counts inside the
-    /// delay a person sees; a quick computer is woken after the delay and chooses in place.
-    pub(super) fn wake_computer(&mut self) {
-        if self.status() != Status::Playing || self.paused() {
-            return;
-        }
-        let Some(seat) = self.state.as_ref().and_then(G::to_act) else {
-            return;
-        };
-        if !matches!(self.seats[seat.index()], Occupant::Computer(_))
-            || self.computer_asked == Some(self.version)
-        {
-            return;
-        }
-        let version = self.version;
-        self.computer_asked = Some(version);
-        let after = self.policy.bot_delay;
-        if !self.ask_search(seat, version, after) {
-            self.effects
-                .push(Effect::Wake(after, Timer::Computer { seat, version }));
-        }
-    }
-
-    /// Asks the computer at `seat` for its search on `version`, to be thought away from the table
-    /// and played no sooner than `play_after` from now. False when the computer chooses in place.
-    fn ask_search(&mut self, seat: Seat, version: u64, play_after: Duration) -> bool {
-        let Some(state) = self.state.as_ref() else {
-            return false;
-        };
-        let Occupant::Computer(bot) = &mut self.seats[seat.index()] else {
-            return false;
-        };
-        let legal = G::legal_actions(state, seat);
-        if legal.is_empty() {
-            return false;
-        }
-        let view = G::view(state, Some(seat));
-        let Some(search) = bot.search(&view, &legal) else {
-            return false;
-        };
-        let seed = self.bot_rng.gen();
-        self.effects.push(Effect::Think {
-            seat,
-            version,
-            search,
-            seed,
-            play_after,
-        });
-        true
-    }
-
-    /// Whether a computer's move made on `version` still fits the table. One that does not fit only
-    /// because play is paused is asked again once it resumes.
-    fn computer_may_move(&mut self, version: u64) -> bool {
-        if self.version != version {
-            return false;
-        }
-        let fits = self.status() == Status::Playing && !self.paused();
-        if !fits {
-            self.computer_asked = None;
-        }
-        fits
-    }
-
-    fn computer_moves(&mut self, seat: Seat, version: u64) {
-        if !self.computer_may_move(version) {
-            return;
-        }
-        if self.ask_search(seat, version, Duration::ZERO) {
-            return;
-        }
-        let Some(state) = self.state.as_ref() else {
-            return;
-        };
-        let Occupant::Computer(bot) = &mut self.seats[seat.index()] else {
-            return;
-        };
-        let legal = G::legal_actions(state, seat);
-        if legal.is_empty() {
-            return;
-        }
-        let view = G::view(state, Some(seat));
-        let thinking = Instant::now();
-        let action = bot.choose(&view, &legal, &mut self.bot_rng);
-        metrics()
-            .computer_think_seconds
-            .with_label_values(&[G::NAME])
-            .observe(thinking.elapsed().as_secs_f64());
-        self.computer_plays(seat, version, action);
-    }
-
-    /// A computer's search (see [`Effect::Think`]) chose this action on `version`.
-    pub fn thought(&mut self, seat: Seat, version: u64, action: G::Action) {
-        self.computer_plays(seat, version, action);
-    }
-
-    /// Plays a computer's chosen action, unless the table has moved on since it was asked. A computer
-    /// that finished thinking while the table paused moves again once it resumes.
-    fn computer_plays(&mut self, seat: Seat, version: u64, mut action: G::Action) {
-        if !self.computer_may_move(version) {
-            return;
-        }
-        let Some(state) = self.state.as_mut() else {
-            return;
-        };
-        if let Err(e) = G::apply(state, seat, &action) {
-            tracing::error!(table = %self.id, %e, "a computer chose a refused action; it plays its first legal one");
-            let Some(first) = G::legal_actions(state, seat).into_iter().next() else {
-                return;
-            };
-            action = first;
-            if G::apply(state, seat, &action).is_err() {
-                return;
-            }
-        }
-        self.accepted(seat, action);
-        self.commit(Then::Show);
-    }
-
     /// Records an accepted action, moves the version on, and counts the deal if it has ended.
     pub(super) fn accepted(&mut self, seat: Seat, action: G::Action) {
-        metrics().game(G::NAME).accepted.inc();
+        self.count(Count::Accepted);
         self.version += 1;
         if let Some(deal) = self.record.last_mut() {
             deal.actions.push((seat, action, self.version));
@@ -370,11 +250,9 @@ impl<G: Game> TableCore<G> {
                 // A rematch deals next: its first seat is drawn now, so that the coming deal's
                 // commitment (where its places go) is shown before any number for it is sent.
                 let first = Seat::new(self.rng.gen_range(0..G::SEATS));
-                self.shuffle = Shuffle::new::<G>(DealSetup { index: 0, first });
-                metrics()
-                    .matches_finished
-                    .with_label_values(&[G::NAME])
-                    .inc();
+                let setup = DealSetup { index: 0, first };
+                self.shuffle = Shuffle::new::<G>(setup, &mut self.rng);
+                self.count(Count::MatchFinished);
             }
         }
     }

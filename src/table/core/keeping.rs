@@ -1,9 +1,9 @@
 //! A table's snapshot, what of it goes to the store after each change, and its rebuilding on another
 //! node.
 
-use super::super::messages::DealRecord;
 use super::super::seats::{Level, Occupant};
 use super::super::snapshot::{Coming, SeatRecord, Snapshot, SnapshotOf, FORMAT};
+use super::super::DealRecord;
 use super::super::{DealSeal, Shuffle, TableId};
 use super::{Change, Clock, TableCore, TablePolicy};
 use crate::cards::Seat;
@@ -57,9 +57,9 @@ impl<G: Game> TableCore<G> {
             seats: self.seat_records(),
             deals: self.record.iter().map(DealRecord::written).collect(),
             version: self.version,
-            names: self.names.clone(),
+            names: self.notes.names().to_vec(),
             away: self.away_times(),
-            given_away: self.given_away.clone(),
+            given_away: self.notes.given_away().to_vec(),
             coming: Some(self.coming()),
         }
     }
@@ -75,9 +75,9 @@ impl<G: Game> TableCore<G> {
             seats: self.seat_records(),
             deals: &self.record,
             version: self.version,
-            names: &self.names,
+            names: self.notes.names(),
             away: self.away_times(),
-            given_away: &self.given_away,
+            given_away: self.notes.given_away(),
             coming: Some(self.coming()),
         }
         .to_json();
@@ -121,7 +121,7 @@ impl<G: Game> TableCore<G> {
     /// given up, a store that failed, a table just rebuilt) the whole snapshot does.
     pub(super) fn change_to_store(&self) -> Option<(Change, LastStored)> {
         let now = self.as_stored();
-        let Some(stored) = self.stored.as_ref().filter(|s| s.only_played_since(&now)) else {
+        let Some(stored) = self.keeper.held().filter(|s| s.only_played_since(&now)) else {
             return Some((self.whole(), now));
         };
         let new = self
@@ -156,6 +156,7 @@ impl<G: Game> TableCore<G> {
         policy: TablePolicy,
         keeps: bool,
         now: Clock,
+        entropy: [u8; 32],
     ) -> Result<TableCore<G>, String> {
         if snapshot.game != G::NAME {
             return Err(format!(
@@ -220,6 +221,7 @@ impl<G: Game> TableCore<G> {
             record,
             snapshot.version,
             now,
+            rand::SeedableRng::from_seed(entropy),
         );
         table.state = state;
         table.seal = seal;
@@ -227,12 +229,12 @@ impl<G: Game> TableCore<G> {
         // has none: the table has just drawn a fresh one).
         table.shuffle = match snapshot.coming {
             Some(coming) => Shuffle::with_secret::<G>(coming.secret, coming.setup),
-            None => Shuffle::new::<G>(table.coming_setup()),
+            None => {
+                let setup = table.coming_setup();
+                Shuffle::new::<G>(setup, &mut table.rng)
+            }
         };
-        for (name, kept) in table.names.iter_mut().zip(snapshot.names) {
-            *name = kept;
-        }
-        table.given_away = snapshot.given_away;
+        table.notes.restore(snapshot.names, snapshot.given_away);
         Ok(table)
     }
 }
@@ -268,11 +270,10 @@ fn replay<G: Game>(
 
 #[cfg(test)]
 mod tests {
-    use std::time::Instant;
 
     use rand::seq::SliceRandom;
 
-    use super::super::tests::{open, play, rebuilt};
+    use super::super::tests::{moment, open, play, rebuilt};
     use super::*;
     use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
     use crate::matches::MatchLength;
@@ -284,7 +285,7 @@ mod tests {
             let mut table = open::<G>(kind, length, Level::Standard, token.hash());
             if kind == TableKind::Friends {
                 for seat in table.seats.iter_mut().skip(1) {
-                    *seat = Occupant::person(Token::random().hash(), Instant::now());
+                    *seat = Occupant::person(Token::random().hash(), moment());
                 }
             }
             if actions > 0 {
@@ -348,7 +349,7 @@ mod tests {
             let mut table = open::<G>(kind, length, Level::Standard, Token::random().hash());
             if kind == TableKind::Friends {
                 for seat in table.seats.iter_mut().skip(1) {
-                    *seat = Occupant::person(Token::random().hash(), Instant::now());
+                    *seat = Occupant::person(Token::random().hash(), moment());
                 }
             }
             table.start_deal();
@@ -358,21 +359,21 @@ mod tests {
                 play(&mut table, 1, seed * 1000 + step);
                 if step == 150 && kind == TableKind::Friends {
                     // A seat given up and taken again: the whole table goes, not an action line.
-                    table.seats[1] = Occupant::person(Token::random().hash(), Instant::now());
+                    table.seats[1] = Occupant::person(Token::random().hash(), moment());
                 }
                 match table.change_to_store() {
                     None => panic!("a change that the store would not hear of"),
                     Some((Change::Whole { game, json }, mark)) => {
                         assert_eq!(game, G::NAME);
                         held = json;
-                        table.stored = Some(mark);
+                        table.keeper.holds(mark);
                         wholes += 1;
                     }
                     Some((Change::Played { lines, from }, mark)) => {
                         assert_eq!(from, table.version, "one action, the last");
                         assert_eq!(lines.matches('\n').count(), 1, "one action, one line");
                         held.push_str(&lines);
-                        table.stored = Some(mark);
+                        table.keeper.holds(mark);
                         added += 1;
                     }
                 }
@@ -393,7 +394,7 @@ mod tests {
                 G::NAME
             );
             // A store that failed forgets what it held: the next change is whole.
-            table.stored = None;
+            table.keeper.forget_held();
             assert!(matches!(
                 table.change_to_store(),
                 Some((Change::Whole { .. }, _))

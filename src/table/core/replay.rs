@@ -9,14 +9,13 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::super::frames::{Head, MatchInfo, Status, ViewFrame};
-use super::super::messages::{ConnId, DealRecord};
+use super::super::{ConnId, DealRecord};
 use super::super::{DealSeal, RefusalCode, RevealTo, TableRefusal};
 use super::views::raw;
-use super::TableCore;
+use super::{Frame, TableCore};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::matches::Match;
-use crate::outbox::Frame;
 
 /// Where a replay frame stands in its deal.
 #[derive(Serialize)]
@@ -137,7 +136,7 @@ impl<G: Game> TableCore<G> {
                     level: self.level(),
                     status,
                     seat,
-                    watching: self.watchers.len(),
+                    watching: self.sockets.watching(),
                     outcome,
                 }),
                 seats: Some(&seats),

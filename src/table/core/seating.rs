@@ -8,7 +8,6 @@ use super::super::{TableRefusal, TokenHash};
 use super::{TableCore, Then};
 use crate::cards::Seat;
 use crate::game::Game;
-use crate::metrics::metrics;
 use crate::table::ConnId;
 
 impl<G: Game> TableCore<G> {
@@ -35,7 +34,7 @@ impl<G: Game> TableCore<G> {
     /// Which seat the token of hash `key` holds, if it may open one more socket.
     pub fn check_token(&self, key: &TokenHash) -> Result<Seat, TableRefusal> {
         let seat = self.seat_of(key).ok_or_else(|| {
-            if self.given_away.iter().any(|given| given.matches(key)) {
+            if self.notes.was_given_away(key) {
                 TableRefusal::seat_given_away()
             } else {
                 TableRefusal::wrong_token()
@@ -67,16 +66,15 @@ impl<G: Game> TableCore<G> {
         } = &mut self.seats[seat.index()]
         {
             if *attached_before {
-                metrics().reconnects.inc();
+                self.counts.push(super::Count::Reconnect);
             }
             *attached_before = true;
             *sockets += 1;
             *gone_since = None;
         }
-        self.sockets.insert(conn, seat);
+        self.sockets.add_seat(conn, seat);
         self.last_activity = now;
-        self.quiet_since = None;
-        self.offerable[seat.index()] = false;
+        self.notes.set_offerable(seat, false);
         self.send_whole_view(conn, Some(seat));
         self.broadcast_seats();
         Ok(seat)
@@ -85,7 +83,7 @@ impl<G: Game> TableCore<G> {
     /// A socket has gone (a seat's or a watcher's).
     pub fn detach(&mut self, conn: ConnId, now: Instant) {
         let voice_went = self.voice_socket_gone(conn);
-        let watcher_went = self.watchers.contains(&conn);
+        let watcher_went = self.sockets.is_watcher(conn);
         if self.forget_socket(conn, now).is_some() || voice_went || watcher_went {
             self.broadcast_seats();
         }

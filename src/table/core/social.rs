@@ -2,7 +2,7 @@
 //! phrases. Neither changes the game or its version; a name is text the pages show as text, and a
 //! phrase travels as an id only, so no free text ever passes from one player to another but a name.
 
-use super::TableCore;
+use super::{Frame, TableCore};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::protocol::{Phrase, ServerMsg};
@@ -43,8 +43,7 @@ impl<G: Game> TableCore<G> {
     pub(super) fn rename(&mut self, conn: ConnId, seat: Seat, raw: &str) {
         match clean_name(raw) {
             Ok(name) => {
-                if self.names[seat.index()] != name {
-                    self.names[seat.index()] = name;
+                if self.notes.rename(seat, name) {
                     self.broadcast_seats();
                 }
             }
@@ -59,7 +58,7 @@ impl<G: Game> TableCore<G> {
             self.send_refusal(conn, code.as_str(), message, None);
             return;
         }
-        let frame = ServerMsg::Phrase { seat, id }.to_frame();
+        let frame = Frame::message(&ServerMsg::Phrase { seat, id });
         self.send_everyone(&frame);
     }
 }

@@ -5,9 +5,10 @@ use std::time::Instant;
 
 use super::super::seats::Occupant;
 use super::super::RefusalCode;
-use super::{Change, Closing, Effect, StoreAnswer, TableCore, Then, Timer, PAUSED, PAUSE_RETRY};
+use super::{
+    Change, Closing, Effect, Frame, StoreAnswer, TableCore, Then, Timer, PAUSED, PAUSE_RETRY,
+};
 use crate::game::Game;
-use crate::metrics::metrics;
 use crate::protocol::ServerMsg;
 
 impl<G: Game> TableCore<G> {
@@ -16,25 +17,25 @@ impl<G: Game> TableCore<G> {
     /// a version a new owner could not rebuild; `then` runs once it is stored. Only the actions
     /// accepted since the last store are sent when nothing else has changed (see `keeping`).
     pub(super) fn commit(&mut self, then: Then) {
-        if !self.keeps {
+        if !self.keeper.keeps() {
             return self.then(then);
         }
         let Some((change, mark)) = self.change_to_store() else {
             return self.then(then);
         };
-        self.storing = Some((then, mark, matches!(change, Change::Whole { .. })));
+        let whole = matches!(change, Change::Whole { .. });
+        self.keeper.send(then, mark, whole);
         self.effects.push(Effect::Store(change));
     }
 
     /// The store's answer to the last [`Effect::Store`].
     pub fn stored(&mut self, answer: StoreAnswer, now: Instant) {
-        let Some((then, mark, whole)) = self.storing.take() else {
+        let Some((then, whole)) = self.keeper.answered(answer == StoreAnswer::Stored) else {
             return;
         };
-        self.stored = (answer == StoreAnswer::Stored).then_some(mark);
         match answer {
             StoreAnswer::Stored => {
-                let paused = self.paused_since.take();
+                let paused = self.keeper.resume();
                 self.then(then);
                 if let Some(since) = paused {
                     tracing::info!(table = %self.id, after = ?now.duration_since(since), "play resumes");
@@ -56,10 +57,7 @@ impl<G: Game> TableCore<G> {
             Then::Show => self.show(),
             Then::Acknowledge { conn, id, arrived } => {
                 self.show_answering(Some((conn, id.as_deref())));
-                metrics()
-                    .game(G::NAME)
-                    .seconds
-                    .observe(arrived.elapsed().as_secs_f64());
+                self.count(super::Count::Answered { arrived });
             }
             Then::Seated => {
                 let everyone_seated = !self.seats.iter().any(|s| matches!(s, Occupant::Free));
@@ -78,19 +76,16 @@ impl<G: Game> TableCore<G> {
     /// other change (requests are refused as `unavailable`) until it is stored, trying again every
     /// `PAUSE_RETRY`. Nothing is rolled back: the change is kept, and shown once it is safe.
     fn pause(&mut self, then: Then, now: Instant) {
-        if self.paused_since.is_none() {
-            self.paused_since = Some(now);
+        if self.keeper.pause(then, now) {
             tracing::warn!(table = %self.id, "the table's store is out of reach: play is paused");
-            metrics().tables_paused.inc();
-            let frame = ServerMsg::Error {
+            self.count(super::Count::Paused);
+            let frame = Frame::message(&ServerMsg::Error {
                 code: RefusalCode::Unavailable.as_str(),
                 message: PAUSED,
                 id: None,
-            }
-            .to_frame();
+            });
             self.send_everyone(&frame);
         }
-        self.unstored = Some(then);
         self.effects
             .push(Effect::Wake(PAUSE_RETRY, Timer::PauseRetry));
     }
@@ -98,15 +93,14 @@ impl<G: Game> TableCore<G> {
     /// A paused table's timer: the store may hold part of what was sent, or nothing, so the whole
     /// table goes again.
     pub(super) fn retry_store(&mut self) {
-        if let Some(then) = self.unstored.take() {
-            self.stored = None;
+        if let Some(then) = self.keeper.retry() {
             self.commit(then);
         }
     }
 
     /// Whether the table waits for its store (see `pause`).
     pub(super) fn paused(&self) -> bool {
-        self.paused_since.is_some()
+        self.keeper.paused()
     }
 
     /// Another owner holds the table: this one stops at once, saying nothing more, and its sockets
@@ -122,7 +116,7 @@ impl<G: Game> TableCore<G> {
         if self.paused() {
             return;
         }
-        self.stored = None;
+        self.keeper.forget_held();
         self.commit(Then::Nothing);
     }
 
@@ -130,7 +124,7 @@ impl<G: Game> TableCore<G> {
     /// next owner. The shell takes no other event meanwhile: an action accepted after the final
     /// snapshot would be lost to the next owner.
     pub fn hand_over(&mut self) {
-        if self.keeps {
+        if self.keeper.keeps() {
             self.effects.push(Effect::HandOver(self.whole()));
         }
     }

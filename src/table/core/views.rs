@@ -21,14 +21,13 @@ use serde::Serialize;
 use serde_json::value::{to_raw_value, RawValue};
 
 use super::view_fields::{FieldSet, ViewFields};
-use super::{Effect, TableCore, VIEW_SIZE_HINT};
+use super::{Effect, Frame, TableCore, VIEW_SIZE_HINT};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::matches::Match;
-use crate::outbox::Frame;
 use crate::protocol::SeatInfo;
 use crate::table::frames::{Ack, Head, MatchInfo, ShuffleShown, ViewFrame};
-use crate::table::messages::ConnId;
+use crate::table::ConnId;
 use crate::table::RevealTo;
 
 /// The slow parts of a view, each an index into [`Parts`] and [`Shown`].
@@ -260,7 +259,7 @@ impl<G: Game> TableCore<G> {
             level: self.level,
             status: self.status(),
             seat,
-            watching: self.watchers.len(),
+            watching: self.sockets.watching(),
             outcome: self.state.as_ref().and_then(G::outcome),
         }
     }
@@ -342,12 +341,7 @@ impl<G: Game> TableCore<G> {
         // What each viewer is shown, by seat; the watchers' last.
         let mut seen: Vec<Option<Seen>> = (0..=G::SEATS).map(|_| None).collect();
         let mut made: Vec<((usize, u8, bool, FieldSet), Frame)> = Vec::new();
-        let viewers: Vec<(ConnId, Option<Seat>)> = self
-            .sockets
-            .iter()
-            .map(|(conn, seat)| (*conn, Some(*seat)))
-            .chain(self.watchers.iter().map(|conn| (*conn, None)))
-            .collect();
+        let viewers: Vec<(ConnId, Option<Seat>)> = self.sockets.viewers().collect();
         for (conn, seat) in viewers {
             let at = seat.map_or(G::SEATS, Seat::index);
             let Seen { parts, head, view } = seen[at].get_or_insert_with(|| Seen {

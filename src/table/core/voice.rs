@@ -3,7 +3,7 @@
 //! version. A seat's voice belongs to the socket that switched it on, so the handshake reaches one
 //! browser, and it goes off when that socket goes.
 
-use super::TableCore;
+use super::{Frame, TableCore};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::protocol::{ServerMsg, SignalKind};
@@ -126,12 +126,11 @@ impl<G: Game> TableCore<G> {
         let Some(target) = self.voice.holder(to) else {
             return;
         };
-        let frame = ServerMsg::Signal {
+        let frame = Frame::message(&ServerMsg::Signal {
             from: seat,
             kind,
             data,
-        }
-        .to_frame();
+        });
         self.send(target, frame);
     }
 }

@@ -4,11 +4,10 @@
 //! and replay a finished deal as a watcher saw it; anything else it sends is refused, and it never
 //! changes the table. A table takes at most `watchers_per_table` of them.
 
-use super::super::messages::ConnId;
+use super::super::ConnId;
 use super::super::{RefusalCode, TableRefusal};
 use super::TableCore;
 use crate::game::Game;
-use crate::metrics::metrics;
 use crate::protocol::ClientMsg;
 
 /// What a watcher is told when it tries to play, speak or name itself.
@@ -21,7 +20,7 @@ impl<G: Game> TableCore<G> {
     /// A socket for a watcher: it is sent what everyone may see, and everyone hears how many watch.
     /// Answers how many watch now.
     pub fn watch(&mut self, conn: ConnId) -> Result<usize, TableRefusal> {
-        if self.watchers.len() >= self.policy.watchers_per_table {
+        if self.sockets.watching() >= self.policy.watchers_per_table {
             return Err(TableRefusal::too_many_watchers());
         }
         // Its first frame would show a change not yet stored.
@@ -31,18 +30,17 @@ impl<G: Game> TableCore<G> {
         if self.sleeping {
             return Err(TableRefusal::unavailable());
         }
-        self.watchers.insert(conn);
-        self.quiet_since = None;
+        self.sockets.add_watcher(conn);
         self.send_whole_view(conn, None);
         self.broadcast_seats();
-        Ok(self.watchers.len())
+        Ok(self.sockets.watching())
     }
 
     /// A frame from a watcher's socket.
     pub(super) fn heard_from_watcher(&mut self, conn: ConnId, msg: ClientMsg) {
         match msg {
             ClientMsg::Resync {} => {
-                metrics().resyncs.inc();
+                self.count(super::Count::Resync);
                 self.send_whole_view(conn, None);
             }
             ClientMsg::Replay { deal, step } => self.send_replay(conn, None, deal, step),

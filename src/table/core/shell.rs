@@ -1,0 +1,237 @@
+//! What passes between the table core and its shell: the policy and hooks a table is made with, the
+//! effects the core asks for, the timers it sets, the store it writes to, and what it counts.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::future::BoxFuture;
+
+use super::ConnId;
+use super::Frame;
+use crate::cards::Seat;
+use crate::game::{Game, Search};
+use crate::games::strong::Budget;
+use crate::table::TableId;
+
+/// How a table behaves; from the server's settings.
+#[derive(Clone, Debug)]
+pub struct TablePolicy {
+    pub bot_delay: Duration,
+    /// How long a strong computer at the table thinks per decision.
+    pub strong_budget: Budget,
+    /// How long a table with nobody connected stays awake before it sleeps (with a store).
+    pub sleep_after: Duration,
+    /// How long a table lives after its last activity.
+    pub expiry: Expiry,
+    /// How long a seat is away before the others may offer it to someone else.
+    pub offer_after: Duration,
+    /// Sockets one seat may hold open at once.
+    pub sockets_per_seat: usize,
+    /// Watchers one table may have at once.
+    pub watchers_per_table: usize,
+    /// How long a deal waits for the numbers of the people seated before it is shuffled without the
+    /// missing ones (zero: it never waits; see `table::shuffle`).
+    pub shuffle_wait: Duration,
+}
+
+/// How long tables live after their last activity: by kind while the match is on, and once it is over
+/// (kept for its replays and a rematch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expiry {
+    pub friends: Duration,
+    pub computer: Duration,
+    pub finished: Duration,
+}
+
+/// The time of an event, as the table's monotonic clock and as the wall clock (Unix milliseconds),
+/// given by the shell: the core turns the moments it keeps into Unix times only to tell them.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub at: Instant,
+    pub unix_ms: u64,
+}
+
+impl Clock {
+    /// The Unix time in milliseconds of the moment `t`.
+    pub fn unix_ms_of(&self, t: Instant) -> u64 {
+        if t >= self.at {
+            self.unix_ms + t.duration_since(self.at).as_millis() as u64
+        } else {
+            self.unix_ms
+                .saturating_sub(self.at.duration_since(t).as_millis() as u64)
+        }
+    }
+
+    /// The moment of the Unix time `unix_ms` (none before the clock's own moment minus that time).
+    pub fn instant_of(&self, unix_ms: u64) -> Instant {
+        if unix_ms >= self.unix_ms {
+            self.at + Duration::from_millis(unix_ms - self.unix_ms)
+        } else {
+            let back = Duration::from_millis(self.unix_ms - unix_ms);
+            self.at.checked_sub(back).unwrap_or(self.at)
+        }
+    }
+}
+
+/// A table's policy and the hooks of the router that started it.
+#[derive(Clone)]
+pub struct TableConfig {
+    pub policy: TablePolicy,
+    /// Called once when the table stops, to take it out of the router.
+    pub on_closed: OnClosed,
+    /// Where snapshots go, when the router keeps them (several nodes); `None` alone.
+    pub store: Option<Arc<dyn TableStore>>,
+}
+
+/// Called once when a table stops.
+pub type OnClosed = Arc<dyn Fn(&TableId, Closing) + Send + Sync>;
+
+/// Why a table stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closing {
+    /// It closed for good: its record goes, and what is left says why.
+    Closed(Gone),
+    /// Nobody was connected: its record stays in the store, and the next seat or watcher to open it
+    /// wakes it.
+    Asleep,
+    /// Its node drains: the snapshot stays for the next owner.
+    HandedOver,
+    /// Another owner has it now (or its store refused this one's token): its sockets here reconnect
+    /// and find it there, and what is stored stays.
+    Lost,
+}
+
+/// Why a table closed for good, as its link tells whoever opens it later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gone {
+    /// Nothing happened at it for as long as a table lives.
+    Expired,
+    /// A player ended the match while the other was away.
+    Ended,
+}
+
+/// Stores snapshots.
+pub trait TableStore: Send + Sync {
+    /// Stores a change of the table, to be kept `keep_for` from now unless changed again; resolves to
+    /// what became of it. Changes of one table are stored in the order they are given.
+    fn keep(
+        &self,
+        id: &TableId,
+        change: Change,
+        keep_for: Duration,
+    ) -> BoxFuture<'static, StoreAnswer>;
+    /// Stores the table's final snapshot and then lets it go, for another node (or a later wake) to
+    /// take; resolves once both have reached the store (or failed).
+    fn hand_over(
+        &self,
+        id: &TableId,
+        whole: Change,
+        keep_for: Duration,
+    ) -> BoxFuture<'static, StoreAnswer>;
+}
+
+/// What a table gives its store to keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The whole snapshot as JSON, in place of whatever was stored.
+    Whole { game: &'static str, json: String },
+    /// Lines to add after what is stored: the actions accepted since it was stored, one line each
+    /// (see `Snapshot::played_line`), the first of which made version `from`.
+    Played { lines: String, from: u64 },
+}
+
+/// What became of a [`Change`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreAnswer {
+    Stored,
+    /// Not stored: the store is out of reach.
+    Failed,
+    /// Not stored: lines were to be added to a snapshot the store no longer holds.
+    Missing,
+    /// Refused: this owner no longer holds the table's lease, so it may not write.
+    Fenced,
+}
+
+/// What the core asks its shell to do, in order.
+pub enum Effect<G: Game> {
+    /// Send a frame to a socket, a seat's or a watcher's. A socket whose queue is full is reported
+    /// back with [`TableCore::socket_too_slow`](super::TableCore::socket_too_slow).
+    Send(ConnId, Frame),
+    /// Close a socket with this WebSocket close code and reason.
+    Close(ConnId, u16, &'static str),
+    /// Store this change, taking no other event until the store answers with
+    /// [`TableCore::stored`](super::TableCore::stored).
+    Store(Change),
+    /// Store this final snapshot and let the table go; the answer goes to
+    /// [`TableCore::handed_over`](super::TableCore::handed_over).
+    HandOver(Change),
+    /// Call [`TableCore::timer`](super::TableCore::timer) with this timer once the time has passed.
+    Wake(Duration, Timer),
+    /// Run a computer's search away from the table, with a generator seeded from `seed`; its choice
+    /// goes to [`TableCore::thought`](super::TableCore::thought), no sooner than `play_after` from now (the move delay a person
+    /// sees, with the thinking inside it).
+    Think {
+        seat: Seat,
+        version: u64,
+        search: Search<G>,
+        seed: u64,
+        play_after: Duration,
+    },
+    /// The oldest join still waiting has its seat stored: answer it.
+    Seated,
+    /// Stop the table.
+    Stop(Closing),
+}
+
+impl<G: Game> std::fmt::Debug for Effect<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Effect::Send(conn, frame) => write!(f, "Send({conn}, {frame:?})"),
+            Effect::Close(conn, code, reason) => write!(f, "Close({conn}, {code}, {reason:?})"),
+            Effect::Store(change) => write!(f, "Store({change:?})"),
+            Effect::HandOver(change) => write!(f, "HandOver({change:?})"),
+            Effect::Wake(after, timer) => write!(f, "Wake({after:?}, {timer:?})"),
+            Effect::Think { seat, version, .. } => write!(f, "Think({seat:?}, {version})"),
+            Effect::Seated => f.write_str("Seated"),
+            Effect::Stop(closing) => write!(f, "Stop({closing:?})"),
+        }
+    }
+}
+
+/// What a timer set with [`Effect::Wake`] was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// The computer in `seat` moves, if the table is still at `version`.
+    Computer { seat: Seat, version: u64 },
+    /// The deal that waits for the seats' numbers (the wait begun at that version) goes ahead.
+    ShuffleWait(u64),
+    /// A paused table tries its store again.
+    PauseRetry,
+}
+
+/// Something the table did that the process counts: the core says what, the shell adds it to the
+/// metrics (see `table::actor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// A socket asked for its whole view again.
+    Resync,
+    /// A seat's socket attached again while its person held the seat.
+    Reconnect,
+    /// A request was refused, with this code.
+    Refused(&'static str),
+    /// An action was accepted.
+    Accepted,
+    /// A match ended.
+    MatchFinished,
+    /// A socket could not keep up and was closed.
+    SocketTooSlow,
+    /// The table paused: its store was out of reach.
+    Paused,
+    /// The table closed for good.
+    Closed(Gone),
+    /// A seat's action, which arrived at this moment, has been shown and acknowledged.
+    Answered { arrived: Instant },
+    /// A computer chose its move in place, in the event that began at this moment.
+    ChoseInPlace { began: Instant },
+}

@@ -1,0 +1,116 @@
+//! Computers at the table, and the shell's own cases: a socket too slow, a node handing the table over.
+
+use super::*;
+
+/// A one-deal Panjpar table against the computer at `level`, started, its person's socket 1
+/// attached.
+fn computer_table(level: Level) -> (TableCore<Panjpar>, Instant) {
+    let now = moment();
+    let player = Token::random();
+    let mut table = open::<Panjpar>(
+        TableKind::Computer,
+        MatchLength::DealsWon(1),
+        level,
+        player.hash(),
+    );
+    table.start();
+    table.attach(1, &player.hash(), now).unwrap();
+    (table, now)
+}
+
+#[test]
+fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
+    let (mut table, now) = computer_table(Level::Standard);
+    for _ in 0..30 {
+        let did = done(&mut table);
+        let woken = did.iter().find_map(|d| match d {
+            Did::Woken(after, Timer::Computer { seat, version }) => Some((*after, *seat, *version)),
+            _ => None,
+        });
+        let Some((after, seat, version)) = woken else {
+            if table.state.as_ref().and_then(Panjpar::to_act) != Some(Seat::new(0)) {
+                break;
+            }
+            let (_, chosen) = turn(&mut table);
+            table.from_seat(1, action(table.version(), chosen), now);
+            continue;
+        };
+        assert_eq!((after, seat), (policy().bot_delay, Seat::new(1)));
+        table.timer(
+            Timer::Computer {
+                seat,
+                version: version - 1,
+            },
+            now,
+        );
+        assert!(done(&mut table).is_empty(), "a timer of an older version");
+        table.timer(Timer::Computer { seat, version }, now);
+        assert_eq!(table.version(), version + 1);
+    }
+    assert!(table.record()[0].actions.len() > 2);
+}
+
+#[test]
+fn a_strong_computer_thinks_at_once_inside_the_move_delay_and_is_asked_once_a_version() {
+    let (mut table, now) = computer_table(Level::Strong);
+    let mut thoughts = 0;
+    for _ in 0..40 {
+        let did = done(&mut table);
+        assert!(
+            !did.iter()
+                .any(|d| matches!(d, Did::Woken(_, Timer::Computer { .. }))),
+            "a strong computer waits for no timer before thinking: {did:?}"
+        );
+        let asked: Vec<_> = did
+            .iter()
+            .filter_map(|d| match d {
+                Did::Thinks(version, after) => Some((*version, *after)),
+                _ => None,
+            })
+            .collect();
+        let Some(&(version, after)) = asked.first() else {
+            if table.state.as_ref().and_then(Panjpar::to_act) != Some(Seat::new(0)) {
+                break;
+            }
+            let (_, chosen) = turn(&mut table);
+            table.from_seat(1, action(table.version(), chosen), now);
+            continue;
+        };
+        assert_eq!(asked.len(), 1, "one search per change: {did:?}");
+        assert_eq!((version, after), (table.version(), policy().bot_delay));
+        table.wake_computer();
+        assert!(done(&mut table).is_empty(), "asked twice on one version");
+        let seat = Seat::new(1);
+        let legal = Panjpar::legal_actions(table.state.as_ref().unwrap(), seat);
+        table.thought(seat, version - 1, legal[0]);
+        assert!(done(&mut table).is_empty(), "a thought on an older version");
+        table.thought(seat, version, legal[0]);
+        assert_eq!(table.version(), version + 1);
+        thoughts += 1;
+    }
+    assert!(thoughts > 1, "the computer was asked {thoughts} times");
+}
+
+#[test]
+fn a_socket_that_cannot_keep_up_is_closed_and_its_seat_shown_as_gone() {
+    let (mut table, now) = friends_at_play(false);
+    table.socket_too_slow(2, now);
+    let did = done(&mut table);
+    assert!(matches!(did[..], [Did::Closed(2, 1008)]), "{did:?}");
+    table.from_seat(1, ClientMsg::Resync {}, now);
+    let did = done(&mut table);
+    assert_eq!(last_view(&did, 1).unwrap()["seats"][1]["connected"], false);
+    assert!(sent_to(&did, 2).is_empty());
+}
+
+#[test]
+fn a_draining_node_hands_the_table_over_and_stops_without_closing_its_sockets() {
+    let (mut table, _) = friends_at_play(true);
+    table.hand_over();
+    assert!(matches!(done(&mut table)[..], [Did::HandedOver]));
+    table.handed_over(StoreAnswer::Stored);
+    assert!(matches!(
+        done(&mut table)[..],
+        [Did::Stopped(Closing::HandedOver)]
+    ));
+}
