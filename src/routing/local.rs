@@ -300,7 +300,7 @@ impl Router for LocalRouter {
         let config = self.config();
         let disk = self.disk.clone();
         let fits = request.fits_here();
-        let expiry = self.settings.expiry();
+        let expiry = crate::routing::expiry(&self.settings);
         let keep_for = match request.kind {
             crate::table::TableKind::Friends => expiry.friends,
             crate::table::TableKind::Computer => expiry.computer,

@@ -11,6 +11,7 @@ mod fair_cost;
 mod frames;
 mod messages;
 pub mod mix;
+mod open;
 mod refusal;
 mod seal;
 mod seats;
@@ -25,6 +26,7 @@ pub use self::core::{
 pub use actor::Table;
 pub use fair_cost::{fair_cost, FairCost};
 pub use messages::*;
+pub use open::OpenTable;
 pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{deal_fair, Committed, DealSeal, FairRecord, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};

@@ -5,7 +5,7 @@
 
 use super::ladder::{hukm, run, Ladder, Rung};
 use super::pack::{GCard, GSet, GSuit};
-use super::rules::{Action, PerSeat, Phase, State, Trick, TrickKind};
+use super::state::{Action, PerSeat, Phase, State, Trick, TrickKind};
 use crate::cards::Seat;
 use crate::game::RuleError;
 

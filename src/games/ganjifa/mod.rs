@@ -33,6 +33,7 @@ pub mod lead;
 pub mod pack;
 pub mod rules;
 pub mod staged;
+pub mod state;
 pub mod strong;
 pub mod view;
 

@@ -19,15 +19,13 @@ use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
 use super::between_nodes;
-use super::link::{Link, Redis, Routed};
+use super::link::{Link, Redis, Routed, PATIENCE};
 use crate::metrics::metrics;
 
 /// Commands waiting for Redis, at most.
 const QUEUE: usize = 16_384;
 /// Commands sent in one round trip, at most.
 const BATCH: usize = 256;
-/// How long one round trip may take before Redis counts as out of reach.
-pub const PATIENCE: Duration = Duration::from_secs(2);
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
 enum Work {

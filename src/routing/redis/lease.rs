@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::between_nodes::{Answer, ToTables};
-use super::bus::PATIENCE;
 use super::keys;
+use super::link::PATIENCE;
 use super::node::{Node, Route};
 use super::stand_ins::lock;
 
@@ -38,7 +38,7 @@ impl Node {
         let stored = self.pipes.this_thread().run(self.store(&token).write(
             &id,
             whole,
-            self.settings.expiry().friends,
+            crate::routing::expiry(&self.settings).friends,
         ));
         lock(&self.tokens).insert(id, token);
         self.tables.insert(handle);
@@ -172,7 +172,7 @@ impl Node {
         let mut pttl = redis::cmd("PTTL");
         pttl.arg(self.layout.snapshot(id));
         let left: i64 = self.query(pttl).await?;
-        let expiry = self.settings.expiry();
+        let expiry = crate::routing::expiry(&self.settings);
         let keep_for = match snapshot.kind {
             crate::table::TableKind::Friends => expiry.friends,
             crate::table::TableKind::Computer => expiry.computer,

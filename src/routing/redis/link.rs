@@ -11,15 +11,18 @@
 //! rest from.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use redis::sentinel::{Sentinel, SentinelNodeConnectionInfo};
 
 use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 
-use super::bus::PATIENCE;
 use super::client;
 use super::keys::{self, Layout};
 use crate::settings::Settings;
+
+/// How long one round trip may take before Redis counts as out of reach.
+pub const PATIENCE: Duration = Duration::from_secs(2);
 
 const SENTINEL_SCHEME: &str = "redis+sentinel://";
 const CLUSTER_SCHEME: &str = "redis+cluster://";

@@ -14,10 +14,11 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use super::between_nodes::{Answer, Note, ToSockets, ToTables};
-use super::bus::{self, ThreadPipes, PATIENCE};
+use super::bus::{self, ThreadPipes};
 use super::client;
 use super::keys;
 use super::link::Redis;
+use super::link::PATIENCE;
 use super::stand_ins::{lock, StandIns};
 use super::store::Store;
 use crate::catalog;
@@ -171,7 +172,7 @@ impl Node {
     /// How long a snapshot adopted by this node lives before its first write here: as long as the
     /// longest-lived table's.
     pub(super) fn snapshot_ttl(&self) -> u64 {
-        let expiry = self.settings.expiry();
+        let expiry = crate::routing::expiry(&self.settings);
         let longest = expiry.friends.max(expiry.computer).max(expiry.finished);
         (longest + super::store::MARGIN).as_millis() as u64
     }

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use tokio::sync::oneshot;
 
 use super::between_nodes::{self, Answer, Ask, Note, Place, ToSockets, ToTables};
-use super::bus::{Subscriber, PATIENCE};
+use super::bus::Subscriber;
 use super::keys;
+use super::link::PATIENCE;
 use super::node::{Node, Route};
 use super::stand_ins::lock;
 use crate::metrics::metrics;
