@@ -13,8 +13,10 @@ use serde::Serialize;
 use crate::cards::{DealRng, Seat};
 
 mod budget;
+mod rule_code;
 
 pub use budget::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
+pub use rule_code::RuleCode;
 
 /// How long a match runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -49,12 +51,12 @@ impl DealSetup {
 /// A refused action: a stable code (for metrics and the protocol) and a sentence a player understands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RuleError {
-    pub code: &'static str,
+    pub code: RuleCode,
     pub message: String,
 }
 
 impl RuleError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> RuleError {
+    pub fn new(code: RuleCode, message: impl Into<String>) -> RuleError {
         RuleError {
             code,
             message: message.into(),
@@ -63,12 +65,12 @@ impl RuleError {
 
     /// The deal has ended; nothing more can be played in it.
     pub fn deal_over() -> RuleError {
-        RuleError::new("deal-over", "This deal is over.")
+        RuleError::new(RuleCode::DealOver, "This deal is over.")
     }
 
     /// Another seat is to act.
     pub fn not_your_turn() -> RuleError {
-        RuleError::new("not-your-turn", "It is not your turn.")
+        RuleError::new(RuleCode::NotYourTurn, "It is not your turn.")
     }
 }
 

@@ -10,7 +10,7 @@ pub use super::state::{
     Action, Backs, LadderMemo, PerSeat, Phase, State, Time, Trick, TrickKind, SEATS, SHARE,
 };
 use crate::cards::{DealRng, Seat};
-use crate::game::{DealSetup, RuleError};
+use crate::game::{DealSetup, RuleCode, RuleError};
 
 /// A deal's roles from the match: the rotating dealer, and day for even-numbered deals.
 pub fn roles(setup: &DealSetup) -> (Seat, Time) {
@@ -242,7 +242,7 @@ impl State {
     fn put_down(&mut self, mut trick: Trick, seat: Seat, action: &Action) -> Result<(), RuleError> {
         let Action::PutDown { card } = *action else {
             return Err(RuleError::new(
-                "put-down-expected",
+                RuleCode::PutDownExpected,
                 format!(
                     "A trick is being played: put down {} more card{}, any cards you like.",
                     trick.need[seat],
@@ -252,7 +252,7 @@ impl State {
         };
         if !self.hands[seat].contains(card) {
             return Err(RuleError::new(
-                "not-in-hand",
+                RuleCode::NotInHand,
                 format!("You do not hold {}.", card.describe()),
             ));
         }
@@ -291,7 +291,7 @@ impl State {
     fn pick(&mut self, leader: Seat, backs: Backs, action: &Action) -> Result<(), RuleError> {
         let Action::Pick { back } = *action else {
             return Err(RuleError::new(
-                "pick-expected",
+                RuleCode::PickExpected,
                 "Pick one of the hidden cards: it becomes a call in its own suit.",
             ));
         };
@@ -299,7 +299,7 @@ impl State {
             Some(Some(card)) if back < backs.len => *card,
             _ => {
                 return Err(RuleError::new(
-                    "no-such-back",
+                    RuleCode::NoSuchBack,
                     format!("There are {} face-down cards to pick from.", backs.len),
                 ))
             }

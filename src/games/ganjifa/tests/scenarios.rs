@@ -45,7 +45,7 @@ pub(super) fn refused(state: &mut State, seat: Seat, action: Action, code: &str)
     let error = state
         .apply(seat, &action)
         .expect_err("the action is refused");
-    assert_eq!(error.code, code, "{}", error.message);
+    assert_eq!(error.code.as_str(), code, "{}", error.message);
     assert_eq!(*state, before);
 }
 
