@@ -105,7 +105,9 @@ impl LocalRouter {
         }
         let watch_key = match (configured_watch_key(&settings), &disk) {
             (Some(key), _) => key,
-            (None, Some(disk)) => disk.watch_key()?,
+            (None, Some(disk)) => disk
+                .watch_key()
+                .map_err(|e| format!("the watch key cannot be read from the store: {e}"))?,
             (None, None) => WatchKey::random(),
         };
         Ok(LocalRouter {
