@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::between_nodes::{Answer, ToTables};
 use super::keys;
-use super::link::PATIENCE;
+use super::link::{Unanswered, PATIENCE};
 use super::node::{Node, Route};
 
 /// Tables refreshed by one call of the refresh script: a call keeps Redis busy for well under a
@@ -322,7 +322,7 @@ impl Node {
     pub(super) async fn refresh_leases(
         &self,
         held: &[(TableId, String)],
-    ) -> Vec<Result<i64, String>> {
+    ) -> Vec<Result<i64, Unanswered>> {
         let (lease_ms, snapshot_ttl) = (self.leases.lasts_ms(), self.snapshot_ttl().to_string());
         let pipe = self.pipes.this_thread();
         let calls: Vec<_> = self
@@ -346,17 +346,16 @@ impl Node {
                 let tables = chunk.len();
                 async move {
                     let answers = match answered.await {
-                        Some(value) => {
-                            redis::from_redis_value::<Vec<i64>>(value).map_err(|e| e.to_string())
-                        }
-                        None => Err("Redis is out of reach".to_string()),
+                        Some(value) => redis::from_redis_value::<Vec<i64>>(value)
+                            .map_err(|e| Unanswered::Refused(e.to_string())),
+                        None => Err(Unanswered::OutOfReach),
                     };
                     let answers = match answers {
                         Ok(answers) if answers.len() == tables => {
                             answers.into_iter().map(Ok).collect::<Vec<_>>()
                         }
                         Ok(_) => {
-                            vec![Err("an answer for each lease was missing".to_string()); tables]
+                            vec![Err(Unanswered::ShortAnswer); tables]
                         }
                         Err(e) => vec![Err(e); tables],
                     };
@@ -364,7 +363,7 @@ impl Node {
                 }
             })
             .collect();
-        let mut answers = vec![Err("not refreshed".to_string()); held.len()];
+        let mut answers = vec![Err(Unanswered::NotAsked); held.len()];
         for (place, answer) in futures_util::future::join_all(calls)
             .await
             .into_iter()

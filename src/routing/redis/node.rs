@@ -16,8 +16,8 @@ use super::client;
 use super::held::Leases;
 use super::homes::Homes;
 use super::keys;
-use super::link::Redis;
 use super::link::PATIENCE;
+use super::link::{Redis, Unanswered};
 use super::pending::Pending;
 use super::stand_ins::StandIns;
 use super::store::Store;
@@ -122,9 +122,11 @@ impl Node {
     ) -> Result<T, TableRefusal> {
         let answer = tokio::time::timeout(PATIENCE * 2, sent).await;
         let read = match answer {
-            Ok(Some(value)) => redis::from_redis_value::<T>(value).map_err(|e| e.to_string()),
-            Ok(None) => Err("Redis is out of reach".to_string()),
-            Err(_) => Err("Redis did not answer in time".to_string()),
+            Ok(Some(value)) => {
+                redis::from_redis_value::<T>(value).map_err(|e| Unanswered::Refused(e.to_string()))
+            }
+            Ok(None) => Err(Unanswered::OutOfReach),
+            Err(_) => Err(Unanswered::TooLate),
         };
         read.map_err(|e| {
             metrics().redis_errors.inc();
