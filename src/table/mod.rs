@@ -31,7 +31,7 @@ pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{deal_fair, Committed, DealSeal, FairRecord, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};
 pub use shuffle::{Refused as ShuffleRefused, Shuffle};
-pub use snapshot::{SeatRecord, Snapshot};
+pub use snapshot::{RecordError, SeatRecord, Snapshot};
 pub use watch::WatchKey;
 
 use base64::Engine;

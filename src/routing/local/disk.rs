@@ -237,7 +237,8 @@ impl Disk {
                 ))
             }
         };
-        let snapshot = Snapshot::from_stored(json).map_err(StoreError::BadRow)?;
+        let snapshot =
+            Snapshot::from_stored(json).map_err(|e| StoreError::BadRow(e.to_string()))?;
         Ok(Found::Table(Box::new(Stored { snapshot, touched })))
     }
 
