@@ -13,11 +13,10 @@ use serde_json::Value;
 use crate::game::Game;
 use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use crate::matches::MatchLength;
-use crate::routing::OpenTable;
 use crate::sim::{simulate, SimConfig, SimReport};
 use crate::table::{
-    Clock, Listing, Snapshot, Table, TableConfig, TableCore, TableHandle, TableId, TableRefusal,
-    TokenHash,
+    Clock, Listing, OpenTable, Snapshot, Table, TableConfig, TableCore, TableHandle, TableId,
+    TablePolicy, TableRefusal, TokenHash,
 };
 
 /// Every game of the site, in the order the site lists them.
@@ -51,13 +50,15 @@ pub trait Registered: Send + Sync {
     ) -> Result<(TableHandle, Snapshot), String>;
 
     /// The "Your games" listing of the table stored as `snapshot` (last changed at `touched`, Unix
-    /// ms) for the seat holding the token of hash `key`; the table is rebuilt for it without an actor.
+    /// ms) for the seat holding the token of hash `key`; the table is rebuilt for it, under `policy`,
+    /// without an actor.
     fn listing(
         &self,
         id: TableId,
         snapshot: Snapshot,
         key: &TokenHash,
         touched: u64,
+        policy: TablePolicy,
     ) -> Result<Listing, TableRefusal>;
 
     /// Rebuilds a table from its snapshot (on the node taking it over) and starts its actor.
@@ -143,12 +144,8 @@ impl<G: Game> Registered for Entry<G> {
         snapshot: Snapshot,
         key: &TokenHash,
         touched: u64,
+        policy: TablePolicy,
     ) -> Result<Listing, TableRefusal> {
-        let config = crate::routing::table_config(
-            &crate::settings::Settings::defaults(),
-            std::sync::Arc::new(|_: &TableId, _| {}),
-            None,
-        );
         let clock = Clock {
             at: std::time::Instant::now(),
             unix_ms: touched,
@@ -156,7 +153,7 @@ impl<G: Game> Registered for Entry<G> {
         let table = TableCore::<G>::rebuild(
             id,
             snapshot,
-            config.policy,
+            policy,
             false,
             clock,
             crate::table::entropy(),
@@ -182,7 +179,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::games::strong::Budget;
+    use crate::game::Budget;
 
     /// What the site keeps per game comes from the catalog: a game registered there has its metrics,
     /// its pages, its board and its self-play, with nothing else to edit.

@@ -11,8 +11,24 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::cards::{DealRng, Seat};
-use crate::games::strong::Budget;
-use crate::matches::MatchLength;
+
+mod budget;
+mod rule_code;
+
+pub use budget::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
+pub use rule_code::RuleCode;
+
+/// How long a match runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(tag = "kind", content = "target", rename_all = "kebab-case")]
+pub enum MatchLength {
+    /// The first seat to win this many deals wins the match (Panjpar: 1, 3 or 5).
+    DealsWon(u32),
+    /// The first seat whose total reaches this many points wins (Pishe Pasha: 50 or 100).
+    Points(u32),
+    /// This many deals are dealt and the highest total wins (Ganjifa: 3 or 6; Pishe Pasha's one deal).
+    Deals(u32),
+}
 
 /// What a deal needs to know about the match around it. The match counts the deals it has dealt
 /// (drawn and void deals included) and picked its first seat at random; each game turns that into its own
@@ -35,12 +51,12 @@ impl DealSetup {
 /// A refused action: a stable code (for metrics and the protocol) and a sentence a player understands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RuleError {
-    pub code: &'static str,
+    pub code: RuleCode,
     pub message: String,
 }
 
 impl RuleError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> RuleError {
+    pub fn new(code: RuleCode, message: impl Into<String>) -> RuleError {
         RuleError {
             code,
             message: message.into(),
@@ -49,12 +65,12 @@ impl RuleError {
 
     /// The deal has ended; nothing more can be played in it.
     pub fn deal_over() -> RuleError {
-        RuleError::new("deal-over", "This deal is over.")
+        RuleError::new(RuleCode::DealOver, "This deal is over.")
     }
 
     /// Another seat is to act.
     pub fn not_your_turn() -> RuleError {
-        RuleError::new("not-your-turn", "It is not your turn.")
+        RuleError::new(RuleCode::NotYourTurn, "It is not your turn.")
     }
 }
 
@@ -275,8 +291,7 @@ pub type BotRng = rand_chacha::ChaCha8Rng;
 /// A choice that takes a search, packed to run away from the table's thread (on the thinking pool,
 /// `crate::thinking`): it owns a copy of everything it needs (the view, the legal actions, what the
 /// bot remembers) and returns the action, spending the share of its budget the pool allows.
-pub type Search<G> =
-    Box<dyn FnOnce(&mut BotRng, crate::games::strong::Allowance) -> <G as Game>::Action + Send>;
+pub type Search<G> = Box<dyn FnOnce(&mut BotRng, Allowance) -> <G as Game>::Action + Send>;
 
 /// A computer player. It sees only its own seat's views, never the state, and may remember them.
 pub trait Bot<G: Game>: Send {

@@ -12,6 +12,8 @@ pub mod games;
 pub mod matches;
 pub mod memory;
 pub mod metrics;
+#[cfg(test)]
+mod module_graph;
 pub mod outbox;
 pub mod pack_set;
 pub mod protocol;

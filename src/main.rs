@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 use chaikhana::catalog;
-use chaikhana::games::strong::Budget;
+use chaikhana::game::Budget;
 use chaikhana::settings::Settings;
 use chaikhana::sim::SimConfig;
 
@@ -158,6 +158,10 @@ fn serve(config: Option<&Path>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Err(message) = chaikhana::routing::check_settings(&settings) {
+        eprintln!("chaikhana: the settings are not valid: {message}");
+        return ExitCode::from(2);
+    }
     init_logging(&settings);
     match actix_rt::System::new().block_on(chaikhana::server::serve(settings)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -171,8 +175,8 @@ fn serve(config: Option<&Path>) -> ExitCode {
 /// The strong computer's budget from the settings, or the default when they cannot be read.
 fn strong_budget(config: Option<&Path>) -> Budget {
     Settings::load(config)
-        .map(|s| s.strong_budget())
-        .unwrap_or(chaikhana::games::strong::DEFAULT_BUDGET)
+        .map(|s| chaikhana::routing::strong_budget(&s))
+        .unwrap_or(chaikhana::game::DEFAULT_BUDGET)
 }
 
 fn init_logging(settings: &Settings) {

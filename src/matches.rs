@@ -9,19 +9,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Seat;
+pub use crate::game::MatchLength;
 use crate::game::{DealOutcome, DealSetup};
-
-/// How long a match runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "target", rename_all = "kebab-case")]
-pub enum MatchLength {
-    /// The first seat to win this many deals wins the match (Panjpar: 1, 3 or 5).
-    DealsWon(u32),
-    /// The first seat whose total reaches this many points wins (Pishe Pasha: 50 or 100).
-    Points(u32),
-    /// This many deals are dealt and the highest total wins (Ganjifa: 3 or 6; Pishe Pasha's one deal).
-    Deals(u32),
-}
 
 /// The running match at one table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

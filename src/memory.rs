@@ -2,7 +2,7 @@
 //! hands memory that has been free for a second (its purge delay) back to the system only when the
 //! thread that freed it next allocates: a worker left idle after a burst keeps it. So 600 sockets that
 //! each held 31 KiB of a half-sent message, once closed, left the process 23 MiB larger than before
-//! they came, however long it then waited (tests/perf/README.md, "Half-sent messages").
+//! they came, however long it then waited (tests/perf/log/2026-12.md, "Half-sent messages").
 //!
 //! Each worker therefore asks mimalloc to collect its own heap every [`EVERY`]: pages with nothing
 //! left in use go back to mimalloc's arenas, and what has been free past the purge delay goes back to

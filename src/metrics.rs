@@ -4,7 +4,7 @@
 //! The rest of the code records through the one [`metrics()`] instance; `GET /metrics` renders it in the
 //! Prometheus text format.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, RwLock};
 
 use prometheus::core::Collector;
 use prometheus::{
@@ -58,11 +58,12 @@ pub struct Metrics {
     /// `router_frames` by direction, resolved once: they count every frame.
     pub frames_in: IntCounter,
     pub frames_out: IntCounter,
-    /// Each game's per-action metrics, resolved once.
-    games: Vec<GameMeters>,
+    /// Each game's per-action metrics, resolved once per game.
+    games: RwLock<Vec<GameMeters>>,
 }
 
-/// The metrics one game records on every action.
+/// The metrics one game records on every action (cheap to clone: each is a handle).
+#[derive(Clone)]
 pub struct GameMeters {
     pub game: &'static str,
     pub accepted: IntCounter,
@@ -173,12 +174,6 @@ impl Metrics {
             "Decisions given less than their whole budget (never under the floor) because the thinking pool's queue was long, by game and level.",
             &["game", "level"],
         );
-        // Shown at zero from the start, so that a rate of them is a line on the dashboard, not a gap.
-        for game in crate::catalog::names() {
-            for level in [crate::table::Level::Standard, crate::table::Level::Strong] {
-                thinking_shortened.with_label_values(&[game, level.as_str()]);
-            }
-        }
         let http_connections_cut = counter_vec(
             &r,
             "http_connections_cut_total",
@@ -197,13 +192,6 @@ impl Metrics {
         for cap in ["address", "node"] {
             http_connections_refused.with_label_values(&[cap]);
         }
-        let games = crate::catalog::names()
-            .map(|game| GameMeters {
-                game,
-                accepted: actions_accepted.with_label_values(&[game]),
-                seconds: action_seconds.with_label_values(&[game]),
-            })
-            .collect();
         Metrics {
             connections_open,
             connections_opened: counter(
@@ -380,17 +368,39 @@ impl Metrics {
             frames_in: router_frames.with_label_values(&["in"]),
             frames_out: router_frames.with_label_values(&["out"]),
             router_frames,
-            games,
+            games: RwLock::new(Vec::new()),
             registry: r,
         }
     }
 
-    /// The per-action metrics of the game with this name.
-    pub fn game(&self, game: &str) -> &GameMeters {
-        self.games
-            .iter()
-            .find(|m| m.game == game)
-            .expect("every game's metrics are resolved")
+    /// Makes a game's series exist from the start, at zero, so that a rate of them is a line on the
+    /// dashboard, not a gap: its per-action metrics, and its shortened decisions at each of `levels`.
+    /// The server registers every game of the catalog as it starts.
+    pub fn register_game(&self, game: &'static str, levels: &[&str]) {
+        self.game(game);
+        for level in levels {
+            self.thinking_shortened.with_label_values(&[game, level]);
+        }
+    }
+
+    /// The per-action metrics of the game with this name (resolved on first use if the game was
+    /// not registered).
+    pub fn game(&self, game: &'static str) -> GameMeters {
+        let known = |games: &[GameMeters]| games.iter().find(|m| m.game == game).cloned();
+        if let Some(meters) = known(&self.games.read().unwrap_or_else(|e| e.into_inner())) {
+            return meters;
+        }
+        let mut games = self.games.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(meters) = known(&games) {
+            return meters;
+        }
+        let meters = GameMeters {
+            game,
+            accepted: self.actions_accepted.with_label_values(&[game]),
+            seconds: self.action_seconds.with_label_values(&[game]),
+        };
+        games.push(meters.clone());
+        meters
     }
 
     /// Every metric in the Prometheus text format.

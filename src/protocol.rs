@@ -12,6 +12,7 @@
 //! `docs/protocol.md` documents every field.
 
 use serde::{Deserialize, Serialize};
+use strum::{EnumIter, IntoStaticStr};
 
 use crate::cards::Seat;
 use crate::outbox::Frame;
@@ -162,13 +163,13 @@ impl ClientMsg {
         match &msg {
             ClientMsg::Action { id: Some(id), .. } if id.len() > MAX_CLIENT_ID => {
                 return Err(ProtocolError::new(
-                    "malformed",
+                    ProtocolCode::Malformed,
                     format!("An action id is at most {MAX_CLIENT_ID} bytes."),
                 ));
             }
             ClientMsg::Signal { data, .. } if data.to_string().len() > MAX_SIGNAL_DATA => {
                 return Err(ProtocolError::new(
-                    "too-large",
+                    ProtocolCode::TooLarge,
                     format!("A signal's data is at most {MAX_SIGNAL_DATA} bytes of JSON."),
                 ));
             }
@@ -202,7 +203,7 @@ impl ClientMsg {
                 .unwrap_or(false);
             if unknown_type {
                 ProtocolError::new(
-                    "unknown-type",
+                    ProtocolCode::UnknownType,
                     format!(
                         "That message type is not known; the types are {}.",
                         known.join(", ")
@@ -210,7 +211,7 @@ impl ClientMsg {
                 )
             } else {
                 ProtocolError::new(
-                    "malformed",
+                    ProtocolCode::Malformed,
                     format!("That frame is not a valid message: {message}."),
                 )
             }
@@ -238,22 +239,44 @@ impl Hello {
         match serde_json::from_str::<Hello>(text) {
             Ok(Hello::Hello { token }) => Ok(token),
             Err(_) => Err(ProtocolError::new(
-                "hello-expected",
+                ProtocolCode::HelloExpected,
                 "A seat's socket starts with {\"type\": \"hello\", \"token\": ...}, the seat's token.",
             )),
         }
     }
 }
 
+/// Why the frame parser refused a frame, written in kebab-case on the wire ("unknown-type").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, IntoStaticStr, EnumIter)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum ProtocolCode {
+    /// Not JSON, or not a message of the protocol.
+    Malformed,
+    /// A field over its size.
+    TooLarge,
+    /// A `type` the protocol does not have.
+    UnknownType,
+    /// A seat's socket's first frame was not its hello.
+    HelloExpected,
+}
+
+impl ProtocolCode {
+    /// The code as it is written on the wire (the same words serde writes).
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
 /// A frame refused before it reached a table: a code and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProtocolError {
-    pub code: &'static str,
+    pub code: ProtocolCode,
     pub message: String,
 }
 
 impl ProtocolError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> ProtocolError {
+    pub fn new(code: ProtocolCode, message: impl Into<String>) -> ProtocolError {
         ProtocolError {
             code,
             message: message.into(),
@@ -345,7 +368,7 @@ mod tests {
         ));
         assert_eq!(
             ClientMsg::parse(r#"{"type":"dance"}"#).unwrap_err().code,
-            "unknown-type"
+            ProtocolCode::UnknownType
         );
         for bad in [
             "",
@@ -361,7 +384,7 @@ mod tests {
         ] {
             assert_eq!(
                 ClientMsg::parse(bad).unwrap_err().code,
-                "malformed",
+                ProtocolCode::Malformed,
                 "{bad}"
             );
         }
@@ -390,7 +413,7 @@ mod tests {
         ] {
             assert_eq!(
                 ClientMsg::parse(bad).unwrap_err().code,
-                "malformed",
+                ProtocolCode::Malformed,
                 "{bad}"
             );
         }
@@ -398,12 +421,18 @@ mod tests {
             r#"{{"type":"signal","to":1,"kind":"offer","data":"{}"}}"#,
             "x".repeat(MAX_SIGNAL_DATA)
         );
-        assert_eq!(ClientMsg::parse(&big).unwrap_err().code, "too-large");
+        assert_eq!(
+            ClientMsg::parse(&big).unwrap_err().code,
+            ProtocolCode::TooLarge
+        );
         let long_id = format!(
             r#"{{"type":"action","version":1,"id":"{}","action":{{}}}}"#,
             "x".repeat(65)
         );
-        assert_eq!(ClientMsg::parse(&long_id).unwrap_err().code, "malformed");
+        assert_eq!(
+            ClientMsg::parse(&long_id).unwrap_err().code,
+            ProtocolCode::Malformed
+        );
     }
 
     #[test]
@@ -454,5 +483,18 @@ mod tests {
             error.to_text(),
             r#"{"type":"error","code":"stale-version","message":"Your view is out of date."}"#
         );
+    }
+
+    #[test]
+    fn protocol_codes_are_written_the_same_by_serde_and_as_str() {
+        use strum::IntoEnumIterator;
+        let written: Vec<&str> = ProtocolCode::iter().map(ProtocolCode::as_str).collect();
+        assert_eq!(
+            written,
+            ["malformed", "too-large", "unknown-type", "hello-expected"]
+        );
+        for code in ProtocolCode::iter() {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+        }
     }
 }

@@ -13,8 +13,8 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use crate::cards::{deal_rng, Seat};
+use crate::game::Budget;
 use crate::game::{Bot, BotKind, BotRng, DealSetup, Game};
-use crate::games::strong::Budget;
 
 /// A deal that takes more decisions than this has hung: the run stops with an error.
 const MAX_DECISIONS_PER_DEAL: usize = 1_000_000;

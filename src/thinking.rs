@@ -14,7 +14,7 @@
 //!   its budget (threads / waiting, so that the queue drains in about one whole budget), never less
 //!   than the floor `thinking_floor_ms`; such a decision is counted in
 //!   `chaikhana_thinking_shortened_total`. Budgets are CPU time of the thinking thread
-//!   ([`crate::games::strong::Budget`]), so a busy machine makes a decision slower, never weaker.
+//!   ([`crate::game::Budget`]), so a busy machine makes a decision slower, never weaker.
 //! - **Knows its capacity**: it is saturated when decisions have waited longer than
 //!   `thinking_saturated_ms`; `/readyz` then says that the node takes no new strong computer table,
 //!   and `POST /api/tables` refuses one with 503 (with Redis, such a table is placed on a node that
@@ -27,8 +27,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::games::strong::{Allowance, Budget, CpuTime};
+use crate::game::{Allowance, Budget, CpuTime};
 use crate::metrics::metrics;
+use crate::settings::Settings;
 
 /// How a pool is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,10 +56,24 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// The pool the settings ask for: its threads (the cores less one when 0), its nice value (kept to
+    /// 0..=19: a thread may lower its priority, not raise it), the floor of a shortened budget and when
+    /// it is saturated.
+    pub fn from_settings(settings: &Settings) -> Shape {
+        Shape {
+            threads: Shape::threads_for(settings.thinking_threads),
+            nice: settings.thinking_nice.clamp(0, 19),
+            floor: Duration::from_millis(settings.thinking_floor_ms),
+            saturated_after: Duration::from_millis(settings.thinking_saturated_ms),
+        }
+    }
+}
+
 impl Default for Shape {
     /// The shape config/default.toml gives.
     fn default() -> Shape {
-        crate::settings::Settings::defaults().thinking()
+        Shape::from_settings(&Settings::defaults())
     }
 }
 

@@ -7,9 +7,7 @@
 //! agree with everything it has seen (a *determinization*), plays each candidate action in the drawn
 //! deal, lets the standard computers finish it, and keeps the candidate that did best on average.
 
-use std::sync::LazyLock;
-use std::time::{Duration, Instant};
-
+pub use crate::game::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
 use crate::game::{Bot, BotKind, BotRng, Game, Search};
 
 /// What a strong computer keeps of the views of its seat.
@@ -96,96 +94,6 @@ fn decide_legally<G: Thinking>(
         legal[0].clone()
     }
 }
-
-/// How much thinking one decision gets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// At most this much CPU time of the thread that thinks ([`CpuTime`]): a machine busy with other
-    /// work makes the decision take longer, never think less.
-    Time(Duration),
-    /// Exactly this many sampled deals, each played out once per candidate: the same seed then gives
-    /// the same choices, however busy the machine is.
-    Samples(u32),
-}
-
-impl Budget {
-    /// The budget of a decision given `allowance`: a time budget cut to its share, never under the
-    /// allowance's floor (nor over the whole budget); a budget in samples stays whole, so that the same
-    /// seed still gives the same choice.
-    pub fn allowed(self, allowance: Allowance) -> Budget {
-        match self {
-            Budget::Time(limit) if allowance.share < 1.0 => Budget::Time(
-                limit
-                    .mul_f64(allowance.share)
-                    .max(allowance.floor)
-                    .min(limit),
-            ),
-            budget => budget,
-        }
-    }
-}
-
-/// How much of its budget the thinking pool lets one decision spend: all of it while the queue is
-/// short, a share of it, never under a floor, while it is long (see `crate::thinking`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Allowance {
-    share: f64,
-    floor: Duration,
-}
-
-impl Allowance {
-    /// The whole budget.
-    pub const WHOLE: Allowance = Allowance {
-        share: 1.0,
-        floor: Duration::ZERO,
-    };
-
-    /// `share` of the budget (kept between 0 and 1), and never less than `floor`.
-    pub fn share(share: f64, floor: Duration) -> Allowance {
-        let share = if share.is_nan() {
-            1.0
-        } else {
-            share.clamp(0.0, 1.0)
-        };
-        Allowance { share, floor }
-    }
-
-    /// Whether the decision is given less than its whole budget.
-    pub fn shortens(&self) -> bool {
-        self.share < 1.0
-    }
-}
-
-/// A moment of the CPU time of the thread that reads it (Linux's `CLOCK_THREAD_CPUTIME_ID`): the time
-/// that thread has run on a core, not the time it has waited for one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct CpuTime(Duration);
-
-impl CpuTime {
-    /// The CPU time of this thread now.
-    pub fn now() -> CpuTime {
-        let mut now = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime only writes the timespec it is given.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0 {
-            CpuTime(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
-        } else {
-            // No clock of the thread's time (never on Linux): wall time, which at least ends.
-            static SINCE: LazyLock<Instant> = LazyLock::new(Instant::now);
-            CpuTime(SINCE.elapsed())
-        }
-    }
-
-    /// The CPU time this thread has used since this moment (it must be read on the same thread).
-    pub fn elapsed(self) -> Duration {
-        CpuTime::now().0.saturating_sub(self.0)
-    }
-}
-
-/// The budget when nothing else is set: 200 ms a decision.
-pub const DEFAULT_BUDGET: Budget = Budget::Time(Duration::from_millis(200));
 
 /// Counts a search's spending against its budget, in CPU time of the thread it runs on.
 pub struct Clock {
@@ -311,6 +219,7 @@ pub(crate) fn self_play<G: crate::game::Game>(
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+    use std::time::Duration;
 
     #[test]
     fn a_sample_budget_counts_samples_exactly() {
@@ -441,7 +350,7 @@ mod tests {
     fn a_decision_shortened_to_the_floor_is_still_a_legal_action_in_every_game() {
         use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
         // At the default floor, and at none at all (one sampled deal a decision).
-        let floor = crate::settings::Settings::defaults().thinking().floor;
+        let floor = crate::thinking::Shape::default().floor;
         shortened_to_the_floor::<Panjpar>(1, floor);
         shortened_to_the_floor::<PishePasha>(1, floor);
         shortened_to_the_floor::<Ganjifa>(1, floor);

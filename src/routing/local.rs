@@ -105,7 +105,9 @@ impl LocalRouter {
         }
         let watch_key = match (configured_watch_key(&settings), &disk) {
             (Some(key), _) => key,
-            (None, Some(disk)) => disk.watch_key()?,
+            (None, Some(disk)) => disk
+                .watch_key()
+                .map_err(|e| format!("the watch key cannot be read from the store: {e}"))?,
             (None, None) => WatchKey::random(),
         };
         Ok(LocalRouter {
@@ -300,7 +302,7 @@ impl Router for LocalRouter {
         let config = self.config();
         let disk = self.disk.clone();
         let fits = request.fits_here();
-        let expiry = self.settings.expiry();
+        let expiry = crate::routing::expiry(&self.settings);
         let keep_for = match request.kind {
             crate::table::TableKind::Friends => expiry.friends,
             crate::table::TableKind::Computer => expiry.computer,

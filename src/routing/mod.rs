@@ -5,47 +5,20 @@
 mod local;
 pub mod redis;
 
+pub use crate::table::OpenTable;
 pub use local::{Disk, Found, LocalRouter, LocalTables, Stored, FILE_NAME, STORE_FORMAT};
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use serde::{Deserialize, Serialize};
 
-use crate::matches::MatchLength;
+use crate::game::Budget;
 use crate::settings::{Role, Settings};
 use crate::table::{
-    Level, OnClosed, Snapshot, TableConfig, TableHandle, TableId, TableKind, TablePolicy,
-    TableRefusal, TableStore, TokenHash, WatchKey,
+    Expiry, OnClosed, Snapshot, TableConfig, TableHandle, TableId, TablePolicy, TableRefusal,
+    TableStore, WatchKey,
 };
-
-/// A table to open: its game, kind and match length, and the hash of its creator's token.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct OpenTable {
-    pub game: String,
-    pub kind: TableKind,
-    /// How well the computers play, at a computer table.
-    #[serde(default)]
-    pub level: Level,
-    pub length: MatchLength,
-    pub creator: TokenHash,
-}
-
-impl OpenTable {
-    /// Whether the table's computers think on the thinking pool (only the strong ones do), so that
-    /// it is placed only on a node whose pool is not saturated.
-    pub fn thinks(&self) -> bool {
-        self.kind == TableKind::Computer && self.level == Level::Strong
-    }
-
-    /// Refused when the table would think on this node's pool and the pool is saturated.
-    pub fn fits_here(&self) -> Result<(), TableRefusal> {
-        if self.thinks() && crate::thinking::pool().saturated() {
-            return Err(TableRefusal::computers_busy());
-        }
-        Ok(())
-    }
-}
 
 /// Where tables are opened and found.
 pub trait Router: Send + Sync + 'static {
@@ -101,6 +74,30 @@ pub fn from_settings(settings: &Arc<Settings>) -> Result<Arc<dyn Router>, String
     Ok(router)
 }
 
+/// What the settings' types alone do not say: a Redis URL must be one. The router's client is made
+/// only once the server starts, and a typo should stop the process before then; the error never
+/// repeats the URL, which may hold Redis's password.
+pub fn check_settings(settings: &Settings) -> Result<(), String> {
+    if !settings.redis_url.is_empty() {
+        redis::check_url(&settings.redis_url)?;
+    }
+    Ok(())
+}
+
+/// How long the strong computer thinks per decision.
+pub fn strong_budget(settings: &Settings) -> Budget {
+    Budget::Time(Duration::from_millis(settings.strong_budget_ms))
+}
+
+/// How long tables live after their last move, by kind and for a finished match.
+pub fn expiry(settings: &Settings) -> Expiry {
+    Expiry {
+        friends: Duration::from_secs(settings.friends_table_expiry_secs.max(1)),
+        computer: Duration::from_secs(settings.computer_table_expiry_secs.max(1)),
+        finished: Duration::from_secs(settings.finished_table_expiry_secs.max(1)),
+    }
+}
+
 /// A table's behaviour from the settings, with the router's hooks.
 pub fn table_config(
     settings: &Settings,
@@ -108,17 +105,63 @@ pub fn table_config(
     store: Option<Arc<dyn TableStore>>,
 ) -> TableConfig {
     TableConfig {
-        policy: TablePolicy {
-            bot_delay: settings.bot_delay(),
-            strong_budget: settings.strong_budget(),
-            sleep_after: settings.sleep_after(),
-            expiry: settings.expiry(),
-            offer_after: settings.offer_seat_after(),
-            sockets_per_seat: settings.sockets_per_seat,
-            watchers_per_table: settings.watchers_per_table,
-            shuffle_wait: std::time::Duration::from_millis(settings.shuffle_wait_ms),
-        },
+        policy: table_policy(settings),
         on_closed,
         store,
+    }
+}
+
+/// How tables behave, as the settings say.
+pub fn table_policy(settings: &Settings) -> TablePolicy {
+    TablePolicy {
+        bot_delay: settings.bot_delay(),
+        strong_budget: strong_budget(settings),
+        sleep_after: settings.sleep_after(),
+        expiry: expiry(settings),
+        offer_after: settings.offer_seat_after(),
+        sockets_per_seat: settings.sockets_per_seat,
+        watchers_per_table: settings.watchers_per_table,
+        shuffle_wait: Duration::from_millis(settings.shuffle_wait_ms),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_env(pairs: &[(&str, &str)]) -> Settings {
+        let env = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+        Settings::load_with_env(None, env.collect::<Vec<_>>().into_iter()).unwrap()
+    }
+
+    #[test]
+    fn a_redis_url_is_checked_before_the_server_starts() {
+        for url in [
+            "redis://127.0.0.1:6379",
+            "rediss://:secret@redis.example:6380/0",
+        ] {
+            assert_eq!(
+                check_settings(&with_env(&[("CHAIKHANA_REDIS_URL", url)])),
+                Ok(())
+            );
+        }
+        let settings = with_env(&[("CHAIKHANA_REDIS_URL", "http://user:hunter2@redis.example")]);
+        let refused = check_settings(&settings).unwrap_err();
+        assert!(refused.contains("redis_url"), "{refused}");
+        assert!(!refused.contains("hunter2"), "{refused}");
+        assert_eq!(check_settings(&Settings::defaults()), Ok(()));
+    }
+
+    #[test]
+    fn tables_live_as_long_as_the_settings_say() {
+        let expiry = expiry(&Settings::defaults());
+        assert_eq!(expiry.friends, Duration::from_secs(14 * 86400));
+        assert_eq!(expiry.computer, Duration::from_secs(7 * 86400));
+        assert_eq!(expiry.finished, Duration::from_secs(86400));
+        let settings = with_env(&[("CHAIKHANA_STRONG_BUDGET_MS", "150")]);
+        assert_eq!(
+            strong_budget(&settings),
+            Budget::Time(Duration::from_millis(150))
+        );
     }
 }

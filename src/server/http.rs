@@ -9,7 +9,7 @@ use super::door::route;
 use super::pages;
 use super::AppState;
 use crate::catalog;
-use crate::routing::OpenTable;
+use crate::table::OpenTable;
 use crate::table::{Join, Level, RefusalCode, TableId, TableKind, TableRefusal, Token};
 
 /// The site's routes, each with the most it takes of a body; `with_operations` adds `operations`

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use super::http::refusal;
 use super::AppState;
 use crate::catalog;
+use crate::routing;
 use crate::table::{RefusalCode, TableId, TableRefusal, Token};
 
 /// The most tables one request may ask about.
@@ -60,7 +61,10 @@ async fn listing(state: &AppState, ask: &Ask) -> Value {
     let listed = match state.router.stored(&id).await {
         Ok((snapshot, touched)) => catalog::find(&snapshot.game)
             .map_err(|_| TableRefusal::unavailable())
-            .and_then(|game| game.listing(id, snapshot, &key, touched)),
+            .and_then(|game| {
+                let policy = routing::table_policy(&state.settings);
+                game.listing(id, snapshot, &key, touched, policy)
+            }),
         Err(refusal) => Err(refusal),
     };
     match listed {

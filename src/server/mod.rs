@@ -31,6 +31,7 @@ pub use registry::SessionRegistry;
 
 use crate::routing::{self, Router};
 use crate::settings::Settings;
+use crate::table::Level;
 
 /// What every request handler shares.
 pub struct AppState {
@@ -96,11 +97,20 @@ impl Running {
     }
 }
 
+/// Every game of the catalog, at every level, has its series in the metrics from the start.
+fn register_games_in_metrics() {
+    let levels = [Level::Standard, Level::Strong].map(Level::as_str);
+    for game in crate::catalog::names() {
+        crate::metrics::metrics().register_game(game, &levels);
+    }
+}
+
 /// Binds and starts the server on the current actix runtime; signals are left to the caller.
 pub fn start(settings: Settings) -> std::io::Result<Running> {
     crate::settings::raise_open_file_limit();
+    register_games_in_metrics();
     // The computers think on the pool's threads alone, made before any table is.
-    crate::thinking::start(settings.thinking());
+    crate::thinking::start(crate::thinking::Shape::from_settings(&settings));
     let settings = Arc::new(settings);
     let router = routing::from_settings(&settings).map_err(std::io::Error::other)?;
     let registry = Arc::new(SessionRegistry::default());

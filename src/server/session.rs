@@ -219,7 +219,7 @@ impl WsSession {
                     self.error(busy.code.as_str(), &busy.message, ctx);
                 }
             }
-            Err(e) => self.error(e.code, &e.message, ctx),
+            Err(e) => self.error(e.code.as_str(), &e.message, ctx),
         }
     }
 
@@ -232,7 +232,7 @@ impl WsSession {
                 let refusal = TableRefusal::wrong_token();
                 return self.refuse(refusal.code.as_str(), &refusal.message, ctx);
             }
-            Err(e) => return self.refuse(e.code, &e.message, ctx),
+            Err(e) => return self.refuse(e.code.as_str(), &e.message, ctx),
         };
         let sent = self.table.attach.send(Attach {
             key: token.hash(),

@@ -12,6 +12,7 @@ mod fair_cost;
 mod frames;
 mod messages;
 pub mod mix;
+mod open;
 mod present;
 #[cfg(test)]
 mod purity;
@@ -30,11 +31,12 @@ pub use actor::Table;
 pub use deal_record::DealRecord;
 pub use fair_cost::{fair_cost, FairCost};
 pub use messages::*;
+pub use open::OpenTable;
 pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{deal_fair, Committed, DealSeal, FairRecord, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};
 pub use shuffle::{Refused as ShuffleRefused, Shuffle};
-pub use snapshot::{SeatRecord, Snapshot};
+pub use snapshot::{RecordError, SeatRecord, Snapshot};
 pub use watch::WatchKey;
 
 use base64::Engine;

@@ -104,26 +104,23 @@ impl Snapshot {
         serde_json::to_string(self).expect("snapshots always serialize")
     }
 
-    pub fn from_json(text: &[u8]) -> Result<Snapshot, String> {
-        let snapshot: Snapshot = serde_json::from_slice(text)
-            .map_err(|e| format!("a table snapshot that cannot be read: {e}"))?;
+    pub fn from_json(text: &[u8]) -> Result<Snapshot, RecordError> {
+        let snapshot: Snapshot =
+            serde_json::from_slice(text).map_err(|e| RecordError::Unreadable(e.to_string()))?;
         if snapshot.format > FORMAT {
-            return Err(format!(
-                "a table snapshot of format {}, newer than this release's {FORMAT}",
-                snapshot.format
-            ));
+            return Err(RecordError::NewerFormat(snapshot.format));
         }
         Ok(snapshot)
     }
 
     /// Reads a snapshot as a store keeps it: the snapshot's JSON on the first line, then one line for
     /// each action accepted since (see [`Snapshot::played_line`]), added to the last deal in order.
-    pub fn from_stored(text: &[u8]) -> Result<Snapshot, String> {
+    pub fn from_stored(text: &[u8]) -> Result<Snapshot, RecordError> {
         let mut lines = text.split(|b| *b == b'\n');
         let mut snapshot = Snapshot::from_json(lines.next().unwrap_or_default())?;
         for line in lines {
             let played: Played = serde_json::from_slice(line)
-                .map_err(|e| format!("an action stored after a snapshot cannot be read: {e}"))?;
+                .map_err(|e| RecordError::ActionUnreadable(e.to_string()))?;
             snapshot.add_played(played)?;
         }
         Ok(snapshot)
@@ -137,15 +134,15 @@ impl Snapshot {
 
     /// Adds an action accepted after the snapshot was taken. It must be the very next version: a line
     /// missing in between would rebuild a different table, so that is refused rather than guessed.
-    fn add_played(&mut self, (seat, action, made): Played) -> Result<(), String> {
+    fn add_played(&mut self, (seat, action, made): Played) -> Result<(), RecordError> {
         if made != self.version + 1 {
-            return Err(format!(
-                "an action stored after a snapshot at version {} made version {made}",
-                self.version
-            ));
+            return Err(RecordError::NotNext {
+                at: self.version,
+                made,
+            });
         }
         let Some(deal) = self.deals.last_mut() else {
-            return Err("an action stored after a snapshot with no deal".into());
+            return Err(RecordError::NoDeal);
         };
         deal.actions.push((seat, action, made));
         self.version = made;
@@ -153,5 +150,63 @@ impl Snapshot {
     }
 }
 
+/// Why a stored table cannot be read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The snapshot is not one: serde's words.
+    Unreadable(String),
+    /// Written by a newer release, in this format.
+    NewerFormat(u32),
+    /// An action stored after the snapshot is not one: serde's words.
+    ActionUnreadable(String),
+    /// An action stored after the snapshot at version `at` made version `made`, not the next.
+    NotNext { at: u64, made: u64 },
+    /// An action stored after a snapshot with no deal.
+    NoDeal,
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordError::Unreadable(e) => write!(f, "a table snapshot that cannot be read: {e}"),
+            RecordError::NewerFormat(format) => write!(
+                f,
+                "a table snapshot of format {format}, newer than this release's {FORMAT}"
+            ),
+            RecordError::ActionUnreadable(e) => {
+                write!(f, "an action stored after a snapshot cannot be read: {e}")
+            }
+            RecordError::NotNext { at, made } => write!(
+                f,
+                "an action stored after a snapshot at version {at} made version {made}"
+            ),
+            RecordError::NoDeal => f.write_str("an action stored after a snapshot with no deal"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
 /// One accepted action as stored after a snapshot: the seat, the action, and the version it made.
 type Played = (Seat, serde_json::Value, u64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_that_cannot_be_read_says_which_part_and_why() {
+        let junk = Snapshot::from_stored(b"{").unwrap_err();
+        assert!(matches!(junk, RecordError::Unreadable(_)), "{junk:?}");
+        assert!(junk
+            .to_string()
+            .starts_with("a table snapshot that cannot be read"));
+        let gap = RecordError::NotNext { at: 4, made: 6 };
+        assert_eq!(
+            gap.to_string(),
+            "an action stored after a snapshot at version 4 made version 6"
+        );
+        let newer = RecordError::NewerFormat(FORMAT + 1).to_string();
+        assert!(newer.contains("newer than this release's"), "{newer}");
+    }
+}

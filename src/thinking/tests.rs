@@ -24,7 +24,7 @@ fn pool(threads: usize) -> Pool {
 /// A decision of `asker`'s at the version it is at now, whose thinking runs `think`.
 fn decision(asker: &Asker, think: impl FnOnce(Allowance) + Send + 'static) -> Decision {
     let version = asker.version.load(Ordering::Acquire);
-    let budget = crate::games::strong::DEFAULT_BUDGET;
+    let budget = crate::game::DEFAULT_BUDGET;
     Decision::new(asker, version, "test", "strong", budget, think)
 }
 
@@ -166,19 +166,13 @@ fn a_long_queue_shortens_each_decision_down_to_the_floor() {
     assert_eq!(shared.allowance(0), Allowance::WHOLE);
     assert_eq!(shared.allowance(2), Allowance::WHOLE);
     let floor = Duration::from_millis(20);
-    let whole = crate::games::strong::Budget::Time(Duration::from_millis(200));
+    let whole = crate::game::Budget::Time(Duration::from_millis(200));
     let at = |waiting| whole.allowed(shared.allowance(waiting));
-    assert_eq!(
-        at(4),
-        crate::games::strong::Budget::Time(Duration::from_millis(100))
-    );
-    assert_eq!(
-        at(8),
-        crate::games::strong::Budget::Time(Duration::from_millis(50))
-    );
-    assert_eq!(at(1000), crate::games::strong::Budget::Time(floor));
+    assert_eq!(at(4), crate::game::Budget::Time(Duration::from_millis(100)));
+    assert_eq!(at(8), crate::game::Budget::Time(Duration::from_millis(50)));
+    assert_eq!(at(1000), crate::game::Budget::Time(floor));
     // A budget in samples is never cut: the same seed gives the same choice.
-    let samples = crate::games::strong::Budget::Samples(30);
+    let samples = crate::game::Budget::Samples(30);
     assert_eq!(samples.allowed(shared.allowance(1000)), samples);
 }
 
@@ -304,4 +298,25 @@ fn a_search_that_panics_costs_its_decision_not_the_thread() {
     pool.ask(decision(&Asker::new(), |_| panic!("a search gone wrong")));
     pool.ask(told(&Asker::new(), "after", &events));
     assert_eq!(next(&heard), "after");
+}
+
+#[test]
+fn the_thinking_pool_has_the_cores_less_one_by_default_and_at_least_one_thread() {
+    let shape = Shape::default();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(shape.threads, cores.saturating_sub(1).max(1));
+    assert_eq!(shape.nice, 10);
+    assert_eq!(shape.floor, Duration::from_millis(20));
+    assert_eq!(shape.saturated_after, Duration::from_secs(1));
+    let env = [
+        ("CHAIKHANA_THINKING_THREADS", "3"),
+        ("CHAIKHANA_THINKING_NICE", "-5"),
+        ("CHAIKHANA_THINKING_FLOOR_MS", "5"),
+    ]
+    .map(|(k, v)| (k.to_string(), v.to_string()));
+    let settings = Settings::load_with_env(None, env.into_iter()).unwrap();
+    let shape = Shape::from_settings(&settings);
+    assert_eq!(shape.threads, 3);
+    assert_eq!(shape.nice, 0, "a thread may not raise its priority");
+    assert_eq!(shape.floor, Duration::from_millis(5));
 }

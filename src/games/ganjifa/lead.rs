@@ -5,9 +5,9 @@
 
 use super::ladder::{hukm, run, Ladder, Rung};
 use super::pack::{GCard, GSet, GSuit};
-use super::rules::{Action, PerSeat, Phase, State, Trick, TrickKind};
+use super::state::{Action, PerSeat, Phase, State, Trick, TrickKind};
 use crate::cards::Seat;
-use crate::game::RuleError;
+use crate::game::{RuleCode, RuleError};
 
 /// The ladder of `leader` now.
 pub fn ladder(state: &State, leader: Seat) -> Ladder {
@@ -80,7 +80,7 @@ pub fn lead_actions(state: &State, leader: Seat) -> Vec<Action> {
     actions
 }
 
-fn refuse(code: &'static str, message: impl Into<String>) -> Result<(), RuleError> {
+fn refuse(code: RuleCode, message: impl Into<String>) -> Result<(), RuleError> {
     Err(RuleError::new(code, message))
 }
 
@@ -92,7 +92,7 @@ fn rung_first(ladder: &Ladder) -> Result<(), RuleError> {
                 .next()
                 .unwrap_or(GSuit::Taj);
             refuse(
-                "run-first",
+                RuleCode::RunFirst,
                 format!(
                     "You hold the top cards of {} in a row: you must lead a run.",
                     suit.name()
@@ -104,7 +104,7 @@ fn rung_first(ladder: &Ladder) -> Result<(), RuleError> {
                 .next()
                 .unwrap_or(GSuit::Taj);
             refuse(
-                "deni-first",
+                RuleCode::DeniFirst,
                 format!(
                     "You hold the Wazir of {} and its Mir is in another hand: you must make a deni.",
                     suit.name()
@@ -120,7 +120,7 @@ fn lead_run(state: &mut State, leader: Seat, suit: GSuit) -> Result<(), RuleErro
     let cards = run(state.hands[leader], state.unplayed(), state.burnt, suit);
     if cards.is_empty() {
         return refuse(
-            "no-run",
+            RuleCode::NoRun,
             format!(
                 "You do not hold the top two unplayed cards of {}.",
                 suit.name()
@@ -149,7 +149,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             let lone = ladder.lone_wazir & suit.bit() != 0;
             if ladder.deni & suit.bit() == 0 && !lone {
                 return refuse(
-                    "no-deni",
+                    RuleCode::NoDeni,
                     format!(
                         "A deni needs the Wazir of {0} in your hand and its Mir in another.",
                         suit.name()
@@ -158,13 +158,13 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             }
             if !hand.contains(card) {
                 return refuse(
-                    "not-in-hand",
+                    RuleCode::NotInHand,
                     format!("You do not hold {}.", card.describe()),
                 );
             }
             if !lone && card == GCard::wazir(suit) {
                 return refuse(
-                    "deni-low-card",
+                    RuleCode::DeniLowCard,
                     "You have a weaker card in that suit: the deni is made with it, and the Wazir stays in your hand.",
                 );
             }
@@ -176,7 +176,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             }
             if ladder.lone_wazir & suit.bit() == 0 {
                 return refuse(
-                    "no-burn",
+                    RuleCode::NoBurn,
                     format!(
                         "Only a Wazir that is your one card of its suit, with its Mir in another hand, may burn; {} is not such a suit.",
                         suit.name()
@@ -192,7 +192,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             let callers = ladder.talafa[suit.index()];
             if callers.is_empty() {
                 return refuse(
-                    "no-talafa",
+                    RuleCode::NoTalafa,
                     format!(
                         "A talafa in {0} needs its second-best unplayed card in your hand and the best in another.",
                         suit.name()
@@ -208,7 +208,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
                     "Calling with a card from a different suit is allowed only once the second phase has begun."
                         .to_string()
                 };
-                return refuse("talafa-card", why);
+                return refuse(RuleCode::TalafaCard, why);
             }
             let face_down = card.suit() != suit;
             start_call(
@@ -223,13 +223,13 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             rung_first(&ladder)?;
             if cards.is_empty() || !ladder.hukms.includes(cards) {
                 return refuse(
-                    "utari-hukms",
+                    RuleCode::UtariHukms,
                     "An utari leads hukms you hold, and at least one.",
                 );
             }
             if !ladder.second_phase && cards != ladder.hukms {
                 return refuse(
-                    "utari-all",
+                    RuleCode::UtariAll,
                     "In the first phase an utari leads every hukm you hold at once.",
                 );
             }
@@ -240,7 +240,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             rung_first(&ladder)?;
             if !ladder.hukms.is_empty() {
                 return refuse(
-                    "hold-hukm",
+                    RuleCode::HoldHukm,
                     "You hold a hukm: only a hand without one may give up the lead.",
                 );
             }
@@ -250,7 +250,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             Ok(())
         }
         Action::PutDown { .. } | Action::Pick { .. } => refuse(
-            "lead-expected",
+            RuleCode::LeadExpected,
             "You have the lead: choose a lead the ladder allows.",
         ),
     }
@@ -300,7 +300,7 @@ pub fn start_call(
     let (Some(top), Some(holder)) = (top, holder) else {
         debug_assert!(false, "a call in {suit:?} found no hukm in another hand");
         return refuse(
-            "no-hukm-out",
+            RuleCode::NoHukmOut,
             format!("No other hand holds the hukm of {}.", suit.name()),
         );
     };

@@ -33,6 +33,7 @@ pub mod lead;
 pub mod pack;
 pub mod rules;
 pub mod staged;
+pub mod state;
 pub mod strong;
 pub mod view;
 
@@ -40,10 +41,10 @@ pub mod view;
 mod tests;
 
 use crate::cards::{DealRng, Seat};
+use crate::game::Budget;
 use crate::game::{
     Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
 };
-use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 use pack::{GCard, GSet};
 

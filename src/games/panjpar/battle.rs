@@ -7,6 +7,7 @@ use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 use crate::cards::{Card, CardSet, Rank, Seat, Suit};
+use crate::game::RuleCode;
 
 /// The most cards one attack may hold.
 pub const MAX_ATTACK: usize = 5;
@@ -109,13 +110,13 @@ pub enum AttackProblem {
 
 impl AttackProblem {
     /// A stable code for the protocol and metrics.
-    pub fn code(self) -> &'static str {
+    pub fn code(self) -> RuleCode {
         match self {
-            AttackProblem::Empty | AttackProblem::BadSize(_) => "attack-size",
-            AttackProblem::NotHeld(_) => "not-in-hand",
-            AttackProblem::ThreeNeedAPair => "attack-needs-pair",
-            AttackProblem::FiveNeedTwoPairs => "attack-needs-two-pairs",
-            AttackProblem::OverCap { .. } => "attack-over-cap",
+            AttackProblem::Empty | AttackProblem::BadSize(_) => RuleCode::AttackSize,
+            AttackProblem::NotHeld(_) => RuleCode::NotInHand,
+            AttackProblem::ThreeNeedAPair => RuleCode::AttackNeedsPair,
+            AttackProblem::FiveNeedTwoPairs => RuleCode::AttackNeedsTwoPairs,
+            AttackProblem::OverCap { .. } => RuleCode::AttackOverCap,
         }
     }
 }
@@ -213,11 +214,11 @@ pub enum BeatProblem {
 }
 
 impl BeatProblem {
-    pub fn code(self) -> &'static str {
+    pub fn code(self) -> RuleCode {
         match self {
-            BeatProblem::NotHigher(_) => "not-higher",
-            BeatProblem::TrumpNeedsHigherTrump => "trump-needs-higher-trump",
-            BeatProblem::WrongSuit => "wrong-suit",
+            BeatProblem::NotHigher(_) => RuleCode::NotHigher,
+            BeatProblem::TrumpNeedsHigherTrump => RuleCode::TrumpNeedsHigherTrump,
+            BeatProblem::WrongSuit => RuleCode::WrongSuit,
         }
     }
 }
@@ -336,7 +337,7 @@ mod tests {
             attack_problem(set("KS KH 4S 4H 7C"), hand, 4)
                 .unwrap()
                 .code(),
-            "attack-over-cap"
+            RuleCode::AttackOverCap
         );
     }
 

@@ -12,10 +12,10 @@ pub mod view;
 mod tests;
 
 use crate::cards::{DealRng, Seat};
+use crate::game::Budget;
 use crate::game::{
     Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
 };
-use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
 pub use rules::{Action, Phase, State};

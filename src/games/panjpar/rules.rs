@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{BySeat, Card, CardSet, Colour, DealRng, Rank, Seat, Suit};
-use crate::game::{DealOutcome, DealSetup, DealtTo, RuleError};
+use crate::game::{DealOutcome, DealSetup, DealtTo, RuleCode, RuleError};
 
 use super::battle::{attack_problem, beat_problem, largest_attack, separate_pairs, Battle};
 
@@ -326,7 +326,7 @@ fn wrong_moment(phase: Phase) -> RuleError {
         Phase::Defend => "It is time to defend: beat attack cards or pick them up.",
         Phase::Over { .. } => "This deal is over.",
     };
-    RuleError::new("wrong-phase", message)
+    RuleError::new(RuleCode::WrongPhase, message)
 }
 
 fn guess(state: &mut State, colour: Colour) {
@@ -359,19 +359,19 @@ fn beat(state: &mut State, attack: Card, with: Card) -> Result<(), RuleError> {
     };
     if !battle.attack.contains(attack) {
         return Err(RuleError::new(
-            "not-an-attack-card",
+            RuleCode::NotAnAttackCard,
             format!("{} is not in this attack.", capitalise(&attack.describe())),
         ));
     }
     if !battle.uncovered().contains(attack) {
         return Err(RuleError::new(
-            "already-beaten",
+            RuleCode::AlreadyBeaten,
             format!("{} is already beaten.", capitalise(&attack.describe())),
         ));
     }
     if !state.hands[defender].contains(with) {
         return Err(RuleError::new(
-            "not-in-hand",
+            RuleCode::NotInHand,
             format!("You do not hold {}.", with.describe()),
         ));
     }

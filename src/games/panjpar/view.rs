@@ -172,7 +172,7 @@ impl Hints {
                     let mut not = NotBeaters::new();
                     for card in self.hand.iter() {
                         if let Some(problem) = beat_problem(attack, card, self.trump) {
-                            not.entry(problem.code()).or_default().insert(card);
+                            not.entry(problem.code().as_str()).or_default().insert(card);
                         }
                     }
                     AttackCardHint {
@@ -204,7 +204,7 @@ impl Hints {
                     3 | 5 => over_cap,
                     n => AttackProblem::BadSize(n),
                 };
-                Some(problem.code())
+                Some(problem.code().as_str())
             })
             .collect();
         Some(AttackHint {

@@ -36,10 +36,10 @@ pub use rules::{Action, CannotGive, Layout, Phase, State};
 pub use view::{Choices, DealResult, PileView, View};
 
 use crate::cards::{DealRng, Seat};
+use crate::game::Budget;
 use crate::game::{
     Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
 };
-use crate::games::strong::Budget;
 use crate::matches::MatchLength;
 
 /// A Pishe Pasha match (RULINGS Pishe Pasha 6): one deal, or first to 50 or 100 points; first to 50

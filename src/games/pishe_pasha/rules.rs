@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::log::{Source, Step, TurnLog};
 use super::piles::{one_apart, Stack, SuitPiles, DECK_SIZE};
 use crate::cards::{shuffled_deck, BySeat, Card, CardSet, DealRng, Seat};
-use crate::game::{DealOutcome, DealSetup, RuleError};
+use crate::game::{DealOutcome, DealSetup, RuleCode, RuleError};
 
 /// Two seats.
 pub const SEATS: usize = 2;
@@ -51,11 +51,11 @@ pub enum CannotGive {
 
 impl CannotGive {
     /// A short code for the board.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> RuleCode {
         match self {
-            CannotGive::YourPileEmpty => "your-pile-empty",
-            CannotGive::TheirPileEmpty => "their-pile-empty",
-            CannotGive::NotOneApart { .. } => "not-one-apart",
+            CannotGive::YourPileEmpty => RuleCode::YourPileEmpty,
+            CannotGive::TheirPileEmpty => RuleCode::TheirPileEmpty,
+            CannotGive::NotOneApart { .. } => RuleCode::NotOneApart,
         }
     }
 }
@@ -321,14 +321,14 @@ impl State {
                 Ok(())
             }
             (Phase::Play, Action::Give) => self.giveable().map(|_| ()).map_err(|why| {
-                RuleError::new("cannot-give", format!("You cannot give now: {why}."))
+                RuleError::new(RuleCode::CannotGive, format!("You cannot give now: {why}."))
             }),
             (Phase::Play, Action::Keep) => Err(RuleError::new(
-                "nothing-to-keep",
+                RuleCode::NothingToKeep,
                 "There is no turned card to keep: turn a card first.",
             )),
             (Phase::Turned { card }, Action::Turn) => Err(RuleError::new(
-                "turned-card-waiting",
+                RuleCode::TurnedCardWaiting,
                 format!(
                     "First give {} to the other seat or keep it.",
                     card.describe()

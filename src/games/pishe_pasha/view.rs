@@ -52,7 +52,10 @@ impl Serialize for Choices {
         out.serialize_field("turn", &self.turn)?;
         out.serialize_field("give", &self.give)?;
         out.serialize_field("keep", &self.keep)?;
-        out.serialize_field("cannot_give", &self.cannot_give.map(|why| why.code()))?;
+        out.serialize_field(
+            "cannot_give",
+            &self.cannot_give.map(|why| why.code().as_str()),
+        )?;
         out.serialize_field("hint", &self.cannot_give.map(|why| why.to_string()))?;
         out.end()
     }

@@ -45,8 +45,11 @@ use tokio::sync::oneshot;
 
 use crate::table::{Change, Gone, Snapshot, StoreAnswer, TableId, TableStore};
 
+mod error;
 mod log;
 mod writer;
+
+pub use error::StoreError;
 
 use log::Unfolded;
 
@@ -169,9 +172,9 @@ impl Disk {
     }
 
     /// The database, while the store is open.
-    fn db(&self) -> Result<Arc<Database>, String> {
+    fn db(&self) -> Result<Arc<Database>, StoreError> {
         let db = self.db.read().unwrap_or_else(|p| p.into_inner());
-        db.clone().ok_or_else(|| "the store is closed".to_string())
+        db.clone().ok_or(StoreError::Closed)
     }
 
     /// Closes the store once the changes queued are committed, so that the next start opens it
@@ -194,11 +197,11 @@ impl Disk {
     }
 
     /// What the store holds for `id` (a blocking read: call it off the tables' threads).
-    pub fn find(&self, id: &TableId) -> Result<Found, String> {
+    pub fn find(&self, id: &TableId) -> Result<Found, StoreError> {
         // The rows as they were when the changes still pending were: a fold moves both at once.
         let (read, pending) = {
             let unfolded = writer::lock(&self.unfolded);
-            let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
+            let read = self.db()?.begin_read()?;
             (read, unfolded.tables.get(id.as_str()).cloned())
         };
         let stored = match pending.as_ref().and_then(|p| p.whole.as_ref()) {
@@ -210,17 +213,15 @@ impl Disk {
             Some(pending) => (pending.over(stored), pending.touched),
             None => {
                 let touched = read
-                    .open_table(EXPIRES)
-                    .map_err(|e| e.to_string())?
-                    .get(id.as_str())
-                    .map_err(|e| e.to_string())?
+                    .open_table(EXPIRES)?
+                    .get(id.as_str())?
                     .map_or(0, |at| at.value().1);
                 (stored, touched)
             }
         };
         let Some(record) = record else {
-            let gone = read.open_table(GONE).map_err(|e| e.to_string())?;
-            let reason = gone.get(id.as_str()).map_err(|e| e.to_string())?;
+            let gone = read.open_table(GONE)?;
+            let reason = gone.get(id.as_str())?;
             return Ok(match reason.map(|r| r.value().0.to_string()).as_deref() {
                 Some("ended") => Found::Gone(Gone::Ended),
                 Some(_) => Found::Gone(Gone::Expired),
@@ -230,19 +231,24 @@ impl Disk {
         let text = record;
         let json = match text.iter().position(|b| *b == b'\n') {
             Some(newline) => &text[newline + 1..],
-            None => return Err("a stored record without its game".into()),
+            None => {
+                return Err(StoreError::BadRow(
+                    "a stored record without its game".into(),
+                ))
+            }
         };
-        let snapshot = Snapshot::from_stored(json)?;
+        let snapshot =
+            Snapshot::from_stored(json).map_err(|e| StoreError::BadRow(e.to_string()))?;
         Ok(Found::Table(Box::new(Stored { snapshot, touched })))
     }
 
     /// The ids of the tables whose time is up at `now` (Unix ms), oldest first.
-    pub fn expired(&self, now: u64) -> Result<Vec<TableId>, String> {
-        let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
-        let expiring = read.open_table(EXPIRING).map_err(|e| e.to_string())?;
+    pub fn expired(&self, now: u64) -> Result<Vec<TableId>, StoreError> {
+        let read = self.db()?.begin_read()?;
+        let expiring = read.open_table(EXPIRING)?;
         let mut ids = Vec::new();
-        for row in expiring.range(..(now, "")).map_err(|e| e.to_string())? {
-            let (key, _) = row.map_err(|e| e.to_string())?;
+        for row in expiring.range(..(now, ""))? {
+            let (key, _) = row?;
             if let Some(id) = TableId::parse(key.value().1) {
                 ids.push(id);
             }
@@ -254,36 +260,31 @@ impl Disk {
     }
 
     /// The key of watch links, made on first start and kept, so that watch links outlive a restart.
-    pub fn watch_key(&self) -> Result<crate::table::WatchKey, String> {
-        let write = self.db()?.begin_write().map_err(|e| e.to_string())?;
+    pub fn watch_key(&self) -> Result<crate::table::WatchKey, StoreError> {
+        let write = self.db()?.begin_write()?;
         let hex = {
-            let mut secrets = write.open_table(SECRETS).map_err(|e| e.to_string())?;
-            let kept = secrets
-                .get("watch_key")
-                .map_err(|e| e.to_string())?
-                .map(|k| k.value().to_string());
+            let mut secrets = write.open_table(SECRETS)?;
+            let kept = secrets.get("watch_key")?.map(|k| k.value().to_string());
             match kept {
                 Some(hex) => hex,
                 None => {
                     let made = crate::table::WatchKey::random_hex();
-                    secrets
-                        .insert("watch_key", made.as_str())
-                        .map_err(|e| e.to_string())?;
+                    secrets.insert("watch_key", made.as_str())?;
                     made
                 }
             }
         };
-        write.commit().map_err(|e| e.to_string())?;
-        crate::table::WatchKey::from_hex(&hex)
+        write.commit()?;
+        crate::table::WatchKey::from_hex(&hex).map_err(StoreError::BadRow)
     }
 
     /// Removes the reasons kept long enough for tables closed for good, if there are any (a commit
     /// is made only then).
-    pub fn sweep(&self) -> Result<(), String> {
+    pub fn sweep(&self) -> Result<(), StoreError> {
         let now = unix_ms();
-        let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
-        let gone = read.open_table(GONE).map_err(|e| e.to_string())?;
-        let mut rows = gone.iter().map_err(|e| e.to_string())?;
+        let read = self.db()?.begin_read()?;
+        let gone = read.open_table(GONE)?;
+        let mut rows = gone.iter()?;
         if rows.any(|row| row.is_ok_and(|(_, why)| why.value().1 < now)) {
             let _ = self.jobs.send(Job::Sweep);
         }
@@ -291,10 +292,10 @@ impl Disk {
     }
 
     /// How many tables the store holds.
-    pub fn tables(&self) -> Result<u64, String> {
-        let read = self.db()?.begin_read().map_err(|e| e.to_string())?;
-        let records = read.open_table(RECORDS).map_err(|e| e.to_string())?;
-        records.len().map_err(|e| e.to_string())
+    pub fn tables(&self) -> Result<u64, StoreError> {
+        let read = self.db()?.begin_read()?;
+        let records = read.open_table(RECORDS)?;
+        records.len().map_err(StoreError::from)
     }
 
     /// Removes a table's record; `gone` says why it closed for good, kept for its link to say (none:
@@ -351,18 +352,18 @@ impl TableStore for Disk {
 }
 
 /// A table's record as its rows hold it: `game\njson` and a line per action stored since.
-fn stored_record(read: &redb::ReadTransaction, id: &TableId) -> Result<Option<Vec<u8>>, String> {
-    let records = read.open_table(RECORDS).map_err(|e| e.to_string())?;
-    let Some(record) = records.get(id.as_str()).map_err(|e| e.to_string())? else {
+fn stored_record(
+    read: &redb::ReadTransaction,
+    id: &TableId,
+) -> Result<Option<Vec<u8>>, StoreError> {
+    let records = read.open_table(RECORDS)?;
+    let Some(record) = records.get(id.as_str())? else {
         return Ok(None);
     };
     let mut text = record.value().to_vec();
-    let played = read.open_table(PLAYED).map_err(|e| e.to_string())?;
-    for row in played
-        .range((id.as_str(), 0)..=(id.as_str(), u64::MAX))
-        .map_err(|e| e.to_string())?
-    {
-        let (_, line) = row.map_err(|e| e.to_string())?;
+    let played = read.open_table(PLAYED)?;
+    for row in played.range((id.as_str(), 0)..=(id.as_str(), u64::MAX))? {
+        let (_, line) = row?;
         text.push(b'\n');
         text.extend_from_slice(line.value());
     }
@@ -370,213 +371,43 @@ fn stored_record(read: &redb::ReadTransaction, id: &TableId) -> Result<Option<Ve
 }
 
 /// The changes a store left in its log (it stopped before folding them), read back in order.
-fn read_log(db: &Database) -> Result<Unfolded, String> {
-    let read = db.begin_read().map_err(|e| e.to_string())?;
-    let rows = read.open_table(LOG).map_err(|e| e.to_string())?;
+fn read_log(db: &Database) -> Result<Unfolded, StoreError> {
+    let read = db.begin_read()?;
+    let rows = read.open_table(LOG)?;
     let mut unfolded = Unfolded::default();
-    for row in rows.iter().map_err(|e| e.to_string())? {
-        let (key, row) = row.map_err(|e| e.to_string())?;
-        unfolded.add(log::read(row.value())?, key.value());
+    for row in rows.iter()? {
+        let (key, row) = row?;
+        unfolded.add(
+            log::read(row.value()).map_err(StoreError::BadRow)?,
+            key.value(),
+        );
         unfolded.next_row = key.value() + 1;
     }
     Ok(unfolded)
 }
 
 /// Makes every table of the store (so that readers find them) and checks its format.
-fn prepare(db: &Database) -> Result<(), String> {
-    let write = db.begin_write().map_err(|e| e.to_string())?;
+fn prepare(db: &Database) -> Result<(), StoreError> {
+    let write = db.begin_write()?;
     {
-        write.open_table(RECORDS).map_err(|e| e.to_string())?;
-        write.open_table(PLAYED).map_err(|e| e.to_string())?;
-        write.open_table(EXPIRES).map_err(|e| e.to_string())?;
-        write.open_table(EXPIRING).map_err(|e| e.to_string())?;
-        write.open_table(GONE).map_err(|e| e.to_string())?;
-        write.open_table(LOG).map_err(|e| e.to_string())?;
-        let mut meta = write.open_table(META).map_err(|e| e.to_string())?;
-        let format = meta
-            .get("format")
-            .map_err(|e| e.to_string())?
-            .map(|f| f.value());
+        write.open_table(RECORDS)?;
+        write.open_table(PLAYED)?;
+        write.open_table(EXPIRES)?;
+        write.open_table(EXPIRING)?;
+        write.open_table(GONE)?;
+        write.open_table(LOG)?;
+        let mut meta = write.open_table(META)?;
+        let format = meta.get("format")?.map(|f| f.value());
         match format {
-            Some(format) if format > STORE_FORMAT => {
-                return Err(format!(
-                    "its format {format} is newer than this release's {STORE_FORMAT}"
-                ))
-            }
+            Some(format) if format > STORE_FORMAT => return Err(StoreError::NewerFormat(format)),
             Some(_) => {}
             None => {
-                meta.insert("format", STORE_FORMAT)
-                    .map_err(|e| e.to_string())?;
+                meta.insert("format", STORE_FORMAT)?;
             }
         }
     }
-    write.commit().map_err(|e| e.to_string())
+    write.commit().map_err(StoreError::from)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::table::core::tests_support::{computer_table, play_and_change};
-    use crate::table::Snapshot;
-
-    /// A store in a folder of its own.
-    fn scratch() -> (Arc<Disk>, std::path::PathBuf) {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("chaikhana-disk-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        (Disk::open(&dir).unwrap(), dir)
-    }
-
-    fn stored(disk: &Disk, id: &TableId) -> Snapshot {
-        match disk.find(id).unwrap() {
-            Found::Table(stored) => stored.snapshot,
-            _ => panic!("the table is stored"),
-        }
-    }
-
-    /// A Panjpar computer table's snapshot after `moves` random moves, and the lines each move adds.
-    fn table_after(moves: usize) -> (Snapshot, Vec<(Change, Snapshot)>) {
-        let mut table = computer_table::<crate::games::panjpar::Panjpar>();
-        let first = table.snapshot();
-        let mut steps = Vec::new();
-        for seed in 0..moves as u64 {
-            if let Some(change) = play_and_change(&mut table, seed) {
-                steps.push((change, table.snapshot()));
-            }
-        }
-        (first, steps)
-    }
-
-    #[actix_rt::test]
-    async fn a_table_written_whole_then_move_by_move_reads_back_as_itself() {
-        let (disk, dir) = scratch();
-        let id = TableId::random();
-        let (first, steps) = table_after(40);
-        let whole = Change::Whole {
-            game: "panjpar",
-            json: first.to_json(),
-        };
-        let day = Duration::from_secs(86400);
-        assert_eq!(disk.keep(&id, whole, day).await, StoreAnswer::Stored);
-        assert_eq!(stored(&disk, &id), first);
-        for (change, after) in steps {
-            assert_eq!(disk.keep(&id, change, day).await, StoreAnswer::Stored);
-            assert_eq!(stored(&disk, &id), after);
-        }
-        // Lines for a table the store does not hold are refused, not guessed.
-        let stray = Change::Played {
-            lines: "\n[0,{},1]".into(),
-            from: 1,
-        };
-        let other = TableId::random();
-        assert_eq!(disk.keep(&other, stray, day).await, StoreAnswer::Missing);
-        assert!(matches!(disk.find(&other).unwrap(), Found::Nothing));
-        drop(disk);
-        std::fs::remove_dir_all(dir).ok();
-    }
-
-    #[actix_rt::test]
-    async fn a_table_closed_for_good_leaves_its_reason_and_expired_ones_are_found_in_order() {
-        let (disk, dir) = scratch();
-        let (first, _) = table_after(0);
-        let (soon, later) = (TableId::random(), TableId::random());
-        for (id, ms) in [(&soon, 1), (&later, 86_400_000)] {
-            let whole = Change::Whole {
-                game: "panjpar",
-                json: first.to_json(),
-            };
-            let kept = disk.keep(id, whole, Duration::from_millis(ms)).await;
-            assert_eq!(kept, StoreAnswer::Stored);
-        }
-        let now = unix_ms() + 10;
-        // A table's expiry reaches its rows when its changes are folded, within a second or two.
-        let began = std::time::Instant::now();
-        while disk.expired(now).unwrap().is_empty() && began.elapsed() < Duration::from_secs(5) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        assert_eq!(disk.expired(now).unwrap(), vec![soon.clone()]);
-        assert_eq!(disk.tables().unwrap(), 2);
-        disk.forget(&soon, Some(Gone::Expired)).await.unwrap();
-        assert!(matches!(
-            disk.find(&soon).unwrap(),
-            Found::Gone(Gone::Expired)
-        ));
-        assert!(disk.expired(now).unwrap().is_empty());
-        disk.forget(&later, Some(Gone::Ended)).await.unwrap();
-        assert!(matches!(
-            disk.find(&later).unwrap(),
-            Found::Gone(Gone::Ended)
-        ));
-        assert_eq!(disk.tables().unwrap(), 0);
-        drop(disk);
-        std::fs::remove_dir_all(dir).ok();
-    }
-
-    #[test]
-    fn a_store_is_opened_by_one_process_at_a_time_and_a_newer_format_is_refused() {
-        let (disk, dir) = scratch();
-        let again = Disk::open(&dir).err().expect("the same store twice");
-        assert!(again.contains("in use"), "{again}");
-        drop(disk);
-        // The writer thread holds the database until its queue closes.
-        std::thread::sleep(Duration::from_millis(100));
-        let db = Database::create(dir.join(FILE_NAME)).unwrap();
-        let write = db.begin_write().unwrap();
-        write
-            .open_table(META)
-            .unwrap()
-            .insert("format", STORE_FORMAT + 1)
-            .unwrap();
-        write.commit().unwrap();
-        drop(db);
-        let newer = Disk::open(&dir).err().expect("a store of a later release");
-        assert!(newer.contains("newer"), "{newer}");
-        std::fs::remove_dir_all(dir).ok();
-    }
-
-    #[test]
-    fn changes_left_in_the_log_by_a_store_that_stopped_are_read_back_when_it_opens() {
-        let (disk, dir) = scratch();
-        disk.close();
-        drop(disk);
-        let id = TableId::random();
-        let (first, steps) = table_after(12);
-        let whole = Change::Whole {
-            game: "panjpar",
-            json: first.to_json(),
-        };
-        let db = Database::create(dir.join(FILE_NAME)).unwrap();
-        let write = db.begin_write().unwrap();
-        {
-            let mut rows = write.open_table(LOG).unwrap();
-            let changes = std::iter::once(&whole).chain(steps.iter().map(|(c, _)| c));
-            for (key, change) in changes.enumerate() {
-                let (row, _) = log::row(id.as_str(), change, u64::MAX, 1);
-                rows.insert(key as u64, row.as_slice()).unwrap();
-            }
-        }
-        write.commit().unwrap();
-        drop(db);
-        let disk = Disk::open(&dir).unwrap();
-        let last = steps.last().map_or(first, |(_, after)| after.clone());
-        assert_eq!(stored(&disk, &id), last);
-        // Folded and closed, it reads the same from its rows alone.
-        disk.close();
-        drop(disk);
-        let disk = Disk::open(&dir).unwrap();
-        assert_eq!(stored(&disk, &id), last);
-        disk.close();
-        std::fs::remove_dir_all(dir).ok();
-    }
-
-    #[test]
-    fn the_watch_key_is_made_once_and_kept() {
-        let (disk, dir) = scratch();
-        let table = TableId::random();
-        let link = disk.watch_key().unwrap().watch_id(&table);
-        assert_eq!(disk.watch_key().unwrap().watch_id(&table), link);
-        drop(disk);
-        std::fs::remove_dir_all(dir).ok();
-    }
-}
+mod tests;

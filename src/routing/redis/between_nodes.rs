@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::Seat;
 use crate::protocol::ClientMsg;
-use crate::routing::OpenTable;
+use crate::table::OpenTable;
 use crate::table::{ConnId, TableId, TableRefusal, TokenHash};
 
 /// A request that wants an answer: the asking node and its number for the request.

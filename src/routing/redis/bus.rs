@@ -19,15 +19,13 @@ use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
 use super::between_nodes;
-use super::link::{Link, Redis, Routed};
+use super::link::{Link, Redis, Routed, Unanswered, PATIENCE};
 use crate::metrics::metrics;
 
 /// Commands waiting for Redis, at most.
 const QUEUE: usize = 16_384;
 /// Commands sent in one round trip, at most.
 const BATCH: usize = 256;
-/// How long one round trip may take before Redis counts as out of reach.
-pub const PATIENCE: Duration = Duration::from_secs(2);
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
 enum Work {
@@ -290,12 +288,12 @@ async fn send_in_order(redis: Redis, mut waiting: mpsc::Receiver<Queued>, up: Ar
         let answer = tokio::time::timeout(PATIENCE, async {
             let conn = match &mut link {
                 Some(conn) => conn,
-                None => link.insert(redis.link().await.map_err(|e| e.to_string())?),
+                None => link.insert(redis.link().await?),
             };
             conn.send(commands).await
         })
         .await
-        .unwrap_or_else(|_| Err("Redis did not answer in time".into()));
+        .unwrap_or_else(|_| Err(Unanswered::TooLate));
         match answer {
             Ok(heard) => {
                 if heard.stale {

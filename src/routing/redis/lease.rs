@@ -7,10 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::between_nodes::{Answer, ToTables};
-use super::bus::PATIENCE;
 use super::keys;
+use super::link::{Unanswered, PATIENCE};
 use super::node::{Node, Route};
-use super::stand_ins::lock;
 
 /// Tables refreshed by one call of the refresh script: a call keeps Redis busy for well under a
 /// millisecond, and the round still fits a few round trips at ten thousand tables.
@@ -38,9 +37,9 @@ impl Node {
         let stored = self.pipes.this_thread().run(self.store(&token).write(
             &id,
             whole,
-            self.settings.expiry().friends,
+            crate::routing::expiry(&self.settings).friends,
         ));
-        lock(&self.tokens).insert(id, token);
+        self.leases.hold(id, token);
         self.tables.insert(handle);
         stored
     }
@@ -49,7 +48,7 @@ impl Node {
     /// with a snapshot and no lease is rebuilt here (or, on a node hosting no tables, by the quietest
     /// node that does).
     pub async fn route(self: &Arc<Self>, id: &TableId) -> Result<Route, TableRefusal> {
-        let deadline = Instant::now() + self.lease + PATIENCE;
+        let deadline = Instant::now() + self.leases.lasts() + PATIENCE;
         while Instant::now() < deadline {
             if let Some(handle) = self.tables.get(id) {
                 return Ok(Route::Here(handle));
@@ -109,7 +108,7 @@ impl Node {
         }
         // A Redis just back may have let every lease run out while it was away: each owner is given a
         // whole lease time to take its tables again before anyone else may.
-        if self.redis_uptime().await? < self.lease {
+        if self.redis_uptime().await? < self.leases.lasts() {
             return Ok(None);
         }
         // A table that fell asleep left word of it (see `Node::table_stopped`): it is woken, and the
@@ -124,7 +123,11 @@ impl Node {
                 self.layout.holder(id),
                 self.layout.snapshot(id),
             ],
-            &[&self.id, &self.lease_ms(), &self.snapshot_ttl().to_string()],
+            &[
+                &self.id,
+                &self.leases.lasts_ms(),
+                &self.snapshot_ttl().to_string(),
+            ],
         );
         let token: String = self.query(take).await?;
         match token.as_str() {
@@ -145,7 +148,7 @@ impl Node {
                 tracing::error!(table = %id, "cannot rebuild the table: {e}");
                 TableRefusal::unavailable()
             })?;
-        lock(&self.tokens).insert(id.clone(), token);
+        self.leases.hold(id.clone(), token);
         self.tables.insert(handle.clone());
         if woken {
             let mut awake = redis::cmd("DEL");
@@ -172,7 +175,7 @@ impl Node {
         let mut pttl = redis::cmd("PTTL");
         pttl.arg(self.layout.snapshot(id));
         let left: i64 = self.query(pttl).await?;
-        let expiry = self.settings.expiry();
+        let expiry = crate::routing::expiry(&self.settings);
         let keep_for = match snapshot.kind {
             crate::table::TableKind::Friends => expiry.friends,
             crate::table::TableKind::Computer => expiry.computer,
@@ -198,7 +201,7 @@ impl Node {
         match self.redis_uptime().await {
             // Neither a record nor a word of its closing: Redis lost it (or the link was never
             // a table's, which nobody meets but by typing one).
-            Ok(uptime) if uptime >= self.lease * 3 + Duration::from_secs(5) => {
+            Ok(uptime) if uptime >= self.leases.lasts() * 3 + Duration::from_secs(5) => {
                 TableRefusal::record_lost()
             }
             _ => TableRefusal::unavailable(),
@@ -216,12 +219,12 @@ impl Node {
 
     /// Keeps this node's leases, liveness and load fresh; notices leases lost and nodes gone.
     pub(super) async fn keep_leases(self: Arc<Self>) {
-        let every = self.lease / 3;
+        let every = self.leases.lasts() / 3;
         let mut was_up = true;
         loop {
             // A round trip through every pipe too, so that each notices Redis is back.
             let refreshed = {
-                let _round = self.lease_round.lock().await;
+                let _round = self.leases.round().await;
                 self.refresh().await.is_ok()
             };
             let up = refreshed && self.pipes.flush().await;
@@ -244,7 +247,7 @@ impl Node {
             .arg(keys::alive(&self.id))
             .arg(self.role.as_str())
             .arg("PX")
-            .arg(self.lease_ms());
+            .arg(self.leases.lasts_ms());
         self.query::<()>(alive).await?;
         if self.role.hosts_tables() && !self.draining() {
             let mut load = redis::cmd("ZADD");
@@ -263,10 +266,7 @@ impl Node {
             // The hand-over lets the leases go.
             return Ok(());
         }
-        let held: Vec<(TableId, String)> = lock(&self.tokens)
-            .iter()
-            .map(|(id, token)| (id.clone(), token.clone()))
-            .collect();
+        let held = self.leases.held();
         let started = Instant::now();
         let answers = self.refresh_leases(&held).await;
         metrics()
@@ -322,8 +322,8 @@ impl Node {
     pub(super) async fn refresh_leases(
         &self,
         held: &[(TableId, String)],
-    ) -> Vec<Result<i64, String>> {
-        let (lease_ms, snapshot_ttl) = (self.lease_ms(), self.snapshot_ttl().to_string());
+    ) -> Vec<Result<i64, Unanswered>> {
+        let (lease_ms, snapshot_ttl) = (self.leases.lasts_ms(), self.snapshot_ttl().to_string());
         let pipe = self.pipes.this_thread();
         let calls: Vec<_> = self
             .script_calls(held)
@@ -346,17 +346,16 @@ impl Node {
                 let tables = chunk.len();
                 async move {
                     let answers = match answered.await {
-                        Some(value) => {
-                            redis::from_redis_value::<Vec<i64>>(value).map_err(|e| e.to_string())
-                        }
-                        None => Err("Redis is out of reach".to_string()),
+                        Some(value) => redis::from_redis_value::<Vec<i64>>(value)
+                            .map_err(|e| Unanswered::Refused(e.to_string())),
+                        None => Err(Unanswered::OutOfReach),
                     };
                     let answers = match answers {
                         Ok(answers) if answers.len() == tables => {
                             answers.into_iter().map(Ok).collect::<Vec<_>>()
                         }
                         Ok(_) => {
-                            vec![Err("an answer for each lease was missing".to_string()); tables]
+                            vec![Err(Unanswered::ShortAnswer); tables]
                         }
                         Err(e) => vec![Err(e); tables],
                     };
@@ -364,7 +363,7 @@ impl Node {
                 }
             })
             .collect();
-        let mut answers = vec![Err("not refreshed".to_string()); held.len()];
+        let mut answers = vec![Err(Unanswered::NotAsked); held.len()];
         for (place, answer) in futures_util::future::join_all(calls)
             .await
             .into_iter()

@@ -11,15 +11,18 @@
 //! rest from.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use redis::sentinel::{Sentinel, SentinelNodeConnectionInfo};
 
 use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 
-use super::bus::PATIENCE;
 use super::client;
 use super::keys::{self, Layout};
 use crate::settings::Settings;
+
+/// How long one round trip may take before Redis counts as out of reach.
+pub const PATIENCE: Duration = Duration::from_secs(2);
 
 const SENTINEL_SCHEME: &str = "redis+sentinel://";
 const CLUSTER_SCHEME: &str = "redis+cluster://";
@@ -254,6 +257,39 @@ pub struct Heard {
     pub stale: bool,
 }
 
+/// Why a command sent to Redis brought back no answer to use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unanswered {
+    /// No link to Redis, or the round trip broke.
+    OutOfReach,
+    /// The round trip took longer than its patience.
+    TooLate,
+    /// Redis refused it, or answered in another shape than was asked for: its words.
+    Refused(String),
+    /// A script answered fewer values than the tables it was given.
+    ShortAnswer,
+    /// Its call was never made.
+    NotAsked,
+}
+
+impl From<redis::RedisError> for Unanswered {
+    fn from(e: redis::RedisError) -> Unanswered {
+        Unanswered::Refused(e.to_string())
+    }
+}
+
+impl std::fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unanswered::OutOfReach => f.write_str("Redis is out of reach"),
+            Unanswered::TooLate => f.write_str("Redis did not answer in time"),
+            Unanswered::Refused(words) => f.write_str(words),
+            Unanswered::ShortAnswer => f.write_str("an answer for each lease was missing"),
+            Unanswered::NotAsked => f.write_str("not asked"),
+        }
+    }
+}
+
 /// Whether a reply's error code means the link must be made again (see [`Heard::stale`]).
 fn stale(code: &str) -> bool {
     matches!(code, "READONLY" | "NOSCRIPT")
@@ -261,7 +297,7 @@ fn stale(code: &str) -> bool {
 
 impl Link {
     /// One round trip's commands, each answered its reply; an error when none got through.
-    pub async fn send(&mut self, commands: Vec<Routed>) -> Result<Heard, String> {
+    pub async fn send(&mut self, commands: Vec<Routed>) -> Result<Heard, Unanswered> {
         match self {
             Link::Node(connection) => {
                 let mut pipe = redis::pipe();
@@ -269,10 +305,7 @@ impl Link {
                 for (cmd, _) in commands {
                     pipe.add_command(cmd);
                 }
-                let values: Vec<redis::Value> = pipe
-                    .query_async(connection)
-                    .await
-                    .map_err(|e| e.to_string())?;
+                let values: Vec<redis::Value> = pipe.query_async(connection).await?;
                 let stale = values
                     .iter()
                     .any(|v| matches!(v, redis::Value::ServerError(e) if stale(e.code())));
@@ -301,7 +334,7 @@ impl Link {
                 let answers = futures_util::future::join_all(sent).await;
                 if let Some(Err(e)) = answers.first() {
                     if answers.iter().all(Result::is_err) {
-                        return Err(e.to_string());
+                        return Err(Unanswered::Refused(e.to_string()));
                     }
                 }
                 let stale = answers
@@ -324,6 +357,20 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_unanswered_says_why_in_words_without_the_url() {
+        assert_eq!(Unanswered::OutOfReach.to_string(), "Redis is out of reach");
+        assert_eq!(
+            Unanswered::TooLate.to_string(),
+            "Redis did not answer in time"
+        );
+        let refused = Unanswered::from(redis::RedisError::from((
+            redis::ErrorKind::UnexpectedReturnType,
+            "WRONGTYPE",
+        )));
+        assert!(matches!(&refused, Unanswered::Refused(words) if words.contains("WRONGTYPE")));
+    }
 
     #[test]
     fn a_sentinel_url_names_sentinels_and_a_primary() {

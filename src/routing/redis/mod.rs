@@ -13,10 +13,14 @@
 mod between_nodes;
 mod bus;
 mod client;
+mod guests;
+mod held;
+mod homes;
 mod keys;
 mod lease;
 mod link;
 mod node;
+mod pending;
 mod remote;
 mod requests;
 #[cfg(test)]

@@ -6,19 +6,20 @@
 //! Every command reaches Redis through the pipe of the thread that sends it (see `bus`), and the
 //! node hears other nodes through its one subscription.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use tokio::sync::oneshot;
-
 use super::between_nodes::{Answer, Note, ToSockets, ToTables};
-use super::bus::{self, ThreadPipes, PATIENCE};
+use super::bus::{self, ThreadPipes};
 use super::client;
+use super::held::Leases;
+use super::homes::Homes;
 use super::keys;
-use super::link::Redis;
-use super::stand_ins::{lock, StandIns};
+use super::link::PATIENCE;
+use super::link::{Redis, Unanswered};
+use super::pending::Pending;
+use super::stand_ins::StandIns;
 use super::store::Store;
 use crate::catalog;
 use crate::metrics::metrics;
@@ -36,31 +37,24 @@ pub enum Route {
     There(String),
 }
 
+/// One node: its identity and settings, its pipes to Redis, and the parts that each own their state.
 pub struct Node {
     pub id: String,
-    /// Threads for the tables opened or rebuilt at another node's request (those opened through this
-    /// node's own HTTP routes live on the web server's workers).
-    pub(super) arbiters: Vec<actix::Arbiter>,
-    pub(super) next_arbiter: AtomicU64,
-    /// The thread of each table living on one of `arbiters`: the stand-ins for its guests' sockets
-    /// start there too, so that the table hands them frames without waking another thread.
-    pub(super) homes: Mutex<HashMap<TableId, usize>>,
-    /// The token of the lease each table here holds (see `keys::token`).
-    pub(super) tokens: Mutex<HashMap<TableId, String>>,
     pub(super) role: Role,
     pub(super) settings: Arc<Settings>,
     pub(super) pipes: ThreadPipes,
     pub(super) layout: keys::Layout,
-    pub(super) lease: Duration,
+    /// The tables living here.
     pub(super) tables: LocalTables,
+    /// The leases of the tables here, and their refreshing.
+    pub(super) leases: Leases,
+    /// The threads for tables opened or rebuilt at another node's request, and which table is where.
+    pub(super) homes: Homes,
+    /// The stand-ins across nodes.
     pub(super) stand_ins: StandIns,
     /// Requests to other nodes waiting for their answers.
-    pub(super) pending: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
-    pub(super) next: AtomicU64,
-    pub(super) draining: AtomicBool,
-    /// Held by each round of lease refreshing, and by a hand-over from its start: a refresh in flight
-    /// would take a released lease again.
-    pub(super) lease_round: tokio::sync::Mutex<()>,
+    pub(super) pending: Pending,
+    draining: AtomicBool,
     pub(super) me: Weak<Node>,
 }
 
@@ -72,21 +66,16 @@ impl Node {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         let node = Arc::new_cyclic(|me| Node {
             id: id.clone(),
-            arbiters: (0..threads).map(|_| actix::Arbiter::new()).collect(),
-            next_arbiter: AtomicU64::new(0),
-            homes: Mutex::default(),
-            tokens: Mutex::default(),
             role,
-            lease: settings.redis_lease(),
+            leases: Leases::new(settings.redis_lease()),
+            homes: Homes::new(threads),
             settings,
             pipes: ThreadPipes::new(redis.clone()),
             layout: redis.layout(),
             tables: LocalTables::default(),
             stand_ins: StandIns::default(),
-            pending: Mutex::default(),
-            next: AtomicU64::new(1),
+            pending: Pending::default(),
             draining: AtomicBool::new(false),
-            lease_round: tokio::sync::Mutex::new(()),
             me: me.clone(),
         });
         let channels = vec![keys::tables_channel(&id), keys::sockets_channel(&id)];
@@ -133,9 +122,11 @@ impl Node {
     ) -> Result<T, TableRefusal> {
         let answer = tokio::time::timeout(PATIENCE * 2, sent).await;
         let read = match answer {
-            Ok(Some(value)) => redis::from_redis_value::<T>(value).map_err(|e| e.to_string()),
-            Ok(None) => Err("Redis is out of reach".to_string()),
-            Err(_) => Err("Redis did not answer in time".to_string()),
+            Ok(Some(value)) => {
+                redis::from_redis_value::<T>(value).map_err(|e| Unanswered::Refused(e.to_string()))
+            }
+            Ok(None) => Err(Unanswered::OutOfReach),
+            Err(_) => Err(Unanswered::TooLate),
         };
         read.map_err(|e| {
             metrics().redis_errors.inc();
@@ -160,7 +151,7 @@ impl Node {
     pub(super) fn store(&self, token: &str) -> Store {
         Store {
             pipes: self.pipes.clone(),
-            lease_ms: self.lease.as_millis() as u64,
+            lease_ms: self.leases.lasts().as_millis() as u64,
             token: token.to_string(),
             layout: self.layout,
             replicas: self.settings.redis_min_replicas,
@@ -171,19 +162,15 @@ impl Node {
     /// How long a snapshot adopted by this node lives before its first write here: as long as the
     /// longest-lived table's.
     pub(super) fn snapshot_ttl(&self) -> u64 {
-        let expiry = self.settings.expiry();
+        let expiry = crate::routing::expiry(&self.settings);
         let longest = expiry.friends.max(expiry.computer).max(expiry.finished);
         (longest + super::store::MARGIN).as_millis() as u64
     }
 
-    pub(super) fn lease_ms(&self) -> String {
-        self.lease.as_millis().to_string()
-    }
-
     pub(super) fn table_stopped(&self, id: &TableId, closing: Closing) {
         self.tables.remove(id);
-        lock(&self.homes).remove(id);
-        let token = lock(&self.tokens).remove(id);
+        self.homes.forget(id);
+        let token = self.leases.release(id);
         let guest_nodes = self.stand_ins.forget_guests_at(id);
         match closing {
             Closing::Closed(gone) => {
@@ -370,7 +357,7 @@ impl Node {
         self.draining.store(true, Ordering::SeqCst);
         // A refresh under way finishes first (it could take a released lease again); none starts
         // after, as they see the drain.
-        let _round = self.lease_round.lock().await;
+        let _round = self.leases.round().await;
         self.forget_host(&self.id);
         for handle in self.tables.all() {
             if let Some(keep) = &handle.keep {

@@ -1,11 +1,9 @@
-//! The two ends of a socket whose table lives on another node. On the socket's node a
-//! [`RemoteTable`] stands in for the table: it answers the messages a table answers by asking the owner
-//! through Redis, and finds the table again (re-attaching its sockets) when the owner goes. On the
-//! owner's node a [`RemoteSocket`] stands in for the socket: the table sends it frames as to any socket
-//! and it publishes them to the socket's node.
+//! The socket's end of a socket whose table lives on another node: on the socket's node a
+//! [`RemoteTable`] stands in for the table. It answers the messages a table answers by asking the
+//! owner through Redis, and finds the table again (re-attaching its sockets) when the owner goes. The
+//! owner's end is in `guests`.
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use actix::{
@@ -13,13 +11,11 @@ use actix::{
     ResponseFuture, WrapFuture,
 };
 
-use super::between_nodes::{Answer, Note, Place, ToSockets, ToTables};
+use super::between_nodes::{Answer, Place, ToTables};
 use super::node::{Node, Route};
-use super::requests::{seat_answer, watching_answer};
-use super::stand_ins::{Guest, Proxy, Relocate, GUEST_IDS};
+use super::stand_ins::{Proxy, Relocate};
 use crate::cards::Seat;
 use crate::catalog;
-use crate::metrics::metrics;
 use crate::table::{
     Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, RefusalCode, SocketOut,
     TableHandle, TableId, TableRecord, TableRefusal, TokenHash, Watch,
@@ -389,56 +385,7 @@ fn close(node: &Node, conn: ConnId) {
     }
 }
 
-/// A socket of another node, as its table here sees it.
-pub struct RemoteSocket {
-    node: Arc<Node>,
-    to: String,
-    conn: ConnId,
-}
-
-impl RemoteSocket {
-    pub fn new(node: Arc<Node>, to: String, conn: ConnId) -> RemoteSocket {
-        RemoteSocket { node, to, conn }
-    }
-}
-
-impl Actor for RemoteSocket {
-    type Context = Context<Self>;
-
-    fn started(&mut self, ctx: &mut Context<Self>) {
-        ctx.set_mailbox_capacity(256);
-    }
-}
-
-impl Handler<Outbound> for RemoteSocket {
-    type Result = ();
-
-    fn handle(&mut self, frame: Outbound, ctx: &mut Context<Self>) {
-        let conn = self.conn;
-        let message = match frame {
-            Outbound::Frame(frame) => {
-                let Some(text) = frame.text_payload() else {
-                    // Only text frames are relayed; control frames belong to the socket's own node.
-                    return;
-                };
-                metrics().frames_out.inc();
-                self.node.relay_frame(&self.to, conn, text);
-                return;
-            }
-            Outbound::Close(code, reason) => {
-                ctx.stop();
-                ToSockets::Note(Note::Close {
-                    conn,
-                    code,
-                    reason: reason.into_owned(),
-                })
-            }
-        };
-        self.node.tell_sockets(&self.to, &message);
-    }
-}
-
-/// Where the stand-ins are made: for a table living elsewhere, and for another node's socket here.
+/// Where the stand-in for a table living elsewhere is made.
 impl Node {
     /// The table, wherever it lives: a handle to it here, or to this node's stand-in for it.
     pub async fn find(self: Arc<Self>, id: TableId) -> Result<TableHandle, TableRefusal> {
@@ -463,39 +410,5 @@ impl Node {
                 }))
             }
         }
-    }
-
-    pub(super) async fn attach_guest(
-        self: &Arc<Self>,
-        from: &str,
-        handle: TableHandle,
-        conn: ConnId,
-        place: Place,
-    ) -> Answer {
-        let local = GUEST_IDS | self.next.fetch_add(1, Ordering::Relaxed);
-        let relay = RemoteSocket::new(self.clone(), from.to_string(), conn).start();
-        let relay = relay.recipient();
-        let guest = Guest {
-            table: handle.id.clone(),
-            conn: local,
-            relay: relay.clone(),
-        };
-        self.stand_ins.add_guest(from, conn, guest);
-        let out = SocketOut::Relay(relay);
-        let answer = match place {
-            Place::Seat(key) => {
-                let attach = Attach {
-                    key,
-                    conn: local,
-                    out,
-                };
-                seat_answer(handle.attach.send(attach).await)
-            }
-            Place::Watcher => watching_answer(handle.watch.send(Watch { conn: local, out }).await),
-        };
-        if !matches!(answer, Answer::Seat { .. } | Answer::Watching { .. }) {
-            self.stand_ins.remove_guest(from, conn);
-        }
-        answer
     }
 }

@@ -3,16 +3,13 @@
 //! notes for sockets go to the socket's node. What this node hears is handed to its tables and
 //! sockets here.
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use tokio::sync::oneshot;
-
 use super::between_nodes::{self, Answer, Ask, Note, Place, ToSockets, ToTables};
-use super::bus::{Subscriber, PATIENCE};
+use super::bus::Subscriber;
 use super::keys;
+use super::link::PATIENCE;
 use super::node::{Node, Route};
-use super::stand_ins::lock;
 use crate::metrics::metrics;
 use crate::outbox::Frame;
 use crate::table::{CheckToken, ConnId, Detach, FromSeat, Join, Outbound, TableRefusal};
@@ -25,9 +22,7 @@ impl Node {
         owner: &str,
         make: impl FnOnce(Ask) -> ToTables,
     ) -> Result<Answer, TableRefusal> {
-        let req = self.next.fetch_add(1, Ordering::Relaxed);
-        let (tell, told) = oneshot::channel();
-        lock(&self.pending).insert(req, tell);
+        let (req, told) = self.pending.wait();
         let message = make(Ask {
             from: self.id.clone(),
             req,
@@ -45,7 +40,7 @@ impl Node {
                 .and_then(Result::ok),
             _ => None,
         };
-        lock(&self.pending).remove(&req);
+        self.pending.forget(req);
         answer.ok_or_else(TableRefusal::unavailable)
     }
 
@@ -136,13 +131,11 @@ impl Node {
                     ToTables::Join { table, .. }
                     | ToTables::CheckToken { table, .. }
                     | ToTables::Attach { table, .. }
-                    | ToTables::Watch { table, .. } => lock(&self.homes).get(table).copied(),
+                    | ToTables::Watch { table, .. } => Some(table),
                     _ => None,
                 };
-                let turn = home.unwrap_or_else(|| {
-                    self.next_arbiter.fetch_add(1, Ordering::Relaxed) as usize % self.arbiters.len()
-                });
-                let arbiter = self.arbiters[turn].handle();
+                let turn = self.homes.turn_for(home);
+                let arbiter = self.homes.arbiter(turn);
                 arbiter.spawn(async move { self.answer(request, turn).await });
             }
         }
@@ -154,7 +147,7 @@ impl Node {
             ToTables::Open { ask, order } => {
                 let answer = match self.open_here(order).await {
                     Ok(table) => {
-                        lock(&self.homes).insert(table.clone(), turn);
+                        self.homes.settle(table.clone(), turn);
                         Answer::Opened { table }
                     }
                     Err(refusal) => Answer::Refused { refusal },
@@ -170,7 +163,7 @@ impl Node {
                     match self.route(&table).await {
                         Ok(route) => {
                             if matches!(route, Route::Here(_)) {
-                                lock(&self.homes).entry(table).or_insert(turn);
+                                self.homes.settle_if_new(table, turn);
                             }
                             Answer::Adopted
                         }
@@ -247,9 +240,7 @@ impl Node {
                 }
             }
             ToSockets::Note(Note::Answer { req, answer }) => {
-                if let Some(tell) = lock(&self.pending).remove(&req) {
-                    let _ = tell.send(answer);
-                }
+                self.pending.answer(req, answer);
             }
             ToSockets::Note(Note::Moved { table }) => {
                 tracing::debug!(table = %table, "the table's owner handed it over");

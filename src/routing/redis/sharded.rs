@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use redis::{PushInfo, PushKind, Value};
 
-use super::bus::{Subscriber, PATIENCE};
+use super::bus::Subscriber;
+use super::link::PATIENCE;
 use crate::metrics::metrics;
 
 const MAX_BACKOFF: Duration = Duration::from_secs(2);

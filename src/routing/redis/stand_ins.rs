@@ -3,6 +3,7 @@
 //! and the other nodes' sockets at tables here (each a [`super::remote::RemoteSocket`]).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use actix::{Message, Recipient};
@@ -42,6 +43,8 @@ pub struct StandIns {
     sockets: Mutex<HashMap<ConnId, SocketOut>>,
     /// Other nodes' sockets at tables here, by their node and their id there.
     guests: Mutex<HashMap<(String, ConnId), Guest>>,
+    /// The last id given to a guest here (see `GUEST_IDS`).
+    last_guest: AtomicU64,
 }
 
 pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -49,6 +52,11 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl StandIns {
+    /// A new id for another node's socket at a table here, apart from this node's own sockets'.
+    pub fn guest_id(&self) -> ConnId {
+        GUEST_IDS | (self.last_guest.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+
     pub fn proxy(&self, id: &TableId) -> Option<TableHandle> {
         lock(&self.proxies)
             .get(id)
@@ -162,5 +170,20 @@ impl StandIns {
         let keys: Vec<(String, ConnId)> =
             guests.keys().filter(|(n, _)| n == node).cloned().collect();
         keys.into_iter().filter_map(|k| guests.remove(&k)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guests_get_ids_of_their_own_apart_from_this_nodes_sockets() {
+        let stand_ins = StandIns::default();
+        let ids: Vec<ConnId> = (0..3).map(|_| stand_ins.guest_id()).collect();
+        assert!(ids.iter().all(|id| id & GUEST_IDS != 0), "{ids:?}");
+        assert_eq!(ids, [GUEST_IDS | 1, GUEST_IDS | 2, GUEST_IDS | 3]);
+        assert!(stand_ins.guest_nodes().is_empty());
+        assert!(stand_ins.remove_guest("elsewhere", ids[0]).is_none());
     }
 }

@@ -283,7 +283,7 @@ impl<G: Game> TableCore<G> {
             return;
         };
         if let Err(e) = G::apply(state, seat, &action) {
-            return self.send_refusal(conn, e.code, &e.message, id);
+            return self.send_refusal(conn, e.code.as_str(), &e.message, id);
         }
         self.accepted(seat, action);
         self.commit(Then::Acknowledge {

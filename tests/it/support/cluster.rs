@@ -179,7 +179,7 @@ pub fn stored_record(
     let stored = stored.ok_or(format!("{holder} holds no snapshot of the table"))?;
     // The game's name, a newline, then the snapshot as `Snapshot::from_stored` reads it.
     let newline = stored.iter().position(|b| *b == b'\n').unwrap_or(0);
-    let snapshot = Snapshot::from_stored(&stored[newline + 1..])?;
+    let snapshot = Snapshot::from_stored(&stored[newline + 1..]).map_err(|e| e.to_string())?;
     Ok(TableRecord {
         game: Box::leak(snapshot.game.into_boxed_str()),
         version: snapshot.version,

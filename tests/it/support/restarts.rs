@@ -231,7 +231,7 @@ pub fn read_store(dir: &Path, tables: &[&str]) -> Vec<Result<Snapshot, String>> 
         .iter()
         .map(|table| {
             let id = TableId::parse(table).ok_or(format!("{table} is not a table id"))?;
-            match disk.find(&id)? {
+            match disk.find(&id).map_err(|e| e.to_string())? {
                 Found::Table(stored) => Ok(stored.snapshot),
                 Found::Gone(gone) => Err(format!("the store says table {table} is gone: {gone:?}")),
                 Found::Nothing => Err(format!("the store holds nothing for table {table}")),

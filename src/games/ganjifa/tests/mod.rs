@@ -4,6 +4,7 @@
 mod deal_scenarios;
 mod playouts;
 mod scenarios;
+mod second_phase;
 
 use super::*;
 use crate::cards::deal_rng;

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::card_codes::codes_in;
 use crate::cards::{deal_rng, Seat};
-use crate::game::{Bot, BotRng, DealSetup, Game, RandomBot};
+use crate::game::{Bot, BotRng, DealSetup, Game, RandomBot, RuleCode};
 use crate::games::ganjifa::bot::Computer;
 use crate::games::ganjifa::ladder::hukm;
 use crate::games::ganjifa::lead::ladder;
@@ -204,7 +204,7 @@ fn random_and_computer_playouts_keep_every_rule() {
                 assert!(Ganjifa::legal_actions(&state, other).is_empty());
                 let before = state.clone();
                 let error = Ganjifa::apply(&mut state, other, &legal[0]).unwrap_err();
-                assert_eq!(error.code, "not-your-turn");
+                assert_eq!(error.code, RuleCode::NotYourTurn);
                 assert_eq!(state, before);
             }
             for action in &legal {

@@ -75,7 +75,7 @@ fn refused(state: &mut State, seat: Seat, action: Action) -> &'static str {
     let before = state.clone();
     let error = apply(state, seat, &action).expect_err("the action should be refused");
     assert_eq!(*state, before, "a refused action changed the state");
-    error.code
+    error.code.as_str()
 }
 
 fn attack(codes: &str) -> Action {

@@ -47,7 +47,7 @@ fn refused(state: &mut State, seat: Seat, action: Action) -> String {
         .apply(seat, action)
         .expect_err("the action should be refused");
     assert_eq!(*state, before, "a refused action changed the state");
-    error.code.to_string()
+    error.code.as_str().to_string()
 }
 
 fn height(state: &State, suit: Suit) -> u8 {

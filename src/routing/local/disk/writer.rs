@@ -10,6 +10,7 @@ use redb::{Database, ReadableTable};
 use tokio::sync::oneshot;
 
 use super::log::{self, Entry, Unfolded};
+use super::StoreError;
 use super::{gone_name, unix_ms, Job, EXPIRES, EXPIRING, GONE, GONE_KEPT, LOG, PLAYED, RECORDS};
 use crate::metrics::metrics;
 use crate::table::{Change, Gone, StoreAnswer};
@@ -105,16 +106,16 @@ fn commit(
     db: &Database,
     unfolded: &Mutex<Unfolded>,
     batch: &mut Vec<Job>,
-) -> Result<Answers, String> {
+) -> Result<Answers, StoreError> {
     let now = unix_ms();
-    let write = db.begin_write().map_err(|e| e.to_string())?;
+    let write = db.begin_write()?;
     let mut said = Vec::with_capacity(batch.len());
     let mut staged: Vec<(Entry, u64)> = Vec::new();
     let mut forgotten: Vec<String> = Vec::new();
     let next_row = {
         let shared = lock(unfolded);
         let mut next_row = shared.next_row;
-        let mut log_rows = write.open_table(LOG).map_err(|e| e.to_string())?;
+        let mut log_rows = write.open_table(LOG)?;
         let mut tables = Tables::open(&write)?;
         for job in batch.iter() {
             match job {
@@ -129,7 +130,7 @@ fn commit(
                         // Lines for a record the store does not hold are refused, not guessed.
                         let known = shared.has_whole(id)
                             || staged.iter().any(|(e, _)| e.id == id && e.whole.is_some())
-                            || tables.records.get(id).map_err(|e| e.to_string())?.is_some();
+                            || tables.records.get(id)?.is_some();
                         if !known {
                             said.push(StoreAnswer::Missing);
                             continue;
@@ -138,9 +139,7 @@ fn commit(
                     let until =
                         now.saturating_add(keep_for.as_millis().min(u64::MAX as u128) as u64);
                     let (row, entry) = log::row(id, change, until, now);
-                    log_rows
-                        .insert(next_row, row.as_slice())
-                        .map_err(|e| e.to_string())?;
+                    log_rows.insert(next_row, row.as_slice())?;
                     staged.push((entry, next_row));
                     next_row += 1;
                     said.push(StoreAnswer::Stored);
@@ -151,7 +150,7 @@ fn commit(
                     let pending = shared.tables.get(id).map(|p| p.rows.as_slice());
                     let staged_rows = staged.iter().filter(|(e, _)| e.id == id).map(|(_, r)| r);
                     for row in pending.unwrap_or_default().iter().chain(staged_rows) {
-                        log_rows.remove(*row).map_err(|e| e.to_string())?;
+                        log_rows.remove(*row)?;
                     }
                     staged.retain(|(e, _)| e.id != id);
                     forgotten.push(id.to_string());
@@ -163,7 +162,7 @@ fn commit(
         }
         next_row
     };
-    write.commit().map_err(|e| e.to_string())?;
+    write.commit()?;
     {
         let mut shared = lock(unfolded);
         for id in &forgotten {
@@ -193,36 +192,30 @@ fn commit(
 
 /// Folds every pending change into its table's rows and empties the log, in one commit. Readers wait
 /// meanwhile (they lay the pending changes over the rows, so both must move together).
-pub(super) fn fold(db: &Database, unfolded: &Mutex<Unfolded>) -> Result<(), String> {
+pub(super) fn fold(db: &Database, unfolded: &Mutex<Unfolded>) -> Result<(), StoreError> {
     let mut shared = lock(unfolded);
     if shared.count == 0 {
         return Ok(());
     }
-    let write = db.begin_write().map_err(|e| e.to_string())?;
+    let write = db.begin_write()?;
     {
         let mut tables = Tables::open(&write)?;
         for (id, pending) in &shared.tables {
             let id = id.as_str();
             if let Some(whole) = &pending.whole {
-                tables
-                    .records
-                    .insert(id, whole.as_slice())
-                    .map_err(|e| e.to_string())?;
+                tables.records.insert(id, whole.as_slice())?;
                 tables.drop_played(id)?;
             }
             for (made, line) in &pending.played {
-                tables
-                    .played
-                    .insert((id, *made), line.as_slice())
-                    .map_err(|e| e.to_string())?;
+                tables.played.insert((id, *made), line.as_slice())?;
             }
             tables.set_expiry(id, pending.until, pending.touched)?;
         }
         // Every row is folded now (those of tables forgotten went with them).
-        let mut log_rows = write.open_table(LOG).map_err(|e| e.to_string())?;
-        log_rows.retain(|_, _| false).map_err(|e| e.to_string())?;
+        let mut log_rows = write.open_table(LOG)?;
+        log_rows.retain(|_, _| false)?;
     }
-    write.commit().map_err(|e| e.to_string())?;
+    write.commit()?;
     metrics().store_commits.inc();
     shared.clear();
     Ok(())
@@ -238,70 +231,52 @@ struct Tables<'t> {
 }
 
 impl<'t> Tables<'t> {
-    fn open(write: &'t redb::WriteTransaction) -> Result<Tables<'t>, String> {
+    fn open(write: &'t redb::WriteTransaction) -> Result<Tables<'t>, StoreError> {
         Ok(Tables {
-            records: write.open_table(RECORDS).map_err(|e| e.to_string())?,
-            played: write.open_table(PLAYED).map_err(|e| e.to_string())?,
-            expires: write.open_table(EXPIRES).map_err(|e| e.to_string())?,
-            expiring: write.open_table(EXPIRING).map_err(|e| e.to_string())?,
-            gone: write.open_table(GONE).map_err(|e| e.to_string())?,
+            records: write.open_table(RECORDS)?,
+            played: write.open_table(PLAYED)?,
+            expires: write.open_table(EXPIRES)?,
+            expiring: write.open_table(EXPIRING)?,
+            gone: write.open_table(GONE)?,
         })
     }
 
-    fn drop_played(&mut self, id: &str) -> Result<(), String> {
+    fn drop_played(&mut self, id: &str) -> Result<(), StoreError> {
         self.played
             .retain_in((id, 0)..=(id, u64::MAX), |_, _| false)
-            .map_err(|e| e.to_string())
+            .map_err(StoreError::from)
     }
 
-    fn set_expiry(&mut self, id: &str, until: u64, now: u64) -> Result<(), String> {
-        let old = self
-            .expires
-            .get(id)
-            .map_err(|e| e.to_string())?
-            .map(|at| at.value());
+    fn set_expiry(&mut self, id: &str, until: u64, now: u64) -> Result<(), StoreError> {
+        let old = self.expires.get(id)?.map(|at| at.value());
         if let Some((old_until, _)) = old {
             if old_until.abs_diff(until) < EXPIRY_STEP {
                 return Ok(());
             }
-            self.expiring
-                .remove((old_until, id))
-                .map_err(|e| e.to_string())?;
+            self.expiring.remove((old_until, id))?;
         }
-        self.expires
-            .insert(id, (until, now))
-            .map_err(|e| e.to_string())?;
-        self.expiring
-            .insert((until, id), ())
-            .map_err(|e| e.to_string())?;
+        self.expires.insert(id, (until, now))?;
+        self.expiring.insert((until, id), ())?;
         Ok(())
     }
 
-    fn forget(&mut self, id: &str, gone: Option<Gone>, now: u64) -> Result<(), String> {
-        self.records.remove(id).map_err(|e| e.to_string())?;
+    fn forget(&mut self, id: &str, gone: Option<Gone>, now: u64) -> Result<(), StoreError> {
+        self.records.remove(id)?;
         self.drop_played(id)?;
-        let old = self
-            .expires
-            .remove(id)
-            .map_err(|e| e.to_string())?
-            .map(|at| at.value());
+        let old = self.expires.remove(id)?.map(|at| at.value());
         if let Some((until, _)) = old {
-            self.expiring
-                .remove((until, id))
-                .map_err(|e| e.to_string())?;
+            self.expiring.remove((until, id))?;
         }
         if let Some(gone) = gone {
             let until = now + GONE_KEPT.as_millis() as u64;
-            self.gone
-                .insert(id, (gone_name(gone), until))
-                .map_err(|e| e.to_string())?;
+            self.gone.insert(id, (gone_name(gone), until))?;
         }
         Ok(())
     }
 
-    fn sweep_gone(&mut self, now: u64) -> Result<(), String> {
+    fn sweep_gone(&mut self, now: u64) -> Result<(), StoreError> {
         self.gone
             .retain(|_, (_, until)| until >= now)
-            .map_err(|e| e.to_string())
+            .map_err(StoreError::from)
     }
 }

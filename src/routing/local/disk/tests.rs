@@ -1,0 +1,166 @@
+//! The store on disk: opened by one process at a time, read back after a stop, its watch key kept.
+
+use super::*;
+use crate::table::core::tests_support::{computer_table, play_and_change};
+use crate::table::Snapshot;
+
+/// A store in a folder of its own.
+fn scratch() -> (Arc<Disk>, std::path::PathBuf) {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("chaikhana-disk-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    (Disk::open(&dir).unwrap(), dir)
+}
+
+fn stored(disk: &Disk, id: &TableId) -> Snapshot {
+    match disk.find(id).unwrap() {
+        Found::Table(stored) => stored.snapshot,
+        _ => panic!("the table is stored"),
+    }
+}
+
+/// A Panjpar computer table's snapshot after `moves` random moves, and the lines each move adds.
+fn table_after(moves: usize) -> (Snapshot, Vec<(Change, Snapshot)>) {
+    let mut table = computer_table::<crate::games::panjpar::Panjpar>();
+    let first = table.snapshot();
+    let mut steps = Vec::new();
+    for seed in 0..moves as u64 {
+        if let Some(change) = play_and_change(&mut table, seed) {
+            steps.push((change, table.snapshot()));
+        }
+    }
+    (first, steps)
+}
+
+#[actix_rt::test]
+async fn a_table_written_whole_then_move_by_move_reads_back_as_itself() {
+    let (disk, dir) = scratch();
+    let id = TableId::random();
+    let (first, steps) = table_after(40);
+    let whole = Change::Whole {
+        game: "panjpar",
+        json: first.to_json(),
+    };
+    let day = Duration::from_secs(86400);
+    assert_eq!(disk.keep(&id, whole, day).await, StoreAnswer::Stored);
+    assert_eq!(stored(&disk, &id), first);
+    for (change, after) in steps {
+        assert_eq!(disk.keep(&id, change, day).await, StoreAnswer::Stored);
+        assert_eq!(stored(&disk, &id), after);
+    }
+    // Lines for a table the store does not hold are refused, not guessed.
+    let stray = Change::Played {
+        lines: "\n[0,{},1]".into(),
+        from: 1,
+    };
+    let other = TableId::random();
+    assert_eq!(disk.keep(&other, stray, day).await, StoreAnswer::Missing);
+    assert!(matches!(disk.find(&other).unwrap(), Found::Nothing));
+    drop(disk);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[actix_rt::test]
+async fn a_table_closed_for_good_leaves_its_reason_and_expired_ones_are_found_in_order() {
+    let (disk, dir) = scratch();
+    let (first, _) = table_after(0);
+    let (soon, later) = (TableId::random(), TableId::random());
+    for (id, ms) in [(&soon, 1), (&later, 86_400_000)] {
+        let whole = Change::Whole {
+            game: "panjpar",
+            json: first.to_json(),
+        };
+        let kept = disk.keep(id, whole, Duration::from_millis(ms)).await;
+        assert_eq!(kept, StoreAnswer::Stored);
+    }
+    let now = unix_ms() + 10;
+    // A table's expiry reaches its rows when its changes are folded, within a second or two.
+    let began = std::time::Instant::now();
+    while disk.expired(now).unwrap().is_empty() && began.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(disk.expired(now).unwrap(), vec![soon.clone()]);
+    assert_eq!(disk.tables().unwrap(), 2);
+    disk.forget(&soon, Some(Gone::Expired)).await.unwrap();
+    assert!(matches!(
+        disk.find(&soon).unwrap(),
+        Found::Gone(Gone::Expired)
+    ));
+    assert!(disk.expired(now).unwrap().is_empty());
+    disk.forget(&later, Some(Gone::Ended)).await.unwrap();
+    assert!(matches!(
+        disk.find(&later).unwrap(),
+        Found::Gone(Gone::Ended)
+    ));
+    assert_eq!(disk.tables().unwrap(), 0);
+    drop(disk);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_store_is_opened_by_one_process_at_a_time_and_a_newer_format_is_refused() {
+    let (disk, dir) = scratch();
+    let again = Disk::open(&dir).err().expect("the same store twice");
+    assert!(again.contains("in use"), "{again}");
+    drop(disk);
+    // The writer thread holds the database until its queue closes.
+    std::thread::sleep(Duration::from_millis(100));
+    let db = Database::create(dir.join(FILE_NAME)).unwrap();
+    let write = db.begin_write().unwrap();
+    write
+        .open_table(META)
+        .unwrap()
+        .insert("format", STORE_FORMAT + 1)
+        .unwrap();
+    write.commit().unwrap();
+    drop(db);
+    let newer = Disk::open(&dir).err().expect("a store of a later release");
+    assert!(newer.contains("newer"), "{newer}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn changes_left_in_the_log_by_a_store_that_stopped_are_read_back_when_it_opens() {
+    let (disk, dir) = scratch();
+    disk.close();
+    drop(disk);
+    let id = TableId::random();
+    let (first, steps) = table_after(12);
+    let whole = Change::Whole {
+        game: "panjpar",
+        json: first.to_json(),
+    };
+    let db = Database::create(dir.join(FILE_NAME)).unwrap();
+    let write = db.begin_write().unwrap();
+    {
+        let mut rows = write.open_table(LOG).unwrap();
+        let changes = std::iter::once(&whole).chain(steps.iter().map(|(c, _)| c));
+        for (key, change) in changes.enumerate() {
+            let (row, _) = log::row(id.as_str(), change, u64::MAX, 1);
+            rows.insert(key as u64, row.as_slice()).unwrap();
+        }
+    }
+    write.commit().unwrap();
+    drop(db);
+    let disk = Disk::open(&dir).unwrap();
+    let last = steps.last().map_or(first, |(_, after)| after.clone());
+    assert_eq!(stored(&disk, &id), last);
+    // Folded and closed, it reads the same from its rows alone.
+    disk.close();
+    drop(disk);
+    let disk = Disk::open(&dir).unwrap();
+    assert_eq!(stored(&disk, &id), last);
+    disk.close();
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn the_watch_key_is_made_once_and_kept() {
+    let (disk, dir) = scratch();
+    let table = TableId::random();
+    let link = disk.watch_key().unwrap().watch_id(&table);
+    assert_eq!(disk.watch_key().unwrap().watch_id(&table), link);
+    drop(disk);
+    std::fs::remove_dir_all(dir).ok();
+}

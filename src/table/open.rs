@@ -1,0 +1,36 @@
+//! A request for a new table, as the HTTP handler makes it and the router carries it to the node that
+//! opens it.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Level, TableKind, TableRefusal, TokenHash};
+use crate::matches::MatchLength;
+use crate::thinking;
+
+/// A table to open: its game, kind and match length, and the hash of its creator's token.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OpenTable {
+    pub game: String,
+    pub kind: TableKind,
+    /// How well the computers play, at a computer table.
+    #[serde(default)]
+    pub level: Level,
+    pub length: MatchLength,
+    pub creator: TokenHash,
+}
+
+impl OpenTable {
+    /// Whether the table's computers think on the thinking pool (only the strong ones do), so that
+    /// it is placed only on a node whose pool is not saturated.
+    pub fn thinks(&self) -> bool {
+        self.kind == TableKind::Computer && self.level == Level::Strong
+    }
+
+    /// Refused when the table would think on this node's pool and the pool is saturated.
+    pub fn fits_here(&self) -> Result<(), TableRefusal> {
+        if self.thinks() && thinking::pool().saturated() {
+            return Err(TableRefusal::computers_busy());
+        }
+        Ok(())
+    }
+}
