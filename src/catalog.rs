@@ -150,18 +150,12 @@ impl<G: Game> Registered for Entry<G> {
             at: std::time::Instant::now(),
             unix_ms: touched,
         };
-        let table = TableCore::<G>::rebuild(
-            id,
-            snapshot,
-            policy,
-            false,
-            clock,
-            crate::table::entropy(),
-        )
-        .map_err(|e| {
-            tracing::error!("a stored table cannot be rebuilt to be listed: {e}");
-            TableRefusal::unavailable()
-        })?;
+        let table =
+            TableCore::<G>::rebuild(id, snapshot, policy, false, clock, crate::table::entropy())
+                .map_err(|e| {
+                    tracing::error!("a stored table cannot be rebuilt to be listed: {e}");
+                    TableRefusal::unavailable()
+                })?;
         table.listing(key, touched)
     }
 }

@@ -12,6 +12,7 @@ use crate::game::{Bot, BotRng, DealSetup, Game};
 mod playouts;
 mod rulings;
 mod scenarios;
+mod seen;
 
 const A: Seat = Seat::new(0);
 const B: Seat = Seat::new(1);
