@@ -49,6 +49,9 @@ if (begun && before && /computer/.test(before.previousElementSibling.textContent
   const live = document.querySelector('#live').textContent;
   if (last && !live.includes(last)) bad.push(`the move line misses "${last}": "${live}"`);
 }
+// On a desktop the move line has the room to say the longest move whole.
+const line = document.querySelector('#move-line');
+if (innerWidth >= 1024 && line && line.scrollHeight > line.clientHeight + 1) bad.push('the move line is cut: ' + line.textContent);
 return bad.length ? bad.join('; ') : 'ok';
 "#;
 
