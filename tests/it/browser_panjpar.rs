@@ -174,6 +174,13 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     assert!(room.contains("1 of 2 here"), "{room}");
     // The host goes by a name that is markup; every page shows it as text.
     give_name(&host, HOSTILE_NAME).await;
+    // Its lines stand together at the top of the felt, not spread over its height.
+    let gathered = eval(
+        &host,
+        "return document.querySelector('#share-link').getBoundingClientRect().bottom < innerHeight * 0.75",
+    )
+    .await;
+    assert_eq!(gathered, true, "the waiting room's lines are together");
     screenshot(&host, "panjpar-friends-waiting-1280x800").await;
     guest.goto(&link).await.unwrap();
     wait_for_status(&guest, "playing", 20).await;
