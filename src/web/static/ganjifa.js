@@ -133,7 +133,9 @@ export function createBoard(root, ctx) {
       }
       zone.append(group);
     }
-    if (!v.hand.length && !frame.watcher) zone.append(el("p", "g-empty", "Your hand is empty."));
+    // At the deal's end the result says it all; the hand's place goes to the felt.
+    const over = frame.status === "deal-over" || frame.status === "match-over";
+    if (!v.hand.length && !frame.watcher && !over) zone.append(el("p", "g-empty", "Your hand is empty."));
     return zone;
   }
 
@@ -244,7 +246,8 @@ export function createBoard(root, ctx) {
     if (v.stage === "blind-pick" && offered("pick").length) {
       zone.append(el("h2", "", `${who(v.to_act === me() ? (me() + 2) % 3 : v.to_act)} gave up the lead: pick one of the cards below`));
     }
-    if (frame.status === "deal-over" || frame.status === "match-over") zone.append(resultZone(v));
+    // The result first, over the last trick: on a phone the felt is small and it is what matters now.
+    if (frame.status === "deal-over" || frame.status === "match-over") zone.prepend(resultZone(v));
     zone.append(moveLine(lastSaid));
     return zone;
   }
