@@ -1063,12 +1063,17 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     assert_no_console_error(&c, "in a guided deal").await;
     c.close().await.unwrap();
 
-    // Left halfway on a desktop, from the rules page: the guide goes, and stays gone on a reload.
+    // Left halfway on a desktop, from the rules page, after a reload that keeps the guide: the
+    // guide goes, and stays gone on the next reload.
     let c = driver.session(1280, 800).await;
     go(&c, &server.base, "/panjpar/rules").await;
     click(&c, "[data-guided]").await;
     wait_for_text(&c, GUIDE_HEADING, 20).await;
     click_a_move(&c).await;
+    c.refresh().await.unwrap();
+    wait_for(&c, "return document.querySelector('.table')", 20).await;
+    let kept = wait_for_text(&c, GUIDE_HEADING, 20).await;
+    assert!(!kept.is_empty(), "the guide is kept through a reload");
     crate::chromium::press(&c, "#guide-leave").await;
     wait_for(&c, "return document.getElementById('guide').hidden", 10).await;
     assert_eq!(
