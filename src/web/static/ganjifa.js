@@ -83,7 +83,7 @@ export function createBoard(root, ctx) {
   /** Draws again for a change on this page alone (a card chosen, a drawer opened), keeping focus
    * on the same card or control (table.js does the same around the frames it is sent). */
   function redraw() {
-    const at = document.activeElement;
+    const at = /** @type {HTMLElement | null} */ (document.activeElement);
     const key = at && root.contains(at) ? (at.dataset.card ? `[data-card="${CSS.escape(at.dataset.card)}"]` : at.dataset.key ? `[data-key="${CSS.escape(at.dataset.key)}"]` : null) : null;
     draw();
     if (key) root.querySelector(key)?.focus({ preventScroll: true });
@@ -102,7 +102,7 @@ export function createBoard(root, ctx) {
 
   // ---- Your hand: suit by suit, the cards a little over each other. ----
   function handZone(v) {
-    if (v.stage === "blind-pick" && offered("pick").length) return pickZone(v);
+    if (v.stage === "blind-pick" && offered("pick").length) return pickZone();
     const zone = el("section", "ghand");
     zone.dataset.area = "hand";
     zone.setAttribute("aria-label", `Your cards (${v.hand.length})`);
@@ -138,7 +138,7 @@ export function createBoard(root, ctx) {
   // ---- A blind pick: the leader's cards face down, where your hand lies. Your own cards play no
   // part in the pick, and the hand's place is the one always in sight and in reach (the felt can be
   // a thin strip on a phone). ----
-  function pickZone(v) {
+  function pickZone() {
     const zone = el("section", "ghand g-pick");
     zone.dataset.area = "hand";
     zone.setAttribute("aria-label", `The leader's face-down cards (${offered("pick").length}): pick one`);

@@ -310,10 +310,10 @@ async function showFrame(frame, socket) {
     const root = document.getElementById("board");
     root.textContent = "";
     document.body.dataset.game = frame.game;
-    const rules = document.getElementById("rules-link");
+    const rules = /** @type {HTMLAnchorElement} */ (document.getElementById("rules-link"));
     rules.href = `${tableLang() === "en" ? "" : `/${tableLang()}`}/${frame.game}/rules`;
     rules.hidden = false;
-    document.getElementById("new-game-link").href = `/${frame.game}`;
+    /** @type {HTMLAnchorElement} */ (document.getElementById("new-game-link")).href = `/${frame.game}`;
     // This browser's list of its tables (the home page's "Your games") learns the game.
     if (!watching) remember(table, frame.game);
     if (languages.length > 1) {
@@ -327,7 +327,10 @@ async function showFrame(frame, socket) {
       act: (action) => sent(socket.act(action)),
       nextDeal: () => sent(socket.nextDeal()),
       // At a computer table the board's level choice, if shown, sets the next match's level.
-      rematch: () => sent(socket.rematch(document.querySelector("#rematch-level input:checked")?.value)),
+      rematch: () => {
+        const level = /** @type {HTMLInputElement | null} */ (document.querySelector("#rematch-level input:checked"));
+        return sent(socket.rematch(level?.value));
+      },
       lang: tableLang,
     });
     if (!watching) guide = createGuide(table, module);
@@ -410,7 +413,7 @@ handArrows(document.getElementById("board"));
 /** The header's "More" (a phone's): shows or folds away the header's other controls. */
 function foldingHeader() {
   const toggle = document.getElementById("more-toggle");
-  const header = document.querySelector("header.site");
+  const header = /** @type {HTMLElement} */ (document.querySelector("header.site"));
   const fold = (open) => {
     header.classList.toggle("open", open);
     toggle.setAttribute("aria-expanded", String(open));
@@ -440,6 +443,7 @@ function focusKey(element) {
  * can be played any more; the panel says what happened and offers the way on: a new table of the same
  * game, and the home page. This browser forgets the table (its token included).
  */
+/** @param {{ reason: string, days?: number }} why */
 function gone({ reason, days }) {
   if (goneFor) return;
   goneFor = reason;
@@ -534,12 +538,13 @@ function sent(ok) {
 async function start() {
   setUpContrast();
   setUpSound();
-  for (const b of document.querySelectorAll("[data-lang]")) {
+  const switches = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-lang]"));
+  for (const b of switches) {
     b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
     b.addEventListener("click", () => {
       lang = b.dataset.lang;
       chooseLang(lang);
-      for (const o of document.querySelectorAll("[data-lang]")) {
+      for (const o of switches) {
         o.setAttribute("aria-pressed", String(o.dataset.lang === lang));
       }
       labelSwitches();
