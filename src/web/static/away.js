@@ -53,11 +53,15 @@ const WORDS = {
 
 const words = (lang) => WORDS[lang] || WORDS.en;
 
-/** What the table page lets these lines do: `offerSeat(seat)` and `endMatch()`, each sending its frame. */
+/** @typedef {{ offerSeat: (seat: number) => boolean, endMatch: () => boolean }} AwayActions */
+
+/** What the table page lets these lines do: `offerSeat(seat)` and `endMatch()`, each sending its frame.
+ * @type {AwayActions} */
 let actions = { offerSeat: () => false, endMatch: () => false };
 /** The away seat whose "End the match" was pressed and waits for its confirmation, if any. */
 let confirming = null;
 
+/** @param {AwayActions} given */
 export function setAwayActions(given) {
   actions = given;
 }
@@ -200,7 +204,8 @@ export function waitingSentence(frame, linkWords, lang = "en") {
 
 /** Brings every away sentence on the page up to date with the clock. */
 export function refreshAway(now = Date.now()) {
-  for (const said of document.querySelectorAll("[data-away-since]")) {
+  const lines = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-away-since]"));
+  for (const said of lines) {
     const text = awaySentence(said.dataset.awayWho, Number(said.dataset.awaySince), said.dataset.awayLang, now);
     if (said.textContent !== text) said.textContent = text;
   }

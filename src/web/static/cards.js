@@ -103,7 +103,9 @@ export function backSvg() {
 
 /** A card as an element: a <button> when `onPick` is given, else a picture with a name. `key` is
  * its `data-card` when the code alone would not be unique on the board; `from` names the area a card
- * new to the board comes from (see motion.js). */
+ * new to the board comes from (see motion.js).
+ * @param {string} code
+ * @param {{ onPick?: (code: string, el: HTMLElement) => void, lang?: string, extraClass?: string, key?: string, from?: string }} [options] */
 export function cardElement(code, { onPick, lang = "en", extraClass = "", key = code, from = "" } = {}) {
   const el = document.createElement(onPick ? "button" : "span");
   el.className = `card ${extraClass}`.trim();
@@ -112,7 +114,7 @@ export function cardElement(code, { onPick, lang = "en", extraClass = "", key = 
   el.innerHTML = cardSvg(code);
   el.setAttribute("aria-label", cardName(code, lang));
   if (onPick) {
-    el.type = "button";
+    el.setAttribute("type", "button");
     el.addEventListener("click", () => onPick(code, el));
   } else {
     el.setAttribute("role", "img");
@@ -133,10 +135,11 @@ export function backElement(label, extraClass = "", { key = "", from = "" } = {}
   return el;
 }
 
-/** Fills every `<span data-cards="QS QH 4D">` on a rules page with drawn cards. */
+/** Fills every `<span data-cards="QS QH 4D">` on a rules page with drawn cards.
+ * @param {ParentNode} [root] */
 export function drawExamples(root = document) {
   const lang = document.documentElement.lang === "fa" ? "fa" : "en";
-  for (const row of root.querySelectorAll("[data-cards]")) {
+  for (const row of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-cards]"))) {
     row.classList.add("cards");
     row.setAttribute("dir", "ltr");
     for (const code of row.dataset.cards.split(/\s+/).filter(Boolean)) {

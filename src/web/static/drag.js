@@ -5,6 +5,10 @@
 const START_PX = 8;
 let quietUntil = 0;
 
+/**
+ * @param {HTMLElement} card
+ * @param {{ targets: string, onOver?: (target: HTMLElement | null) => void, onDrop: (target: HTMLElement) => void }} options
+ */
 export function draggable(card, { targets, onOver = () => {}, onDrop }) {
   card.classList.add("draggable");
   // The click that ends a drag is not a click.
@@ -19,6 +23,7 @@ export function draggable(card, { targets, onOver = () => {}, onDrop }) {
     for (const old of document.querySelectorAll(".drag-ghost")) old.remove();
     let ghost = null;
     let over = null;
+    /** @type {(e: PointerEvent) => HTMLElement | null} */
     const targetAt = (e) => document.elementFromPoint(e.clientX, e.clientY)?.closest(targets) || null;
     const move = (e) => {
       if (!ghost) {

@@ -5,27 +5,18 @@
 // slides into the trick, a card no one saw before slides in from its seat, and a won trick flies to
 // its winner's pile.
 
-import { gcardElement, gbackElement, gcardName, parseGCard, GSUITS, SUIT_ORDER } from "./gcards.js";
+import { gcardElement, gbackElement, parseGCard, GSUITS, SUIT_ORDER } from "./gcards.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
 import { play } from "./sound.js";
+import { WORDS } from "./ganjifa-words.js";
 
-const W = {
-  yourTurn: "Your turn",
-  waiting: "Waiting for every seat to be taken: three players open this room.",
-  shareLink: "Send this link to both people you want to play:",
-  copy: "Copy link",
-  copied: "Link copied.",
-  share: "Share",
-};
-const RUNGS = { run: "Run (dukkal)", deni: "Deni", choice: "Talafa or utari", blind: "Blind lead" };
-const KINDS = { opening: "the opening", run: "a run", utari: "an utari", deni: "a deni", talafa: "a talafa", blind: "a blind lead" };
+const W = WORDS.en;
 
 const cardsOf = (a) => (a.cards ? a.cards : a.card ? [a.card] : []);
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
-const cardCount = (n) => (n === 1 ? "1 card" : `${n} cards`);
 const actionKey = (a) => `act:${a.type}:${a.suit || ""}:${cardsOf(a).join(".")}`;
 
 /** A score with its sign: +5, −23 (a true minus sign), 0. */
@@ -45,8 +36,8 @@ export function createBoard(root, ctx) {
   const me = () => frame.seat ?? 0;
   const who = (seat) => {
     // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
-    if (seat === frame.seat && !frame.watcher) return "You";
-    if (frame.kind === "computer" && seat !== 0) return `Computer ${seat}`;
+    if (seat === frame.seat && !frame.watcher) return W.you;
+    if (frame.kind === "computer" && seat !== 0) return W.computer(seat);
     return seatName(frame, seat);
   };
   // The same, in the middle of a sentence ("led by you").
@@ -57,19 +48,19 @@ export function createBoard(root, ctx) {
   function actionLabel(a) {
     switch (a.type) {
       case "run":
-        return `Lead the run in ${GSUITS[a.suit].name}`;
+        return W.action.run(a.suit);
       case "deni":
-        return `Deni: call with the ${gcardName(a.card)}`;
+        return W.action.deni(a.card);
       case "burn":
-        return `Keep the lone Wazir of ${GSUITS[a.suit].name} (it burns)`;
+        return W.action.burn(a.suit);
       case "talafa": {
         const own = parseGCard(a.card).suit === a.suit;
-        return own ? `Talafa in ${GSUITS[a.suit].name} with the ${gcardName(a.card)}` : `Talafa in ${GSUITS[a.suit].name}, the ${gcardName(a.card)} face down`;
+        return own ? W.action.talafaOwn(a.suit, a.card) : W.action.talafaDown(a.suit, a.card);
       }
       case "utari":
-        return `Utari: lead ${a.cards.length} ${a.cards.length === 1 ? "hukm" : "hukms"}`;
+        return W.action.utari(a.cards.length);
       case "give-up-lead":
-        return "Give up the lead (blind)";
+        return W.action.giveUp;
       default:
         return a.type;
     }
@@ -83,7 +74,7 @@ export function createBoard(root, ctx) {
   /** Draws again for a change on this page alone (a card chosen, a drawer opened), keeping focus
    * on the same card or control (table.js does the same around the frames it is sent). */
   function redraw() {
-    const at = document.activeElement;
+    const at = /** @type {HTMLElement | null} */ (document.activeElement);
     const key = at && root.contains(at) ? (at.dataset.card ? `[data-card="${CSS.escape(at.dataset.card)}"]` : at.dataset.key ? `[data-key="${CSS.escape(at.dataset.key)}"]` : null) : null;
     draw();
     if (key) root.querySelector(key)?.focus({ preventScroll: true });
@@ -102,10 +93,10 @@ export function createBoard(root, ctx) {
 
   // ---- Your hand: suit by suit, the cards a little over each other. ----
   function handZone(v) {
-    if (v.stage === "blind-pick" && offered("pick").length) return pickZone(v);
+    if (v.stage === "blind-pick" && offered("pick").length) return pickZone();
     const zone = el("section", "ghand");
     zone.dataset.area = "hand";
-    zone.setAttribute("aria-label", `Your cards (${v.hand.length})`);
+    zone.setAttribute("aria-label", W.yourCards(v.hand.length));
     zone.dir = "ltr";
     const playable = new Set(frame.actions.flatMap(cardsOf));
     const shown = new Set(v.face_up[me()] || []);
@@ -115,7 +106,7 @@ export function createBoard(root, ctx) {
       const s = GSUITS[suit];
       const group = el("div", "g-suit");
       group.setAttribute("role", "group");
-      group.setAttribute("aria-label", `${s.name}, ${s.high === "ten" ? "10 high" : "1 high"}`);
+      group.setAttribute("aria-label", W.suitGroup(s));
       group.style.setProperty("--suit", s.colour);
       // The suit's code over the group, for a phone, whose cards are too small for their own.
       group.dataset.code = s.code;
@@ -127,7 +118,7 @@ export function createBoard(root, ctx) {
           extraClass: classes.join(" "),
           from: "trick",
         });
-        if (shown.has(code)) card.title = `${gcardName(code)}: face up, the others see it`;
+        if (shown.has(code)) card.title = W.faceUp(code);
         if (can && v.stage === "lead") card.setAttribute("aria-pressed", String(chosen.includes(code)));
         group.append(card);
       }
@@ -135,21 +126,21 @@ export function createBoard(root, ctx) {
     }
     // At the deal's end the result says it all; the hand's place goes to the felt.
     const over = frame.status === "deal-over" || frame.status === "match-over";
-    if (!v.hand.length && !frame.watcher && !over) zone.append(el("p", "g-empty", "Your hand is empty."));
+    if (!v.hand.length && !frame.watcher && !over) zone.append(el("p", "g-empty", W.handEmpty));
     return zone;
   }
 
   // ---- A blind pick: the leader's cards face down, where your hand lies. Your own cards play no
   // part in the pick, and the hand's place is the one always in sight and in reach (the felt can be
   // a thin strip on a phone). ----
-  function pickZone(v) {
+  function pickZone() {
     const zone = el("section", "ghand g-pick");
     zone.dataset.area = "hand";
-    zone.setAttribute("aria-label", `The leader's face-down cards (${offered("pick").length}): pick one`);
+    zone.setAttribute("aria-label", W.pickCards(offered("pick").length));
     zone.dir = "ltr";
     const row = el("div", "backs g-backs");
     for (const a of offered("pick")) {
-      const b = gbackElement(`face-down card ${a.back + 1}`, () => act(a), { key: `pick:${a.back}`, from: "trick" });
+      const b = gbackElement(W.pickCard(a.back + 1), () => act(a), { key: `pick:${a.back}`, from: "trick" });
       b.dataset.key = `pick:${a.back}`;
       row.append(b);
     }
@@ -164,23 +155,23 @@ export function createBoard(root, ctx) {
     zone.dataset.seat = String(seat);
     if (v.to_act === seat) zone.classList.add("acting");
     const head = el("h2", "g-name", who(seat));
-    if (v.to_act === seat) head.append(el("span", "g-acting", v.stage === "lead" ? "leading" : "to play"));
+    if (v.to_act === seat) head.append(el("span", "g-acting", v.stage === "lead" ? W.leading : W.toPlay));
     zone.append(head);
     // A seat whose person has gone is kept for them: away, with for how long (away.js).
     const away = awayLine(frame, seat, who(seat));
     if (away) zone.append(away);
     const facts = el("p", "g-facts");
-    facts.append(el("span", "", `${cardCount(v.counts[seat])}:`));
+    facts.append(el("span", "", W.holds(v.counts[seat])));
     facts.append(wonChip(v, seat));
     const dots = "●".repeat(v.marks[seat]);
     const lost = el("span", "g-dots", dots || "○");
-    lost.title = dots ? `Lost the lead ${v.marks[seat]} times` : "Has not lost the lead";
+    lost.title = dots ? W.lostLead(v.marks[seat]) : W.keptLead;
     lost.setAttribute("aria-label", lost.title);
     facts.append(lost);
     const hidden = v.counts[seat] - v.face_up[seat].length;
     if (hidden > 0) {
       const stack = el("span", "g-stack");
-      stack.append(gbackElement(`${cardCount(hidden)} face down`));
+      stack.append(gbackElement(W.faceDown(hidden)));
       stack.append(el("span", "g-count", `×${hidden}`));
       facts.append(stack);
     }
@@ -194,7 +185,7 @@ export function createBoard(root, ctx) {
 
   /** A seat's pile of won cards: where a trick it wins flies. */
   function wonChip(v, seat) {
-    const chip = el("span", "g-won", `won ${v.won[seat]}`);
+    const chip = el("span", "g-won", W.won(v.won[seat]));
     chip.dataset.area = `won-${seat}`;
     return chip;
   }
@@ -205,11 +196,11 @@ export function createBoard(root, ctx) {
     zone.dataset.area = "trick";
     // On a phone the felt may scroll: a keyboard reaches it to scroll it too.
     zone.tabIndex = 0;
-    zone.setAttribute("aria-label", "The trick");
+    zone.setAttribute("aria-label", W.trick);
     const t = v.trick || v.last_trick;
     if (t) {
-      const title = `${v.trick ? "This trick" : "The last trick"}: ${KINDS[t.kind.kind] || t.kind.kind}, led by ${whoWithin(t.leader)}`;
-      zone.append(el("h2", "", v.trick ? title : `${title}; ${whoWithin(t.winner)} won it`));
+      const title = W.trickTitle(Boolean(v.trick), W.kinds[t.kind.kind] || t.kind.kind, whoWithin(t.leader));
+      zone.append(el("h2", "", v.trick ? title : W.trickWon(title, whoWithin(t.winner))));
       const piles = el("div", "g-piles");
       const order = [(me() + 1) % 3, (me() + 2) % 3, me()];
       const places = ["left", "right", "mine"];
@@ -217,8 +208,8 @@ export function createBoard(root, ctx) {
         const pile = el("div", `g-pile ${places[i]}`);
         if (s === t.leader) pile.classList.add("leader");
         const label = el("p", "g-pile-name", who(s));
-        if (s === t.leader) label.append(el("span", "g-tag", "led"));
-        if (!v.trick && s === t.winner) label.append(el("span", "g-tag won", "won"));
+        if (s === t.leader) label.append(el("span", "g-tag", W.ledTag));
+        if (!v.trick && s === t.winner) label.append(el("span", "g-tag won", W.wonTag));
         pile.append(label);
         const cards = el("div", "g-pile-cards");
         cards.dir = "ltr";
@@ -228,11 +219,11 @@ export function createBoard(root, ctx) {
           cards.append(gcardElement(c, { extraClass: `trick-card${answered ? " target" : ""}`, from: `hand-${s}` }));
         }
         if (t.face_down_by === s && s !== frame.seat) {
-          cards.append(gbackElement("a card played face down", undefined, { key: `down:${s}:${t.kind.suit || ""}`, from: `hand-${s}`, extraClass: "trick-card" }));
+          cards.append(gbackElement(W.playedFaceDown, undefined, { key: `down:${s}:${t.kind.suit || ""}`, from: `hand-${s}`, extraClass: "trick-card" }));
         }
         const owed = t.need[s];
         if (v.trick && owed > 0) {
-          const slot = el("span", "g-owed", `owes ${owed}`);
+          const slot = el("span", "g-owed", W.owes(owed));
           cards.append(slot);
         }
         pile.append(cards);
@@ -241,10 +232,10 @@ export function createBoard(root, ctx) {
       zone.append(piles);
       markArrivals("trick", frame.version, zone);
     } else if (v.stage !== "blind-pick") {
-      zone.append(el("h2", "", "The felt is empty"));
+      zone.append(el("h2", "", W.feltEmpty));
     }
     if (v.stage === "blind-pick" && offered("pick").length) {
-      zone.append(el("h2", "", `${who(v.to_act === me() ? (me() + 2) % 3 : v.to_act)} gave up the lead: pick one of the cards below`));
+      zone.append(el("h2", "", W.gaveUp(who(v.to_act === me() ? (me() + 2) % 3 : v.to_act))));
     }
     // The result first, over the last trick: on a phone the felt is small and it is what matters now.
     if (frame.status === "deal-over" || frame.status === "match-over") zone.prepend(resultZone(v));
@@ -257,8 +248,8 @@ export function createBoard(root, ctx) {
     const m = frame.match;
     if (frame.status !== "match-over") {
       const best = v.scores ? Math.max(...v.scores) : null;
-      const top = v.scores ? [0, 1, 2].filter((s) => v.scores[s] === best).map(who).join(" & ") : "";
-      zone.append(el("h2", "", v.scores ? `The deal is over: ${top} did best (${signed(best)}).` : "The deal is over."));
+      const top = v.scores ? [0, 1, 2].filter((s) => v.scores[s] === best).map(who).join(W.bestJoin) : "";
+      zone.append(el("h2", "", v.scores ? W.dealBest(top, signed(best)) : W.dealOver));
     }
     if (v.scores) {
       // Each seat's score is the cards it won less its share of the pack; the share is what the
@@ -267,11 +258,11 @@ export function createBoard(root, ctx) {
       list.id = "deal-scores";
       for (const s of [0, 1, 2]) {
         const share = v.won[s] - v.scores[s];
-        list.append(el("li", "", `${who(s)}: won ${v.won[s]} − share ${share} = ${signed(v.scores[s])}`));
+        list.append(el("li", "", W.scoreLine(who(s), v.won[s], share, signed(v.scores[s]))));
       }
-      zone.append(el("p", "result-why", "This deal, each seat scores the cards it won less its share of the pack:"), list);
+      zone.append(el("p", "result-why", W.scoresWhy), list);
     }
-    zone.append(el("p", "", `Totals: ${[0, 1, 2].map((s) => `${who(s)} ${signed(m.totals[s])}`).join(", ")}.`));
+    zone.append(el("p", "", W.totals([0, 1, 2].map((s) => W.totalOf(who(s), signed(m.totals[s]))).join(", "))));
     const level = shownBoard?.querySelector(".level-line");
     if (level && frame.status === "match-over") zone.append(level);
     return zone;
@@ -279,15 +270,15 @@ export function createBoard(root, ctx) {
 
   // ---- The action bar: the one line that says what to do now, and the buttons. ----
   function leadStatus() {
-    if (offered("run").length) return "Your lead: you hold a run, and you must lead it.";
-    if (offered("burn").length) return "Your lead: call with your lone Wazir, or keep it and it burns.";
-    if (offered("deni").length) return "Your lead: a deni is due. Pick the card to call with.";
+    if (offered("run").length) return W.leadRun;
+    if (offered("burn").length) return W.leadBurn;
+    if (offered("deni").length) return W.leadDeni;
     const can = [];
-    if (offered("talafa").length) can.push("a talafa");
-    if (offered("utari").length) can.push("an utari");
-    if (!can.length) return "Your lead: you must give up the lead; the next seat picks one of your cards.";
-    const blind = offered("give-up-lead").length ? ", or give up the lead" : "";
-    return `Your lead: make ${can.join(" or ")}${blind}.`;
+    if (offered("talafa").length) can.push(W.aTalafa);
+    if (offered("utari").length) can.push(W.anUtari);
+    if (!can.length) return W.leadGiveUp;
+    const blind = offered("give-up-lead").length ? W.orGiveUp : "";
+    return W.leadMake(can, blind);
   }
 
   function statusText(v) {
@@ -295,12 +286,12 @@ export function createBoard(root, ctx) {
     if (frame.status === "deal-over" || frame.status === "match-over") return "";
     if (!mine()) {
       if (v.to_act === null || v.to_act === undefined) return "";
-      return v.stage === "lead" ? `${who(v.to_act)} is leading.` : `${who(v.to_act)} to play.`;
+      return v.stage === "lead" ? W.isLeading(who(v.to_act)) : W.isToPlay(who(v.to_act));
     }
-    if (v.stage === "blind-pick") return "Pick one of the leader's face-down cards: it is led as a call.";
+    if (v.stage === "blind-pick") return W.pickStatus;
     if (v.stage === "lead") return leadStatus();
-    if (v.to_put_down) return v.to_put_down === 1 ? "Put down 1 card: click it in your hand." : `Put down ${v.to_put_down} cards: click them in your hand, one at a time.`;
-    return "Your move.";
+    if (v.to_put_down) return v.to_put_down === 1 ? W.putDownOne : W.putDown(v.to_put_down);
+    return W.yourMove;
   }
 
   /** What may be chosen in the hand for a lead, in words, from the actions offered alone. */
@@ -309,21 +300,21 @@ export function createBoard(root, ctx) {
     const denis = offered("deni").length;
     const talafas = offered("talafa").length;
     const utaris = offered("utari");
-    if (denis > 1) parts.push("the card to call with for a deni");
-    if (talafas > 1 || (talafas === 1 && denis + utaris.length > 0)) parts.push("a card for a talafa");
-    if (utaris.length > 1) parts.push("your hukms for an utari");
+    if (denis > 1) parts.push(W.chooseDeni);
+    if (talafas > 1 || (talafas === 1 && denis + utaris.length > 0)) parts.push(W.chooseTalafa);
+    if (utaris.length > 1) parts.push(W.chooseUtari);
     return parts;
   }
 
   function actionBar(v) {
     const bar = el("section", "g-bar");
     bar.dataset.area = "actions";
-    bar.setAttribute("aria-label", "What to do now");
+    bar.setAttribute("aria-label", W.whatNow);
     const line = el("div", "g-line");
     const status = el("p", "status-line", statusText(v));
     status.id = "status";
     line.append(status);
-    if (v.lead_hints && mine()) line.append(drawerToggle("ladder", "Why?"));
+    if (v.lead_hints && mine()) line.append(drawerToggle("ladder", W.why));
     bar.append(line);
     const row = el("div", "controls");
     const why = el("p", "why", "");
@@ -340,13 +331,13 @@ export function createBoard(root, ctx) {
       const parts = choiceWords();
       if (parts.length) {
         why.textContent = chosen.length && !picked.length
-          ? `That choice is not one of your leads: choose ${parts.join(", or ")}.`
-          : `Choose in your hand ${parts.join(", or ")}.`;
+          ? W.notALead(parts)
+          : W.chooseInHand(parts);
       }
     }
     if ((frame.status === "deal-over" || frame.status === "match-over") && ctx.nextDeal && !frame.watcher) {
       const over = frame.status === "match-over";
-      const b = button(over ? "Play again" : "Next deal", () => (over ? ctx.rematch() : ctx.nextDeal()), "primary");
+      const b = button(over ? W.rematch : W.nextDeal, () => (over ? ctx.rematch() : ctx.nextDeal()), "primary");
       b.id = over ? "rematch" : "next-deal";
       row.append(markAsked(b, frame));
     }
@@ -357,11 +348,11 @@ export function createBoard(root, ctx) {
     const you = el("p", "g-you");
     const dots = "●".repeat(v.marks[me()]);
     const cards = frame.watcher ? v.counts?.[me()] ?? v.hand.length : v.hand.length;
-    you.append(el("span", "", `${who(me())}: ${cardCount(cards)}`), wonChip(v, me()));
+    you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()));
     const lost = el("span", "g-dots", dots || "○");
     lost.title = dots
-      ? `${who(me())} lost the lead ${v.marks[me()]} times`
-      : frame.watcher ? `${who(me())} has not lost the lead` : "You have not lost the lead";
+      ? W.seatLostLead(who(me()), v.marks[me()])
+      : frame.watcher ? W.seatKeptLead(who(me())) : W.youKeptLead;
     lost.setAttribute("aria-label", lost.title);
     you.append(lost);
     bar.append(you);
@@ -394,7 +385,7 @@ export function createBoard(root, ctx) {
     box.setAttribute("aria-label", title);
     const head = el("div", "g-drawer-head");
     head.append(el("h2", "", title));
-    const close = button("Close", () => {
+    const close = button(W.close, () => {
       openDrawers.delete(name);
       draw();
       root.querySelector(`[data-key="drawer:${name}"]`)?.focus({ preventScroll: true });
@@ -409,7 +400,7 @@ export function createBoard(root, ctx) {
     const body = el("div", "lead");
     for (const hint of v.lead_hints || []) {
       const rung = el("div", `rung ${hint.allowed ? "open" : "shut"}`);
-      rung.append(el("strong", "", `${RUNGS[hint.rung]}: ${hint.allowed ? "open" : "shut"}. `));
+      rung.append(el("strong", "", W.rung(W.rungs[hint.rung], hint.allowed)));
       rung.append(el("span", "", hint.why));
       body.append(rung);
     }
@@ -422,8 +413,8 @@ export function createBoard(root, ctx) {
       const s = GSUITS[t.suit];
       const cell = el("div", "g-track");
       cell.style.setProperty("--suit", s.colour);
-      cell.append(el("strong", "", `${s.name} (${s.code}, ${s.high === "ten" ? "10" : "1"} high)`));
-      cell.append(el("span", "", ` ${t.out.join(" ") || "none out"}${t.burnt ? " · a card burnt" : ""}`));
+      cell.append(el("strong", "", W.trackerSuit(s)));
+      cell.append(el("span", "", W.trackerOut(t.out, t.burnt)));
       grid.append(cell);
     }
     return grid;
@@ -435,15 +426,15 @@ export function createBoard(root, ctx) {
     const level = board.querySelector(".level-line");
     if (level) head.append(level);
     const tools = el("div", "g-tools");
-    tools.append(drawerToggle("tracker", "Tracker"));
-    const rules = el("a", "button g-toggle", "Rules");
-    rules.href = "/ganjifa/rules";
+    tools.append(drawerToggle("tracker", W.tracker));
+    const rules = el("a", "button g-toggle", W.rules);
+    rules.href = W.rulesHref;
     rules.target = "_blank";
     rules.rel = "noopener";
     rules.dataset.key = "rules";
     tools.append(rules);
     head.append(tools);
-    const phase = `${v.time === "day" ? "Day" : "Night"}: the ${gcardName(v.opening_mir)} opens${v.second_phase ? " · second phase" : ""}`;
+    const phase = W.phase(v.time === "day", v.opening_mir, v.second_phase);
     head.querySelector(".score")?.append(el("span", "g-phase", phase));
   }
 
@@ -452,8 +443,8 @@ export function createBoard(root, ctx) {
     root.textContent = "";
     const m = frame.match;
     const deal = Math.min(m.deals_dealt + (frame.status === "playing" ? 1 : 0), m.length.target);
-    const score = el("p", "score", ctx.heading || `Deal ${Math.max(deal, 1)} of ${m.length.target}`);
-    if (!ctx.heading) score.append(el("span", "g-totals", `totals ${[0, 1, 2].map((s) => `${who(s)} ${signed(m.totals[s])}`).join(", ")}`));
+    const score = el("p", "score", ctx.heading || W.deal(Math.max(deal, 1), m.length.target));
+    if (!ctx.heading) score.append(el("span", "g-totals", W.totalsLine([0, 1, 2].map((s) => W.totalOf(who(s), signed(m.totals[s]))).join(", "))));
     const board = boardTop(root, frame, score, W);
     if (!board) return;
     board.classList.add("gtable");
@@ -470,10 +461,10 @@ export function createBoard(root, ctx) {
     board.append(actionBar(v));
     board.append(handZone(v));
     // Drawers lie over the felt only: the action bar and the hand stay in sight and in reach.
-    if (openDrawers.has("ladder") && v.lead_hints && mine()) felt.append(drawer("ladder", "Your lead: the ladder", ladderBody(v)));
-    if (openDrawers.has("tracker")) felt.append(drawer("tracker", "Suit tracker: the cards you have not seen played", trackerBody(v)));
+    if (openDrawers.has("ladder") && v.lead_hints && mine()) felt.append(drawer("ladder", W.ladder, ladderBody(v)));
+    if (openDrawers.has("tracker")) felt.append(drawer("tracker", W.trackerTitle, trackerBody(v)));
     root.append(board);
-    signalTurn(mine(), "Your turn");
+    signalTurn(mine(), W.yourTurn);
   }
 
   /** The cards of the trick shown now, and the pile they go to once it is cleared away. */
@@ -495,7 +486,7 @@ export function createBoard(root, ctx) {
       const v = frame.view;
       const t = v && (v.trick || v.last_trick);
       if (t) {
-        const said = v.trick ? `${who(t.leader)} led ${KINDS[t.kind.kind] || t.kind.kind}.` : `${who(t.winner)} won the trick.`;
+        const said = v.trick ? W.led(who(t.leader), W.kinds[t.kind.kind] || t.kind.kind) : W.wonTrick(who(t.winner));
         if (said !== lastSaid) {
           lastSaid = said;
           announce(said);
@@ -525,40 +516,34 @@ export function guideStep(frame) {
   const v = frame.view;
   if (!v || frame.watcher) return null;
   const has = (type) => frame.actions.some((a) => a.type === type);
-  const call = "the holder of the called suit's hukm (its best card left) must play it, the third player adds any card, and the hukm wins the trick";
   if (frame.status === "deal-over" || frame.status === "match-over") {
     return {
-      title: "The deal is over",
-      text: "Each seat scored the cards it won less its share of the pack: the panel shows the sums. Play on to see the next deal, or read the rules for the finer points.",
+      ...W.guide.over,
       targets: ["#rematch", "#next-deal"],
     };
   }
   if (!frame.actions.length) {
     return {
-      title: v.stage === "lead" ? "Another seat leads" : "The trick goes round",
-      text: "Only a suit's hukm, its best card not yet played, wins a trick in that suit, and nobody has to follow suit. Watch which cards come out: each one played makes the next card of its suit the hukm.",
+      ...W.guide.others(v.stage === "lead"),
       targets: [],
     };
   }
   if (v.stage === "blind-pick") {
     return {
-      title: "Pick a face-down card",
-      text: `The leader gave up the lead: pick one of their cards unseen. It is led as a call in its suit: ${call}.`,
+      ...W.guide.pick,
       targets: [".g-pick button"],
     };
   }
   if (v.stage === "lead") {
     if (has("run")) {
       return {
-        title: "Lead your run",
-        text: "You hold two or more top cards of a suit in a row, and must lead them (all but the lowest). The others each put down as many cards, and you win them all and lead again.",
+        ...W.guide.run,
         targets: ["[data-area=actions] button"],
       };
     }
     if (has("deni") || has("burn")) {
       return {
-        title: "A deni is due",
-        text: `You hold a suit's Wazir while another hand holds its Mir: you must call that suit with a lower card of it, and ${call}.${has("burn") ? " With the Wazir alone you may call with it, or keep it and let it burn (it then ranks lowest)." : ""}`,
+        ...W.guide.deni(has("burn")),
         targets: [".ghand button.playable", "[data-area=actions] button"],
       };
     }
@@ -566,34 +551,29 @@ export function guideStep(frame) {
     const utari = has("utari");
     if (talafa || utari) {
       return {
-        title: "Choose your lead",
-        text: `${utari ? "An utari leads your hukms at once, one per suit: the others put down as many cards and you win them all. " : ""}${talafa ? `A talafa calls a suit where you hold its second-best card and someone else the best: ${call}. ` : ""}Choose in your hand, or press a lead's button.`,
+        ...W.guide.choose(utari, talafa),
         targets: [".ghand button.playable", "[data-area=actions] button"],
       };
     }
     return {
-      title: "Give up the lead",
-      text: `With no hukm, run, deni or talafa to lead, you give up the lead: the next player picks one of your cards unseen, and it is led as a call.`,
+      ...W.guide.giveUp,
       targets: ["[data-area=actions] button"],
     };
   }
   if (has("put-down") && v.trick?.kind?.kind === "opening") {
     return {
-      title: "The opening trick",
-      text: "The holder of the opening Mir lays it with one other card, the other two put down two cards each, and the opener takes all six and leads. Nobody can win it away: put down cards you can spare.",
+      ...W.guide.opening,
       targets: [".ghand button.playable"],
     };
   }
   if (has("put-down")) {
     return {
-      title: "Put down your cards",
-      text: "Put down as many cards as the lead asks, any you like: you do not have to follow suit. Keep your hukms and the cards next below them; throw the cards that cannot win.",
+      ...W.guide.putDown,
       targets: [".ghand button.playable"],
     };
   }
   return {
-    title: "Your play",
-    text: "Play a card: only a suit's hukm wins a trick in that suit, and you never have to follow suit.",
+    ...W.guide.play,
     targets: [".ghand button.playable"],
   };
 }

@@ -66,7 +66,9 @@ export function gbackSvg() {
 }
 
 /** A round card: a button when it can be picked. `from` names the area (`data-area`) it slides in
- * from when it is new to the board (see motion.js). */
+ * from when it is new to the board (see motion.js).
+ * @param {string} code
+ * @param {{ onPick?: (code: string) => void, extraClass?: string, from?: string }} [options] */
 export function gcardElement(code, { onPick, extraClass = "", from } = {}) {
   const el = document.createElement(onPick ? "button" : "span");
   el.className = `gcard ${extraClass}`.replace(/\s+/g, " ").trim();
@@ -75,7 +77,7 @@ export function gcardElement(code, { onPick, extraClass = "", from } = {}) {
   el.innerHTML = gcardSvg(code);
   el.setAttribute("aria-label", gcardName(code));
   if (onPick) {
-    el.type = "button";
+    el.setAttribute("type", "button");
     el.addEventListener("click", () => onPick(code));
   } else {
     el.setAttribute("role", "img");
@@ -83,7 +85,10 @@ export function gcardElement(code, { onPick, extraClass = "", from } = {}) {
   return el;
 }
 
-/** A face-down card; `key` (its `data-card`) lets it travel like a face-up one. */
+/** A face-down card; `key` (its `data-card`) lets it travel like a face-up one.
+ * @param {string} label
+ * @param {() => void} [onPick]
+ * @param {{ key?: string, from?: string, extraClass?: string }} [options] */
 export function gbackElement(label, onPick, { key, from, extraClass = "" } = {}) {
   const el = document.createElement(onPick ? "button" : "span");
   el.className = `gcard back ${extraClass}`.trim();
@@ -92,7 +97,7 @@ export function gbackElement(label, onPick, { key, from, extraClass = "" } = {})
   el.innerHTML = gbackSvg();
   el.setAttribute("aria-label", label);
   if (onPick) {
-    el.type = "button";
+    el.setAttribute("type", "button");
     el.addEventListener("click", onPick);
   } else {
     el.setAttribute("role", "img");
@@ -110,9 +115,10 @@ export function suitBadge(suit) {
   return badge;
 }
 
-/** Fills every `[data-gcards]` row of a page with drawn round cards. */
+/** Fills every `[data-gcards]` row of a page with drawn round cards.
+ * @param {ParentNode} [root] */
 export function drawGExamples(root = document) {
-  for (const row of root.querySelectorAll("[data-gcards]")) {
+  for (const row of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-gcards]"))) {
     row.classList.add("cards");
     row.setAttribute("dir", "ltr");
     for (const code of row.dataset.gcards.split(/\s+/).filter(Boolean)) row.append(gcardElement(code));

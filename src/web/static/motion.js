@@ -12,26 +12,39 @@ import { reducedMotion } from "./ui.js";
 /** How long a card travels, in ms. */
 export const TRAVEL_MS = 280;
 
-/** Where every card and area under `root` is now. */
+/** Each card's place and markup by its key, and each area's place by its name.
+ * @typedef {{ cards: Map<string, { rect: DOMRect, html: string }>, areas: Map<string, DOMRect> }} Places */
+
+/** The elements under `root` that `selector` finds, each an HTML element with its `dataset`.
+ * @param {ParentNode} root
+ * @param {string} selector */
+const elementsIn = (root, selector) => /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector));
+
+/** Where every card and area under `root` is now.
+ * @param {ParentNode} root
+ * @returns {Places} */
 export function where(root) {
   const cards = new Map();
-  for (const card of root.querySelectorAll("[data-card]")) {
+  for (const card of elementsIn(root, "[data-card]")) {
     cards.set(card.dataset.card, { rect: card.getBoundingClientRect(), html: card.outerHTML });
   }
   const areas = new Map();
-  for (const area of root.querySelectorAll("[data-area]")) {
+  for (const area of elementsIn(root, "[data-area]")) {
     areas.set(area.dataset.area, area.getBoundingClientRect());
   }
   return { cards, areas };
 }
 
 /** Moves each card from where it was (in `before`, from `where`) to where it is now; `goneTo(key)`
- * names the area a card that left went to, or nothing. Answers how many cards travelled. */
+ * names the area a card that left went to, or nothing. Answers how many cards travelled.
+ * @param {ParentNode} root
+ * @param {Places | null | undefined} before
+ * @param {(key: string) => string | null | undefined} [goneTo] */
 export function travel(root, before, goneTo = () => null) {
   if (!before || reducedMotion()) return 0;
   let moved = 0;
   const now = new Set();
-  for (const card of root.querySelectorAll("[data-card]")) {
+  for (const card of elementsIn(root, "[data-card]")) {
     const key = card.dataset.card;
     now.add(key);
     const was = before.cards.get(key)?.rect ?? areaRect(root, before, card.dataset.from);
@@ -75,7 +88,7 @@ function centre(rect) {
 function flyAway(from, html, to) {
   const holder = document.createElement("div");
   holder.innerHTML = html;
-  const ghost = holder.firstElementChild;
+  const ghost = /** @type {HTMLElement | null} */ (holder.firstElementChild);
   if (!ghost) return;
   ghost.removeAttribute("id");
   ghost.setAttribute("aria-hidden", "true");

@@ -12,7 +12,7 @@ import { forget } from "./tables.js";
 setUpContrast();
 drawExamples();
 drawGExamples();
-const form = document.querySelector("form.landing");
+const form = /** @type {HTMLFormElement | null} */ (document.querySelector("form.landing"));
 if (form) {
   setUpLanding(form);
   // Starting Panjpar from a page in one language seats you at a table in that language.
@@ -22,7 +22,7 @@ if (form) {
     }
   }
 }
-for (const link of document.querySelectorAll("[data-quick]")) {
+for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-quick]"))) {
   link.addEventListener("click", (e) => {
     e.preventDefault();
     const [game, opponents] = link.dataset.quick.split(" ");
@@ -32,7 +32,7 @@ for (const link of document.querySelectorAll("[data-quick]")) {
 }
 // "Play a guided first deal": the game's shortest match (`data-length`) against the standard
 // computer, with the guide.
-for (const b of document.querySelectorAll("[data-guided]")) {
+for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-guided]"))) {
   const length = /^\d+$/.test(b.dataset.length) ? Number(b.dataset.length) : b.dataset.length;
   b.addEventListener("click", () => openTable(b.dataset.guided, "computer", length, "standard", { guided: true }));
 }

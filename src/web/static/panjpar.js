@@ -308,7 +308,7 @@ export function createBoard(root, ctx) {
   }
 
   /** The bar under the hand: why a choice is not a move, and the buttons. */
-  function actionBar(v, levelLine) {
+  function actionBar(levelLine) {
     const w = words();
     const bar = el("div", "action-bar");
     bar.dataset.area = "actions";
@@ -374,7 +374,6 @@ export function createBoard(root, ctx) {
 
   /** The end of a deal, in the middle of the table; both hands lie face up where they were held. */
   function resultZone(v) {
-    const w = words();
     const zone = el("section", "zone result");
     zone.id = "result";
     const [won, why] = resultWords(v);
@@ -486,7 +485,7 @@ export function createBoard(root, ctx) {
     if (frame.actions.length) status.classList.add("mine");
     board.append(status);
     board.append(handZone(v));
-    board.append(actionBar(v, levelLine));
+    board.append(actionBar(levelLine));
     board.append(moveLine(lastSaid));
     root.append(board);
     signalTurn(frame.actions.length > 0, w.yourTurn);

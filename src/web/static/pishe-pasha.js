@@ -6,34 +6,15 @@
 // a pile turned over goes back into the stock. The board draws only what the frame says.
 
 import { cardElement, backElement, cardName, parseCard } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
 import { openTable } from "./landing.js";
 import { play } from "./sound.js";
+import { WORDS } from "./pishe-pasha-words.js";
 
-const W = {
-  yourTurn: "Your turn",
-  you: "You",
-  computer: "The computer",
-  friend: "Your friend",
-  back: "a face-down card",
-  waiting: "Waiting for your friend to open the link…",
-  shareLink: "Send this link to the person you want to play:",
-  copy: "Copy link",
-  copied: "Link copied.",
-  share: "Share",
-  level: {
-    standard: "Against the standard computer",
-    strong: "Against the strong computer",
-    next: "Next match against:",
-    names: { standard: "standard", strong: "strong" },
-  },
-};
-
-const LABELS = { "one-deal": "one deal", 50: "first to 50", 100: "first to 100" };
-const lengthWords = (length) => (length.kind === "points" ? `first to ${length.target}` : "one deal");
+const W = WORDS.en;
 const SUITS = ["spades", "hearts", "diamonds", "clubs"];
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -41,7 +22,6 @@ const shortName = (code) => {
   const { rank, suit } = parseCard(code);
   return `${rank}${SYMBOL[suit]}`;
 };
-const cards = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
 
 // A card is turned by itself when that is the only move (the player has nothing to decide), unless
 // the player has switched that off on this device; the beat before it lets the player see the board.
@@ -139,7 +119,7 @@ export function createBoard(root, ctx) {
 
   function stockSlot(v, seat, from) {
     const count = v.stocks[seat];
-    const { box, place } = slot("stock", `stock-${seat}`, `Stock ${count}`, `Stock: ${cards(count)}`);
+    const { box, place } = slot("stock", `stock-${seat}`, W.stockCaption(count), W.stockLabel(count));
     box.dataset.depth = depth(count);
     if (count) {
       const back = backElement(W.back);
@@ -153,7 +133,7 @@ export function createBoard(root, ctx) {
 
   function pileSlot(v, seat, from, target) {
     const pile = v.piles[seat];
-    const { box, place } = slot("pile", `pile-${seat}`, `Pile ${pile.count}`, `Discard pile: ${cards(pile.count)}`);
+    const { box, place } = slot("pile", `pile-${seat}`, W.pileCaption(pile.count), W.pileLabel(pile.count));
     box.dataset.depth = depth(pile.count);
     if (under[seat] && pile.count > 1) place.append(still(under[seat].card));
     if (pile.top) place.append(faceCard(pile.top, from, target ? "target" : ""));
@@ -164,7 +144,7 @@ export function createBoard(root, ctx) {
 
   function turnedSlot(v, seat, from) {
     const mine = v.turned && v.to_act === seat;
-    const { box, place } = slot("turned", `turned-${seat}`, mine ? "Turned" : "", mine ? "The card just turned" : "No card turned");
+    const { box, place } = slot("turned", `turned-${seat}`, mine ? W.turnedCaption : "", mine ? W.turnedLabel : W.noneTurned);
     if (mine) place.append(faceCard(v.turned, from.get(v.turned)));
     else box.classList.add("pp-idle");
     markArrivals(`pp-turned-${seat}`, frame.version, box);
@@ -190,13 +170,13 @@ export function createBoard(root, ctx) {
   function seatRow(v, seat, from) {
     const mine = seat === frame.seat;
     const row = el("section", `pp-seat ${mine ? "pp-mine" : "pp-theirs"}`);
-    row.setAttribute("aria-label", isYou(seat) ? "Your stock and pile" : `${who(seat)}: stock and pile`);
+    row.setAttribute("aria-label", isYou(seat) ? W.yourRow : W.theirRow(who(seat)));
     if (mine) row.dataset.area = "hand";
     if (v.to_act === seat) row.classList.add("pp-acting");
     const name = el("div", "pp-name");
     name.append(el("strong", "", who(seat)));
-    name.append(el("span", "pp-holds", `holds ${v.stocks[seat] + v.piles[seat].count}`));
-    if (v.to_act === seat) name.append(el("span", "pp-to-play", mine ? "your turn" : "playing"));
+    name.append(el("span", "pp-holds", W.holds(v.stocks[seat] + v.piles[seat].count)));
+    if (v.to_act === seat) name.append(el("span", "pp-to-play", mine ? W.yourTurnMark : W.playingMark));
     row.append(name);
     const spread = el("div", "pp-cards");
     spread.dir = "ltr";
@@ -210,11 +190,11 @@ export function createBoard(root, ctx) {
   function suitPiles(v, from) {
     const centre = el("section", "pp-centre");
     centre.dataset.area = "suit-piles";
-    centre.setAttribute("aria-label", "Suit piles, ace up to king");
+    centre.setAttribute("aria-label", W.suitPiles);
     centre.dir = "ltr";
     for (const suit of SUITS) {
       const top = v.suit_piles[suit];
-      const name = top ? `${suit}: up to ${cardName(top).replace(/^the /, "the ")}` : `${suit}: empty`;
+      const name = top ? W.suitUpTo(suit, top) : W.suitEmpty(suit);
       const { box, place } = slot("suit", `suit-${suit}`, top ? `${shortName(top)}` : suit, name);
       if (top) {
         const rank = RANKS.indexOf(parseCard(top).rank);
@@ -260,7 +240,7 @@ export function createBoard(root, ctx) {
       localStorage.setItem(AUTO_TURN_KEY, box.checked ? "on" : "off");
       turnIfOnlyMove();
     });
-    label.append(box, " Turn a card by itself when that is the only move");
+    label.append(box, W.autoTurn);
     return label;
   }
 
@@ -277,10 +257,7 @@ export function createBoard(root, ctx) {
 
   /** Why the deal was won, and what it scored. */
   function resultWhy({ winner, points }) {
-    const loser = 1 - winner;
-    const ran = isYou(winner) ? "You ran out of cards first" : `${who(winner)} ran out of cards first`;
-    const held = isYou(loser) ? "you still held" : `${withinSentence(who(loser))} still held`;
-    return `${ran}: a point for each of the ${points} ${points === 1 ? "card" : "cards"} ${held}.`;
+    return W.dealWhy(who(winner), who(1 - winner), points);
   }
 
   /** Whether this seat has a step to take in this view (its choices: a replay's step has the
@@ -289,11 +266,11 @@ export function createBoard(root, ctx) {
 
   function statusWords(v) {
     if (v.result) return "";
-    if (!choosing(v)) return `${who(v.to_act)} ${isYou(v.to_act) ? "are" : "is"} playing…`;
+    if (!choosing(v)) return W.playing(who(v.to_act), isYou(v.to_act));
     const give = v.choices.give;
-    if (v.choices.keep) return `Your turn: give the ${shortName(give)} to their pile, or keep it and end your turn.`;
-    if (give) return `Your turn: give the ${shortName(give)}, or turn a card.`;
-    return "Your turn: turn a card.";
+    if (v.choices.keep) return W.giveOrKeep(shortName(give));
+    if (give) return W.giveOrTurn(shortName(give));
+    return W.turnOnly;
   }
 
   function bar(v) {
@@ -301,7 +278,7 @@ export function createBoard(root, ctx) {
     const status = el("p", "status-line", statusWords(v));
     status.id = "status";
     box.append(status);
-    const why = el("p", "why", choosing(v) && v.choices.hint ? `No give: ${v.choices.hint}` : "");
+    const why = el("p", "why", choosing(v) && v.choices.hint ? W.noGive(v.choices.hint) : "");
     why.id = "why";
     if (why.textContent) why.title = why.textContent;
     box.append(why);
@@ -309,9 +286,9 @@ export function createBoard(root, ctx) {
     row.dataset.area = "actions";
     const give = offered("give");
     const gift = v.choices.give;
-    row.append(actionButton("give", gift ? `Give ${shortName(gift)}` : "Give", gift ? `Give ${cardName(gift)}` : "Give", give, true));
-    row.append(actionButton("turn", "Turn a card", "", offered("turn"), !give || !offered("keep")));
-    row.append(actionButton("keep", "Keep it", "Keep it (your turn ends)", offered("keep"), false));
+    row.append(actionButton("give", gift ? W.giveCard(shortName(gift)) : W.give, gift ? W.giveCard(cardName(gift)) : W.give, give, true));
+    row.append(actionButton("turn", W.turn, "", offered("turn"), !give || !offered("keep")));
+    row.append(actionButton("keep", W.keep, W.keepLabel, offered("keep"), false));
     box.append(row);
     box.append(autoTurnBox());
     const line = moveLine(lastSaid);
@@ -323,29 +300,29 @@ export function createBoard(root, ctx) {
   function resultZone(v) {
     const zone = matchResultZone("result pp-result", frame, who);
     const m = frame.match;
-    if (v.result && frame.status !== "match-over") zone.append(el("h2", "", `${who(v.result.winner)} won the deal.`));
+    if (v.result && frame.status !== "match-over") zone.append(el("h2", "", W.dealWon(who(v.result.winner))));
     const points = frame.watcher
-      ? `${who(0)} ${m.totals[0]}, ${who(1)} ${m.totals[1]}`
-      : `you ${m.totals[frame.seat]}, them ${m.totals[1 - frame.seat]}`;
-    zone.append(el("p", "result-why", `${v.result ? `${resultWhy(v.result)} ` : ""}Points: ${points}.`));
+      ? W.pointsOf(who(0), m.totals[0], who(1), m.totals[1])
+      : W.pointsYours(m.totals[frame.seat], m.totals[1 - frame.seat]);
+    zone.append(el("p", "result-why", W.points(v.result ? resultWhy(v.result) : "", points)));
     const row = el("div", "controls");
     row.dataset.area = "actions";
     if (frame.watcher) {
       // A watcher deals nothing: the seats do.
     } else if (frame.status === "match-over") {
-      const b = button("Play again", () => ctx.rematch(), "primary");
+      const b = button(W.rematch, () => ctx.rematch(), "primary");
       b.id = "rematch";
       b.dataset.key = "rematch";
       row.append(markAsked(b, frame));
       if (frame.kind === "computer") {
         for (const length of ["one-deal", 50, 100]) {
-          const n = button(`New: ${LABELS[length]}`, () => openTable("pishe-pasha", "computer", length));
+          const n = button(W.newMatch(W.lengths[length]), () => openTable("pishe-pasha", "computer", length));
           n.dataset.key = `new-${length}`;
           row.append(n);
         }
       }
     } else {
-      const b = button("Next deal", () => ctx.nextDeal(), "primary");
+      const b = button(W.nextDeal, () => ctx.nextDeal(), "primary");
       b.id = "next-deal";
       b.dataset.key = "next-deal";
       row.append(markAsked(b, frame));
@@ -362,7 +339,7 @@ export function createBoard(root, ctx) {
       // The sentence says "(forced)" itself; the mark is the item's shape.
       list.append(el("li", step.forced ? "forced" : "", step.says));
     }
-    if (!log.steps.length) list.append(el("li", "pp-none", "Nothing yet."));
+    if (!log.steps.length) list.append(el("li", "pp-none", W.nothingYet));
     return list;
   }
 
@@ -372,15 +349,15 @@ export function createBoard(root, ctx) {
     const wide = window.matchMedia("(min-width: 64rem) and (min-height: 34rem)").matches;
     drawer.open = logOpen ?? wide;
     drawer.addEventListener("toggle", () => (logOpen = drawer.open));
-    const summary = el("summary", "", "Turn log");
+    const summary = el("summary", "", W.turnLog);
     summary.dataset.key = "turn-log";
     drawer.append(summary);
     const body = el("div", "pp-log-body");
-    const seatName = (log) => (log.seat === null ? "" : ` (${who(log.seat)})`);
-    body.append(el("h2", "", `This turn${seatName(v.this_turn)}`), logList(v.this_turn));
-    body.append(el("h2", "", `The turn before${seatName(v.last_turn)}`), logList(v.last_turn));
-    const rules = el("a", "", "How to play");
-    rules.href = "/pishe-pasha/rules";
+    const seatName = (log) => (log.seat === null ? "" : W.logSeat(who(log.seat)));
+    body.append(el("h2", "", W.thisTurn(seatName(v.this_turn))), logList(v.this_turn));
+    body.append(el("h2", "", W.turnBefore(seatName(v.last_turn))), logList(v.last_turn));
+    const rules = el("a", "", W.rules);
+    rules.href = W.rulesHref;
     rules.target = "_blank";
     const more = el("p", "pp-rules-link");
     more.append(rules);
@@ -394,9 +371,9 @@ export function createBoard(root, ctx) {
     root.textContent = "";
     const m = frame.match;
     const totals = frame.watcher
-      ? `${who(0)} ${m.totals[0]} · ${who(1)} ${m.totals[1]}`
-      : `You ${m.totals[frame.seat]} · them ${m.totals[1 - frame.seat]}`;
-    const score = el("p", "score", `${totals} (${lengthWords(m.length)})`);
+      ? W.totalsOf(who(0), m.totals[0], who(1), m.totals[1])
+      : W.totalsYours(m.totals[frame.seat], m.totals[1 - frame.seat]);
+    const score = el("p", "score", W.score(totals, W.length(m.length)));
     const board = boardTop(root, frame, score, W);
     if (!board) return;
     board.classList.add("pp");
@@ -420,17 +397,17 @@ export function createBoard(root, ctx) {
     else board.append(bar(v));
     board.append(turnLog(v));
     root.append(board);
-    signalTurn(frame.actions.length > 0, "Your turn");
+    signalTurn(frame.actions.length > 0, W.yourTurn);
   }
 
   /** What to say about the steps since the frame before: every sentence to screen readers, the
    * newest on the move line. */
   function say(v, steps, fresh) {
-    let said = steps.map(({ seat, step }) => `${who(seat)}: ${step.says}`);
+    let said = steps.map(({ seat, step }) => W.said(who(seat), step.says));
     if (!fresh) {
       const log = v.this_turn.steps.length ? v.this_turn : v.last_turn;
       const last = log.steps[log.steps.length - 1];
-      said = last ? [`${who(log.seat)}: ${last.says}`] : [];
+      said = last ? [W.said(who(log.seat), last.says)] : [];
     }
     if (!said.length) {
       // A moment with nothing yet to tell (a deal just dealt, a replay's first step) clears the line.
@@ -478,35 +455,30 @@ export function guideStep(frame) {
   const has = (type) => frame.actions.some((a) => a.type === type);
   if (frame.status === "deal-over" || frame.status === "match-over") {
     return {
-      title: "The deal is over",
-      text: "The first to have no stock and no pile left won, scoring a point for each card the other still held. Play again to try it on your own.",
+      ...W.guide.over,
       targets: ["#rematch", "#next-deal"],
     };
   }
   if (!frame.actions.length) {
     return {
-      title: "The computer's turn",
-      text: "Watch its turn in the log: cards that fit a suit pile go home by themselves, and it gives you any card it may, making your pile bigger.",
+      ...W.guide.computer,
       targets: [],
     };
   }
   if (has("keep")) {
     return {
-      title: "Give it, or keep it",
-      text: "The card you turned fits only their pile: one rank above or below their top card. Give it and you have one card fewer; keep it and it goes on your pile, ending your turn.",
+      ...W.guide.keep,
       targets: ["#give", "#keep"],
     };
   }
   if (has("give")) {
     return {
-      title: "A card to give",
-      text: "The top of your pile is one rank from the top of theirs, so you may give it: every card you give away brings you closer to winning. Or turn a card from your stock.",
+      ...W.guide.give,
       targets: ["#give", "#turn"],
     };
   }
   return {
-    title: "Turn a card",
-    text: "Nothing can be given, so turn the top card of your stock: it goes home if it fits a suit pile (ace up to king), and a card that fits nowhere lands on your pile and ends your turn. Get rid of every card first to win.",
+    ...W.guide.turn,
     targets: ["#turn"],
   };
 }

@@ -231,7 +231,8 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
 
     /** A `replay` frame from the table. */
     frame(frame) {
-      const focused = bar.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+      const active = /** @type {HTMLElement | null} */ (document.activeElement);
+      const focused = bar.contains(active) ? active.dataset.key : null;
       at = frame;
       document.body.dataset.replay = `${frame.replay.step}/${frame.replay.steps}`;
       draw(frame);

@@ -12,6 +12,8 @@ const HIGHLIGHT_MS = 4200;
 const PLAIN_EVENTS = ["trick-won"];
 
 const $ = (id) => document.getElementById(id);
+/** One of the page's step buttons. */
+const stepButton = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 let steps = [];
 let at = 0;
 let timer = null;
@@ -48,10 +50,10 @@ function show(index) {
   $("staged-line").textContent = steps[at].line;
   $("staged-count").textContent = `Step ${at + 1} of ${steps.length}`;
   document.body.dataset.step = String(at);
-  $("staged-back").disabled = at === 0;
-  $("staged-start").disabled = at === 0;
-  $("staged-step").disabled = at === steps.length - 1;
-  $("staged-highlight").disabled = !steps.slice(at + 1).some(highlight);
+  stepButton("staged-back").disabled = at === 0;
+  stepButton("staged-start").disabled = at === 0;
+  stepButton("staged-step").disabled = at === steps.length - 1;
+  stepButton("staged-highlight").disabled = !steps.slice(at + 1).some(highlight);
 }
 
 function setPlaying(on) {
@@ -112,7 +114,7 @@ async function start() {
   $("staged-start").addEventListener("click", () => go(0));
   $("staged-highlight").addEventListener("click", nextHighlight);
   document.addEventListener("keydown", (e) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest("input, textarea")) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || /** @type {Element} */ (e.target).closest("input, textarea")) return;
     if (e.key === "ArrowRight") go(at + 1);
     else if (e.key === "ArrowLeft") go(at - 1);
     else return;

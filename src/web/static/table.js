@@ -20,101 +20,11 @@ import { shareBox } from "./share.js";
 import { createGuide } from "./guide.js";
 import { openTable } from "./landing.js";
 import { createTurnAlerts } from "./notify.js";
+import { WORDS } from "./table-words.js";
 
 // Each game's board is the module named for the game; the languages it is written in are its
 // LANGUAGES (English alone when it says none).
 const loadBoard = (game) => (/^[a-z][a-z-]*$/.test(game) ? import(`./${game}.js`) : Promise.reject(new Error(game)));
-
-const WORDS = {
-  en: {
-    full: "This table is full: every seat has been taken. Ask for a new link, or start a table of your own.",
-    watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
-    watchLink: "Watch link",
-    skip: "Skip to the board",
-    more: "More",
-    watchCopied: (link) => `Watch link copied: ${link} (whoever opens it can watch, never play).`,
-    watchShown: (link) => `Watch link: ${link} (whoever opens it can watch, never play).`,
-    rules: "Rules",
-    newGame: "New game",
-    joining: "Taking your seat…",
-    reconnecting: "Connection lost. Reconnecting… your seat is kept for you.",
-    failed: "The seat could not be taken just now. Reload the page to try again.",
-    offline: "Not sent: the connection is down. Your seat is kept; make the move again once it is back.",
-    contrast: "High contrast",
-    sound: "Sound",
-    waking: "The table is waking up… one moment. Your seat is kept for you.",
-    shareLink: "The table's link:",
-    copy: "Copy link",
-    copied: "Link copied.",
-    share: "Share",
-    games: { panjpar: "Panjpar", "pishe-pasha": "Pishe Pasha", ganjifa: "Ganjifa" },
-    gone: {
-      heads: {
-        ended: "The match is over",
-        expired: "This table has expired",
-        "given-away": "Your seat was given to someone else",
-        lost: "This table's record was lost",
-        closed: "This table has closed",
-      },
-      ended: "The other player ended the match while you were away from it.",
-      endedByYou: "You ended the match. The table takes no more moves.",
-      endedWatched: "One of the players ended the match.",
-      expired: (days) =>
-        days ? `This table expired after ${days} days without a move.` : "This table expired: nobody moved at it for too long.",
-      "given-away": "While you were away, the others offered your seat to someone else, so this browser can no longer play it.",
-      lost: "The server lost this table's record, so this game cannot go on. We are sorry.",
-      closed: "There is no table at this address any more; nothing more can be played here.",
-      again: (game) => `Start a new table of ${game}`,
-      againAny: "Choose a game",
-      home: "Home page",
-    },
-  },
-  fa: {
-    full: "این میز پر است و همهٔ جاها گرفته شده. پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
-    watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
-    watchLink: "پیوند تماشا",
-    skip: "رفتن به میز",
-    more: "بیشتر",
-    watchCopied: (link) => `پیوند تماشا رونوشت شد: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
-    watchShown: (link) => `پیوند تماشا: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
-    rules: "قواعد",
-    newGame: "بازی تازه",
-    joining: "در حال نشستن سر میز…",
-    reconnecting: "ارتباط قطع شد. دوباره وصل می‌شویم… جای شما نگه داشته شده است.",
-    failed: "اکنون نشد سر میز بنشینید. صفحه را دوباره بار کنید.",
-    offline: "فرستاده نشد: ارتباط قطع است. جای شما نگه داشته شده؛ وقتی ارتباط برگشت دوباره بازی کنید.",
-    contrast: "کنتراست بالا",
-    sound: "صدا",
-    waking: "میز دارد بیدار می‌شود… لحظه‌ای صبر کنید. جای شما نگه داشته شده است.",
-    shareLink: "پیوند میز:",
-    copy: "کپی پیوند",
-    copied: "پیوند کپی شد.",
-    share: "هم‌رسانی",
-    games: { panjpar: "پنج‌پر", "pishe-pasha": "پیشه پاشا", ganjifa: "گنجفه" },
-    gone: {
-      heads: {
-        ended: "بازی تمام شد",
-        expired: "مهلت این میز سر آمد",
-        "given-away": "جای شما به کس دیگری داده شد",
-        lost: "سابقهٔ این میز از دست رفت",
-        closed: "این میز بسته شده است",
-      },
-      ended: "وقتی شما نبودید، بازیکن دیگر بازی را تمام کرد.",
-      endedByYou: "شما بازی را تمام کردید. این میز دیگر حرکتی نمی‌پذیرد.",
-      endedWatched: "یکی از بازیکنان بازی را تمام کرد.",
-      expired: (days) =>
-        days
-          ? `این میز پس از ${String(days).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])} روز بی‌حرکت بسته شد.`
-          : "این میز بسته شد: مدت زیادی کسی در آن بازی نکرد.",
-      "given-away": "وقتی شما نبودید، دیگران جایتان را به کس دیگری سپردند و این مرورگر دیگر نمی‌تواند با آن بازی کند.",
-      lost: "سرور سابقهٔ این میز را از دست داد و این بازی دیگر ادامه نمی‌یابد. پوزش می‌خواهیم.",
-      closed: "دیگر میزی در این نشانی نیست و اینجا بازی نمی‌شود.",
-      again: (game) => `میز تازه‌ای از ${game} باز کنید`,
-      againAny: "یک بازی انتخاب کنید",
-      home: "صفحهٔ اول",
-    },
-  },
-};
 
 const table = location.pathname.split("/").filter(Boolean).pop();
 // Through a watch link (/w/{watch}) the page watches: no seat, no token, nothing to play or say.
@@ -303,17 +213,17 @@ async function showFrame(frame, socket) {
     try {
       [module] = await Promise.all([loadBoard(frame.game), boardStyle(frame.game)]);
     } catch {
-      say(`This site has no board for ${frame.game} tables; they can be played over the WebSocket protocol only.`);
+      say(WORDS.en.noBoard(frame.game));
       return;
     }
     languages = module.LANGUAGES ?? ["en"];
     const root = document.getElementById("board");
     root.textContent = "";
     document.body.dataset.game = frame.game;
-    const rules = document.getElementById("rules-link");
+    const rules = /** @type {HTMLAnchorElement} */ (document.getElementById("rules-link"));
     rules.href = `${tableLang() === "en" ? "" : `/${tableLang()}`}/${frame.game}/rules`;
     rules.hidden = false;
-    document.getElementById("new-game-link").href = `/${frame.game}`;
+    /** @type {HTMLAnchorElement} */ (document.getElementById("new-game-link")).href = `/${frame.game}`;
     // This browser's list of its tables (the home page's "Your games") learns the game.
     if (!watching) remember(table, frame.game);
     if (languages.length > 1) {
@@ -327,7 +237,10 @@ async function showFrame(frame, socket) {
       act: (action) => sent(socket.act(action)),
       nextDeal: () => sent(socket.nextDeal()),
       // At a computer table the board's level choice, if shown, sets the next match's level.
-      rematch: () => sent(socket.rematch(document.querySelector("#rematch-level input:checked")?.value)),
+      rematch: () => {
+        const level = /** @type {HTMLInputElement | null} */ (document.querySelector("#rematch-level input:checked"));
+        return sent(socket.rematch(level?.value));
+      },
       lang: tableLang,
     });
     if (!watching) guide = createGuide(table, module);
@@ -410,7 +323,7 @@ handArrows(document.getElementById("board"));
 /** The header's "More" (a phone's): shows or folds away the header's other controls. */
 function foldingHeader() {
   const toggle = document.getElementById("more-toggle");
-  const header = document.querySelector("header.site");
+  const header = /** @type {HTMLElement} */ (document.querySelector("header.site"));
   const fold = (open) => {
     header.classList.toggle("open", open);
     toggle.setAttribute("aria-expanded", String(open));
@@ -440,6 +353,7 @@ function focusKey(element) {
  * can be played any more; the panel says what happened and offers the way on: a new table of the same
  * game, and the home page. This browser forgets the table (its token included).
  */
+/** @param {{ reason: string, days?: number }} why */
 function gone({ reason, days }) {
   if (goneFor) return;
   goneFor = reason;
@@ -534,12 +448,13 @@ function sent(ok) {
 async function start() {
   setUpContrast();
   setUpSound();
-  for (const b of document.querySelectorAll("[data-lang]")) {
+  const switches = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-lang]"));
+  for (const b of switches) {
     b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
     b.addEventListener("click", () => {
       lang = b.dataset.lang;
       chooseLang(lang);
-      for (const o of document.querySelectorAll("[data-lang]")) {
+      for (const o of switches) {
         o.setAttribute("aria-pressed", String(o.dataset.lang === lang));
       }
       labelSwitches();

@@ -1,0 +1,107 @@
+// Every sentence of the Pishe Pasha board, in English (the board's one language). The server sends
+// each step's own sentence in the view; the board's captions, buttons and the sentences about the
+// turn and the deal are worded here.
+
+import { cardName } from "./cards.js";
+import { withinSentence as within } from "./ui.js";
+
+const cards = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
+
+export const WORDS = {
+  en: {
+    yourTurn: "Your turn",
+    you: "You",
+    computer: "The computer",
+    friend: "Your friend",
+    back: "a face-down card",
+    waiting: "Waiting for your friend to open the link…",
+    shareLink: "Send this link to the person you want to play:",
+    copy: "Copy link",
+    copied: "Link copied.",
+    share: "Share",
+    level: {
+      standard: "Against the standard computer",
+      strong: "Against the strong computer",
+      next: "Next match against:",
+      names: { standard: "standard", strong: "strong" },
+    },
+    // The match's length, on the score line and on the buttons that start a new match.
+    lengths: { "one-deal": "one deal", 50: "first to 50", 100: "first to 100" },
+    length: (length) => (length.kind === "points" ? `first to ${length.target}` : "one deal"),
+    newMatch: (label) => `New: ${label}`,
+    // The seats' rows.
+    stockCaption: (n) => `Stock ${n}`,
+    stockLabel: (n) => `Stock: ${cards(n)}`,
+    pileCaption: (n) => `Pile ${n}`,
+    pileLabel: (n) => `Discard pile: ${cards(n)}`,
+    turnedCaption: "Turned",
+    turnedLabel: "The card just turned",
+    noneTurned: "No card turned",
+    yourRow: "Your stock and pile",
+    theirRow: (who) => `${who}: stock and pile`,
+    holds: (n) => `holds ${n}`,
+    yourTurnMark: "your turn",
+    playingMark: "playing",
+    // The suit piles in the middle.
+    suitPiles: "Suit piles, ace up to king",
+    suitUpTo: (suit, top) => `${suit}: up to ${cardName(top).replace(/^the /, "the ")}`,
+    suitEmpty: (suit) => `${suit}: empty`,
+    // The bar under your row.
+    autoTurn: " Turn a card by itself when that is the only move",
+    playing: (who, you) => `${who} ${you ? "are" : "is"} playing…`,
+    giveOrKeep: (card) => `Your turn: give the ${card} to their pile, or keep it and end your turn.`,
+    giveOrTurn: (card) => `Your turn: give the ${card}, or turn a card.`,
+    turnOnly: "Your turn: turn a card.",
+    noGive: (hint) => `No give: ${hint}`,
+    give: "Give",
+    giveCard: (card) => `Give ${card}`,
+    turn: "Turn a card",
+    keep: "Keep it",
+    keepLabel: "Keep it (your turn ends)",
+    // The end of a deal and of the match.
+    dealWon: (who) => `${who} won the deal.`,
+    dealWhy: (winner, loser, points) =>
+      `${winner} ran out of cards first: a point for each of the ${points} ${points === 1 ? "card" : "cards"} ${within(loser)} still held.`,
+    points: (why, points) => `${why ? `${why} ` : ""}Points: ${points}.`,
+    pointsOf: (a, x, b, y) => `${a} ${x}, ${b} ${y}`,
+    pointsYours: (mine, theirs) => `you ${mine}, them ${theirs}`,
+    rematch: "Play again",
+    nextDeal: "Next deal",
+    // The score line at the top.
+    totalsOf: (a, x, b, y) => `${a} ${x} · ${b} ${y}`,
+    totalsYours: (mine, theirs) => `You ${mine} · them ${theirs}`,
+    score: (totals, length) => `${totals} (${length})`,
+    // The turn log.
+    turnLog: "Turn log",
+    nothingYet: "Nothing yet.",
+    thisTurn: (seat) => `This turn${seat}`,
+    turnBefore: (seat) => `The turn before${seat}`,
+    logSeat: (who) => ` (${who})`,
+    rules: "How to play",
+    rulesHref: "/pishe-pasha/rules",
+    said: (who, says) => `${who}: ${says}`,
+    // The guided first deal (guide.js).
+    guide: {
+      over: {
+        title: "The deal is over",
+        text: "The first to have no stock and no pile left won, scoring a point for each card the other still held. Play again to try it on your own.",
+      },
+      computer: {
+        title: "The computer's turn",
+        text: "Watch its turn in the log: cards that fit a suit pile go home by themselves, and it gives you any card it may, making your pile bigger.",
+      },
+      keep: {
+        title: "Give it, or keep it",
+        text: "The card you turned fits only their pile: one rank above or below their top card. Give it and you have one card fewer; keep it and it goes on your pile, ending your turn.",
+      },
+      give: {
+        title: "A card to give",
+        text: "The top of your pile is one rank from the top of theirs, so you may give it: every card you give away brings you closer to winning. Or turn a card from your stock.",
+      },
+      turn: {
+        title: "Turn a card",
+        text: "Nothing can be given, so turn the top card of your stock: it goes home if it fits a suit pile (ace up to king), and a card that fits nowhere lands on your pile and ends your turn. Get rid of every card first to win.",
+      },
+    },
+  },
+};
