@@ -85,15 +85,10 @@ impl<G: Game> TableCore<G> {
         let outcome = (step == record.actions.len())
             .then(|| G::outcome(&ended))
             .flatten();
-        let then = self.match_before(deal)?;
-        let then = match &outcome {
-            Some(outcome) => {
-                let mut counted = then;
-                counted.record(outcome);
-                counted
-            }
-            None => then,
-        };
+        let mut then = self.match_before(deal)?;
+        if let Some(outcome) = &outcome {
+            then.record(outcome);
+        }
         let status = match (&outcome, then.winners()) {
             (None, _) => Status::Playing,
             (Some(_), None) => Status::DealOver,
@@ -116,14 +111,10 @@ impl<G: Game> TableCore<G> {
             }))),
             None => raw(&()),
         };
-        let (by, action) = match step.checked_sub(1).map(|i| &record.actions[i]) {
-            Some((by, action, _)) => (Some(*by), Some(action)),
-            None => (None, None),
-        };
-        // The version of that moment, as the seat's board knew it then.
-        let version = match step.checked_sub(1) {
-            Some(i) => record.actions[i].2,
-            None => record.dealt_at,
+        // The action that led to the step, and the version of that moment as the seat's board knew it.
+        let (by, action, version) = match step.checked_sub(1).map(|i| &record.actions[i]) {
+            Some((by, action, version)) => (Some(*by), Some(action), *version),
+            None => (None, None, record.dealt_at),
         };
         let frame = ReplayFrame::<G> {
             frame: ViewFrame {
