@@ -83,6 +83,20 @@ async fn replays_in_the_page(
     screenshot(&c, &format!("{game}-replay-whole-{width}x{height}")).await;
     assert!(click(&c, "[data-key='replay:whole']").await);
     wait_for(&c, "return !document.querySelector('#replay-whole')", 10).await;
+    // Each earlier deal of the match is offered too: the bar steps back a deal, to its first step.
+    let deals = record.deals.len();
+    if deals > 1 {
+        let before = record.deals[deals - 2].actions.len();
+        assert!(click(&c, "[data-key='replay:earlier']").await);
+        at_step(&c, 0, before).await;
+        let line = text_of(&c, "#replay-line", 10).await;
+        assert!(
+            line.starts_with(&format!("Deal {} of the {deals} played", deals - 1)),
+            "{line}"
+        );
+        assert!(click(&c, "[data-key='replay:later']").await);
+        at_step(&c, 0, steps).await;
+    }
     // Back at the table: the match's end is shown again.
     assert!(click(&c, "[data-key='replay:leave']").await);
     wait_for(

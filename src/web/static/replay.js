@@ -24,6 +24,9 @@ const WORDS = {
     dealt: (n) => `Replay: the deal as dealt (${n} moves follow)`,
     step: (k, n, who) => `Replay: move ${k} of ${n}, by ${who}`,
     moved: "The table has moved on; it is shown again when you go back.",
+    deal: (n, of) => `Deal ${n} of the ${of} played`,
+    earlier: "Earlier deal",
+    later: "Later deal",
     whole: "Whole deal",
     wholeTitle: "Every card as the shuffle dealt it, from the deal's reveal (the order checked against its seal)",
     dealtTo: (who) => `Dealt to ${who}`,
@@ -47,6 +50,9 @@ const WORDS = {
     dealt: (n) => `بازبینی: دست همان‌طور که پخش شد (${n} حرکت در پی)`,
     step: (k, n, who) => `بازبینی: حرکت ${k} از ${n}، از ${who}`,
     moved: "بازی میز جلو رفته است؛ وقتی برگردید نشان داده می‌شود.",
+    deal: (n, of) => `دست ${n} از ${of} دست بازی‌شده`,
+    earlier: "دست پیشین",
+    later: "دست پسین",
     whole: "همهٔ دست",
     wholeTitle: "همهٔ برگ‌ها همان‌طور که بُر داده شد، از آشکارسازی دست",
     dealtTo: (who) => `داده‌شده به ${who}`,
@@ -69,6 +75,7 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
   let timer = null;
   let movedOn = false;
   let wholeOpen = false;
+  let ended = 0; // how many deals of the match have ended, from the live table's frames
 
   /** Each destination of the deal's cards in its reveal (a seat, or Panjpar's trump and pile),
    * with the cards it was dealt in order, drawn as on the boards. */
@@ -159,6 +166,8 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
     line.id = "replay-line";
     line.className = "replay-line";
     line.textContent = step === 0 ? w.dealt(steps) : w.step(step, steps, who(at, by));
+    // Each deal of the match that has ended can be replayed: the bar says which one this is.
+    if (ended > 1) line.textContent = `${w.deal(at.replay.deal + 1, ended)}. ${line.textContent}`;
     if (movedOn) line.textContent += ` ${w.moved}`;
     const controls = document.createElement("div");
     controls.className = "row replay-controls";
@@ -187,7 +196,16 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
     const leaveButton = button("leave", w.leaveShort, leave);
     leaveButton.setAttribute("aria-label", w.leave);
     leaveButton.className = "primary";
-    controls.append(first, back, play, forward, last, whole, leaveButton);
+    controls.append(first, back, play, forward, last, whole);
+    if (ended > 1) {
+      const deal = at.replay.deal;
+      const earlier = button("earlier", `◀ ${w.earlier}`, () => ask(0, deal - 1));
+      const later = button("later", `${w.later} ▶`, () => ask(0, deal + 1));
+      earlier.disabled = deal === 0;
+      later.disabled = deal + 1 >= ended;
+      controls.append(earlier, later);
+    }
+    controls.append(leaveButton);
     bar.append(line, controls);
     if (wholeOpen) bar.append(wholeDeal(at));
     bar.hidden = false;
@@ -243,8 +261,10 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
 
     /** A live frame arrived: the replay button is offered once a deal has ended. */
     live(frame) {
-      const ended = frame.status === "deal-over" || frame.status === "match-over";
-      open.hidden = !ended;
+      // How many deals have ended (a match counts a deal once it is over), each of them replayable.
+      ended = frame.match ? frame.match.deals_dealt : 0;
+      const over = frame.status === "deal-over" || frame.status === "match-over";
+      open.hidden = !over;
       open.textContent = words().open;
       if (at && frame.status === "playing") {
         movedOn = true;
