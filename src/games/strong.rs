@@ -7,7 +7,7 @@
 //! agree with everything it has seen (a *determinization*), plays each candidate action in the drawn
 //! deal, lets the standard computers finish it, and keeps the candidate that did best on average.
 
-pub use crate::game::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
+use crate::game::{Allowance, Budget, CpuTime};
 use crate::game::{Bot, BotKind, BotRng, Game, Search};
 
 /// What a strong computer keeps of the views of its seat.
@@ -218,6 +218,7 @@ pub(crate) fn self_play<G: crate::game::Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::DEFAULT_BUDGET;
     use rand::{Rng, SeedableRng};
     use std::time::Duration;
 

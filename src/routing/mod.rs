@@ -5,7 +5,7 @@
 mod local;
 pub mod redis;
 
-pub use crate::table::OpenTable;
+use crate::table::OpenTable;
 pub use local::{Disk, Found, LocalRouter, LocalTables, Stored, FILE_NAME, STORE_FORMAT};
 
 use std::sync::Arc;

@@ -12,7 +12,7 @@ use serde_json::Value;
 use chaikhana::catalog;
 use chaikhana::matches::MatchLength;
 use chaikhana::protocol::ClientMsg;
-use chaikhana::routing::OpenTable;
+use chaikhana::table::OpenTable;
 use chaikhana::table::{
     Attach, Change, Closing, FromSeat, Outbound, SocketOut, StoreAnswer, TableConfig, TableHandle,
     TableId, TableKind, TablePolicy, TableRefusal, TableStore, Token,
@@ -125,7 +125,7 @@ async fn seated() -> Seated {
     let config = TableConfig {
         policy: TablePolicy {
             bot_delay: Duration::from_millis(1),
-            strong_budget: chaikhana::games::strong::DEFAULT_BUDGET,
+            strong_budget: chaikhana::game::DEFAULT_BUDGET,
             sleep_after: Duration::from_secs(120),
             expiry: chaikhana::table::Expiry {
                 friends: Duration::from_secs(86400),

@@ -18,8 +18,9 @@ use super::rules::{Action, Backs, PerSeat, Phase, State, Trick, SEATS};
 use super::view::{Stage, TrickView, View};
 use super::Ganjifa;
 use crate::cards::Seat;
+use crate::game::Budget;
 use crate::game::{Bot, BotRng};
-use crate::games::strong::{best_by_playouts, Budget, Remembers, Thinking};
+use crate::games::strong::{best_by_playouts, Remembers, Thinking};
 
 /// What the strong computer remembers beyond its views.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -18,7 +18,8 @@ use rand::Rng;
 
 use crate::cards::{BySeat, Card, CardSet, Colour, Seat};
 use crate::game::BotRng;
-use crate::games::strong::{best_by_playouts, Budget, Remembers, Thinking};
+use crate::game::Budget;
+use crate::games::strong::{best_by_playouts, Remembers, Thinking};
 
 use super::bot::{choose_attack, choose_defence};
 use super::endgame::{defences, Defence, Endgame};
@@ -163,7 +164,7 @@ impl Thinking for Panjpar {
         if candidates.len() <= 1 {
             return candidates.first().map_or(legal[0], Candidate::first_action);
         }
-        let started = crate::games::strong::CpuTime::now();
+        let started = crate::game::CpuTime::now();
         let mut solver = Endgame::new(trump, root_nodes(budget));
         if !view.stock_left {
             if let Some(state) = memory.sample(view, rng) {

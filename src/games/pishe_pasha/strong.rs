@@ -15,7 +15,8 @@ use super::view::View;
 use super::{PishePasha, Source, Step, TurnLog};
 use crate::cards::{Card, CardSet, Seat, Suit};
 use crate::game::BotRng;
-use crate::games::strong::{best_by_playouts, Budget, Remembers, Thinking};
+use crate::game::Budget;
+use crate::games::strong::{best_by_playouts, Remembers, Thinking};
 
 /// What the strong computer remembers of the deal.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

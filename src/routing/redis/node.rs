@@ -23,8 +23,9 @@ use super::stand_ins::StandIns;
 use super::store::Store;
 use crate::catalog;
 use crate::metrics::metrics;
-use crate::routing::{table_config, LocalTables, OpenTable};
+use crate::routing::{table_config, LocalTables};
 use crate::settings::{Role, Settings};
+use crate::table::OpenTable;
 use crate::table::{
     Closing, Gone, OwnerOrder, Snapshot, TableConfig, TableHandle, TableId, TableRefusal,
     TableStore, WatchKey,

@@ -37,7 +37,7 @@ impl<G: Game> TableCore<G> {
     }
 
     /// How long a strong computer here may think per decision.
-    pub fn strong_budget(&self) -> crate::games::strong::Budget {
+    pub fn strong_budget(&self) -> crate::game::Budget {
         self.policy.strong_budget
     }
 }

@@ -9,8 +9,8 @@ use futures_util::future::BoxFuture;
 use super::ConnId;
 use super::Frame;
 use crate::cards::Seat;
+use crate::game::Budget;
 use crate::game::{Game, Search};
-use crate::games::strong::Budget;
 use crate::table::TableId;
 
 /// How a table behaves; from the server's settings.

@@ -20,7 +20,7 @@ mod views;
 pub(super) fn policy() -> TablePolicy {
     TablePolicy {
         bot_delay: Duration::from_millis(1),
-        strong_budget: crate::games::strong::DEFAULT_BUDGET,
+        strong_budget: crate::game::DEFAULT_BUDGET,
         sleep_after: Duration::from_secs(120),
         expiry: Expiry {
             friends: Duration::from_secs(14 * 86400),

@@ -16,7 +16,7 @@ fn config(deals: u64, bots: &str, trace: Option<std::path::PathBuf>) -> SimConfi
         seed: 4,
         bots: bots.split(',').map(String::from).collect(),
         trace,
-        budget: crate::games::strong::DEFAULT_BUDGET,
+        budget: crate::game::DEFAULT_BUDGET,
     }
 }
 

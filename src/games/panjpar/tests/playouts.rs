@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::game::BotKind;
-use crate::games::strong::DEFAULT_BUDGET;
+use crate::game::DEFAULT_BUDGET;
 
 /// Actions that look plausible but that `seat` may not take now.
 fn illegal_candidates(state: &State, seat: Seat, rng: &mut BotRng) -> Vec<Action> {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::game::BotKind;
-use crate::games::strong::DEFAULT_BUDGET;
+use crate::game::DEFAULT_BUDGET;
 
 fn fresh(index: u32, seed: u64) -> State {
     deal(&DealSetup { index, first: B }, &mut deal_rng(seed))

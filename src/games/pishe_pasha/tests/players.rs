@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::game::BotKind;
-use crate::games::strong::DEFAULT_BUDGET;
+use crate::game::DEFAULT_BUDGET;
 
 /// Plays whole deals between computers until the match is over; returns the match and how many deals.
 fn play_match(length: crate::matches::MatchLength, seed: u64) -> Match {

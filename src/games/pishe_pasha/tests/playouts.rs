@@ -11,13 +11,13 @@
 use rand::SeedableRng;
 
 use crate::cards::{deal_rng, Card, CardSet, Seat, Suit};
+use crate::game::DEFAULT_BUDGET;
 use crate::game::{Bot, BotKind, BotRng, DealSetup, Game};
 use crate::games::pishe_pasha::log::TurnLog;
 use crate::games::pishe_pasha::piles::DECK_SIZE;
 use crate::games::pishe_pasha::rules::{Action, State, SEATS};
 use crate::games::pishe_pasha::view::View;
 use crate::games::pishe_pasha::PishePasha;
-use crate::games::strong::DEFAULT_BUDGET;
 
 /// The most turns that can pass with no card going home. The needed card of a suit, held by a seat X,
 /// is never given (it goes home first) and never moves but home. In X's stock it is turned within 51
