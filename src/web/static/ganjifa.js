@@ -6,6 +6,7 @@
 // its winner's pile.
 
 import { gcardElement, gbackElement, parseGCard, GSUITS, SUIT_ORDER } from "./gcards.js";
+import { sharedStep } from "./guide.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
@@ -513,21 +514,10 @@ export function createBoard(root, ctx) {
  * about.
  */
 export function guideStep(frame) {
+  const shared = sharedStep(frame, W.guide.over, W.guide.others(frame.view?.stage === "lead"));
+  if (shared !== undefined) return shared;
   const v = frame.view;
-  if (!v || frame.watcher) return null;
   const has = (type) => frame.actions.some((a) => a.type === type);
-  if (frame.status === "deal-over" || frame.status === "match-over") {
-    return {
-      ...W.guide.over,
-      targets: ["#rematch", "#next-deal"],
-    };
-  }
-  if (!frame.actions.length) {
-    return {
-      ...W.guide.others(v.stage === "lead"),
-      targets: [],
-    };
-  }
   if (v.stage === "blind-pick") {
     return {
       ...W.guide.pick,

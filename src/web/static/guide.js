@@ -8,6 +8,21 @@ import { el, button } from "./ui.js";
 
 const KEY = (table) => `chaikhana.guide.${table}`;
 
+/**
+ * The guide's steps every board words alike: none for a watcher or before a deal, the deal's end
+ * (`over`, pointing at the way on), and `others` while this seat has nothing to do. `undefined` when
+ * the step is the board's own to word.
+ * @param {any} frame
+ * @param {{title: string, text: string}} over
+ * @param {{title: string, text: string}} others
+ */
+export function sharedStep(frame, over, others) {
+  if (!frame.view || frame.watcher) return null;
+  if (frame.status === "deal-over" || frame.status === "match-over") return { ...over, targets: ["#rematch", "#next-deal"] };
+  if (!frame.actions.length) return { ...others, targets: [] };
+  return undefined;
+}
+
 /** Asks for the guide at `table` (the landing page does, before it goes there). */
 export function askGuide(table) {
   sessionStorage.setItem(KEY(table), "on");

@@ -6,6 +6,7 @@
 // a pile turned over goes back into the stock. The board draws only what the frame says.
 
 import { cardElement, backElement, cardName, parseCard } from "./cards.js";
+import { sharedStep } from "./guide.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
@@ -450,21 +451,9 @@ export function createBoard(root, ctx) {
  * from the view alone (whose turn it is and the moves it offers), and the controls it is about.
  */
 export function guideStep(frame) {
-  const v = frame.view;
-  if (!v || frame.watcher) return null;
+  const shared = sharedStep(frame, W.guide.over, W.guide.computer);
+  if (shared !== undefined) return shared;
   const has = (type) => frame.actions.some((a) => a.type === type);
-  if (frame.status === "deal-over" || frame.status === "match-over") {
-    return {
-      ...W.guide.over,
-      targets: ["#rematch", "#next-deal"],
-    };
-  }
-  if (!frame.actions.length) {
-    return {
-      ...W.guide.computer,
-      targets: [],
-    };
-  }
   if (has("keep")) {
     return {
       ...W.guide.keep,
