@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 use strum::{EnumIter, IntoStaticStr};
 
 use crate::cards::Seat;
-use crate::outbox::Frame;
 
 /// A frame from a browser (serialized again only to travel between nodes).
 #[derive(Debug, Deserialize, Serialize)]
@@ -343,11 +342,6 @@ pub enum Who {
 impl ServerMsg<'_> {
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("server frames always serialize")
-    }
-
-    /// The message as a WebSocket frame, ready for a socket's queue.
-    pub fn to_frame(&self) -> Frame {
-        Frame::json(self, 128)
     }
 }
 

@@ -127,12 +127,12 @@ impl WsSession {
     }
 
     fn error(&mut self, code: &str, message: &str, ctx: &mut Context<Self>) {
-        let frame = ServerMsg::Error {
+        let error = ServerMsg::Error {
             code,
             message,
             id: None,
-        }
-        .to_frame();
+        };
+        let frame = Frame::json(&error, 128);
         self.write(frame, ctx);
     }
 
