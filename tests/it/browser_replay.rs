@@ -86,7 +86,10 @@ async fn replays_in_the_page(
     // Each earlier deal of the match is offered too: the bar steps back a deal, to its first step.
     let deals = record.deals.len();
     if game == "ganjifa" {
-        assert_eq!(deals, 3, "a Ganjifa match of three deals offers earlier ones");
+        assert_eq!(
+            deals, 3,
+            "a Ganjifa match of three deals offers earlier ones"
+        );
     }
     if deals > 1 {
         let before = record.deals[deals - 2].actions.len();
