@@ -6,6 +6,7 @@
 //! can hold games of different types and the code that uses it stays free of per-game `match`es.
 
 use std::marker::PhantomData;
+use std::sync::{PoisonError, RwLock};
 
 use actix::Actor;
 use serde_json::Value;
@@ -21,10 +22,38 @@ use crate::table::{
 
 /// Every game of the site, in the order the site lists them.
 pub static GAMES: &[&dyn Registered] = &[
-    &Entry::<Panjpar>(PhantomData),
-    &Entry::<PishePasha>(PhantomData),
-    &Entry::<Ganjifa>(PhantomData),
+    &Entry::<Panjpar>::new(),
+    &Entry::<PishePasha>::new(),
+    &Entry::<Ganjifa>::new(),
 ];
+
+/// Games registered while the process runs, after [`GAMES`]: a game built outside this crate (the
+/// integration tests' own small game) joins the site through [`register`] before the server starts.
+static REGISTERED: RwLock<Vec<&'static dyn Registered>> = RwLock::new(Vec::new());
+
+/// Adds `game` to the catalog, after the games already there; a second registration of a name is
+/// refused, so a name always finds one game. Register before starting a server: its routes, pages
+/// and metrics are laid out from the catalog as it starts.
+pub fn register(game: &'static dyn Registered) -> Result<(), String> {
+    let mut registered = REGISTERED.write().unwrap_or_else(PoisonError::into_inner);
+    if all_of(&registered).any(|known| known.name() == game.name()) {
+        return Err(format!("A game called \"{}\" is already in the catalog.", game.name()));
+    }
+    registered.push(game);
+    Ok(())
+}
+
+/// Every game of the catalog, in the order the site lists them.
+pub fn games() -> Vec<&'static dyn Registered> {
+    let registered = REGISTERED.read().unwrap_or_else(PoisonError::into_inner);
+    all_of(&registered).collect()
+}
+
+fn all_of<'a>(
+    registered: &'a [&'static dyn Registered],
+) -> impl Iterator<Item = &'static dyn Registered> + 'a {
+    GAMES.iter().chain(registered).copied()
+}
 
 /// A game as the rest of the site uses it, whatever its rules core's types.
 pub trait Registered: Send + Sync {
@@ -72,9 +101,8 @@ pub trait Registered: Send + Sync {
 
 /// The game called `name`.
 pub fn find(name: &str) -> Result<&'static dyn Registered, String> {
-    GAMES
-        .iter()
-        .copied()
+    games()
+        .into_iter()
         .find(|game| game.name() == name)
         .ok_or_else(|| {
             let names: Vec<&str> = names().collect();
@@ -87,11 +115,23 @@ pub fn find(name: &str) -> Result<&'static dyn Registered, String> {
 
 /// Every game's name.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    GAMES.iter().map(|game| game.name())
+    games().into_iter().map(|game| game.name())
 }
 
-/// The entry of the rules core `G`.
-struct Entry<G>(PhantomData<fn() -> G>);
+/// The entry of the rules core `G`: `&Entry::<G>::new()` is the game's line in [`GAMES`].
+pub struct Entry<G>(PhantomData<fn() -> G>);
+
+impl<G> Entry<G> {
+    pub const fn new() -> Entry<G> {
+        Entry(PhantomData)
+    }
+}
+
+impl<G> Default for Entry<G> {
+    fn default() -> Self {
+        Entry::new()
+    }
+}
 
 impl<G: Game> Registered for Entry<G> {
     fn name(&self) -> &'static str {
