@@ -12,20 +12,37 @@ use actix::Actor;
 use serde_json::Value;
 
 use crate::game::Game;
-use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use crate::matches::MatchLength;
 use crate::sim::{simulate, SimConfig, SimReport};
 use crate::table::{
-    Clock, Listing, OpenTable, Snapshot, Table, TableConfig, TableCore, TableHandle, TableId,
-    TablePolicy, TableRefusal, TokenHash,
+    Clock, FairCost, Listing, OpenTable, Snapshot, Table, TableConfig, TableCore, TableHandle,
+    TableId, TablePolicy, TableRefusal, TokenHash,
 };
 
-/// Every game of the site, in the order the site lists them.
-pub static GAMES: &[&dyn Registered] = &[
-    &Entry::<Panjpar>::new(),
-    &Entry::<PishePasha>::new(),
-    &Entry::<Ganjifa>::new(),
-];
+/// Hands the site's games to the macro `$then`, as `(module name, rules core type)` pairs in the
+/// order the site lists them: the one list of the games built into the crate. [`GAMES`] is made from
+/// it, and so is every per-game test suite (`chaikhana::every_game!(suite)`), so a game added here is
+/// served and tested with nothing else to list.
+#[macro_export]
+macro_rules! every_game {
+    ($then:ident) => {
+        $then! {
+            (panjpar, $crate::games::panjpar::Panjpar),
+            (pishe_pasha, $crate::games::pishe_pasha::PishePasha),
+            (ganjifa, $crate::games::ganjifa::Ganjifa),
+        }
+    };
+}
+
+/// The catalog's entries of the games `every_game!` hands it.
+macro_rules! entries {
+    ($(($module:ident, $game:ty)),* $(,)?) => {
+        &[$(&Entry::<$game>::new()),*]
+    };
+}
+
+/// Every game built into the site, in the order the site lists them.
+pub static GAMES: &[&dyn Registered] = every_game!(entries);
 
 /// Games registered while the process runs, after [`GAMES`]: a game built outside this crate (the
 /// integration tests' own small game) joins the site through [`register`] before the server starts.
@@ -37,7 +54,10 @@ static REGISTERED: RwLock<Vec<&'static dyn Registered>> = RwLock::new(Vec::new()
 pub fn register(game: &'static dyn Registered) -> Result<(), String> {
     let mut registered = REGISTERED.write().unwrap_or_else(PoisonError::into_inner);
     if all_of(&registered).any(|known| known.name() == game.name()) {
-        return Err(format!("A game called \"{}\" is already in the catalog.", game.name()));
+        return Err(format!(
+            "A game called \"{}\" is already in the catalog.",
+            game.name()
+        ));
     }
     registered.push(game);
     Ok(())
@@ -68,6 +88,9 @@ pub trait Registered: Send + Sync {
 
     /// Self-play between computers.
     fn simulate(&self, config: &SimConfig) -> Result<SimReport, String>;
+
+    /// The mean cost of `deals` fair deals: commit, deal and reveals (`chaikhana fair-cost`).
+    fn fair_cost(&self, deals: u32) -> FairCost;
 
     /// Opens the table `request` asks for, with its creator in seat 1 (holding the token with hash
     /// `request.creator`), and starts its actor; answers its handle and its first snapshot. The
@@ -154,6 +177,10 @@ impl<G: Game> Registered for Entry<G> {
 
     fn simulate(&self, config: &SimConfig) -> Result<SimReport, String> {
         simulate::<G>(config)
+    }
+
+    fn fair_cost(&self, deals: u32) -> FairCost {
+        crate::table::fair_cost::<G>(deals)
     }
 
     fn open(

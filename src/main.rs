@@ -90,13 +90,7 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(cli.config.as_deref()),
         Command::FairCost { deals } => {
-            use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-            use chaikhana::table::fair_cost;
-            for cost in [
-                fair_cost::<Panjpar>(deals),
-                fair_cost::<PishePasha>(deals),
-                fair_cost::<Ganjifa>(deals),
-            ] {
+            for cost in catalog::games().iter().map(|game| game.fair_cost(deals)) {
                 println!(
                     "{}: commit {:.1} µs, deal {:.1} µs, every seat's reveal {:.1} µs (mean of {deals} deals)",
                     cost.game,

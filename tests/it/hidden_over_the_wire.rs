@@ -13,7 +13,7 @@ use crate::support::leaks::*;
 use crate::support::*;
 use chaikhana::cards::Seat;
 use chaikhana::game::Game;
-use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+use chaikhana::games::ganjifa::Ganjifa;
 use chaikhana::table::TableRecord;
 
 fn matches_per_game() -> usize {
@@ -182,7 +182,10 @@ async fn one_match<G: Game>(
     tally.matches += 1;
 }
 
-async fn many_matches<G: Game>(length: Value, leaks: Leaks<G>) {
+/// Many matches of `G` among friends who reconnect, send stale moves and play each other's, every
+/// frame checked against the truth; run for every game by `each_game`.
+pub async fn many_matches<G: Tested>() {
+    let (length, leaks): (Value, Leaks<G>) = (G::short(), G::leaks);
     let server = TestServer::start(|s| {
         s.bot_delay_ms = 1;
     });
@@ -206,21 +209,6 @@ async fn many_matches<G: Game>(length: Value, leaks: Leaks<G>) {
         tally.reconnects,
         tally.refusals
     );
-}
-
-#[actix_rt::test]
-async fn panjpar_frames_hide_the_truth_over_many_matches() {
-    many_matches::<Panjpar>(json!(1), panjpar_leaks).await;
-}
-
-#[actix_rt::test]
-async fn pishe_pasha_frames_hide_the_truth_over_many_matches() {
-    many_matches::<PishePasha>(json!("one-deal"), pishe_pasha_leaks).await;
-}
-
-#[actix_rt::test]
-async fn ganjifa_frames_hide_the_truth_over_many_matches() {
-    many_matches::<Ganjifa>(json!(3), ganjifa_leaks).await;
 }
 
 /// The frames `frames` sent during `deal` of `record` and at its end (up to the next deal).

@@ -1,6 +1,6 @@
-//! Pishe Pasha and Ganjifa tables over real HTTP and WebSocket: a whole match against the computer and
-//! a whole match among friends for each, with every frame checked against the truth; and a Panjpar
-//! match through a second WebSocket client library.
+//! What is particular to a game's tables over real HTTP and WebSocket (every game's whole matches are
+//! in `each_game`): Ganjifa's match totals against two computers, each game's match lengths, and a
+//! Panjpar match through a second WebSocket client library.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -9,21 +9,6 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::support::leaks::*;
 use crate::support::*;
 use chaikhana::games::ganjifa::Ganjifa;
-use chaikhana::games::pishe_pasha::PishePasha;
-
-#[actix_rt::test]
-async fn a_pishe_pasha_match_against_the_computer() {
-    let server = TestServer::start(|_| {});
-    let (_, deals) =
-        computer_match::<PishePasha>(&server, json!("one-deal"), 4, pishe_pasha_leaks).await;
-    assert_eq!(deals, 1);
-}
-
-#[actix_rt::test]
-async fn a_pishe_pasha_match_among_friends() {
-    let server = TestServer::start(|_| {});
-    friends_match::<PishePasha>(&server, json!("one-deal"), 5, pishe_pasha_leaks).await;
-}
 
 #[actix_rt::test]
 async fn a_ganjifa_match_against_two_computers() {
@@ -35,12 +20,6 @@ async fn a_ganjifa_match_against_two_computers() {
     assert_eq!(totals.iter().sum::<i64>(), 0, "deal scores add up to zero");
     assert_eq!(last["seats"][1]["who"], "computer");
     assert_eq!(last["seats"][2]["who"], "computer");
-}
-
-#[actix_rt::test]
-async fn a_ganjifa_match_among_three_friends() {
-    let server = TestServer::start(|_| {});
-    friends_match::<Ganjifa>(&server, json!(3), 7, ganjifa_leaks).await;
 }
 
 #[actix_rt::test]

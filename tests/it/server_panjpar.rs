@@ -27,12 +27,6 @@ async fn a_whole_match_against_the_computer() {
 }
 
 #[actix_rt::test]
-async fn a_friends_match_and_a_third_player_refused() {
-    let server = TestServer::start(|_| {});
-    friends_match::<Panjpar>(&server, json!(1), 2, panjpar_leaks).await;
-}
-
-#[actix_rt::test]
 async fn the_first_seat_waits_for_the_second() {
     let server = TestServer::start(|_| {});
     let host = server.open("panjpar", "friends", None).await;

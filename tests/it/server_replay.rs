@@ -6,15 +6,19 @@
 //! step past the end, a deal the match does not have and a malformed request are refused with a
 //! sentence, and the table is where it was.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
+use crate::support::leaks::Tested;
 use crate::support::*;
 
 /// What a seat is shown of a moment of play, beside the deal itself: the header, the match and,
 /// at the deal's end, its result. A replay step shows all of it as it was then.
 const SHOWN: [&str; 4] = ["status", "match", "outcome", "view"];
 
-async fn replays_as_seen(game: &str, seats: usize, length: Value, deals: usize, seed: u64) {
+/// Plays the deals of [`Tested::several`] among friends, then steps each seat through each deal and
+/// checks every step against the frame it was sent in play; run for every game by `each_game`.
+pub async fn replays_as_seen<G: Tested>() {
+    let (game, seats, (length, deals), seed) = (G::NAME, G::SEATS, G::several(), 7);
     let server = TestServer::start(|s| s.bot_delay_ms = 1);
     let seated = take_seats(&server, game, seats, length).await;
     let table = seated[0].table.clone();
@@ -95,19 +99,4 @@ async fn replays_as_seen(game: &str, seats: usize, length: Value, deals: usize, 
         assert!(error["message"].as_str().unwrap().len() > 10);
     }
     assert_eq!(server.record(&table).await.version, version);
-}
-
-#[actix_rt::test]
-async fn a_panjpar_deal_replays_as_each_seat_saw_it() {
-    replays_as_seen("panjpar", 2, json!(3), 2, 7).await;
-}
-
-#[actix_rt::test]
-async fn a_pishe_pasha_deal_replays_as_each_seat_saw_it() {
-    replays_as_seen("pishe-pasha", 2, json!("one-deal"), 1, 8).await;
-}
-
-#[actix_rt::test]
-async fn a_ganjifa_deal_replays_as_each_seat_saw_it() {
-    replays_as_seen("ganjifa", 3, json!(3), 3, 9).await;
 }

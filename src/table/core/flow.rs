@@ -272,10 +272,9 @@ impl<G: Game> TableCore<G> {
         }
         // The session read the frame without knowing the game; the game's action is read from it
         // here, once, and kept typed from here on.
-        let action: G::Action = match serde_json::from_value(raw) {
+        let action = match read_action::<G>(raw) {
             Ok(action) => action,
-            Err(e) => {
-                let message = format!("That is not a {} action: {e}.", G::NAME);
+            Err(message) => {
                 return self.send_refusal(conn, RefusalCode::BadAction.as_str(), &message, id);
             }
         };
@@ -326,5 +325,20 @@ impl<G: Game> TableCore<G> {
         if let RefusalCode::StaleVersion = refusal.code {
             self.send_whole_view(conn, Some(seat));
         }
+    }
+}
+
+/// Reads a game's action from a frame, in the one form the server writes it. serde lets a variant
+/// without fields (`{"type": "turn"}`) carry fields it ignores, so an action whose JSON is not what
+/// the typed action writes back (a field no action has) is refused, not played.
+fn read_action<G: Game>(raw: serde_json::Value) -> Result<G::Action, String> {
+    let action: G::Action = serde_json::from_value(raw.clone())
+        .map_err(|e| format!("That is not a {} action: {e}.", G::NAME))?;
+    match serde_json::to_value(&action) {
+        Ok(written) if written == raw => Ok(action),
+        _ => Err(format!(
+            "That {} action has a field that no action has.",
+            G::NAME
+        )),
     }
 }

@@ -57,3 +57,63 @@ pub fn ganjifa_leaks(
     let leaked = ganjifa_cards(frame).minus(ganjifa_visible_to(history.last()?, Some(seat)));
     (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))
 }
+
+/// What the per-game suites (`tests/it/each_game/`) need of a game beside its rules core: the
+/// matches to play and what a seat's frame may not show. Each game the catalog lists has its
+/// implementation here, or the suites the catalog generates for it do not compile.
+pub trait Tested: chaikhana::game::Game {
+    /// A short match, as a table request's `length`.
+    fn short() -> Value;
+
+    /// A match of one or more deals (its `length`) and how many of its deals to play through.
+    fn several() -> (Value, usize);
+
+    /// What `frame` shows `seat` that it could not know, given the deal's states so far.
+    fn leaks(history: &[Self::State], seat: Seat, frame: &Value) -> Option<String>;
+}
+
+impl Tested for chaikhana::games::panjpar::Panjpar {
+    fn short() -> Value {
+        Value::from(1)
+    }
+
+    fn several() -> (Value, usize) {
+        (Value::from(3), 2)
+    }
+
+    fn leaks(history: &[State], seat: Seat, frame: &Value) -> Option<String> {
+        panjpar_leaks(history, seat, frame)
+    }
+}
+
+impl Tested for chaikhana::games::pishe_pasha::PishePasha {
+    fn short() -> Value {
+        Value::from("one-deal")
+    }
+
+    fn several() -> (Value, usize) {
+        (Value::from("one-deal"), 1)
+    }
+
+    fn leaks(history: &[pishe_pasha::State], seat: Seat, frame: &Value) -> Option<String> {
+        pishe_pasha_leaks(history, seat, frame)
+    }
+}
+
+impl Tested for chaikhana::games::ganjifa::Ganjifa {
+    fn short() -> Value {
+        Value::from(3)
+    }
+
+    fn several() -> (Value, usize) {
+        (Value::from(3), 3)
+    }
+
+    fn leaks(
+        history: &[chaikhana::games::ganjifa::State],
+        seat: Seat,
+        frame: &Value,
+    ) -> Option<String> {
+        ganjifa_leaks(history, seat, frame)
+    }
+}

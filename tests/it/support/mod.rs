@@ -254,8 +254,10 @@ impl Client {
             self.received.push(first.clone());
             return Some(first);
         }
+        // One deadline for the whole wait: the server's pings must not keep it waiting for ever.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
-            let frame = actix_rt::time::timeout(Duration::from_secs(10), self.framed.next())
+            let frame = tokio::time::timeout_at(deadline, self.framed.next())
                 .await
                 .ok()??;
             match frame.ok()? {
@@ -344,8 +346,10 @@ impl Client {
     /// The close code, once the server closes the socket.
     pub async fn close_code(&mut self) -> Option<u16> {
         self.received.extend(self.waiting.take());
+        // One deadline for the whole wait: the server's pings must not keep it waiting for ever.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
-            let frame = actix_rt::time::timeout(Duration::from_secs(10), self.framed.next())
+            let frame = tokio::time::timeout_at(deadline, self.framed.next())
                 .await
                 .ok()??;
             match frame.ok()? {
