@@ -5,13 +5,17 @@
 //! An entry is the game's rules core seen through an object-safe trait ([`Registered`]), so the list
 //! can hold games of different types and the code that uses it stays free of per-game `match`es.
 
+pub mod pages;
+
 use std::marker::PhantomData;
 use std::sync::{PoisonError, RwLock};
 
 use actix::Actor;
 use serde_json::Value;
 
+pub use self::pages::{GamePages, Tile, TileCards, WebFile};
 use crate::game::Game;
+use crate::games::{ganjifa, panjpar, pishe_pasha};
 use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use crate::matches::MatchLength;
 use crate::sim::{simulate, SimConfig, SimReport};
@@ -22,9 +26,9 @@ use crate::table::{
 
 /// Every game of the site, in the order the site lists them.
 pub static GAMES: &[&dyn Registered] = &[
-    &Entry::<Panjpar>::new(),
-    &Entry::<PishePasha>::new(),
-    &Entry::<Ganjifa>::new(),
+    &Entry::<Panjpar>::new(&panjpar::PAGES),
+    &Entry::<PishePasha>::new(&pishe_pasha::PAGES),
+    &Entry::<Ganjifa>::new(&ganjifa::PAGES),
 ];
 
 /// Games registered while the process runs, after [`GAMES`]: a game built outside this crate (the
@@ -37,7 +41,10 @@ static REGISTERED: RwLock<Vec<&'static dyn Registered>> = RwLock::new(Vec::new()
 pub fn register(game: &'static dyn Registered) -> Result<(), String> {
     let mut registered = REGISTERED.write().unwrap_or_else(PoisonError::into_inner);
     if all_of(&registered).any(|known| known.name() == game.name()) {
-        return Err(format!("A game called \"{}\" is already in the catalog.", game.name()));
+        return Err(format!(
+            "A game called \"{}\" is already in the catalog.",
+            game.name()
+        ));
     }
     registered.push(game);
     Ok(())
@@ -62,6 +69,9 @@ pub trait Registered: Send + Sync {
 
     /// How many seats its table has.
     fn seats(&self) -> usize;
+
+    /// Its name, home tile and files as the site shows them.
+    fn pages(&self) -> &'static GamePages;
 
     /// The match a table request's `length` asks for (absent: the game's usual match).
     fn match_length(&self, asked: Option<&Value>) -> Result<MatchLength, String>;
@@ -118,18 +128,19 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     games().into_iter().map(|game| game.name())
 }
 
-/// The entry of the rules core `G`: `&Entry::<G>::new()` is the game's line in [`GAMES`].
-pub struct Entry<G>(PhantomData<fn() -> G>);
-
-impl<G> Entry<G> {
-    pub const fn new() -> Entry<G> {
-        Entry(PhantomData)
-    }
+/// The entry of the rules core `G` with its pages: `&Entry::<G>::new(&game::PAGES)` is the game's
+/// line in [`GAMES`].
+pub struct Entry<G> {
+    pages: &'static GamePages,
+    game: PhantomData<fn() -> G>,
 }
 
-impl<G> Default for Entry<G> {
-    fn default() -> Self {
-        Entry::new()
+impl<G> Entry<G> {
+    pub const fn new(pages: &'static GamePages) -> Entry<G> {
+        Entry {
+            pages,
+            game: PhantomData,
+        }
     }
 }
 
@@ -140,6 +151,10 @@ impl<G: Game> Registered for Entry<G> {
 
     fn seats(&self) -> usize {
         G::SEATS
+    }
+
+    fn pages(&self) -> &'static GamePages {
+        self.pages
     }
 
     fn match_length(&self, asked: Option<&Value>) -> Result<MatchLength, String> {
@@ -210,8 +225,6 @@ fn start<G: Game>(table: Table<G>) -> TableHandle {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::*;
     use crate::game::Budget;
 
@@ -219,23 +232,31 @@ mod tests {
     /// its pages, its board and its self-play, with nothing else to edit.
     #[test]
     fn every_per_game_list_follows_the_catalog() {
-        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
-        let pages = &crate::server::pages::PAGES;
+        let pages = crate::server::pages::pages();
         for game in GAMES {
             let name = game.name();
             assert_eq!(find(name).map(|g| g.name()), Ok(name));
             assert!((2..=3).contains(&game.seats()), "{name}");
             assert_eq!(crate::metrics::metrics().game(name).game, name);
+            let own = game.pages();
+            assert!(
+                !own.title.is_empty() && !own.tile.about.is_empty(),
+                "{name}"
+            );
             for (path, file) in [
-                (format!("/{name}"), format!("{name}.html")),
-                (format!("/{name}/rules"), format!("{name}-rules.html")),
+                (format!("/{name}"), own.landing.name),
+                (format!("/{name}/rules"), own.rules.name),
             ] {
-                assert!(pages.contains(&(path, file.clone())), "{name}: {file}");
-                assert!(web.join(&file).is_file(), "{name}: {file}");
+                assert!(pages.contains(&(path, file.to_string())), "{name}: {file}");
+                let page = crate::server::pages::render(file).unwrap();
+                assert!(page.contains(own.title), "{name}: {file}");
             }
-            for board in [format!("static/{name}.js"), format!("static/{name}.css")] {
-                assert!(web.join(&board).is_file(), "{name}: {board}");
-            }
+            let board = own.static_file(&format!("{name}.js"));
+            assert!(
+                board.is_some_and(|board| board.text.contains("hooks")),
+                "{name}"
+            );
+            assert!(own.static_file(&format!("{name}.css")).is_some(), "{name}");
             assert!(game.match_length(None).is_ok(), "{name}");
             let wrong = game.match_length(Some(&Value::from("forever")));
             assert!(wrong.is_err_and(|words| !words.is_empty()), "{name}");

@@ -21,10 +21,7 @@ import { createGuide } from "./guide.js";
 import { openTable } from "./landing.js";
 import { createTurnAlerts } from "./notify.js";
 import { WORDS } from "./table-words.js";
-
-// Each game's board is the module named for the game; the languages it is written in are its
-// LANGUAGES (English alone when it says none).
-const loadBoard = (game) => (/^[a-z][a-z-]*$/.test(game) ? import(`./${game}.js`) : Promise.reject(new Error(game)));
+import { boardHooks, loadBoard } from "./board.js";
 
 const table = location.pathname.split("/").filter(Boolean).pop();
 // Through a watch link (/w/{watch}) the page watches: no seat, no token, nothing to play or say.
@@ -65,7 +62,7 @@ const replay = createReplay({
 
 const turnAlerts = watching
   ? null
-  : createTurnAlerts(document.getElementById("turn-alerts"), { lang: tableLang, game: () => gameName(lastFrame?.game) });
+  : createTurnAlerts(document.getElementById("turn-alerts"), { lang: tableLang, game: gameName });
 // Every board says when it is this seat's turn (ui.js's signalTurn): the notification follows it,
 // for the live table only (a replay's steps are no one's turn).
 onTurnChange((mine) => {
@@ -81,10 +78,10 @@ setAwayActions({
   },
 });
 
-/** The game's name as the page shows it. */
-function gameName(game) {
-  const names = WORDS[tableLang()].games;
-  return names[game] || WORDS.en.games[game] || "";
+/** The game's name as the page shows it: its board's words, else the server's (before a board). */
+function gameName() {
+  const names = boardHooks().names;
+  return names[tableLang()] || names.en || document.body.dataset.gameTitle || "";
 }
 
 /** The header's switches and links, in the table's language. */
@@ -106,8 +103,8 @@ function labelSwitches() {
 function nameTheGame() {
   const game = lastFrame?.game;
   if (!game) return;
-  document.body.dataset.gameName = gameName(game);
-  document.getElementById("table-heading").textContent = gameName(game);
+  document.body.dataset.gameName = gameName();
+  document.getElementById("table-heading").textContent = gameName();
   if (!document.title.startsWith("●")) document.title = restingTitle();
 }
 
@@ -211,7 +208,7 @@ async function showFrame(frame, socket) {
   if (!board) {
     let module;
     try {
-      [module] = await Promise.all([loadBoard(frame.game), boardStyle(frame.game)]);
+      module = await loadBoard(frame.game);
     } catch {
       say(WORDS.en.noBoard(frame.game));
       return;
@@ -258,17 +255,6 @@ async function showFrame(frame, socket) {
     if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
   }
   await dealCheck.follow(frame);
-}
-
-/** The game's own stylesheet, loaded beside the site's before its board is first drawn. */
-function boardStyle(game) {
-  return new Promise((done) => {
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = `/static/${game}.css`;
-    link.onload = link.onerror = done;
-    document.head.append(link);
-  });
 }
 
 /** Draws a frame: the cards travel from where they were, and focus stays where it was. A quiet
@@ -380,7 +366,7 @@ function gone({ reason, days }) {
   line.id = "closed-why";
   const way = el("div", "row");
   if (game && lastFrame) {
-    const again = el("button", "primary", g.again(gameName(game)));
+    const again = el("button", "primary", g.again(gameName()));
     again.type = "button";
     again.id = "start-another";
     // A table of the same kind: the computer at once, or a friends table whose link the page gives.
@@ -388,7 +374,7 @@ function gone({ reason, days }) {
     way.append(again);
   } else if (game && /^[a-z][a-z-]*$/.test(game)) {
     // The kind of table is not known here: the game's own page offers both.
-    const again = el("a", "button primary", g.again(gameName(game)));
+    const again = el("a", "button primary", g.again(gameName()));
     again.href = `/${game}`;
     again.id = "start-another";
     way.append(again);
