@@ -5,16 +5,14 @@
 //! An entry is the game's rules core seen through an object-safe trait ([`Registered`]), so the list
 //! can hold games of different types and the code that uses it stays free of per-game `match`es.
 
-pub mod pages;
-
 use std::marker::PhantomData;
 use std::sync::{PoisonError, RwLock};
 
 use actix::Actor;
 use serde_json::Value;
 
-pub use self::pages::{GamePages, Tile, TileCards, WebFile};
 use crate::game::Game;
+pub use crate::game_pages::{GamePages, Tile, TileCards, WebFile};
 use crate::games::{ganjifa, panjpar, pishe_pasha};
 use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use crate::matches::MatchLength;

@@ -2,7 +2,7 @@
 //! module, board style, board words and the hooks the shared modules call), served from its catalog
 //! entry.
 
-use crate::catalog::{GamePages, Tile, TileCards, WebFile};
+use crate::game_pages::{GamePages, Tile, TileCards, WebFile};
 
 pub static PAGES: GamePages = GamePages {
     title: "Pishe Pasha",

@@ -5,8 +5,11 @@
 //! so a game, even one built outside this crate, brings its pages along with its catalog entry and
 //! nothing under `src/web/` names it. The server serves them at the usual addresses: the templates
 //! at `/{game}` and `/{game}/rules` (in the shared layout), the other files under `/static/`.
+//!
+//! These types are here rather than in the catalog, which names the games, so that a game's folder
+//! uses them without the two modules importing each other.
 
-/// A game's presentation, held by its catalog entry ([`super::Registered::pages`]).
+/// A game's presentation, held by its catalog entry ([`crate::catalog::Registered::pages`]).
 #[derive(Debug)]
 pub struct GamePages {
     /// Its name as the pages write it: "Pishe Pasha".
