@@ -348,4 +348,18 @@ mod tests {
         );
         assert!(home.contains("href=\"/fa/panjpar\""), "{home}");
     }
+
+    /// A game's own file never hides a shared one or another game's: each name under `/static/` is
+    /// one file.
+    #[test]
+    fn each_static_name_is_one_file() {
+        let mut names = std::collections::HashSet::new();
+        for game in catalog::games() {
+            for file in game.pages().files {
+                assert!(names.insert(file.name), "two games serve {}", file.name);
+                let shared = WebFiles::get(&format!("static/{}", file.name));
+                assert!(shared.is_none(), "{} is also in src/web/static", file.name);
+            }
+        }
+    }
 }
