@@ -43,6 +43,13 @@ let current = DEFAULT_HOOKS;
 /** The loaded board's hooks (the defaults until a board is loaded). */
 export const boardHooks = () => current;
 
+/** The game's name in `lang`: its board's words, else (before a board is loaded) the name the
+ * server wrote on the table page. */
+export function gameTitle(lang) {
+  const names = current.names;
+  return names[lang] || names.en || globalThis.document?.body.dataset.gameTitle || "";
+}
+
 /** Takes the hooks of the board module `module`. */
 export function useBoard(module) {
   current = { ...DEFAULT_HOOKS, ...(module?.hooks || {}) };

@@ -21,7 +21,7 @@ import { createGuide } from "./guide.js";
 import { openTable } from "./landing.js";
 import { createTurnAlerts } from "./notify.js";
 import { WORDS } from "./table-words.js";
-import { boardHooks, loadBoard } from "./board.js";
+import { gameTitle, loadBoard } from "./board.js";
 
 const table = location.pathname.split("/").filter(Boolean).pop();
 // Through a watch link (/w/{watch}) the page watches: no seat, no token, nothing to play or say.
@@ -62,7 +62,7 @@ const replay = createReplay({
 
 const turnAlerts = watching
   ? null
-  : createTurnAlerts(document.getElementById("turn-alerts"), { lang: tableLang, game: gameName });
+  : createTurnAlerts(document.getElementById("turn-alerts"), { lang: tableLang, game: () => gameName() });
 // Every board says when it is this seat's turn (ui.js's signalTurn): the notification follows it,
 // for the live table only (a replay's steps are no one's turn).
 onTurnChange((mine) => {
@@ -78,11 +78,8 @@ setAwayActions({
   },
 });
 
-/** The game's name as the page shows it: its board's words, else the server's (before a board). */
-function gameName() {
-  const names = boardHooks().names;
-  return names[tableLang()] || names.en || document.body.dataset.gameTitle || "";
-}
+/** The game's name as the page shows it, in the table's language. */
+const gameName = () => gameTitle(tableLang());
 
 /** The header's switches and links, in the table's language. */
 function labelSwitches() {
@@ -101,8 +98,7 @@ function labelSwitches() {
 
 /** The tab says which game this is ("Panjpar · chaikhana"; ui.js adds "● Your turn" on a turn). */
 function nameTheGame() {
-  const game = lastFrame?.game;
-  if (!game) return;
+  if (!lastFrame?.game) return;
   document.body.dataset.gameName = gameName();
   document.getElementById("table-heading").textContent = gameName();
   if (!document.title.startsWith("●")) document.title = restingTitle();
@@ -206,10 +202,8 @@ function showOffered(frame) {
 async function showFrame(frame, socket) {
   if (goneFor) return;
   if (!board) {
-    let module;
-    try {
-      module = await loadBoard(frame.game);
-    } catch {
+    const module = await loadBoard(frame.game).catch(() => null);
+    if (!module) {
       say(WORDS.en.noBoard(frame.game));
       return;
     }
