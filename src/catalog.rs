@@ -12,6 +12,7 @@ use actix::Actor;
 use serde_json::Value;
 
 use crate::game::Game;
+pub use crate::game_pages::{GamePages, Tile, TileCards, WebFile};
 use crate::matches::MatchLength;
 use crate::sim::{simulate, SimConfig, SimReport};
 use crate::table::{
@@ -19,7 +20,7 @@ use crate::table::{
     TableId, TablePolicy, TableRefusal, TokenHash,
 };
 
-/// Hands the site's games to the macro `$then`, as `(module name, rules core type)` pairs in the
+/// Hands the site's games to the macro `$then`, as `(folder under src/games, rules core type)` pairs in the
 /// order the site lists them: the one list of the games built into the crate. [`GAMES`] is made from
 /// it, and so is every per-game test suite (`chaikhana::every_game!(suite)`), so a game added here is
 /// served and tested with nothing else to list.
@@ -37,7 +38,7 @@ macro_rules! every_game {
 /// The catalog's entries of the games `every_game!` hands it.
 macro_rules! entries {
     ($(($module:ident, $game:ty)),* $(,)?) => {
-        &[$(&Entry::<$game>::new()),*]
+        &[$(&Entry::<$game>::new(&crate::games::$module::PAGES)),*]
     };
 }
 
@@ -82,6 +83,9 @@ pub trait Registered: Send + Sync {
 
     /// How many seats its table has.
     fn seats(&self) -> usize;
+
+    /// Its name, home tile and files as the site shows them.
+    fn pages(&self) -> &'static GamePages;
 
     /// The match a table request's `length` asks for (absent: the game's usual match).
     fn match_length(&self, asked: Option<&Value>) -> Result<MatchLength, String>;
@@ -141,18 +145,19 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     games().into_iter().map(|game| game.name())
 }
 
-/// The entry of the rules core `G`: `&Entry::<G>::new()` is the game's line in [`GAMES`].
-pub struct Entry<G>(PhantomData<fn() -> G>);
-
-impl<G> Entry<G> {
-    pub const fn new() -> Entry<G> {
-        Entry(PhantomData)
-    }
+/// The entry of the rules core `G` with its pages: `&Entry::<G>::new(&game::PAGES)` is the game's
+/// line in [`GAMES`].
+pub struct Entry<G> {
+    pages: &'static GamePages,
+    game: PhantomData<fn() -> G>,
 }
 
-impl<G> Default for Entry<G> {
-    fn default() -> Self {
-        Entry::new()
+impl<G> Entry<G> {
+    pub const fn new(pages: &'static GamePages) -> Entry<G> {
+        Entry {
+            pages,
+            game: PhantomData,
+        }
     }
 }
 
@@ -163,6 +168,10 @@ impl<G: Game> Registered for Entry<G> {
 
     fn seats(&self) -> usize {
         G::SEATS
+    }
+
+    fn pages(&self) -> &'static GamePages {
+        self.pages
     }
 
     fn match_length(&self, asked: Option<&Value>) -> Result<MatchLength, String> {
@@ -237,8 +246,6 @@ fn start<G: Game>(table: Table<G>) -> TableHandle {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::*;
     use crate::game::Budget;
 
@@ -246,23 +253,31 @@ mod tests {
     /// its pages, its board and its self-play, with nothing else to edit.
     #[test]
     fn every_per_game_list_follows_the_catalog() {
-        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
-        let pages = &crate::server::pages::PAGES;
+        let pages = crate::server::pages::pages();
         for game in GAMES {
             let name = game.name();
             assert_eq!(find(name).map(|g| g.name()), Ok(name));
             assert!((2..=3).contains(&game.seats()), "{name}");
             assert_eq!(crate::metrics::metrics().game(name).game, name);
+            let own = game.pages();
+            assert!(
+                !own.title.is_empty() && !own.tile.about.is_empty(),
+                "{name}"
+            );
             for (path, file) in [
-                (format!("/{name}"), format!("{name}.html")),
-                (format!("/{name}/rules"), format!("{name}-rules.html")),
+                (format!("/{name}"), own.landing.name),
+                (format!("/{name}/rules"), own.rules.name),
             ] {
-                assert!(pages.contains(&(path, file.clone())), "{name}: {file}");
-                assert!(web.join(&file).is_file(), "{name}: {file}");
+                assert!(pages.contains(&(path, file.to_string())), "{name}: {file}");
+                let page = crate::server::pages::render(file).unwrap();
+                assert!(page.contains(own.title), "{name}: {file}");
             }
-            for board in [format!("static/{name}.js"), format!("static/{name}.css")] {
-                assert!(web.join(&board).is_file(), "{name}: {board}");
-            }
+            let board = own.static_file(&format!("{name}.js"));
+            assert!(
+                board.is_some_and(|board| board.text.contains("hooks")),
+                "{name}"
+            );
+            assert!(own.static_file(&format!("{name}.css")).is_some(), "{name}");
             assert!(game.match_length(None).is_ok(), "{name}");
             let wrong = game.match_length(Some(&Value::from("forever")));
             assert!(wrong.is_err_and(|words| !words.is_empty()), "{name}");

@@ -8,6 +8,7 @@ pub mod card_codes;
 pub mod cards;
 pub mod catalog;
 pub mod game;
+pub mod game_pages;
 pub mod games;
 pub mod matches;
 pub mod memory;

@@ -1,10 +1,16 @@
-//! The browser's half: pages, styles and scripts from `src/web/`, embedded in the binary.
+//! The browser's half: pages, styles and scripts, embedded in the binary.
+//!
+//! The shared files are `src/web/`'s; each game's own (its landing page, rules, board module, style
+//! and words) come with its catalog entry ([`catalog::GamePages`]), from the game's folder, and are
+//! served at the same addresses: `/{game}`, `/{game}/rules`, `/static/{game}.js` and so on.
 //!
 //! Every page shares one frame, `layout.html` (the head, the site's header, the banner); a page file
 //! fills in its blocks (minijinja's `{% extends %}`), and each page is rendered once, when first asked
 //! for. The English rules pages share `rules-layout.html` and the Persian Panjpar pages
-//! `fa-panjpar-layout.html`, frames within the frame. Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache life,
-//! so a new build reaches every browser while an unchanged file costs one `304`.
+//! `fa-panjpar-layout.html`, frames within the frame. Every page is rendered with the catalog's
+//! `games` (name, title, home tile), from which the header's links and the home page's tiles are
+//! drawn. Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache
+//! life, so a new build reaches every browser while an unchanged file costs one `304`.
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
@@ -16,42 +22,44 @@ use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 
 use super::door::route;
-use crate::catalog;
+use crate::catalog::{self, TileCards};
 
 #[derive(RustEmbed)]
 #[folder = "src/web/"]
 struct WebFiles;
 
-/// Every page and the file it is drawn from: each game's landing page (`/{game}`, from `{game}.html`)
-/// and rules (`/{game}/rules`, from `{game}-rules.html`), then the pages of [`MORE_PAGES`].
-pub static PAGES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
-    let games = catalog::names().flat_map(|game| {
-        [
-            (format!("/{game}"), format!("{game}.html")),
-            (format!("/{game}/rules"), format!("{game}-rules.html")),
-        ]
+/// Every page and the file it is drawn from: each game's landing page (`/{game}`), rules
+/// (`/{game}/rules`) and any other page of its own, from its catalog entry, then the pages of
+/// [`MORE_PAGES`]. Read as a server starts, so that a game registered before it has its pages.
+pub fn pages() -> Vec<(String, String)> {
+    let games = catalog::games().into_iter().flat_map(|game| {
+        let pages = game.pages().pages(game.name());
+        pages
+            .into_iter()
+            .map(|(path, file)| (path, file.name.to_string()))
     });
     let more = MORE_PAGES
         .iter()
         .map(|(path, file)| (path.to_string(), file.to_string()));
     games.chain(more).collect()
-});
+}
 
-/// The pages that are not one game's landing page or rules.
+/// The pages that are not one game's own.
 const MORE_PAGES: &[(&str, &str)] = &[
     ("/", "index.html"),
     ("/fa/panjpar", "fa-panjpar.html"),
     ("/fa/panjpar/rules", "fa-panjpar-rules.html"),
-    ("/ganjifa/staged", "ganjifa-staged.html"),
     ("/fair", "fair.html"),
     ("/fa/fair", "fa-fair.html"),
 ];
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    for (path, file) in PAGES.iter() {
-        let file: &'static str = file;
-        let page = web::get().to(move |req: HttpRequest| page(req, file));
-        cfg.service(route(path, page, 0));
+    for (path, file) in pages() {
+        let page = web::get().to(move |req: HttpRequest| {
+            let file = file.clone();
+            async move { page(req, &file).await }
+        });
+        cfg.service(route(&path, page, 0));
     }
     cfg.service(route("/static/{file:.*}", web::get().to(asset), 0));
     cfg.service(route(
@@ -63,7 +71,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     ));
 }
 
-async fn page(req: HttpRequest, file: &'static str) -> HttpResponse {
+async fn page(req: HttpRequest, file: &str) -> HttpResponse {
     match rendered(file) {
         Some(page) => answer(&req, page, "text/html; charset=utf-8", "no-cache"),
         None => not_found(),
@@ -86,8 +94,9 @@ fn rendered(file: &str) -> Option<Rendered> {
     let mut pages = RENDERED
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
+    // A game registered later (a test's own) is in the header of every page rendered after it.
     pages
-        .entry(file.to_string())
+        .entry(format!("{}:{file}", catalog::games().len()))
         .or_insert_with(|| match render(file) {
             Ok(body) => Some(Rendered {
                 tag: tag_of(body.as_bytes()),
@@ -101,16 +110,49 @@ fn rendered(file: &str) -> Option<Rendered> {
         .clone()
 }
 
-fn render(file: &str) -> Result<String, minijinja::Error> {
+/// The page drawn from the template `file`, rendered into its frame.
+pub(crate) fn render(file: &str) -> Result<String, minijinja::Error> {
     render_with(file, minijinja::Value::from(()))
 }
 
+/// Renders the template `file` (a game's page or one of `src/web/`) with `context` and the catalog's
+/// `games`.
 fn render_with(file: &str, context: minijinja::Value) -> Result<String, minijinja::Error> {
     let mut templates = minijinja::Environment::new();
     templates.set_loader(|name| {
-        Ok(WebFiles::get(name).map(|f| String::from_utf8_lossy(&f.data).into_owned()))
+        let mut games = catalog::games().into_iter();
+        let game_page =
+            games.find_map(|game| game.pages().template(name).map(|t| t.text.to_string()));
+        let shared = || WebFiles::get(name).map(|f| String::from_utf8_lossy(&f.data).into_owned());
+        Ok(game_page.or_else(shared))
     });
+    let context = minijinja::context! { games => games(), ..context };
     templates.get_template(file)?.render(context)
+}
+
+/// The catalog's games as the templates read them, in its order: `game` (its name in URLs),
+/// `name` (as written), and the words of its home tile.
+fn games() -> Vec<minijinja::Value> {
+    catalog::games()
+        .into_iter()
+        .map(|game| {
+            let pages = game.pages();
+            let tile = &pages.tile;
+            let (cards, gcards) = match tile.cards {
+                TileCards::French(codes) => (Some(codes), None),
+                TileCards::Round(codes) => (None, Some(codes)),
+            };
+            minijinja::context! {
+                game => game.name(),
+                name => pages.title,
+                about => tile.about,
+                cards => cards,
+                gcards => gcards,
+                shows => tile.shows,
+                persian => tile.persian,
+            }
+        })
+        .collect()
 }
 
 async fn asset(req: HttpRequest, file: web::Path<String>) -> HttpResponse {
@@ -123,28 +165,68 @@ async fn asset(req: HttpRequest, file: web::Path<String>) -> HttpResponse {
     {
         return not_found();
     }
-    send(&req, &format!("static/{file}"), "public, max-age=300")
+    let cache = "public, max-age=300";
+    let mut games = catalog::games().into_iter();
+    match games.find_map(|game| game.pages().static_file(&file)) {
+        Some(own) => {
+            let served = Rendered {
+                tag: tag_of(own.text.as_bytes()),
+                body: Bytes::from_static(own.text.as_bytes()),
+            };
+            answer(&req, served, content_type_of(own.name), cache)
+        }
+        None => send(&req, &format!("static/{file}"), cache),
+    }
 }
 
-/// The table's page, titled with its game (the board fills itself from the socket).
+/// The type of a game's own static file, from its name.
+fn content_type_of(name: &str) -> &'static str {
+    match name.rsplit('.').next() {
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("json") => "application/json",
+        Some("svg") => "image/svg+xml",
+        _ => "text/plain; charset=utf-8",
+    }
+}
+
+/// The table's page, titled with its game (the board fills itself from the socket); the page keeps
+/// the game's name for the words it says before its board is loaded.
 pub fn table_page(game: &str) -> HttpResponse {
+    let title = catalog::find(game).map_or(game, |game| game.pages().title);
+    let title = escaped(title);
     match rendered("table.html") {
         Some(page) => HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")
             .insert_header((header::CACHE_CONTROL, "no-cache"))
-            .body(String::from_utf8_lossy(&page.body).replace(
-                "<title>chaikhana table</title>",
-                &format!("<title>chaikhana: a {game} table</title>"),
-            )),
+            .body(
+                String::from_utf8_lossy(&page.body)
+                    .replace(
+                        "<title>chaikhana table</title>",
+                        &format!("<title>chaikhana: a {title} table</title>"),
+                    )
+                    .replacen(
+                        "<body class=\"table-page\">",
+                        &format!("<body class=\"table-page\" data-game-title=\"{title}\">"),
+                        1,
+                    ),
+            ),
         None => not_found(),
     }
+}
+
+/// `text` written safely inside HTML, in an element or an attribute.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// The page of a table closed for good (status 410): why (`reason`: "expired", "ended" or "lost") and
 /// the way on, a new table of its `game` (empty when not known).
 pub fn gone_page(reason: &str, game: &str) -> HttpResponse {
-    let context = minijinja::context! { reason => reason, game => game };
-    match render_with("gone.html", context) {
+    match gone_html(reason, game) {
         Ok(body) => HttpResponse::Gone()
             .content_type("text/html; charset=utf-8")
             .insert_header((header::CACHE_CONTROL, "no-cache"))
@@ -154,6 +236,13 @@ pub fn gone_page(reason: &str, game: &str) -> HttpResponse {
             not_found()
         }
     }
+}
+
+/// The text of [`gone_page`].
+pub fn gone_html(reason: &str, game: &str) -> Result<String, minijinja::Error> {
+    let name = catalog::find(game).map_or("", |game| game.pages().title);
+    let context = minijinja::context! { reason => reason, game => game, name => name };
+    render_with("gone.html", context)
 }
 
 /// The page for a link that leads nowhere, with status 404.
@@ -222,13 +311,20 @@ mod tests {
     /// its heading.
     #[test]
     fn every_page_renders() {
-        for (path, file) in PAGES.iter() {
-            let page = render(file).unwrap_or_else(|e| panic!("{path} ({file}): {e:#}"));
+        for (path, file) in pages() {
+            let page = render(&file).unwrap_or_else(|e| panic!("{path} ({file}): {e:#}"));
             assert!(page.starts_with("<!doctype html>"), "{path}");
             assert!(page.contains("<header class=\"site\">"), "{path}");
             assert!(!page.contains("{%") && !page.contains("{{"), "{path}");
         }
         let rules = render("ganjifa-rules.html").unwrap();
+        let home = render("index.html").unwrap();
+        let tile = |title: &str| home.find(&format!("<h2>{title}</h2>")).expect(title);
+        assert!(tile("Panjpar") < tile("Pishe Pasha") && tile("Pishe Pasha") < tile("Ganjifa"));
+        assert!(
+            home.contains("<a href=\"/pishe-pasha\" data-game=\"pishe-pasha\">Pishe Pasha</a>"),
+            "{home}"
+        );
         assert!(
             rules.contains("<title>Ganjifa rules · chaikhana</title>"),
             "{rules}"
@@ -251,5 +347,19 @@ mod tests {
             "{home}"
         );
         assert!(home.contains("href=\"/fa/panjpar\""), "{home}");
+    }
+
+    /// A game's own file never hides a shared one or another game's: each name under `/static/` is
+    /// one file.
+    #[test]
+    fn each_static_name_is_one_file() {
+        let mut names = std::collections::HashSet::new();
+        for game in catalog::games() {
+            for file in game.pages().files {
+                assert!(names.insert(file.name), "two games serve {}", file.name);
+                let shared = WebFiles::get(&format!("static/{}", file.name));
+                assert!(shared.is_none(), "{} is also in src/web/static", file.name);
+            }
+        }
     }
 }

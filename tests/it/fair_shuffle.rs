@@ -164,7 +164,9 @@ async fn a_deal_whose_numbers_do_not_come_is_dealt_after_the_wait_without_them()
 }
 
 /// Runs `verify.js` in Node.js: `script` is the body of a module that has `verify` (the module),
-/// `check(frames, kept, lang)` and `vectors` at hand; what it prints.
+/// `check(frames, kept, lang)` and `vectors` at hand; what it prints. The page's shared modules it
+/// needs are copied beside it, with each game's hooks (`{game}-hooks.js`, from the catalog), which
+/// say what a view of that game shows.
 fn node(script: &str, inputs: &[(&str, String)]) -> String {
     let dir = std::env::temp_dir().join(format!(
         "chaikhana-verify-{}-{}",
@@ -173,8 +175,19 @@ fn node(script: &str, inputs: &[(&str, String)]) -> String {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    for file in ["verify.js", "verify-words.js"] {
+    for file in [
+        "verify.js",
+        "verify-words.js",
+        "board.js",
+        "cards.js",
+        "gcards.js",
+    ] {
         std::fs::copy(root.join("src/web/static").join(file), dir.join(file)).unwrap();
+    }
+    for game in chaikhana::catalog::GAMES {
+        let hooks = format!("{}-hooks.js", game.name());
+        let file = game.pages().static_file(&hooks).expect("the game's hooks");
+        std::fs::write(dir.join(&hooks), file.text).unwrap();
     }
     std::fs::copy(
         root.join("tests/fixtures/fair-vectors.json"),
@@ -188,6 +201,7 @@ fn node(script: &str, inputs: &[(&str, String)]) -> String {
     let prelude = r#"
 import { readFileSync } from "node:fs";
 import * as verify from "./verify.js";
+import { useBoard } from "./board.js";
 const read = (name) => JSON.parse(readFileSync(new URL(`./${name}`, import.meta.url)));
 const vectors = read("vectors.json");
 /** The line a page shows after following `frames`, its browser storage holding `kept`. */
@@ -195,6 +209,9 @@ async function check(frames, kept, lang = "en") {
   const store = { getItem: (k) => (k in kept ? kept[k] : null), setItem: (k, v) => { kept[k] = v; } };
   const mark = { textContent: "", title: "", dataset: {}, hidden: true, append() {} };
   const page = new verify.DealCheck(mark, () => lang, () => true, store);
+  // The table page takes its game's hooks with its board.
+  const game = frames.find((f) => f.game)?.game;
+  if (game) useBoard(await import(`./${game}-hooks.js`));
   for (const frame of frames) await page.follow(frame);
   return `${mark.dataset.state}|${mark.textContent}|${mark.title}`;
 }

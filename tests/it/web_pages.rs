@@ -6,7 +6,8 @@ use crate::support::TestServer;
 #[actix_rt::test]
 async fn every_page_answers_with_html() {
     let server = TestServer::start(|_| {});
-    for (path, _) in chaikhana::server::pages::PAGES.iter() {
+    for (path, _) in chaikhana::server::pages::pages() {
+        let path = path.as_str();
         let (status, kind, body) = server.fetch(path).await;
         assert_eq!(status, 200, "{path}");
         assert_eq!(kind, "text/html; charset=utf-8", "{path}");
@@ -15,6 +16,16 @@ async fn every_page_answers_with_html() {
     }
     let (_, _, fa) = server.fetch("/fa/panjpar/rules").await;
     assert!(fa.contains("<html lang=\"fa\" dir=\"rtl\">"));
+    // The header's links and the home page's tiles are the catalog's games, in its order.
+    let (_, _, home) = server.fetch("/").await;
+    let mut at = 0;
+    for game in chaikhana::catalog::games() {
+        let (name, title) = (game.name(), game.pages().title);
+        let link = format!("<a href=\"/{name}\" data-game=\"{name}\">{title}</a>");
+        assert!(home.contains(&link), "{link}: {home}");
+        let tile = home[at..].find(&format!("<h2>{title}</h2>"));
+        at += tile.unwrap_or_else(|| panic!("the tile of {name}, in order: {home}"));
+    }
 }
 
 #[actix_rt::test]
@@ -28,6 +39,12 @@ async fn scripts_and_styles_have_their_content_types_and_cache_headers() {
         ("/static/motion.js", "text/javascript; charset=utf-8"),
         ("/static/sound.js", "text/javascript; charset=utf-8"),
         ("/static/ganjifa.css", "text/css; charset=utf-8"),
+        (
+            "/static/pishe-pasha-words.js",
+            "text/javascript; charset=utf-8",
+        ),
+        ("/static/ganjifa-hooks.js", "text/javascript; charset=utf-8"),
+        ("/static/board.js", "text/javascript; charset=utf-8"),
         ("/static/sounds/card.wav", "audio/wav"),
         ("/static/sounds/turn.wav", "audio/wav"),
         ("/static/sounds/won.wav", "audio/wav"),
@@ -70,6 +87,11 @@ async fn an_unknown_table_is_an_honest_404_page_and_a_real_one_is_served() {
     assert_eq!(status, 200);
     assert_eq!(kind, "text/html; charset=utf-8");
     assert!(body.contains("/static/table.js"));
+    assert!(
+        body.contains("<title>chaikhana: a Panjpar table</title>"),
+        "{body}"
+    );
+    assert!(body.contains("data-game-title=\"Panjpar\""), "{body}");
     let (status, _, _) = server.fetch("/no/such/page").await;
     assert_eq!(status, 404);
 }
@@ -154,15 +176,16 @@ async fn head_only(server: &TestServer, path: &str) -> (u16, String, Vec<u8>) {
 async fn head_answers_as_get_does_without_the_body() {
     let server = TestServer::start(|_| {});
     let table = server.open("panjpar", "friends", None).await;
-    let mut paths: Vec<String> = chaikhana::server::pages::PAGES
-        .iter()
-        .map(|(path, _)| path.clone())
+    let mut paths: Vec<String> = chaikhana::server::pages::pages()
+        .into_iter()
+        .map(|(path, _)| path)
         .collect();
     paths.extend(
         [
             format!("/t/{}", table.table),
             "/static/table.js".into(),
             "/static/site.css".into(),
+            "/static/panjpar.js".into(),
             "/no/such/page".into(),
         ]
         .into_iter(),

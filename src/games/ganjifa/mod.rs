@@ -31,6 +31,7 @@ pub mod bot;
 pub mod ladder;
 pub mod lead;
 pub mod pack;
+mod pages;
 pub mod rules;
 pub mod staged;
 pub mod state;
@@ -48,6 +49,7 @@ use crate::game::{
 use crate::matches::MatchLength;
 use pack::{GCard, GSet};
 
+pub use pages::PAGES;
 pub use rules::{Action, State};
 pub use view::View;
 

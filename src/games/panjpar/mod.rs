@@ -4,6 +4,7 @@
 pub mod battle;
 pub mod bot;
 pub mod endgame;
+mod pages;
 pub mod rules;
 pub mod strong;
 pub mod view;
@@ -18,6 +19,7 @@ use crate::game::{
 };
 use crate::matches::MatchLength;
 
+pub use pages::PAGES;
 pub use rules::{Action, Phase, State};
 pub use view::View;
 

@@ -21,6 +21,7 @@
 
 mod bot;
 mod log;
+mod pages;
 mod piles;
 mod rules;
 pub mod strong;
@@ -31,6 +32,7 @@ mod tests;
 
 pub use bot::{Player, Strategy};
 pub use log::{Source, Step, TurnLog};
+pub use pages::PAGES;
 pub use piles::{one_apart, Stack, SuitPiles};
 pub use rules::{Action, CannotGive, Layout, Phase, State};
 pub use view::{Choices, DealResult, PileView, View};

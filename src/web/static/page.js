@@ -15,8 +15,9 @@ drawGExamples();
 const form = /** @type {HTMLFormElement | null} */ (document.querySelector("form.landing"));
 if (form) {
   setUpLanding(form);
-  // Starting Panjpar from a page in one language seats you at a table in that language.
-  if (form.dataset.game === "panjpar") {
+  // A game written in more than one language (its form says `data-seat-lang`): starting it from a
+  // page in one language seats you at a table in that language.
+  if (form.dataset.seatLang !== undefined) {
     for (const b of form.querySelectorAll("[data-play]")) {
       b.addEventListener("click", () => chooseLang(document.documentElement.lang === "fa" ? "fa" : "en"));
     }

@@ -4,8 +4,7 @@
 // reading pace, and goes back to the live table. Nothing here knows a rule: it only asks for steps.
 
 import { seatName } from "./social.js";
-import { backElement, cardElement } from "./cards.js";
-import { gbackElement, gcardElement } from "./gcards.js";
+import { boardHooks } from "./board.js";
 import { dealtOrder } from "./verify.js";
 
 const WORDS = {
@@ -77,7 +76,7 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
   let wholeOpen = false;
   let ended = 0; // how many deals of the match have ended, from the live table's frames
 
-  /** Each destination of the deal's cards in its reveal (a seat, or Panjpar's trump and pile),
+  /** Each destination of the deal's cards in its reveal (a seat, or a place such as a trump or pile),
    * with the cards it was dealt in order, drawn as on the boards. */
   function wholeDeal(frame) {
     const panel = document.createElement("div");
@@ -102,7 +101,7 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
     for (const [to, codes] of groups) {
       const seat = Number(to);
       const title = Number.isInteger(seat)
-        ? frame.game === "pishe-pasha" ? w.stockOf(who(frame, seat)) : w.dealtTo(who(frame, seat))
+        ? boardHooks().dealt === "stock" ? w.stockOf(who(frame, seat)) : w.dealtTo(who(frame, seat))
         : to === "trump" ? w.trump : to === "secret" ? w.secret : w.pile;
       const group = document.createElement("section");
       group.className = "replay-dealt";
@@ -112,10 +111,7 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
       row.className = "replay-cards";
       row.dir = "ltr";
       for (const code of codes) {
-        const ganjifa = frame.game === "ganjifa";
-        const card = code === null
-          ? ganjifa ? gbackElement(w.secret) : backElement(w.secret)
-          : ganjifa ? gcardElement(code) : cardElement(code, { lang: lang() });
+        const card = code === null ? boardHooks().back(w.secret) : boardHooks().card(code, lang());
         // Not a card of the board: motion.js and the board's own look-ups leave it alone.
         delete card.dataset.card;
         row.append(card);

@@ -25,7 +25,6 @@ export const WORDS = {
     copy: "Copy link",
     copied: "Link copied.",
     share: "Share",
-    games: { panjpar: "Panjpar", "pishe-pasha": "Pishe Pasha", ganjifa: "Ganjifa" },
     gone: {
       heads: {
         ended: "The match is over",
@@ -70,7 +69,6 @@ export const WORDS = {
     copy: "کپی پیوند",
     copied: "پیوند کپی شد.",
     share: "هم‌رسانی",
-    games: { panjpar: "پنج‌پر", "pishe-pasha": "پیشه پاشا", ganjifa: "گنجفه" },
     gone: {
       heads: {
         ended: "بازی تمام شد",

@@ -21,10 +21,7 @@ import { createGuide } from "./guide.js";
 import { openTable } from "./landing.js";
 import { createTurnAlerts } from "./notify.js";
 import { WORDS } from "./table-words.js";
-
-// Each game's board is the module named for the game; the languages it is written in are its
-// LANGUAGES (English alone when it says none).
-const loadBoard = (game) => (/^[a-z][a-z-]*$/.test(game) ? import(`./${game}.js`) : Promise.reject(new Error(game)));
+import { gameTitle, loadBoard } from "./board.js";
 
 const table = location.pathname.split("/").filter(Boolean).pop();
 // Through a watch link (/w/{watch}) the page watches: no seat, no token, nothing to play or say.
@@ -65,7 +62,7 @@ const replay = createReplay({
 
 const turnAlerts = watching
   ? null
-  : createTurnAlerts(document.getElementById("turn-alerts"), { lang: tableLang, game: () => gameName(lastFrame?.game) });
+  : createTurnAlerts(document.getElementById("turn-alerts"), { lang: tableLang, game: () => gameName() });
 // Every board says when it is this seat's turn (ui.js's signalTurn): the notification follows it,
 // for the live table only (a replay's steps are no one's turn).
 onTurnChange((mine) => {
@@ -81,11 +78,8 @@ setAwayActions({
   },
 });
 
-/** The game's name as the page shows it. */
-function gameName(game) {
-  const names = WORDS[tableLang()].games;
-  return names[game] || WORDS.en.games[game] || "";
-}
+/** The game's name as the page shows it, in the table's language. */
+const gameName = () => gameTitle(tableLang());
 
 /** The header's switches and links, in the table's language. */
 function labelSwitches() {
@@ -104,10 +98,9 @@ function labelSwitches() {
 
 /** The tab says which game this is ("Panjpar · chaikhana"; ui.js adds "● Your turn" on a turn). */
 function nameTheGame() {
-  const game = lastFrame?.game;
-  if (!game) return;
-  document.body.dataset.gameName = gameName(game);
-  document.getElementById("table-heading").textContent = gameName(game);
+  if (!lastFrame?.game) return;
+  document.body.dataset.gameName = gameName();
+  document.getElementById("table-heading").textContent = gameName();
   if (!document.title.startsWith("●")) document.title = restingTitle();
 }
 
@@ -209,10 +202,8 @@ function showOffered(frame) {
 async function showFrame(frame, socket) {
   if (goneFor) return;
   if (!board) {
-    let module;
-    try {
-      [module] = await Promise.all([loadBoard(frame.game), boardStyle(frame.game)]);
-    } catch {
+    const module = await loadBoard(frame.game).catch(() => null);
+    if (!module) {
       say(WORDS.en.noBoard(frame.game));
       return;
     }
@@ -258,17 +249,6 @@ async function showFrame(frame, socket) {
     if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
   }
   await dealCheck.follow(frame);
-}
-
-/** The game's own stylesheet, loaded beside the site's before its board is first drawn. */
-function boardStyle(game) {
-  return new Promise((done) => {
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = `/static/${game}.css`;
-    link.onload = link.onerror = done;
-    document.head.append(link);
-  });
 }
 
 /** Draws a frame: the cards travel from where they were, and focus stays where it was. A quiet
@@ -380,7 +360,7 @@ function gone({ reason, days }) {
   line.id = "closed-why";
   const way = el("div", "row");
   if (game && lastFrame) {
-    const again = el("button", "primary", g.again(gameName(game)));
+    const again = el("button", "primary", g.again(gameName()));
     again.type = "button";
     again.id = "start-another";
     // A table of the same kind: the computer at once, or a friends table whose link the page gives.
@@ -388,7 +368,7 @@ function gone({ reason, days }) {
     way.append(again);
   } else if (game && /^[a-z][a-z-]*$/.test(game)) {
     // The kind of table is not known here: the game's own page offers both.
-    const again = el("a", "button primary", g.again(gameName(game)));
+    const again = el("a", "button primary", g.again(gameName()));
     again.href = `/${game}`;
     again.id = "start-another";
     way.append(again);

@@ -7,6 +7,7 @@
 // shuffle put it. Nothing here needs a page: Node.js runs it in the tests.
 
 import { WORDS } from "./verify-words.js";
+import { boardHooks } from "./board.js";
 
 /** SHA-256 of bytes, or null where the browser offers no SubtleCrypto (a page that is not secure). */
 async function digest(bytes) {
@@ -164,40 +165,11 @@ export async function judge(sealed, page) {
   return { state: "fair", why: "fair" };
 }
 
-/** The cards a view shows face up, each with where it was dealt when that is certain (else null). */
+/** The cards a view shows face up, each with where it was dealt when that is certain (else null):
+ * the game's to say (its board's hooks, board.js). */
 function cardsShown(frame, first, whole = false, rebuilt = new Set()) {
-  const view = frame.view;
-  const seen = [];
-  if (!view) return seen;
-  const add = (card, from = null) => card && seen.push([card, from]);
-  const all = (cards, from = null) => (cards || []).forEach((c) => add(c, from));
-  if (frame.game === "ganjifa") {
-    // Nothing is drawn in Ganjifa: a card in a hand or played from one was dealt to it.
-    all(view.hand, frame.seat ?? null);
-    (view.face_up || []).forEach((cards, s) => all(cards, s));
-    for (const trick of [view.trick, view.last_trick]) (trick?.cards || []).forEach((cards, s) => all(cards, s));
-    all(view.played);
-  } else if (frame.game === "panjpar") {
-    all(view.hand, first ? frame.seat : null);
-    add(view.trump_card, "trump");
-    (view.hands_shown || []).forEach((cards) => all(cards));
-    for (const battle of [view.battle, view.last_battle]) {
-      if (battle) JSON.stringify(battle).match(/"(10|[2-9JQKA])[SHDC]"/g)?.forEach((m) => add(m.slice(1, -1)));
-    }
-  } else if (frame.game === "pishe-pasha") {
-    // A card turned from a stock came from the stock that seat was dealt, until that stock is first
-    // rebuilt from its discard pile: certain only for a page that saw every frame since the deal began.
-    for (const log of [view.last_turn, view.this_turn]) {
-      for (const step of log?.steps || []) {
-        if (step.step === "turn-over") rebuilt.add(log.seat);
-        const fromStock = step.from === "stock" && whole && !rebuilt.has(log.seat);
-        add(step.card, fromStock ? log.seat : null);
-      }
-    }
-    add(view.turned);
-    for (const pile of view.piles || []) add(pile?.top);
-  }
-  return seen;
+  if (!frame.view) return [];
+  return boardHooks().shown(frame.view, frame.seat ?? null, { first, whole, rebuilt });
 }
 
 /** Adds cards seen to `seen` (card → where it was dealt, or null): a place once known is kept. */
@@ -279,10 +251,10 @@ export class DealCheck {
     if (!sealed.reveal) {
       // Seen whole: every frame since the deal began, one version after another.
       deal.whole = deal.whole === undefined ? deal.fromStart : deal.whole && continuous;
-      // Panjpar's first hand (shown once the trump colour is called), before any draw. A Ganjifa
-      // hand is checked card by card (nothing is drawn), a Pishe Pasha seat holds no hand.
+      // The first hand shown, before any draw, where the game says it is the hand dealt (Panjpar's,
+      // once the trump colour is called); other games' hands are checked card by card.
       const hand = frame.view?.hand;
-      const first = deal.whole && data.start === null && frame.game === "panjpar" && hand?.length > 0;
+      const first = deal.whole && data.start === null && boardHooks().firstHand && hand?.length > 0;
       if (first) data.start = hand;
       const rebuilt = new Set(deal.rebuilt || []);
       note(data.seen, cardsShown(frame, first, deal.whole, rebuilt));

@@ -13,8 +13,11 @@ const MOST = 50;
 /** How often the list is asked about again while the page is in sight. */
 const EVERY_MS = 60_000;
 
-const GAMES = { panjpar: "Panjpar", "pishe-pasha": "Pishe Pasha", ganjifa: "Ganjifa" };
-const gameName = (game) => GAMES[game] || "A table";
+/** A game's name as the site's header links to it (from the catalog). */
+const gameName = (game) => {
+  const links = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("header.site a[data-game]"));
+  return [...links].find((a) => a.dataset.game === game)?.textContent || "A table";
+};
 
 const WORDS = {
   computer: "the computer",

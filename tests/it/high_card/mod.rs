@@ -1,15 +1,51 @@
-//! A fourth game in one folder: High card (`rules.rs`), registered in the catalog as this test
-//! binary loads, before any server starts, and run through every game's suites (`each_game`) like the
-//! three games of the site. Nothing outside this folder names it.
+//! A fourth game in one folder: High card (its rules in `rules.rs`, its pages and board in `web/`),
+//! registered in the catalog as this test binary loads, before any server starts, and run through
+//! every game's suites (`each_game`) like the three games of the site: its tables, the protocol's
+//! refusals, replays, the leak checks, and its pages in Chromium (the catalog-driven page suites, such
+//! as `browser_access`, find it too). Nothing outside this folder names it.
 
 mod rules;
 
 pub use rules::HighCard;
 
-use chaikhana::catalog::{register, Entry};
+use chaikhana::catalog::{register, Entry, GamePages, Tile, TileCards, WebFile};
+
+/// High card's pages and board, from `web/`, served by the site as any game's are.
+static PAGES: GamePages = GamePages {
+    title: "High card",
+    tile: Tile {
+        about: "The site's test game: three cards each, and the higher card takes the round.",
+        cards: TileCards::French("AS KH 2C"),
+        shows: "An ace, a king and a two",
+        persian: None,
+    },
+    landing: WebFile {
+        name: "high-card.html",
+        text: include_str!("web/high-card.html"),
+    },
+    rules: WebFile {
+        name: "high-card-rules.html",
+        text: include_str!("web/high-card-rules.html"),
+    },
+    more: &[],
+    files: &[
+        WebFile {
+            name: "high-card.js",
+            text: include_str!("web/high-card.js"),
+        },
+        WebFile {
+            name: "high-card.css",
+            text: include_str!("web/high-card.css"),
+        },
+        WebFile {
+            name: "high-card-hooks.js",
+            text: include_str!("web/high-card-hooks.js"),
+        },
+    ],
+};
 
 /// The catalog's entry for High card.
-static ENTRY: Entry<HighCard> = Entry::new();
+static ENTRY: Entry<HighCard> = Entry::new(&PAGES);
 
 // Run as the binary loads, so that every server the suites start finds it in the catalog. It only
 // takes the catalog's lock and pushes onto its list: nothing that needs `main` to have run.

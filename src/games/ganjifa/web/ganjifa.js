@@ -13,6 +13,7 @@ import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./ganjifa-words.js";
+export { hooks } from "./ganjifa-hooks.js";
 
 const W = WORDS.en;
 

@@ -15,6 +15,7 @@ import { WORDS, whyNot, notAnAttack, errorSentence, cardName, suitName } from ".
 import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
+export { hooks } from "./panjpar-hooks.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 const ended = (f) => f && f.view && f.view.phase.name === "over";

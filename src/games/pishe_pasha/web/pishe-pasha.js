@@ -14,6 +14,7 @@ import { awayLine } from "./away.js";
 import { openTable } from "./landing.js";
 import { play } from "./sound.js";
 import { WORDS } from "./pishe-pasha-words.js";
+export { hooks } from "./pishe-pasha-hooks.js";
 
 const W = WORDS.en;
 const SUITS = ["spades", "hearts", "diamonds", "clubs"];

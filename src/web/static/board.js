@@ -1,0 +1,86 @@
+// A game's board as the shared modules see it. The table page loads the board module named for the
+// game (`/static/{game}.js`, from the game's folder) with its stylesheet; the module exports
+// `createBoard`, `LANGUAGES` (English alone when it says none) and `hooks`: what the game tells the
+// shared modules about itself. replay.js, verify.js and table.js ask through the hooks instead of
+// branching on the game's name, so a new game brings its own. Each game keeps its hooks in `{game}-hooks.js`, which touches no page when imported, so that
+// Node.js can run verify.js with them in the tests. Nothing here knows a rule: the hooks only say how
+// the game's cards look and where its view shows them.
+
+import { backElement, cardElement } from "./cards.js";
+
+/**
+ * @typedef {Object} Hooks
+ * @property {Record<string, string>} names The game's name in each language its board speaks ("en", "fa").
+ * @property {(code: string, lang: string) => HTMLElement} card A face-up card drawn as on its board.
+ * @property {(label: string) => HTMLElement} back A card's back, `label` saying why it is hidden.
+ * @property {"hand" | "stock"} dealt What a seat is dealt: a hand, or a stock (top card first).
+ * @property {boolean} firstHand Whether a seat's first hand, shown before any draw, is the hand dealt
+ *   to it (checked as one against the reveal).
+ * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, any]>} shown The cards a
+ *   view shows face up, each with where it was dealt (a seat or a place of the reveal) when that is
+ *   certain, else null.
+ */
+
+/**
+ * What the deal check knows of the frames it saw: `first` (this view holds the first hand),
+ * `whole` (every frame of the deal was seen, one version after another) and `rebuilt` (the seats
+ * whose stock has been rebuilt since; a game adds to it).
+ * @typedef {{ first: boolean, whole: boolean, rebuilt: Set<number> }} Seen
+ */
+
+/** @type {Hooks} French cards, dealt in hands, and nothing known of a view. */
+export const DEFAULT_HOOKS = {
+  names: {},
+  card: (code, lang) => cardElement(code, { lang }),
+  back: (label) => backElement(label),
+  dealt: "hand",
+  firstHand: false,
+  shown: () => [],
+};
+
+let current = DEFAULT_HOOKS;
+
+/** The loaded board's hooks (the defaults until a board is loaded). */
+export const boardHooks = () => current;
+
+/** The game's name in `lang`: its board's words, else (before a board is loaded) the name the
+ * server wrote on the table page. */
+export function gameTitle(lang) {
+  const names = current.names;
+  return names[lang] || names.en || globalThis.document?.body.dataset.gameTitle || "";
+}
+
+/** Takes the hooks of the board module `module`. */
+export function useBoard(module) {
+  current = { ...DEFAULT_HOOKS, ...(module?.hooks || {}) };
+}
+
+/** Loads the board module of `game` and its stylesheet, and takes its hooks; answers the module. */
+export async function loadBoard(game) {
+  if (!/^[a-z][a-z-]*$/.test(game)) throw new Error(game);
+  const [module] = await Promise.all([import(`./${game}.js`), boardStyle(game)]);
+  useBoard(module);
+  return module;
+}
+
+/** The game's own stylesheet, loaded beside the site's before its board is first drawn. */
+function boardStyle(game) {
+  return new Promise((done) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = `/static/${game}.css`;
+    link.onload = link.onerror = done;
+    document.head.append(link);
+  });
+}
+
+/** Collects the cards a view shows: `add(card, from)` notes one, `all(cards, from)` several. */
+export function collector() {
+  /** @type {Array<[string, any]>} */
+  const seen = [];
+  const add = (card, from = null) => {
+    if (card) seen.push([card, from]);
+  };
+  const all = (cards, from = null) => (cards || []).forEach((c) => add(c, from));
+  return { seen, add, all };
+}
