@@ -8,6 +8,7 @@ use super::tests::{clock, moment, policy};
 use super::*;
 use crate::games::panjpar::Panjpar;
 use crate::protocol::ClientMsg;
+use crate::table::present::{self, Presenter};
 use crate::table::Token;
 
 /// One event of the shell, at its time after the table was made.
@@ -24,9 +25,11 @@ enum Event {
 }
 
 /// A Panjpar friends table that stores its changes, seeded with `seed`, and everything it answered so
-/// far, written out: each frame's bytes, every other effect and every count.
+/// far, written out: each frame's bytes (as its presenter writes them), every other effect and every
+/// count.
 struct Run {
     table: TableCore<Panjpar>,
+    presenter: Presenter,
     started: Instant,
     out: String,
     /// Whether a change waits for the store's answer.
@@ -53,6 +56,7 @@ impl Run {
         .unwrap();
         let mut run = Run {
             table,
+            presenter: Presenter::new(),
             started,
             out: String::new(),
             storing: false,
@@ -92,9 +96,26 @@ impl Run {
         self.table.move_effects(&mut effects);
         for effect in effects {
             match effect {
-                Effect::Send(conn, frame) => {
+                Effect::Show(showing) => {
+                    let out = &mut self.out;
+                    self.presenter.show(&showing, |conn, frame| {
+                        let text = frame.text_payload().unwrap();
+                        writeln!(out, "send {conn}: {text}").unwrap();
+                    });
+                }
+                Effect::Send(conn, notice) => {
+                    let frame = self.presenter.tell(conn, &notice);
                     let text = frame.text_payload().unwrap();
                     writeln!(self.out, "send {conn}: {text}").unwrap();
+                }
+                Effect::Replay(conn, replay) => {
+                    let frame = present::replay(&replay);
+                    let text = frame.text_payload().unwrap();
+                    writeln!(self.out, "send {conn}: {text}").unwrap();
+                }
+                Effect::Forget(conn) => {
+                    self.presenter.forget(conn);
+                    writeln!(self.out, "forget {conn}").unwrap();
                 }
                 Effect::Store(change) => {
                     self.storing = true;
