@@ -37,7 +37,10 @@ static REGISTERED: RwLock<Vec<&'static dyn Registered>> = RwLock::new(Vec::new()
 pub fn register(game: &'static dyn Registered) -> Result<(), String> {
     let mut registered = REGISTERED.write().unwrap_or_else(PoisonError::into_inner);
     if all_of(&registered).any(|known| known.name() == game.name()) {
-        return Err(format!("A game called \"{}\" is already in the catalog.", game.name()));
+        return Err(format!(
+            "A game called \"{}\" is already in the catalog.",
+            game.name()
+        ));
     }
     registered.push(game);
     Ok(())
