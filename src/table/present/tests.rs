@@ -183,8 +183,8 @@ fn sockets_sent_the_same_share_one_frame_and_a_notice_is_written_once() {
     }
     let bytes = |conn: ConnId, kind: &str| {
         let messages = written.iter().filter(|(to, _)| *to == conn);
-        let texts = messages.map(|(_, message)| message.clone().into_text().unwrap());
-        texts.filter(|text| text.starts_with(kind)).next().unwrap()
+        let mut texts = messages.map(|(_, message)| message.clone().into_text().unwrap());
+        texts.find(|text| text.starts_with(kind)).unwrap()
     };
     // The watchers are sent the same view, and everyone the same seats frame, as the same bytes.
     let (view, seats) = ("{\"type\":\"view\"", "{\"type\":\"seats\"");
