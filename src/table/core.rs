@@ -16,7 +16,8 @@
 //!
 //! The build holds it to that. The crate's `clippy.toml` names the calls and types that would let the
 //! outside in (the operating system's generator, the clock, actix, the WebSocket library, Redis, the
-//! process's metrics, hashers seeded by the operating system); those lints are allowed in the package
+//! process's metrics, hashers seeded by the operating system, the JSON writer's raw values and layout
+//! hooks: what the core shows goes out typed, and the presenter writes it); those lints are allowed in the package
 //! (`Cargo.toml`, `[lints]`) and denied in this module and in the plain table modules it builds on, so
 //! `cargo clippy --all-targets -- -D warnings` (CI) fails on any such call or type here. A test
 //! (`table::purity`) reads these files and refuses any path to the actor's messages, the outbox, the

@@ -1,7 +1,7 @@
 //! The presenter: writes what the table core shows each socket (typed views and notices, see
-//! `core::views`) as the frames of `docs/protocol.md`, and puts them in the sockets' outboxes. The
-//! actor owns one per table and hands it the core's effects in order; it is the one place where the
-//! table's output meets JSON and the WebSocket library.
+//! `core::views`) as the outbox's frames, in the format of `docs/protocol.md`. The actor owns one per
+//! table, hands it the core's effects in order and puts the frames it writes in the sockets' queues;
+//! it is the one place where the table's output becomes JSON.
 //!
 //! It keeps, per socket, what that socket was last sent ([`shown`]), so a view carries only what
 //! changed: the slow parts (`table`, `seats`, `match`, `deal`, `shuffle`) and the head (`game`, `kind`,
