@@ -17,15 +17,16 @@
 //! The build holds it to that. The crate's `clippy.toml` names the calls and types that would let the
 //! outside in (the operating system's generator, the clock, actix, the WebSocket library, Redis, the
 //! process's metrics, hashers seeded by the operating system, the JSON writer's raw values and layout
-//! hooks: what the core shows goes out typed, and the presenter writes it); those lints are allowed in the package
-//! (`Cargo.toml`, `[lints]`) and denied in this module and in the plain table modules it builds on, so
-//! `cargo clippy --all-targets -- -D warnings` (CI) fails on any such call or type here. A test
-//! (`table::purity`) reads these files and refuses any path to the actor's messages, the outbox, the
-//! metrics or those crates, which a lint on calls and types cannot see (a module imported, or a unit
-//! value such as `rand::rngs::OsRng` written out in full). A crate of its own in a workspace would
-//! draw the same line with the compiler; it was not chosen because the core shares its types (seats,
-//! snapshots, frames, the games' contract) with the rest of `table` and with `protocol`, and cutting
-//! them apart would move most of the library for a wall the lints already hold.
+//! hooks: what the core shows goes out typed, and the presenter writes it); those lints are allowed
+//! in the package (`Cargo.toml`, `[lints]`) and denied in this module and in the plain table modules
+//! it builds on, so `cargo clippy --all-targets -- -D warnings` (CI) fails on any such call or type
+//! here. A test (`table::purity`) reads these files and refuses any path to the actor's messages, the
+//! outbox, the metrics or those crates, which a lint on calls and types cannot see (a module imported,
+//! or a unit value such as `rand::rngs::OsRng` written out in full). A crate of its own in a workspace
+//! would draw the same line with the compiler; it was not chosen because the core shares its types
+//! (seats, snapshots, the frames' parts, the games' contract) with the rest of `table` and with
+//! `protocol`, and cutting them apart would move most of the library for a wall the lints already
+//! hold.
 #![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use std::borrow::Cow;
