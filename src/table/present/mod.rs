@@ -94,7 +94,7 @@ impl Presenter {
             let news = shown.news(parts);
             let head_news = shown.head_news(&seen.head);
             let fields = shown.view_news(view.as_ref());
-            let written = Draft {
+            let draft = Draft {
                 version: *version,
                 seen,
                 parts: (parts, news),
@@ -102,13 +102,13 @@ impl Presenter {
                 view: (view.as_deref(), fields),
             };
             let frame = match ack.as_ref().filter(|(answered, _)| *answered == conn) {
-                Some((_, id)) => written.frame(Some(Ack { id: id.as_deref() })),
+                Some((_, id)) => draft.frame(Some(Ack { id: id.as_deref() })),
                 None => {
                     let key = (at, news, head_news, fields);
                     match made.iter().find(|(made, _)| *made == key) {
                         Some((_, frame)) => frame.clone(),
                         None => {
-                            let frame = written.frame(None);
+                            let frame = draft.frame(None);
                             made.push((key, frame.clone()));
                             frame
                         }
