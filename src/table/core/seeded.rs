@@ -22,6 +22,7 @@ enum Event {
     Stored,
     Tick,
     Detach(ConnId),
+    Watch(ConnId),
 }
 
 /// A Panjpar friends table that stores its changes, seeded with `seed`, and everything it answered so
@@ -86,6 +87,10 @@ impl Run {
             Event::Stored => table.stored(StoreAnswer::Stored, now),
             Event::Tick => table.tick(now),
             Event::Detach(conn) => table.detach(conn, now),
+            Event::Watch(conn) => {
+                let watching = table.watch(conn);
+                writeln!(self.out, "watch {conn}: {watching:?}").unwrap();
+            }
         }
         self.write_out();
     }
@@ -145,7 +150,8 @@ fn guest() -> TokenHash {
 }
 
 /// Plays a friends match from `seed` as two pages would (each seat's first legal action, the next
-/// deal asked by both, every change stored), and answers the events it took and what the table said.
+/// deal asked by both, every change stored), with a watcher who leaves and another who comes, a
+/// phrase, resyncs and replays, and answers the events it took and what the table said.
 fn play(seed: [u8; 32], started: Instant) -> (Vec<(Duration, Event)>, String) {
     let mut run = Run::new(seed, started);
     let mut events = Vec::new();
@@ -162,6 +168,11 @@ fn play(seed: [u8; 32], started: Instant) -> (Vec<(Duration, Event)>, String) {
         &mut run,
         Event::Frame(2, r#"{"type":"name","name":"Leyla"}"#.into()),
     );
+    next(&mut run, Event::Watch(5));
+    next(
+        &mut run,
+        Event::Frame(1, r#"{"type":"phrase","id":"hello"}"#.into()),
+    );
     for step in 0..400 {
         if run.storing {
             run.storing = false;
@@ -171,6 +182,10 @@ fn play(seed: [u8; 32], started: Instant) -> (Vec<(Duration, Event)>, String) {
         if let Some(timer) = run.timers.pop() {
             next(&mut run, Event::Timer(timer));
             continue;
+        }
+        if step == 120 {
+            next(&mut run, Event::Detach(5));
+            next(&mut run, Event::Watch(6));
         }
         if step % 50 == 7 {
             next(&mut run, Event::Frame(1, r#"{"type":"resync"}"#.into()));
@@ -196,6 +211,13 @@ fn play(seed: [u8; 32], started: Instant) -> (Vec<(Duration, Event)>, String) {
                 next(&mut run, Event::Frame(2, frame));
             }
         }
+    }
+    for (conn, ask) in [
+        (1, r#"{"type":"replay","step":2}"#),
+        (6, r#"{"type":"replay","deal":0,"step":0}"#),
+        (2, r#"{"type":"replay","deal":1,"step":5}"#),
+    ] {
+        next(&mut run, Event::Frame(conn, ask.into()));
     }
     next(&mut run, Event::Detach(2));
     assert!(
