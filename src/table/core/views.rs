@@ -4,9 +4,9 @@
 //! what a socket was sent: the presenter beside the outbox (`table::present`) writes the frames, and
 //! leaves out of each socket's view what that socket already has (`docs/protocol.md`).
 //!
-//! What one viewer sees is worked out once per change and shared, behind an `Arc`, by every socket
-//! of that viewer (a seat's tabs, the watchers), and what every viewer sees alike (the seats, the
-//! match, the coming shuffle) once for all of them: the presenter writes each distinct value once.
+//! What one viewer sees is worked out once per change for every socket of that viewer (a seat's tabs,
+//! the watchers), and what every viewer sees alike (the seats, the match, the coming shuffle) once for
+//! all of them, shared behind an `Arc`: the presenter writes each distinct value once.
 
 use std::borrow::Cow;
 use std::fmt;
