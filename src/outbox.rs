@@ -1,5 +1,6 @@
 //! What the server sends a browser, and the bounded queue it waits in. A frame's JSON is written once,
-//! by whoever makes it (a table, for a view), and the same bytes go to every socket that needs them.
+//! by whoever makes it (a table's presenter, for a view), and the same bytes go to every socket that
+//! needs them.
 //! A table fills a socket's queue without waiting and without waking anything but that socket's
 //! writer; the writer (`server::connection`) hands the frames to the WebSocket library.
 //!

@@ -1,7 +1,8 @@
 //! The table actor: one per table, generic over the game, and only the shell around its
 //! [`TableCore`]. It hands the core each message with the time, then carries out the effects the core
-//! answers with: frames go out with `try_send` into each socket's bounded queue (a socket that cannot
-//! keep up is reported back to the core, which drops it), changes go to the store while the actor takes
+//! answers with: what the core shows each socket goes through the table's [`Presenter`], which writes
+//! the frames, and out with `try_send` into each socket's bounded queue (a socket that cannot keep up
+//! is reported back to the core, which drops it), changes go to the store while the actor takes
 //! no other message, timers are set on the actor's context, and searches are asked of the thinking
 //! pool (`crate::thinking`), whose choice comes back as a message. It reads the clock and the
 //! operating system's generator for the core, and adds what the core counts to the metrics.
@@ -21,19 +22,22 @@ use super::core::{
     EXPIRED_CLOSE,
 };
 use super::messages::*;
+use super::present::{self, Presenter};
 use super::seats::{Level, TableKind};
 use super::{ConnId, DealRecord, Snapshot, TableId, TableRefusal, TokenHash};
 use crate::cards::Seat;
 use crate::game::{BotRng, Game};
 use crate::matches::MatchLength;
 use crate::metrics::metrics;
-use crate::outbox::NotQueued;
+use crate::outbox::{Frame, NotQueued};
 use crate::thinking::{self, Asker, Decision};
 
 pub struct Table<G: Game> {
     core: TableCore<G>,
     /// Where each socket's frames go, a seat's or a watcher's.
     outs: HashMap<ConnId, SocketOut>,
+    /// Writes the frames of what the core shows, and remembers what each socket was sent.
+    presenter: Presenter,
     store: Option<Arc<dyn TableStore>>,
     on_closed: OnClosed,
     /// The joins waiting for their seat to be stored, oldest first.
@@ -90,6 +94,7 @@ impl<G: Game> Table<G> {
         Table {
             core,
             outs: HashMap::new(),
+            presenter: Presenter::new(),
             store: config.store,
             on_closed: config.on_closed,
             joins: VecDeque::new(),
@@ -131,18 +136,21 @@ impl<G: Game> Table<G> {
 
     fn carry_out_one(&mut self, effect: Effect<G>, ctx: &mut Context<Self>) {
         match effect {
-            Effect::Send(conn, frame) => {
-                let Some(out) = self.outs.get(&conn) else {
-                    return;
-                };
-                match out.try_send(Outbound::Frame(super::present::frame(frame))) {
-                    Ok(()) => metrics().frames_out.inc(),
-                    // The socket is going; its `Detach` follows, and the seats hear of it then.
-                    Err(NotQueued::Closed) => {}
-                    Err(NotQueued::Full) => self.core.socket_too_slow(conn, Instant::now()),
-                }
+            Effect::Show(showing) => {
+                let (core, outs) = (&mut self.core, &self.outs);
+                self.presenter
+                    .show(&showing, |conn, frame| deliver(core, outs, conn, frame));
             }
+            Effect::Send(conn, notice) => {
+                let frame = self.presenter.tell(conn, &notice);
+                deliver(&mut self.core, &self.outs, conn, frame);
+            }
+            Effect::Replay(conn, replay) => {
+                deliver(&mut self.core, &self.outs, conn, present::replay(&replay));
+            }
+            Effect::Forget(conn) => self.presenter.forget(conn),
             Effect::Close(conn, code, reason) => {
+                self.presenter.forget(conn);
                 if let Some(out) = self.outs.remove(&conn) {
                     out.do_send(Outbound::Close(code, reason.into()));
                 }
@@ -218,7 +226,25 @@ impl<G: Game> Table<G> {
     }
 }
 
-/// The shell's clock now, for the core to tell moments as Unix times.
+/// Puts a frame in a socket's queue, if the socket is still here; a socket whose queue is full is
+/// reported back to the core.
+fn deliver<G: Game>(
+    core: &mut TableCore<G>,
+    outs: &HashMap<ConnId, SocketOut>,
+    conn: ConnId,
+    frame: Frame,
+) {
+    let Some(out) = outs.get(&conn) else {
+        return;
+    };
+    match out.try_send(Outbound::Frame(frame)) {
+        Ok(()) => metrics().frames_out.inc(),
+        // The socket is going; its `Detach` follows, and the seats hear of it then.
+        Err(NotQueued::Closed) => {}
+        Err(NotQueued::Full) => core.socket_too_slow(conn, Instant::now()),
+    }
+}
+
 /// Adds what the core counted to the process's metrics.
 fn add_to_metrics<G: Game>(count: Count) {
     let meters = metrics();
@@ -251,6 +277,7 @@ fn add_to_metrics<G: Game>(count: Count) {
     }
 }
 
+/// The shell's clock now, for the core to tell moments as Unix times.
 fn clock_now() -> Clock {
     let unix_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -1,7 +1,7 @@
 //! The table core: every decision a table makes (who sits where, versions, the match's flow, the
 //! computers' turns, pauses while its store is out of reach, holds and expiry), synchronous and free of
 //! I/O. It takes events (a join, a socket attaching, a frame from a seat, a timer, the store's answer)
-//! and answers each with [`Effect`]s: frames to send, a change to store, a timer to set, a search to
+//! and answers each with [`Effect`]s: what to show which socket, a change to store, a timer to set, a search to
 //! run, the table to stop. The actor in `table::actor` is only the shell that carries them out, so the
 //! core is tested here without actix, a clock or a socket: time comes in with each event.
 //!
@@ -16,18 +16,21 @@
 //!
 //! The build holds it to that. The crate's `clippy.toml` names the calls and types that would let the
 //! outside in (the operating system's generator, the clock, actix, the WebSocket library, Redis, the
-//! process's metrics, hashers seeded by the operating system); those lints are allowed in the package
-//! (`Cargo.toml`, `[lints]`) and denied in this module and in the plain table modules it builds on, so
-//! `cargo clippy --all-targets -- -D warnings` (CI) fails on any such call or type here. A test
-//! (`table::purity`) reads these files and refuses any path to the actor's messages, the outbox, the
-//! metrics or those crates, which a lint on calls and types cannot see (a module imported, or a unit
-//! value such as `rand::rngs::OsRng` written out in full). A crate of its own in a workspace would
-//! draw the same line with the compiler; it was not chosen because the core shares its types (seats,
-//! snapshots, frames, the games' contract) with the rest of `table` and with `protocol`, and cutting
-//! them apart would move most of the library for a wall the lints already hold.
+//! process's metrics, hashers seeded by the operating system, the JSON writer's raw values and layout
+//! hooks: what the core shows goes out typed, and the presenter writes it); those lints are allowed
+//! in the package (`Cargo.toml`, `[lints]`) and denied in this module and in the plain table modules
+//! it builds on, so `cargo clippy --all-targets -- -D warnings` (CI) fails on any such call or type
+//! here. A test (`table::purity`) reads these files and refuses any path to the actor's messages, the
+//! outbox, the metrics or those crates, which a lint on calls and types cannot see (a module imported,
+//! or a unit value such as `rand::rngs::OsRng` written out in full). A crate of its own in a workspace
+//! would draw the same line with the compiler; it was not chosen because the core shares its types
+//! (seats, snapshots, the frames' parts, the games' contract) with the rest of `table` and with
+//! `protocol`, and cutting them apart would move most of the library for a wall the lints already
+//! hold.
 #![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -40,12 +43,10 @@ use super::{DealSeal, Shuffle, TableId, TokenHash};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::matches::{Match, MatchLength};
-use crate::protocol::{SeatInfo, ServerMsg};
+use crate::protocol::SeatInfo;
 
 mod computers;
 mod flow;
-mod frame;
-pub use frame::Frame;
 mod keeper;
 mod keeping;
 mod levels;
@@ -54,6 +55,7 @@ pub use listing::Listing;
 mod away;
 mod replay;
 pub use away::{ENDED_CLOSE, EXPIRED_CLOSE};
+pub use replay::{Replay, ReplayStep};
 mod seat_notes;
 mod seating;
 mod shell;
@@ -64,16 +66,13 @@ pub use shell::{
 mod social;
 mod sockets;
 mod storing;
-mod view_fields;
 mod views;
+pub use views::{DealShown, Notice, Seen, Showing};
 mod voice;
 mod watchers;
 
 /// Identifies one WebSocket connection while it lives.
 pub type ConnId = u64;
-
-/// About the length of a view frame's JSON, so that its buffer is allocated once.
-const VIEW_SIZE_HINT: usize = 2048;
 
 /// What the table does once a change is stored.
 #[derive(Clone, Debug)]
@@ -117,8 +116,8 @@ pub struct TableCore<G: Game> {
     length: MatchLength,
     matchup: Match,
     state: Option<G::State>,
-    /// The sealed order of the deal in `state`.
-    seal: Option<DealSeal>,
+    /// The sealed order of the deal in `state` (shared with the views that show it).
+    seal: Option<Arc<DealSeal>>,
     /// The coming deal's shuffle: committed to now, added to by each seat's page.
     shuffle: Shuffle,
     /// Whether the next deal waits for the seats' numbers (see `deal_next`), and which wait it is.
@@ -130,10 +129,6 @@ pub struct TableCore<G: Game> {
     computers: computers::Computers,
     /// Who is connected.
     sockets: sockets::Sockets,
-    /// What each socket was last sent of its view's slow parts and deal view (see `views`).
-    shown: BTreeMap<ConnId, views::Shown>,
-    /// The slow parts as last written, and what from (see `views`).
-    written: views::Written,
     voice: voice::VoiceRoom,
     /// The last frame a seat sent (or the table's start): the table expires a while after it.
     last_activity: Instant,
@@ -232,8 +227,6 @@ impl<G: Game> TableCore<G> {
             rng,
             computers,
             sockets: sockets::Sockets::new(now.at),
-            shown: BTreeMap::new(),
-            written: views::Written::new(G::SEATS),
             voice: voice::VoiceRoom::new(G::SEATS),
             last_activity: now.at,
             clock: now,
@@ -325,15 +318,16 @@ impl<G: Game> TableCore<G> {
             .collect()
     }
 
-    /// Sends a frame to one socket (a seat's or a watcher's).
-    fn send(&mut self, conn: ConnId, frame: Frame) {
-        self.effects.push(Effect::Send(conn, frame));
+    /// Sends a notice to one socket (a seat's or a watcher's).
+    fn send(&mut self, conn: ConnId, notice: Notice) {
+        self.effects.push(Effect::Send(conn, Arc::new(notice)));
     }
 
-    /// Sends a frame to every socket at the table, the watchers' included.
-    fn send_everyone(&mut self, frame: &Frame) {
+    /// Sends a notice to every socket at the table, the watchers' included: one notice, shared.
+    fn send_everyone(&mut self, notice: Notice) {
+        let notice = Arc::new(notice);
         let everyone = self.sockets.everyone();
-        let sends = everyone.map(|conn| Effect::Send(conn, frame.clone()));
+        let sends = everyone.map(|conn| Effect::Send(conn, Arc::clone(&notice)));
         self.effects.extend(sends);
     }
 
@@ -348,30 +342,32 @@ impl<G: Game> TableCore<G> {
     }
 
     /// Sends an error for a refused request, counting it.
-    fn send_refusal(&mut self, conn: ConnId, code: &'static str, message: &str, id: Option<&str>) {
+    fn send_refusal(
+        &mut self,
+        conn: ConnId,
+        code: &'static str,
+        message: impl Into<Cow<'static, str>>,
+        id: Option<&str>,
+    ) {
         self.count(Count::Refused(code));
-        let frame = Frame::message(&ServerMsg::Error { code, message, id });
-        self.send(conn, frame);
+        let message = message.into();
+        let id = id.map(str::to_string);
+        self.send(conn, Notice::Refused { code, message, id });
     }
 
-    /// Tells every socket who is connected.
+    /// Tells every socket who is connected (the presenter sends each socket's next view the seats
+    /// and the head again, as this frame may be dropped when frames pile up).
     fn broadcast_seats(&mut self) {
-        let frame = Frame::message(&ServerMsg::Seats {
-            seats: &self.seat_infos(),
+        self.send_everyone(Notice::Seats {
+            seats: self.seat_infos(),
             watching: self.sockets.watching(),
-        })
-        .superseding();
-        self.send_everyone(&frame);
-        // The frame may be dropped if the socket's frames pile up: its next view says it all again.
-        for shown in self.shown.values_mut() {
-            shown.forget(views::Part::Seats);
-            shown.forget_head();
-        }
+        });
     }
 
     /// Forgets a seat's socket, answering its seat; a watcher's is forgotten too (see `watchers`).
+    /// The presenter forgets what it was shown.
     fn forget_socket(&mut self, conn: ConnId, now: Instant) -> Option<Seat> {
-        self.shown.remove(&conn);
+        self.effects.push(Effect::Forget(conn));
         let sockets::Went::Seat(seat) = self.sockets.remove(conn, now) else {
             return None;
         };
@@ -408,6 +404,8 @@ mod tests;
 #[cfg(test)]
 pub(crate) mod tests_support {
     use super::*;
+    use crate::games::panjpar::Panjpar;
+    use crate::protocol::ClientMsg;
     use crate::table::Token;
 
     /// A computer table of one deal, dealt, its player's token unknown.
@@ -418,6 +416,19 @@ pub(crate) mod tests_support {
         let mut table = tests::open::<G>(kind, length, Level::Standard, creator);
         table.start_deal();
         table
+    }
+
+    /// A Panjpar friends table with both seats taken and dealt, nothing stored and no socket attached
+    /// yet; the moment, and the seats' tokens.
+    pub fn friends_dealt() -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
+        tests::friends_dealt(false)
+    }
+
+    /// The socket whose turn it is at a table of [`friends_dealt`] (1 for seat 0, 2 for seat 1), and
+    /// the first action its view offers, made on the table's version.
+    pub fn turn(table: &mut TableCore<Panjpar>) -> (ConnId, ClientMsg) {
+        let (conn, chosen) = tests::turn(table);
+        (conn, tests::action(table.version(), chosen))
     }
 
     /// Plays one random legal action (seeded by `seed`) and answers what would go to the store, as

@@ -1,17 +1,14 @@
-//! The `view` frame: what the table sends one seat after every change.
+//! The parts of a `view` frame as typed values: where the table stands, the head of a view, the
+//! coming shuffle and the match as every seat is shown them. The core says with them what each socket
+//! is shown; the presenter (`table::present`) writes them into frames.
 #![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 
-#[cfg(doc)]
-use super::seal::SealShown;
 use super::seats::{Level, TableKind};
 use crate::cards::Seat;
-use crate::game::{DealOutcome, Game};
+use crate::game::DealOutcome;
 use crate::matches::Match;
-#[cfg(doc)]
-use crate::protocol::SeatInfo;
 
 /// Where the table stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -25,43 +22,6 @@ pub enum Status {
     DealOver,
     /// The match has ended; any person may start a rematch.
     MatchOver,
-}
-
-/// One socket's view frame. Its [`Head`] and the slow parts (`table`, `seats`, `match`, `deal`,
-/// `shuffle`) are written beforehand, and left out when the socket was last sent them as they are (see
-/// `core::views`).
-///
-/// Its `view`, the seat's view of the deal in play (or the one just ended; null before the first), is
-/// written apart and added to the frame's JSON (see `table::core::view_fields`).
-#[derive(Serialize)]
-pub struct ViewFrame<'a, G: Game> {
-    #[serde(rename = "type")]
-    pub frame: &'static str,
-    pub version: u64,
-    /// The table's id, its seat link's: for a seat only (a watcher must not find the seat link).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub table: Option<&'a RawValue>,
-    #[serde(flatten)]
-    pub head: Option<&'a Head>,
-    /// Every seat's [`SeatInfo`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seats: Option<&'a RawValue>,
-    /// The [`MatchInfo`].
-    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
-    pub matchup: Option<&'a RawValue>,
-    /// Every action this seat may take now (empty when it is not its turn).
-    pub actions: Vec<G::Action>,
-    /// The deal's [`SealShown`]: its commitment, and once it has ended its order and salt (see
-    /// `table::seal`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deal: Option<&'a RawValue>,
-    /// The coming deal's [`ShuffleShown`], for a seat to add its number to (null for a watcher).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub shuffle: Option<&'a RawValue>,
-    /// The action this view answers: present only in the view sent to the socket whose action made
-    /// this version, so that its page hears "accepted" and the new table in one frame.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ack: Option<Ack<'a>>,
 }
 
 /// What a view frame says of the table and the viewer, besides the deal: small, and the same from
@@ -89,10 +49,10 @@ pub struct Ack<'a> {
 }
 
 /// The coming deal's shuffle as a seat sees it: the table's commitment, and who has added a number.
-#[derive(Serialize)]
-pub struct ShuffleShown<'a> {
-    pub commitment: &'a str,
-    pub contributed: &'a [bool],
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShuffleShown {
+    pub commitment: String,
+    pub contributed: Vec<bool>,
 }
 
 /// The match as every seat sees it.

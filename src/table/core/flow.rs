@@ -63,7 +63,7 @@ impl<G: Game> TableCore<G> {
             ClientMsg::OfferSeat { seat: offered } => self.offer_seat(conn, seat, offered),
             ClientMsg::EndMatch { version } => self.end_match(conn, seat, version),
             ClientMsg::Voice { on } => self.switch_voice(conn, seat, on),
-            ClientMsg::Signal { to, kind, data } => self.relay_signal(conn, seat, to, kind, &data),
+            ClientMsg::Signal { to, kind, data } => self.relay_signal(conn, seat, to, kind, data),
         }
     }
 
@@ -192,7 +192,7 @@ impl<G: Game> TableCore<G> {
         };
         let (state, _, seal) = deal_fair::<G>(&setup, &fair);
         self.state = Some(state);
-        self.seal = Some(seal);
+        self.seal = Some(std::sync::Arc::new(seal));
         self.version += 1;
         self.record.push(DealRecord {
             setup,
@@ -275,14 +275,14 @@ impl<G: Game> TableCore<G> {
         let action = match read_action::<G>(raw) {
             Ok(action) => action,
             Err(message) => {
-                return self.send_refusal(conn, RefusalCode::BadAction.as_str(), &message, id);
+                return self.send_refusal(conn, RefusalCode::BadAction.as_str(), message, id);
             }
         };
         let Some(state) = self.state.as_mut() else {
             return;
         };
         if let Err(e) = G::apply(state, seat, &action) {
-            return self.send_refusal(conn, e.code.as_str(), &e.message, id);
+            return self.send_refusal(conn, e.code.as_str(), e.message, id);
         }
         self.accepted(seat, action);
         self.commit(Then::Acknowledge {
@@ -321,8 +321,9 @@ impl<G: Game> TableCore<G> {
         refusal: TableRefusal,
         id: Option<&str>,
     ) {
-        self.send_refusal(conn, refusal.code.as_str(), &refusal.message, id);
-        if let RefusalCode::StaleVersion = refusal.code {
+        let stale = matches!(refusal.code, RefusalCode::StaleVersion);
+        self.send_refusal(conn, refusal.code.as_str(), refusal.message, id);
+        if stale {
             self.send_whole_view(conn, Some(seat));
         }
     }

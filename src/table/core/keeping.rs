@@ -224,7 +224,7 @@ impl<G: Game> TableCore<G> {
             rand::SeedableRng::from_seed(entropy),
         );
         table.state = state;
-        table.seal = seal;
+        table.seal = seal.map(std::sync::Arc::new);
         // The coming deal keeps the secret its pages answered (a snapshot from before fair deals
         // has none: the table has just drawn a fresh one).
         table.shuffle = match snapshot.coming {

@@ -3,23 +3,45 @@
 //! The seat is sent its own view at that moment, which is exactly what it was shown while the deal
 //! was played (a view is a pure function of the deal's state and the seat), and nothing more; a
 //! watcher is sent what everyone could see. The match around it is rebuilt too: the score, the
-//! deal's number and, at its last step, its result are those of that moment, not of today.
+//! deal's number and, at its last step, its result are those of that moment, not of today. The step
+//! goes out typed ([`Replay`]); the presenter writes it.
+
+use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 
-use super::super::frames::{Head, MatchInfo, Status, ViewFrame};
+use super::super::frames::{Head, Status};
 use super::super::{ConnId, DealRecord};
-use super::super::{DealSeal, RefusalCode, RevealTo, TableRefusal};
-use super::views::raw;
-use super::{Frame, TableCore};
+use super::super::{DealSeal, RefusalCode, TableRefusal};
+use super::views::{DealShown, Seen};
+use super::{Effect, TableCore};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::matches::Match;
 
-/// Where a replay frame stands in its deal.
-#[derive(Serialize)]
-struct ReplayStep<'a, A: Serialize> {
+/// A step of a finished deal as a seat (or a watcher) was shown it: a view of that moment (no
+/// actions open; the version, the status and the match as they were then; the deal's seal with its
+/// reveal; no coming shuffle) and where it stands in its deal.
+pub struct Replay<G: Game> {
+    /// The version of that moment, as the seat's board knew it.
+    pub version: u64,
+    pub seen: Seen<G>,
+    pub step: ReplayStep<G::Action>,
+}
+
+impl<G: Game> std::fmt::Debug for Replay<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replay")
+            .field("version", &self.version)
+            .field("seen", &self.seen)
+            .field("step", &self.step)
+            .finish()
+    }
+}
+
+/// Where a replay stands in its deal.
+#[derive(Debug, Serialize)]
+pub struct ReplayStep<A: Serialize> {
     /// Which deal of the match, from 0.
     deal: usize,
     /// How many of the deal's actions have been played: 0 is the deal as dealt.
@@ -28,17 +50,7 @@ struct ReplayStep<'a, A: Serialize> {
     steps: usize,
     /// The action that led to this step, and who made it (none at step 0).
     by: Option<Seat>,
-    action: Option<&'a A>,
-}
-
-/// A `replay` frame: a view frame of the step (no actions open; the version, the status and the
-/// match as they were then; the deal's seal with its reveal) with where it stands.
-#[derive(Serialize)]
-#[serde(bound = "ViewFrame<'a, G>: Serialize")]
-struct ReplayFrame<'a, G: Game> {
-    #[serde(flatten)]
-    frame: ViewFrame<'a, G>,
-    replay: ReplayStep<'a, G::Action>,
+    action: Option<A>,
 }
 
 impl<G: Game> TableCore<G> {
@@ -51,18 +63,18 @@ impl<G: Game> TableCore<G> {
         deal: Option<usize>,
         step: usize,
     ) {
-        match self.replay_frame(seat, deal, step) {
-            Ok(frame) => self.send(conn, frame),
-            Err(refusal) => self.send_refusal(conn, refusal.code.as_str(), &refusal.message, None),
+        match self.replay(seat, deal, step) {
+            Ok(replay) => self.effects.push(Effect::Replay(conn, Box::new(replay))),
+            Err(refusal) => self.send_refusal(conn, refusal.code.as_str(), refusal.message, None),
         }
     }
 
-    fn replay_frame(
+    pub(super) fn replay(
         &self,
         seat: Option<Seat>,
         deal: Option<usize>,
         step: usize,
-    ) -> Result<Frame, TableRefusal> {
+    ) -> Result<Replay<G>, TableRefusal> {
         let Some(deal) = deal.or_else(|| self.last_ended_deal()) else {
             return Err(TableRefusal::new(
                 RefusalCode::DealInPlay,
@@ -97,61 +109,47 @@ impl<G: Game> TableCore<G> {
         // The reveal is the one sent at the deal's end: what stayed secret is worked out from the
         // deal as it ended, not as it stood at this step.
         let seen = (!G::concealed_at_end(&ended).is_empty()).then(|| G::seen_at_end(&ended, seat));
-        let table = raw(&seat.map(|_| &self.id));
-        let seats = raw(&self.seat_infos());
-        let matchup = raw(&MatchInfo {
-            score: &then,
-            winners: then.winners(),
-        });
         // The deal has ended: its seal and reveal are what every seat was sent at its end.
-        let reveal = match &seal {
-            Some(seal) => raw(&seal.shown(Some(RevealTo {
-                viewer: seat,
-                seen: seen.as_deref(),
-            }))),
-            None => raw(&()),
-        };
+        let deal_shown = seal.map(|seal| DealShown {
+            seal: Arc::new(seal),
+            ended: true,
+            viewer: seat,
+            seen,
+        });
         // The action that led to the step, and the version of that moment as the seat's board knew it.
         let (by, action, version) = match step.checked_sub(1).map(|i| &record.actions[i]) {
-            Some((by, action, version)) => (Some(*by), Some(action), *version),
+            Some((by, action, version)) => (Some(*by), Some(action.clone()), *version),
             None => (None, None, record.dealt_at),
         };
-        let frame = ReplayFrame::<G> {
-            frame: ViewFrame {
-                frame: "replay",
-                version,
-                table: Some(&table),
-                head: Some(&Head {
-                    game: G::NAME,
-                    kind: self.kind,
-                    level: self.level(),
-                    status,
-                    seat,
-                    watching: self.sockets.watching(),
-                    outcome,
-                }),
-                seats: Some(&seats),
-                matchup: Some(&matchup),
-                actions: Vec::new(),
-                deal: Some(&reveal),
-                shuffle: Some(RawValue::NULL),
-                ack: None,
+        let seen = Seen {
+            table: seat.map(|_| self.id.clone()),
+            head: Head {
+                game: G::NAME,
+                kind: self.kind,
+                level: self.level(),
+                status,
+                seat,
+                watching: self.sockets.watching(),
+                outcome,
             },
-            replay: ReplayStep {
+            seats: Arc::new(self.seat_infos()),
+            matchup: Arc::new(then),
+            deal: deal_shown,
+            shuffle: None,
+            actions: Vec::new(),
+            view: Some(Arc::new(G::view(&state, seat))),
+        };
+        Ok(Replay {
+            version,
+            seen,
+            step: ReplayStep {
                 deal,
                 step,
                 steps: record.actions.len(),
                 by,
                 action,
             },
-        };
-        let view = serde_json::to_vec(&G::view(&state, seat)).expect("views always serialize");
-        Ok(Frame::json_with_field(
-            &frame,
-            super::VIEW_SIZE_HINT,
-            "view",
-            &view,
-        ))
+        })
     }
 
     /// The match as it stood when deal `deal` was dealt: the deals before it dealt again from their
@@ -235,6 +233,7 @@ mod tests {
     use super::*;
     use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
     use crate::matches::MatchLength;
+    use crate::table::present;
     use crate::table::{TableKind, Token};
 
     /// Every seat's view, then a watcher's.
@@ -261,7 +260,7 @@ mod tests {
         let mut seen = vec![views::<G>(table.state.as_ref().unwrap())];
         assert_eq!(
             table
-                .replay_frame(Some(Seat::new(0)), None, 0)
+                .replay(Some(Seat::new(0)), None, 0)
                 .unwrap_err()
                 .code
                 .as_str(),
@@ -275,7 +274,7 @@ mod tests {
         for (step, shown) in seen.iter().enumerate() {
             for (i, seat) in Seat::all(G::SEATS).map(Some).chain([None]).enumerate() {
                 let deal = (step % 2 == 0).then_some(0);
-                let frame = table.replay_frame(seat, deal, step).unwrap();
+                let frame = present::replay(&table.replay(seat, deal, step).unwrap());
                 let frame: serde_json::Value =
                     serde_json::from_str(frame.text_payload().unwrap()).unwrap();
                 assert_eq!(frame["type"], "replay");
@@ -291,23 +290,18 @@ mod tests {
                 );
             }
         }
-        let last = table
-            .replay_frame(Some(Seat::new(0)), Some(0), steps)
-            .unwrap();
+        let last = present::replay(&table.replay(Some(Seat::new(0)), Some(0), steps).unwrap());
         let last: serde_json::Value = serde_json::from_str(last.text_payload().unwrap()).unwrap();
         assert_eq!(
             last["replay"]["action"],
             serde_json::to_value(&table.record[0].actions[steps - 1].1).unwrap()
         );
-        let code = |r: Result<Frame, TableRefusal>| r.err().map(|e| e.code.as_str());
+        let code = |r: Result<Replay<G>, TableRefusal>| r.err().map(|e| e.code.as_str());
         assert_eq!(
-            code(table.replay_frame(Some(Seat::new(0)), None, steps + 1)),
+            code(table.replay(Some(Seat::new(0)), None, steps + 1)),
             Some("no-such-step")
         );
-        assert_eq!(
-            code(table.replay_frame(None, Some(1), 0)),
-            Some("no-such-deal")
-        );
+        assert_eq!(code(table.replay(None, Some(1), 0)), Some("no-such-deal"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::tests::{clock, moment, policy};
 use super::*;
 use crate::games::panjpar::Panjpar;
 use crate::protocol::ClientMsg;
+use crate::table::present::{self, Presenter};
 use crate::table::Token;
 
 /// One event of the shell, at its time after the table was made.
@@ -21,12 +22,15 @@ enum Event {
     Stored,
     Tick,
     Detach(ConnId),
+    Watch(ConnId),
 }
 
 /// A Panjpar friends table that stores its changes, seeded with `seed`, and everything it answered so
-/// far, written out: each frame's bytes, every other effect and every count.
+/// far, written out: each frame's bytes (as its presenter writes them), every other effect and every
+/// count.
 struct Run {
     table: TableCore<Panjpar>,
+    presenter: Presenter,
     started: Instant,
     out: String,
     /// Whether a change waits for the store's answer.
@@ -53,6 +57,7 @@ impl Run {
         .unwrap();
         let mut run = Run {
             table,
+            presenter: Presenter::new(),
             started,
             out: String::new(),
             storing: false,
@@ -82,6 +87,10 @@ impl Run {
             Event::Stored => table.stored(StoreAnswer::Stored, now),
             Event::Tick => table.tick(now),
             Event::Detach(conn) => table.detach(conn, now),
+            Event::Watch(conn) => {
+                let watching = table.watch(conn);
+                writeln!(self.out, "watch {conn}: {watching:?}").unwrap();
+            }
         }
         self.write_out();
     }
@@ -92,9 +101,26 @@ impl Run {
         self.table.move_effects(&mut effects);
         for effect in effects {
             match effect {
-                Effect::Send(conn, frame) => {
+                Effect::Show(showing) => {
+                    let out = &mut self.out;
+                    self.presenter.show(&showing, |conn, frame| {
+                        let text = frame.text_payload().unwrap();
+                        writeln!(out, "send {conn}: {text}").unwrap();
+                    });
+                }
+                Effect::Send(conn, notice) => {
+                    let frame = self.presenter.tell(conn, &notice);
                     let text = frame.text_payload().unwrap();
                     writeln!(self.out, "send {conn}: {text}").unwrap();
+                }
+                Effect::Replay(conn, replay) => {
+                    let frame = present::replay(&replay);
+                    let text = frame.text_payload().unwrap();
+                    writeln!(self.out, "send {conn}: {text}").unwrap();
+                }
+                Effect::Forget(conn) => {
+                    self.presenter.forget(conn);
+                    writeln!(self.out, "forget {conn}").unwrap();
                 }
                 Effect::Store(change) => {
                     self.storing = true;
@@ -124,7 +150,8 @@ fn guest() -> TokenHash {
 }
 
 /// Plays a friends match from `seed` as two pages would (each seat's first legal action, the next
-/// deal asked by both, every change stored), and answers the events it took and what the table said.
+/// deal asked by both, every change stored), with a watcher who leaves and another who comes, a
+/// phrase, resyncs and replays, and answers the events it took and what the table said.
 fn play(seed: [u8; 32], started: Instant) -> (Vec<(Duration, Event)>, String) {
     let mut run = Run::new(seed, started);
     let mut events = Vec::new();
@@ -141,6 +168,11 @@ fn play(seed: [u8; 32], started: Instant) -> (Vec<(Duration, Event)>, String) {
         &mut run,
         Event::Frame(2, r#"{"type":"name","name":"Leyla"}"#.into()),
     );
+    next(&mut run, Event::Watch(5));
+    next(
+        &mut run,
+        Event::Frame(1, r#"{"type":"phrase","id":"hello"}"#.into()),
+    );
     for step in 0..400 {
         if run.storing {
             run.storing = false;
@@ -150,6 +182,10 @@ fn play(seed: [u8; 32], started: Instant) -> (Vec<(Duration, Event)>, String) {
         if let Some(timer) = run.timers.pop() {
             next(&mut run, Event::Timer(timer));
             continue;
+        }
+        if step == 120 {
+            next(&mut run, Event::Detach(5));
+            next(&mut run, Event::Watch(6));
         }
         if step % 50 == 7 {
             next(&mut run, Event::Frame(1, r#"{"type":"resync"}"#.into()));
@@ -175,6 +211,13 @@ fn play(seed: [u8; 32], started: Instant) -> (Vec<(Duration, Event)>, String) {
                 next(&mut run, Event::Frame(2, frame));
             }
         }
+    }
+    for (conn, ask) in [
+        (1, r#"{"type":"replay","step":2}"#),
+        (6, r#"{"type":"replay","deal":0,"step":0}"#),
+        (2, r#"{"type":"replay","deal":1,"step":5}"#),
+    ] {
+        next(&mut run, Event::Frame(conn, ask.into()));
     }
     next(&mut run, Event::Detach(2));
     assert!(

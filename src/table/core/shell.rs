@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 
-use super::ConnId;
-use super::Frame;
+use super::replay::Replay;
+use super::{ConnId, Notice, Showing};
 use crate::cards::Seat;
 use crate::game::Budget;
 use crate::game::{Game, Search};
@@ -155,9 +155,18 @@ pub enum StoreAnswer {
 
 /// What the core asks its shell to do, in order.
 pub enum Effect<G: Game> {
-    /// Send a frame to a socket, a seat's or a watcher's. A socket whose queue is full is reported
-    /// back with [`TableCore::socket_too_slow`](super::TableCore::socket_too_slow).
-    Send(ConnId, Frame),
+    /// Show sockets their views (see [`Showing`]): the presenter writes each socket's frame, leaving
+    /// out what it already has. A socket whose queue is full is reported back with
+    /// [`TableCore::socket_too_slow`](super::TableCore::socket_too_slow), as with every frame.
+    Show(Showing<G>),
+    /// Send a notice to a socket, a seat's or a watcher's. A notice sent to several sockets is one,
+    /// shared: the presenter writes it once.
+    Send(ConnId, Arc<Notice>),
+    /// Send a socket the step of a finished deal it asked to replay, whole.
+    Replay(ConnId, Box<Replay<G>>),
+    /// The socket is gone: forget what it was shown (a socket attaching again is shown its whole
+    /// view, as a new one).
+    Forget(ConnId),
     /// Close a socket with this WebSocket close code and reason.
     Close(ConnId, u16, &'static str),
     /// Store this change, taking no other event until the store answers with
@@ -187,7 +196,13 @@ pub enum Effect<G: Game> {
 impl<G: Game> std::fmt::Debug for Effect<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Effect::Send(conn, frame) => write!(f, "Send({conn}, {frame:?})"),
+            Effect::Show(showing) => {
+                let to: Vec<ConnId> = showing.to.iter().map(|(conn, _)| *conn).collect();
+                write!(f, "Show({}, {to:?})", showing.version)
+            }
+            Effect::Send(conn, notice) => write!(f, "Send({conn}, {notice:?})"),
+            Effect::Replay(conn, replay) => write!(f, "Replay({conn}, {})", replay.version),
+            Effect::Forget(conn) => write!(f, "Forget({conn})"),
             Effect::Close(conn, code, reason) => write!(f, "Close({conn}, {code}, {reason:?})"),
             Effect::Store(change) => write!(f, "Store({change:?})"),
             Effect::HandOver(change) => write!(f, "HandOver({change:?})"),

@@ -2,10 +2,10 @@
 //! phrases. Neither changes the game or its version; a name is text the pages show as text, and a
 //! phrase travels as an id only, so no free text ever passes from one player to another but a name.
 
-use super::{Frame, TableCore};
+use super::{Notice, TableCore};
 use crate::cards::Seat;
 use crate::game::Game;
-use crate::protocol::{Phrase, ServerMsg};
+use crate::protocol::Phrase;
 use crate::table::seats::TableKind;
 use crate::table::{ConnId, RefusalCode};
 
@@ -47,7 +47,7 @@ impl<G: Game> TableCore<G> {
                     self.broadcast_seats();
                 }
             }
-            Err(message) => self.send_refusal(conn, RefusalCode::BadName.as_str(), &message, None),
+            Err(message) => self.send_refusal(conn, RefusalCode::BadName.as_str(), message, None),
         }
     }
 
@@ -58,8 +58,7 @@ impl<G: Game> TableCore<G> {
             self.send_refusal(conn, code.as_str(), message, None);
             return;
         }
-        let frame = Frame::message(&ServerMsg::Phrase { seat, id });
-        self.send_everyone(&frame);
+        self.send_everyone(Notice::Phrase { seat, id });
     }
 }
 

@@ -6,10 +6,9 @@ use std::time::Instant;
 use super::super::seats::Occupant;
 use super::super::RefusalCode;
 use super::{
-    Change, Closing, Effect, Frame, StoreAnswer, TableCore, Then, Timer, PAUSED, PAUSE_RETRY,
+    Change, Closing, Effect, Notice, StoreAnswer, TableCore, Then, Timer, PAUSED, PAUSE_RETRY,
 };
 use crate::game::Game;
-use crate::protocol::ServerMsg;
 
 impl<G: Game> TableCore<G> {
     /// After a change the seats must hear of: when the router keeps snapshots, the change goes to the
@@ -79,12 +78,11 @@ impl<G: Game> TableCore<G> {
         if self.keeper.pause(then, now) {
             tracing::warn!(table = %self.id, "the table's store is out of reach: play is paused");
             self.count(super::Count::Paused);
-            let frame = Frame::message(&ServerMsg::Error {
+            self.send_everyone(Notice::Refused {
                 code: RefusalCode::Unavailable.as_str(),
-                message: PAUSED,
+                message: PAUSED.into(),
                 id: None,
             });
-            self.send_everyone(&frame);
         }
         self.effects
             .push(Effect::Wake(PAUSE_RETRY, Timer::PauseRetry));

@@ -1,15 +1,18 @@
 //! The table core driven by its events alone, as its shell drives it, with no actix and no clock: each
-//! test says what happens and checks what the core asks its shell to do.
+//! test says what happens and checks what the core asks its shell to do. What it shows each socket is
+//! read as the frames the table's presenter writes of it, as the actor's does.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
 
-use super::views::Written;
 use super::*;
 use crate::cards::{deal_rng, DealRng};
 use crate::games::panjpar::Panjpar;
 use crate::protocol::ClientMsg;
+use crate::table::present::{self, Presenter};
 use crate::table::{Snapshot, TableRefusal, Token};
 
 mod away;
@@ -117,27 +120,81 @@ enum Did {
     Stopped(Closing),
 }
 
+thread_local! {
+    /// Each table's presenter, by the table's id, as its actor would hold it.
+    static PRESENTERS: RefCell<BTreeMap<TableId, Presenter>> = RefCell::default();
+}
+
+/// A frame's JSON, read.
+fn read(text: Option<&str>) -> serde_json::Value {
+    serde_json::from_str(text.unwrap()).unwrap()
+}
+
+/// What the table asked of its shell since the last call, what it shows each socket written by its
+/// presenter.
 fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
-    let read = |frame: &Frame| serde_json::from_str(frame.text_payload().unwrap()).unwrap();
     let mut effects = Vec::new();
     table.move_effects(&mut effects);
-    let effects = effects.into_iter();
-    effects
-        .map(|effect| match effect {
-            Effect::Send(conn, frame) => Did::Sent(conn, read(&frame)),
-            Effect::Close(conn, code, _) => Did::Closed(conn, code),
-            Effect::Store(change) => Did::Stored(matches!(change, Change::Whole { .. })),
-            Effect::HandOver(_) => Did::HandedOver,
-            Effect::Wake(after, timer) => Did::Woken(after, timer),
-            Effect::Think {
-                version,
-                play_after,
-                ..
-            } => Did::Thinks(version, play_after),
-            Effect::Seated => Did::Seated,
-            Effect::Stop(closing) => Did::Stopped(closing),
-        })
-        .collect()
+    PRESENTERS.with_borrow_mut(|presenters| {
+        let presenter = presenters.entry(table.id().clone()).or_default();
+        let mut did = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Show(showing) => presenter.show(&showing, |conn, frame| {
+                    did.push(Did::Sent(conn, read(frame.text_payload())));
+                }),
+                Effect::Send(conn, notice) => {
+                    let frame = presenter.tell(conn, &notice);
+                    did.push(Did::Sent(conn, read(frame.text_payload())));
+                }
+                Effect::Replay(conn, replay) => {
+                    let frame = present::replay(&replay);
+                    did.push(Did::Sent(conn, read(frame.text_payload())));
+                }
+                Effect::Forget(conn) => presenter.forget(conn),
+                Effect::Close(conn, code, _) => {
+                    presenter.forget(conn);
+                    did.push(Did::Closed(conn, code));
+                }
+                Effect::Store(change) => {
+                    did.push(Did::Stored(matches!(change, Change::Whole { .. })))
+                }
+                Effect::HandOver(_) => did.push(Did::HandedOver),
+                Effect::Wake(after, timer) => did.push(Did::Woken(after, timer)),
+                Effect::Think {
+                    version,
+                    play_after,
+                    ..
+                } => did.push(Did::Thinks(version, play_after)),
+                Effect::Seated => did.push(Did::Seated),
+                Effect::Stop(closing) => did.push(Did::Stopped(closing)),
+            }
+        }
+        did
+    })
+}
+
+/// The whole view `seat` (none: a watcher) is shown now, as the table's presenter writes it: the
+/// same, byte for byte, as a presenter that has written nothing yet writes it.
+fn whole_view<G: Game>(table: &TableCore<G>, seat: Option<Seat>) -> serde_json::Value {
+    // A socket of its own, forgotten once written.
+    const ALONE: ConnId = ConnId::MAX;
+    let showing = table.whole_view(ALONE, seat);
+    let write = |presenter: &mut Presenter| {
+        let mut text = None;
+        presenter.show(&showing, |_, frame| {
+            text = frame.text_payload().map(str::to_string);
+        });
+        presenter.forget(ALONE);
+        text.unwrap()
+    };
+    let kept = PRESENTERS.with_borrow_mut(|p| write(p.entry(table.id().clone()).or_default()));
+    assert_eq!(
+        kept,
+        write(&mut Presenter::new()),
+        "parts kept and parts written afresh"
+    );
+    read(Some(&kept))
 }
 
 /// The frames sent to `conn`, in order.
@@ -168,7 +225,7 @@ fn friends_at_play(keeps: bool) -> (TableCore<Panjpar>, Instant) {
 }
 
 /// A Panjpar friends table with both seats taken and dealt, no socket attached yet; the seats' tokens.
-fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
+pub(super) fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
     let now = moment();
     let (host, guest) = (Token::random(), Token::random());
     let id = TableId::random();
@@ -206,14 +263,13 @@ fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [TokenHash; 2]) {
 }
 
 /// The socket whose turn it is, and the first action its view offers.
-fn turn(table: &mut TableCore<Panjpar>) -> (ConnId, serde_json::Value) {
+pub(super) fn turn(table: &mut TableCore<Panjpar>) -> (ConnId, serde_json::Value) {
     let seat = table.state.as_ref().and_then(Panjpar::to_act).unwrap();
-    let (frame, _) = table.whole_view(Some(seat));
-    let view: serde_json::Value = serde_json::from_str(frame.text_payload().unwrap()).unwrap();
+    let view = whole_view(table, Some(seat));
     (seat.index() as ConnId + 1, view["actions"][0].clone())
 }
 
-fn action(version: u64, action: serde_json::Value) -> ClientMsg {
+pub(super) fn action(version: u64, action: serde_json::Value) -> ClientMsg {
     let id = Some("a".to_string());
     ClientMsg::Action {
         version,

@@ -3,10 +3,10 @@
 //! version. A seat's voice belongs to the socket that switched it on, so the handshake reaches one
 //! browser, and it goes off when that socket goes.
 
-use super::{Frame, TableCore};
+use super::{Notice, TableCore};
 use crate::cards::Seat;
 use crate::game::Game;
-use crate::protocol::{ServerMsg, SignalKind};
+use crate::protocol::SignalKind;
 use crate::table::seats::TableKind;
 use crate::table::{ConnId, RefusalCode};
 
@@ -100,7 +100,7 @@ impl<G: Game> TableCore<G> {
         seat: Seat,
         to: Seat,
         kind: SignalKind,
-        data: &serde_json::Value,
+        data: serde_json::Value,
     ) {
         let refusal = if self.kind == TableKind::Computer {
             Some(FRIENDS_ONLY)
@@ -126,11 +126,13 @@ impl<G: Game> TableCore<G> {
         let Some(target) = self.voice.holder(to) else {
             return;
         };
-        let frame = Frame::message(&ServerMsg::Signal {
-            from: seat,
-            kind,
-            data,
-        });
-        self.send(target, frame);
+        self.send(
+            target,
+            Notice::Signal {
+                from: seat,
+                kind,
+                data,
+            },
+        );
     }
 }
