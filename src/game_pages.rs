@@ -49,6 +49,18 @@ pub enum TileCards {
     Round(&'static str),
 }
 
+/// The file `web/{name}` beside the game's `pages.rs` (the path is read from the file that invokes
+/// the macro), as a [`WebFile`] called `name`: `web_file!("panjpar.js")`.
+#[macro_export]
+macro_rules! web_file {
+    ($name:literal) => {
+        $crate::game_pages::WebFile {
+            name: $name,
+            text: include_str!(concat!("web/", $name)),
+        }
+    };
+}
+
 /// One file of a game's pages: its name (as served, and as templates name it) and its text.
 #[derive(Debug, Clone, Copy)]
 pub struct WebFile {

@@ -3,10 +3,9 @@
 //! page says it is watching, draws every board with names and no "you", shows no hand, offers no
 //! move, no name and no phrase, and the seat's page shows how many watch.
 
-use serde_json::json;
-
 use crate::chromium::*;
-use crate::support::{play_against_computer, rng, TestServer};
+use crate::support::leaks::Tested;
+use crate::support::{play_against_computer, rng};
 
 /// Which text on the watcher's board speaks to a player ("you", "your"), if any.
 const SPEAKS_TO_A_PLAYER: &str = r#"
@@ -15,13 +14,12 @@ const found = text.match(/\b(you|your)\b/i);
 return found ? text.slice(Math.max(0, found.index - 40), found.index + 40) : '';
 "#;
 
-async fn watch_a_match(
-    driver: &mut Driver,
-    server: &TestServer,
-    game: &str,
-    length: serde_json::Value,
-) {
-    let seated = server.open(game, "computer", Some(length)).await;
+/// A seat's page opens a short match of `G` against the computer and gives its watch link; a phone
+/// follows the whole match through it. Run for every game by `each_game`.
+pub async fn watch_a_match<G: Tested>() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 1);
+    let game = G::NAME;
+    let seated = server.open(game, "computer", Some(G::short())).await;
     let seat = driver.session(1280, 800).await;
     open_as_seat(&seat, &server.base, &seated).await;
     click_when_shown(&seat, "#watch-link", 30).await;
@@ -89,12 +87,4 @@ async fn watch_a_match(
     );
     watcher.close().await.unwrap();
     seat.close().await.unwrap();
-}
-
-#[actix_rt::test]
-async fn a_watcher_follows_a_match_of_each_game_in_the_page() {
-    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 1);
-    watch_a_match(&mut driver, &server, "panjpar", json!(1)).await;
-    watch_a_match(&mut driver, &server, "pishe-pasha", json!("one-deal")).await;
-    watch_a_match(&mut driver, &server, "ganjifa", json!(3)).await;
 }

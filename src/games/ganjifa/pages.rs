@@ -2,7 +2,8 @@
 //! module, board style, board words and the hooks the shared modules call) and its staged deal (a
 //! page and its script), served from its catalog entry.
 
-use crate::game_pages::{GamePages, Tile, TileCards, WebFile};
+use crate::game_pages::{GamePages, Tile, TileCards};
+use crate::web_file;
 
 pub static PAGES: GamePages = GamePages {
     title: "Ganjifa",
@@ -12,41 +13,17 @@ pub static PAGES: GamePages = GamePages {
         shows: "Four of the round cards: a Mir, a Wazir and two number cards",
         persian: None,
     },
-    landing: WebFile {
-        name: "ganjifa.html",
-        text: include_str!("web/ganjifa.html"),
-    },
-    rules: WebFile {
-        name: "ganjifa-rules.html",
-        text: include_str!("web/ganjifa-rules.html"),
-    },
+    landing: web_file!("ganjifa.html"),
+    rules: web_file!("ganjifa-rules.html"),
     more: &[(
         "/ganjifa/staged",
-        WebFile {
-            name: "ganjifa-staged.html",
-            text: include_str!("web/ganjifa-staged.html"),
-        },
+        web_file!("ganjifa-staged.html"),
     )],
     files: &[
-        WebFile {
-            name: "ganjifa.js",
-            text: include_str!("web/ganjifa.js"),
-        },
-        WebFile {
-            name: "ganjifa.css",
-            text: include_str!("web/ganjifa.css"),
-        },
-        WebFile {
-            name: "ganjifa-words.js",
-            text: include_str!("web/ganjifa-words.js"),
-        },
-        WebFile {
-            name: "ganjifa-hooks.js",
-            text: include_str!("web/ganjifa-hooks.js"),
-        },
-        WebFile {
-            name: "staged.js",
-            text: include_str!("web/staged.js"),
-        },
+        web_file!("ganjifa.js"),
+        web_file!("ganjifa.css"),
+        web_file!("ganjifa-words.js"),
+        web_file!("ganjifa-hooks.js"),
+        web_file!("staged.js"),
     ],
 };

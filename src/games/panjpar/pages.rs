@@ -2,7 +2,8 @@
 //! module, board style, board words and the hooks the shared modules call), served from its catalog
 //! entry.
 
-use crate::game_pages::{GamePages, Tile, TileCards, WebFile};
+use crate::game_pages::{GamePages, Tile, TileCards};
+use crate::web_file;
 
 pub static PAGES: GamePages = GamePages {
     title: "Panjpar",
@@ -12,31 +13,13 @@ pub static PAGES: GamePages = GamePages {
         shows: "An attack: a pair of sixes and the queen of clubs",
         persian: Some("به فارسی"),
     },
-    landing: WebFile {
-        name: "panjpar.html",
-        text: include_str!("web/panjpar.html"),
-    },
-    rules: WebFile {
-        name: "panjpar-rules.html",
-        text: include_str!("web/panjpar-rules.html"),
-    },
+    landing: web_file!("panjpar.html"),
+    rules: web_file!("panjpar-rules.html"),
     more: &[],
     files: &[
-        WebFile {
-            name: "panjpar.js",
-            text: include_str!("web/panjpar.js"),
-        },
-        WebFile {
-            name: "panjpar.css",
-            text: include_str!("web/panjpar.css"),
-        },
-        WebFile {
-            name: "panjpar-words.js",
-            text: include_str!("web/panjpar-words.js"),
-        },
-        WebFile {
-            name: "panjpar-hooks.js",
-            text: include_str!("web/panjpar-hooks.js"),
-        },
+        web_file!("panjpar.js"),
+        web_file!("panjpar.css"),
+        web_file!("panjpar-words.js"),
+        web_file!("panjpar-hooks.js"),
     ],
 };

@@ -2,7 +2,8 @@
 //! module, board style, board words and the hooks the shared modules call), served from its catalog
 //! entry.
 
-use crate::game_pages::{GamePages, Tile, TileCards, WebFile};
+use crate::game_pages::{GamePages, Tile, TileCards};
+use crate::web_file;
 
 pub static PAGES: GamePages = GamePages {
     title: "Pishe Pasha",
@@ -12,31 +13,13 @@ pub static PAGES: GamePages = GamePages {
         shows: "The hearts built up from the ace",
         persian: None,
     },
-    landing: WebFile {
-        name: "pishe-pasha.html",
-        text: include_str!("web/pishe-pasha.html"),
-    },
-    rules: WebFile {
-        name: "pishe-pasha-rules.html",
-        text: include_str!("web/pishe-pasha-rules.html"),
-    },
+    landing: web_file!("pishe-pasha.html"),
+    rules: web_file!("pishe-pasha-rules.html"),
     more: &[],
     files: &[
-        WebFile {
-            name: "pishe-pasha.js",
-            text: include_str!("web/pishe-pasha.js"),
-        },
-        WebFile {
-            name: "pishe-pasha.css",
-            text: include_str!("web/pishe-pasha.css"),
-        },
-        WebFile {
-            name: "pishe-pasha-words.js",
-            text: include_str!("web/pishe-pasha-words.js"),
-        },
-        WebFile {
-            name: "pishe-pasha-hooks.js",
-            text: include_str!("web/pishe-pasha-hooks.js"),
-        },
+        web_file!("pishe-pasha.js"),
+        web_file!("pishe-pasha.css"),
+        web_file!("pishe-pasha-words.js"),
+        web_file!("pishe-pasha-hooks.js"),
     ],
 };

@@ -329,17 +329,31 @@ impl<G: Game> TableCore<G> {
     }
 }
 
-/// Reads a game's action from a frame, in the one form the server writes it. serde lets a variant
-/// without fields (`{"type": "turn"}`) carry fields it ignores, so an action whose JSON is not what
-/// the typed action writes back (a field no action has) is refused, not played.
+/// Reads a game's action from a frame, refusing a field no action has. serde lets a variant without
+/// fields (`{"type": "turn"}`) carry fields it ignores, so every field the frame's action names must
+/// be one the typed action writes back (in any order, its lists as the page wrote them).
 fn read_action<G: Game>(raw: serde_json::Value) -> Result<G::Action, String> {
     let action: G::Action = serde_json::from_value(raw.clone())
         .map_err(|e| format!("That is not a {} action: {e}.", G::NAME))?;
     match serde_json::to_value(&action) {
-        Ok(written) if written == raw => Ok(action),
+        Ok(written) if fields_within(&raw, &written) => Ok(action),
         _ => Err(format!(
             "That {} action has a field that no action has.",
             G::NAME
         )),
+    }
+}
+
+/// Whether every field of `sent`, in its objects at any depth, is one `written` has.
+fn fields_within(sent: &serde_json::Value, written: &serde_json::Value) -> bool {
+    use serde_json::Value::Object;
+    match (sent, written) {
+        (Object(sent), Object(written)) => sent.iter().all(|(name, value)| {
+            written
+                .get(name)
+                .is_some_and(|kept| fields_within(value, kept))
+        }),
+        (Object(_), _) => false,
+        _ => true,
     }
 }

@@ -1,6 +1,6 @@
 //! The suites every game is run through, generated per game from the catalog's one list of games
 //! (`chaikhana::every_game!`), so a game added to the site is played, attacked, replayed and checked
-//! for leaks here with nothing else to list. A game built outside the crate (the small fourth game in
+//! for leaks, and followed in Chromium by a watcher's page, with nothing else to list. A game built outside the crate (the small fourth game in
 //! `tests/it/high_card/`) is run through the same suites by naming itself to [`suites!`].
 //!
 //! What a suite needs to know of a game beyond its rules core (the matches to play, what a frame may
@@ -33,6 +33,11 @@ macro_rules! suites {
                 #[actix_rt::test]
                 async fn each_seat_replays_each_deal_as_it_saw_it() {
                     $crate::server_replay::replays_as_seen::<$game>().await;
+                }
+
+                #[actix_rt::test]
+                async fn a_watcher_follows_a_match_in_the_page() {
+                    $crate::browser_watch::watch_a_match::<$game>().await;
                 }
 
                 #[actix_rt::test]

@@ -8,7 +8,8 @@ mod rules;
 
 pub use rules::HighCard;
 
-use chaikhana::catalog::{register, Entry, GamePages, Tile, TileCards, WebFile};
+use chaikhana::catalog::{register, Entry, GamePages, Tile, TileCards};
+use chaikhana::web_file;
 
 /// High card's pages and board, from `web/`, served by the site as any game's are.
 static PAGES: GamePages = GamePages {
@@ -19,28 +20,13 @@ static PAGES: GamePages = GamePages {
         shows: "An ace, a king and a two",
         persian: None,
     },
-    landing: WebFile {
-        name: "high-card.html",
-        text: include_str!("web/high-card.html"),
-    },
-    rules: WebFile {
-        name: "high-card-rules.html",
-        text: include_str!("web/high-card-rules.html"),
-    },
+    landing: web_file!("high-card.html"),
+    rules: web_file!("high-card-rules.html"),
     more: &[],
     files: &[
-        WebFile {
-            name: "high-card.js",
-            text: include_str!("web/high-card.js"),
-        },
-        WebFile {
-            name: "high-card.css",
-            text: include_str!("web/high-card.css"),
-        },
-        WebFile {
-            name: "high-card-hooks.js",
-            text: include_str!("web/high-card-hooks.js"),
-        },
+        web_file!("high-card.js"),
+        web_file!("high-card.css"),
+        web_file!("high-card-hooks.js"),
     ],
 };
 

@@ -5,10 +5,28 @@
 import { cardElement, backElement } from "./cards.js";
 import { el, button } from "./ui.js";
 import { seatName } from "./social.js";
+import { boardTop } from "./share.js";
 
 export { hooks } from "./high-card-hooks.js";
 
 export const LANGUAGES = ["en"];
+
+/** The words the shared top of the board (share.js) asks every board for. */
+const W = {
+  lang: "en",
+  yourTurn: "Your turn",
+  waiting: "Waiting for your friend to open the link…",
+  shareLink: "Send this link to the person you want to play:",
+  copy: "Copy link",
+  copied: "Link copied.",
+  share: "Share",
+  level: {
+    standard: "Against the standard computer",
+    strong: "Against the strong computer",
+    next: "Next match against:",
+    names: { standard: "standard", strong: "strong" },
+  },
+};
 
 export function createBoard(root, ctx) {
   let frame = null;
@@ -78,22 +96,20 @@ export function createBoard(root, ctx) {
   return {
     render(next) {
       frame = next;
-      const table = el("section", "table hc");
-      table.dataset.status = frame.status;
-      if (!frame.view) {
-        table.append(el("p", "status", "Waiting for the other player."));
-        root.replaceChildren(table);
-        return;
-      }
-      const other = frame.watcher ? 1 : 1 - (frame.seat ?? 0);
+      root.replaceChildren();
+      const score = el("span", "score", `Deals won: ${(frame.match?.deals_won || []).join(" to ")}`);
+      const table = boardTop(root, frame, score, W);
+      if (!table) return;
+      table.classList.add("hc");
+      const other = frame.watcher ? 1 : 1 - frame.seat;
       const me = frame.watcher ? 0 : frame.seat;
       const theirs = el("section", "theirs");
-      theirs.setAttribute("aria-label", named(other));
+      theirs.setAttribute("aria-label", `${named(other)}: cards held`);
       for (let i = 0; i < frame.view.held[other]; i++) theirs.append(backElement("A card not yet played"));
       table.append(seatLine(other), theirs, rounds(), seatLine(me));
       if (!frame.watcher) table.append(hand());
       table.append(bar());
-      root.replaceChildren(table);
+      root.append(table);
     },
     error(refused) {
       root.querySelector(".status")?.replaceChildren(refused.message || "That move was refused.");
