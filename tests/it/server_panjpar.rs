@@ -169,7 +169,7 @@ async fn http_requests_are_checked() {
     assert_eq!(status, 409, "a computer table has no free seat");
     let (status, page) = server.get(&format!("/t/{}", computer.table)).await;
     assert_eq!(status, 200);
-    assert!(page.contains("panjpar"));
+    assert!(page.contains("a Panjpar table"), "{page}");
     let (status, _) = server.get("/t/AAAAAAAAAAAAAAAAAAAAAA").await;
     assert_eq!(status, 404);
     // A wrong or missing token opens no socket.

@@ -248,14 +248,14 @@ impl Client {
             .expect("the frame is sent");
     }
 
-    /// The next JSON frame, or `None` if the socket closed or nothing came within 10 s.
+    /// The next JSON frame, or `None` if the socket closed or nothing came within 30 s.
     pub async fn next(&mut self) -> Option<Value> {
         if let Some(first) = self.waiting.take() {
             self.received.push(first.clone());
             return Some(first);
         }
         // One deadline for the whole wait: the server's pings must not keep it waiting for ever.
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
             let frame = tokio::time::timeout_at(deadline, self.framed.next())
                 .await
@@ -347,7 +347,7 @@ impl Client {
     pub async fn close_code(&mut self) -> Option<u16> {
         self.received.extend(self.waiting.take());
         // One deadline for the whole wait: the server's pings must not keep it waiting for ever.
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
             let frame = tokio::time::timeout_at(deadline, self.framed.next())
                 .await

@@ -93,9 +93,12 @@ export function createBoard(root, ctx) {
     root.querySelector(`.ghand [data-card="${CSS.escape(code)}"]`)?.focus({ preventScroll: true });
   }
 
+  /** Whether this seat picks a card of a blind lead now: the view says how many it picks from. */
+  const picking = (v) => v.stage === "blind-pick" && v.backs > 0;
+
   // ---- Your hand: suit by suit, the cards a little over each other. ----
   function handZone(v) {
-    if (v.stage === "blind-pick" && offered("pick").length) return pickZone();
+    if (picking(v)) return pickZone(v);
     const zone = el("section", "ghand");
     zone.dataset.area = "hand";
     zone.setAttribute("aria-label", W.yourCards(v.hand.length));
@@ -135,15 +138,18 @@ export function createBoard(root, ctx) {
   // ---- A blind pick: the leader's cards face down, where your hand lies. Your own cards play no
   // part in the pick, and the hand's place is the one always in sight and in reach (the felt can be
   // a thin strip on a phone). ----
-  function pickZone() {
+  function pickZone(v) {
     const zone = el("section", "ghand g-pick");
     zone.dataset.area = "hand";
-    zone.setAttribute("aria-label", W.pickCards(offered("pick").length));
+    zone.setAttribute("aria-label", W.pickCards(v.backs));
     zone.dir = "ltr";
     const row = el("div", "backs g-backs");
-    for (const a of offered("pick")) {
-      const b = gbackElement(W.pickCard(a.back + 1), () => act(a), { key: `pick:${a.back}`, from: "trick" });
-      b.dataset.key = `pick:${a.back}`;
+    // The view says how many cards this seat picks from; the moves offered make them clickable (a
+    // replay's step offers none, and draws them as play did).
+    for (let back = 0; back < v.backs; back++) {
+      const a = offered("pick").find((pick) => pick.back === back);
+      const b = gbackElement(W.pickCard(back + 1), a ? () => act(a) : undefined, { key: `pick:${back}`, from: "trick" });
+      b.dataset.key = `pick:${back}`;
       row.append(b);
     }
     zone.append(row);
@@ -236,7 +242,7 @@ export function createBoard(root, ctx) {
     } else if (v.stage !== "blind-pick") {
       zone.append(el("h2", "", W.feltEmpty));
     }
-    if (v.stage === "blind-pick" && offered("pick").length) {
+    if (picking(v)) {
       zone.append(el("h2", "", W.gaveUp(who(v.to_act === me() ? (me() + 2) % 3 : v.to_act))));
     }
     // The result first, over the last trick: on a phone the felt is small and it is what matters now.
