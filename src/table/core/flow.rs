@@ -333,7 +333,7 @@ impl<G: Game> TableCore<G> {
 /// fields (`{"type": "turn"}`) carry fields it ignores, so every field the frame's action names must
 /// be one the typed action writes back (in any order, its lists as the page wrote them).
 fn read_action<G: Game>(raw: serde_json::Value) -> Result<G::Action, String> {
-    let action: G::Action = serde_json::from_value(raw.clone())
+    let action = <G::Action as serde::Deserialize>::deserialize(&raw)
         .map_err(|e| format!("That is not a {} action: {e}.", G::NAME))?;
     match serde_json::to_value(&action) {
         Ok(written) if fields_within(&raw, &written) => Ok(action),
