@@ -310,7 +310,14 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
     screenshot(&c, "panjpar-strong-1280x800").await;
     // Once the match is over, the next one may be against the standard computer.
     play_to_the_end(&[&c], None).await;
-    click(&c, "#rematch-level input[value=standard]").await;
+    // Chosen until it is checked: a click that lands while the result panel is still drawn in is
+    // made again.
+    wait_for(
+        &c,
+        "const e = document.querySelector('#rematch-level input[value=standard]'); if (e && !e.checked) e.click(); return e && e.checked",
+        20,
+    )
+    .await;
     // The board is drawn again (the language switch redraws it) before the player presses: the
     // choice stays.
     click(&c, "[data-lang=en]").await;
@@ -320,11 +327,11 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
     )
     .await;
     assert_eq!(kept, "standard", "the level chosen was lost on a redraw");
-    click(&c, "#rematch").await;
+    click_when_shown(&c, "#rematch", 20).await;
     wait_for(
         &c,
         "return document.querySelector('#level-shown')?.dataset.level === 'standard'",
-        20,
+        30,
     )
     .await;
     c.close().await.unwrap();
