@@ -29,6 +29,8 @@ pub struct Metrics {
     pub thinking_cpu_seconds: HistogramVec,
     pub thinking_shortened: IntCounterVec,
     pub thinking_dropped: IntCounter,
+    pub coach_queue: IntGauge,
+    pub coach_studies: IntCounterVec,
     pub matches_finished: IntCounterVec,
     pub reconnects: IntCounter,
     pub resyncs: IntCounter,
@@ -252,6 +254,17 @@ impl Metrics {
                 "thinking_dropped_total",
                 "Decisions dropped unthought because their table had moved on (or stopped) by their turn.",
             ),
+            coach_queue: gauge(
+                &r,
+                "coach_queue",
+                "Studies (hints, and the decisions of analyses) asked of the thinking pool and not yet begun: they wait behind every computer's move.",
+            ),
+            coach_studies: counter_vec(
+                &r,
+                "coach_studies_total",
+                "Studies thought by the coach, by game and kind (hint or analysis: one per decision judged).",
+                &["game", "kind"],
+            ),
             matches_finished: counter_vec(
                 &r,
                 "matches_finished_total",
@@ -381,6 +394,9 @@ impl Metrics {
         for level in levels {
             self.thinking_shortened.with_label_values(&[game, level]);
         }
+        for kind in ["hint", "analysis"] {
+            self.coach_studies.with_label_values(&[game, kind]);
+        }
     }
 
     /// The per-action metrics of the game with this name (resolved on first use if the game was
@@ -477,6 +493,7 @@ mod tests {
             "chaikhana_thinking_queue",
             "chaikhana_thinking_wait_seconds_bucket",
             "chaikhana_thinking_dropped_total",
+            "chaikhana_coach_queue",
             "chaikhana_http_connections_cut_total{reason=\"too-slow\"}",
             "chaikhana_http_connections_refused_total{cap=\"node\"}",
         ] {

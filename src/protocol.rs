@@ -38,6 +38,16 @@ pub enum ClientMsg {
         deal: Option<usize>,
         step: usize,
     },
+    /// Ask the coach for its choice at this seat's turn, on the view with this version (at a table
+    /// that offers hints). Answered with a `hint` frame; counted, and shown at the deal's end.
+    Hint { version: u64 },
+    /// Ask the coach to judge this seat's decisions in the match's deal `deal` (from 0; none: the
+    /// last deal that ended), once that deal has ended. Answered with `analysing` frames while it
+    /// thinks, then an `analysis` frame; an analysis is made once and kept with the deal.
+    Analyse {
+        #[serde(default)]
+        deal: Option<usize>,
+    },
     /// Deal the next deal of the match, once a deal has ended.
     NextDeal { version: u64 },
     /// Start a new match at this table with the same seats, once the match has ended; at a computer
@@ -306,6 +316,23 @@ pub enum ServerMsg<'a> {
         from: Seat,
         kind: SignalKind,
         data: &'a serde_json::Value,
+    },
+    /// The coach's choice for this seat's turn on the view with `version`: the action, its expected
+    /// result in `unit`, and why, in a sentence.
+    Hint {
+        version: u64,
+        action: &'a serde_json::Value,
+        value: f64,
+        unit: &'a str,
+        why: &'a str,
+    },
+    /// How far the analysis of this seat's decisions in deal `deal` has come: `done` of `of`.
+    Analysing { deal: usize, done: usize, of: usize },
+    /// This seat's decisions in deal `deal`, judged: how many, and the costly ones marked.
+    Analysis {
+        deal: usize,
+        #[serde(flatten)]
+        analysis: &'a crate::table::Analysis,
     },
 }
 

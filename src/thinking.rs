@@ -15,6 +15,10 @@
 //!   than the floor `thinking_floor_ms`; such a decision is counted in
 //!   `chaikhana_thinking_shortened_total`. Budgets are CPU time of the thinking thread
 //!   ([`crate::game::Budget`]), so a busy machine makes a decision slower, never weaker.
+//! - **Coaching waits behind moves**: a study (a hint asked by a player, one decision of an analysis,
+//!   see `crate::coach`) is taken only while no computer's move waits; it is short (one decision,
+//!   within the strong computer's budget), so a move asked while one is thought waits at most that
+//!   long, and it holds no table's turn. Studies are never cut to a share and never saturate the pool.
 //! - **Knows its capacity**: it is saturated when decisions have waited longer than
 //!   `thinking_saturated_ms`; `/readyz` then says that the node takes no new strong computer table,
 //!   and `POST /api/tables` refuses one with 503 (with Redis, such a table is placed on a node that
@@ -123,7 +127,8 @@ impl Default for Asker {
 /// (to the table, by message) before it returns.
 pub struct Decision {
     asker: Asker,
-    version: u64,
+    /// The version it was asked on; none for a study, which is stale only once its table stops.
+    version: Option<u64>,
     game: &'static str,
     level: &'static str,
     budget: Budget,
@@ -142,7 +147,7 @@ impl Decision {
     ) -> Decision {
         Decision {
             asker: asker.clone(),
-            version,
+            version: Some(version),
             game,
             level,
             budget,
@@ -151,17 +156,48 @@ impl Decision {
         }
     }
 
+    /// A study for a player (a hint, or one decision of an analysis) at `asker`'s table: thought only
+    /// while no move waits, with its whole `budget`, and dropped only if the table stops first.
+    pub fn study(
+        asker: &Asker,
+        game: &'static str,
+        budget: Budget,
+        think: impl FnOnce(Allowance) + Send + 'static,
+    ) -> Decision {
+        Decision {
+            asker: asker.clone(),
+            version: None,
+            game,
+            level: STUDY,
+            budget,
+            asked: Instant::now(),
+            think: Box::new(think),
+        }
+    }
+
     fn stale(&self) -> bool {
-        !self.asker.at(self.version)
+        match self.version {
+            Some(version) => !self.asker.at(version),
+            None => self.asker.at(GONE),
+        }
+    }
+
+    fn is_study(&self) -> bool {
+        self.version.is_none()
     }
 }
+
+/// The level label of a study in the metrics.
+pub const STUDY: &str = "coach";
 
 /// How loaded a pool is now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Load {
     pub threads: usize,
-    /// Decisions asked and not yet begun.
+    /// Computers' decisions asked and not yet begun.
     pub waiting: usize,
+    /// Studies asked and not yet begun.
+    pub studies: usize,
     /// Decisions being thought now.
     pub thinking: usize,
     /// How long the oldest waiting decision has waited.
@@ -188,8 +224,10 @@ struct Shared {
 
 #[derive(Default)]
 struct Queue {
-    /// Decisions not yet begun, oldest first.
+    /// Computers' decisions not yet begun, oldest first.
     waiting: VecDeque<Decision>,
+    /// Studies not yet begun, oldest first: taken only while no decision waits.
+    studies: VecDeque<Decision>,
     /// The tables whose decision is being thought.
     thinking: HashSet<u64>,
     /// How long the decision begun last had waited, and when it began.
@@ -209,11 +247,21 @@ impl Queue {
             metrics().thinking_dropped.inc_by(dropped as u64);
         }
         let thinking = &self.thinking;
-        let index = self
-            .waiting
-            .iter()
-            .position(|decision| !thinking.contains(&decision.asker.table))?;
-        self.waiting.remove(index)
+        if !self.waiting.is_empty() {
+            let index = self
+                .waiting
+                .iter()
+                .position(|decision| !thinking.contains(&decision.asker.table))?;
+            return self.waiting.remove(index);
+        }
+        let before = self.studies.len();
+        self.studies.retain(|study| !study.stale());
+        metrics()
+            .coach_queue
+            .sub((before - self.studies.len()) as i64);
+        let study = self.studies.pop_front()?;
+        metrics().coach_queue.dec();
+        Some(study)
     }
 }
 
@@ -253,8 +301,13 @@ impl Pool {
         if queue.stopping {
             return;
         }
-        queue.waiting.push_back(decision);
-        metrics().thinking_queue.inc();
+        if decision.is_study() {
+            queue.studies.push_back(decision);
+            metrics().coach_queue.inc();
+        } else {
+            queue.waiting.push_back(decision);
+            metrics().thinking_queue.inc();
+        }
         drop(queue);
         self.shared.asked.notify_one();
     }
@@ -273,6 +326,7 @@ impl Pool {
         Load {
             threads: self.shared.shape.threads,
             waiting: queue.waiting.len(),
+            studies: queue.studies.len(),
             thinking: queue.thinking.len(),
             oldest_wait,
             last_wait: queue.last_wait,
@@ -292,6 +346,8 @@ impl Drop for Pool {
         let waiting = {
             let mut queue = self.shared.lock();
             queue.stopping = true;
+            metrics().coach_queue.sub(queue.studies.len() as i64);
+            queue.studies.clear();
             std::mem::take(&mut queue.waiting)
         };
         metrics().thinking_queue.sub(waiting.len() as i64);
@@ -331,17 +387,23 @@ impl Shared {
                     }
                     queue = self.asked.wait(queue).unwrap_or_else(|e| e.into_inner());
                 };
-                queue.thinking.insert(decision.asker.table);
-                let wait = decision.asked.elapsed();
-                queue.last_wait = wait;
-                queue.last_begun = Some(Instant::now());
-                metrics().thinking_wait_seconds.observe(wait.as_secs_f64());
-                let allowance = self.allowance(queue.waiting.len());
-                (decision, allowance)
+                if decision.is_study() {
+                    (decision, Allowance::WHOLE)
+                } else {
+                    queue.thinking.insert(decision.asker.table);
+                    let wait = decision.asked.elapsed();
+                    queue.last_wait = wait;
+                    queue.last_begun = Some(Instant::now());
+                    metrics().thinking_wait_seconds.observe(wait.as_secs_f64());
+                    let allowance = self.allowance(queue.waiting.len());
+                    (decision, allowance)
+                }
             };
-            let table = decision.asker.table;
+            let (table, study) = (decision.asker.table, decision.is_study());
             self.think(decision, allowance);
-            self.lock().thinking.remove(&table);
+            if !study {
+                self.lock().thinking.remove(&table);
+            }
             // This thread looks for the next decision itself; another may have been waiting only
             // for this table's turn to end, and an idle thread may take it sooner.
             self.asked.notify_one();

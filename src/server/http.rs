@@ -137,6 +137,9 @@ pub(super) fn status(code: RefusalCode) -> StatusCode {
         | RefusalCode::DealInPlay
         | RefusalCode::NoSuchDeal
         | RefusalCode::NoSuchStep
+        | RefusalCode::NoHints
+        | RefusalCode::NotYourTurn
+        | RefusalCode::NotYourDecisions
         | RefusalCode::BadRecord
         | RefusalCode::ContributionRefused => StatusCode::CONFLICT,
     }

@@ -18,15 +18,15 @@ use actix::{
 use rand::SeedableRng;
 
 use super::core::{
-    Clock, Closing, Count, Effect, Gone, OnClosed, TableConfig, TableCore, TableStore, ENDED_CLOSE,
-    EXPIRED_CLOSE,
+    Clock, Closing, Count, Effect, Gone, OnClosed, Study, TableConfig, TableCore, TableStore,
+    ENDED_CLOSE, EXPIRED_CLOSE,
 };
 use super::messages::*;
 use super::present::{self, Presenter};
 use super::seats::{Level, TableKind};
 use super::{ConnId, DealRecord, Snapshot, TableId, TableRefusal, TokenHash};
 use crate::cards::Seat;
-use crate::game::{BotRng, Game};
+use crate::game::{BotRng, Game, Judgement};
 use crate::matches::MatchLength;
 use crate::metrics::metrics;
 use crate::outbox::{Frame, NotQueued};
@@ -213,6 +213,24 @@ impl<G: Game> Table<G> {
                 );
                 thinking::pool().ask(decision);
             }
+            Effect::Study { study, judge, seed } => {
+                let table = ctx.address();
+                let kind = match study {
+                    Study::Hint { .. } => "hint",
+                    Study::Point { .. } => "analysis",
+                };
+                let budget = self.core.strong_budget();
+                let decision = Decision::study(&self.asker, G::NAME, budget, move |_| {
+                    let mut rng = BotRng::seed_from_u64(seed);
+                    let judgement = judge(&mut rng);
+                    metrics()
+                        .coach_studies
+                        .with_label_values(&[G::NAME, kind])
+                        .inc();
+                    table.do_send(Studied { study, judgement });
+                });
+                thinking::pool().ask(decision);
+            }
             Effect::Seated => {
                 if let Some(seated) = self.joins.pop_front() {
                     let _ = seated.send(());
@@ -299,6 +317,25 @@ struct Thought<A> {
 
 impl<A: 'static> Message for Thought<A> {
     type Result = ();
+}
+
+/// A study of the coach's, judged on the thinking pool.
+struct Studied<A> {
+    study: Study,
+    judgement: Judgement<A>,
+}
+
+impl<A: 'static> Message for Studied<A> {
+    type Result = ();
+}
+
+impl<G: Game> Handler<Studied<G::Action>> for Table<G> {
+    type Result = ();
+
+    fn handle(&mut self, studied: Studied<G::Action>, ctx: &mut Context<Self>) {
+        self.core.studied(studied.study, studied.judgement);
+        self.carry_out(ctx);
+    }
 }
 
 impl<G: Game> Actor for Table<G> {

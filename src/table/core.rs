@@ -45,6 +45,8 @@ use crate::game::Game;
 use crate::matches::{Match, MatchLength};
 use crate::protocol::SeatInfo;
 
+mod coaching;
+pub use coaching::Study;
 mod computers;
 mod flow;
 mod keeper;
@@ -140,6 +142,8 @@ pub struct TableCore<G: Game> {
     notes: seat_notes::SeatNotes,
     /// The table's side of its store: what it holds, what is on its way, the pause (see `storing`).
     keeper: keeper::Keeper,
+    /// The coach's hints and analyses on their way (see `coaching`).
+    coaching: coaching::Studies,
     /// What the shell is to do, in order.
     effects: Vec<Effect<G>>,
     /// What the shell is to count.
@@ -233,6 +237,7 @@ impl<G: Game> TableCore<G> {
             sleeping: false,
             notes: seat_notes::SeatNotes::new(G::SEATS),
             keeper: keeper::Keeper::new(keeps),
+            coaching: coaching::Studies::default(),
             effects: Vec::new(),
             counts: Vec::new(),
         }

@@ -23,6 +23,79 @@ pub struct DealRecord<A = serde_json::Value> {
     pub dealt_at: u64,
     /// Each accepted action: the seat, the action, and the version it made.
     pub actions: Vec<(Seat, A, u64)>,
+    /// What the coach said of this deal. Each seat's part is its own: never in a frame to another.
+    #[serde(default, skip_serializing_if = "Coaching::is_empty")]
+    pub coaching: Coaching,
+}
+
+/// What the coach said of one deal: how many hints each seat took in it, and each seat's analysis
+/// once it has been made (made once, then kept with the deal).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Coaching {
+    /// Hints taken, by seat (empty: none yet).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<u32>,
+    /// Each seat's analysis, by seat (empty: none yet).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub analyses: Vec<Option<Analysis>>,
+}
+
+impl Coaching {
+    fn is_empty(&self) -> bool {
+        self.hints.is_empty() && self.analyses.is_empty()
+    }
+
+    /// The hints each of `seats` seats took.
+    pub fn hints_taken(&self, seats: usize) -> Vec<u32> {
+        let mut hints = self.hints.clone();
+        hints.resize(seats, 0);
+        hints
+    }
+
+    /// One more hint taken by `seat` of `seats`.
+    pub fn took_hint(&mut self, seat: Seat, seats: usize) {
+        self.hints.resize(seats.max(self.hints.len()), 0);
+        self.hints[seat.index()] += 1;
+    }
+
+    /// `seat`'s analysis, if it has been made.
+    pub fn analysis(&self, seat: Seat) -> Option<&Analysis> {
+        self.analyses.get(seat.index()).and_then(Option::as_ref)
+    }
+
+    /// Keeps `seat`'s analysis.
+    pub fn keep(&mut self, seat: Seat, analysis: Analysis) {
+        if self.analyses.len() <= seat.index() {
+            self.analyses.resize(seat.index() + 1, None);
+        }
+        self.analyses[seat.index()] = Some(analysis);
+    }
+}
+
+/// One seat's decisions in a deal as the strong computer judged them, from what that seat knew.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// What the values are counted in, in words ("chance of winning the deal").
+    pub unit: String,
+    /// How many decisions were judged (those with more than one legal action).
+    pub judged: usize,
+    /// The decisions that cost something, in the order they were made.
+    pub marks: Vec<Mark>,
+}
+
+/// A costly decision: where it was made, how costly, and what was better.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mark {
+    /// How many of the deal's actions came before it: the replay step it was decided at.
+    pub step: usize,
+    pub grade: crate::game::Grade,
+    /// The action the coach preferred, as the game writes actions.
+    pub best: serde_json::Value,
+    /// The expected result of the action made, and of the best one, in the analysis's unit.
+    pub made_value: f64,
+    pub best_value: f64,
+    /// What was better, and why, in a sentence.
+    pub why: String,
 }
 
 impl<A> DealRecord<A> {
@@ -42,6 +115,7 @@ impl<A> DealRecord<A> {
             fair: self.fair,
             dealt_at: self.dealt_at,
             actions,
+            coaching: self.coaching,
         })
     }
 }

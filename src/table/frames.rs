@@ -40,6 +40,9 @@ pub struct Head {
     pub watching: usize,
     /// How the deal ended, once it has.
     pub outcome: Option<DealOutcome>,
+    /// At a table that offers the coach's hints, how many each seat has taken in this deal (none:
+    /// the table offers none).
+    pub hints_taken: Option<Vec<u32>>,
 }
 
 /// A socket's own action, accepted: the id its page gave it.

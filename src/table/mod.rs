@@ -25,10 +25,10 @@ mod watch;
 
 pub use self::core::{
     Change, Clock, Closing, ConnId, Count, Effect, Expiry, Gone, Listing, OnClosed, StoreAnswer,
-    TableConfig, TableCore, TablePolicy, TableStore, Timer,
+    Study, TableConfig, TableCore, TablePolicy, TableStore, Timer,
 };
 pub use actor::Table;
-pub use deal_record::DealRecord;
+pub use deal_record::{Analysis, Coaching, DealRecord, Mark};
 pub use fair_cost::{fair_cost, FairCost};
 pub use messages::*;
 pub use open::OpenTable;

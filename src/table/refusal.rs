@@ -64,6 +64,12 @@ pub enum RefusalCode {
     NoSuchStep,
     BadRecord,
     ContributionRefused,
+    /// The coach gives no hint here: not a table against the computer, or a game without a coach.
+    NoHints,
+    /// A hint is asked for a turn that is not the seat's.
+    NotYourTurn,
+    /// An analysis is asked by a watcher, whose sockets hold no seat's decisions.
+    NotYourDecisions,
 }
 
 impl RefusalCode {

@@ -159,6 +159,65 @@ fn tables_are_served_first_come_first_served() {
     assert_eq!(served, asked);
 }
 
+/// A study of `asker`'s that only tells `events` it ran, with `name`.
+fn studied(asker: &Asker, name: &'static str, events: &Sender<String>) -> Decision {
+    let events = events.clone();
+    let budget = crate::game::Budget::Samples(1);
+    Decision::study(asker, "test", budget, move |allowance| {
+        assert_eq!(allowance, Allowance::WHOLE, "a study is never cut");
+        events.send(name.to_string()).unwrap();
+    })
+}
+
+#[test]
+fn studies_wait_behind_every_move_asked_and_hold_no_tables_turn() {
+    let (pool, open, heard) = one_thread_held();
+    // Every name below is heard in the order it is thought.
+    let events = channel();
+    let table = Asker::new();
+    pool.ask(studied(&table, "study 1", &events.0));
+    pool.ask(told(&Asker::new(), "move a", &events.0));
+    pool.ask(studied(&Asker::new(), "study 2", &events.0));
+    pool.ask(told(&table, "move b", &events.0));
+    let load = pool.load();
+    assert_eq!((load.waiting, load.studies), (2, 2));
+    open.send(()).unwrap();
+    assert_eq!(next(&heard), "gate ended");
+    let order: Vec<String> = (0..4).map(|_| next(&events.1)).collect();
+    assert_eq!(order, ["move a", "move b", "study 1", "study 2"]);
+    // A move asked while a study is being thought is the next thing thought.
+    let (gate, opened) = {
+        let (tx, rx) = channel::<()>();
+        let events = events.0.clone();
+        let study = Decision::study(&table, "test", crate::game::Budget::Samples(1), move |_| {
+            events.send("long study began".into()).unwrap();
+            let _ = rx.recv_timeout(PATIENCE);
+        });
+        (study, tx)
+    };
+    pool.ask(gate);
+    assert_eq!(next(&events.1), "long study began");
+    pool.ask(studied(&Asker::new(), "study 3", &events.0));
+    pool.ask(told(&table, "move c", &events.0));
+    opened.send(()).unwrap();
+    assert_eq!(next(&events.1), "move c");
+    assert_eq!(next(&events.1), "study 3");
+}
+
+#[test]
+fn a_study_of_a_table_that_stopped_is_dropped() {
+    let (pool, open, heard) = one_thread_held();
+    let (events, studies) = channel();
+    let gone = Asker::new();
+    pool.ask(studied(&gone, "gone", &events));
+    pool.ask(studied(&Asker::new(), "kept", &events));
+    gone.gone();
+    open.send(()).unwrap();
+    assert_eq!(next(&heard), "gate ended");
+    assert_eq!(next(&studies), "kept");
+    nothing_more(&studies);
+}
+
 #[test]
 fn a_long_queue_shortens_each_decision_down_to_the_floor() {
     let pool = pool(2);

@@ -11,6 +11,7 @@
 //! the suites that must not overlap each other take `support::heavy` (see there).
 
 mod browser_access;
+mod browser_coach;
 mod browser_fair;
 mod browser_ganjifa;
 mod browser_layouts;

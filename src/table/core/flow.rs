@@ -37,6 +37,8 @@ impl<G: Game> TableCore<G> {
                 self.send_whole_view(conn, Some(seat));
             }
             ClientMsg::Replay { deal, step } => self.send_replay(conn, Some(seat), deal, step),
+            ClientMsg::Hint { version } => self.ask_hint(conn, seat, version),
+            ClientMsg::Analyse { deal } => self.ask_analysis(conn, Some(seat), deal),
             ClientMsg::Action {
                 version,
                 id,
@@ -200,6 +202,7 @@ impl<G: Game> TableCore<G> {
             fair: Some(fair),
             dealt_at: self.version,
             actions: Vec::new(),
+            coaching: Default::default(),
         });
     }
 

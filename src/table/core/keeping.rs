@@ -21,6 +21,9 @@ pub(in crate::table) struct LastStored {
     deal: Option<(u64, u64)>,
     actions: usize,
     version: u64,
+    /// How many times the coach's word was kept (a hint counted, an analysis made): each is stored
+    /// with the whole snapshot.
+    coached: u64,
 }
 
 impl LastStored {
@@ -31,6 +34,7 @@ impl LastStored {
             && self.actions <= now.actions
             && self.seats == now.seats
             && self.matchup == now.matchup
+            && self.coached == now.coached
     }
 }
 
@@ -112,6 +116,7 @@ impl<G: Game> TableCore<G> {
             deal: last.map(|d| (d.seed, d.dealt_at)),
             actions: last.map_or(0, |d| d.actions.len()),
             version: self.version,
+            coached: self.coaching.kept(),
         }
     }
 

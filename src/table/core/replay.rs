@@ -131,6 +131,9 @@ impl<G: Game> TableCore<G> {
                 seat,
                 watching: self.sockets.watching(),
                 outcome,
+                hints_taken: self
+                    .offers_hints()
+                    .then(|| record.coaching.hints_taken(G::SEATS)),
             },
             seats: Arc::new(self.seat_infos()),
             matchup: Arc::new(then),
@@ -166,7 +169,7 @@ impl<G: Game> TableCore<G> {
     }
 
     /// The index of the match's last deal that has ended, if one has.
-    fn last_ended_deal(&self) -> Option<usize> {
+    pub(super) fn last_ended_deal(&self) -> Option<usize> {
         let in_play = self.state.as_ref().is_some_and(|s| G::outcome(s).is_none());
         // A deal in play is always the record's last.
         let ended = self.record.len().saturating_sub(usize::from(in_play));
@@ -175,7 +178,7 @@ impl<G: Game> TableCore<G> {
 
     /// The record of deal `deal` of this match, if it has ended (the deal in play cannot be replayed:
     /// a replay would show nothing new, but the rule stays simple and plain).
-    fn ended_deal(&self, deal: usize) -> Result<&DealRecord<G::Action>, TableRefusal> {
+    pub(super) fn ended_deal(&self, deal: usize) -> Result<&DealRecord<G::Action>, TableRefusal> {
         let Some(record) = self.record.get(deal) else {
             return Err(TableRefusal::new(
                 RefusalCode::NoSuchDeal,

@@ -187,6 +187,14 @@ pub enum Effect<G: Game> {
         seed: u64,
         play_after: Duration,
     },
+    /// Think a study of the coach's (a hint, or one decision of an analysis) away from the table,
+    /// behind every computer's move, with a generator seeded from `seed`; its judgement goes to
+    /// [`TableCore::studied`](super::TableCore::studied).
+    Study {
+        study: super::coaching::Study,
+        judge: super::coaching::Judge<G>,
+        seed: u64,
+    },
     /// The oldest join still waiting has its seat stored: answer it.
     Seated,
     /// Stop the table.
@@ -208,6 +216,7 @@ impl<G: Game> std::fmt::Debug for Effect<G> {
             Effect::HandOver(change) => write!(f, "HandOver({change:?})"),
             Effect::Wake(after, timer) => write!(f, "Wake({after:?}, {timer:?})"),
             Effect::Think { seat, version, .. } => write!(f, "Think({seat:?}, {version})"),
+            Effect::Study { study, .. } => write!(f, "Study({study:?})"),
             Effect::Seated => f.write_str("Seated"),
             Effect::Stop(closing) => write!(f, "Stop({closing:?})"),
         }

@@ -16,6 +16,7 @@ use crate::table::present::{self, Presenter};
 use crate::table::{Snapshot, TableRefusal, Token};
 
 mod away;
+mod coaching;
 mod computers;
 mod views;
 
@@ -118,6 +119,8 @@ enum Did {
     Thinks(u64, Duration),
     Seated,
     Stopped(Closing),
+    /// A study of the coach's was asked (and, in these tests, thought at once).
+    Studies(super::Study),
 }
 
 thread_local! {
@@ -135,7 +138,8 @@ fn read(text: Option<&str>) -> serde_json::Value {
 fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
     let mut effects = Vec::new();
     table.move_effects(&mut effects);
-    PRESENTERS.with_borrow_mut(|presenters| {
+    let mut studies = Vec::new();
+    let mut did = PRESENTERS.with_borrow_mut(|presenters| {
         let presenter = presenters.entry(table.id().clone()).or_default();
         let mut did = Vec::new();
         for effect in effects {
@@ -166,12 +170,24 @@ fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
                     play_after,
                     ..
                 } => did.push(Did::Thinks(version, play_after)),
+                Effect::Study { study, judge, seed } => {
+                    did.push(Did::Studies(study));
+                    studies.push((study, judge, seed));
+                }
                 Effect::Seated => did.push(Did::Seated),
                 Effect::Stop(closing) => did.push(Did::Stopped(closing)),
             }
         }
         did
-    })
+    });
+    // The coach's studies are thought at once, as an idle pool would, and their answers heard.
+    for (study, judge, seed) in studies {
+        use rand::SeedableRng;
+        let judgement = judge(&mut crate::game::BotRng::seed_from_u64(seed));
+        table.studied(study, judgement);
+        did.extend(done(table));
+    }
+    did
 }
 
 /// The whole view `seat` (none: a watcher) is shown now, as the table's presenter writes it: the

@@ -19,7 +19,7 @@ use crate::matches::Match;
 use crate::protocol::{Phrase, SeatInfo, ServerMsg, SignalKind};
 use crate::table::frames::{Head, ShuffleShown, Status};
 use crate::table::seal::SealShown;
-use crate::table::{ConnId, DealSeal, RevealTo, TableId};
+use crate::table::{Analysis, ConnId, DealSeal, RevealTo, TableId};
 
 /// What one viewer, a seat or every watcher, is shown now.
 pub struct Seen<G: Game> {
@@ -136,6 +136,21 @@ pub enum Notice {
         kind: SignalKind,
         data: serde_json::Value,
     },
+    /// The coach's choice at a seat's turn.
+    Hint {
+        version: u64,
+        action: serde_json::Value,
+        value: f64,
+        unit: &'static str,
+        why: String,
+    },
+    /// An analysis under way: `done` of `of` decisions judged.
+    Analysing { deal: usize, done: usize, of: usize },
+    /// A seat's analysis of a deal.
+    Analysis {
+        deal: usize,
+        analysis: Arc<Analysis>,
+    },
 }
 
 impl Notice {
@@ -159,6 +174,28 @@ impl Notice {
                 from: *from,
                 kind: *kind,
                 data,
+            },
+            Notice::Hint {
+                version,
+                action,
+                value,
+                unit,
+                why,
+            } => ServerMsg::Hint {
+                version: *version,
+                action,
+                value: *value,
+                unit,
+                why,
+            },
+            Notice::Analysing { deal, done, of } => ServerMsg::Analysing {
+                deal: *deal,
+                done: *done,
+                of: *of,
+            },
+            Notice::Analysis { deal, analysis } => ServerMsg::Analysis {
+                deal: *deal,
+                analysis,
             },
         }
     }
@@ -193,6 +230,7 @@ impl<G: Game> TableCore<G> {
             seat,
             watching: self.sockets.watching(),
             outcome: self.state.as_ref().and_then(G::outcome),
+            hints_taken: self.hints_taken(),
         }
     }
 

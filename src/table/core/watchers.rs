@@ -44,6 +44,7 @@ impl<G: Game> TableCore<G> {
                 self.send_whole_view(conn, None);
             }
             ClientMsg::Replay { deal, step } => self.send_replay(conn, None, deal, step),
+            ClientMsg::Analyse { deal } => self.ask_analysis(conn, None, deal),
             _ => {
                 let (code, message) = WATCHERS_DO_NOT_ACT;
                 self.send_refusal(conn, code.as_str(), message, None);

@@ -67,9 +67,10 @@ const PLAY_MS = 900;
 
 /**
  * The replay bar. `send` puts a frame on the socket (false while offline), `draw` draws a frame on
- * the board, `live` draws the table as it is now, `lang` is the page's language.
+ * the board, `live` draws the table as it is now, `lang` is the page's language; `extra(at)`, if
+ * given, adds its part under the controls for the step `at` (the coach's analysis).
  */
-export function createReplay({ open, bar, send, draw, live, lang }) {
+export function createReplay({ open, bar, send, draw, live, lang, extra = null }) {
   let at = null; // the last replay frame shown, while replaying
   let timer = null;
   let movedOn = false;
@@ -203,6 +204,8 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
     }
     controls.append(leaveButton);
     bar.append(line, controls);
+    const more = extra?.(at);
+    if (more) bar.append(more);
     if (wholeOpen) bar.append(wholeDeal(at));
     bar.hidden = false;
   }
@@ -253,6 +256,19 @@ export function createReplay({ open, bar, send, draw, live, lang }) {
       drawBar();
       if (focused) bar.querySelector(`[data-key="${CSS.escape(focused)}"]:not(:disabled)`)?.focus({ preventScroll: true });
       else if (frame.replay.step === 0 && !timer) bar.querySelector('[data-key="replay:forward"]')?.focus({ preventScroll: true });
+    },
+
+    /** Shows step `step` of the deal being replayed. */
+    goTo(step) {
+      if (at) ask(step);
+    },
+
+    /** Draws the bar again (what `extra` adds has changed), keeping the keyboard where it was. */
+    redraw() {
+      const active = /** @type {HTMLElement | null} */ (document.activeElement);
+      const focused = bar.contains(active) ? active.dataset.key : null;
+      drawBar();
+      if (focused) bar.querySelector(`[data-key="${CSS.escape(focused)}"]:not(:disabled)`)?.focus({ preventScroll: true });
     },
 
     /** A live frame arrived: the replay button is offered once a deal has ended. */

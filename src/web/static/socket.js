@@ -36,7 +36,7 @@ export class TableSocket {
     this.table = table;
     this.token = token;
     this.page = token === null ? `/w/${table}` : `/t/${table}`;
-    // onView, onError, onSeats, onState, onSignal, onPhrase
+    // onView, onError, onSeats, onState, onSignal, onPhrase, onReplay, onCoach
     this.handlers = handlers;
     this.version = null;
     this.view = null;
@@ -208,6 +208,11 @@ export class TableSocket {
         break;
       case "phrase":
         this.handlers.onPhrase(frame);
+        break;
+      case "hint":
+      case "analysing":
+      case "analysis":
+        this.handlers.onCoach?.(frame);
         break;
       default:
         break;

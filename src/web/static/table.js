@@ -14,6 +14,7 @@ import { where, travel } from "./motion.js";
 import { play, setUpSound } from "./sound.js";
 import { createSocial } from "./social.js";
 import { createReplay } from "./replay.js";
+import { createCoach } from "./coach.js";
 import { tokenOf, keepSeat, remember, forget, gameOf } from "./tables.js";
 import { setAwayActions, offeredSentence } from "./away.js";
 import { shareBox } from "./share.js";
@@ -58,7 +59,18 @@ const replay = createReplay({
   draw: (frame) => board && draw(frame, { quiet: true }),
   live: () => board && lastFrame && draw(lastFrame),
   lang: tableLang,
+  extra: (at) => (watching ? null : coach.bar(at)),
 });
+const coach = createCoach({
+  hintButton: document.getElementById("hint"),
+  panel: document.getElementById("coach"),
+  send: (frame) => sent(Boolean(socket && socket.send(frame))),
+  goTo: (step) => replay.goTo(step),
+  redraw: () => replay.redraw(),
+  lang: tableLang,
+});
+/** The codes with which the table refuses what the coach was asked. */
+const COACH_REFUSALS = ["no-hints", "not-your-turn", "not-your-decisions", "deal-in-play"];
 
 const turnAlerts = watching
   ? null
@@ -240,6 +252,7 @@ async function showFrame(frame, socket) {
   lastFrame = frame;
   showOffered(frame);
   replay.live(frame);
+  coach.live(frame, watching);
   // While a replay is on the board the live table waits, undrawn, until the replay is left; the
   // deal check still follows every frame.
   if (!replay.on) {
@@ -470,6 +483,7 @@ async function start() {
     },
     onError: (frame) => {
       if (voice.error(frame)) return;
+      if (COACH_REFUSALS.includes(frame.code)) coach.refused();
       if (board) board.error(frame);
       else status(frame.message, true);
     },
@@ -482,6 +496,7 @@ async function start() {
     },
     onReplay: (frame) => board && replay.frame(asShown(frame)),
     onSignal: (frame) => voice.signal(frame),
+    onCoach: (frame) => coach.frame(frame),
     onPhrase: (frame) => lastFrame && social.heard(frame, lastFrame.seats, watching ? null : lastFrame.seat),
     onState: (state, detail) => {
       // The board is locked while the connection is down (see site.css).

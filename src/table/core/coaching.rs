@@ -1,0 +1,368 @@
+//! The coach at a table: a hint at a seat's turn, and the analysis of a seat's decisions in a deal
+//! that has ended. Both are the game's [`Coach`](crate::game::Coach) judging from the seat's own views
+//! only, thought on the thinking pool behind every computer's move ([`Effect::Study`]); the table
+//! keeps what they said with the deal's record, so an analysis is made once.
+//!
+//! - A hint is offered at a table against the computer. It answers the seat that asked, on the
+//!   version it asked on (a hint for a turn that has passed is dropped), and is counted: the count is
+//!   in every viewer's head, and shown with the deal's result.
+//! - An analysis is asked by a seat, of its own decisions, once the deal has ended: a watcher cannot
+//!   ask (the seat's decisions were made with cards only it saw), nor can another seat, since each
+//!   seat's socket only ever asks for its own. Each decision is one study, so that a move asked
+//!   meanwhile waits for one decision at most. The seat's sockets hear how far it has come, then the
+//!   analysis; a match that moves on (a rematch clears the record) drops what is still coming.
+
+use std::sync::Arc;
+
+use super::super::{Analysis, ConnId, Mark, RefusalCode, TableKind, TableRefusal};
+use super::{Effect, Notice, Status, TableCore, Then};
+use crate::cards::Seat;
+use crate::coach::decisions;
+use crate::game::{BotRng, Game, Grade, Judgement};
+
+/// What a study is for, handed back with its judgement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Study {
+    /// A hint for `seat`, asked by the socket `conn` on `version`.
+    Hint {
+        seat: Seat,
+        version: u64,
+        conn: ConnId,
+    },
+    /// Decision `index` of `seat`'s analysis of the deal first dealt at version `dealt_at`.
+    Point {
+        dealt_at: u64,
+        seat: Seat,
+        index: usize,
+    },
+}
+
+/// A study's thinking, packed to run on the pool: it owns what it needs.
+pub type Judge<G> = Box<dyn FnOnce(&mut BotRng) -> Judgement<<G as Game>::Action> + Send>;
+
+/// An analysis on its way.
+#[derive(Debug)]
+struct Pending {
+    dealt_at: u64,
+    deal: usize,
+    seat: Seat,
+    /// The replay step of each decision to judge.
+    steps: Vec<usize>,
+    /// What each decision was judged, as they come back.
+    judged: Vec<Option<Option<Mark>>>,
+    /// The game's unit, as the first judgement names it.
+    unit: &'static str,
+}
+
+impl Pending {
+    fn done(&self) -> usize {
+        self.judged.iter().filter(|j| j.is_some()).count()
+    }
+}
+
+/// The hints and analyses a table is waiting for, and how many times the coach's word was kept.
+#[derive(Debug, Default)]
+pub(super) struct Studies {
+    /// The hints asked and not yet answered: a seat asks one at a time.
+    hints: Vec<(Seat, u64)>,
+    analyses: Vec<Pending>,
+    kept: u64,
+}
+
+impl Studies {
+    /// How many times a hint was counted or an analysis kept: a change to store.
+    pub(super) fn kept(&self) -> u64 {
+        self.kept
+    }
+}
+
+const NO_HINTS: &str = "Hints are given at tables against the computer.";
+const NO_COACH: &str = "This game has no coach.";
+const WATCHERS_DO_NOT_ANALYSE: &str =
+    "A watcher cannot analyse a seat's decisions: each was made with cards only that seat saw.";
+
+impl<G: Game> TableCore<G> {
+    /// Whether this table offers the coach's hints.
+    pub(super) fn offers_hints(&self) -> bool {
+        self.kind == TableKind::Computer && G::coach().is_some()
+    }
+
+    /// The hints each seat has taken in the deal, at a table that offers them.
+    pub(super) fn hints_taken(&self) -> Option<Vec<u32>> {
+        let record = self.record.last();
+        self.offers_hints()
+            .then(|| record.map_or_else(|| vec![0; G::SEATS], |r| r.coaching.hints_taken(G::SEATS)))
+    }
+
+    /// `seat`'s socket `conn` asks for a hint on `version`.
+    pub(super) fn ask_hint(&mut self, conn: ConnId, seat: Seat, version: u64) {
+        if let Err(refusal) = self.hint_for(conn, seat, version) {
+            self.refuse(conn, seat, refusal, None);
+        }
+    }
+
+    fn hint_for(&mut self, conn: ConnId, seat: Seat, version: u64) -> Result<(), TableRefusal> {
+        let refuse = |code, message: &str| Err(TableRefusal::new(code, message.to_string()));
+        if !self.offers_hints() {
+            return refuse(RefusalCode::NoHints, NO_HINTS);
+        }
+        self.check_moment(version, Status::Playing)?;
+        let (Some(state), Some(record)) = (self.state.as_ref(), self.record.last()) else {
+            return refuse(RefusalCode::NotYourTurn, "A hint is for your own turn.");
+        };
+        if G::to_act(state) != Some(seat) {
+            return refuse(RefusalCode::NotYourTurn, "A hint is for your own turn.");
+        }
+        if self.coaching.hints.contains(&(seat, version)) {
+            // One is being thought for this turn: it goes to the socket that asked first.
+            return Ok(());
+        }
+        let legal = G::legal_actions(state, seat);
+        let (views, _) = decisions::<G>(record.dealt::<G>().0, &played(record), seat);
+        let seen = views.len();
+        let judge = self.judge(Arc::new(views), seen, legal, None)?;
+        self.coaching.hints.push((seat, version));
+        let seed = self.computers.seed();
+        self.effects.push(Effect::Study {
+            study: Study::Hint {
+                seat,
+                version,
+                conn,
+            },
+            judge,
+            seed,
+        });
+        Ok(())
+    }
+
+    /// The coach's thinking for one decision: with the first `seen` of the seat's `views`, among
+    /// `legal`, `made` being the action taken (none for a hint).
+    fn judge(
+        &self,
+        views: Arc<Vec<G::View>>,
+        seen: usize,
+        legal: Vec<G::Action>,
+        made: Option<G::Action>,
+    ) -> Result<Judge<G>, TableRefusal> {
+        let Some(coach) = G::coach() else {
+            return Err(TableRefusal::new(RefusalCode::NoHints, NO_COACH));
+        };
+        let budget = self.policy.strong_budget;
+        Ok(Box::new(move |rng: &mut BotRng| {
+            coach.judge(&views[..seen], &legal, made.as_ref(), budget, rng)
+        }))
+    }
+
+    /// A socket asks for its seat's (none: a watcher's) analysis of deal `deal` (none: the last
+    /// that ended).
+    pub(super) fn ask_analysis(&mut self, conn: ConnId, seat: Option<Seat>, deal: Option<usize>) {
+        let asked = match seat {
+            Some(seat) => self.analyse(conn, seat, deal),
+            None => Err(TableRefusal::new(
+                RefusalCode::NotYourDecisions,
+                WATCHERS_DO_NOT_ANALYSE,
+            )),
+        };
+        if let Err(refusal) = asked {
+            self.send_refusal(conn, refusal.code.as_str(), refusal.message, None);
+        }
+    }
+
+    fn analyse(
+        &mut self,
+        conn: ConnId,
+        seat: Seat,
+        deal: Option<usize>,
+    ) -> Result<(), TableRefusal> {
+        let Some(deal) = deal.or_else(|| self.last_ended_deal()) else {
+            return Err(TableRefusal::new(
+                RefusalCode::DealInPlay,
+                "A deal can be analysed once it has ended; none of this match has yet.",
+            ));
+        };
+        let record = self.ended_deal(deal)?;
+        if let Some(analysis) = record.coaching.analysis(seat) {
+            let notice = Notice::Analysis {
+                deal,
+                analysis: Arc::new(analysis.clone()),
+            };
+            self.effects.push(Effect::Send(conn, Arc::new(notice)));
+            return Ok(());
+        }
+        let dealt_at = record.dealt_at;
+        let pending = self
+            .coaching
+            .analyses
+            .iter()
+            .find(|p| p.dealt_at == dealt_at && p.seat == seat);
+        if let Some(pending) = pending {
+            let (done, of) = (pending.done(), pending.steps.len());
+            let notice = Notice::Analysing { deal, done, of };
+            self.effects.push(Effect::Send(conn, Arc::new(notice)));
+            return Ok(());
+        }
+        let (views, points) = decisions::<G>(record.dealt::<G>().0, &played(record), seat);
+        let views = Arc::new(views);
+        let of = points.len();
+        let mut studies = Vec::with_capacity(of);
+        for (index, point) in points.iter().enumerate() {
+            let judge = self.judge(
+                Arc::clone(&views),
+                point.seen,
+                point.legal.clone(),
+                Some(point.made.clone()),
+            )?;
+            let study = Study::Point {
+                dealt_at,
+                seat,
+                index,
+            };
+            studies.push((study, judge));
+        }
+        self.coaching.analyses.push(Pending {
+            dealt_at,
+            deal,
+            seat,
+            steps: points.iter().map(|p| p.step).collect(),
+            judged: vec![None; of],
+            unit: "",
+        });
+        for (study, judge) in studies {
+            let seed = self.computers.seed();
+            self.effects.push(Effect::Study { study, judge, seed });
+        }
+        let notice = Arc::new(Notice::Analysing { deal, done: 0, of });
+        self.effects.push(Effect::Send(conn, notice));
+        self.finish_analysis(dealt_at, seat);
+        Ok(())
+    }
+
+    /// A study (see [`Effect::Study`]) came back with its judgement.
+    pub fn studied(&mut self, study: Study, judgement: Judgement<G::Action>) {
+        match study {
+            Study::Hint {
+                seat,
+                version,
+                conn,
+            } => self.hinted(seat, version, conn, judgement),
+            Study::Point {
+                dealt_at,
+                seat,
+                index,
+            } => {
+                let Some(pending) = self
+                    .coaching
+                    .analyses
+                    .iter_mut()
+                    .find(|p| p.dealt_at == dealt_at && p.seat == seat)
+                else {
+                    return;
+                };
+                let Some(slot) = pending.judged.get_mut(index) else {
+                    return;
+                };
+                let step = pending.steps[index];
+                pending.unit = judgement.unit;
+                *slot = Some(mark(step, judgement));
+                let (deal, done, of) = (pending.deal, pending.done(), pending.steps.len());
+                if done < of {
+                    let notice = Arc::new(Notice::Analysing { deal, done, of });
+                    self.send_to_seat(seat, &notice);
+                }
+                self.finish_analysis(dealt_at, seat);
+            }
+        }
+    }
+
+    fn hinted(&mut self, seat: Seat, version: u64, conn: ConnId, judgement: Judgement<G::Action>) {
+        self.coaching
+            .hints
+            .retain(|asked| *asked != (seat, version));
+        if self.version != version {
+            return;
+        }
+        let Some(record) = self.record.last_mut() else {
+            return;
+        };
+        record.coaching.took_hint(seat, G::SEATS);
+        self.coaching.kept += 1;
+        let action = serde_json::to_value(&judgement.best).unwrap_or_default();
+        let notice = Notice::Hint {
+            version,
+            action,
+            value: judgement.best_value,
+            unit: judgement.unit,
+            why: judgement.why,
+        };
+        self.effects.push(Effect::Send(conn, Arc::new(notice)));
+        self.commit(Then::Broadcast);
+    }
+
+    /// Keeps `seat`'s analysis of the deal dealt at `dealt_at` once every decision is judged, and
+    /// sends it to the seat's sockets.
+    fn finish_analysis(&mut self, dealt_at: u64, seat: Seat) {
+        let Some(at) =
+            self.coaching.analyses.iter().position(|p| {
+                p.dealt_at == dealt_at && p.seat == seat && p.done() == p.steps.len()
+            })
+        else {
+            return;
+        };
+        let pending = self.coaching.analyses.swap_remove(at);
+        let analysis = Analysis {
+            unit: pending.unit.to_string(),
+            judged: pending.steps.len(),
+            marks: pending.judged.into_iter().flatten().flatten().collect(),
+        };
+        // The match may have moved on (a rematch clears the record): then there is nothing to keep.
+        let Some(record) = self
+            .record
+            .get_mut(pending.deal)
+            .filter(|r| r.dealt_at == dealt_at)
+        else {
+            return;
+        };
+        record.coaching.keep(seat, analysis.clone());
+        self.coaching.kept += 1;
+        let notice = Arc::new(Notice::Analysis {
+            deal: pending.deal,
+            analysis: Arc::new(analysis),
+        });
+        self.send_to_seat(seat, &notice);
+        self.commit(Then::Nothing);
+    }
+
+    /// Sends `notice` to every socket of `seat`.
+    fn send_to_seat(&mut self, seat: Seat, notice: &Arc<Notice>) {
+        let conns: Vec<ConnId> = self
+            .sockets
+            .viewers()
+            .filter(|(_, viewer)| *viewer == Some(seat))
+            .map(|(conn, _)| conn)
+            .collect();
+        for conn in conns {
+            self.effects.push(Effect::Send(conn, Arc::clone(notice)));
+        }
+    }
+}
+
+/// The deal's actions with who made them.
+fn played<A: Clone>(record: &super::super::DealRecord<A>) -> Vec<(Seat, A)> {
+    let actions = record.actions.iter();
+    actions.map(|(seat, a, _)| (*seat, a.clone())).collect()
+}
+
+/// A judged decision as the analysis keeps it: a mark when it cost something.
+fn mark<A: serde::Serialize>(step: usize, judgement: Judgement<A>) -> Option<Mark> {
+    if judgement.grade == Grade::Fine {
+        return None;
+    }
+    Some(Mark {
+        step,
+        grade: judgement.grade,
+        best: serde_json::to_value(&judgement.best).unwrap_or_default(),
+        made_value: judgement.made_value.unwrap_or(judgement.best_value),
+        best_value: judgement.best_value,
+        why: judgement.why,
+    })
+}

@@ -1,0 +1,166 @@
+// The coach: a hint at this seat's turn, and the analysis of this seat's moves in a deal that has
+// ended, both from the strong computer judging with only what this seat knew. Nothing here knows a
+// rule: the table says whether hints are offered (a view's `hints_taken`, the count each seat has taken),
+// judges, and writes each sentence; the page asks, shows, and counts nothing itself.
+
+import { el } from "./ui.js";
+
+const WORDS = {
+  en: {
+    hint: "Hint",
+    hintTitle: "Ask the strong computer what it would play here",
+    thinking: "The coach is thinking…",
+    hinted: (why) => `Coach: ${why}`,
+    taken: (n) => (n === 1 ? "You took 1 hint in this deal." : `You took ${n} hints in this deal.`),
+    analyse: "Analyse my moves",
+    analyseTitle: "The strong computer judges each of your decisions with only what you knew then",
+    analysing: (done, of) => `Analysing your moves: ${done} of ${of}…`,
+    judged: (n, marks) =>
+      marks === 0
+        ? `The coach judged your ${n} decisions: none cost you anything it could measure.`
+        : `The coach judged your ${n} decisions and marked ${marks}:`,
+    grade: { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" },
+    move: (step, grade) => `Move ${step + 1}: ${grade}`,
+    here: (grade, why) => `Your decision here, ${grade.toLowerCase()}: ${why}`,
+  },
+  fa: {
+    hint: "راهنمایی",
+    hintTitle: "از رایانهٔ قوی بپرسید این‌جا چه بازی می‌کرد",
+    thinking: "مربی فکر می‌کند…",
+    hinted: (why) => `مربی: ${why}`,
+    taken: (n) => `در این دست ${n} بار راهنمایی گرفتید.`,
+    analyse: "حرکت‌هایم را بسنج",
+    analyseTitle: "رایانهٔ قوی هر تصمیم شما را تنها با آنچه آن زمان می‌دانستید می‌سنجد",
+    analysing: (done, of) => `سنجش حرکت‌ها: ${done} از ${of}…`,
+    judged: (n, marks) =>
+      marks === 0 ? `مربی ${n} تصمیم شما را سنجید: هیچ‌کدام هزینه‌ای نداشت.` : `مربی ${n} تصمیم شما را سنجید و ${marks} را نشان کرد:`,
+    grade: { inaccuracy: "نادقیق", mistake: "اشتباه", blunder: "خطای بزرگ" },
+    move: (step, grade) => `حرکت ${step + 1}: ${grade}`,
+    here: (grade, why) => `تصمیم شما این‌جا، ${grade}: ${why}`,
+  },
+};
+
+/**
+ * The coach's parts of the page. `hintButton` asks for a hint, `panel` says the coach's words,
+ * `send` puts a frame on the socket (false while offline), `goTo(step)` shows a step of the deal being
+ * replayed, `redraw()` draws the replay bar again, `lang` is the page's language.
+ */
+export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
+  const words = () => WORDS[lang()] ?? WORDS.en;
+  /** The analyses heard, by deal, and the progress of those under way. */
+  const analyses = new Map();
+  const progress = new Map();
+  let version = null;
+  let hinted = null; // the hint shown, with the version it was for
+
+  function say(text) {
+    panel.textContent = text;
+    panel.hidden = !text;
+  }
+
+  hintButton.addEventListener("click", () => {
+    if (version === null) return;
+    if (send({ type: "hint", version })) say(words().thinking);
+  });
+
+  /** The analysis part of the replay bar, for the replay frame `at`. */
+  function bar(at) {
+    const w = words();
+    const box = el("div", "coach-analysis");
+    box.id = "coach-analysis";
+    const deal = at.replay.deal;
+    const analysis = analyses.get(deal);
+    if (!analysis) {
+      const under = progress.get(deal);
+      if (under) {
+        box.append(el("p", "coach-line", w.analysing(under.done, under.of)));
+      } else {
+        const ask = el("button", "", w.analyse);
+        /** @type {HTMLButtonElement} */ (ask).type = "button";
+        ask.title = w.analyseTitle;
+        ask.dataset.key = "coach:analyse";
+        ask.addEventListener("click", () => {
+          if (send({ type: "analyse", deal })) {
+            progress.set(deal, { done: 0, of: 0 });
+            redraw();
+          }
+        });
+        box.append(ask);
+      }
+      return box;
+    }
+    box.append(el("p", "coach-line", w.judged(analysis.judged, analysis.marks.length)));
+    if (analysis.marks.length) {
+      const list = el("div", "row coach-marks");
+      for (const mark of analysis.marks) {
+        const label = w.move(mark.step, w.grade[mark.grade] ?? mark.grade);
+        const b = el("button", `coach-mark ${mark.grade}`, label);
+        /** @type {HTMLButtonElement} */ (b).type = "button";
+        b.dataset.key = `coach:mark:${mark.step}`;
+        b.dataset.grade = mark.grade;
+        b.setAttribute("aria-current", String(mark.step === at.replay.step));
+        b.addEventListener("click", () => goTo(mark.step));
+        list.append(b);
+      }
+      box.append(list);
+    }
+    const here = analysis.marks.find((mark) => mark.step === at.replay.step);
+    if (here) {
+      const note = el("p", `coach-note ${here.grade}`, w.here(w.grade[here.grade] ?? here.grade, here.why));
+      note.id = "coach-note";
+      note.dataset.grade = here.grade;
+      box.append(note);
+    }
+    return box;
+  }
+
+  return {
+    bar,
+
+    /** A live frame: the hint button is offered at this seat's turn where hints are, and the count
+     * taken is said once the deal has ended. */
+    live(frame, watching) {
+      version = frame.version;
+      const offered = !watching && Array.isArray(frame.hints_taken);
+      const myTurn = offered && frame.status === "playing" && frame.actions?.length > 0;
+      hintButton.hidden = !myTurn;
+      hintButton.textContent = words().hint;
+      hintButton.title = words().hintTitle;
+      if (hinted && hinted.version !== frame.version) {
+        hinted = null;
+        say("");
+      }
+      const over = frame.status === "deal-over" || frame.status === "match-over";
+      if (offered && over) {
+        const taken = frame.hints_taken[frame.seat] ?? 0;
+        say(taken > 0 ? words().taken(taken) : "");
+        panel.dataset.hints = String(taken);
+      } else if (!hinted) {
+        say("");
+      }
+    },
+
+    /** A `hint`, `analysing` or `analysis` frame from the table. */
+    frame(frame) {
+      if (frame.type === "hint") {
+        hinted = frame;
+        panel.dataset.action = JSON.stringify(frame.action);
+        say(words().hinted(frame.why));
+      } else if (frame.type === "analysing") {
+        progress.set(frame.deal, { done: frame.done, of: frame.of });
+        redraw();
+      } else if (frame.type === "analysis") {
+        progress.delete(frame.deal);
+        analyses.set(frame.deal, frame);
+        redraw();
+      }
+    },
+
+    /** The coach refused (the table said why): what was under way is not. */
+    refused() {
+      progress.clear();
+      if (!hinted) say("");
+      redraw();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+//! The coach in Chromium, at a desktop's size and a phone's: at a table against the computer the
+//! "Hint" button at this seat's turn brings the coach's sentence, the deal's end says how many hints
+//! were taken, and the replay's "Analyse my moves" marks the costly decisions, each taking the replay
+//! to its step with the coach's sentence, with no accessibility violation.
+
+use serde_json::{json, Value};
+
+use crate::browser_access::{axe_source, violations};
+use crate::chromium::*;
+use crate::support::{play_against_computer, rng, TestServer};
+
+async fn coached_in_the_page(
+    driver: &mut Driver,
+    server: &TestServer,
+    game: &str,
+    size: (u32, u32),
+) {
+    let (width, height) = size;
+    let seated = server.open(game, "computer", Some(json!(1))).await;
+    let c = driver.session(width, height).await;
+    open_as_seat(&c, &server.base, &seated).await;
+    // The hint button is there at this seat's turn; the coach answers in a sentence.
+    click_when_shown(&c, "#hint", 60).await;
+    let said = wait_for(
+        &c,
+        "const p = document.querySelector('#coach'); return p && !p.hidden && p.textContent.startsWith('Coach:') && p.textContent",
+        60,
+    )
+    .await;
+    assert!(said.as_str().unwrap().len() > "Coach: ".len(), "{said}");
+    settle(&c).await;
+    screenshot(&c, &format!("{game}-hint-{width}x{height}")).await;
+
+    // The rest of the match over a second socket of the same seat; the page follows it.
+    let mut client = server.connect(&seated).await;
+    play_against_computer(&mut client, &mut rng(11)).await;
+    wait_for_status(&c, "match-over", 60).await;
+    let taken = wait_for(
+        &c,
+        "const p = document.querySelector('#coach'); return p && !p.hidden && p.dataset.hints === '1' && p.textContent",
+        20,
+    )
+    .await;
+    assert!(taken.as_str().unwrap().contains("1 hint"), "{taken}");
+
+    // The replay's analysis: asked, thought behind the moves, then each mark leads to its step.
+    click_when_shown(&c, "#replay-open", 30).await;
+    click_when_shown(&c, "[data-key='coach:analyse']", 30).await;
+    let judged = wait_for_text(
+        &c,
+        "const l = document.querySelector('#coach-analysis .coach-line'); return l && l.textContent.includes('judged') && l.textContent",
+        120,
+    )
+    .await;
+    assert!(judged.contains("decisions"), "{judged}");
+    let marks = eval(
+        &c,
+        "return [...document.querySelectorAll('.coach-mark')].map(b => [b.dataset.key, b.dataset.grade])",
+    )
+    .await;
+    let marks = marks.as_array().cloned().unwrap_or_default();
+    if let Some(first) = marks.first() {
+        let key = first[0].as_str().unwrap();
+        let step: usize = key.rsplit(':').next().unwrap().parse().unwrap();
+        assert!(click(&c, &format!("[data-key='{key}']")).await);
+        wait_for(
+            &c,
+            &format!("return (document.body.dataset.replay || '').startsWith('{step}/')"),
+            10,
+        )
+        .await;
+        let note = text_of(&c, "#coach-note", 10).await;
+        assert!(note.starts_with("Your decision here"), "{note}");
+        let grade = eval(
+            &c,
+            "return document.querySelector('#coach-note').dataset.grade",
+        )
+        .await;
+        assert_eq!(grade, first[1], "the note is the mark's");
+    }
+    settle(&c).await;
+    screenshot(&c, &format!("{game}-analysis-{width}x{height}")).await;
+    if let Some(axe) = axe_source() {
+        let found = violations(&c, &axe).await;
+        assert!(
+            found.is_empty(),
+            "{game} analysis at {width}x{height}: {found:#?}"
+        );
+    }
+    // The analysis was made once: the record keeps it for this seat.
+    let analysed: Value = eval(&c, "return document.querySelectorAll('.coach-mark').length").await;
+    assert_eq!(analysed.as_u64(), Some(marks.len() as u64));
+    assert_no_console_error(&c, "the coach").await;
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_hint_and_an_analysis_in_the_page_at_both_sizes() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        s.strong_budget_ms = 10;
+    });
+    coached_in_the_page(&mut driver, &server, "panjpar", (1280, 800)).await;
+    coached_in_the_page(&mut driver, &server, "pishe-pasha", (390, 844)).await;
+}
