@@ -13,9 +13,11 @@ use serde::Serialize;
 use crate::cards::{DealRng, Seat};
 
 mod budget;
+mod coach;
 mod rule_code;
 
 pub use budget::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
+pub use coach::{Coach, Grade, Judgement, CARDS_WON, CHANCE_OF_WINNING, UNITS};
 pub use rule_code::RuleCode;
 
 /// How long a match runs.
@@ -244,6 +246,11 @@ pub trait Game: Sized + 'static {
     /// A computer player of `kind` (`None` unless it is one of [`Game::BOTS`]), for `seat`; a strong
     /// one thinks within `budget` per decision.
     fn bot(kind: BotKind, seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>>;
+
+    /// The game's coach, if it has one (the three site games do).
+    fn coach() -> Option<&'static dyn Coach<Self>> {
+        None
+    }
 }
 
 /// A kind of computer player. Every game has the site's two levels (`Computer`, the standard one, and

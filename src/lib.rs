@@ -7,6 +7,7 @@
 pub mod card_codes;
 pub mod cards;
 pub mod catalog;
+pub mod coach;
 pub mod game;
 pub mod game_pages;
 pub mod games;
