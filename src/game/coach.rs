@@ -43,7 +43,7 @@ pub const CHANCE_OF_WINNING: &str = "chance of winning the deal";
 pub const CARDS_WON: &str = "cards won in the deal";
 
 /// The strong computer's judgement of one decision of one seat.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Judgement<A> {
     /// The action the coach prefers.
     pub best: A,
@@ -52,7 +52,6 @@ pub struct Judgement<A> {
     /// The expected result of the action made (`None` for a hint).
     pub made_value: Option<f64>,
     /// The game's unit in words, one of [`UNITS`].
-    #[serde(deserialize_with = "unit_named")]
     pub unit: &'static str,
     /// Fine for a hint; for a made move, from its loss and the game's thresholds.
     pub grade: Grade,
@@ -60,13 +59,34 @@ pub struct Judgement<A> {
     pub why: String,
 }
 
-/// Reads a unit back as the one of [`UNITS`] it names.
-fn unit_named<'de, D: Deserializer<'de>>(deserializer: D) -> Result<&'static str, D::Error> {
-    let name = String::deserialize(deserializer)?;
-    UNITS
-        .into_iter()
-        .find(|unit| *unit == name)
-        .ok_or_else(|| serde::de::Error::custom(format!("no unit is called {name:?}")))
+/// A judgement is read back (from a snapshot) with its unit as the one of [`UNITS`] it names.
+impl<'de, A: Deserialize<'de>> Deserialize<'de> for Judgement<A> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Written<A> {
+            best: A,
+            best_value: f64,
+            made_value: Option<f64>,
+            unit: String,
+            grade: Grade,
+            why: String,
+        }
+        let written = Written::<A>::deserialize(deserializer)?;
+        let unit = UNITS
+            .into_iter()
+            .find(|unit| *unit == written.unit)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!("no unit is called {:?}", written.unit))
+            })?;
+        Ok(Judgement {
+            best: written.best,
+            best_value: written.best_value,
+            made_value: written.made_value,
+            unit,
+            grade: written.grade,
+            why: written.why,
+        })
+    }
 }
 
 /// A game's coach: its strong computer judging one seat's decision from only what that seat saw.
