@@ -216,3 +216,43 @@ mod judged {
         hints_are_the_strong_choice::<Ganjifa>(5, 2);
     }
 }
+
+/// How long judging takes: one decision at a few budgets, and all of one seat's points in a deal.
+/// Run with `cargo test --lib coach::speed -- --ignored --nocapture` (the test profile, opt-level 1).
+#[cfg(test)]
+mod speed {
+    use super::*;
+    use crate::game::{BotRng, Budget, DEFAULT_BUDGET};
+    use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+    use rand::SeedableRng;
+    use std::time::Instant;
+
+    fn time<G: Game>() {
+        let coach = G::coach().expect("a coach");
+        let (dealt, actions) = self_played::<G>(1);
+        let (views, points) = decisions::<G>(dealt, &actions, Seat::new(0));
+        for budget in [Budget::Samples(20), Budget::Samples(100), DEFAULT_BUDGET] {
+            let started = Instant::now();
+            for point in &points {
+                let seen = &views[..point.seen];
+                let rng = &mut BotRng::seed_from_u64(1);
+                coach.judge(seen, &point.legal, Some(&point.made), budget, rng);
+            }
+            let all = started.elapsed();
+            println!(
+                "{}: {budget:?}: {} points in {all:.2?}, {:.1?} a decision",
+                G::NAME,
+                points.len(),
+                all / points.len().max(1) as u32
+            );
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn speed() {
+        time::<Panjpar>();
+        time::<PishePasha>();
+        time::<Ganjifa>();
+    }
+}

@@ -79,3 +79,23 @@ fn judgements_are_chances_of_winning_and_name_the_cards() {
         }
     }
 }
+
+#[test]
+fn sampled_deals_are_drawn_for_the_coach() {
+    let (dealt, actions) = self_played::<PishePasha>(1);
+    let (views, points) = decisions::<PishePasha>(dealt, &actions, Seat::new(0));
+    let mut drawn = 0;
+    for point in &points {
+        let seen = &views[..point.seen];
+        let memory = crate::games::strong::memory_of::<PishePasha>(seen);
+        let weighed = super::super::strong::weigh(
+            &memory,
+            seen.last().unwrap(),
+            &point.legal,
+            Budget::Samples(20),
+            &mut BotRng::seed_from_u64(1),
+        );
+        drawn += weighed.deals();
+    }
+    assert!(drawn >= 20 * points.len() / 2, "{drawn} of {}", 20 * points.len());
+}
