@@ -17,7 +17,7 @@ mod coach;
 mod rule_code;
 
 pub use budget::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
-pub use coach::{Coach, Grade, Judgement};
+pub use coach::{Coach, Grade, Judgement, CARDS_WON, CHANCE_OF_WINNING, UNITS};
 pub use rule_code::RuleCode;
 
 /// How long a match runs.

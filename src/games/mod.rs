@@ -1,6 +1,7 @@
 //! The three games' rules cores. Each is registered once, in [`crate::catalog`], which everything
 //! per-game iterates. Nothing here knows of tables, sockets or Redis.
 
+pub mod coaching;
 pub mod ganjifa;
 pub mod panjpar;
 pub mod pishe_pasha;

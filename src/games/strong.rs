@@ -133,38 +133,126 @@ impl Clock {
     }
 }
 
-/// The index of the candidate with the best mean over sampled deals. Each round draws one deal with
-/// `sample` (`None` when no deal fits what is known: the round is skipped) and scores every candidate
-/// in it with `play`. All candidates meet the same deals, so their differences are not drowned by the
-/// luck of the draw. Ties go to the earlier candidate, so callers list their preferred moves first.
-pub fn best_by_playouts<S: Clone, A>(
+/// What the playouts of every candidate scored, deal by deal: all candidates meet the same deals.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Playouts {
+    /// Per candidate, its score in each deal drawn, in the order drawn.
+    scores: Vec<Vec<f64>>,
+}
+
+impl Playouts {
+    /// How many deals every candidate was played in.
+    pub fn deals(&self) -> usize {
+        self.scores.first().map_or(0, Vec::len)
+    }
+
+    /// Each candidate's total over the deals drawn.
+    fn totals(&self) -> Vec<f64> {
+        self.scores
+            .iter()
+            .map(|scores| scores.iter().fold(0.0, |total, s| total + s))
+            .collect()
+    }
+
+    /// Each candidate's mean score (0 when no deal could be drawn).
+    pub fn means(&self) -> Vec<f64> {
+        let deals = self.deals().max(1) as f64;
+        self.totals().into_iter().map(|t| t / deals).collect()
+    }
+
+    /// The index of the candidate with the best mean, ties going to the earlier one.
+    pub fn best(&self) -> usize {
+        let totals = self.totals();
+        let mut best = 0;
+        for (i, total) in totals.iter().enumerate() {
+            if *total > totals[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// The standard error of the mean difference between candidates `a` and `b` over the same deals
+    /// (infinite with fewer than two deals: nothing can be told apart then).
+    pub fn difference_error(&self, a: usize, b: usize) -> f64 {
+        let n = self.deals();
+        if n < 2 {
+            return f64::INFINITY;
+        }
+        let differences: Vec<f64> = self.scores[a]
+            .iter()
+            .zip(&self.scores[b])
+            .map(|(x, y)| x - y)
+            .collect();
+        let mean = differences.iter().sum::<f64>() / n as f64;
+        let variance = differences.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        (variance / n as f64).sqrt()
+    }
+}
+
+/// Plays every candidate in sampled deals within `budget`. Each round draws one deal with `sample`
+/// (`None` when no deal fits what is known: the round is skipped) and scores every candidate in it
+/// with `play`. All candidates meet the same deals, so their differences are not drowned by the luck
+/// of the draw.
+pub fn playouts<S: Clone, A>(
     candidates: &[A],
     budget: Budget,
     rng: &mut BotRng,
     mut sample: impl FnMut(&mut BotRng) -> Option<S>,
     mut play: impl FnMut(S, &A, &mut BotRng) -> f64,
-) -> usize {
-    if candidates.len() <= 1 {
-        return 0;
-    }
-    let mut totals = vec![0.0; candidates.len()];
+) -> Playouts {
+    let mut scores = vec![Vec::new(); candidates.len()];
     let mut clock = Clock::start(budget);
     while clock.more() {
         clock.spend();
         let Some(deal) = sample(rng) else {
             continue;
         };
-        for (total, candidate) in totals.iter_mut().zip(candidates) {
-            *total += play(deal.clone(), candidate, rng);
+        for (scores, candidate) in scores.iter_mut().zip(candidates) {
+            scores.push(play(deal.clone(), candidate, rng));
         }
     }
-    let mut best = 0;
-    for (i, total) in totals.iter().enumerate() {
-        if *total > totals[best] {
-            best = i;
-        }
+    Playouts { scores }
+}
+
+/// Each candidate's mean score over sampled deals, as [`playouts`] plays them.
+pub fn means_by_playouts<S: Clone, A>(
+    candidates: &[A],
+    budget: Budget,
+    rng: &mut BotRng,
+    sample: impl FnMut(&mut BotRng) -> Option<S>,
+    play: impl FnMut(S, &A, &mut BotRng) -> f64,
+) -> Vec<f64> {
+    playouts(candidates, budget, rng, sample, play).means()
+}
+
+/// The index of the candidate with the best mean over sampled deals ([`playouts`]); ties go to the
+/// earlier candidate, so callers list their preferred moves first. One candidate needs no search.
+pub fn best_by_playouts<S: Clone, A>(
+    candidates: &[A],
+    budget: Budget,
+    rng: &mut BotRng,
+    sample: impl FnMut(&mut BotRng) -> Option<S>,
+    play: impl FnMut(S, &A, &mut BotRng) -> f64,
+) -> usize {
+    if candidates.len() <= 1 {
+        return 0;
     }
-    best
+    playouts(candidates, budget, rng, sample, play).best()
+}
+
+/// What the strong computer of `G` remembers after `views` of its seat, the last being the one it
+/// decides from: each taken in once as the table shows it, and the last once more as the computer
+/// takes in the view it is asked to choose from.
+pub fn memory_of<G: Thinking>(views: &[G::View]) -> G::Memory {
+    let mut memory = G::Memory::default();
+    for view in views {
+        memory.remember(view);
+    }
+    if let Some(last) = views.last() {
+        memory.remember(last);
+    }
+    memory
 }
 
 /// Plays `deals` seeded deals with one bot per seat (made fresh for each deal), showing every bot

@@ -28,6 +28,7 @@
 //! ```
 
 pub mod bot;
+pub mod coach;
 pub mod ladder;
 pub mod lead;
 pub mod pack;
@@ -165,5 +166,9 @@ impl Game for Ganjifa {
             BotKind::Strong => Some(Box::new(strong::Strong::new(budget))),
             _ => None,
         }
+    }
+
+    fn coach() -> Option<&'static dyn crate::game::Coach<Self>> {
+        Some(&coach::COACH)
     }
 }

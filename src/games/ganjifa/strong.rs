@@ -20,7 +20,7 @@ use super::Ganjifa;
 use crate::cards::Seat;
 use crate::game::Budget;
 use crate::game::{Bot, BotRng};
-use crate::games::strong::{best_by_playouts, Remembers, Thinking};
+use crate::games::strong::{playouts, Playouts, Remembers, Thinking};
 
 /// What the strong computer remembers beyond its views.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -168,27 +168,43 @@ impl Thinking for Ganjifa {
         let Some(me) = view.seat else {
             return fallback;
         };
-        let best = best_by_playouts(
-            &candidates,
-            budget,
-            rng,
-            |rng| memory.sample(view, rng),
-            |mut state, action, rng| {
-                if state.apply(me, action).is_err() {
-                    return 0.0;
-                }
-                playout(state, me, rng)
-            },
-        );
+        if candidates.len() <= 1 {
+            return candidates.first().copied().unwrap_or(fallback);
+        }
+        let best = weigh(memory, view, me, &candidates, budget, rng).best();
         candidates.get(best).copied().unwrap_or(fallback)
     }
+}
+
+/// Plays every one of `candidates` for `me` in deals drawn to agree with `view` and `memory`, within
+/// `budget`: each scores the cards `me` wins in the deal.
+pub(super) fn weigh(
+    memory: &Memory,
+    view: &View,
+    me: Seat,
+    candidates: &[Action],
+    budget: Budget,
+    rng: &mut BotRng,
+) -> Playouts {
+    playouts(
+        candidates,
+        budget,
+        rng,
+        |rng| memory.sample(view, rng),
+        |mut state, action, rng| {
+            if state.apply(me, action).is_err() {
+                return 0.0;
+            }
+            playout(state, me, rng)
+        },
+    )
 }
 
 /// The moves worth weighing, the standard computer's first: every lead the ladder allows (of the
 /// second phase's utaris, each hukm alone and all of them); when putting down, the weakest two cards
 /// of each suit held. A blind pick is not weighed: the backs are
 /// shuffled, so every pick is as good as another.
-fn candidates(view: &View, legal: &[Action], fallback: Action) -> Vec<Action> {
+pub(super) fn candidates(view: &View, legal: &[Action], fallback: Action) -> Vec<Action> {
     let mut chosen = vec![fallback];
     match legal.first() {
         Some(Action::PutDown { .. }) => {

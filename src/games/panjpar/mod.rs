@@ -3,6 +3,7 @@
 
 pub mod battle;
 pub mod bot;
+pub mod coach;
 pub mod endgame;
 mod pages;
 pub mod rules;
@@ -88,6 +89,10 @@ impl Game for Panjpar {
             BotKind::Strong => Some(Box::new(strong::Strong::new(budget))),
             _ => None,
         }
+    }
+
+    fn coach() -> Option<&'static dyn crate::game::Coach<Self>> {
+        Some(&coach::COACH)
     }
 }
 

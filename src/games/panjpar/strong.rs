@@ -19,7 +19,7 @@ use rand::Rng;
 use crate::cards::{BySeat, Card, CardSet, Colour, Seat};
 use crate::game::BotRng;
 use crate::game::Budget;
-use crate::games::strong::{best_by_playouts, Remembers, Thinking};
+use crate::games::strong::{playouts, Playouts, Remembers, Thinking};
 
 use super::bot::{choose_attack, choose_defence};
 use super::endgame::{defences, Defence, Endgame};
@@ -41,7 +41,7 @@ fn root_nodes(budget: Budget) -> u64 {
     }
 }
 /// The most defence plans weighed at once; those beating more come first.
-const MOST_PLANS: usize = 40;
+pub(super) const MOST_PLANS: usize = 40;
 
 /// What the strong computer remembers of the deal so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -164,44 +164,104 @@ impl Thinking for Panjpar {
         if candidates.len() <= 1 {
             return candidates.first().map_or(legal[0], Candidate::first_action);
         }
-        let started = crate::game::CpuTime::now();
-        let mut solver = Endgame::new(trump, root_nodes(budget));
-        if !view.stock_left {
-            if let Some(state) = memory.sample(view, rng) {
-                if let Some(action) = solve_exactly(&state, me, &candidates, &mut solver) {
-                    return action;
-                }
-            }
-        }
-        // Time spent on the exact solve comes out of the playouts' share.
-        let budget = match budget {
-            Budget::Time(limit) => Budget::Time(limit.saturating_sub(started.elapsed())),
-            samples => samples,
-        };
-        let best = best_by_playouts(
-            &candidates,
-            budget,
-            rng,
-            |rng| memory.sample(view, rng),
-            |mut state, candidate, _| {
-                candidate.play(&mut state, me);
-                playout(state, me, Some(&mut solver))
-            },
-        );
-        candidates[best].first_action()
+        let weighing = weigh(memory, view, me, trump, &candidates, budget, rng);
+        candidates[weighing.best()].first_action()
     }
 }
 
+/// The candidates' values: exact, once nothing is left to draw and the endgame is small enough, else
+/// from playouts over sampled deals.
+pub(super) enum Weighing {
+    /// Per candidate, its exact value for this seat (+1 a win, 0 a drawn deal, -1 a loss with best
+    /// play on both sides) and the standard computer's playout from it, which breaks ties.
+    Exact(Vec<(i8, f64)>),
+    Sampled(Playouts),
+}
+
+impl Weighing {
+    /// The candidate the strong computer plays.
+    pub(super) fn best(&self) -> usize {
+        match self {
+            Weighing::Exact(values) => {
+                let mut best = 0;
+                for (i, value) in values.iter().enumerate() {
+                    if *value > values[best] {
+                        best = i;
+                    }
+                }
+                best
+            }
+            Weighing::Sampled(playouts) => playouts.best(),
+        }
+    }
+
+    /// Each candidate's chance of winning the deal (a drawn deal counting a half).
+    pub(super) fn values(&self) -> Vec<f64> {
+        match self {
+            Weighing::Exact(values) => values
+                .iter()
+                .map(|&(value, _)| f64::from(value + 1) / 2.0)
+                .collect(),
+            Weighing::Sampled(playouts) => playouts.means(),
+        }
+    }
+
+    /// The standard error of the difference between two candidates' values (none when exact).
+    pub(super) fn noise(&self, a: usize, b: usize) -> f64 {
+        match self {
+            Weighing::Exact(_) => 0.0,
+            Weighing::Sampled(playouts) => playouts.difference_error(a, b),
+        }
+    }
+}
+
+/// Weighs `candidates` (two or more) for `me` within `budget`: with nothing left to draw, solves the
+/// endgame exactly if it can, else plays every candidate in sampled deals.
+pub(super) fn weigh(
+    memory: &Memory,
+    view: &View,
+    me: Seat,
+    trump: crate::cards::Suit,
+    candidates: &[Candidate],
+    budget: Budget,
+    rng: &mut BotRng,
+) -> Weighing {
+    let started = crate::game::CpuTime::now();
+    let mut solver = Endgame::new(trump, root_nodes(budget));
+    if !view.stock_left {
+        if let Some(state) = memory.sample(view, rng) {
+            if let Some(values) = solve_exactly(&state, me, candidates, &mut solver) {
+                return Weighing::Exact(values);
+            }
+        }
+    }
+    // Time spent on the exact solve comes out of the playouts' share.
+    let budget = match budget {
+        Budget::Time(limit) => Budget::Time(limit.saturating_sub(started.elapsed())),
+        samples => samples,
+    };
+    Weighing::Sampled(playouts(
+        candidates,
+        budget,
+        rng,
+        |rng| memory.sample(view, rng),
+        |mut state, candidate, _| {
+            candidate.play(&mut state, me);
+            playout(state, me, Some(&mut solver))
+        },
+    ))
+}
+
 /// A move weighed as a whole: an attack, or a defence plan.
-#[derive(Clone, Copy, Debug)]
-enum Candidate {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Candidate {
     Attack(CardSet),
     Defend(Defence),
 }
 
 impl Candidate {
     /// The action that starts it.
-    fn first_action(&self) -> Action {
+    pub(super) fn first_action(&self) -> Action {
         match self {
             Candidate::Attack(cards) => Action::Attack { cards: *cards },
             Candidate::Defend(defence) => match defence.pairs().first() {
@@ -212,7 +272,7 @@ impl Candidate {
     }
 
     /// Plays the whole of it.
-    fn play(&self, state: &mut State, seat: Seat) {
+    pub(super) fn play(&self, state: &mut State, seat: Seat) {
         match self {
             Candidate::Attack(cards) => {
                 let _ = rules::apply(state, seat, &Action::Attack { cards: *cards });
@@ -230,7 +290,11 @@ impl Candidate {
 }
 
 /// The candidates: every legal attack, or the defence plans (at most [`MOST_PLANS`]).
-fn candidates(view: &View, legal: &[Action], trump: crate::cards::Suit) -> Vec<Candidate> {
+pub(super) fn candidates(
+    view: &View,
+    legal: &[Action],
+    trump: crate::cards::Suit,
+) -> Vec<Candidate> {
     match (view.phase, view.battle) {
         (Phase::Defend, Some(battle)) => {
             let mut plans = defences(battle.uncovered(), view.hand, trump);
@@ -247,16 +311,16 @@ fn candidates(view: &View, legal: &[Action], trump: crate::cards::Suit) -> Vec<C
     }
 }
 
-/// With nothing left to draw: the candidate with the best exact value, ties going to the one the
-/// standard computer's play would win with; `None` when the endgame is too large to solve.
+/// With nothing left to draw: every candidate's exact value with the standard computer's playout
+/// from it (which breaks ties between equal values); `None` when the endgame is too large to solve.
 fn solve_exactly(
     state: &State,
     me: Seat,
     candidates: &[Candidate],
     solver: &mut Endgame,
-) -> Option<Action> {
+) -> Option<Vec<(i8, f64)>> {
     let other = me.next(SEATS);
-    let mut best: Option<(i8, f64, Action)> = None;
+    let mut values = Vec::with_capacity(candidates.len());
     for candidate in candidates {
         let value = match candidate {
             Candidate::Attack(cards) => {
@@ -269,17 +333,14 @@ fn solve_exactly(
         };
         let mut line = state.clone();
         candidate.play(&mut line, me);
-        let tie_break = playout(line, me, None);
-        if best.is_none_or(|(v, t, _)| (value, tie_break) > (v, t)) {
-            best = Some((value, tie_break, candidate.first_action()));
-        }
+        values.push((value, playout(line, me, None)));
     }
-    best.map(|(_, _, action)| action)
+    Some(values)
 }
 
 /// Finishes a deal with the standard computer's play for both seats, solving the endgame exactly
 /// once it is small when given a solver: 1 for a win of `me`, a half for a drawn deal, 0 for a loss.
-fn playout(mut state: State, me: Seat, mut solver: Option<&mut Endgame>) -> f64 {
+pub(super) fn playout(mut state: State, me: Seat, mut solver: Option<&mut Endgame>) -> f64 {
     while let Some(seat) = rules::to_act(&state) {
         if let Some(solver) = solver.as_deref_mut().filter(|_| {
             state.phase == Phase::Attack

@@ -20,6 +20,7 @@
 //! ```
 
 mod bot;
+pub mod coach;
 mod log;
 mod pages;
 mod piles;
@@ -175,5 +176,9 @@ impl Game for PishePasha {
             BotKind::Strong => Some(Box::new(strong::Strong::new(budget))),
             other => Strategy::of(other).map(|s| Box::new(Player(s)) as Box<dyn Bot<Self>>),
         }
+    }
+
+    fn coach() -> Option<&'static dyn crate::game::Coach<Self>> {
+        Some(&coach::COACH)
     }
 }

@@ -16,7 +16,7 @@ use super::{PishePasha, Source, Step, TurnLog};
 use crate::cards::{Card, CardSet, Seat, Suit};
 use crate::game::BotRng;
 use crate::game::Budget;
-use crate::games::strong::{best_by_playouts, Remembers, Thinking};
+use crate::games::strong::{playouts, Playouts, Remembers, Thinking};
 
 /// What the strong computer remembers of the deal.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -190,21 +190,36 @@ impl Thinking for PishePasha {
         budget: Budget,
         rng: &mut BotRng,
     ) -> Action {
-        let me = view.seat.unwrap_or(Seat::new(0));
-        let best = best_by_playouts(
-            legal,
-            budget,
-            rng,
-            |rng| memory.sample(view, rng),
-            |mut state, action, _| {
-                if state.apply(me, *action).is_err() {
-                    return 0.0;
-                }
-                playout(state, me)
-            },
-        );
+        if legal.len() <= 1 {
+            return legal.first().copied().unwrap_or(Action::Turn);
+        }
+        let best = weigh(memory, view, legal, budget, rng).best();
         legal.get(best).copied().unwrap_or(Action::Turn)
     }
+}
+
+/// Plays every one of `legal` in deals drawn to agree with `view` and `memory`, within `budget`: each
+/// scores 1 where this seat then wins the deal, 0 where it loses.
+pub(super) fn weigh(
+    memory: &Memory,
+    view: &View,
+    legal: &[Action],
+    budget: Budget,
+    rng: &mut BotRng,
+) -> Playouts {
+    let me = view.seat.unwrap_or(Seat::new(0));
+    playouts(
+        legal,
+        budget,
+        rng,
+        |rng| memory.sample(view, rng),
+        |mut state, action, _| {
+            if state.apply(me, *action).is_err() {
+                return 0.0;
+            }
+            playout(state, me)
+        },
+    )
 }
 
 /// Finishes the deal with both seats playing as the standard computer does (give whenever allowed):
