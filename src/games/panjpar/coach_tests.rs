@@ -158,7 +158,7 @@ fn what_the_seat_could_not_see_does_not_change_the_judgement() {
         two.pile = hidden;
         assert_ne!(one, two);
         let judge = |state: &State| {
-            let views = [before.clone(), view(state, Some(Seat::new(0)))];
+            let views = [before, view(state, Some(Seat::new(0)))];
             let legal = Panjpar::legal_actions(state, Seat::new(0));
             COACH.judge(
                 &views,
@@ -170,7 +170,7 @@ fn what_the_seat_could_not_see_does_not_change_the_judgement() {
         };
         assert_eq!(judge(&one), judge(&two), "seed {seed}");
         let hint = COACH.judge(
-            &[before.clone(), view(&one, Some(Seat::new(0)))],
+            &[before, view(&one, Some(Seat::new(0)))],
             &Panjpar::legal_actions(&one, Seat::new(0)),
             None,
             Budget::Samples(8),

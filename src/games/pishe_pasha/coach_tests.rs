@@ -97,5 +97,9 @@ fn sampled_deals_are_drawn_for_the_coach() {
         );
         drawn += weighed.deals();
     }
-    assert!(drawn >= 20 * points.len() / 2, "{drawn} of {}", 20 * points.len());
+    assert!(
+        drawn >= 20 * points.len() / 2,
+        "{drawn} of {}",
+        20 * points.len()
+    );
 }
