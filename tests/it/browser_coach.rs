@@ -16,7 +16,12 @@ async fn coached_in_the_page(
     size: (u32, u32),
 ) {
     let (width, height) = size;
-    let seated = server.open(game, "computer", Some(json!(1))).await;
+    let length = if game == "pishe-pasha" {
+        json!("one-deal")
+    } else {
+        json!(1)
+    };
+    let seated = server.open(game, "computer", Some(length)).await;
     let c = driver.session(width, height).await;
     open_as_seat(&c, &server.base, &seated).await;
     // The hint button is there at this seat's turn; the coach answers in a sentence.

@@ -4,7 +4,7 @@
 use super::*;
 use crate::cards::deal_rng;
 use crate::coach::{decisions, self_played};
-use crate::game::{Game, DEFAULT_BUDGET};
+use crate::game::Game;
 use crate::games::panjpar::rules::State;
 use crate::games::panjpar::view::view;
 use rand::SeedableRng;
@@ -34,7 +34,7 @@ fn truth(state: &State, me: Seat) -> i8 {
 use super::rules::Phase;
 use crate::cards::Seat;
 
-/// In self-played deals, every endgame decision (nothing left to draw, few cards) where one move wins
+/// In self-played deals, every endgame decision (nothing left to draw, six cards or fewer) where one move wins
 /// with best play and the move made loses: the coach names a winning move, values it 1 against 0 and
 /// calls the move made a blunder. A winning move made is Fine.
 #[test]
@@ -52,7 +52,7 @@ fn a_won_endgame_thrown_away_is_a_blunder_and_a_winning_move_is_fine() {
                 rules::apply(&mut state, seat, &action).unwrap();
                 applied += 1;
             }
-            if state.stock_left() || state.hands[me].len() + state.hands[me.next(2)].len() > 8 {
+            if state.stock_left() || state.hands[me].len() + state.hands[me.next(2)].len() > 6 {
                 continue;
             }
             let value = |action: &Action| {
@@ -205,5 +205,4 @@ fn a_hint_is_what_the_strong_computer_plays() {
         );
         assert_eq!(hint.best, chosen);
     }
-    let _ = DEFAULT_BUDGET;
 }

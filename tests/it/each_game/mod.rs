@@ -7,6 +7,7 @@
 //! not show) is its `support::leaks::Tested` implementation. `cargo test --test it each_game::ganjifa`
 //! runs one game's suites.
 
+pub mod coaching;
 pub mod protocol;
 pub mod table;
 
@@ -28,6 +29,11 @@ macro_rules! suites {
                 #[actix_rt::test]
                 async fn moves_out_of_turn_malformed_or_stale_are_refused() {
                     $crate::each_game::protocol::refusals_change_nothing::<$game>().await;
+                }
+
+                #[actix_rt::test]
+                async fn the_coach_hints_and_analyses_a_finished_deal_once_for_its_seat_alone() {
+                    $crate::each_game::coaching::analysed_once_for_its_seat::<$game>().await;
                 }
 
                 #[actix_rt::test]
