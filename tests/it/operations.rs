@@ -112,6 +112,8 @@ async fn metrics_health_and_readiness() {
         "chaikhana_thinking_wait_seconds_bucket",
         "chaikhana_thinking_shortened_total{game=\"ganjifa\",level=\"strong\"}",
         "chaikhana_thinking_dropped_total",
+        "chaikhana_coach_queue",
+        "chaikhana_coach_studies_total{game=\"ganjifa\",kind=\"analysis\"}",
     ] {
         assert!(text.contains(wanted), "{wanted} missing from /metrics");
     }

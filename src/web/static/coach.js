@@ -8,6 +8,7 @@ import { el } from "./ui.js";
 const WORDS = {
   en: {
     hint: "Hint",
+    close: "Close",
     hintTitle: "Ask the strong computer what it would play here",
     thinking: "The coach is thinking…",
     hinted: (why) => `Coach: ${why}`,
@@ -25,6 +26,7 @@ const WORDS = {
   },
   fa: {
     hint: "راهنمایی",
+    close: "بستن",
     hintTitle: "از رایانهٔ قوی بپرسید این‌جا چه بازی می‌کرد",
     thinking: "مربی فکر می‌کند…",
     hinted: (why) => `مربی: ${why}`,
@@ -53,8 +55,16 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
   let version = null;
   let hinted = null; // the hint shown, with the version it was for
 
+  /** Says `text` in the panel, with a button that puts it away (nothing said: the panel hides). */
   function say(text) {
-    panel.textContent = text;
+    const close = el("button", "", "×");
+    /** @type {HTMLButtonElement} */ (close).type = "button";
+    close.setAttribute("aria-label", words().close);
+    close.addEventListener("click", () => {
+      panel.hidden = true;
+      hintButton.focus({ preventScroll: true });
+    });
+    panel.replaceChildren(el("span", "", text), close);
     panel.hidden = !text;
   }
 
@@ -133,9 +143,12 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
       const over = frame.status === "deal-over" || frame.status === "match-over";
       if (offered && over) {
         const taken = frame.hints_taken[frame.seat] ?? 0;
-        say(taken > 0 ? words().taken(taken) : "");
+        // Said once as the deal ends; put away, it stays away.
+        if (panel.dataset.hints !== String(taken) || !panel.dataset.said) say(taken > 0 ? words().taken(taken) : "");
         panel.dataset.hints = String(taken);
+        panel.dataset.said = "1";
       } else if (!hinted) {
+        delete panel.dataset.said;
         say("");
       }
     },
