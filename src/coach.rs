@@ -1,11 +1,15 @@
 //! Finding a seat's decisions in a finished deal, for its game's coach ([`crate::game::Coach`]) to
 //! judge: the views the seat saw, as a table shows them (after the deal and after every action), and
-//! the points where it chose between more than one legal action.
+//! the points where it chose between more than one legal action; and an analysis as a table keeps it
+//! ([`Analysis`]).
 
 use std::fmt;
 
 use crate::cards::Seat;
 use crate::game::Game;
+
+mod kept;
+pub use kept::{Analysis, Mark};
 
 /// One decision of a seat in a deal: after `step` actions of the deal, with `seen` views of its own
 /// taken in (views[..seen], the last being the one it decided from), the legal actions it had (more

@@ -28,7 +28,7 @@ pub use self::core::{
     Study, TableConfig, TableCore, TablePolicy, TableStore, Timer,
 };
 pub use actor::Table;
-pub use deal_record::{Analysis, Coaching, DealRecord, Mark};
+pub use deal_record::{Coaching, DealRecord};
 pub use fair_cost::{fair_cost, FairCost};
 pub use messages::*;
 pub use open::OpenTable;

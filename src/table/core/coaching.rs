@@ -14,10 +14,10 @@
 
 use std::sync::Arc;
 
-use super::super::{Analysis, ConnId, Mark, RefusalCode, TableKind, TableRefusal};
+use super::super::{ConnId, RefusalCode, TableKind, TableRefusal};
 use super::{Effect, Notice, Status, TableCore, Then};
 use crate::cards::Seat;
-use crate::coach::decisions;
+use crate::coach::{decisions, Analysis, Mark};
 use crate::game::{BotRng, Game, Grade, Judgement};
 
 /// What a study is for, handed back with its judgement.

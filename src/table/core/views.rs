@@ -14,12 +14,13 @@ use std::sync::Arc;
 
 use super::{Effect, TableCore};
 use crate::cards::Seat;
+use crate::coach::Analysis;
 use crate::game::Game;
 use crate::matches::Match;
 use crate::protocol::{Phrase, SeatInfo, ServerMsg, SignalKind};
 use crate::table::frames::{Head, ShuffleShown, Status};
 use crate::table::seal::SealShown;
-use crate::table::{Analysis, ConnId, DealSeal, RevealTo, TableId};
+use crate::table::{ConnId, DealSeal, RevealTo, TableId};
 
 /// What one viewer, a seat or every watcher, is shown now.
 pub struct Seen<G: Game> {

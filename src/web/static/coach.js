@@ -42,6 +42,9 @@ const WORDS = {
   },
 };
 
+/** The codes with which the table refuses what the coach was asked. */
+const REFUSALS = ["no-hints", "not-your-turn", "not-your-decisions", "deal-in-play"];
+
 /**
  * The coach's parts of the page. `hintButton` asks for a hint, `panel` says the coach's words,
  * `send` puts a frame on the socket (false while offline), `goTo(step)` shows a step of the deal being
@@ -169,8 +172,10 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
       }
     },
 
-    /** The coach refused (the table said why): what was under way is not. */
-    refused() {
+    /** An error from the table: one refusing what the coach was asked means what was under way is
+     * not (the board says the table's sentence). */
+    error(frame) {
+      if (!REFUSALS.includes(frame.code)) return;
       progress.clear();
       if (!hinted) say("");
       redraw();

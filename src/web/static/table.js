@@ -8,7 +8,7 @@
 
 import { TableSocket, GONE_CODES } from "./socket.js";
 import { DealCheck } from "./verify.js";
-import { setUpContrast, showBanner, chosenLang, chooseLang, onTurnChange, restingTitle, el } from "./ui.js";
+import { setUpContrast, showBanner, chosenLang, chooseLang, onTurnChange, restingTitle, el, handArrows } from "./ui.js";
 import { createVoice } from "./voice.js";
 import { where, travel } from "./motion.js";
 import { play, setUpSound } from "./sound.js";
@@ -69,8 +69,6 @@ const coach = createCoach({
   redraw: () => replay.redraw(),
   lang: tableLang,
 });
-/** The codes with which the table refuses what the coach was asked. */
-const COACH_REFUSALS = ["no-hints", "not-your-turn", "not-your-decisions", "deal-in-play"];
 
 const turnAlerts = watching
   ? null
@@ -297,20 +295,6 @@ function draw(frame, { quiet = false } = {}) {
  * without), or `null` when the keyboard is elsewhere. */
 let boardFocus = null;
 
-/** Arrow keys move along a hand's cards, as along any row of choices. */
-function handArrows(root) {
-  root.addEventListener("keydown", (event) => {
-    const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-    const step = keys[event.key];
-    const hand = event.target.closest?.("[data-area=hand]");
-    if (!step || !hand || event.altKey || event.ctrlKey || event.metaKey) return;
-    const cards = [...hand.querySelectorAll("button:not(:disabled)")];
-    const at = cards.indexOf(event.target);
-    if (at < 0 || cards.length < 2) return;
-    event.preventDefault();
-    cards[(at + step + cards.length) % cards.length].focus();
-  });
-}
 handArrows(document.getElementById("board"));
 
 /** The header's "More" (a phone's): shows or folds away the header's other controls. */
@@ -483,7 +467,7 @@ async function start() {
     },
     onError: (frame) => {
       if (voice.error(frame)) return;
-      if (COACH_REFUSALS.includes(frame.code)) coach.refused();
+      coach.error(frame);
       if (board) board.error(frame);
       else status(frame.message, true);
     },

@@ -144,3 +144,18 @@ export function markArrivals(key, version, zone) {
     if (entry.fresh.has(c.dataset.card)) c.classList.add("last-move");
   }
 }
+
+/** Arrow keys move along a hand's cards, as along any row of choices. */
+export function handArrows(root) {
+  root.addEventListener("keydown", (event) => {
+    const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    const step = keys[event.key];
+    const hand = event.target.closest?.("[data-area=hand]");
+    if (!step || !hand || event.altKey || event.ctrlKey || event.metaKey) return;
+    const cards = [...hand.querySelectorAll("button:not(:disabled)")];
+    const at = cards.indexOf(event.target);
+    if (at < 0 || cards.length < 2) return;
+    event.preventDefault();
+    cards[(at + step + cards.length) % cards.length].focus();
+  });
+}
