@@ -29,13 +29,14 @@ pub struct DealRecord<A = serde_json::Value> {
     pub coaching: Coaching,
 }
 
-/// What the coach said of one deal: how many hints each seat took in it, and each seat's analysis
-/// once it has been made (made once, then kept with the deal).
+/// What the coach said of one deal: the hints each seat took in it (where, so that a replay counts
+/// them as they stood at each step), and each seat's analysis once it has been made (made once, then
+/// kept with the deal).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Coaching {
-    /// Hints taken, by seat (empty: none yet).
+    /// Each hint taken: the seat, and how many of the deal's actions had been played.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hints: Vec<u32>,
+    pub hints: Vec<(Seat, usize)>,
     /// Each seat's analysis, by seat (empty: none yet).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub analyses: Vec<Option<Analysis>>,
@@ -46,17 +47,24 @@ impl Coaching {
         self.hints.is_empty() && self.analyses.is_empty()
     }
 
-    /// The hints each of `seats` seats took.
-    pub fn hints_taken(&self, seats: usize) -> Vec<u32> {
-        let mut hints = self.hints.clone();
-        hints.resize(seats, 0);
-        hints
+    /// The hints each of `seats` seats had taken before the deal's action `step` (none: all of them).
+    pub fn hints_taken(&self, seats: usize, before: Option<usize>) -> Vec<u32> {
+        let mut taken = vec![0; seats];
+        let counted = self
+            .hints
+            .iter()
+            .filter(|(_, at)| before.is_none_or(|step| *at < step));
+        for (seat, _) in counted {
+            if let Some(n) = taken.get_mut(seat.index()) {
+                *n += 1;
+            }
+        }
+        taken
     }
 
-    /// One more hint taken by `seat` of `seats`.
-    pub fn took_hint(&mut self, seat: Seat, seats: usize) {
-        self.hints.resize(seats.max(self.hints.len()), 0);
-        self.hints[seat.index()] += 1;
+    /// `seat` took a hint after `step` of the deal's actions.
+    pub fn took_hint(&mut self, seat: Seat, step: usize) {
+        self.hints.push((seat, step));
     }
 
     /// `seat`'s analysis, if it has been made.

@@ -90,8 +90,12 @@ impl<G: Game> TableCore<G> {
     /// The hints each seat has taken in the deal, at a table that offers them.
     pub(super) fn hints_taken(&self) -> Option<Vec<u32>> {
         let record = self.record.last();
-        self.offers_hints()
-            .then(|| record.map_or_else(|| vec![0; G::SEATS], |r| r.coaching.hints_taken(G::SEATS)))
+        self.offers_hints().then(|| {
+            record.map_or_else(
+                || vec![0; G::SEATS],
+                |r| r.coaching.hints_taken(G::SEATS, None),
+            )
+        })
     }
 
     /// `seat`'s socket `conn` asks for a hint on `version`.
@@ -284,7 +288,8 @@ impl<G: Game> TableCore<G> {
         let Some(record) = self.record.last_mut() else {
             return;
         };
-        record.coaching.took_hint(seat, G::SEATS);
+        let step = record.actions.len();
+        record.coaching.took_hint(seat, step);
         self.coaching.kept += 1;
         let action = serde_json::to_value(&judgement.best).unwrap_or_default();
         let notice = Notice::Hint {

@@ -133,7 +133,7 @@ impl<G: Game> TableCore<G> {
                 outcome,
                 hints_taken: self
                     .offers_hints()
-                    .then(|| record.coaching.hints_taken(G::SEATS)),
+                    .then(|| record.coaching.hints_taken(G::SEATS, Some(step))),
             },
             seats: Arc::new(self.seat_infos()),
             matchup: Arc::new(then),

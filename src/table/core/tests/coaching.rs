@@ -80,12 +80,26 @@ fn a_hint_at_my_turn_is_one_of_my_actions_counted_in_every_head_and_stored() {
     );
     assert!(!hint["why"].as_str().unwrap().is_empty());
     assert_eq!(table.version(), version, "a hint changes no move");
-    assert_eq!(table.record()[0].coaching.hints_taken(2), [1, 0]);
+    assert_eq!(table.record()[0].coaching.hints_taken(2, None), [1, 0]);
     let after = last_view(&did, 1).expect("the count is shown");
     assert_eq!(after["hints_taken"], serde_json::json!([1, 0]));
     // Kept as the table is stored, and read back.
     let copy = rebuilt::<Panjpar>(table.snapshot()).unwrap();
-    assert_eq!(copy.record()[0].coaching.hints_taken(2), [1, 0]);
+    assert_eq!(copy.record()[0].coaching.hints_taken(2, None), [1, 0]);
+    // A replay counts the hints as they stood at each step: none before it was taken.
+    let step = table.record()[0].actions.len();
+    to_the_end(&mut table, now);
+    for (at, taken) in [(step, [0, 0]), (step + 1, [1, 0])] {
+        let deal = Some(0);
+        table.from_seat(1, ClientMsg::Replay { deal, step: at }, now);
+        let did = done(&mut table);
+        let replay = frames_of_type(&did, 1, "replay");
+        assert_eq!(
+            replay[0]["hints_taken"],
+            serde_json::json!(taken),
+            "step {at}"
+        );
+    }
 }
 
 #[test]
@@ -124,7 +138,7 @@ fn a_hint_out_of_turn_on_an_old_version_or_among_friends_is_refused() {
         let did = done(&mut table);
         assert_eq!(sent_to(&did, 1)[0]["code"], "not-your-turn", "{did:?}");
     }
-    assert_eq!(table.record()[0].coaching.hints_taken(2), [0, 0]);
+    assert_eq!(table.record()[0].coaching.hints_taken(2, None), [0, 0]);
 }
 
 #[test]
