@@ -22,7 +22,7 @@ impl<G: Game> TableCore<G> {
         }
         for seat in Seat::all(G::SEATS) {
             if let Occupant::Computer(bot) = &mut self.seats[seat.index()] {
-                if let Some(fresh) = G::bot(level.bot(), seat, self.policy.strong_budget) {
+                if let Some(fresh) = level.computer::<G>(seat, self.policy.strong_budget) {
                     *bot = fresh;
                 }
             }
