@@ -12,7 +12,7 @@ use actix::Actor;
 use serde_json::Value;
 
 use crate::game::Game;
-pub use crate::game_pages::{GamePages, Tile, TileCards, WebFile};
+pub use crate::game_pages::{GamePages, LevelRating, Tile, TileCards, WebFile};
 use crate::matches::MatchLength;
 use crate::sim::ratings::{RatingConfig, RatingReport};
 use crate::sim::{simulate, SimConfig, SimReport};

@@ -160,3 +160,28 @@ impl<G: Game> Occupant<G> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_named_alike_on_the_wire_in_serde_and_in_parse() {
+        for level in Level::ALL {
+            assert_eq!(Level::parse(level.as_str()), Ok(level));
+            let json = serde_json::to_string(&level).unwrap();
+            assert_eq!(json, format!("\"{}\"", level.as_str()));
+            assert_eq!(Level::of_bot(level.bot()), Some(level));
+        }
+        let names = Level::ALL.map(Level::as_str);
+        assert_eq!(names, ["gentle", "standard", "clever", "strong"]);
+        assert_eq!(Level::of_bot(BotKind::Strong), Some(Level::Strong));
+        assert_eq!(Level::of_bot(BotKind::Random), None);
+        let refused = Level::parse("grandmaster").unwrap_err();
+        assert_eq!(
+            refused,
+            "\"level\" is \"gentle\", \"standard\", \"clever\" or \"strong\", not \"grandmaster\"."
+        );
+    }
+}
+

@@ -15,7 +15,7 @@ use crate::support::{everything_required, play_against_computer, rng, TestServer
 const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
 
 /// axe-core's script, read from `node_modules`; `None` (having said why) when npm has not installed it.
-fn axe_source() -> Option<String> {
+pub(crate) fn axe_source() -> Option<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("node_modules/axe-core/axe.min.js");
     match std::fs::read_to_string(&path) {
         Ok(source) => Some(source),
@@ -35,7 +35,7 @@ fn axe_source() -> Option<String> {
 /// where (the first few elements). Its rules as shipped, and one it still calls experimental: a
 /// control's accessible name holds the words it shows (`label-content-name-mismatch`), which is what
 /// lets a person who speaks to the page say what they see.
-async fn violations(c: &Client, axe: &str) -> Vec<String> {
+pub(crate) async fn violations(c: &Client, axe: &str) -> Vec<String> {
     let injected = format!("{axe}\nreturn typeof axe;");
     assert_eq!(eval(c, &injected).await, json!("object"), "axe-core loads");
     let run = r#"

@@ -2,7 +2,7 @@
 //! module, board style, board words and the hooks the shared modules call), served from its catalog
 //! entry.
 
-use crate::game_pages::{GamePages, Tile, TileCards};
+use crate::game_pages::{GamePages, LevelRating, Tile, TileCards};
 use crate::web_file;
 
 pub static PAGES: GamePages = GamePages {
@@ -22,4 +22,9 @@ pub static PAGES: GamePages = GamePages {
         web_file!("panjpar-words.js"),
         web_file!("panjpar-hooks.js"),
     ],
+    ratings: &RATINGS,
 };
+
+/// The computer levels' ratings in this game, shown on its landing page: measured with
+/// `MEASURED_BY` (see docs/games.md, "Computer levels and their ratings").
+const RATINGS: [LevelRating; 0] = [];
