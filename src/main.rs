@@ -133,9 +133,8 @@ fn main() -> ExitCode {
                 (None, None) => strong_budget(cli.config.as_deref()),
             };
             if ratings {
-                let threads = threads.unwrap_or_else(|| {
-                    std::thread::available_parallelism().map_or(1, |n| n.get())
-                });
+                let threads = threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
                 let config = RatingConfig {
                     levels: Level::ALL.map(|l| (l.as_str(), l.bot())).to_vec(),
                     anchor: Level::Standard.as_str(),

@@ -137,6 +137,9 @@ mod tests {
             won.count()
         };
         let (gentle, standard) = (won(0), won(1));
-        assert!(gentle * 2 < standard, "gentle {gentle}, standard {standard}");
+        assert!(
+            gentle * 2 < standard,
+            "gentle {gentle}, standard {standard}"
+        );
     }
 }

@@ -213,6 +213,9 @@ mod tests {
     #[test]
     fn a_clean_sweep_stays_finite() {
         let ratings = fit(2, &[pairing(0, 1, 200.0, 1.0)], 1, 1500.0);
-        assert!(ratings[0].rating.is_finite() && ratings[0].rating > 2000.0, "{ratings:?}");
+        assert!(
+            ratings[0].rating.is_finite() && ratings[0].rating > 2000.0,
+            "{ratings:?}"
+        );
     }
 }

@@ -45,8 +45,16 @@ async fn a_level_chosen_on_the_landing_is_rated_remembered_shown_and_kept_for_th
             .iter()
             .filter_map(|l| l[0].as_str())
             .collect();
-        assert_eq!(values, ["gentle", "standard", "clever", "strong"], "{levels}");
-        assert_eq!(checked_level(&c).await, "standard", "the default, at {size}");
+        assert_eq!(
+            values,
+            ["gentle", "standard", "clever", "strong"],
+            "{levels}"
+        );
+        assert_eq!(
+            checked_level(&c).await,
+            "standard",
+            "the default, at {size}"
+        );
         for entry in levels.as_array().unwrap() {
             let words = entry[2].as_str().unwrap();
             assert!(words.contains("rating "), "{size}: {words}");
@@ -68,7 +76,11 @@ async fn a_level_chosen_on_the_landing_is_rated_remembered_shown_and_kept_for_th
         click(&c, &format!("#level-{level}")).await;
         c.refresh().await.unwrap();
         wait_for(&c, "return document.readyState === 'complete'", 10).await;
-        assert_eq!(checked_level(&c).await, level, "kept over a reload at {size}");
+        assert_eq!(
+            checked_level(&c).await,
+            level,
+            "kept over a reload at {size}"
+        );
 
         click(&c, "input[name=length][value='1']").await;
         click(&c, "#play-computer").await;
@@ -80,7 +92,10 @@ async fn a_level_chosen_on_the_landing_is_rated_remembered_shown_and_kept_for_th
         .await;
         assert_eq!(shown[0], level, "{shown}");
         assert!(
-            shown[1].as_str().unwrap().contains(&format!("{level} computer")),
+            shown[1]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{level} computer")),
             "{shown}"
         );
 
