@@ -130,7 +130,7 @@ pub fn rate<G: Game>(config: &RatingConfig) -> Result<RatingReport, String> {
                         let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
                         results[job.pair].0 += 1;
                         results[job.pair].1 += score;
-                        if (at + 1) % 200 == 0 {
+                        if (at + 1).is_multiple_of(200) {
                             eprintln!("{} of {} games played", at + 1, jobs.len());
                         }
                     }

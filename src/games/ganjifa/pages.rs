@@ -29,6 +29,30 @@ pub static PAGES: GamePages = GamePages {
     ratings: &RATINGS,
 };
 
-/// The computer levels' ratings in this game, shown on its landing page: measured with
-/// `MEASURED_BY` (see docs/games.md, "Computer levels and their ratings").
-const RATINGS: [LevelRating; 0] = [];
+/// The computer levels' ratings in this game, shown on its landing page (rating and half its 95%
+/// interval, Elo scale, the standard computer at 1500), measured with
+/// `chaikhana simulate ganjifa --ratings --deals 400 --slow-deals 30 --budget-ms 20 --seed 1 --threads 2`
+/// (the strong computer at 20 ms of CPU a decision, not the table's 200 ms: see docs/games.md,
+/// "Computer levels and their ratings").
+const RATINGS: [LevelRating; 4] = [
+    LevelRating {
+        level: "gentle",
+        rating: 1379,
+        margin: 21,
+    },
+    LevelRating {
+        level: "standard",
+        rating: 1500,
+        margin: 0,
+    },
+    LevelRating {
+        level: "clever",
+        rating: 1494,
+        margin: 20,
+    },
+    LevelRating {
+        level: "strong",
+        rating: 1598,
+        margin: 56,
+    },
+];
