@@ -12,8 +12,9 @@ use actix::Actor;
 use serde_json::Value;
 
 use crate::game::Game;
-pub use crate::game_pages::{GamePages, Tile, TileCards, WebFile};
+pub use crate::game_pages::{GamePages, LevelRating, Tile, TileCards, WebFile};
 use crate::matches::MatchLength;
+use crate::sim::ratings::{RatingConfig, RatingReport};
 use crate::sim::{simulate, SimConfig, SimReport};
 use crate::table::{
     Clock, FairCost, Listing, OpenTable, Snapshot, Table, TableConfig, TableCore, TableHandle,
@@ -92,6 +93,9 @@ pub trait Registered: Send + Sync {
 
     /// Self-play between computers.
     fn simulate(&self, config: &SimConfig) -> Result<SimReport, String>;
+
+    /// The ratings of the computer levels by self-play (`simulate --ratings`).
+    fn rate(&self, config: &RatingConfig) -> Result<RatingReport, String>;
 
     /// The mean cost of `deals` fair deals: commit, deal and reveals (`chaikhana fair-cost`).
     fn fair_cost(&self, deals: u32) -> FairCost;
@@ -186,6 +190,10 @@ impl<G: Game> Registered for Entry<G> {
 
     fn simulate(&self, config: &SimConfig) -> Result<SimReport, String> {
         simulate::<G>(config)
+    }
+
+    fn rate(&self, config: &RatingConfig) -> Result<RatingReport, String> {
+        crate::sim::ratings::rate::<G>(config)
     }
 
     fn fair_cost(&self, deals: u32) -> FairCost {

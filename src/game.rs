@@ -14,10 +14,12 @@ use crate::cards::{DealRng, Seat};
 
 mod budget;
 mod coach;
+mod levelled;
 mod rule_code;
 
 pub use budget::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
 pub use coach::{Coach, Grade, Judgement, CARDS_WON, CHANCE_OF_WINNING, UNITS};
+pub use levelled::{computer, kinds as bot_kinds, CLEVER_SAMPLES, GENTLE_RANDOM_SHARE};
 pub use rule_code::RuleCode;
 
 /// How long a match runs.
@@ -255,8 +257,9 @@ pub trait Game: Sized + 'static {
 
 /// A kind of computer player. Every game has the site's two levels (`Computer`, the standard one, and
 /// `Strong`) and `Random`, the mover that tests and self-play measure against; Pishe Pasha adds the
-/// two strategies of its experiment. Written in kebab case ("hold-kings") in snapshots and on the
-/// command line.
+/// two strategies of its experiment. `Gentle` and `Clever`, the site's other two levels, are made
+/// from a game's `Computer` and `Strong` with no code of the game's ([`computer`]). Written in kebab
+/// case ("hold-kings") in snapshots and on the command line.
 #[derive(
     Clone,
     Copy,
@@ -278,6 +281,8 @@ pub enum BotKind {
     Random,
     HoldKings,
     TwoAbove,
+    Gentle,
+    Clever,
 }
 
 impl BotKind {

@@ -25,6 +25,19 @@ pub struct GamePages {
     /// The files served under `/static/`: at least the board module `{game}.js` (loaded by the
     /// table page, exporting `createBoard` and `hooks`) and its style `{game}.css`.
     pub files: &'static [WebFile],
+    /// The computer levels' ratings in this game, as the landing page shows them beside each level
+    /// (a level not listed is shown without one).
+    pub ratings: &'static [LevelRating],
+}
+
+/// A computer level's rating in a game, measured by self-play (`chaikhana simulate GAME --ratings`,
+/// Bradley–Terry on the Elo scale with the standard computer at 1500), and half its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LevelRating {
+    /// The level's name on the wire: "gentle", "standard", "clever" or "strong".
+    pub level: &'static str,
+    pub rating: i32,
+    pub margin: i32,
 }
 
 /// The words and cards of a game's tile on the home page.

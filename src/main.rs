@@ -9,7 +9,9 @@ use clap::{Parser, Subcommand};
 use chaikhana::catalog;
 use chaikhana::game::Budget;
 use chaikhana::settings::Settings;
+use chaikhana::sim::ratings::RatingConfig;
 use chaikhana::sim::SimConfig;
+use chaikhana::table::Level;
 
 /// The profile of the server under load spent a fifth of its time in the C library's malloc and free
 /// (every view is built, serialized and copied per seat); mimalloc is cheaper for these small,
@@ -59,8 +61,19 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// One computer player per seat, separated by commas (for example computer,random).
-        #[arg(long, value_delimiter = ',', required = true)]
+        #[arg(long, value_delimiter = ',', required_unless_present = "ratings")]
         bots: Vec<String>,
+        /// Rate the computer levels instead: every pair of levels plays --deals deals (each twice,
+        /// seats swapped), and their ratings are fitted, the standard computer at 1500.
+        #[arg(long, conflicts_with_all = ["bots", "trace", "json"])]
+        ratings: bool,
+        /// With --ratings, the deals of each pair that has the strong computer thinking for a time
+        /// (the default: --deals).
+        #[arg(long, requires = "ratings")]
+        slow_deals: Option<u64>,
+        /// With --ratings, how many threads play (default: every core).
+        #[arg(long, requires = "ratings")]
+        threads: Option<usize>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -110,12 +123,38 @@ fn main() -> ExitCode {
             trace,
             budget_ms,
             budget_samples,
+            ratings,
+            slow_deals,
+            threads,
         } => {
             let budget = match (budget_ms, budget_samples) {
                 (_, Some(samples)) => Budget::Samples(samples.max(1)),
                 (Some(ms), None) => Budget::Time(Duration::from_millis(ms)),
                 (None, None) => strong_budget(cli.config.as_deref()),
             };
+            if ratings {
+                let threads = threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+                let config = RatingConfig {
+                    levels: Level::ALL.map(|l| (l.as_str(), l.bot())).to_vec(),
+                    anchor: Level::Standard.as_str(),
+                    deals,
+                    slow_deals,
+                    seed,
+                    budget,
+                    threads,
+                };
+                return match catalog::find(&game).and_then(|game| game.rate(&config)) {
+                    Ok(report) => {
+                        print!("{}", report.to_text());
+                        ExitCode::SUCCESS
+                    }
+                    Err(message) => {
+                        eprintln!("chaikhana simulate: {message}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
             let config = SimConfig {
                 deals,
                 seed,

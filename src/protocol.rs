@@ -54,7 +54,8 @@ pub enum ClientMsg {
     /// Deal the next deal of the match, once a deal has ended.
     NextDeal { version: u64 },
     /// Start a new match at this table with the same seats, once the match has ended; at a computer
-    /// table `level` ("standard" or "strong") may change how well the computers play.
+    /// table `level` ("gentle", "standard", "clever" or "strong") may change how well the computers
+    /// play.
     Rematch {
         version: u64,
         #[serde(default)]

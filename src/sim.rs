@@ -16,6 +16,9 @@ use crate::cards::{deal_rng, Seat};
 use crate::game::Budget;
 use crate::game::{Bot, BotKind, BotRng, DealSetup, Game};
 
+pub mod fit;
+pub mod ratings;
+
 /// A deal that takes more decisions than this has hung: the run stops with an error.
 const MAX_DECISIONS_PER_DEAL: usize = 1_000_000;
 
@@ -89,7 +92,8 @@ struct TraceLine<'a, G: Game> {
 /// the rules refuse, a deal that never ends, or a trace file that cannot be written.
 pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
     let choices = || {
-        let names: Vec<&str> = G::BOTS.iter().map(|kind| kind.name()).collect();
+        let kinds = crate::game::bot_kinds::<G>();
+        let names: Vec<&str> = kinds.iter().map(|kind| kind.name()).collect();
         names.join(", ")
     };
     if config.bots.len() != G::SEATS {
@@ -103,7 +107,7 @@ pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
     }
     let mut kinds = Vec::with_capacity(G::SEATS);
     for name in &config.bots {
-        match BotKind::named(name).filter(|kind| G::BOTS.contains(kind)) {
+        match BotKind::named(name).filter(|kind| crate::game::bot_kinds::<G>().contains(kind)) {
             Some(kind) => kinds.push(kind),
             None => {
                 return Err(format!(
@@ -185,7 +189,7 @@ fn play_deal<G: Game>(
     let mut rng = BotRng::seed_from_u64(seed ^ 0x5eed_b075);
     let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(G::SEATS)
         .map(|seat| {
-            G::bot(kinds[seat.index()], seat, config.budget)
+            crate::game::computer::<G>(kinds[seat.index()], seat, config.budget)
                 .expect("the game has every kind asked for")
         })
         .collect();

@@ -169,7 +169,8 @@ struct NewTable {
     opponents: String,
     #[serde(default)]
     length: Option<Value>,
-    /// At a computer table, how well the computers play: "standard" (the default) or "strong".
+    /// At a computer table, how well the computers play: "gentle", "standard" (the default), "clever"
+    /// or "strong".
     #[serde(default)]
     level: Option<String>,
 }

@@ -99,7 +99,7 @@ impl Running {
 
 /// Every game of the catalog, at every level, has its series in the metrics from the start.
 fn register_games_in_metrics() {
-    let levels = [Level::Standard, Level::Strong].map(Level::as_str);
+    let levels = Level::ALL.map(Level::as_str);
     for game in crate::catalog::names() {
         crate::metrics::metrics().register_game(game, &levels);
     }

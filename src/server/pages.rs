@@ -12,7 +12,7 @@
 //! drawn. Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache
 //! life, so a new build reaches every browser while an unchanged file costs one `304`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{LazyLock, Mutex};
 
 use actix_web::http::header;
@@ -126,8 +126,28 @@ fn render_with(file: &str, context: minijinja::Value) -> Result<String, minijinj
         let shared = || WebFiles::get(name).map(|f| String::from_utf8_lossy(&f.data).into_owned());
         Ok(game_page.or_else(shared))
     });
-    let context = minijinja::context! { games => games(), ..context };
+    let context = minijinja::context! { games => games(), ratings => ratings_of(file), ..context };
     templates.get_template(file)?.render(context)
+}
+
+/// The computer levels' ratings of the game whose page `file` is, as `landing-choices.html` reads
+/// them: by level, `"rating 1720 ± 40"` (empty for a page that is no game's).
+fn ratings_of(file: &str) -> BTreeMap<&'static str, String> {
+    let game = catalog::games()
+        .into_iter()
+        .find(|game| game.pages().template(file).is_some());
+    let ratings = game.map_or(&[][..], |game| game.pages().ratings);
+    ratings
+        .iter()
+        .map(|r| {
+            let words = if r.margin == 0 {
+                format!("rating {}, the reference", r.rating)
+            } else {
+                format!("rating {} ± {}", r.rating, r.margin)
+            };
+            (r.level, words)
+        })
+        .collect()
 }
 
 /// The catalog's games as the templates read them, in its order: `game` (its name in URLs),

@@ -172,7 +172,7 @@ impl<G: Game> TableCore<G> {
         for seat in Seat::all(G::SEATS).skip(1) {
             seats.push(match kind {
                 TableKind::Computer => {
-                    Occupant::Computer(G::bot(level.bot(), seat, policy.strong_budget)?)
+                    Occupant::Computer(level.computer::<G>(seat, policy.strong_budget)?)
                 }
                 TableKind::Friends => Occupant::Free,
             });

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Token, TokenHash};
 use crate::cards::Seat;
-use crate::game::{Bot, BotKind, Game};
+use crate::game::{Bot, BotKind, Budget, Game};
 use crate::protocol::{SeatInfo, Who};
 
 /// Against the computer, or among friends through a link.
@@ -27,46 +27,64 @@ impl TableKind {
     }
 }
 
-/// How well the computers play at a computer table: the seeds' simple computer, or the one that
-/// searches.
+/// How well the computers play at a computer table, from the gentlest to the strongest. The names
+/// are those of the wire, of snapshots and of the metrics; "standard" and "strong" are the two the
+/// site always had, and keep their computers (a table stored at "strong" comes back with the strong
+/// computer at the table's whole budget).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
+    /// The standard computer, playing a random legal move about half the time.
+    Gentle,
+    /// The seeds' simple computer.
     #[default]
     Standard,
+    /// The strong computer at a few sampled deals a decision.
+    Clever,
+    /// The strong computer at the table's whole budget.
     Strong,
 }
 
 impl Level {
+    /// Every level, gentlest first.
+    pub const ALL: [Level; 4] = [Level::Gentle, Level::Standard, Level::Clever, Level::Strong];
+
     pub fn as_str(self) -> &'static str {
         match self {
+            Level::Gentle => "gentle",
             Level::Standard => "standard",
+            Level::Clever => "clever",
             Level::Strong => "strong",
         }
     }
 
-    /// The computer player that plays at this level (every game has both).
+    /// The computer player that plays at this level (every game has them all).
     pub fn bot(self) -> BotKind {
         match self {
+            Level::Gentle => BotKind::Gentle,
             Level::Standard => BotKind::Computer,
+            Level::Clever => BotKind::Clever,
             Level::Strong => BotKind::Strong,
         }
     }
 
+    /// A computer player of this level for `seat` in the game `G`; the strong computer thinks within
+    /// `budget` per decision.
+    pub fn computer<G: Game>(self, seat: Seat, budget: Budget) -> Option<Box<dyn Bot<G>>> {
+        crate::game::computer::<G>(self.bot(), seat, budget)
+    }
+
     /// The level its computer player `bot` plays at (reading a snapshot), if it is a level's.
     pub fn of_bot(bot: BotKind) -> Option<Level> {
-        [Level::Standard, Level::Strong]
-            .into_iter()
-            .find(|level| level.bot() == bot)
+        Level::ALL.into_iter().find(|level| level.bot() == bot)
     }
 
     /// The level called `name`, or a sentence saying which levels there are.
     pub fn parse(name: &str) -> Result<Level, String> {
-        match name {
-            "standard" => Ok(Level::Standard),
-            "strong" => Ok(Level::Strong),
-            other => Err(format!(
-                "\"level\" is \"standard\" or \"strong\", not \"{other}\"."
+        match Level::ALL.into_iter().find(|level| level.as_str() == name) {
+            Some(level) => Ok(level),
+            None => Err(format!(
+                "\"level\" is \"gentle\", \"standard\", \"clever\" or \"strong\", not \"{name}\"."
             )),
         }
     }
@@ -140,5 +158,29 @@ impl<G: Game> Occupant<G> {
             away_since: None,
             offerable: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_named_alike_on_the_wire_in_serde_and_in_parse() {
+        for level in Level::ALL {
+            assert_eq!(Level::parse(level.as_str()), Ok(level));
+            let json = serde_json::to_string(&level).unwrap();
+            assert_eq!(json, format!("\"{}\"", level.as_str()));
+            assert_eq!(Level::of_bot(level.bot()), Some(level));
+        }
+        let names = Level::ALL.map(Level::as_str);
+        assert_eq!(names, ["gentle", "standard", "clever", "strong"]);
+        assert_eq!(Level::of_bot(BotKind::Strong), Some(Level::Strong));
+        assert_eq!(Level::of_bot(BotKind::Random), None);
+        let refused = Level::parse("grandmaster").unwrap_err();
+        assert_eq!(
+            refused,
+            "\"level\" is \"gentle\", \"standard\", \"clever\" or \"strong\", not \"grandmaster\"."
+        );
     }
 }

@@ -72,7 +72,7 @@ async fn click_a_move(client: &Client) -> bool {
     !matches!(click_panjpar_move(client).await, Clicked::Over)
 }
 
-async fn play_to_the_end(clients: &[&Client], screenshots: Option<&str>) {
+pub(crate) async fn play_to_the_end(clients: &[&Client], screenshots: Option<&str>) {
     let started = std::time::Instant::now();
     let mut moves = 0;
     loop {

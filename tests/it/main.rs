@@ -15,6 +15,7 @@ mod browser_coach;
 mod browser_fair;
 mod browser_ganjifa;
 mod browser_layouts;
+mod browser_levels;
 mod browser_panjpar;
 mod browser_pishe_pasha;
 mod browser_replay;

@@ -97,7 +97,7 @@ async fn an_unknown_level_or_a_level_for_friends_is_a_clear_400() {
     let cases = [
         (
             json!({ "game": "ganjifa", "opponents": "computer", "level": "grandmaster" }),
-            "\"standard\" or \"strong\"",
+            "\"gentle\", \"standard\", \"clever\" or \"strong\"",
         ),
         (
             json!({ "game": "panjpar", "opponents": "computer", "level": 3 }),

@@ -195,7 +195,7 @@ impl<G: Game> TableCore<G> {
                     let made = Level::of_bot(bot).and_then(|at| {
                         // Every computer at a table plays at the table's level.
                         level = Some(at);
-                        G::bot(at.bot(), seat, policy.strong_budget)
+                        at.computer::<G>(seat, policy.strong_budget)
                     });
                     Occupant::Computer(made.ok_or_else(|| {
                         format!("no computer player \"{}\" at a table", bot.name())

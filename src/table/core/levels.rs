@@ -22,7 +22,7 @@ impl<G: Game> TableCore<G> {
         }
         for seat in Seat::all(G::SEATS) {
             if let Occupant::Computer(bot) = &mut self.seats[seat.index()] {
-                if let Some(fresh) = G::bot(level.bot(), seat, self.policy.strong_budget) {
+                if let Some(fresh) = level.computer::<G>(seat, self.policy.strong_budget) {
                     *bot = fresh;
                 }
             }
@@ -85,5 +85,32 @@ mod tests {
         assert_eq!(refused.code, RefusalCode::BadLevel);
         let copy = rebuilt::<Panjpar>(friends.snapshot()).unwrap();
         assert_eq!(copy.level(), None);
+    }
+
+    #[test]
+    fn every_level_comes_back_from_its_snapshot_with_its_own_computer() {
+        for level in Level::ALL {
+            let table = table(TableKind::Computer, level);
+            assert_eq!(computers_named(&table), [level.bot()]);
+            let stored = serde_json::to_string(&table.snapshot()).unwrap();
+            let read = serde_json::from_str(&stored).unwrap();
+            let copy = rebuilt::<Panjpar>(read).unwrap();
+            assert_eq!(copy.level(), Some(level), "{stored}");
+            assert_eq!(computers_named(&copy), [level.bot()]);
+        }
+    }
+
+    #[test]
+    fn a_table_stored_at_strong_before_there_were_four_levels_keeps_the_whole_budget() {
+        // A snapshot names its computers by kind; a strong table's was, and still is, "strong": the
+        // strong computer at the table's budget, never the clever one at a few samples.
+        let strong = table(TableKind::Computer, Level::Strong);
+        let stored = serde_json::to_string(&strong.snapshot()).unwrap();
+        assert!(stored.contains("\"bot\":\"strong\""), "{stored}");
+        let copy = rebuilt::<Panjpar>(serde_json::from_str(&stored).unwrap()).unwrap();
+        assert_eq!(copy.level(), Some(Level::Strong));
+        assert_eq!(computers_named(&copy), [crate::game::BotKind::Strong]);
+        assert_eq!(Level::parse("strong"), Ok(Level::Strong));
+        assert_eq!(Level::parse("standard"), Ok(Level::Standard));
     }
 }

@@ -50,8 +50,24 @@ function chosenLevel(form) {
   return picked ? picked.value : null;
 }
 
+// The level chosen last on this game's landing page, kept in this browser and chosen again next time.
+const LEVEL_KEY = (game) => `chaikhana.level.${game}`;
+
+function rememberLevel(form, game) {
+  const kept = localStorage.getItem(LEVEL_KEY(game));
+  const input = kept && form.querySelector(`input[name=level][value="${CSS.escape(kept)}"]`);
+  if (input instanceof HTMLInputElement) input.checked = true;
+  for (const radio of form.querySelectorAll("input[name=level]")) {
+    radio.addEventListener("change", () => {
+      const picked = chosenLevel(form);
+      if (picked) localStorage.setItem(LEVEL_KEY(game), picked);
+    });
+  }
+}
+
 export function setUpLanding(form) {
   const game = form.dataset.game;
+  rememberLevel(form, game);
   // The buttons open tables themselves; the form is never sent (no inline handler: the CSP forbids it).
   form.addEventListener("submit", (event) => event.preventDefault());
   form.querySelector("[data-play=computer]").addEventListener("click", () => openTable(game, "computer", chosenLength(form), chosenLevel(form)));

@@ -117,20 +117,37 @@ export function boardTop(root, frame, score, w) {
   return board;
 }
 
+// The computer levels, gentlest first (as on the landing page).
+const LEVELS = ["gentle", "standard", "clever", "strong"];
+
 const LEVEL_WORDS = {
+  gentle: "You are playing the gentle computer.",
   standard: "You are playing the standard computer.",
+  clever: "You are playing the clever computer.",
   strong: "You are playing the strong computer.",
   next: "Next match against:",
-  names: { standard: "standard", strong: "strong" },
+  names: { gentle: "gentle", standard: "standard", clever: "clever", strong: "strong" },
+};
+const LEVEL_WORDS_FA = {
+  gentle: "حریف شما رایانهٔ ملایم است.",
+  standard: "حریف شما رایانهٔ معمولی است.",
+  clever: "حریف شما رایانهٔ زیرک است.",
+  strong: "حریف شما رایانهٔ قوی است.",
+  next: "حریف مسابقهٔ بعد:",
+  names: { gentle: "ملایم", standard: "معمولی", clever: "زیرک", strong: "قوی" },
 };
 
 // What a watcher reads of the computers' level.
 const WATCHED_LEVEL = {
+  gentle: "Against the gentle computer.",
   standard: "Against the standard computer.",
+  clever: "Against the clever computer.",
   strong: "Against the strong computer.",
 };
 const WATCHED_LEVEL_FA = {
+  gentle: "در برابر رایانهٔ ملایم.",
   standard: "در برابر رایانهٔ معمولی.",
+  clever: "در برابر رایانهٔ زیرک.",
   strong: "در برابر رایانهٔ قوی.",
 };
 
@@ -142,9 +159,12 @@ let nextLevel = null;
 // next one (the rematch button reads it).
 function levelLine(frame, w) {
   if (frame.status !== "match-over") nextLevel = null;
-  const words = w.level || LEVEL_WORDS;
+  const fa = (w.lang || "en") === "fa";
+  // A game's own words for the levels, where it has them, over the shared ones.
+  const shared = fa ? LEVEL_WORDS_FA : LEVEL_WORDS;
+  const words = { ...shared, ...(w.level || {}), names: { ...shared.names, ...(w.level?.names || {}) } };
   const box = el("div", "level-line");
-  const watched = (w.lang || "en") === "fa" ? WATCHED_LEVEL_FA : WATCHED_LEVEL;
+  const watched = fa ? WATCHED_LEVEL_FA : WATCHED_LEVEL;
   const shown = el("p", "", frame.watcher ? watched[frame.level] : words[frame.level]);
   shown.id = "level-shown";
   shown.dataset.level = frame.level;
@@ -153,7 +173,7 @@ function levelLine(frame, w) {
     const choice = el("fieldset", "row");
     choice.id = "rematch-level";
     choice.append(el("legend", "", words.next));
-    for (const level of ["standard", "strong"]) {
+    for (const level of LEVELS) {
       const label = el("label");
       const input = el("input");
       input.type = "radio";

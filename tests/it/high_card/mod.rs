@@ -28,6 +28,7 @@ static PAGES: GamePages = GamePages {
         web_file!("high-card.css"),
         web_file!("high-card-hooks.js"),
     ],
+    ratings: &[],
 };
 
 /// The catalog's entry for High card.

@@ -134,10 +134,12 @@ export const WORDS = {
     nextDeal: "دست بعدی",
     rematch: "بازی دوباره",
     level: {
+      gentle: "حریف شما رایانهٔ ملایم است.",
       standard: "حریف شما رایانهٔ معمولی است.",
+      clever: "حریف شما رایانهٔ زیرک است.",
       strong: "حریف شما رایانهٔ قوی است.",
       next: "حریف مسابقهٔ بعد:",
-      names: { standard: "معمولی", strong: "قوی" },
+      names: { gentle: "ملایم", standard: "معمولی", clever: "زیرک", strong: "قوی" },
     },
     yourTurn: "نوبت شما",
     you_lower: "شما",

@@ -20,10 +20,12 @@ export const WORDS = {
     copied: "Link copied.",
     share: "Share",
     level: {
+      gentle: "Against the gentle computer",
       standard: "Against the standard computer",
+      clever: "Against the clever computer",
       strong: "Against the strong computer",
       next: "Next match against:",
-      names: { standard: "standard", strong: "strong" },
+      names: { gentle: "gentle", standard: "standard", clever: "clever", strong: "strong" },
     },
     // The match's length, on the score line and on the buttons that start a new match.
     lengths: { "one-deal": "one deal", 50: "first to 50", 100: "first to 100" },
