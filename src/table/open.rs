@@ -20,10 +20,10 @@ pub struct OpenTable {
 }
 
 impl OpenTable {
-    /// Whether the table's computers think on the thinking pool (only the strong ones do), so that
-    /// it is placed only on a node whose pool is not saturated.
+    /// Whether the table's computers think on the thinking pool (the strong and the clever ones do),
+    /// so that it is placed only on a node whose pool is not saturated.
     pub fn thinks(&self) -> bool {
-        self.kind == TableKind::Computer && self.level == Level::Strong
+        self.kind == TableKind::Computer && matches!(self.level, Level::Strong | Level::Clever)
     }
 
     /// Refused when the table would think on this node's pool and the pool is saturated.
