@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::coach_report::AnalysesReport;
+
 /// What one worker thread counted.
 #[derive(Debug, Default)]
 pub struct Tally {
@@ -105,6 +107,9 @@ pub struct Report {
     /// The computer tables beside the friends tables, when there were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub computer_tables: Option<Beside>,
+    /// The analyses queued on the coach, when there were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analyses: Option<Box<AnalysesReport>>,
     #[serde(skip)]
     pub actions: u64,
     #[serde(skip)]
@@ -141,6 +146,7 @@ impl Report {
                 },
             ),
             computer_tables: None,
+            analyses: None,
             actions: tally.actions,
             rate_limited: tally.rate_limited,
             first_problem: tally.first_problem,
@@ -151,14 +157,17 @@ impl Report {
     pub fn beside(&mut self, mut tally: Tally, elapsed: Duration) {
         tally.round_trips_us.sort_unstable();
         let trips = &tally.round_trips_us;
-        let p99 = trips.len().checked_sub(1).map(|last| {
-            let at = ((last as f64) * 0.99).round() as usize;
-            f64::from(trips[at.min(last)]) / 1000.0
-        });
+        let rank = |q: f64| {
+            trips.len().checked_sub(1).map(|last| {
+                let at = ((last as f64) * q).round() as usize;
+                f64::from(trips[at.min(last)]) / 1000.0
+            })
+        };
         self.computer_tables = Some(Beside {
             connections: tally.connections,
             person_actions_per_second: tally.actions as f64 / elapsed.as_secs_f64().max(1e-9),
-            person_p99_ms: p99,
+            person_p50_ms: rank(0.5),
+            person_p99_ms: rank(0.99),
             errors: tally.errors,
             first_problem: tally.first_problem,
         });
@@ -198,9 +207,11 @@ impl Report {
         if let Some(beside) = &self.computer_tables {
             let _ = writeln!(
                 text,
-                "computer tables: {} persons, {:.1} of their moves per second (p99 {}), errors {}{}",
+                "computer tables: {} persons, {:.1} of their moves per second (p50 {}, p99 {}), \
+                 errors {}{}",
                 beside.connections,
                 beside.person_actions_per_second,
+                ms(beside.person_p50_ms),
                 ms(beside.person_p99_ms),
                 beside.errors,
                 beside
@@ -208,6 +219,9 @@ impl Report {
                     .as_ref()
                     .map_or(String::new(), |p| format!(" (first: {p})"))
             );
+        }
+        if let Some(analyses) = &self.analyses {
+            text.push_str(&analyses.to_text());
         }
         text
     }
@@ -220,6 +234,7 @@ impl Report {
 pub struct Beside {
     pub connections: u64,
     pub person_actions_per_second: f64,
+    pub person_p50_ms: Option<f64>,
     pub person_p99_ms: Option<f64>,
     pub errors: u64,
     pub first_problem: Option<String>,
@@ -310,6 +325,7 @@ mod tests {
         report.beside(persons, Duration::from_secs(2));
         let beside = report.computer_tables.as_ref().unwrap();
         assert_eq!(beside.person_actions_per_second, 5.0);
+        assert_eq!(beside.person_p50_ms, Some(2.0));
         assert_eq!(beside.person_p99_ms, Some(3.0));
         assert!(report.to_text("t").contains("computer tables: 3 persons"));
         assert!(report.to_json().contains("\"computer_tables\":{"));
