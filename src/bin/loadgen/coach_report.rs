@@ -22,7 +22,9 @@ pub struct AnalysesTally {
     pub judged: u64,
     /// `analysing` frames heard.
     pub progress: u64,
-    /// Tables not prepared, analyses refused, timed out or lost with their socket.
+    /// Analyses that had not come by the timeout (not errors: the coach may simply be slower).
+    pub unfinished: u64,
+    /// Tables not prepared, analyses refused or lost with their socket.
     pub errors: u64,
     pub first_problem: Option<String>,
 }
@@ -48,6 +50,7 @@ impl AnalysesTally {
         self.finished_us.extend(other.finished_us);
         self.judged += other.judged;
         self.progress += other.progress;
+        self.unfinished += other.unfinished;
         self.errors += other.errors;
         if self.first_problem.is_none() {
             self.first_problem = other.first_problem;
@@ -63,6 +66,7 @@ pub struct AnalysesReport {
     pub prepare_s: f64,
     pub asked: u64,
     pub finished: u64,
+    pub unfinished: u64,
     pub first_s: Option<f64>,
     pub p50_s: Option<f64>,
     pub p99_s: Option<f64>,
@@ -88,6 +92,7 @@ impl AnalysesReport {
             prepare_s: tally.prepare.as_secs_f64(),
             asked: tally.asked,
             finished: times.len() as u64,
+            unfinished: tally.unfinished,
             first_s: rank(0.0),
             p50_s: rank(0.5),
             p99_s: rank(0.99),
@@ -105,13 +110,14 @@ impl AnalysesReport {
         let mut text = String::new();
         let _ = writeln!(
             text,
-            "analyses: {} {} deals prepared in {:.1} s; {} asked at once, {} finished, {} decisions \
-             judged, errors {}{}",
+            "analyses: {} {} deals prepared in {:.1} s; {} asked at once, {} finished ({} not by the \
+             timeout), {} decisions judged, errors {}{}",
             self.prepared,
             self.game,
             self.prepare_s,
             self.asked,
             self.finished,
+            self.unfinished,
             self.judged,
             self.errors,
             self.first_problem
@@ -144,7 +150,7 @@ mod tests {
         for s in seconds.iter().rev() {
             tally.finished(Duration::from_secs(*s), 20);
         }
-        tally.problem("an analysis did not come within 300 s".into());
+        tally.problem("the server refused an analyse: deal-in-play".into());
         tally
     }
 
@@ -163,22 +169,27 @@ mod tests {
         assert_eq!(report.last_s, Some(100.0));
         assert_eq!(report.judged, 2000);
         assert_eq!(report.errors, 2);
+        assert_eq!(report.unfinished, 0);
         assert_eq!(report.prepare_s, 41.3);
     }
 
     #[test]
     fn the_text_and_json_say_every_figure() {
-        let report = AnalysesReport::new("ganjifa", tally(&[2, 4]));
+        let mut tally = tally(&[2, 4]);
+        tally.unfinished = 1;
+        let report = AnalysesReport::new("ganjifa", tally);
         let text = report.to_text();
         assert!(text.starts_with(
-            "analyses: 3 ganjifa deals prepared in 41.3 s; 3 asked at once, 2 finished, 40 \
-             decisions judged, errors 1 (first: an analysis did not come within 300 s)\n"
+            "analyses: 3 ganjifa deals prepared in 41.3 s; 3 asked at once, 2 finished (1 not by \
+             the timeout), 40 decisions judged, errors 1 (first: the server refused an analyse: \
+             deal-in-play)\n"
         ));
         assert!(text.contains("first 2.00 s, p50 4.00 s, p99 4.00 s, last 4.00 s"));
         let json: serde_json::Value = serde_json::to_value(&report).unwrap();
         assert_eq!(json["finished"], 2);
         assert_eq!(json["last_s"], 4.0);
         assert_eq!(json["judged"], 40);
+        assert_eq!(json["unfinished"], 1);
     }
 
     #[test]
