@@ -7,9 +7,10 @@
 # first deal during the set-up, before the strong tables open; then every one asks `analyse` at once
 # and is timed until its `analysis` frame). ROUNDS times, alone and with analyses alternated.
 #
-# Printed side by side for each run: the persons' round trips at the strong tables (p50 and p99: a
-# round trip there is the person's move until the view after it, which holds the computers' moves
-# at their delay), the pool's wait before thinking a computer's move (p50 and p99, read from
+# Printed side by side for each run: the computers' moves at the strong tables as their persons saw
+# them (p50 and p99, each from the view before it: the move delay, 800 ms when nothing held the
+# computer back), the persons' moves a second and their round trips (p50 and p99, the person's move
+# until the view of it, the computers' moves not included), the pool's wait before thinking a computer's move (p50 and p99, read from
 # chaikhana_thinking_wait_seconds's buckets over the run), the strong computers' decisions a second,
 # the pool's CPU time spent on them and on the coach (chaikhana_thinking_cpu_seconds by level), the
 # studies thought (chaikhana_coach_studies_total), and for the analyses: how many finished, the
@@ -49,7 +50,7 @@ for line in sys.stdin:
     name_labels, value = line.rsplit(" ", 1)
     name = name_labels.split("{", 1)[0]
     if name.startswith("chaikhana_thinking_cpu_seconds_"):
-        # By level: the strong computers' decisions, and the coach's studies ("coach").
+        # By level: the strong computers, and the coach ("coach").
         name += "/" + name_labels.split("level=\"", 1)[1].split("\"", 1)[0]
     sums[name] = sums.get(name, 0.0) + float(value)
     if name == "chaikhana_thinking_wait_seconds_bucket":
@@ -115,7 +116,9 @@ if a:
 else:
     analysed = "- | - | - | - | - | - | -"
 problems = "; ".join(p for p in (beside.get("first_problem"), a and a.get("first_problem")) if p)
-print(f"| {game} | {with_} | {load} | {beside.get('person_actions_per_second', 0):.1f} | "
+print(f"| {game} | {with_} | {load} | {beside.get('computer_moves', 0):,} | "
+      f"{ms(beside.get('computer_move_p50_ms'))} | {ms(beside.get('computer_move_p99_ms'))} | "
+      f"{beside.get('person_actions_per_second', 0):.1f} | "
       f"{ms(beside.get('person_p50_ms'))} | {ms(beside.get('person_p99_ms'))} | {wait_at(0.5)} | "
       f"{wait_at(0.99)} | {decisions / seconds:.1f} | {strong_cpu:.1f} s / {coach_cpu:.1f} s | {studies:,.0f} | {beside.get('errors', 0)} | "
       f"{analysed} |" + (f" {problems}" if problems else ""))
@@ -123,8 +126,8 @@ PY
 }
 
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores; $computers strong computer tables of each game, $seconds s a run; analyses of $analyses deals of the same game queued as play starts (timeout $timeout s)"
-echo "| game | analyses | load | persons' moves/s | person round trip p50 | p99 | pool wait p50 | p99 | strong decisions/s | pool CPU, strong / coach | studies | errors (strong tables) | analyses finished | first | p50 | p99 | last | decisions judged | errors (analyses) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| game | analyses | load | computers' moves timed | computer move p50 | p99 | persons' moves/s | person round trip p50 | p99 | pool wait p50 | p99 | strong decisions/s | pool CPU, strong / coach | studies | errors (strong tables) | analyses finished | first | p50 | p99 | last | decisions judged | errors (analyses) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for round in $(seq "$rounds"); do
   for game in $games; do
     for with in 0 "$analyses"; do

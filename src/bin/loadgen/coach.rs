@@ -70,6 +70,7 @@ pub async fn prepare(
         rng: ChaCha8Rng::seed_from_u64(seed),
         // Moves made to reach a deal's end are not the load measured: nothing is tallied.
         tally: Rc::new(RefCell::new(Tally::default())),
+        computers: false,
     };
     seat.play_one_deal().await
 }

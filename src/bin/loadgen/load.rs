@@ -263,6 +263,7 @@ async fn play(
                         socket,
                         rng: ChaCha8Rng::seed_from_u64(seed),
                         tally: at_computers.clone(),
+                        computers: true,
                     });
                 }
                 Err(problem) => at_computers.borrow_mut().problem(problem),
@@ -304,6 +305,7 @@ async fn play(
                         socket,
                         rng: ChaCha8Rng::seed_from_u64(seed),
                         tally: tally.clone(),
+                        computers: false,
                     });
                 }
             }

@@ -16,6 +16,9 @@ pub struct Tally {
     pub actions: u64,
     /// Each round trip in microseconds.
     pub round_trips_us: Vec<u32>,
+    /// At computer tables: each computer's move as it reached the person, in microseconds from the
+    /// view before it (the view of the person's own move, or of the computer move before).
+    pub computer_moves_us: Vec<u32>,
     /// Frames refused, sockets closed early, stalls and failed setups.
     pub errors: u64,
     /// Of the errors, those with the code `rate-limited`.
@@ -37,6 +40,7 @@ impl Tally {
     pub fn merge(&mut self, other: Tally) {
         self.actions += other.actions;
         self.round_trips_us.extend(other.round_trips_us);
+        self.computer_moves_us.extend(other.computer_moves_us);
         self.errors += other.errors;
         self.rate_limited += other.rate_limited;
         self.connections += other.connections;
@@ -156,18 +160,23 @@ impl Report {
     /// Adds what the persons at the computer tables counted over the same run.
     pub fn beside(&mut self, mut tally: Tally, elapsed: Duration) {
         tally.round_trips_us.sort_unstable();
-        let trips = &tally.round_trips_us;
-        let rank = |q: f64| {
+        tally.computer_moves_us.sort_unstable();
+        let rank_of = |trips: &[u32], q: f64| {
             trips.len().checked_sub(1).map(|last| {
                 let at = ((last as f64) * q).round() as usize;
                 f64::from(trips[at.min(last)]) / 1000.0
             })
         };
+        let (trips, moves) = (&tally.round_trips_us, &tally.computer_moves_us);
+        let rank = |q: f64| rank_of(trips, q);
         self.computer_tables = Some(Beside {
             connections: tally.connections,
             person_actions_per_second: tally.actions as f64 / elapsed.as_secs_f64().max(1e-9),
             person_p50_ms: rank(0.5),
             person_p99_ms: rank(0.99),
+            computer_moves: moves.len() as u64,
+            computer_move_p50_ms: rank_of(moves, 0.5),
+            computer_move_p99_ms: rank_of(moves, 0.99),
             errors: tally.errors,
             first_problem: tally.first_problem,
         });
@@ -219,6 +228,13 @@ impl Report {
                     .as_ref()
                     .map_or(String::new(), |p| format!(" (first: {p})"))
             );
+            let _ = writeln!(
+                text,
+                "computers' moves as the persons saw them: {} (p50 {}, p99 {})",
+                beside.computer_moves,
+                ms(beside.computer_move_p50_ms),
+                ms(beside.computer_move_p99_ms)
+            );
         }
         if let Some(analyses) = &self.analyses {
             text.push_str(&analyses.to_text());
@@ -236,6 +252,10 @@ pub struct Beside {
     pub person_actions_per_second: f64,
     pub person_p50_ms: Option<f64>,
     pub person_p99_ms: Option<f64>,
+    /// The computers' moves as they reached the persons: each from the view before it.
+    pub computer_moves: u64,
+    pub computer_move_p50_ms: Option<f64>,
+    pub computer_move_p99_ms: Option<f64>,
     pub errors: u64,
     pub first_problem: Option<String>,
 }
@@ -319,6 +339,7 @@ mod tests {
         let persons = Tally {
             actions: 10,
             round_trips_us: vec![3000, 1000, 2000],
+            computer_moves_us: vec![801_000, 800_500, 950_000, 800_900],
             connections: 3,
             ..Tally::default()
         };
@@ -327,6 +348,12 @@ mod tests {
         assert_eq!(beside.person_actions_per_second, 5.0);
         assert_eq!(beside.person_p50_ms, Some(2.0));
         assert_eq!(beside.person_p99_ms, Some(3.0));
+        assert_eq!(beside.computer_moves, 4);
+        assert_eq!(beside.computer_move_p50_ms, Some(801.0));
+        assert_eq!(beside.computer_move_p99_ms, Some(950.0));
+        assert!(report.to_text("t").contains(
+            "computers' moves as the persons saw them: 4 (p50 801.000 ms, p99 950.000 ms)"
+        ));
         assert!(report.to_text("t").contains("computer tables: 3 persons"));
         assert!(report.to_json().contains("\"computer_tables\":{"));
     }

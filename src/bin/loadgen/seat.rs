@@ -76,6 +76,8 @@ pub struct Seat {
     pub socket: Socket,
     pub rng: ChaCha8Rng,
     pub tally: Rc<RefCell<Tally>>,
+    /// At a computer table: also time the computers' moves as they reach this seat.
+    pub computers: bool,
 }
 
 impl Seat {
@@ -92,6 +94,9 @@ impl Seat {
         // status and this socket's seat as last sent.
         let mut status = String::new();
         let mut seat = None;
+        // At a computer table, after this seat's move was answered and until its turn comes again:
+        // when the last view came (the view of its own move, then of each computer's move).
+        let mut others_since: Option<Instant> = None;
         loop {
             let now = Instant::now();
             if in_flight.is_none() && now >= deadline {
@@ -155,6 +160,20 @@ impl Seat {
                         }
                     }
                     let version = incoming.version.unwrap_or(0);
+                    if let Some(since) = others_since {
+                        // A computer's move, from the view before it: its move delay as the seat
+                        // sees it. Views between deals (next deal, shuffle) are not moves.
+                        if status == "playing" {
+                            let micros = since.elapsed().as_micros();
+                            self.tally
+                                .borrow_mut()
+                                .computer_moves_us
+                                .push(u32::try_from(micros).unwrap_or(u32::MAX));
+                            others_since = Some(Instant::now());
+                        } else {
+                            others_since = None;
+                        }
+                    }
                     if let Some((sent_on, at)) = in_flight {
                         if version > sent_on {
                             let mut tally = self.tally.borrow_mut();
@@ -164,7 +183,13 @@ impl Seat {
                                 .round_trips_us
                                 .push(u32::try_from(micros).unwrap_or(u32::MAX));
                             in_flight = None;
+                            if self.computers && status == "playing" {
+                                others_since = Some(Instant::now());
+                            }
                         }
+                    }
+                    if !incoming.actions.is_empty() || Instant::now() >= deadline {
+                        others_since = None;
                     }
                     if in_flight.is_some() || version <= answered || Instant::now() >= deadline {
                         continue;
