@@ -37,7 +37,7 @@ loadgen="$bin-loadgen"
 port=18143
 url=http://127.0.0.1:$port
 out=$(mktemp)
-trap 'kill $(jobs -p) 2> /dev/null; rm -f "$out" "$out.before" "$out.after"' EXIT
+trap 'kill $(jobs -p) 2> /dev/null || true; rm -f "$out" "$out.before" "$out.after"' EXIT
 
 # The counters and buckets this script reads from /metrics, as one line of JSON.
 coach_metrics() {
