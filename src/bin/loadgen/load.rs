@@ -21,6 +21,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
+use crate::coach::{self, Analyses};
+use crate::coach_report::{AnalysesReport, AnalysesTally};
 use crate::report::{IdleReport, ProcSample, Report, Tally};
 use crate::seat::{self, Seat};
 
@@ -46,6 +48,8 @@ pub struct Options {
     pub seed: u64,
     /// Computer tables played beside the friends tables, reported apart.
     pub computers: Option<Computers>,
+    /// Deals played to their end during the set-up, whose analyses are all asked when play starts.
+    pub analyses: Option<Analyses>,
 }
 
 /// Computer tables, each with one person who answers at once: their computers play all the time.
@@ -77,23 +81,28 @@ pub fn seats_of(game: &str) -> Result<usize, String> {
 
 /// Where the workers are: each counter is how many have reached that point.
 #[derive(Default)]
-struct Phases {
+pub struct Phases {
     ready: AtomicUsize,
-    go: AtomicBool,
+    pub go: AtomicBool,
     done: AtomicUsize,
     release: AtomicBool,
 }
 
-struct Shared {
-    options: Options,
+pub struct Shared {
+    pub options: Options,
     seats: usize,
-    threads: usize,
-    phases: Phases,
+    pub threads: usize,
+    pub phases: Phases,
 }
 
 /// Runs the load and reports; the report says how many errors there were (none is the aim).
 pub fn run(options: &Options) -> Result<Outcome, String> {
     let seats = seats_of(&options.game)?;
+    if let Some(asked) = &options.analyses {
+        if asked.game == "echo" || seats_of(&asked.game).is_err() {
+            return Err(format!("there is no game \"{}\" to analyse", asked.game));
+        }
+    }
     if options.idle.is_some() && options.game == "echo" {
         return Err("--idle holds game seats: give a game, not echo".into());
     }
@@ -135,11 +144,13 @@ pub fn run(options: &Options) -> Result<Outcome, String> {
     };
     let mut tally = Tally::default();
     let mut at_computers = Tally::default();
+    let mut analyses = AnalysesTally::default();
     for worker in workers {
         match worker.join() {
-            Ok((part, computers)) => {
+            Ok((part, computers, analysed)) => {
                 tally.merge(part);
                 at_computers.merge(computers);
+                analyses.merge(analysed);
             }
             Err(_) => tally.problem("a worker thread panicked".into()),
         }
@@ -150,6 +161,9 @@ pub fn run(options: &Options) -> Result<Outcome, String> {
             let mut report = Report::new(tally, elapsed, server);
             if options.computers.is_some() {
                 report.beside(at_computers, elapsed);
+            }
+            if let Some(asked) = &options.analyses {
+                report.analyses = Some(Box::new(AnalysesReport::new(&asked.game, analyses)));
             }
             Outcome::Play(report)
         }
@@ -168,21 +182,23 @@ async fn wait_for(flag: &AtomicBool) {
     }
 }
 
-/// One worker's tally of the friends tables, and of the computer tables beside them.
-async fn worker(t: usize, shared: Arc<Shared>) -> (Tally, Tally) {
+/// One worker's tally of the friends tables, of the computer tables beside them and of its analyses.
+async fn worker(t: usize, shared: Arc<Shared>) -> (Tally, Tally, AnalysesTally) {
     let tally = Rc::new(RefCell::new(Tally::default()));
     let computers = Rc::new(RefCell::new(Tally::default()));
+    let analyses = Rc::new(RefCell::new(AnalysesTally::default()));
     if shared.options.idle.is_some() {
         idle(t, shared.clone(), &tally).await;
     } else {
-        play(t, &shared, &tally, &computers).await;
+        play(t, &shared, &tally, &computers, &analyses).await;
     }
-    let take = |tally: Rc<RefCell<Tally>>| {
-        Rc::try_unwrap(tally)
-            .map(RefCell::into_inner)
-            .unwrap_or_default()
-    };
-    (take(tally), take(computers))
+    (take(tally), take(computers), take(analyses))
+}
+
+fn take<T: Default>(tally: Rc<RefCell<T>>) -> T {
+    Rc::try_unwrap(tally)
+        .map(RefCell::into_inner)
+        .unwrap_or_default()
 }
 
 fn client(source: Option<IpAddr>) -> awc::Client {
@@ -204,20 +220,27 @@ fn client(source: Option<IpAddr>) -> awc::Client {
     builder.finish()
 }
 
-fn base(url: &str) -> &str {
+pub fn base(url: &str) -> &str {
     url.trim_end_matches('/')
 }
 
 async fn play(
     t: usize,
-    shared: &Shared,
+    shared: &Arc<Shared>,
     tally: &Rc<RefCell<Tally>>,
     at_computers: &Rc<RefCell<Tally>>,
+    analyses: &Rc<RefCell<AnalysesTally>>,
 ) {
     let options = &shared.options;
     let client = client(None);
     let mine: Vec<usize> = (t..options.tables).step_by(shared.threads).collect();
     let mut seats: Vec<Seat> = Vec::new();
+    // First the deals to analyse, which take the longest to set up (their computers play at the
+    // server's move delay): the other tables' sockets, opened after, are not left unread meanwhile.
+    let mut analysing = Vec::new();
+    if let Some(asked) = &options.analyses {
+        analysing = coach::prepare_all(t, shared, asked, &client, analyses).await;
+    }
     if let Some(computers) = &options.computers {
         let theirs: Vec<usize> = (t..computers.tables).step_by(shared.threads).collect();
         let mut opened = futures_util::stream::iter(theirs)
@@ -240,6 +263,7 @@ async fn play(
                         socket,
                         rng: ChaCha8Rng::seed_from_u64(seed),
                         tally: at_computers.clone(),
+                        computers: true,
                     });
                 }
                 Err(problem) => at_computers.borrow_mut().problem(problem),
@@ -281,6 +305,7 @@ async fn play(
                         socket,
                         rng: ChaCha8Rng::seed_from_u64(seed),
                         tally: tally.clone(),
+                        computers: false,
                     });
                 }
             }
@@ -296,7 +321,7 @@ async fn play(
         running.push(actix_rt::spawn(seat.play(deadline)));
     }
     let mut sockets = Vec::new();
-    for handle in running {
+    for handle in running.into_iter().chain(analysing) {
         if let Ok(socket) = handle.await {
             sockets.push(socket);
         }
@@ -428,7 +453,7 @@ async fn tickets(
     Ok((table, tokens))
 }
 
-async fn post(client: &awc::Client, url: &str, body: String) -> Result<Value, String> {
+pub async fn post(client: &awc::Client, url: &str, body: String) -> Result<Value, String> {
     let mut response = client
         .post(url)
         .insert_header(("content-type", "application/json"))

@@ -4,6 +4,8 @@
 //! and reports; `echo` serves the bare WebSocket echo that `run
 //! --game echo` times as the baseline. How to measure with them: tests/perf/README.md.
 
+mod coach;
+mod coach_report;
 mod echo;
 mod load;
 mod report;
@@ -37,7 +39,7 @@ enum Command {
     /// Plays many friends tables over real WebSockets as fast as the server answers and reports
     /// throughput, round trips and errors. Start the server with high rate limits
     /// (CHAIKHANA_RATE_PER_SECOND, CHAIKHANA_RATE_BURST), or it refuses most frames.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// A bare WebSocket echo server at /ws: the baseline `run --game echo` measures.
     Echo {
         /// The address to listen on.
@@ -90,6 +92,17 @@ struct RunArgs {
     /// How well the computers play: standard or strong.
     #[arg(long, default_value = "strong")]
     computer_level: String,
+    /// This many computer tables (standard level, the shortest match) whose person plays one deal to
+    /// its end during the set-up; when play starts, every one asks the coach to analyse its deal at
+    /// once, and each is timed until its analysis comes.
+    #[arg(long, default_value_t = 0)]
+    analyses: usize,
+    /// The game of the deals to analyse.
+    #[arg(long, default_value = "panjpar")]
+    analyse_game: String,
+    /// Seconds one analysis may take before it counts as an error.
+    #[arg(long, default_value_t = 600)]
+    analysis_timeout: u64,
 }
 
 fn main() -> ExitCode {
@@ -128,6 +141,11 @@ fn run_once(args: &RunArgs, url: &str, label: &str) -> ExitCode {
             game: args.computer_game.clone(),
             level: args.computer_level.clone(),
         }),
+        analyses: (args.analyses > 0).then(|| coach::Analyses {
+            tables: args.analyses,
+            game: args.analyse_game.clone(),
+            timeout: Duration::from_secs(args.analysis_timeout),
+        }),
     };
     let outcome = match load::run(&options) {
         Ok(outcome) => outcome,
@@ -144,8 +162,11 @@ fn run_once(args: &RunArgs, url: &str, label: &str) -> ExitCode {
                     c.tables, c.level, c.game
                 )
             });
+            let analysed = options.analyses.as_ref().map_or(String::new(), |a| {
+                format!(", {} {} deals analysed", a.tables, a.game)
+            });
             let title = format!(
-                "{}, {} tables{beside}, {} s, {} threads{label}",
+                "{}, {} tables{beside}{analysed}, {} s, {} threads{label}",
                 options.game, options.tables, args.duration, options.threads
             );
             (

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::coach_report::AnalysesReport;
+
 /// What one worker thread counted.
 #[derive(Debug, Default)]
 pub struct Tally {
@@ -14,6 +16,9 @@ pub struct Tally {
     pub actions: u64,
     /// Each round trip in microseconds.
     pub round_trips_us: Vec<u32>,
+    /// At computer tables: each computer's move as it reached the person, in microseconds from the
+    /// view before it (the view of the person's own move, or of the computer move before).
+    pub computer_moves_us: Vec<u32>,
     /// Frames refused, sockets closed early, stalls and failed setups.
     pub errors: u64,
     /// Of the errors, those with the code `rate-limited`.
@@ -35,6 +40,7 @@ impl Tally {
     pub fn merge(&mut self, other: Tally) {
         self.actions += other.actions;
         self.round_trips_us.extend(other.round_trips_us);
+        self.computer_moves_us.extend(other.computer_moves_us);
         self.errors += other.errors;
         self.rate_limited += other.rate_limited;
         self.connections += other.connections;
@@ -105,6 +111,9 @@ pub struct Report {
     /// The computer tables beside the friends tables, when there were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub computer_tables: Option<Beside>,
+    /// The analyses queued on the coach, when there were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analyses: Option<Box<AnalysesReport>>,
     #[serde(skip)]
     pub actions: u64,
     #[serde(skip)]
@@ -141,6 +150,7 @@ impl Report {
                 },
             ),
             computer_tables: None,
+            analyses: None,
             actions: tally.actions,
             rate_limited: tally.rate_limited,
             first_problem: tally.first_problem,
@@ -150,15 +160,23 @@ impl Report {
     /// Adds what the persons at the computer tables counted over the same run.
     pub fn beside(&mut self, mut tally: Tally, elapsed: Duration) {
         tally.round_trips_us.sort_unstable();
-        let trips = &tally.round_trips_us;
-        let p99 = trips.len().checked_sub(1).map(|last| {
-            let at = ((last as f64) * 0.99).round() as usize;
-            f64::from(trips[at.min(last)]) / 1000.0
-        });
+        tally.computer_moves_us.sort_unstable();
+        let rank_of = |trips: &[u32], q: f64| {
+            trips.len().checked_sub(1).map(|last| {
+                let at = ((last as f64) * q).round() as usize;
+                f64::from(trips[at.min(last)]) / 1000.0
+            })
+        };
+        let (trips, moves) = (&tally.round_trips_us, &tally.computer_moves_us);
+        let rank = |q: f64| rank_of(trips, q);
         self.computer_tables = Some(Beside {
             connections: tally.connections,
             person_actions_per_second: tally.actions as f64 / elapsed.as_secs_f64().max(1e-9),
-            person_p99_ms: p99,
+            person_p50_ms: rank(0.5),
+            person_p99_ms: rank(0.99),
+            computer_moves: moves.len() as u64,
+            computer_move_p50_ms: rank_of(moves, 0.5),
+            computer_move_p99_ms: rank_of(moves, 0.99),
             errors: tally.errors,
             first_problem: tally.first_problem,
         });
@@ -198,9 +216,11 @@ impl Report {
         if let Some(beside) = &self.computer_tables {
             let _ = writeln!(
                 text,
-                "computer tables: {} persons, {:.1} of their moves per second (p99 {}), errors {}{}",
+                "computer tables: {} persons, {:.1} of their moves per second (p50 {}, p99 {}), \
+                 errors {}{}",
                 beside.connections,
                 beside.person_actions_per_second,
+                ms(beside.person_p50_ms),
                 ms(beside.person_p99_ms),
                 beside.errors,
                 beside
@@ -208,6 +228,16 @@ impl Report {
                     .as_ref()
                     .map_or(String::new(), |p| format!(" (first: {p})"))
             );
+            let _ = writeln!(
+                text,
+                "computers' moves as the persons saw them: {} (p50 {}, p99 {})",
+                beside.computer_moves,
+                ms(beside.computer_move_p50_ms),
+                ms(beside.computer_move_p99_ms)
+            );
+        }
+        if let Some(analyses) = &self.analyses {
+            text.push_str(&analyses.to_text());
         }
         text
     }
@@ -220,7 +250,12 @@ impl Report {
 pub struct Beside {
     pub connections: u64,
     pub person_actions_per_second: f64,
+    pub person_p50_ms: Option<f64>,
     pub person_p99_ms: Option<f64>,
+    /// The computers' moves as they reached the persons: each from the view before it.
+    pub computer_moves: u64,
+    pub computer_move_p50_ms: Option<f64>,
+    pub computer_move_p99_ms: Option<f64>,
     pub errors: u64,
     pub first_problem: Option<String>,
 }
@@ -304,13 +339,21 @@ mod tests {
         let persons = Tally {
             actions: 10,
             round_trips_us: vec![3000, 1000, 2000],
+            computer_moves_us: vec![801_000, 800_500, 950_000, 800_900],
             connections: 3,
             ..Tally::default()
         };
         report.beside(persons, Duration::from_secs(2));
         let beside = report.computer_tables.as_ref().unwrap();
         assert_eq!(beside.person_actions_per_second, 5.0);
+        assert_eq!(beside.person_p50_ms, Some(2.0));
         assert_eq!(beside.person_p99_ms, Some(3.0));
+        assert_eq!(beside.computer_moves, 4);
+        assert_eq!(beside.computer_move_p50_ms, Some(801.0));
+        assert_eq!(beside.computer_move_p99_ms, Some(950.0));
+        assert!(report.to_text("t").contains(
+            "computers' moves as the persons saw them: 4 (p50 801.000 ms, p99 950.000 ms)"
+        ));
         assert!(report.to_text("t").contains("computer tables: 3 persons"));
         assert!(report.to_json().contains("\"computer_tables\":{"));
     }

@@ -76,6 +76,8 @@ pub struct Seat {
     pub socket: Socket,
     pub rng: ChaCha8Rng,
     pub tally: Rc<RefCell<Tally>>,
+    /// At a computer table: also time the computers' moves as they reach this seat.
+    pub computers: bool,
 }
 
 impl Seat {
@@ -92,6 +94,9 @@ impl Seat {
         // status and this socket's seat as last sent.
         let mut status = String::new();
         let mut seat = None;
+        // At a computer table, after this seat's move was answered and until its turn comes again:
+        // when the last view came (the view of its own move, then of each computer's move).
+        let mut others_since: Option<Instant> = None;
         loop {
             let now = Instant::now();
             if in_flight.is_none() && now >= deadline {
@@ -155,6 +160,20 @@ impl Seat {
                         }
                     }
                     let version = incoming.version.unwrap_or(0);
+                    if let Some(since) = others_since {
+                        // A computer's move, from the view before it: its move delay as the seat
+                        // sees it. Views between deals (next deal, shuffle) are not moves.
+                        if status == "playing" {
+                            let micros = since.elapsed().as_micros();
+                            self.tally
+                                .borrow_mut()
+                                .computer_moves_us
+                                .push(u32::try_from(micros).unwrap_or(u32::MAX));
+                            others_since = Some(Instant::now());
+                        } else {
+                            others_since = None;
+                        }
+                    }
                     if let Some((sent_on, at)) = in_flight {
                         if version > sent_on {
                             let mut tally = self.tally.borrow_mut();
@@ -164,7 +183,13 @@ impl Seat {
                                 .round_trips_us
                                 .push(u32::try_from(micros).unwrap_or(u32::MAX));
                             in_flight = None;
+                            if self.computers && status == "playing" {
+                                others_since = Some(Instant::now());
+                            }
                         }
+                    }
+                    if !incoming.actions.is_empty() || Instant::now() >= deadline {
+                        others_since = None;
                     }
                     if in_flight.is_some() || version <= answered || Instant::now() >= deadline {
                         continue;
@@ -197,6 +222,80 @@ impl Seat {
             }
         }
         self.socket
+    }
+
+    /// Plays this seat's moves (chosen at random among those offered, as in [`Seat::play`]) until the
+    /// first deal ends, for the coach to have a deal to judge; gives the socket back at `deal-over`
+    /// (or `match-over`). Waits for the computers however long they take, but no more than `STALL`
+    /// per frame, six times over, before giving up.
+    pub async fn play_one_deal(mut self) -> Result<Socket, String> {
+        let mut answered = 0u64;
+        let mut contributed_to = String::new();
+        let mut status = String::new();
+        let mut seat = None;
+        loop {
+            let frame = match tokio::time::timeout(STALL * 6, self.socket.next()).await {
+                Err(_) => return Err("a deal to analyse heard nothing for 30 s".into()),
+                Ok(None) | Ok(Some(Err(_))) => {
+                    return Err("the server closed a socket before its deal ended".into())
+                }
+                Ok(Some(Ok(frame))) => frame,
+            };
+            let bytes = match frame {
+                Frame::Text(bytes) => bytes,
+                Frame::Ping(bytes) => {
+                    let _ = self.socket.send(Message::Pong(bytes)).await;
+                    continue;
+                }
+                Frame::Close(_) => {
+                    return Err("the server closed a socket before its deal ended".into())
+                }
+                _ => continue,
+            };
+            let incoming: Incoming = serde_json::from_slice(&bytes)
+                .map_err(|e| format!("a frame that is not understood: {e}"))?;
+            match incoming.kind {
+                "view" => {
+                    if let Some(now) = incoming.status {
+                        now.clone_into(&mut status);
+                    }
+                    if status == "deal-over" || status == "match-over" {
+                        return Ok(self.socket);
+                    }
+                    seat = incoming.seat.or(seat);
+                    if let Some(text) = self.contribution(&incoming, seat, &mut contributed_to) {
+                        self.send(text)
+                            .await
+                            .map_err(|()| "a socket closed before its deal ended".to_string())?;
+                    }
+                    let version = incoming.version.unwrap_or(0);
+                    if incoming.actions.is_empty() || version <= answered {
+                        continue;
+                    }
+                    let Some(text) = self.answer(&incoming, &status, version) else {
+                        continue;
+                    };
+                    answered = version;
+                    self.send(text)
+                        .await
+                        .map_err(|()| "a socket closed before its deal ended".to_string())?;
+                }
+                "error" => {
+                    // A stale version is followed by the current view, to answer afresh; a number
+                    // for a shuffle that was already made is simply not needed.
+                    match incoming.code.as_deref().unwrap_or_default() {
+                        "stale-version" => answered = 0,
+                        "contribution-refused" => {}
+                        code => {
+                            return Err(format!(
+                                "the server refused a frame of a deal to analyse: {code}"
+                            ))
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// This seat's number for the coming deal's shuffle, the first time a view shows it one it has
