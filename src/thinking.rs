@@ -15,10 +15,13 @@
 //!   than the floor `thinking_floor_ms`; such a decision is counted in
 //!   `chaikhana_thinking_shortened_total`. Budgets are CPU time of the thinking thread
 //!   ([`crate::game::Budget`]), so a busy machine makes a decision slower, never weaker.
-//! - **Coaching waits behind moves**: a study (a hint asked by a player, one decision of an analysis,
-//!   see `crate::coach`) is taken only while no computer's move waits; it is short (one decision,
-//!   within the strong computer's budget), so a move asked while one is thought waits at most that
-//!   long, and it holds no table's turn. Studies are never cut to a share and never saturate the pool.
+//! - **Coaching never delays a move**: a study (a hint asked by a player, one decision of an analysis,
+//!   see `crate::coach`) is taken only where every computer's move waiting would still be shown when
+//!   it is due: a computer's move is shown a move delay after its turn began, so a decision asked
+//!   with time to spare leaves room for a study first; with no decision waiting, studies go in the
+//!   order asked. A study is one decision within the strong computer's budget, holds no table's turn,
+//!   is never cut to a share and never saturates the pool. On a pool kept busy by moves with no time
+//!   to spare, studies wait.
 //! - **Knows its capacity**: it is saturated when decisions have waited longer than
 //!   `thinking_saturated_ms`; `/readyz` then says that the node takes no new strong computer table,
 //!   and `POST /api/tables` refuses one with 503 (with Redis, such a table is placed on a node that
@@ -133,6 +136,8 @@ pub struct Decision {
     level: &'static str,
     budget: Budget,
     asked: Instant,
+    /// When the move it decides is to be shown (none: as soon as it is chosen).
+    due: Option<Instant>,
     think: Box<dyn FnOnce(Allowance) + Send>,
 }
 
@@ -152,7 +157,26 @@ impl Decision {
             level,
             budget,
             asked: Instant::now(),
+            due: None,
             think: Box::new(think),
+        }
+    }
+
+    /// The same decision, its move to be shown no sooner than `due` (a computer's move delay): until
+    /// then there is time for a study to be thought before it.
+    pub fn shown_at(self, due: Instant) -> Decision {
+        Decision {
+            due: Some(due),
+            ..self
+        }
+    }
+
+    /// How long it is expected to take: its budget of CPU time, or for a budget in sampled deals
+    /// (short), the pool's floor.
+    fn cost(&self, floor: Duration) -> Duration {
+        match self.budget {
+            Budget::Time(limit) => limit,
+            Budget::Samples(_) => floor,
         }
     }
 
@@ -171,6 +195,7 @@ impl Decision {
             level: STUDY,
             budget,
             asked: Instant::now(),
+            due: None,
             think: Box::new(think),
         }
     }
@@ -226,7 +251,7 @@ struct Shared {
 struct Queue {
     /// Computers' decisions not yet begun, oldest first.
     waiting: VecDeque<Decision>,
-    /// Studies not yet begun, oldest first: taken only while no decision waits.
+    /// Studies not yet begun, oldest first: taken only where no decision's move would be shown later.
     studies: VecDeque<Decision>,
     /// The tables whose decision is being thought.
     thinking: HashSet<u64>,
@@ -237,31 +262,50 @@ struct Queue {
 }
 
 impl Queue {
-    /// The oldest waiting decision whose table has none being thought, taken out of the queue; stale
-    /// ones met on the way are dropped.
-    fn next(&mut self) -> Option<Decision> {
+    /// What a thread thinks next, taken out of the queue (stale decisions and studies met on the way
+    /// are dropped): the oldest study if it fits in the slack of every waiting decision (see
+    /// [`Queue::slack_for`]), else the oldest waiting decision whose table has none being thought,
+    /// else, with no decision waiting, the oldest study.
+    fn next(&mut self, shape: &Shape, now: Instant) -> Option<Decision> {
         let before = self.waiting.len();
         self.waiting.retain(|decision| !decision.stale());
         let dropped = before - self.waiting.len();
         if dropped > 0 {
             metrics().thinking_dropped.inc_by(dropped as u64);
         }
-        let thinking = &self.thinking;
-        if !self.waiting.is_empty() {
+        let before = self.studies.len();
+        self.studies.retain(|study| !study.stale());
+        metrics()
+            .coach_queue
+            .sub((before - self.studies.len()) as i64);
+        let study_fits = self
+            .studies
+            .front()
+            .is_some_and(|study| self.slack_for(study.cost(shape.floor), shape, now));
+        if !study_fits && !self.waiting.is_empty() {
+            let thinking = &self.thinking;
             let index = self
                 .waiting
                 .iter()
                 .position(|decision| !thinking.contains(&decision.asker.table))?;
             return self.waiting.remove(index);
         }
-        let before = self.studies.len();
-        self.studies.retain(|study| !study.stale());
-        metrics()
-            .coach_queue
-            .sub((before - self.studies.len()) as i64);
         let study = self.studies.pop_front()?;
         metrics().coach_queue.dec();
         Some(study)
+    }
+
+    /// Whether a study that costs `cost` can be thought now and every waiting decision still be
+    /// thought before its move is due to be shown: each waits for the study (counted twice, since a
+    /// budget of CPU time takes longer on a busy machine) and for the decisions ahead of it, shared
+    /// among the threads. A decision with no time to spare (one to be played at once) leaves none.
+    fn slack_for(&self, cost: Duration, shape: &Shape, now: Instant) -> bool {
+        let threads = shape.threads.max(1) as u32;
+        let mut ready = now + cost * 2;
+        self.waiting.iter().all(|decision| {
+            ready += decision.cost(shape.floor) / threads;
+            decision.due.is_some_and(|due| ready <= due)
+        })
     }
 }
 
@@ -379,7 +423,7 @@ impl Shared {
                         return;
                     }
                     let before = queue.waiting.len();
-                    let next = queue.next();
+                    let next = queue.next(&self.shape, Instant::now());
                     let gone = before - queue.waiting.len();
                     metrics().thinking_queue.sub(gone as i64);
                     if let Some(decision) = next {

@@ -210,7 +210,8 @@ impl<G: Game> Table<G> {
                             play_at,
                         });
                     },
-                );
+                )
+                .shown_at(play_at);
                 thinking::pool().ask(decision);
             }
             Effect::Study { study, judge, seed } => {

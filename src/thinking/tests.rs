@@ -205,6 +205,48 @@ fn studies_wait_behind_every_move_asked_and_hold_no_tables_turn() {
 }
 
 #[test]
+fn a_study_goes_before_moves_only_while_every_one_would_still_be_shown_when_due() {
+    let (pool, open, heard) = one_thread_held();
+    let events = channel();
+    let now = Instant::now();
+    // Two moves due to be shown in 2 s: a study of 200 ms fits before them.
+    let later = |name| told(&Asker::new(), name, &events.0).shown_at(now + Duration::from_secs(2));
+    pool.ask(later("move a"));
+    pool.ask(later("move b"));
+    pool.ask(studied(&Asker::new(), "study 1", &events.0));
+    open.send(()).unwrap();
+    assert_eq!(next(&heard), "gate ended");
+    let order: Vec<String> = (0..3).map(|_| next(&events.1)).collect();
+    assert_eq!(order, ["study 1", "move a", "move b"]);
+    // One to be shown at once leaves no room: the study waits behind it.
+    let (gate, open) = held(&Asker::new(), "gate", &events.0);
+    pool.ask(gate);
+    assert_eq!(next(&events.1), "gate began");
+    pool.ask(studied(&Asker::new(), "study 2", &events.0));
+    pool.ask(told(&Asker::new(), "move c", &events.0));
+    open.send(()).unwrap();
+    assert_eq!(next(&events.1), "gate ended");
+    let order: Vec<String> = (0..2).map(|_| next(&events.1)).collect();
+    assert_eq!(order, ["move c", "study 2"]);
+    // The slack is worked out from the budgets ahead: a study that would make a move late waits.
+    let shape = pool.shape();
+    let mut queue = Queue::default();
+    let due = now + Duration::from_millis(500);
+    queue
+        .waiting
+        .push_back(told(&Asker::new(), "m", &events.0).shown_at(due));
+    let budget = |ms| Duration::from_millis(ms);
+    assert!(
+        queue.slack_for(budget(50), &shape, now),
+        "50 ms twice, then 200 ms: 300 ms"
+    );
+    assert!(
+        !queue.slack_for(budget(200), &shape, now),
+        "200 ms twice, then 200 ms: 600 ms"
+    );
+}
+
+#[test]
 fn a_study_of_a_table_that_stopped_is_dropped() {
     let (pool, open, heard) = one_thread_held();
     let (events, studies) = channel();

@@ -30,6 +30,8 @@ seconds=${3:-60}
 games=${4:-"panjpar ganjifa"}
 rounds=${5:-1}
 timeout=${ANALYSIS_TIMEOUT:-$seconds}
+# The computers' level (LEVEL=clever: the strong computer held to a few sampled deals a move).
+level=${LEVEL:-strong}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/unbounded.sh"
 loadgen="$bin-loadgen"
@@ -73,14 +75,15 @@ run() {
   # tables open only once those deals have ended.
   coach_metrics "$url" > "$out.before"
   "$loadgen" run --url "$url" --game "$game" --tables 0 --duration "$seconds" \
-    --computer-tables "$computers" --computer-game "$game" --computer-level strong \
+    --computer-tables "$computers" --computer-game "$game" --computer-level "$level" \
     "${extra[@]}" --server-pid $server --json > "$out"
   coach_metrics "$url" > "$out.after"
   kill $server
   wait $server 2> /dev/null || true
-  python3 - "$game" "$with" "$load" "$seconds" "$out" "$out.before" "$out.after" <<'PY'
+  python3 - "$game" "$with" "$load" "$seconds" "$out" "$out.before" "$out.after" "$level" <<'PY'
 import json, sys
 game, with_, load, seconds = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+level = sys.argv[8]
 report = json.loads(open(sys.argv[5]).read().strip().splitlines()[-1])
 before, after = (json.load(open(p)) for p in sys.argv[6:8])
 def delta(name):
@@ -105,8 +108,8 @@ def ms(v):
 def s(v):
     return "-" if v is None else f"{v:.1f} s"
 beside = report.get("computer_tables") or {}
-decisions = delta("chaikhana_thinking_cpu_seconds_count/strong")
-strong_cpu = delta("chaikhana_thinking_cpu_seconds_sum/strong")
+decisions = delta(f"chaikhana_thinking_cpu_seconds_count/{level}")
+strong_cpu = delta(f"chaikhana_thinking_cpu_seconds_sum/{level}")
 coach_cpu = delta("chaikhana_thinking_cpu_seconds_sum/coach")
 studies = delta("chaikhana_coach_studies_total")
 a = report.get("analyses")
@@ -125,7 +128,7 @@ print(f"| {game} | {with_} | {load} | {beside.get('computer_moves', 0):,} | "
 PY
 }
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores; $computers strong computer tables of each game, $seconds s a run; analyses of $analyses deals of the same game queued as play starts (timeout $timeout s)"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores; $computers $level computer tables of each game, $seconds s a run; analyses of $analyses deals of the same game queued as play starts (timeout $timeout s)"
 echo "| game | analyses | load | computers' moves timed | computer move p50 | p99 | persons' moves/s | person round trip p50 | p99 | pool wait p50 | p99 | strong decisions/s | pool CPU, strong / coach | studies | errors (strong tables) | analyses finished | first | p50 | p99 | last | decisions judged | errors (analyses) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for round in $(seq "$rounds"); do
