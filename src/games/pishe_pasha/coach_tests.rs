@@ -103,3 +103,57 @@ fn sampled_deals_are_drawn_for_the_coach() {
         20 * points.len()
     );
 }
+
+/// In self-played deals, every decision where one legal move wins the deal at once (the seat's last
+/// card played off) and another does not: nothing is worth more than a certain win, so the coach's
+/// choice is valued one (the winning move, or one it found as sure), and the winning move made is Fine.
+#[test]
+fn a_win_at_once_is_valued_a_certain_win_and_taking_it_is_fine() {
+    let mut found = 0;
+    for seed in 0..30u64 {
+        let (dealt, actions) = self_played::<PishePasha>(seed);
+        for me in [Seat::new(0), Seat::new(1)] {
+            let (views, points) = decisions::<PishePasha>(dealt.clone(), &actions, me);
+            let mut state = dealt.clone();
+            let mut applied = 0;
+            for point in points {
+                while applied < point.step {
+                    let (seat, action) = actions[applied];
+                    PishePasha::apply(&mut state, seat, &action).unwrap();
+                    applied += 1;
+                }
+                let wins_at_once = |action: &Action| {
+                    let mut next = state.clone();
+                    PishePasha::apply(&mut next, me, action).unwrap();
+                    PishePasha::outcome(&next).is_some_and(|o| o.winners == [me])
+                };
+                let Some(winning) = point.legal.iter().find(|a| wins_at_once(a)) else {
+                    continue;
+                };
+                let Some(other) = point.legal.iter().find(|a| !wins_at_once(a)) else {
+                    continue;
+                };
+                let judge = |made: &Action| {
+                    COACH.judge(
+                        &views[..point.seen],
+                        &point.legal,
+                        Some(made),
+                        Budget::Samples(12),
+                        &mut BotRng::seed_from_u64(seed),
+                    )
+                };
+                let passed_by = judge(other);
+                assert_eq!(passed_by.best_value, 1.0, "{passed_by:?}");
+                assert!(passed_by.made_value <= Some(1.0), "{passed_by:?}");
+                if passed_by.made_value < Some(1.0) {
+                    assert_ne!(&passed_by.best, other, "{passed_by:?}");
+                }
+                let taken = judge(winning);
+                assert_eq!(taken.grade, crate::game::Grade::Fine, "{taken:?}");
+                assert_eq!(taken.made_value, Some(1.0));
+                found += 1;
+            }
+        }
+    }
+    assert!(found >= 1, "no deal had a win at once beside another move");
+}
