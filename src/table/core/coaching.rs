@@ -78,6 +78,7 @@ impl Studies {
 
 const NO_HINTS: &str = "Hints are given at tables against the computer.";
 const NO_COACH: &str = "This game has no coach.";
+const NOT_YOUR_TURN: &str = "A hint is for your own turn.";
 const WATCHERS_DO_NOT_ANALYSE: &str =
     "A watcher cannot analyse a seat's decisions: each was made with cards only that seat saw.";
 
@@ -112,10 +113,10 @@ impl<G: Game> TableCore<G> {
         }
         self.check_moment(version, Status::Playing)?;
         let (Some(state), Some(record)) = (self.state.as_ref(), self.record.last()) else {
-            return refuse(RefusalCode::NotYourTurn, "A hint is for your own turn.");
+            return refuse(RefusalCode::NotYourTurn, NOT_YOUR_TURN);
         };
         if G::to_act(state) != Some(seat) {
-            return refuse(RefusalCode::NotYourTurn, "A hint is for your own turn.");
+            return refuse(RefusalCode::NotYourTurn, NOT_YOUR_TURN);
         }
         if self.coaching.hints.contains(&(seat, version)) {
             // One is being thought for this turn: it goes to the socket that asked first.
