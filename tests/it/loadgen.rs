@@ -106,10 +106,14 @@ async fn computer_tables_beside_the_friends_tables_are_played_and_reported_apart
     assert_eq!(
         field_names(beside),
         [
+            "computer_move_p50_ms",
+            "computer_move_p99_ms",
+            "computer_moves",
             "connections",
             "errors",
             "first_problem",
             "person_actions_per_second",
+            "person_p50_ms",
             "person_p99_ms"
         ]
     );
@@ -119,6 +123,38 @@ async fn computer_tables_beside_the_friends_tables_are_played_and_reported_apart
         beside["person_actions_per_second"].as_f64().unwrap() > 0.0,
         "{report}"
     );
+    // The computers' moves as their persons saw them come.
+    assert!(beside["computer_moves"].as_u64() > Some(0), "{report}");
+    assert!(
+        beside["computer_move_p50_ms"].as_f64() <= beside["computer_move_p99_ms"].as_f64(),
+        "{report}"
+    );
+}
+
+#[actix_rt::test]
+async fn analyses_of_finished_deals_are_asked_at_once_and_timed_to_their_end() {
+    let server = TestServer::start(|s| {
+        s.bot_delay_ms = 1;
+        s.strong_budget_ms = 2;
+    });
+    let args = [
+        "--tables",
+        "0",
+        "--duration",
+        "1",
+        "--analyses",
+        "3",
+        "--analyse-game",
+        "panjpar",
+        "--analysis-timeout",
+        "60",
+    ];
+    let Run { report, stderr } = run(&server.base, "panjpar", &args).await;
+    let analyses = &report["analyses"];
+    assert_eq!(analyses["asked"], 3, "{report} {stderr}");
+    assert_eq!(analyses["finished"], 3, "{report} {stderr}");
+    assert_eq!(analyses["errors"], 0, "{report} {stderr}");
+    assert!(analyses["judged"].as_u64() > Some(0), "{report}");
 }
 
 /// Stops the echo server it holds when dropped, whatever the test did.
