@@ -113,8 +113,8 @@ fn a_win_at_once_is_valued_a_certain_win_and_taking_it_is_fine() {
     for seed in 0..30u64 {
         let (dealt, actions) = self_played::<PishePasha>(seed);
         for me in [Seat::new(0), Seat::new(1)] {
-            let (views, points) = decisions::<PishePasha>(dealt.clone(), &actions, me);
-            let mut state = dealt.clone();
+            let (views, points) = decisions::<PishePasha>(dealt, &actions, me);
+            let mut state = dealt;
             let mut applied = 0;
             for point in points {
                 while applied < point.step {
@@ -123,7 +123,7 @@ fn a_win_at_once_is_valued_a_certain_win_and_taking_it_is_fine() {
                     applied += 1;
                 }
                 let wins_at_once = |action: &Action| {
-                    let mut next = state.clone();
+                    let mut next = state;
                     PishePasha::apply(&mut next, me, action).unwrap();
                     PishePasha::outcome(&next).is_some_and(|o| o.winners == [me])
                 };
