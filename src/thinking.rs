@@ -36,53 +36,6 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Allowance, Budget, CpuTime};
 use crate::metrics::metrics;
-use crate::settings::Settings;
-
-/// How a pool is made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shape {
-    /// How many threads think at once (at least one).
-    pub threads: usize,
-    /// The nice value each thread takes (0 leaves the priority as it is; 19 is the lowest).
-    pub nice: i32,
-    /// The least of its budget a decision is given, however long the queue.
-    pub floor: Duration,
-    /// Decisions that wait longer than this saturate the pool.
-    pub saturated_after: Duration,
-}
-
-impl Shape {
-    /// The number of threads the setting `threads` means: itself, or with 0 the cores less one, at
-    /// least one.
-    pub fn threads_for(threads: usize) -> usize {
-        if threads > 0 {
-            return threads;
-        }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        cores.saturating_sub(1).max(1)
-    }
-}
-
-impl Shape {
-    /// The pool the settings ask for: its threads (the cores less one when 0), its nice value (kept to
-    /// 0..=19: a thread may lower its priority, not raise it), the floor of a shortened budget and when
-    /// it is saturated.
-    pub fn from_settings(settings: &Settings) -> Shape {
-        Shape {
-            threads: Shape::threads_for(settings.thinking_threads),
-            nice: settings.thinking_nice.clamp(0, 19),
-            floor: Duration::from_millis(settings.thinking_floor_ms),
-            saturated_after: Duration::from_millis(settings.thinking_saturated_ms),
-        }
-    }
-}
-
-impl Default for Shape {
-    /// The shape config/default.toml gives.
-    fn default() -> Shape {
-        Shape::from_settings(&Settings::defaults())
-    }
-}
 
 /// A table as the pool knows it: a number of its own, and the version the table is at now (updated
 /// by the table as it moves on), against which a waiting decision is found stale.
@@ -519,7 +472,9 @@ pub fn pool() -> &'static Pool {
 }
 
 mod priority;
+mod shape;
 use priority::lower_priority;
+pub use shape::Shape;
 
 #[cfg(test)]
 mod tests;

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::mpsc::{channel, Receiver, Sender};
 
 use super::*;
+use crate::settings::Settings;
 
 /// Long enough for a thread that could start something to have started it.
 const SETTLE: Duration = Duration::from_millis(100);
