@@ -1,10 +1,9 @@
 //! The Ganjifa coach: deals that differ only in hidden cards, and a blind pick.
 
 use super::*;
-use crate::cards::{deal_rng, Seat};
-use crate::game::{DealSetup, Game, Grade};
+use crate::cards::Seat;
+use crate::game::{Game, Grade};
 use crate::games::ganjifa::rules::State;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 /// Two deals alike in everything seat 0 sees, unlike in the other hands' hidden cards: the same
@@ -12,31 +11,7 @@ use rand::SeedableRng;
 #[test]
 fn what_the_seat_could_not_see_does_not_change_the_judgement() {
     for seed in 0..2 {
-        let setup = DealSetup {
-            index: 1,
-            first: Seat::new(0),
-        };
-        let mut one = Ganjifa::deal(&setup, &mut deal_rng(seed));
-        while Ganjifa::to_act(&one) != Some(Seat::new(0)) {
-            let seat = Ganjifa::to_act(&one).unwrap();
-            let action = Ganjifa::legal_actions(&one, seat)[0];
-            Ganjifa::apply(&mut one, seat, &action).unwrap();
-        }
-        let mut two = one.clone();
-        let (b, c) = (Seat::new(1), Seat::new(2));
-        let hidden_b = two.hands[b].minus(two.face_up);
-        let hidden_c = two.hands[c].minus(two.face_up);
-        let mut pool: Vec<GCard> = hidden_b.union(hidden_c).iter().collect();
-        pool.shuffle(&mut BotRng::seed_from_u64(seed));
-        let (new_b, new_c) = pool.split_at(hidden_b.len());
-        two.hands[b] = two.hands[b]
-            .minus(hidden_b)
-            .union(new_b.iter().copied().collect());
-        two.hands[c] = two.hands[c]
-            .minus(hidden_c)
-            .union(new_c.iter().copied().collect());
-        two.remember_ladder();
-        assert_ne!(one.hands, two.hands);
+        let (one, two) = super::super::strong::hidden_twins(seed);
         let judge = |state: &State| {
             let seen = super::super::view::view(state, Some(Seat::new(0)));
             let legal = Ganjifa::legal_actions(state, Seat::new(0));

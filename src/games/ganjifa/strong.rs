@@ -254,6 +254,44 @@ fn playout(mut state: State, me: Seat, rng: &mut BotRng) -> f64 {
     f64::from(state.won[me])
 }
 
+/// Two deals alike in everything seat 0 has seen when it first acts, unlike in the other hands'
+/// hidden cards (shuffled between them with `seed`): for tests that what a seat cannot see changes
+/// nothing it decides.
+#[cfg(test)]
+pub(super) fn hidden_twins(seed: u64) -> (State, State) {
+    use crate::cards::{deal_rng, Seat};
+    use crate::game::{DealSetup, Game};
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let setup = DealSetup {
+        index: 1,
+        first: Seat::new(0),
+    };
+    let mut one = Ganjifa::deal(&setup, &mut deal_rng(seed));
+    // Play the opening until seat 0 is to act.
+    while Ganjifa::to_act(&one) != Some(Seat::new(0)) {
+        let seat = Ganjifa::to_act(&one).unwrap();
+        let action = Ganjifa::legal_actions(&one, seat)[0];
+        Ganjifa::apply(&mut one, seat, &action).unwrap();
+    }
+    let mut two = one.clone();
+    let (b, c) = (Seat::new(1), Seat::new(2));
+    let hidden_b = two.hands[b].minus(two.face_up);
+    let hidden_c = two.hands[c].minus(two.face_up);
+    let mut pool: Vec<GCard> = hidden_b.union(hidden_c).iter().collect();
+    pool.shuffle(&mut BotRng::seed_from_u64(seed));
+    let (new_b, new_c) = pool.split_at(hidden_b.len());
+    two.hands[b] = two.hands[b]
+        .minus(hidden_b)
+        .union(new_b.iter().copied().collect());
+    two.hands[c] = two.hands[c]
+        .minus(hidden_c)
+        .union(new_c.iter().copied().collect());
+    two.remember_ladder();
+    assert_ne!(one.hands, two.hands);
+    (one, two)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,35 +348,9 @@ mod tests {
     /// choice.
     #[test]
     fn what_it_cannot_see_does_not_change_its_choice() {
-        use crate::cards::deal_rng;
-        use crate::game::{DealSetup, Game};
+        use crate::game::Game;
         for seed in 0..3 {
-            let setup = DealSetup {
-                index: 1,
-                first: Seat::new(0),
-            };
-            let mut one = Ganjifa::deal(&setup, &mut deal_rng(seed));
-            // Play the opening until seat 0 is to act.
-            while Ganjifa::to_act(&one) != Some(Seat::new(0)) {
-                let seat = Ganjifa::to_act(&one).unwrap();
-                let action = Ganjifa::legal_actions(&one, seat)[0];
-                Ganjifa::apply(&mut one, seat, &action).unwrap();
-            }
-            let mut two = one.clone();
-            let (b, c) = (Seat::new(1), Seat::new(2));
-            let hidden_b = two.hands[b].minus(two.face_up);
-            let hidden_c = two.hands[c].minus(two.face_up);
-            let mut pool: Vec<GCard> = hidden_b.union(hidden_c).iter().collect();
-            pool.shuffle(&mut BotRng::seed_from_u64(seed));
-            let (new_b, new_c) = pool.split_at(hidden_b.len());
-            two.hands[b] = two.hands[b]
-                .minus(hidden_b)
-                .union(new_b.iter().copied().collect());
-            two.hands[c] = two.hands[c]
-                .minus(hidden_c)
-                .union(new_c.iter().copied().collect());
-            two.remember_ladder();
-            assert_ne!(one.hands, two.hands);
+            let (one, two) = hidden_twins(seed);
             let choose = |state: &State| {
                 let seen = super::super::view::view(state, Some(Seat::new(0)));
                 let legal = Ganjifa::legal_actions(state, Seat::new(0));
