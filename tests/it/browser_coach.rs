@@ -3,7 +3,8 @@
 //! were taken, and the replay's "Analyse my moves" marks the costly decisions, each taking the replay
 //! to its step with the coach's sentence, with no accessibility violation.
 
-use serde_json::{json, Value};
+use chaikhana::cards::Seat;
+use serde_json::json;
 
 use crate::browser_access::{axe_source, violations};
 use crate::chromium::*;
@@ -127,9 +128,14 @@ async fn coached_in_the_page(
             "{game} analysis at {width}x{height}: {found:#?}"
         );
     }
-    // The analysis was made once: the record keeps it for this seat.
-    let analysed: Value = eval(&c, "return document.querySelectorAll('.coach-mark').length").await;
-    assert_eq!(analysed.as_u64(), Some(marks.len() as u64));
+    // The analysis was made once and the table keeps it with the deal, as many marks as the page shows.
+    let record = server.record(&seated.table).await;
+    let kept = record
+        .deals
+        .last()
+        .and_then(|deal| deal.coaching.analysis(Seat::new(0)).cloned());
+    let kept = kept.unwrap_or_else(|| panic!("{game}: no analysis kept with the deal"));
+    assert_eq!(kept.marks.len(), marks.len(), "{game}: {kept:?}");
     assert_no_console_error(&c, "the coach").await;
     c.close().await.unwrap();
 }
