@@ -41,25 +41,6 @@ url=http://127.0.0.1:$port
 out=$(mktemp)
 trap 'kill $(jobs -p) 2> /dev/null || true; rm -f "$out" "$out.before" "$out.after"' EXIT
 
-# The counters and buckets this script reads from /metrics, as one line of JSON.
-coach_metrics() {
-  curl -sf "$1/metrics" | python3 -c '
-import json, sys
-sums, wait = {}, {}
-for line in sys.stdin:
-    if line.startswith("#") or not line.strip():
-        continue
-    name_labels, value = line.rsplit(" ", 1)
-    name = name_labels.split("{", 1)[0]
-    if name.startswith("chaikhana_thinking_cpu_seconds_"):
-        # By level: the strong computers, and the coach ("coach").
-        name += "/" + name_labels.split("level=\"", 1)[1].split("\"", 1)[0]
-    sums[name] = sums.get(name, 0.0) + float(value)
-    if name == "chaikhana_thinking_wait_seconds_bucket":
-        wait[name_labels.split("le=\"", 1)[1].split("\"", 1)[0]] = float(value)
-print(json.dumps({"sums": sums, "wait": wait}))'
-}
-
 run() {
   local game=$1 with=$2
   CHAIKHANA_LISTEN=127.0.0.1:$port "$bin" serve > /dev/null 2>&1 &
@@ -73,11 +54,11 @@ run() {
   # The metrics are read before the load generator starts: the deals to analyse are played with
   # standard computers, which think on the tables' threads and never on the pool, and the strong
   # tables open only once those deals have ended.
-  coach_metrics "$url" > "$out.before"
+  thinking_metrics "$url" > "$out.before"
   "$loadgen" run --url "$url" --game "$game" --tables 0 --duration "$seconds" \
     --computer-tables "$computers" --computer-game "$game" --computer-level "$level" \
     "${extra[@]}" --server-pid $server --json > "$out"
-  coach_metrics "$url" > "$out.after"
+  thinking_metrics "$url" > "$out.after"
   kill $server
   wait $server 2> /dev/null || true
   python3 - "$game" "$with" "$load" "$seconds" "$out" "$out.before" "$out.after" "$level" <<'PY'

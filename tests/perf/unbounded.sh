@@ -12,7 +12,8 @@ export CHAIKHANA_RATE_PER_SECOND=1000000 CHAIKHANA_RATE_BURST=1000000 CHAIKHANA_
 trap 'kill $(jobs -p) 2> /dev/null' EXIT
 
 # The thinking pool's figures from a server's /metrics at URL, as one line of JSON: every metric summed
-# over its labels ("sums"), and the buckets of the wait before thinking ("wait", by their `le`).
+# over its labels ("sums"; the CPU of its decisions also by level, as "name/level", the coach's level
+# being "coach"), and the buckets of the wait before thinking ("wait", by their `le`).
 thinking_metrics() {
   curl -sf "$1/metrics" | python3 -c '
 import json, sys
@@ -23,6 +24,9 @@ for line in sys.stdin:
     name_labels, value = line.rsplit(" ", 1)
     name = name_labels.split("{", 1)[0]
     sums[name] = sums.get(name, 0.0) + float(value)
+    if name.startswith("chaikhana_thinking_cpu_seconds_") and "level=\"" in name_labels:
+        level = name + "/" + name_labels.split("level=\"", 1)[1].split("\"", 1)[0]
+        sums[level] = sums.get(level, 0.0) + float(value)
     if name == "chaikhana_thinking_wait_seconds_bucket":
         wait[name_labels.split("le=\"", 1)[1].split("\"", 1)[0]] = float(value)
 print(json.dumps({"sums": sums, "wait": wait}))'
