@@ -2,7 +2,6 @@
 //! the rules core, an only move, and deals that differ only in what the seat could not see.
 
 use super::*;
-use crate::cards::deal_rng;
 use crate::coach::{decisions, self_played};
 use crate::game::Game;
 use crate::games::panjpar::rules::State;
@@ -140,23 +139,8 @@ fn a_beat_is_judged_as_the_best_plan_holding_it() {
 #[test]
 fn what_the_seat_could_not_see_does_not_change_the_judgement() {
     for seed in 0..6 {
-        let setup = DealSetup {
-            index: 0,
-            first: Seat::new(0),
-        };
-        let mut one = Panjpar::deal(&setup, &mut deal_rng(seed));
-        let before = view(&one, Some(Seat::new(0)));
-        let colour = one.trump().colour();
-        Panjpar::apply(&mut one, Seat::new(0), &Action::Guess { colour }).unwrap();
-        let mut two = one.clone();
-        let mut hidden: Vec<Card> = two.hands[Seat::new(1)]
-            .iter()
-            .chain(two.pile.clone())
-            .collect();
-        hidden.shuffle(&mut BotRng::seed_from_u64(seed));
-        two.hands[Seat::new(1)] = hidden.drain(..5).collect();
-        two.pile = hidden;
-        assert_ne!(one, two);
+        let (dealt, one, two) = super::super::strong::hidden_twins(seed);
+        let before = view(&dealt, Some(Seat::new(0)));
         let judge = |state: &State| {
             let views = [before, view(state, Some(Seat::new(0)))];
             let legal = Panjpar::legal_actions(state, Seat::new(0));

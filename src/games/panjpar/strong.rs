@@ -374,13 +374,39 @@ pub(super) fn playout(mut state: State, me: Seat, mut solver: Option<&mut Endgam
     }
 }
 
+/// A deal as dealt, and the same deal after seat 0's guess twice, the second unlike the first in the
+/// cards seat 0 cannot see (the other hand and the pile, shuffled with `seed`): for tests that what a
+/// seat cannot see changes nothing it decides.
+#[cfg(test)]
+pub(super) fn hidden_twins(seed: u64) -> (State, State, State) {
+    use crate::game::{DealSetup, Game};
+    use rand::SeedableRng;
+    let setup = DealSetup {
+        index: 0,
+        first: Seat::new(0),
+    };
+    let dealt = Panjpar::deal(&setup, &mut crate::cards::deal_rng(seed));
+    let mut one = dealt.clone();
+    let colour = one.trump().colour();
+    Panjpar::apply(&mut one, Seat::new(0), &Action::Guess { colour }).unwrap();
+    let mut two = one.clone();
+    let mut hidden: Vec<Card> = two.hands[Seat::new(1)]
+        .iter()
+        .chain(two.pile.clone())
+        .collect();
+    hidden.shuffle(&mut BotRng::seed_from_u64(seed));
+    two.hands[Seat::new(1)] = hidden.drain(..5).collect();
+    two.pile = hidden;
+    assert_ne!(one, two);
+    (dealt, one, two)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::endgame::endgame_state;
     use super::*;
-    use crate::cards::deal_rng;
     use crate::game::Bot;
-    use crate::game::{DealSetup, Game};
+    use crate::game::Game;
     use crate::games::strong::self_play;
     use rand::SeedableRng;
 
@@ -422,22 +448,7 @@ mod tests {
     #[test]
     fn what_it_cannot_see_does_not_change_its_choice() {
         for seed in 0..20 {
-            let setup = DealSetup {
-                index: 0,
-                first: Seat::new(0),
-            };
-            let mut one = Panjpar::deal(&setup, &mut deal_rng(seed));
-            let colour = one.trump().colour();
-            Panjpar::apply(&mut one, Seat::new(0), &Action::Guess { colour }).unwrap();
-            let mut two = one.clone();
-            let mut hidden: Vec<Card> = two.hands[Seat::new(1)]
-                .iter()
-                .chain(two.pile.clone())
-                .collect();
-            hidden.shuffle(&mut BotRng::seed_from_u64(seed));
-            two.hands[Seat::new(1)] = hidden.drain(..5).collect();
-            two.pile = hidden;
-            assert_ne!(one, two);
+            let (_, one, two) = hidden_twins(seed);
             let choose = |state: &State| {
                 let seen = view(state, Some(Seat::new(0)));
                 let legal = Panjpar::legal_actions(state, Seat::new(0));
