@@ -7,7 +7,8 @@
 //!
 //! `TableCore` owns parts that own their state: who is connected (`sockets`), its side of the store
 //! (`keeper`), what it notes of each seat (`seat_notes`), the computers' generator and turns
-//! (`computers`), the voice room (`voice`); the files beside them hold its decisions by concern.
+//! (`computers`), the deal's seal with the coming shuffle and its wait (`dealer`), the voice room
+//! (`voice`), the coach's studies (`coaching`); the files beside them hold its decisions by concern.
 //!
 //! It is pure by construction, not only in behaviour: time comes in with each event (a [`Clock`] or an
 //! `Instant` the shell read), entropy once, when the table is made or rebuilt (a seed for its own
@@ -39,7 +40,7 @@ use rand_chacha::ChaCha20Rng;
 use super::frames::Status;
 use super::seats::{Level, Occupant, TableKind};
 use super::DealRecord;
-use super::{DealSeal, Shuffle, TableId, TokenHash};
+use super::{Shuffle, TableId, TokenHash};
 use crate::cards::Seat;
 use crate::game::Game;
 use crate::matches::{Match, MatchLength};
@@ -48,6 +49,7 @@ use crate::protocol::SeatInfo;
 mod coaching;
 pub use coaching::Study;
 mod computers;
+mod dealer;
 mod flow;
 mod keeper;
 mod keeping;
@@ -118,12 +120,9 @@ pub struct TableCore<G: Game> {
     length: MatchLength,
     matchup: Match,
     state: Option<G::State>,
-    /// The sealed order of the deal in `state` (shared with the views that show it).
-    seal: Option<Arc<DealSeal>>,
-    /// The coming deal's shuffle: committed to now, added to by each seat's page.
-    shuffle: Shuffle,
-    /// Whether the next deal waits for the seats' numbers (see `deal_next`), and which wait it is.
-    shuffle_wait: Option<u64>,
+    /// The sealed order of the deal in `state`, the coming deal's shuffle and the wait for the seats'
+    /// numbers (see `deal_next`).
+    dealer: dealer::Dealer,
     record: Vec<DealRecord<G::Action>>,
     version: u64,
     rng: TableRng,
@@ -221,11 +220,9 @@ impl<G: Game> TableCore<G> {
             length,
             matchup,
             state: None,
-            seal: None,
             // A rebuilt table keeps the coming deal's secret (see `rebuild`), not its numbers: the
             // pages send theirs again.
-            shuffle,
-            shuffle_wait: None,
+            dealer: dealer::Dealer::new(shuffle),
             record,
             version,
             rng,

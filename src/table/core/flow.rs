@@ -6,7 +6,7 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::super::seats::Occupant;
-use super::super::{deal_fair, RefusalCode, Shuffle, ShuffleRefused, TableRefusal};
+use super::super::{RefusalCode, ShuffleRefused, TableRefusal};
 use super::super::{ConnId, DealRecord};
 use super::{Count, Effect, Status, TableCore, Then, Timer, PAUSED};
 use crate::cards::Seat;
@@ -74,7 +74,7 @@ impl<G: Game> TableCore<G> {
         match timer {
             Timer::Computer { seat, version } => self.computer_moves(seat, version, now),
             Timer::ShuffleWait(wait) => {
-                if self.shuffle_wait == Some(wait) {
+                if self.dealer.waits_from(wait) {
                     self.deal_now();
                 }
             }
@@ -100,7 +100,7 @@ impl<G: Game> TableCore<G> {
     pub(super) fn rematch(&mut self) {
         // The new match's first seat was drawn when the last one ended, and committed to with the
         // coming deal (see `accepted`).
-        let coming = self.shuffle.setup();
+        let coming = self.dealer.coming().setup();
         self.matchup = if coming.index == 0 {
             Match::starting_with(self.length, G::SEATS, coming.first)
         } else {
@@ -116,14 +116,13 @@ impl<G: Game> TableCore<G> {
     /// or once `shuffle_wait` has passed: a page that never answers does not hold the table up, and
     /// its seat is shown as having given none.
     pub(super) fn deal_next(&mut self) {
-        if self.shuffle_wait.is_some() {
+        if self.dealer.waiting() {
             return;
         }
         // A rematch changes who deals first, and with it where the places go: the table commits
         // afresh, before any number for the deal is taken.
         let setup = self.matchup.next_deal();
-        if self.shuffle.setup() != setup {
-            self.shuffle = Shuffle::new::<G>(setup, &mut self.rng);
+        if self.dealer.commit_if_other::<G>(setup, &mut self.rng) {
             if !self.policy.shuffle_wait.is_zero() {
                 self.version += 1;
                 self.commit(Then::Show);
@@ -133,21 +132,20 @@ impl<G: Game> TableCore<G> {
             return self.deal_now();
         }
         let wait = self.version;
-        self.shuffle_wait = Some(wait);
+        self.dealer.wait_from(wait);
         let after = self.policy.shuffle_wait;
         self.effects
             .push(Effect::Wake(after, Timer::ShuffleWait(wait)));
     }
 
     fn deal_now(&mut self) {
-        self.shuffle_wait = None;
         self.start_deal();
         self.commit(Then::Show);
     }
 
     /// Whether every person seated has added a number to the coming deal's shuffle.
     fn everyone_contributed(&self) -> bool {
-        let contributed = self.shuffle.contributed();
+        let contributed = self.dealer.coming().contributed();
         self.seats
             .iter()
             .zip(contributed)
@@ -157,7 +155,7 @@ impl<G: Game> TableCore<G> {
     /// Takes a seat's number for the coming deal's shuffle; the deal waiting for it goes ahead once
     /// every person's is in.
     pub(super) fn contribute(&mut self, conn: ConnId, seat: Seat, commitment: &str, value: &str) {
-        if let Err(refused) = self.shuffle.contribute(seat, commitment, value) {
+        if let Err(refused) = self.dealer.contribute(seat, commitment, value) {
             let message = match refused {
                 ShuffleRefused::OtherDeal => "That number answers a shuffle already dealt.",
                 ShuffleRefused::AlreadyIn => {
@@ -172,7 +170,7 @@ impl<G: Game> TableCore<G> {
                 None,
             );
         }
-        if self.shuffle_wait.is_some() && self.everyone_contributed() {
+        if self.dealer.waiting() && self.everyone_contributed() {
             self.deal_now();
         }
     }
@@ -184,17 +182,8 @@ impl<G: Game> TableCore<G> {
             index: setup.index + 1,
             ..setup
         };
-        let coming = Shuffle::new::<G>(next, &mut self.rng);
-        let shuffle = std::mem::replace(&mut self.shuffle, coming);
-        let fair = if shuffle.setup() == setup {
-            shuffle.into_record()
-        } else {
-            // Only a table dealing without waiting for numbers gets here after a rematch.
-            Shuffle::new::<G>(setup, &mut self.rng).into_record()
-        };
-        let (state, _, seal) = deal_fair::<G>(&setup, &fair);
+        let (state, fair) = self.dealer.deal::<G>(setup, next, &mut self.rng);
         self.state = Some(state);
-        self.seal = Some(std::sync::Arc::new(seal));
         self.version += 1;
         self.record.push(DealRecord {
             setup,
@@ -254,7 +243,7 @@ impl<G: Game> TableCore<G> {
                 // commitment (where its places go) is shown before any number for it is sent.
                 let first = Seat::new(self.rng.gen_range(0..G::SEATS));
                 let setup = DealSetup { index: 0, first };
-                self.shuffle = Shuffle::new::<G>(setup, &mut self.rng);
+                self.dealer.commit_to::<G>(setup, &mut self.rng);
                 self.count(Count::MatchFinished);
             }
         }

@@ -94,8 +94,8 @@ impl<G: Game> TableCore<G> {
     /// The coming deal's secret and setup, for a snapshot.
     fn coming(&self) -> Coming {
         Coming {
-            secret: self.shuffle.secret().to_string(),
-            setup: self.shuffle.setup(),
+            secret: self.dealer.coming().secret().to_string(),
+            setup: self.dealer.coming().setup(),
         }
     }
 
@@ -229,16 +229,18 @@ impl<G: Game> TableCore<G> {
             rand::SeedableRng::from_seed(entropy),
         );
         table.state = state;
-        table.seal = seal.map(std::sync::Arc::new);
+        table.dealer.restore_seal(seal);
         // The coming deal keeps the secret its pages answered (a snapshot from before fair deals
         // has none: the table has just drawn a fresh one).
-        table.shuffle = match snapshot.coming {
-            Some(coming) => Shuffle::with_secret::<G>(coming.secret, coming.setup),
+        match snapshot.coming {
+            Some(coming) => table
+                .dealer
+                .restore_coming(Shuffle::with_secret::<G>(coming.secret, coming.setup)),
             None => {
                 let setup = table.coming_setup();
-                Shuffle::new::<G>(setup, &mut table.rng)
+                table.dealer.commit_to::<G>(setup, &mut table.rng);
             }
-        };
+        }
         table.notes.restore(snapshot.names, snapshot.given_away);
         Ok(table)
     }
@@ -306,7 +308,7 @@ mod tests {
             assert_eq!(rebuilt.version, table.version, "{}", G::NAME);
             assert_eq!(rebuilt.state, table.state, "{}", G::NAME);
             assert_eq!(
-                rebuilt.seal, table.seal,
+                rebuilt.dealer.seal(), table.dealer.seal(),
                 "the same commitment after a rebuild"
             );
             assert_eq!(rebuilt.matchup, table.matchup);
@@ -389,7 +391,7 @@ mod tests {
                     let rebuilt = rebuilt::<G>(read).unwrap();
                     assert_eq!(rebuilt.state, table.state);
                     assert_eq!(rebuilt.version, table.version);
-                    assert_eq!(rebuilt.seal, table.seal);
+                    assert_eq!(rebuilt.dealer.seal(), table.dealer.seal());
                     assert_eq!(rebuilt.matchup, table.matchup);
                 }
             }

@@ -215,8 +215,8 @@ impl<G: Game> TableCore<G> {
             seats: Arc::new(self.seat_infos()),
             matchup: Arc::new(self.matchup.clone()),
             shuffle: Arc::new(ShuffleShown {
-                commitment: self.shuffle.commitment().to_string(),
-                contributed: self.shuffle.contributed(),
+                commitment: self.dealer.coming().commitment().to_string(),
+                contributed: self.dealer.coming().contributed(),
             }),
         }
     }
@@ -239,7 +239,7 @@ impl<G: Game> TableCore<G> {
     /// link) nor the coming shuffle, and once a deal has ended each viewer is shown its own reveal.
     fn seen(&self, seat: Option<Seat>, common: &Common) -> Seen<G> {
         let ended = self.state.as_ref().and_then(G::outcome).is_some();
-        let deal = self.seal.as_ref().map(|seal| DealShown {
+        let deal = self.dealer.seal().map(|seal| DealShown {
             seal: Arc::clone(seal),
             ended,
             viewer: seat,

@@ -65,7 +65,7 @@ fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole
         }
         // A seat adds its number to the coming deal's shuffle: the shuffle part changes mid-deal.
         if step % 5 == 2 {
-            let commitment = table.shuffle.commitment().to_string();
+            let commitment = table.dealer.coming().commitment().to_string();
             let value = "0123456789abcdef0123456789abcdef".to_string();
             table.from_seat(1, ClientMsg::Contribute { commitment, value }, now);
         }
