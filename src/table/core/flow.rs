@@ -6,8 +6,8 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::super::seats::Occupant;
-use super::super::{RefusalCode, ShuffleRefused, TableRefusal};
 use super::super::{ConnId, DealRecord};
+use super::super::{RefusalCode, ShuffleRefused, TableRefusal};
 use super::{Count, Effect, Status, TableCore, Then, Timer, PAUSED};
 use crate::cards::Seat;
 use crate::game::{DealSetup, Game};
@@ -122,11 +122,12 @@ impl<G: Game> TableCore<G> {
         // A rematch changes who deals first, and with it where the places go: the table commits
         // afresh, before any number for the deal is taken.
         let setup = self.matchup.next_deal();
-        if self.dealer.commit_if_other::<G>(setup, &mut self.rng) {
-            if !self.policy.shuffle_wait.is_zero() {
-                self.version += 1;
-                self.commit(Then::Show);
-            }
+        // (The commitment is made whatever the wait; it is shown at once where pages are waited for.)
+        if self.dealer.commit_if_other::<G>(setup, &mut self.rng)
+            && !self.policy.shuffle_wait.is_zero()
+        {
+            self.version += 1;
+            self.commit(Then::Show);
         }
         if self.policy.shuffle_wait.is_zero() || self.everyone_contributed() {
             return self.deal_now();

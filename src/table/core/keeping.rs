@@ -308,7 +308,8 @@ mod tests {
             assert_eq!(rebuilt.version, table.version, "{}", G::NAME);
             assert_eq!(rebuilt.state, table.state, "{}", G::NAME);
             assert_eq!(
-                rebuilt.dealer.seal(), table.dealer.seal(),
+                rebuilt.dealer.seal(),
+                table.dealer.seal(),
                 "the same commitment after a rebuild"
             );
             assert_eq!(rebuilt.matchup, table.matchup);
