@@ -24,6 +24,8 @@ pub static PAGES: GamePages = GamePages {
         web_file!("ganjifa.css"),
         web_file!("ganjifa-words.js"),
         web_file!("ganjifa-hooks.js"),
+        web_file!("ganjifa-guide.js"),
+        web_file!("ganjifa-panels.js"),
         web_file!("staged.js"),
     ],
     ratings: &RATINGS,

@@ -21,6 +21,8 @@ pub static PAGES: GamePages = GamePages {
         web_file!("panjpar.css"),
         web_file!("panjpar-words.js"),
         web_file!("panjpar-hooks.js"),
+        web_file!("panjpar-guide.js"),
+        web_file!("panjpar-zones.js"),
     ],
     ratings: &RATINGS,
 };

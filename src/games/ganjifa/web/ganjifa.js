@@ -6,14 +6,15 @@
 // its winner's pile.
 
 import { gcardElement, gbackElement, parseGCard, GSUITS, SUIT_ORDER } from "./gcards.js";
-import { sharedStep } from "./guide.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./ganjifa-words.js";
+import { ladderBody, trackerBody } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
+export { guideStep } from "./ganjifa-guide.js";
 
 const W = WORDS.en;
 
@@ -404,30 +405,6 @@ export function createBoard(root, ctx) {
     return box;
   }
 
-  function ladderBody(v) {
-    const body = el("div", "lead");
-    for (const hint of v.lead_hints || []) {
-      const rung = el("div", `rung ${hint.allowed ? "open" : "shut"}`);
-      rung.append(el("strong", "", W.rung(W.rungs[hint.rung], hint.allowed)));
-      rung.append(el("span", "", hint.why));
-      body.append(rung);
-    }
-    return body;
-  }
-
-  function trackerBody(v) {
-    const grid = el("div", "tracker");
-    for (const t of v.tracker) {
-      const s = GSUITS[t.suit];
-      const cell = el("div", "g-track");
-      cell.style.setProperty("--suit", s.colour);
-      cell.append(el("strong", "", W.trackerSuit(s)));
-      cell.append(el("span", "", W.trackerOut(t.out, t.burnt)));
-      grid.append(cell);
-    }
-    return grid;
-  }
-
   function topBar(board, v) {
     const head = board.firstElementChild;
     head.classList.add("g-top");
@@ -512,65 +489,5 @@ export function createBoard(root, ctx) {
       showBanner(errorFrame.message, true);
       setTimeout(() => showBanner(""), 4000);
     },
-  };
-}
-
-/**
- * The guided first deal's step for `frame` (guide.js): what this seat is to do now and why, worded
- * from the view alone (the stage, whose turn, the leads and plays it offers), and the controls it is
- * about.
- */
-export function guideStep(frame) {
-  const shared = sharedStep(frame, W.guide.over, W.guide.others(frame.view?.stage === "lead"));
-  if (shared !== undefined) return shared;
-  const v = frame.view;
-  const has = (type) => frame.actions.some((a) => a.type === type);
-  if (v.stage === "blind-pick") {
-    return {
-      ...W.guide.pick,
-      targets: [".g-pick button"],
-    };
-  }
-  if (v.stage === "lead") {
-    if (has("run")) {
-      return {
-        ...W.guide.run,
-        targets: ["[data-area=actions] button"],
-      };
-    }
-    if (has("deni") || has("burn")) {
-      return {
-        ...W.guide.deni(has("burn")),
-        targets: [".ghand button.playable", "[data-area=actions] button"],
-      };
-    }
-    const talafa = has("talafa");
-    const utari = has("utari");
-    if (talafa || utari) {
-      return {
-        ...W.guide.choose(utari, talafa),
-        targets: [".ghand button.playable", "[data-area=actions] button"],
-      };
-    }
-    return {
-      ...W.guide.giveUp,
-      targets: ["[data-area=actions] button"],
-    };
-  }
-  if (has("put-down") && v.trick?.kind?.kind === "opening") {
-    return {
-      ...W.guide.opening,
-      targets: [".ghand button.playable"],
-    };
-  }
-  if (has("put-down")) {
-    return {
-      ...W.guide.putDown,
-      targets: [".ghand button.playable"],
-    };
-  }
-  return {
-    ...W.guide.play,
-    targets: [".ghand button.playable"],
   };
 }

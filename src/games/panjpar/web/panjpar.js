@@ -11,11 +11,13 @@ import { cardElement, backElement } from "./cards.js";
 import { announce, speak, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { draggable } from "./drag.js";
 import { play } from "./sound.js";
-import { WORDS, whyNot, notAnAttack, errorSentence, cardName, suitName } from "./panjpar-words.js";
+import { WORDS, whyNot, notAnAttack, errorSentence, cardName } from "./panjpar-words.js";
+import { MoveLog, pileZone, movesDrawer } from "./panjpar-zones.js";
 import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
 export { hooks } from "./panjpar-hooks.js";
+export { guideStep } from "./panjpar-guide.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 const ended = (f) => f && f.view && f.view.phase.name === "over";
@@ -30,21 +32,8 @@ export function createBoard(root, ctx) {
   let why = ""; // the line above the buttons
   let lastSaid = "";
   let saidTheEnd = false; // whether the end of the deal on the board has been told
-  let log = []; // this deal's moves, said once each
-  // The log is kept in the browser's session beside the deal it belongs to, so that a reload shows
-  // the whole deal's moves again, not only the last one.
-  const logKey = `chaikhana.moves.${location.pathname}`;
-  const keepLog = () => {
-    if (frame?.match) sessionStorage.setItem(logKey, JSON.stringify({ deal: frame.match.deals_dealt, lines: log }));
-  };
-  const keptLog = () => {
-    try {
-      const kept = JSON.parse(sessionStorage.getItem(logKey) || "null");
-      return kept && frame?.match && kept.deal === frame.match.deals_dealt ? kept.lines : [];
-    } catch {
-      return [];
-    }
-  };
+  // This deal's moves, said once each, kept through a reload.
+  const log = new MoveLog(location.pathname);
   let logRead = false;
   let restoring = false; // the first view after a reload: its moves are in the kept log already
   let logOpen = false;
@@ -241,35 +230,6 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
-  /** The pile with the trump card under it, and the place beaten cards go. */
-  function pileZone(v) {
-    const w = words();
-    const zone = el("section", "zone stock-zone");
-    zone.append(el("h2", "trump-name", v.trump ? w.trump(suitName(v.trump, lang())) : w.trumpUnknown));
-    const pile = el("div", "pile");
-    pile.dir = "ltr";
-    pile.dataset.area = "stock";
-    if (v.trump_card) {
-      const slot = el("span", "trump-slot");
-      slot.append(cardElement(v.trump_card, { lang: lang(), extraClass: "small trump-card" }));
-      pile.append(slot);
-    }
-    if (v.stock_left || v.phase.name === "guess") pile.append(backElement(w.back, "small stack"));
-    else pile.append(el("span", "card small empty", ""));
-    zone.append(pile);
-    let said = v.stock_left ? w.stockYes : w.stockNo;
-    if (v.trump_card) said = w.trumpUnder(name(v.trump_card));
-    else if (v.trump_drawn_by !== null && v.trump_drawn_by !== undefined) said = w.trumpDrawn(who(v.trump_drawn_by));
-    const note = el("p", "stock-left", said);
-    zone.append(note);
-    const out = el("div", "out");
-    out.dataset.area = "discard";
-    out.append(v.out_of_play ? backElement(w.outOfPlay, "small stack") : el("span", "card small empty", ""));
-    out.append(el("span", "out-name", w.outOfPlay));
-    zone.append(out);
-    return zone;
-  }
-
   function handZone(v) {
     // A watcher sees the table from the first seat's side, and that seat's hand as the other's.
     if (frame.watcher) return closedHand(v, frame.seat, "zone hand", "hand", "");
@@ -384,30 +344,6 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
-  /** The moves of this deal, in a drawer that opens on demand. */
-  function movesDrawer(levelLine) {
-    const w = words();
-    const drawer = el("details", "drawer");
-    drawer.open = logOpen;
-    drawer.addEventListener("toggle", () => {
-      logOpen = drawer.open;
-    });
-    const summary = el("summary", "button", w.moves);
-    summary.id = "moves-toggle";
-    drawer.append(summary);
-    const panel = el("div", "drawer-panel");
-    const level = levelLine && levelLine.querySelector("#level-shown");
-    if (level) panel.append(el("p", "level-said", level.textContent));
-    if (!log.length) panel.append(el("p", "", w.noMoves));
-    else {
-      const list = el("ol", "log");
-      for (const said of log) list.append(el("li", "", said));
-      panel.append(list);
-    }
-    drawer.append(panel);
-    return drawer;
-  }
-
   function narrate(v) {
     // One sentence for the latest move, said once.
     const w = words();
@@ -428,8 +364,8 @@ export function createBoard(root, ctx) {
     if (said !== lastSaid) {
       lastSaid = said;
       if (said) {
-        if (!restoring) log.push(said);
-        keepLog();
+        if (!restoring) log.lines.push(said);
+        log.keep(frame.match);
         announce(said);
       }
     }
@@ -438,8 +374,8 @@ export function createBoard(root, ctx) {
     if (v.phase.name === "over" && !saidTheEnd) {
       saidTheEnd = true;
       const result = resultWords(v);
-      if (!restoring) log.push(result.join(" "));
-      keepLog();
+      if (!restoring) log.lines.push(result.join(" "));
+      log.keep(frame.match);
       speak(result.join(" "));
     }
     if (v.phase.name !== "over") saidTheEnd = false;
@@ -476,11 +412,11 @@ export function createBoard(root, ctx) {
     rules.target = "_blank";
     rules.rel = "noopener";
     rules.dataset.key = "rules";
-    top.append(movesDrawer(levelLine), rules);
+    top.append(movesDrawer(w, log.lines, logOpen, (open) => (logOpen = open), levelLine), rules);
     board.append(theirZone(v));
     const over = frame.status === "deal-over" || frame.status === "match-over";
     board.append(over ? resultZone(v) : battleZone(v));
-    board.append(pileZone(v));
+    board.append(pileZone(v, w, lang(), who));
     const status = el("p", "status-line", statusLine(v));
     status.id = "status";
     if (frame.actions.length) status.classList.add("mine");
@@ -513,13 +449,12 @@ export function createBoard(root, ctx) {
       }
       if (v && !logRead) {
         logRead = true;
-        log = keptLog();
-        restoring = log.length > 0;
+        restoring = log.read(frame.match);
       }
       if (v) {
         if (v.phase.name === "guess") {
-          log = [];
-          keepLog();
+          log.lines = [];
+          log.keep(frame.match);
         }
         narrate(v);
         restoring = false;
@@ -551,70 +486,4 @@ export function createBoard(root, ctx) {
       if (frame) refresh();
     },
   };
-}
-
-/**
- * The guided first deal's step for `frame` (guide.js): what this seat is to do now and why, worded
- * from the view alone (the phase, whose turn it is, what the hints say can beat what), and the
- * controls it is about. English only, like the guide.
- */
-export function guideStep(frame) {
-  const v = frame.view;
-  if (!v || frame.watcher) return null;
-  const mine = frame.actions.length > 0;
-  const drawing = v.stock_left
-    ? " After each battle both draw back up to five cards, the attacker first, while the pile lasts."
-    : " The pile is empty: whoever plays out every card first wins the deal.";
-  if (frame.status === "deal-over" || frame.status === "match-over") {
-    return {
-      title: "The deal is over",
-      text: "The first to empty their hand once the pile was gone won it; the panel says who, and why. Play again to try it on your own, or read the rules for the finer points.",
-      targets: ["#rematch", "#next-deal"],
-    };
-  }
-  if (v.phase.name === "guess") {
-    return mine
-      ? {
-          title: "Guess the trump colour",
-          text: "A card lies face up under the pile: its suit is trumps for this deal. Guess whether it is red or black. Guess right and you attack first; guess wrong and the computer does.",
-          targets: ["[data-colour]"],
-        }
-      : {
-          title: "The computer guesses",
-          text: "The computer is guessing the colour of the trump card. Whoever guesses right attacks first.",
-          targets: [],
-        };
-  }
-  if (v.phase.name === "attack") {
-    return mine
-      ? {
-          title: "Your attack",
-          text: `Lay 1, 3 or 5 cards: any one card, three with a pair, or five with two pairs. Choose them, then press Attack. Cards the computer cannot beat go into its hand.${drawing}`,
-          targets: [".hand button.card", "#attack"],
-        }
-      : {
-          title: "The computer attacks",
-          text: "The computer is choosing its attack. You will then beat its cards, or pick up the ones you do not beat.",
-          targets: [],
-        };
-  }
-  if (v.phase.name === "defend") {
-    if (!mine) {
-      return {
-        title: "The computer defends",
-        text: `The computer is beating your cards. Any it cannot beat go into its hand, and you attack again.${drawing}`,
-        targets: [],
-      };
-    }
-    const open = v.hints.defend || [];
-    const some = open.some((h) => h.beaten_by.length > 0);
-    return {
-      title: "Beat the attack",
-      text: some
-        ? "Beat each attack card with a higher card of its suit, or with a trump (only a higher trump beats a trump). Beat them all and you attack next; otherwise you pick up the rest."
-        : "Nothing in your hand beats these cards: pick them up. They join your hand, and the computer attacks again.",
-      targets: some ? [".battle [data-open]", ".hand button.card:not([aria-disabled=true])"] : ["#pick-up"],
-    };
-  }
-  return null;
 }
