@@ -159,7 +159,8 @@ async fn a_ganjifa_match_against_two_computers_played_by_clicking() {
     .await;
     assert_eq!(explained, true, "{result}");
     assert_fair_deal(&c).await;
-    screenshot(&c, "ganjifa-result-1280x800").await;
+    assert_eq!(result_out_of_sight(&c).await, "", "the result at 1280x800");
+    docs_screenshot(&c, "ganjifa-result-1280x800").await;
     assert_no_console_error(&c, "in a whole match").await;
     c.close().await.unwrap();
     let phone = driver.session(390, 844).await;
@@ -623,7 +624,10 @@ async fn a_ganjifa_move_tried_offline_is_said_and_kept_and_goes_once_back_online
 
 #[actix_rt::test]
 async fn a_guided_first_match_speaks_from_the_opening_to_the_end() {
-    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        pages_shuffle(s);
+    });
     let c = driver.session(390, 844).await;
     go(&c, &server.base, "/ganjifa").await;
     click(&c, "#play-guided").await;
@@ -635,6 +639,13 @@ async fn a_guided_first_match_speaks_from_the_opening_to_the_end() {
         wait_for_text(&c, GUIDE_HEADING, 10).await,
         "The deal is over"
     );
+    // A phone sees the whole result, the totals line included.
+    assert_eq!(
+        result_out_of_sight(&c).await,
+        "",
+        "the guided match's result"
+    );
+    docs_screenshot(&c, "ganjifa-result-390x844").await;
     assert_no_console_error(&c, "in a guided match").await;
     c.close().await.unwrap();
 }

@@ -134,7 +134,12 @@ async fn a_panjpar_match_against_the_computer_played_by_clicking() {
         .await;
         assert_eq!(told, 1, "the result is said once");
         assert_fair_deal(&c).await;
-        screenshot(&c, &format!("panjpar-result-{width}x{height}")).await;
+        assert_eq!(
+            result_out_of_sight(&c).await,
+            "",
+            "the result at {width}x{height}"
+        );
+        docs_screenshot(&c, &format!("panjpar-result-{width}x{height}")).await;
         c.close().await.unwrap();
     }
 }
@@ -1022,7 +1027,10 @@ async fn a_move_tried_offline_is_refused_with_a_sentence_and_the_choice_is_kept(
 
 #[actix_rt::test]
 async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway() {
-    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        pages_shuffle(s);
+    });
     // Played through on a phone: the guide speaks at every step, marks what it speaks of, and the
     // board stays on one screen beside it.
     let c = driver.session(390, 844).await;
@@ -1063,6 +1071,12 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     }
     let last = wait_for_text(&c, GUIDE_HEADING, 10).await;
     assert_eq!(last, "The deal is over", "seen: {seen:?}");
+    assert_eq!(
+        result_out_of_sight(&c).await,
+        "",
+        "the guided deal's result"
+    );
+    docs_screenshot(&c, "panjpar-guide-end-390x844").await;
     assert!(
         seen.contains("Your attack") || seen.contains("Beat the attack"),
         "{seen:?}"

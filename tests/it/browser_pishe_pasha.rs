@@ -169,7 +169,12 @@ async fn a_pishe_pasha_match_against_the_computer_played_by_clicking_on_one_scre
         assert_on_one_screen(&c, "the match's end").await;
         // The page checked the revealed deal against the commitment it was sent before play.
         assert_fair_deal(&c).await;
-        screenshot(&c, &format!("pishe-pasha-result-{width}x{height}")).await;
+        assert_eq!(
+            result_out_of_sight(&c).await,
+            "",
+            "the result at {width}x{height}"
+        );
+        docs_screenshot(&c, &format!("pishe-pasha-result-{width}x{height}")).await;
         let errors = console_errors(&c).await;
         assert!(errors.is_empty(), "console errors: {errors:?}");
         // The rules page, from the board's drawer link, and the landing: no error there either.
@@ -427,7 +432,10 @@ async fn cards_turn_by_themselves_when_that_is_the_only_move_until_the_player_sa
 
 #[actix_rt::test]
 async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
-    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        pages_shuffle(s);
+    });
     let c = driver.session(390, 844).await;
     go(&c, &server.base, "/pishe-pasha").await;
     click(&c, "#play-guided").await;
@@ -448,6 +456,12 @@ async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
         wait_for_text(&c, GUIDE_HEADING, 10).await,
         "The deal is over"
     );
+    assert_eq!(
+        result_out_of_sight(&c).await,
+        "",
+        "the guided deal's result"
+    );
+    docs_screenshot(&c, "pishe-pasha-guide-end-390x844").await;
     assert_no_console_error(&c, "in a guided deal").await;
     c.close().await.unwrap();
 }

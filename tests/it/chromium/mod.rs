@@ -327,6 +327,42 @@ return out.join('; ');
     said.as_str().unwrap_or_default().to_string()
 }
 
+/// What of the deal's result panel (`#result`: who won, why, the scores) is not in sight: outside the
+/// first screen, or cut off by a box around it that scrolls or clips (the panel's own included).
+/// Empty when the whole of it can be read without scrolling.
+pub async fn result_out_of_sight(client: &Client) -> String {
+    let script = r#"
+const result = document.querySelector('#result');
+if (!result) return '#result missing';
+// The part of the screen a box leaves its contents: the screen, cut by every ancestor that clips.
+const clip = (e) => {
+  let c = { top: 0, left: 0, bottom: innerHeight, right: innerWidth };
+  for (let a = e.parentElement; a; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const r = a.getBoundingClientRect();
+    c = { top: Math.max(c.top, r.top), left: Math.max(c.left, r.left), bottom: Math.min(c.bottom, r.bottom), right: Math.min(c.right, r.right) };
+  }
+  return c;
+};
+const out = [];
+for (const e of [result, ...result.querySelectorAll('*')]) {
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) continue;
+  const c = clip(e);
+  if (r.top < c.top - 0.5 || r.left < c.left - 0.5 || r.bottom > c.bottom + 0.5 || r.right > c.right + 0.5) {
+    out.push(`${e.tagName.toLowerCase()}.${e.className} at ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} in ${Math.round(c.left)},${Math.round(c.top)} to ${Math.round(c.right)},${Math.round(c.bottom)}`);
+  }
+}
+return out.join('; ');
+"#;
+    let said = client
+        .execute(script, vec![])
+        .await
+        .expect("the script runs");
+    said.as_str().unwrap_or_default().to_string()
+}
+
 /// Waits until the table's status is `status`.
 pub async fn wait_for_status(client: &Client, status: &str, seconds: u64) {
     let script = format!("return document.querySelector('.table')?.dataset.status === '{status}'");
@@ -353,7 +389,9 @@ pub async fn press(client: &Client, css: &str) {
 }
 
 /// Writes a screenshot into docs/screenshots/, where the README links it, as well as target/.
+/// The cards are let land first (see [`settle`]), so that none is caught on its way.
 pub async fn docs_screenshot(client: &Client, name: &str) {
+    settle(client).await;
     screenshot(client, name).await;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
     std::fs::create_dir_all(&dir).expect("the docs screenshot folder");

@@ -272,8 +272,6 @@ export function createBoard(root, ctx) {
       zone.append(el("p", "result-why", W.scoresWhy), list);
     }
     zone.append(el("p", "", W.totals([0, 1, 2].map((s) => W.totalOf(who(s), signed(m.totals[s]))).join(", "))));
-    const level = shownBoard?.querySelector(".level-line");
-    if (level && frame.status === "match-over") zone.append(level);
     return zone;
   }
 
@@ -346,6 +344,9 @@ export function createBoard(root, ctx) {
     }
     if ((frame.status === "deal-over" || frame.status === "match-over") && ctx.nextDeal && !frame.watcher) {
       const over = frame.status === "match-over";
+      // The next match's level is chosen beside the button that starts it.
+      const choice = over ? shownBoard?.querySelector("#rematch-level") : null;
+      if (choice) row.append(choice);
       const b = button(over ? W.rematch : W.nextDeal, () => (over ? ctx.rematch() : ctx.nextDeal()), "primary");
       b.id = over ? "rematch" : "next-deal";
       row.append(markAsked(b, frame));

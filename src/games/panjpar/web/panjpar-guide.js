@@ -15,7 +15,7 @@ export function guideStep(frame) {
   if (frame.status === "deal-over" || frame.status === "match-over") {
     return {
       title: "The deal is over",
-      text: "The first to empty their hand once the pile was gone won it; the panel says who, and why. Play again to try it on your own, or read the rules for the finer points.",
+      text: "The panel below says who won, and why. Play again to try a match on your own.",
       targets: ["#rematch", "#next-deal"],
     };
   }

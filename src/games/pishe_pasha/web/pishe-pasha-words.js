@@ -27,10 +27,8 @@ export const WORDS = {
       next: "Next match against:",
       names: { gentle: "gentle", standard: "standard", clever: "clever", strong: "strong" },
     },
-    // The match's length, on the score line and on the buttons that start a new match.
-    lengths: { "one-deal": "one deal", 50: "first to 50", 100: "first to 100" },
+    // The match's length, on the score line.
     length: (length) => (length.kind === "points" ? `first to ${length.target}` : "one deal"),
-    newMatch: (label) => `New: ${label}`,
     // The seats' rows.
     stockCaption: (n) => `Stock ${n}`,
     stockLabel: (n) => `Stock: ${cards(n)}`,
@@ -86,7 +84,7 @@ export const WORDS = {
     guide: {
       over: {
         title: "The deal is over",
-        text: "The first to have no stock and no pile left won, scoring a point for each card the other still held. Play again to try it on your own.",
+        text: "The panel below says who won, and why. Play again to try a match on your own.",
       },
       computer: {
         title: "The computer's turn",

@@ -11,7 +11,6 @@ import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } 
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
-import { openTable } from "./landing.js";
 import { play } from "./sound.js";
 import { WORDS } from "./pishe-pasha-words.js";
 export { hooks } from "./pishe-pasha-hooks.js";
@@ -299,7 +298,9 @@ export function createBoard(root, ctx) {
     return box;
   }
 
-  function resultZone(v) {
+  /** The end of a deal: who won and why, the points, and the way on; `choice` is the next match's
+   * level, chosen here beside the button that starts it. */
+  function resultZone(v, choice) {
     const zone = matchResultZone("result pp-result", frame, who);
     const m = frame.match;
     if (v.result && frame.status !== "match-over") zone.append(el("h2", "", W.dealWon(who(v.result.winner))));
@@ -312,17 +313,11 @@ export function createBoard(root, ctx) {
     if (frame.watcher) {
       // A watcher deals nothing: the seats do.
     } else if (frame.status === "match-over") {
+      if (choice) row.append(choice);
       const b = button(W.rematch, () => ctx.rematch(), "primary");
       b.id = "rematch";
       b.dataset.key = "rematch";
       row.append(markAsked(b, frame));
-      if (frame.kind === "computer") {
-        for (const length of ["one-deal", 50, 100]) {
-          const n = button(W.newMatch(W.lengths[length]), () => openTable("pishe-pasha", "computer", length));
-          n.dataset.key = `new-${length}`;
-          row.append(n);
-        }
-      }
     } else {
       const b = button(W.nextDeal, () => ctx.nextDeal(), "primary");
       b.id = "next-deal";
@@ -395,7 +390,7 @@ export function createBoard(root, ctx) {
     board.append(seatRow(v, 1 - frame.seat, from));
     board.append(suitPiles(v, from));
     board.append(seatRow(v, frame.seat, from));
-    if (frame.status === "deal-over" || frame.status === "match-over") board.append(resultZone(v));
+    if (frame.status === "deal-over" || frame.status === "match-over") board.append(resultZone(v, top.querySelector("#rematch-level")));
     else board.append(bar(v));
     board.append(turnLog(v));
     root.append(board);
