@@ -67,7 +67,7 @@ async fn replays_in_the_page(
     assert!(click(&c, "[data-key='replay:last']").await);
     at_step(&c, steps, steps).await;
     settle(&c).await;
-    screenshot(&c, &format!("{game}-replay-{width}x{height}")).await;
+    docs_screenshot(&c, &format!("{game}-replay-{width}x{height}")).await;
     // The whole deal, from the deal's reveal: every place of the pack, each card face up once, and
     // face down the places kept secret from this seat (Pishe Pasha's unturned stock cards, Ganjifa's
     // face-down talafas of the others).
@@ -80,7 +80,7 @@ async fn replays_in_the_page(
     .await;
     let pack = if game == "ganjifa" { 96 } else { 52 };
     assert_eq!(shown, json!([pack, pack]), "{game}: the whole deal");
-    screenshot(&c, &format!("{game}-replay-whole-{width}x{height}")).await;
+    docs_screenshot(&c, &format!("{game}-replay-whole-{width}x{height}")).await;
     assert!(click(&c, "[data-key='replay:whole']").await);
     wait_for(&c, "return !document.querySelector('#replay-whole')", 10).await;
     // Each earlier deal of the match is offered too: the bar steps back a deal, to its first step.

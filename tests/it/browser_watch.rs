@@ -55,7 +55,7 @@ pub async fn watch_a_match<G: Tested>() {
     play_against_computer(&mut client, &mut rng(3)).await;
     wait_for_status(&watcher, "match-over", 30).await;
     settle(&watcher).await;
-    screenshot(&watcher, &format!("{game}-watching-390x844")).await;
+    docs_screenshot(&watcher, &format!("{game}-watching-390x844")).await;
     assert_eq!(eval(&watcher, SPEAKS_TO_A_PLAYER).await, "", "{game}");
     let controls = eval(
         &watcher,
