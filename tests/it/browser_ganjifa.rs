@@ -635,17 +635,7 @@ async fn a_guided_first_match_speaks_from_the_opening_to_the_end() {
     assert!(!first.is_empty());
     docs_screenshot(&c, "ganjifa-guide-390x844").await;
     play_to_the_end(&c, "ganjifa-guided-390x844").await;
-    assert_eq!(
-        wait_for_text(&c, GUIDE_HEADING, 10).await,
-        "The deal is over"
-    );
     // A phone sees the whole result, the totals line included.
-    assert_eq!(
-        result_out_of_sight(&c).await,
-        "",
-        "the guided match's result"
-    );
-    docs_screenshot(&c, "ganjifa-result-390x844").await;
-    assert_no_console_error(&c, "in a guided match").await;
+    guided_deal_over(&c, "ganjifa-result-390x844").await;
     c.close().await.unwrap();
 }

@@ -1069,19 +1069,11 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
             break;
         }
     }
-    let last = wait_for_text(&c, GUIDE_HEADING, 10).await;
-    assert_eq!(last, "The deal is over", "seen: {seen:?}");
-    assert_eq!(
-        result_out_of_sight(&c).await,
-        "",
-        "the guided deal's result"
-    );
-    docs_screenshot(&c, "panjpar-guide-end-390x844").await;
+    guided_deal_over(&c, "panjpar-guide-end-390x844").await;
     assert!(
         seen.contains("Your attack") || seen.contains("Beat the attack"),
         "{seen:?}"
     );
-    assert_no_console_error(&c, "in a guided deal").await;
     c.close().await.unwrap();
 
     // Left halfway on a desktop, from the rules page, after a reload that keeps the guide: the

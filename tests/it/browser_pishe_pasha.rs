@@ -452,16 +452,6 @@ async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
     );
     let moves = play_to_the_end(&c, "pishe-pasha-guided-390x844").await;
     assert!(moves > 0);
-    assert_eq!(
-        wait_for_text(&c, GUIDE_HEADING, 10).await,
-        "The deal is over"
-    );
-    assert_eq!(
-        result_out_of_sight(&c).await,
-        "",
-        "the guided deal's result"
-    );
-    docs_screenshot(&c, "pishe-pasha-guide-end-390x844").await;
-    assert_no_console_error(&c, "in a guided deal").await;
+    guided_deal_over(&c, "pishe-pasha-guide-end-390x844").await;
     c.close().await.unwrap();
 }

@@ -363,6 +363,19 @@ return out.join('; ');
     said.as_str().unwrap_or_default().to_string()
 }
 
+/// The end of a guided deal: the guide says the deal is over, the result panel is whole in sight with
+/// the guide above it, no error was logged, and the picture is kept in docs/screenshots as `picture`.
+pub async fn guided_deal_over(client: &Client, picture: &str) {
+    assert_eq!(
+        wait_for_text(client, GUIDE_HEADING, 10).await,
+        "The deal is over",
+        "{picture}"
+    );
+    assert_eq!(result_out_of_sight(client).await, "", "{picture}");
+    docs_screenshot(client, picture).await;
+    assert_no_console_error(client, "in a guided deal").await;
+}
+
 /// Waits until the table's status is `status`.
 pub async fn wait_for_status(client: &Client, status: &str, seconds: u64) {
     let script = format!("return document.querySelector('.table')?.dataset.status === '{status}'");
