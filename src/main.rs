@@ -144,16 +144,10 @@ fn main() -> ExitCode {
                     budget,
                     threads,
                 };
-                return match catalog::find(&game).and_then(|game| game.rate(&config)) {
-                    Ok(report) => {
-                        print!("{}", report.to_text());
-                        ExitCode::SUCCESS
-                    }
-                    Err(message) => {
-                        eprintln!("chaikhana simulate: {message}");
-                        ExitCode::from(2)
-                    }
-                };
+                return simulated(
+                    catalog::find(&game).and_then(|game| game.rate(&config)),
+                    |report| report.to_text(),
+                );
             }
             let config = SimConfig {
                 deals,
@@ -162,23 +156,30 @@ fn main() -> ExitCode {
                 trace,
                 budget,
             };
-            match catalog::find(&game).and_then(|game| game.simulate(&config)) {
-                Ok(report) if json => {
-                    println!(
-                        "{}",
-                        serde_json::to_string(&report).expect("a report always serializes")
-                    );
-                    ExitCode::SUCCESS
-                }
-                Ok(report) => {
-                    print!("{}", report.to_text());
-                    ExitCode::SUCCESS
-                }
-                Err(message) => {
-                    eprintln!("chaikhana simulate: {message}");
-                    ExitCode::from(2)
-                }
-            }
+            simulated(
+                catalog::find(&game).and_then(|game| game.simulate(&config)),
+                |report| {
+                    if json {
+                        serde_json::to_string(&report).expect("a report always serializes") + "\n"
+                    } else {
+                        report.to_text()
+                    }
+                },
+            )
+        }
+    }
+}
+
+/// Prints what `simulate` made of a report (`text`), or says why there is none and exits with 2.
+fn simulated<R>(report: Result<R, String>, text: impl FnOnce(R) -> String) -> ExitCode {
+    match report {
+        Ok(report) => {
+            print!("{}", text(report));
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("chaikhana simulate: {message}");
+            ExitCode::from(2)
         }
     }
 }

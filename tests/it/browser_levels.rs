@@ -84,20 +84,9 @@ async fn a_level_chosen_on_the_landing_is_rated_remembered_shown_and_kept_for_th
 
         click(&c, "input[name=length][value='1']").await;
         click(&c, "#play-computer").await;
-        let shown = wait_for(
-            &c,
-            "const l = document.querySelector('#level-shown'); return l && [l.dataset.level, l.textContent]",
-            20,
-        )
-        .await;
-        assert_eq!(shown[0], level, "{shown}");
-        assert!(
-            shown[1]
-                .as_str()
-                .unwrap()
-                .contains(&format!("{level} computer")),
-            "{shown}"
-        );
+        let (shown, said) = level_shown(&c).await;
+        assert_eq!(shown, level, "{said}");
+        assert!(said.contains(&format!("{level} computer")), "{said}");
 
         play_to_the_end(&[&c], None).await;
         let offered = wait_for(

@@ -301,17 +301,9 @@ async fn a_strong_computer_table_started_from_the_landing_shows_its_level() {
     click(&c, "input[name=length][value='1']").await;
     click(&c, "#level-strong").await;
     click(&c, "#play-computer").await;
-    let shown = wait_for(
-        &c,
-        "const l = document.querySelector('#level-shown'); return l && [l.dataset.level, l.textContent]",
-        20,
-    )
-    .await;
-    assert_eq!(shown[0], "strong", "{shown}");
-    assert!(
-        shown[1].as_str().unwrap().contains("strong computer"),
-        "{shown}"
-    );
+    let (shown, said) = level_shown(&c).await;
+    assert_eq!(shown, "strong", "{said}");
+    assert!(said.contains("strong computer"), "{said}");
     screenshot(&c, "panjpar-strong-1280x800").await;
     // Once the match is over, the next one may be against the standard computer.
     play_to_the_end(&[&c], None).await;

@@ -376,6 +376,19 @@ pub async fn guided_deal_over(client: &Client, picture: &str) {
     assert_no_console_error(client, "in a guided deal").await;
 }
 
+/// Waits for the table page to say which computer it plays against: the level's name, and the
+/// sentence shown.
+pub async fn level_shown(client: &Client) -> (String, String) {
+    let shown = wait_for(
+        client,
+        "const l = document.querySelector('#level-shown'); return l && [l.dataset.level, l.textContent]",
+        20,
+    )
+    .await;
+    let part = |i: usize| shown[i].as_str().unwrap_or_default().to_string();
+    (part(0), part(1))
+}
+
 /// Waits until the table's status is `status`.
 pub async fn wait_for_status(client: &Client, status: &str, seconds: u64) {
     let script = format!("return document.querySelector('.table')?.dataset.status === '{status}'");
