@@ -284,6 +284,9 @@ async fn the_persian_pages_are_right_to_left_and_the_persian_table_plays() {
     )
     .await;
     assert_eq!(hand_rows, true);
+    // The computer's level is said in Persian too (the shared level words, by the board's language).
+    let (_, said) = level_shown(&c).await;
+    assert!(said.contains("رایانهٔ معمولی"), "{said}");
     play_to_the_end(&[&c], Some("panjpar-fa-390x844")).await;
     let result = eval(&c, "return document.querySelector('#result').textContent").await;
     assert!(result.as_str().unwrap().contains("مسابقه"), "{result}");
