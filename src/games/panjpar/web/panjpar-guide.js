@@ -15,7 +15,7 @@ export function guideStep(frame) {
   if (frame.status === "deal-over" || frame.status === "match-over") {
     return {
       title: "The deal is over",
-      text: "The panel below says who won, and why. Play again to try a match on your own.",
+      text: "The panel below says who won, and why.",
       targets: ["#rematch", "#next-deal"],
     };
   }

@@ -84,7 +84,7 @@ export const WORDS = {
     guide: {
       over: {
         title: "The deal is over",
-        text: "The panel below says who won, and why. Play again to try a match on your own.",
+        text: "The panel below says who won, and why.",
       },
       computer: {
         title: "The computer's turn",
