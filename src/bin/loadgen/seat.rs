@@ -70,6 +70,13 @@ pub async fn connect(
     Ok(socket)
 }
 
+/// A frame from the server, as a seat reads it (see `Seat::heard`).
+enum Heard {
+    Text(bytes::Bytes),
+    Nothing,
+    Closed,
+}
+
 /// A seat at play until `deadline`. Every seat asks for the next deal and the rematch, as friends
 /// do: the table starts them once all have.
 pub struct Seat {
@@ -126,17 +133,13 @@ impl Seat {
                 }
                 Ok(Some(Ok(frame))) => frame,
             };
-            let bytes = match frame {
-                Frame::Text(bytes) => bytes,
-                Frame::Ping(bytes) => {
-                    let _ = self.socket.send(Message::Pong(bytes)).await;
-                    continue;
-                }
-                Frame::Close(_) => {
+            let bytes = match self.heard(frame).await {
+                Heard::Text(bytes) => bytes,
+                Heard::Nothing => continue,
+                Heard::Closed => {
                     self.socket_lost(deadline);
                     break;
                 }
-                _ => continue,
             };
             let incoming: Incoming = match serde_json::from_slice(&bytes) {
                 Ok(incoming) => incoming,
@@ -241,16 +244,12 @@ impl Seat {
                 }
                 Ok(Some(Ok(frame))) => frame,
             };
-            let bytes = match frame {
-                Frame::Text(bytes) => bytes,
-                Frame::Ping(bytes) => {
-                    let _ = self.socket.send(Message::Pong(bytes)).await;
-                    continue;
-                }
-                Frame::Close(_) => {
+            let bytes = match self.heard(frame).await {
+                Heard::Text(bytes) => bytes,
+                Heard::Nothing => continue,
+                Heard::Closed => {
                     return Err("the server closed a socket before its deal ended".into())
                 }
-                _ => continue,
             };
             let incoming: Incoming = serde_json::from_slice(&bytes)
                 .map_err(|e| format!("a frame that is not understood: {e}"))?;
@@ -343,6 +342,20 @@ impl Seat {
             .send(Message::Text(text.into()))
             .await
             .map_err(|_| ())
+    }
+
+    /// What a frame from the server says to this seat: its text, nothing to read (a ping, answered
+    /// here, or a frame of another kind), or that the socket is closing.
+    async fn heard(&mut self, frame: Frame) -> Heard {
+        match frame {
+            Frame::Text(bytes) => Heard::Text(bytes),
+            Frame::Ping(bytes) => {
+                let _ = self.socket.send(Message::Pong(bytes)).await;
+                Heard::Nothing
+            }
+            Frame::Close(_) => Heard::Closed,
+            _ => Heard::Nothing,
+        }
     }
 
     fn socket_lost(&self, deadline: Instant) {
