@@ -61,29 +61,14 @@ run() {
   thinking_metrics "$url" > "$out.after"
   kill $server
   wait $server 2> /dev/null || true
-  python3 - "$game" "$with" "$load" "$seconds" "$out" "$out.before" "$out.after" "$level" <<'PY'
+  PYTHONPATH="$here" python3 - "$game" "$with" "$load" "$seconds" "$out" "$out.before" "$out.after" "$level" <<'PY'
 import json, sys
+from thinking_metrics import Between
 game, with_, load, seconds = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 level = sys.argv[8]
 report = json.loads(open(sys.argv[5]).read().strip().splitlines()[-1])
-before, after = (json.load(open(p)) for p in sys.argv[6:8])
-def delta(name):
-    return after["sums"].get(name, 0.0) - before["sums"].get(name, 0.0)
-def wait_at(q):
-    # A quantile of the waits in this run, read from the buckets as histogram_quantile does.
-    buckets = sorted(((float(le), after["wait"][le] - before["wait"].get(le, 0.0))
-                      for le in after["wait"]), key=lambda b: b[0])
-    total = buckets[-1][1] if buckets else 0
-    if total <= 0:
-        return "-"
-    rank, low, below = q * total, 0.0, 0.0
-    for le, count in buckets:
-        if count >= rank:
-            if le == float("inf"):
-                return f"> {low:g} s"
-            return f"{(low + (le - low) * (rank - below) / max(count - below, 1e-9)) * 1000:.0f} ms"
-        low, below = le, count
-    return "-"
+between = Between(sys.argv[6], sys.argv[7])
+delta, wait_at = between.delta, between.wait_at
 def ms(v):
     return "-" if v is None else f"{v:,.1f} ms"
 def s(v):

@@ -36,30 +36,18 @@ run() {
   thinking_metrics "$url" > "$out.after"; c1=$(cpu_ticks $server); t1=$(date +%s.%N)
   kill $server
   wait $server 2> /dev/null || true
-  python3 - "$n" "$load" "$c0" "$c1" "$t0" "$t1" "$out" "$out.before" "$out.after" <<'PY'
+  PYTHONPATH="$here" python3 - "$n" "$load" "$c0" "$c1" "$t0" "$t1" "$out" "$out.before" "$out.after" <<'PY'
 import json, sys
+from thinking_metrics import Between
 n, load = int(sys.argv[1]), sys.argv[2]
 c0, c1, t0, t1 = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
 report = json.loads(open(sys.argv[7]).read().strip().splitlines()[-1])
-before, after = (json.load(open(p)) for p in sys.argv[8:10])
+between = Between(sys.argv[8], sys.argv[9])
+delta, quantile = between.delta, between.wait_at
 span = t1 - t0
-def delta(name):
-    return after["sums"].get(name, 0.0) - before["sums"].get(name, 0.0)
 decisions = delta("chaikhana_computer_think_seconds_count")
 pooled = delta("chaikhana_thinking_cpu_seconds_count")
 cpu_each = delta("chaikhana_thinking_cpu_seconds_sum") / pooled * 1000 if pooled else None
-def quantile(q):
-    buckets = sorted(((float(le), after["wait"][le] - before["wait"].get(le, 0.0)) for le in after["wait"]))
-    total = buckets[-1][1] if buckets else 0
-    if total <= 0:
-        return "-"
-    rank, low, below = q * total, 0.0, 0.0
-    for le, count in buckets:
-        if count >= rank:
-            if le == float("inf"):
-                return f"> {low:g} s"
-            return f"{(low + (le - low) * (rank - below) / max(count - below, 1e-9)) * 1000:.0f} ms"
-        low, below = le, count
 beside = report.get("computer_tables") or {}
 cores = (c1 - c0) / 100 / span
 print(f"| {n} | {load} | {beside.get('person_actions_per_second', 0):.1f} | {decisions / span:.1f} | "

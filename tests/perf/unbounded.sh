@@ -13,21 +13,8 @@ trap 'kill $(jobs -p) 2> /dev/null' EXIT
 
 # The thinking pool's figures from a server's /metrics at URL, as one line of JSON: every metric summed
 # over its labels ("sums"; the CPU of its decisions also by level, as "name/level", the coach's level
-# being "coach"), and the buckets of the wait before thinking ("wait", by their `le`).
+# being "coach"), and the buckets of the wait before thinking ("wait", by their `le`); thinking_metrics.py
+# reads it, and compares two readings for the scripts.
 thinking_metrics() {
-  curl -sf "$1/metrics" | python3 -c '
-import json, sys
-sums, wait = {}, {}
-for line in sys.stdin:
-    if line.startswith("#") or not line.strip():
-        continue
-    name_labels, value = line.rsplit(" ", 1)
-    name = name_labels.split("{", 1)[0]
-    sums[name] = sums.get(name, 0.0) + float(value)
-    if name.startswith("chaikhana_thinking_cpu_seconds_") and "level=\"" in name_labels:
-        level = name + "/" + name_labels.split("level=\"", 1)[1].split("\"", 1)[0]
-        sums[level] = sums.get(level, 0.0) + float(value)
-    if name == "chaikhana_thinking_wait_seconds_bucket":
-        wait[name_labels.split("le=\"", 1)[1].split("\"", 1)[0]] = float(value)
-print(json.dumps({"sums": sums, "wait": wait}))'
+  curl -sf "$1/metrics" | python3 "$(dirname "${BASH_SOURCE[0]}")/thinking_metrics.py"
 }
