@@ -82,6 +82,29 @@ pub fn decisions<G: Game>(
     (views, points)
 }
 
+#[cfg(test)]
+impl<G: Game> Point<G> {
+    /// What `coach` makes of this decision had the seat made `made`, from the deal's `views` (as
+    /// [`decisions`] found them), weighing `samples` sampled deals with the generator seeded by `seed`.
+    pub(crate) fn judged(
+        &self,
+        coach: &impl crate::game::Coach<G>,
+        views: &[G::View],
+        made: &G::Action,
+        samples: u32,
+        seed: u64,
+    ) -> crate::game::Judgement<G::Action> {
+        use rand::SeedableRng;
+        coach.judge(
+            &views[..self.seen],
+            &self.legal,
+            Some(made),
+            crate::game::Budget::Samples(samples),
+            &mut crate::game::BotRng::seed_from_u64(seed),
+        )
+    }
+}
+
 /// A deal played by the standard computers from `seed`: the dealt state and the actions, in order.
 #[cfg(test)]
 pub(crate) fn self_played<G: Game>(seed: u64) -> (G::State, Vec<(Seat, G::Action)>) {

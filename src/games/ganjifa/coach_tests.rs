@@ -41,13 +41,7 @@ fn a_blind_pick_is_always_fine() {
                 .iter()
                 .find(|p| matches!(p.made, Action::Pick { .. }))
             {
-                let judgement = COACH.judge(
-                    &views[..pick.seen],
-                    &pick.legal,
-                    Some(&pick.made),
-                    Budget::Samples(2),
-                    &mut BotRng::seed_from_u64(seed),
-                );
+                let judgement = pick.judged(&COACH, &views, &pick.made, 2, seed);
                 assert_eq!(judgement.grade, Grade::Fine);
                 assert_eq!(judgement.best, pick.made);
                 return;

@@ -66,15 +66,7 @@ fn a_won_endgame_thrown_away_is_a_blunder_and_a_winning_move_is_fine() {
             let Some(winner) = point.legal.iter().zip(&values).find(|(_, v)| **v == 1) else {
                 continue;
             };
-            let judge = |made: &Action| {
-                COACH.judge(
-                    &views[..point.seen],
-                    &point.legal,
-                    Some(made),
-                    Budget::Samples(4),
-                    &mut BotRng::seed_from_u64(seed),
-                )
-            };
+            let judge = |made: &Action| point.judged(&COACH, &views, made, 4, seed);
             let judgement = judge(loser.0);
             assert_eq!(judgement.grade, Grade::Blunder, "{judgement:?}");
             assert_eq!(

@@ -133,15 +133,7 @@ fn a_win_at_once_is_valued_a_certain_win_and_taking_it_is_fine() {
                 let Some(other) = point.legal.iter().find(|a| !wins_at_once(a)) else {
                     continue;
                 };
-                let judge = |made: &Action| {
-                    COACH.judge(
-                        &views[..point.seen],
-                        &point.legal,
-                        Some(made),
-                        Budget::Samples(12),
-                        &mut BotRng::seed_from_u64(seed),
-                    )
-                };
+                let judge = |made: &Action| point.judged(&COACH, &views, made, 12, seed);
                 let passed_by = judge(other);
                 assert_eq!(passed_by.best_value, 1.0, "{passed_by:?}");
                 assert!(passed_by.made_value <= Some(1.0), "{passed_by:?}");
