@@ -242,6 +242,17 @@ pub trait Game: Sized + 'static {
         Vec::new()
     }
 
+    /// `action`, made by `by`, as `viewer` (none: a watcher) may be told of it after the fact, in a
+    /// replay's step: `None` where it would name a card the viewer never saw (a Ganjifa talafa laid
+    /// face down, to anyone but its player). The step's view still says what could be seen of it.
+    fn action_told_to(
+        action: &Self::Action,
+        _by: Seat,
+        _viewer: Option<Seat>,
+    ) -> Option<Self::Action> {
+        Some(action.clone())
+    }
+
     /// The kinds of computer player the game has, the first being the site's default.
     const BOTS: &'static [BotKind];
 

@@ -230,12 +230,26 @@ fn frames_of_deal<'a>(record: &TableRecord, index: usize, frames: &'a [Value]) -
 async fn a_card_played_face_down_is_never_named_to_a_seat_that_did_not_see_it() {
     // Ganjifa matches among friends until talafas have gone face down; for every other seat that
     // never saw such a card in play, no frame names it: not during the deal, not in its reveal.
+    // Once the match is over, every step of every deal is replayed to each seat and to a watcher:
+    // a replay names no more than play did, its `action` included.
     let mut hidden = 0;
     for seed in 0..40 {
         let server = TestServer::start(|_| {});
-        let (table, mut clients) = seat_friends(&server, "ganjifa", 3, json!(3)).await;
+        let (host, mut clients) = seat_friends_with_host(&server, "ganjifa", 3, json!(3)).await;
+        let table = host.table.clone();
         play_among_friends(&mut clients, &mut rng(seed)).await;
+        let watch = server.watch_id(&host).await;
         let record = server.record(&table).await;
+        let mut watcher = Client::watch(&server.base, &watch).await.expect("a watcher");
+        for (index, deal) in record.deals.iter().enumerate() {
+            for step in 1..=deal.actions.len() {
+                let ask = json!({"type": "replay", "deal": index, "step": step});
+                for client in clients.iter_mut().chain([&mut watcher]) {
+                    client.send(ask.clone()).await;
+                    client.next_of("replay").await;
+                }
+            }
+        }
         for (index, deal) in record.deals.iter().enumerate() {
             let (mut state, _, _) = deal.dealt::<Ganjifa>();
             for (seat, action, _) in &deal.actions {
@@ -247,19 +261,26 @@ async fn a_card_played_face_down_is_never_named_to_a_seat_that_did_not_see_it() 
                 .unwrap();
             }
             let concealed = Ganjifa::concealed_at_end(&state);
-            for (viewer, client) in clients.iter().enumerate() {
-                let seen = Ganjifa::seen_at_end(&state, Some(Seat::new(viewer)));
+            let viewers = (0..clients.len()).map(|s| Some(Seat::new(s))).chain([None]);
+            for (viewer, client) in viewers.zip(clients.iter().chain([&watcher])) {
+                let seen = Ganjifa::seen_at_end(&state, viewer);
                 let frames = frames_of_deal(&record, index, &client.received);
-                let text: Vec<String> = frames.iter().map(|f| f.to_string()).collect();
+                // The watcher came after the match: it was sent the last deal's end only.
                 assert!(
-                    frames.iter().any(|f| !f["deal"]["reveal"].is_null()),
+                    viewer.is_none() || frames.iter().any(|f| !f["deal"]["reveal"].is_null()),
                     "a reveal"
                 );
+                let replays = client
+                    .received
+                    .iter()
+                    .filter(|f| f["type"] == "replay" && f["replay"]["deal"] == index);
+                assert_eq!(replays.clone().count(), deal.actions.len(), "every step replayed");
+                let text: Vec<String> = frames.into_iter().chain(replays).map(|f| f.to_string()).collect();
                 for card in concealed.iter().filter(|c| !seen.contains(c)) {
                     let quoted = format!("\"{card}\"");
                     assert!(
                         text.iter().all(|t| !t.contains(&quoted)),
-                        "seat {viewer} was sent {card}, played face down by another"
+                        "{viewer:?} was sent {card}, played face down by another"
                     );
                     hidden += 1;
                 }

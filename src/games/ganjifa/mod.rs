@@ -159,6 +159,11 @@ impl Game for Ganjifa {
             .collect()
     }
 
+    /// A talafa laid face down is never named to another seat or a watcher, not even in a replay.
+    fn action_told_to(action: &Action, by: Seat, viewer: Option<Seat>) -> Option<Action> {
+        (!action.laid_face_down() || viewer == Some(by)).then_some(*action)
+    }
+
     fn bot(kind: BotKind, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
         match kind {
             BotKind::Computer => Some(Box::new(bot::Computer)),

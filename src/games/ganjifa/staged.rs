@@ -71,7 +71,7 @@ pub enum ShownAction {
 impl ShownAction {
     fn of(action: Action, by: Seat, to: Seat) -> ShownAction {
         match action {
-            Action::Talafa { suit, card } if card.suit() != suit && by != to => {
+            Action::Talafa { suit, .. } if action.laid_face_down() && by != to => {
                 ShownAction::FaceDown {
                     kind: "talafa",
                     suit,

@@ -56,6 +56,13 @@ pub enum Action {
     Pick { back: u8 },
 }
 
+impl Action {
+    /// A talafa called with a card of another suit: that card goes down hidden from the other seats.
+    pub fn laid_face_down(&self) -> bool {
+        matches!(self, Action::Talafa { suit, card } if card.suit() != *suit)
+    }
+}
+
 /// What kind of trick is on the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]

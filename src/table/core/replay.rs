@@ -48,7 +48,8 @@ pub struct ReplayStep<A: Serialize> {
     step: usize,
     /// How many actions the deal had in all.
     steps: usize,
-    /// The action that led to this step, and who made it (none at step 0).
+    /// The action that led to this step, and who made it (none at step 0); the action is none too
+    /// where it would name a card this viewer never saw ([`Game::action_told_to`]).
     by: Option<Seat>,
     action: Option<A>,
 }
@@ -118,7 +119,7 @@ impl<G: Game> TableCore<G> {
         });
         // The action that led to the step, and the version of that moment as the seat's board knew it.
         let (by, action, version) = match step.checked_sub(1).map(|i| &record.actions[i]) {
-            Some((by, action, version)) => (Some(*by), Some(action.clone()), *version),
+            Some((by, action, version)) => (Some(*by), G::action_told_to(action, *by, seat), *version),
             None => (None, None, record.dealt_at),
         };
         let seen = Seen {

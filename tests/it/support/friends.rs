@@ -55,6 +55,17 @@ pub async fn seat_friends(
     seats: usize,
     length: Value,
 ) -> (String, Vec<Client>) {
+    let (host, clients) = seat_friends_with_host(server, game, seats, length).await;
+    (host.table, clients)
+}
+
+/// [`seat_friends`], keeping the host's seat (for a watch link).
+pub async fn seat_friends_with_host(
+    server: &TestServer,
+    game: &str,
+    seats: usize,
+    length: Value,
+) -> (Seated, Vec<Client>) {
     let host = server.open(game, "friends", Some(length)).await;
     let mut clients = vec![server.connect(&host).await];
     for seat in 1..seats {
@@ -65,7 +76,7 @@ pub async fn seat_friends(
         );
     }
     refuses_one_more(server, &host.table).await;
-    (host.table, clients)
+    (host, clients)
 }
 
 /// Joins `table` through its link, which gives the next free seat, `seat`.
