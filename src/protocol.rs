@@ -17,7 +17,7 @@ use strum::{EnumIter, IntoStaticStr};
 use crate::cards::Seat;
 
 mod to_browser;
-pub use to_browser::{SeatInfo, ServerMsg, Who};
+pub use to_browser::{SeatInfo, ServerMsg, ShuffleShown, Who};
 
 /// A frame from a browser (serialized again only to travel between nodes).
 #[derive(Debug, Deserialize, Serialize)]
@@ -66,8 +66,11 @@ pub enum ClientMsg {
     Name { name: String },
     /// One of the fixed quick phrases, by its id (friends tables only).
     Phrase { id: Phrase },
-    /// This seat's random number for the coming deal's shuffle (see `table::shuffle`), answering the
-    /// table's `commitment` to it.
+    /// This seat's pledge for the coming deal's shuffle (see `table::shuffle`): the hash of the number
+    /// it will give, answering the table's `commitment` to it.
+    Pledge { commitment: String, hash: String },
+    /// This seat's random number for the coming deal's shuffle, once the list of pledges is closed:
+    /// it must hash to the seat's pledge.
     Contribute { commitment: String, value: String },
     /// Offer the seat `seat`, whose person has been away long enough, to whoever opens the table's
     /// link next (friends tables only). The match score stays with the seat; the old token stops
@@ -202,6 +205,7 @@ impl ClientMsg {
                 "rematch",
                 "name",
                 "phrase",
+                "pledge",
                 "contribute",
                 "offer-seat",
                 "end-match",

@@ -39,6 +39,9 @@ pub enum ServerMsg<'a> {
         unit: &'a str,
         why: &'a str,
     },
+    /// The coming deal's shuffle, once its list of pledges is closed: each seat's page may now send
+    /// the number it pledged.
+    Shuffle { shuffle: &'a ShuffleShown },
     /// How far the analysis of this seat's decisions in deal `deal` has come: `done` of `of`.
     Analysing { deal: usize, done: usize, of: usize },
     /// This seat's decisions in deal `deal`, judged: how many, and the costly ones marked.
@@ -83,4 +86,16 @@ impl ServerMsg<'_> {
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("server frames always serialize")
     }
+}
+
+/// The coming deal's shuffle as a seat sees it: the table's number for the deal (none for a shuffle
+/// kept from before deals were named), its commitment, each seat's pledge so far, whether that list
+/// is closed (then a seat with none gives no number), and who has added a number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShuffleShown {
+    pub deal: Option<u64>,
+    pub commitment: String,
+    pub pledges: Vec<Option<String>>,
+    pub closed: bool,
+    pub contributed: Vec<bool>,
 }

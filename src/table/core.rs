@@ -210,7 +210,7 @@ impl<G: Game> TableCore<G> {
         mut rng: TableRng,
     ) -> TableCore<G> {
         let computers = computers::Computers::new(rng.gen());
-        let shuffle = Shuffle::new::<G>(matchup.next_deal(), &mut rng);
+        let shuffle = Shuffle::new::<G>(matchup.next_deal(), 0, &mut rng);
         TableCore {
             id,
             kind,

@@ -25,14 +25,22 @@ pub fn fair_cost<G: Game>(deals: u32) -> FairCost {
             first: Seat::new(0),
         };
         let started = Instant::now();
-        let mut shuffle = Shuffle::new::<G>(setup, &mut rand::rngs::OsRng);
+        let mut shuffle = Shuffle::new::<G>(setup, u64::from(index), &mut rand::rngs::OsRng);
         commit += started.elapsed();
         let commitment = shuffle.commitment().to_string();
-        for seat in Seat::all(G::SEATS) {
-            let number = format!("{:032x}", u128::from(index) * 7919 + seat.index() as u128);
+        let numbers: Vec<String> = Seat::all(G::SEATS)
+            .map(|seat| format!("{:032x}", u128::from(index) * 7919 + seat.index() as u128))
+            .collect();
+        for (seat, number) in Seat::all(G::SEATS).zip(&numbers) {
             shuffle
-                .contribute(seat, &commitment, &number)
-                .expect("a well-formed number");
+                .pledge(seat, &commitment, &super::shuffle::pledge_of(number))
+                .expect("a well-formed pledge");
+        }
+        shuffle.close();
+        for (seat, number) in Seat::all(G::SEATS).zip(&numbers) {
+            shuffle
+                .contribute(seat, &commitment, number)
+                .expect("the number pledged");
         }
         let started = Instant::now();
         let (state, _, seal) = deal_fair::<G>(&setup, &shuffle.into_record());

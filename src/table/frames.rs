@@ -51,12 +51,7 @@ pub struct Ack<'a> {
     pub id: Option<&'a str>,
 }
 
-/// The coming deal's shuffle as a seat sees it: the table's commitment, and who has added a number.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ShuffleShown {
-    pub commitment: String,
-    pub contributed: Vec<bool>,
-}
+pub use crate::protocol::ShuffleShown;
 
 /// The match as every seat sees it.
 #[derive(Serialize)]

@@ -35,7 +35,7 @@ pub use open::OpenTable;
 pub use refusal::{RefusalCode, TableRefusal};
 pub use seal::{deal_fair, Committed, DealSeal, FairRecord, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};
-pub use shuffle::{Refused as ShuffleRefused, Shuffle};
+pub use shuffle::{pledge_of, Refused as ShuffleRefused, Shuffle};
 pub use snapshot::{RecordError, SeatRecord, Snapshot};
 pub use watch::WatchKey;
 

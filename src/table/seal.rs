@@ -29,11 +29,17 @@ pub(super) fn sha256_hex(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
-/// What a table keeps of a fair deal to deal it again exactly: its secret and the seats' numbers.
+/// What a table keeps of a fair deal to deal it again exactly: its secret and the seats' numbers,
+/// with the table's number for the deal and the closed list of pledges the numbers answered (none
+/// for a deal kept before deals were named, or dealt without waiting for pages).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FairRecord {
     pub secret: String,
     pub numbers: Vec<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pledges: Option<Vec<Option<String>>>,
 }
 
 /// How a place's destination is written in the commitment and the reveal.
@@ -60,8 +66,8 @@ pub struct Committed {
 }
 
 impl Committed {
-    /// The table's order for `secret`, for a deal of `setup`.
-    pub fn new<G: Game>(secret: &str, setup: &DealSetup) -> Committed {
+    /// The table's order for `secret`, for a deal of `setup` that is the table's deal number `deal`.
+    pub fn new<G: Game>(secret: &str, setup: &DealSetup, deal: Option<u64>) -> Committed {
         let pack = G::pack();
         let order = Stream::new(key_of(&format!("chaikhana-order|{secret}"))).shuffle(pack.len());
         let cards: Vec<String> = order.iter().map(|&i| pack[i].clone()).collect();
@@ -79,7 +85,11 @@ impl Committed {
             .collect();
         let to: Vec<DealtTo> = (0..cards.len()).map(|i| G::dealt_to(setup, i)).collect();
         let places: Vec<String> = to.iter().map(destination).collect();
-        let commitment = sha256_hex(&format!("{}|{}", leaves.join(","), places.join(",")));
+        let mut committed = format!("{}|{}", leaves.join(","), places.join(","));
+        if let Some(deal) = deal {
+            committed.push_str(&format!("|{deal}"));
+        }
+        let commitment = sha256_hex(&committed);
         Committed {
             order,
             cards,
@@ -99,6 +109,8 @@ impl Committed {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DealSeal {
     committed: Committed,
+    deal: Option<u64>,
+    pledges: Option<Vec<Option<String>>>,
     numbers: Vec<Option<String>>,
     rounds: u32,
     /// For each dealt place, the place of the table's order whose card it holds.
@@ -113,7 +125,7 @@ pub fn deal_fair<G: Game>(
     setup: &DealSetup,
     record: &FairRecord,
 ) -> (G::State, DealOrder, DealSeal) {
-    let committed = Committed::new::<G>(&record.secret, setup);
+    let committed = Committed::new::<G>(&record.secret, setup, record.deal);
     let blind = Sha256::digest(format!("chaikhana-blind|{}", record.secret).as_bytes());
     let blind = u64::from_be_bytes(blind[..8].try_into().expect("a SHA-256 has 32 bytes"));
     let n = committed.order.len();
@@ -128,6 +140,8 @@ pub fn deal_fair<G: Game>(
             let order = DealOrder::new(&cards, |j| committed.to[j]);
             let seal = DealSeal {
                 committed,
+                deal: record.deal,
+                pledges: record.pledges.clone(),
                 numbers: record.numbers.clone(),
                 rounds,
                 dealt,
@@ -157,6 +171,7 @@ impl DealSeal {
     pub fn shown(&self, reveal: Option<RevealTo<'_>>) -> SealShown<'_> {
         SealShown {
             commitment: &self.committed.commitment,
+            dealt_at: None,
             reveal: reveal.map(|to| self.reveal(&to)),
         }
     }
@@ -169,6 +184,8 @@ impl DealSeal {
             salts: Vec::with_capacity(n),
             leaves: Vec::with_capacity(n),
             to: &c.to,
+            deal: self.deal,
+            pledges: self.pledges.as_deref(),
             numbers: &self.numbers,
             rounds: self.rounds,
         };
@@ -202,18 +219,24 @@ impl DealSeal {
 #[derive(Serialize)]
 pub struct SealShown<'a> {
     pub commitment: &'a str,
+    /// The version of the deal's first view: a page that saw it saw the hand as dealt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dealt_at: Option<u64>,
     /// Once the deal has ended: what this viewer may learn of it.
     pub reveal: Option<Reveal<'a>>,
 }
 
 /// A deal's reveal: for each place of the table's order its card and salt, or (null in those) its
-/// leaf; where each dealt place went; each seat's number; how many shuffles dealt it.
+/// leaf; where each dealt place went; the table's number for the deal; the closed list of pledges;
+/// each seat's number; how many shuffles dealt it.
 #[derive(Serialize)]
 pub struct Reveal<'a> {
     pub cards: Vec<Option<&'a str>>,
     pub salts: Vec<Option<&'a str>>,
     pub leaves: Vec<Option<&'a str>>,
     pub to: &'a [DealtTo],
+    pub deal: Option<u64>,
+    pub pledges: Option<&'a [Option<String>]>,
     pub numbers: &'a [Option<String>],
     pub rounds: u32,
 }
@@ -251,13 +274,19 @@ mod tests {
                 other => other.as_str().unwrap().to_string(),
             })
             .collect();
-        sha256_hex(&format!("{}|{}", leaves.join(","), to.join(",")))
+        let mut committed = format!("{}|{}", leaves.join(","), to.join(","));
+        if let Some(deal) = reveal["deal"].as_u64() {
+            committed.push_str(&format!("|{deal}"));
+        }
+        sha256_hex(&committed)
     }
 
     fn record(numbers: Vec<Option<String>>) -> FairRecord {
         FairRecord {
             secret: "ab".repeat(32),
             numbers,
+            deal: Some(5),
+            pledges: None,
         }
     }
 
@@ -265,7 +294,7 @@ mod tests {
     fn the_deal_is_the_players_shuffle_of_the_committed_order() {
         let fair = record(vec![Some("01".repeat(16)), None]);
         let (state, order, seal) = deal_fair::<Panjpar>(&setup(), &fair);
-        let committed = Committed::new::<Panjpar>(&fair.secret, &setup());
+        let committed = Committed::new::<Panjpar>(&fair.secret, &setup(), fair.deal);
         assert_eq!(seal.commitment(), committed.commitment());
         let mut stream = Stream::new(players_key(committed.commitment(), &fair.numbers));
         let first = stream.shuffle(52);
@@ -282,7 +311,7 @@ mod tests {
         let mut secret = fair.clone();
         secret.secret = "ac".repeat(32);
         assert_ne!(
-            Committed::new::<Panjpar>(&secret.secret, &setup()).commitment,
+            Committed::new::<Panjpar>(&secret.secret, &setup(), fair.deal).commitment,
             committed.commitment
         );
     }

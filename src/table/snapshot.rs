@@ -63,6 +63,9 @@ pub struct Snapshot {
 pub struct Coming {
     pub secret: String,
     pub setup: crate::game::DealSetup,
+    /// The table's number for the coming deal (none in a snapshot from before deals were named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<u64>,
 }
 
 /// A snapshot of a table borrowed from it, to be written without copying its record first. It is

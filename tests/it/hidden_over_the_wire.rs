@@ -240,7 +240,9 @@ async fn a_card_played_face_down_is_never_named_to_a_seat_that_did_not_see_it() 
         play_among_friends(&mut clients, &mut rng(seed)).await;
         let watch = server.watch_id(&host).await;
         let record = server.record(&table).await;
-        let mut watcher = Client::watch(&server.base, &watch).await.expect("a watcher");
+        let mut watcher = Client::watch(&server.base, &watch)
+            .await
+            .expect("a watcher");
         for (index, deal) in record.deals.iter().enumerate() {
             for step in 1..=deal.actions.len() {
                 let ask = json!({"type": "replay", "deal": index, "step": step});
@@ -274,8 +276,16 @@ async fn a_card_played_face_down_is_never_named_to_a_seat_that_did_not_see_it() 
                     .received
                     .iter()
                     .filter(|f| f["type"] == "replay" && f["replay"]["deal"] == index);
-                assert_eq!(replays.clone().count(), deal.actions.len(), "every step replayed");
-                let text: Vec<String> = frames.into_iter().chain(replays).map(|f| f.to_string()).collect();
+                assert_eq!(
+                    replays.clone().count(),
+                    deal.actions.len(),
+                    "every step replayed"
+                );
+                let text: Vec<String> = frames
+                    .into_iter()
+                    .chain(replays)
+                    .map(|f| f.to_string())
+                    .collect();
                 for card in concealed.iter().filter(|c| !seen.contains(c)) {
                     let quoted = format!("\"{card}\"");
                     assert!(

@@ -81,7 +81,11 @@ pub async fn replays_as_seen<G: Tested>() {
                     // laid face down by another: `hidden_over_the_wire` checks those against the truth).
                     let action: G::Action = serde_json::from_value(made.clone()).unwrap();
                     let told = G::action_told_to(&action, *by, Some(Seat::new(seat)));
-                    assert_eq!(frame["replay"]["action"], json!(told), "{game}: step {step}");
+                    assert_eq!(
+                        frame["replay"]["action"],
+                        json!(told),
+                        "{game}: step {step}"
+                    );
                     assert!(told.is_none() || json!(told) == *made);
                 }
             }

@@ -12,6 +12,8 @@ use awc::BoxedSocket;
 use futures_util::{SinkExt, StreamExt};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+
+use chaikhana::table::pledge_of;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -41,11 +43,24 @@ struct Incoming<'a> {
     shuffle: Option<ShuffleIn<'a>>,
 }
 
-/// The coming deal's shuffle, as a view frame shows it.
+/// The coming deal's shuffle, as a view frame or a `shuffle` frame shows it.
 #[derive(Deserialize)]
 struct ShuffleIn<'a> {
     commitment: &'a str,
+    #[serde(default)]
+    pledges: Vec<Option<&'a str>>,
+    #[serde(default)]
+    closed: bool,
     contributed: Vec<bool>,
+}
+
+/// This seat's part in the coming deal's shuffle: the commitment it pledged to, its number, and
+/// whether it has given it.
+#[derive(Default)]
+struct Pledged {
+    commitment: String,
+    number: String,
+    given: bool,
 }
 
 /// Opens a WebSocket; a seat's (with its `token`) then says its hello, the token in the first frame.
@@ -96,7 +111,7 @@ impl Seat {
         // The last version this seat answered (0: none yet; versions start at 1).
         let mut answered = 0u64;
         // The shuffle this seat last added its number to: a page adds one to every coming deal.
-        let mut contributed_to = String::new();
+        let mut pledged = Pledged::default();
         // A view leaves out what this socket was last sent unchanged (docs/protocol.md): the table's
         // status and this socket's seat as last sent.
         let mut status = String::new();
@@ -151,12 +166,20 @@ impl Seat {
                 }
             };
             match incoming.kind {
+                "shuffle" => {
+                    if let Some(text) = self.contribution(&incoming, seat, &mut pledged) {
+                        if self.send(text).await.is_err() {
+                            self.socket_lost(deadline);
+                            break;
+                        }
+                    }
+                }
                 "view" => {
                     if let Some(now) = incoming.status {
                         now.clone_into(&mut status);
                     }
                     seat = incoming.seat.or(seat);
-                    if let Some(text) = self.contribution(&incoming, seat, &mut contributed_to) {
+                    if let Some(text) = self.contribution(&incoming, seat, &mut pledged) {
                         if self.send(text).await.is_err() {
                             self.socket_lost(deadline);
                             break;
@@ -233,7 +256,7 @@ impl Seat {
     /// per frame, six times over, before giving up.
     pub async fn play_one_deal(mut self) -> Result<Socket, String> {
         let mut answered = 0u64;
-        let mut contributed_to = String::new();
+        let mut pledged = Pledged::default();
         let mut status = String::new();
         let mut seat = None;
         loop {
@@ -254,6 +277,13 @@ impl Seat {
             let incoming: Incoming = serde_json::from_slice(&bytes)
                 .map_err(|e| format!("a frame that is not understood: {e}"))?;
             match incoming.kind {
+                "shuffle" => {
+                    if let Some(text) = self.contribution(&incoming, seat, &mut pledged) {
+                        self.send(text)
+                            .await
+                            .map_err(|()| "a socket closed before its deal ended".to_string())?;
+                    }
+                }
                 "view" => {
                     if let Some(now) = incoming.status {
                         now.clone_into(&mut status);
@@ -262,7 +292,7 @@ impl Seat {
                         return Ok(self.socket);
                     }
                     seat = incoming.seat.or(seat);
-                    if let Some(text) = self.contribution(&incoming, seat, &mut contributed_to) {
+                    if let Some(text) = self.contribution(&incoming, seat, &mut pledged) {
                         self.send(text)
                             .await
                             .map_err(|()| "a socket closed before its deal ended".to_string())?;
@@ -297,27 +327,40 @@ impl Seat {
         }
     }
 
-    /// This seat's number for the coming deal's shuffle, the first time a view shows it one it has
-    /// not added to.
+    /// This seat's next step in the coming deal's shuffle, as a page takes it: a pledge the first
+    /// time a frame shows a commitment, then its number once the closed list holds that pledge.
     fn contribution(
         &mut self,
-        view: &Incoming,
+        frame: &Incoming,
         seat: Option<usize>,
-        contributed_to: &mut String,
+        pledged: &mut Pledged,
     ) -> Option<String> {
-        let shuffle = view.shuffle.as_ref()?;
-        let given = seat
-            .and_then(|seat| shuffle.contributed.get(seat).copied())
-            .unwrap_or(true);
-        if given || shuffle.commitment == contributed_to.as_str() {
+        let shuffle = frame.shuffle.as_ref()?;
+        let seat = seat?;
+        if shuffle.contributed.get(seat).copied().unwrap_or(true) {
             return None;
         }
-        contributed_to.clear();
-        contributed_to.push_str(shuffle.commitment);
-        let value: u128 = self.rng.gen();
+        if shuffle.commitment != pledged.commitment {
+            let value: u128 = self.rng.gen();
+            *pledged = Pledged {
+                commitment: shuffle.commitment.to_string(),
+                number: format!("{value:032x}"),
+                given: false,
+            };
+            return Some(format!(
+                r#"{{"type":"pledge","commitment":"{}","hash":"{}"}}"#,
+                shuffle.commitment,
+                pledge_of(&pledged.number)
+            ));
+        }
+        let mine = shuffle.pledges.get(seat).copied().flatten();
+        if !shuffle.closed || pledged.given || mine != Some(pledge_of(&pledged.number).as_str()) {
+            return None;
+        }
+        pledged.given = true;
         Some(format!(
-            r#"{{"type":"contribute","commitment":"{}","value":"{value:032x}"}}"#,
-            shuffle.commitment
+            r#"{{"type":"contribute","commitment":"{}","value":"{}"}}"#,
+            shuffle.commitment, pledged.number
         ))
     }
 

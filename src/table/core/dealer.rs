@@ -1,7 +1,11 @@
 //! The table's dealer: the sealed order of the deal in play, the coming deal's shuffle (committed to
-//! before any number is asked for, then added to by each seat's page) and the wait for those numbers.
-//! `flow` decides when to deal and what to tell whom; this part keeps the state those decisions read,
-//! and deals.
+//! before any number is asked for, named by the table's count of deals, then pledged to and added to
+//! by each seat's page) and the wait for those pledges and numbers. `flow` decides when to deal and
+//! what to tell whom; this part keeps the state those decisions read, and deals.
+//!
+//! A deal is committed to once: the shuffle committed to while a deal is played serves the next deal
+//! whether the match goes on or a rematch follows (a rematch's first deal keeps the rotation, so its
+//! places go where the committed ones do).
 
 use std::sync::Arc;
 
@@ -16,9 +20,16 @@ pub(super) struct Dealer {
     seal: Option<Arc<DealSeal>>,
     /// The coming deal's shuffle.
     coming: Shuffle,
-    /// While the coming deal waits for the seats' numbers: the version it began waiting at, which its
+    /// While the coming deal waits for the seats' pledges or numbers: the wait's number, which its
     /// timer names.
     wait: Option<u64>,
+    /// How many waits there have been.
+    waits: u64,
+}
+
+/// Whether a shuffle committed for `committed` sends its places where a deal of `setup` sends them.
+fn same_places<G: Game>(committed: DealSetup, setup: DealSetup) -> bool {
+    committed.rotating_seat(G::SEATS) == setup.rotating_seat(G::SEATS)
 }
 
 impl Dealer {
@@ -28,6 +39,7 @@ impl Dealer {
             seal: None,
             coming,
             wait: None,
+            waits: 0,
         }
     }
 
@@ -46,19 +58,25 @@ impl Dealer {
         &self.coming
     }
 
-    /// Commits afresh to the deal `setup`, forgetting the numbers given for the one before.
-    pub(super) fn commit_to<G: Game>(&mut self, setup: DealSetup, rng: &mut impl RngCore) {
-        self.coming = Shuffle::new::<G>(setup, rng);
+    /// The table's number for the deal after the coming one.
+    fn after_coming(&self) -> u64 {
+        self.coming.deal().map_or(0, |deal| deal + 1)
     }
 
-    /// Commits afresh where the coming shuffle is for another deal than `setup` (a rematch changes who
-    /// deals first); says whether it did.
+    /// Commits afresh to a deal of `setup`, under a new number: the pages that answered the shuffle
+    /// before see that it was never dealt.
+    pub(super) fn commit_to<G: Game>(&mut self, setup: DealSetup, rng: &mut impl RngCore) {
+        self.coming = Shuffle::new::<G>(setup, self.after_coming(), rng);
+    }
+
+    /// Commits afresh where the coming shuffle sends its places elsewhere than a deal of `setup`
+    /// (only a table kept from before rematches kept the rotation); says whether it did.
     pub(super) fn commit_if_other<G: Game>(
         &mut self,
         setup: DealSetup,
         rng: &mut impl RngCore,
     ) -> bool {
-        let other = self.coming.setup() != setup;
+        let other = !same_places::<G>(self.coming.setup(), setup);
         if other {
             self.commit_to::<G>(setup, rng);
         }
@@ -68,6 +86,21 @@ impl Dealer {
     /// Keeps the coming deal committed to as `coming` (a table rebuilt from its snapshot).
     pub(super) fn restore_coming(&mut self, coming: Shuffle) {
         self.coming = coming;
+    }
+
+    /// Takes a seat's pledge for the coming deal.
+    pub(super) fn pledge(
+        &mut self,
+        seat: Seat,
+        commitment: &str,
+        hash: &str,
+    ) -> Result<(), ShuffleRefused> {
+        self.coming.pledge(seat, commitment, hash)
+    }
+
+    /// Fixes the coming deal's list of pledges.
+    pub(super) fn close_pledges(&mut self) {
+        self.coming.close();
     }
 
     /// Takes a seat's number for the coming deal.
@@ -80,24 +113,26 @@ impl Dealer {
         self.coming.contribute(seat, commitment, value)
     }
 
-    /// Begins waiting for the seats' numbers, at `version`.
-    pub(super) fn wait_from(&mut self, version: u64) {
-        self.wait = Some(version);
+    /// Begins a wait for the seats' pledges or numbers; its timer names the number it returns.
+    pub(super) fn begin_wait(&mut self) -> u64 {
+        self.waits += 1;
+        self.wait = Some(self.waits);
+        self.waits
     }
 
-    /// Whether the coming deal is waiting for the seats' numbers.
+    /// Whether the coming deal is waiting for the seats' pledges or numbers.
     pub(super) fn waiting(&self) -> bool {
         self.wait.is_some()
     }
 
-    /// Whether the wait begun at `version` is still the one going on.
+    /// Whether the wait numbered `version` is still the one going on.
     pub(super) fn waits_from(&self, version: u64) -> bool {
         self.wait == Some(version)
     }
 
     /// Deals `setup` from the coming shuffle and commits to the deal after it, `next`; the wait ends.
-    /// A coming shuffle committed to another deal (only at a table that deals without waiting for
-    /// numbers, after a rematch) gives way to a fresh one for `setup`.
+    /// A coming shuffle whose places go elsewhere (a table kept from before rematches kept the
+    /// rotation) gives way to a fresh one for `setup`.
     pub(super) fn deal<G: Game>(
         &mut self,
         setup: DealSetup,
@@ -105,12 +140,15 @@ impl Dealer {
         rng: &mut impl RngCore,
     ) -> (G::State, FairRecord) {
         self.wait = None;
-        let coming = Shuffle::new::<G>(next, rng);
+        let number = self.after_coming();
+        let coming = Shuffle::new::<G>(next, number, rng);
         let shuffle = std::mem::replace(&mut self.coming, coming);
-        let fair = if shuffle.setup() == setup {
+        let fair = if same_places::<G>(shuffle.setup(), setup) {
             shuffle.into_record()
         } else {
-            Shuffle::new::<G>(setup, rng).into_record()
+            let fresh = Shuffle::new::<G>(setup, number, rng).into_record();
+            self.coming = Shuffle::new::<G>(next, number + 1, rng);
+            fresh
         };
         let (state, _, seal) = deal_fair::<G>(&setup, &fair);
         self.seal = Some(Arc::new(seal));
@@ -122,6 +160,7 @@ impl Dealer {
 mod tests {
     use super::*;
     use crate::games::panjpar::Panjpar;
+    use crate::table::pledge_of;
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
@@ -135,38 +174,50 @@ mod tests {
     #[test]
     fn a_deal_is_dealt_from_the_shuffle_committed_to_and_the_next_one_committed_after_it() {
         let mut rng = ChaCha20Rng::seed_from_u64(1);
-        let mut dealer = Dealer::new(Shuffle::new::<Panjpar>(setup(0), &mut rng));
+        let mut dealer = Dealer::new(Shuffle::new::<Panjpar>(setup(0), 0, &mut rng));
         let committed = dealer.coming().commitment().to_string();
-        dealer.wait_from(3);
-        assert!(dealer.waiting() && dealer.waits_from(3) && !dealer.waits_from(2));
+        let wait = dealer.begin_wait();
+        assert!(dealer.waiting() && dealer.waits_from(wait) && !dealer.waits_from(wait + 1));
         let (_, fair) = dealer.deal::<Panjpar>(setup(0), setup(1), &mut rng);
         assert_eq!(dealer.seal().unwrap().commitment(), committed);
         assert_eq!(fair.numbers, vec![None, None]);
+        assert_eq!(fair.deal, Some(0));
         assert!(!dealer.waiting());
         assert_eq!(dealer.coming().setup(), setup(1));
+        assert_eq!(dealer.coming().deal(), Some(1), "the next deal's number");
         assert_ne!(dealer.coming().commitment(), committed);
     }
 
     #[test]
-    fn a_shuffle_for_another_deal_is_committed_to_afresh_and_not_dealt() {
+    fn a_rematch_keeping_the_rotation_is_dealt_from_the_shuffle_already_committed_to() {
         let mut rng = ChaCha20Rng::seed_from_u64(2);
-        let mut dealer = Dealer::new(Shuffle::new::<Panjpar>(setup(4), &mut rng));
-        let old = dealer.coming().commitment().to_string();
-        assert!(!dealer.commit_if_other::<Panjpar>(setup(4), &mut rng));
-        assert_eq!(dealer.coming().commitment(), old);
-        dealer.deal::<Panjpar>(setup(0), setup(1), &mut rng);
-        let dealt = dealer.seal().unwrap().commitment();
-        assert_ne!(dealt, old, "a shuffle for deal 4 never deals deal 0");
+        // Committed to deal 3 of a match begun by seat 0 (seat 1 holds the role), the match ends
+        // and the rematch begins with seat 1: the same places, the same commitment.
+        let mut dealer = Dealer::new(Shuffle::new::<Panjpar>(setup(3), 7, &mut rng));
+        let committed = dealer.coming().commitment().to_string();
+        let rematch = DealSetup {
+            index: 0,
+            first: Seat::new(1),
+        };
+        assert!(!dealer.commit_if_other::<Panjpar>(rematch, &mut rng));
+        dealer.deal::<Panjpar>(rematch, setup(1), &mut rng);
+        assert_eq!(dealer.seal().unwrap().commitment(), committed);
+        // Places that would go elsewhere are committed to afresh, under the next number.
         assert!(dealer.commit_if_other::<Panjpar>(setup(0), &mut rng));
         assert_eq!(dealer.coming().setup(), setup(0));
+        assert_eq!(dealer.coming().deal(), Some(9));
     }
 
     #[test]
-    fn a_number_for_the_coming_deal_is_taken_once_per_seat() {
+    fn a_number_for_the_coming_deal_is_taken_once_per_seat_after_its_pledge() {
         let mut rng = ChaCha20Rng::seed_from_u64(3);
-        let mut dealer = Dealer::new(Shuffle::new::<Panjpar>(setup(0), &mut rng));
+        let mut dealer = Dealer::new(Shuffle::new::<Panjpar>(setup(0), 0, &mut rng));
         let commitment = dealer.coming().commitment().to_string();
         let value = "0123456789abcdef0123456789abcdef";
+        assert!(dealer
+            .pledge(Seat::new(1), &commitment, &pledge_of(value))
+            .is_ok());
+        dealer.close_pledges();
         assert!(dealer.contribute(Seat::new(1), &commitment, value).is_ok());
         assert_eq!(
             dealer.contribute(Seat::new(1), &commitment, value),

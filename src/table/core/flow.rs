@@ -1,13 +1,13 @@
 //! The match's flow: actions played by people and computers, deals dealt once everyone is ready and
 //! every number of the shuffle is in (or its wait is over), rematches.
 
+use std::sync::Arc;
 use std::time::Instant;
-
-use rand::Rng;
 
 use super::super::seats::Occupant;
 use super::super::{ConnId, DealRecord};
 use super::super::{RefusalCode, ShuffleRefused, TableRefusal};
+use super::views::Notice;
 use super::{Count, Effect, Status, TableCore, Then, Timer, PAUSED};
 use crate::cards::Seat;
 use crate::game::{DealSetup, Game};
@@ -57,6 +57,7 @@ impl<G: Game> TableCore<G> {
                     Err(refusal) => self.refuse(conn, seat, refusal, None),
                 }
             }
+            ClientMsg::Pledge { commitment, hash } => self.pledge(conn, seat, &commitment, &hash),
             ClientMsg::Contribute { commitment, value } => {
                 self.contribute(conn, seat, &commitment, &value)
             }
@@ -74,8 +75,19 @@ impl<G: Game> TableCore<G> {
         match timer {
             Timer::Computer { seat, version } => self.computer_moves(seat, version, now),
             Timer::ShuffleWait(wait) => {
-                if self.dealer.waits_from(wait) {
+                if !self.dealer.waits_from(wait) {
+                    return;
+                }
+                if self.dealer.coming().closed() {
+                    return self.deal_now();
+                }
+                // The pledges' wait is over: the list closes as it stands, and the numbers pledged
+                // are waited for in turn.
+                self.close_pledges();
+                if self.dealer.coming().complete() {
                     self.deal_now();
+                } else {
+                    self.wait_for_pages();
                 }
             }
             Timer::PauseRetry => self.retry_store(),
@@ -96,31 +108,27 @@ impl<G: Game> TableCore<G> {
         }
     }
 
-    /// Starts a new match at the same table.
+    /// Starts a new match at the same table. Its first deal keeps the rotation (the seat that would
+    /// have held the role in the next deal holds it), so that the shuffle committed to while the last
+    /// deal was played, and answered by the pages, deals it: a deal is committed to once.
     pub(super) fn rematch(&mut self) {
-        // The new match's first seat was drawn when the last one ended, and committed to with the
-        // coming deal (see `accepted`).
-        let coming = self.dealer.coming().setup();
-        self.matchup = if coming.index == 0 {
-            Match::starting_with(self.length, G::SEATS, coming.first)
-        } else {
-            Match::new(self.length, G::SEATS, &mut self.rng)
-        };
+        let first = self.dealer.coming().setup().rotating_seat(G::SEATS);
+        self.matchup = Match::starting_with(self.length, G::SEATS, first);
         // The record keeps the match in play: a table rematching for hours keeps only this match's
         // actions.
         self.record.clear();
         self.deal_next();
     }
 
-    /// Deals the next deal of the match once every person seated has added a number to its shuffle,
-    /// or once `shuffle_wait` has passed: a page that never answers does not hold the table up, and
-    /// its seat is shown as having given none.
+    /// Deals the next deal of the match once every person seated has pledged a number to its shuffle
+    /// and then given it, or once `shuffle_wait` has passed at each step: a page that never answers
+    /// does not hold the table up, and its seat is shown as having given none.
     pub(super) fn deal_next(&mut self) {
         if self.dealer.waiting() {
             return;
         }
-        // A rematch changes who deals first, and with it where the places go: the table commits
-        // afresh, before any number for the deal is taken.
+        // Only a table kept from before rematches kept the rotation commits afresh here, before any
+        // number for the deal is taken.
         let setup = self.matchup.next_deal();
         // (The commitment is made whatever the wait; it is shown at once where pages are waited for.)
         if self.dealer.commit_if_other::<G>(setup, &mut self.rng)
@@ -129,11 +137,19 @@ impl<G: Game> TableCore<G> {
             self.version += 1;
             self.commit(Then::Show);
         }
-        if self.policy.shuffle_wait.is_zero() || self.everyone_contributed() {
+        if self.policy.shuffle_wait.is_zero() {
             return self.deal_now();
         }
-        let wait = self.version;
-        self.dealer.wait_from(wait);
+        self.close_if_every_pledge_is_in();
+        if self.dealer.coming().complete() {
+            return self.deal_now();
+        }
+        self.wait_for_pages();
+    }
+
+    /// Waits `shuffle_wait` for the pages' pledges or numbers.
+    fn wait_for_pages(&mut self) {
+        let wait = self.dealer.begin_wait();
         let after = self.policy.shuffle_wait;
         self.effects
             .push(Effect::Wake(after, Timer::ShuffleWait(wait)));
@@ -144,36 +160,75 @@ impl<G: Game> TableCore<G> {
         self.commit(Then::Show);
     }
 
-    /// Whether every person seated has added a number to the coming deal's shuffle.
-    fn everyone_contributed(&self) -> bool {
-        let contributed = self.dealer.coming().contributed();
-        self.seats
-            .iter()
-            .zip(contributed)
-            .all(|(occupant, given)| given || !matches!(occupant, Occupant::Person { .. }))
+    /// Closes the coming deal's pledges once every seat is taken and every person in one has
+    /// pledged: from then on nobody's input can change, and the pages may send their numbers.
+    fn close_if_every_pledge_is_in(&mut self) {
+        let pledges = self.dealer.coming().pledges();
+        let everyone = self.seats.iter().zip(pledges).all(|(occupant, pledge)| {
+            matches!(occupant, Occupant::Computer(_))
+                || matches!(occupant, Occupant::Person { .. }) && pledge.is_some()
+        });
+        if everyone && !self.dealer.coming().closed() {
+            self.close_pledges();
+        }
+    }
+
+    /// Fixes the list of pledges and shows it to every seat, whose pages then send their numbers.
+    fn close_pledges(&mut self) {
+        self.dealer.close_pledges();
+        let notice = Arc::new(Notice::Shuffle(self.shuffle_shown()));
+        let seats: Vec<ConnId> = self
+            .sockets
+            .viewers()
+            .filter_map(|(conn, seat)| seat.map(|_| conn))
+            .collect();
+        let sends = seats
+            .into_iter()
+            .map(|conn| Effect::Send(conn, Arc::clone(&notice)));
+        self.effects.extend(sends);
+    }
+
+    /// Takes a seat's pledge for the coming deal's shuffle.
+    pub(super) fn pledge(&mut self, conn: ConnId, seat: Seat, commitment: &str, hash: &str) {
+        if let Err(refused) = self.dealer.pledge(seat, commitment, hash) {
+            return self.refuse_shuffle(conn, refused);
+        }
+        self.close_if_every_pledge_is_in();
+        if self.dealer.waiting() && self.dealer.coming().complete() {
+            self.deal_now();
+        }
     }
 
     /// Takes a seat's number for the coming deal's shuffle; the deal waiting for it goes ahead once
-    /// every person's is in.
+    /// every pledged number is in.
     pub(super) fn contribute(&mut self, conn: ConnId, seat: Seat, commitment: &str, value: &str) {
         if let Err(refused) = self.dealer.contribute(seat, commitment, value) {
-            let message = match refused {
-                ShuffleRefused::OtherDeal => "That number answers a shuffle already dealt.",
-                ShuffleRefused::AlreadyIn => {
-                    "This seat's number for the coming deal is already in."
-                }
-                ShuffleRefused::Malformed => "A shuffle number is 32 lowercase hex digits.",
-            };
-            return self.send_refusal(
-                conn,
-                RefusalCode::ContributionRefused.as_str(),
-                message,
-                None,
-            );
+            return self.refuse_shuffle(conn, refused);
         }
-        if self.dealer.waiting() && self.everyone_contributed() {
+        if self.dealer.waiting() && self.dealer.coming().complete() {
             self.deal_now();
         }
+    }
+
+    fn refuse_shuffle(&mut self, conn: ConnId, refused: ShuffleRefused) {
+        let message = match refused {
+            ShuffleRefused::OtherDeal => "That answers a shuffle already dealt.",
+            ShuffleRefused::AlreadyIn => {
+                "This seat's pledge or number for the coming deal is already in."
+            }
+            ShuffleRefused::Malformed => {
+                "A pledge is 64 lowercase hex digits, a shuffle number 32."
+            }
+            ShuffleRefused::Closed => "The pledges for the coming deal are closed.",
+            ShuffleRefused::NotYet => "Send the number once every pledge is in and shown.",
+            ShuffleRefused::NotPledged => "That number is not the one this seat pledged.",
+        };
+        self.send_refusal(
+            conn,
+            RefusalCode::ContributionRefused.as_str(),
+            message,
+            None,
+        );
     }
 
     pub(super) fn start_deal(&mut self) {
@@ -240,11 +295,6 @@ impl<G: Game> TableCore<G> {
         if let Some(outcome) = self.state.as_ref().and_then(G::outcome) {
             self.matchup.record(&outcome);
             if self.matchup.winners().is_some() {
-                // A rematch deals next: its first seat is drawn now, so that the coming deal's
-                // commitment (where its places go) is shown before any number for it is sent.
-                let first = Seat::new(self.rng.gen_range(0..G::SEATS));
-                let setup = DealSetup { index: 0, first };
-                self.dealer.commit_to::<G>(setup, &mut self.rng);
                 self.count(Count::MatchFinished);
             }
         }

@@ -96,6 +96,7 @@ impl<G: Game> TableCore<G> {
         Coming {
             secret: self.dealer.coming().secret().to_string(),
             setup: self.dealer.coming().setup(),
+            deal: self.dealer.coming().deal(),
         }
     }
 
@@ -233,9 +234,11 @@ impl<G: Game> TableCore<G> {
         // The coming deal keeps the secret its pages answered (a snapshot from before fair deals
         // has none: the table has just drawn a fresh one).
         match snapshot.coming {
-            Some(coming) => table
-                .dealer
-                .restore_coming(Shuffle::with_secret::<G>(coming.secret, coming.setup)),
+            Some(coming) => table.dealer.restore_coming(Shuffle::with_secret::<G>(
+                coming.secret,
+                coming.setup,
+                coming.deal,
+            )),
             None => {
                 let setup = table.coming_setup();
                 table.dealer.commit_to::<G>(setup, &mut table.rng);

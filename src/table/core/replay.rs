@@ -116,10 +116,13 @@ impl<G: Game> TableCore<G> {
             ended: true,
             viewer: seat,
             seen,
+            dealt_at: Some(record.dealt_at),
         });
         // The action that led to the step, and the version of that moment as the seat's board knew it.
         let (by, action, version) = match step.checked_sub(1).map(|i| &record.actions[i]) {
-            Some((by, action, version)) => (Some(*by), G::action_told_to(action, *by, seat), *version),
+            Some((by, action, version)) => {
+                (Some(*by), G::action_told_to(action, *by, seat), *version)
+            }
             None => (None, None, record.dealt_at),
         };
         let seen = Seen {

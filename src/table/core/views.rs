@@ -54,15 +54,20 @@ pub struct DealShown {
     /// Once the deal has ended, the cards the viewer saw in play, or none when the whole deal may be
     /// shown (nothing went face down).
     pub seen: Option<Vec<String>>,
+    /// The version of the deal's first view.
+    pub dealt_at: Option<u64>,
 }
 
 impl DealShown {
     /// The seal as a frame carries it.
     pub fn shown(&self) -> SealShown<'_> {
-        self.seal.shown(self.ended.then_some(RevealTo {
-            viewer: self.viewer,
-            seen: self.seen.as_deref(),
-        }))
+        SealShown {
+            dealt_at: self.dealt_at,
+            ..self.seal.shown(self.ended.then_some(RevealTo {
+                viewer: self.viewer,
+                seen: self.seen.as_deref(),
+            }))
+        }
     }
 }
 
@@ -145,6 +150,8 @@ pub enum Notice {
         unit: &'static str,
         why: String,
     },
+    /// The coming deal's list of pledges, closed: each seat's page sends the number it pledged.
+    Shuffle(ShuffleShown),
     /// An analysis under way: `done` of `of` decisions judged.
     Analysing { deal: usize, done: usize, of: usize },
     /// A seat's analysis of a deal.
@@ -189,6 +196,7 @@ impl Notice {
                 unit,
                 why,
             },
+            Notice::Shuffle(shuffle) => ServerMsg::Shuffle { shuffle },
             Notice::Analysing { deal, done, of } => ServerMsg::Analysing {
                 deal: *deal,
                 done: *done,
@@ -214,10 +222,19 @@ impl<G: Game> TableCore<G> {
         Common {
             seats: Arc::new(self.seat_infos()),
             matchup: Arc::new(self.matchup.clone()),
-            shuffle: Arc::new(ShuffleShown {
-                commitment: self.dealer.coming().commitment().to_string(),
-                contributed: self.dealer.coming().contributed(),
-            }),
+            shuffle: Arc::new(self.shuffle_shown()),
+        }
+    }
+
+    /// The coming deal's shuffle as every seat is shown it.
+    pub(super) fn shuffle_shown(&self) -> ShuffleShown {
+        let coming = self.dealer.coming();
+        ShuffleShown {
+            deal: coming.deal(),
+            commitment: coming.commitment().to_string(),
+            pledges: coming.pledges().to_vec(),
+            closed: coming.closed(),
+            contributed: coming.contributed(),
         }
     }
 
@@ -247,6 +264,7 @@ impl<G: Game> TableCore<G> {
                 let concealed = G::concealed_at_end(state);
                 (!concealed.is_empty()).then(|| G::seen_at_end(state, seat))
             }),
+            dealt_at: self.record.last().map(|deal| deal.dealt_at),
         });
         Seen {
             table: seat.map(|_| self.id.clone()),

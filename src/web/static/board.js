@@ -16,6 +16,11 @@ import { backElement, cardElement } from "./cards.js";
  * @property {"hand" | "stock"} dealt What a seat is dealt: a hand, or a stock (top card first).
  * @property {boolean} firstHand Whether a seat's first hand, shown before any draw, is the hand dealt
  *   to it (checked as one against the reveal).
+ * @property {boolean} voidDeals Whether the game deals again when a shuffle gives a void deal (Ganjifa:
+ *   a hand with no Mir): only then may a reveal count more than one round of the players' shuffle.
+ * @property {(card: string) => boolean} [voids] For a game with void deals: whether `card` is one a
+ *   hand needs (a Mir), so that a hand without any makes the deal void.
+ * @property {number} [needed] How many such cards the pack holds (Ganjifa: eight Mirs).
  * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, any]>} shown The cards a
  *   view shows face up, each with where it was dealt (a seat or a place of the reveal) when that is
  *   certain, else null.
@@ -35,6 +40,7 @@ export const DEFAULT_HOOKS = {
   back: (label) => backElement(label),
   dealt: "hand",
   firstHand: false,
+  voidDeals: false,
   shown: () => [],
 };
 

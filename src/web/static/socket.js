@@ -206,6 +206,9 @@ export class TableSocket {
       case "signal":
         this.handlers.onSignal(frame);
         break;
+      case "shuffle":
+        this.handlers.onShuffle?.(frame);
+        break;
       case "phrase":
         this.handlers.onPhrase(frame);
         break;

@@ -51,7 +51,15 @@ const social = createSocial({
   board: document.getElementById("board"),
   watching,
 });
-const dealCheck = new DealCheck(document.getElementById("deal-check"), () => lang, (frame) => Boolean(socket && socket.send(frame)));
+// The deal check keeps what this page gave to each deal under its own address and its seat's token,
+// never under an id a frame names; a watcher's page gives nothing and keeps nothing.
+const dealCheck = new DealCheck(
+  document.getElementById("deal-check"),
+  () => lang,
+  watching ? null : (frame) => Boolean(socket && socket.send(frame)),
+  globalThis.sessionStorage,
+  () => (tokenOf(table) ? `${table}:${tokenOf(table).slice(0, 8)}` : null),
+);
 const replay = createReplay({
   open: document.getElementById("replay-open"),
   bar: document.getElementById("replay"),
@@ -481,6 +489,8 @@ async function start() {
     onReplay: (frame) => board && replay.frame(asShown(frame)),
     onSignal: (frame) => voice.signal(frame),
     onCoach: (frame) => coach.frame(frame),
+    // The coming deal's pledges, closed: the deal check sends this page's number.
+    onShuffle: (frame) => dealCheck.follow(frame),
     onPhrase: (frame) => lastFrame && social.heard(frame, lastFrame.seats, watching ? null : lastFrame.seat),
     onState: (state, detail) => {
       // The board is locked while the connection is down (see site.css).

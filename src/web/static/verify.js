@@ -1,10 +1,14 @@
 // Fair deals, checked by the page itself (the scheme is on /fair and in docs/fair.md). Before a deal
-// the table commits to its own order of the pack (`shuffle.commitment`); this page answers with a
-// random number of its own, kept in the browser per table, seat and commitment. The cards are dealt
-// from the players' shuffle of that order, which this page works out itself from the commitment and
-// every seat's number. Once the deal ends it checks, from the reveal, that the places hash to the
-// commitment, that its number is among the numbers, and that every card it saw face up was where the
-// shuffle put it. Nothing here needs a page: Node.js runs it in the tests.
+// the table commits to its own order of the pack (`shuffle.commitment`), naming the deal by its
+// number at the table (`shuffle.deal`). This page answers each deal number once, ever: it draws a
+// number, pledges its hash, and sends the number itself only once the table has shown the closed list
+// of every seat's pledge with its own in it. It keeps all of that in the browser under its own
+// address and seat token, never under ids a frame gives. The cards are dealt from the players'
+// shuffle of the committed order, which this page works out itself from the commitment and every
+// seat's number. Once the deal ends it checks, from the reveal, that the places hash to the
+// commitment for the deal it answered, that the numbers are the ones pledged in the list it saw, its
+// own among them, that the deal was shuffled again only where the game deals again, and that every
+// card it saw was where the shuffle put it. Nothing here needs a page: Node.js runs it in the tests.
 
 import { WORDS } from "./verify-words.js";
 import { boardHooks } from "./board.js";
@@ -75,14 +79,19 @@ export function playersStream(commitment, numbers) {
   return Stream.of(`chaikhana-deal|${commitment}|${numbers.map((n) => n || "").join(",")}`);
 }
 
-/** The commitment a reveal gives: each shown place's leaf worked out, each hidden one as sent. */
-export async function commitmentOf(reveal) {
+/** The pledge a number gives: the hash a page sends before its number. */
+export const pledgeOf = (number) => sha256(`chaikhana-pledge|${number}`);
+
+/** The commitment a reveal gives for the table's deal number `deal` (none for a deal kept from before
+ * deals were named): each shown place's leaf worked out, each hidden one as sent. */
+export async function commitmentOf(reveal, deal = reveal.deal) {
   const leaves = [];
   for (let i = 0; i < reveal.cards.length; i += 1) {
     if (reveal.cards[i] === null) leaves.push(reveal.leaves[i]);
     else leaves.push(await sha256(`${i}|${reveal.cards[i]}|${reveal.salts[i]}`));
   }
-  return sha256(`${leaves.join(",")}|${reveal.to.join(",")}`);
+  const named = deal === null || deal === undefined ? "" : `|${deal}`;
+  return sha256(`${leaves.join(",")}|${reveal.to.join(",")}${named}`);
 }
 
 /** Each round of the players' shuffle as the table's place at every dealt place; the last dealt. */
@@ -106,40 +115,82 @@ export async function dealtOrder(sealed) {
   return dealt.map((i, j) => ({ card: sealed.reveal.cards[i], to: sealed.reveal.to[j] }));
 }
 
-/** Whether an earlier round of a Ganjifa deal was void (a hand with no Mir), as far as the reveal shows. */
-function plausiblyVoid(reveal, dealt) {
-  const isMir = (card) => card !== null && card.startsWith("M");
-  const allMirsShown = reveal.cards.filter(isMir).length === 8;
-  const seats = [...new Set(reveal.to)];
-  return seats.some((seat) => {
-    const places = dealt.filter((_, j) => reveal.to[j] === seat);
-    const hasMir = places.some((i) => isMir(reveal.cards[i]));
-    const unknown = places.some((i) => reveal.cards[i] === null);
-    return !hasMir && (allMirsShown || !unknown);
-  });
+/** Whether `list` is an array of `n` entries, each null or a string of `digits` lowercase hex digits. */
+function hexList(list, n, digits) {
+  const hexOf = new RegExp(`^[0-9a-f]{${digits}}$`);
+  return Array.isArray(list) && list.length === n && list.every((x) => x === null || (typeof x === "string" && hexOf.test(x)));
+}
+
+/** Whether a reveal has the shape the scheme gives it; anything else is FAILED, never read further. */
+function wellFormed(reveal) {
+  if (!reveal || typeof reveal !== "object") return false;
+  const { cards, salts, leaves, to, numbers, rounds, pledges } = reveal;
+  const n = Array.isArray(cards) ? cards.length : 0;
+  if (n === 0 || !Array.isArray(salts) || !Array.isArray(leaves) || !Array.isArray(to)) return false;
+  if (salts.length !== n || leaves.length !== n || to.length !== n) return false;
+  const places = [...Array(n).keys()];
+  const leaf = /^[0-9a-f]{64}$/;
+  const shownOrHidden = places.every((i) =>
+    cards[i] === null ? salts[i] === null && typeof leaves[i] === "string" && leaf.test(leaves[i]) : typeof cards[i] === "string" && typeof salts[i] === "string",
+  );
+  const seats = 1 + Math.max(-1, ...to.filter((t) => Number.isInteger(t)));
+  const allTo = to.every((t) => (Number.isInteger(t) && t >= 0) || t === "trump" || t === "pile");
+  const numbersOk = Array.isArray(numbers) && numbers.length === seats && numbers.every((x) => x === null || (typeof x === "string" && /^[0-9a-f]{32}$/.test(x)));
+  const pledgesOk = pledges === null || pledges === undefined || hexList(pledges, seats, 64);
+  return shownOrHidden && allTo && numbersOk && pledgesOk && Number.isInteger(rounds) && rounds >= 1 && rounds <= 1000;
 }
 
 /**
- * The verdict on one ended deal, from what this page saw: `{ state, why }`, `state` being "fair",
- * "missing", "joined", "watched", "replaced", "failed" or "unchecked", and `why` a key of WORDS with
- * its argument. `page` says: `seat` (null for a watcher), `mine` (the number this page sent for this
- * commitment, if any), `swapped` (its number answered another commitment), `replaced` (a deal it saw
- * was never revealed), `seen` (each card seen face up, with the seat or place it was dealt to, or
- * null when not known, by card), `start` (the hand it was first shown, when it saw the deal begin) and `game`.
+ * Whether a round of a game with void deals was void (some seat's hand holds none of the cards every
+ * hand needs): true or false where the reveal decides it, null where hidden places leave it open.
+ * Where the reveal shows every needed card of the pack (`hooks.needed` of them), hidden places hold
+ * none.
+ */
+function voidRound(reveal, dealt, hooks) {
+  const needs = (card) => card !== null && hooks.voids(card);
+  const allNeededShown = reveal.cards.filter(needs).length === hooks.needed;
+  let open = false;
+  for (const seat of new Set(reveal.to.filter((t) => Number.isInteger(t)))) {
+    const places = dealt.filter((_, j) => reveal.to[j] === seat);
+    if (places.some((i) => needs(reveal.cards[i]))) continue;
+    if (allNeededShown || places.every((i) => reveal.cards[i] !== null)) return true;
+    open = true;
+  }
+  return open ? null : false;
+}
+
+/**
+ * The verdict on one ended deal, from what this page saw: `{ state, why, arg }`, `state` being "fair",
+ * "missing", "joined", "watched", "replaced", "asked", "partly", "failed" or "unchecked", and `why` a
+ * key of WORDS with its argument. `page` says: `seat` (null for a watcher's page), `mine` (what this
+ * page gave to this deal: its deal number, number, pledge and the closed list it answered, or null),
+ * `flag` (the table asked twice, or changed a list, at any deal: kept for the table's life),
+ * `replaced` (a deal it saw begin was never revealed), `seen` (each card seen face up, with the seat
+ * or place it was dealt to, or null when not known), `start` (the hand it was first shown, when it
+ * saw the deal begin) and `hooks` (the game's: firstHand, voidDeals, voids).
  */
 export async function judge(sealed, page) {
-  const { reveal, commitment } = sealed;
   const fail = (why, arg) => ({ state: "failed", why, arg });
-  const leaves = await commitmentOf(reveal);
+  const { reveal, commitment } = sealed;
+  if (!wellFormed(reveal)) return fail("malformed");
+  const hooks = page.hooks || {};
+  const deal = page.mine ? page.mine.deal : reveal.deal;
+  const leaves = await commitmentOf(reveal, deal);
   if (leaves === null) return { state: "unchecked", why: "noCrypto" };
   if (leaves !== commitment) return fail("badHash");
   const shown = reveal.cards.filter((c) => c !== null);
   if (new Set(shown).size !== shown.length) return fail("repeated");
+  if (reveal.rounds > 1 && !hooks.voidDeals) return fail("rounds", reveal.rounds);
   const rounds = await dealtRounds(commitment, reveal);
-  if (rounds.length === 0) return fail("badHash");
   const dealt = rounds[rounds.length - 1];
-  for (const earlier of rounds.slice(0, -1)) {
-    if (!plausiblyVoid(reveal, earlier)) return fail("notVoid");
+  let undecided = false;
+  if (hooks.voidDeals) {
+    for (const earlier of rounds.slice(0, -1)) {
+      const isVoid = voidRound(reveal, earlier, hooks);
+      if (isVoid === false) return fail("notVoid");
+      if (isVoid === null) undecided = true;
+    }
+    if (voidRound(reveal, dealt, hooks) === true) return fail("dealtVoid");
   }
   const placeOf = new Map(dealt.map((i, j) => [reveal.cards[i], j]));
   for (const [card, from] of Object.entries(page.seen)) {
@@ -155,13 +206,32 @@ export async function judge(sealed, page) {
     const start = new Set(page.start);
     if (dealtToMe.length !== start.size || dealtToMe.some((c) => !start.has(c))) return fail("notYourHand");
   }
+  // The numbers against the pledges: a number nobody pledged, or one that is not its pledge's, is a
+  // contradiction; a pledged number left out is a deal this page cannot call fair.
+  let pledgeLeftOut = false;
+  if (Array.isArray(reveal.pledges)) {
+    for (let s = 0; s < reveal.numbers.length; s += 1) {
+      const [pledge, number] = [reveal.pledges[s], reveal.numbers[s]];
+      if (pledge === null && number !== null) return fail("unpledged", s);
+      if (pledge !== null && number === null) pledgeLeftOut = true;
+      if (pledge !== null && number !== null && (await pledgeOf(number)) !== pledge) return fail("badPledge", s);
+    }
+  } else if (reveal.numbers.some((n) => n !== null)) {
+    pledgeLeftOut = true;
+  }
+  const { mine } = page;
+  if (mine?.closed && JSON.stringify(mine.closed) !== JSON.stringify(reveal.pledges)) return fail("listChanged");
   if (page.seat === null) return { state: "watched", why: "watched" };
+  if (page.flag) return { state: "asked", why: page.flag.why, arg: page.flag.deal };
   if (page.replaced) return { state: "replaced", why: "replaced" };
-  if (page.swapped) return { state: "missing", why: "swapped" };
-  if (!page.mine) return { state: "joined", why: "joined" };
+  if (!mine) return { state: "joined", why: "joined" };
+  if (!mine.closed) return { state: "missing", why: "notAsked" };
   const theirs = reveal.numbers[page.seat];
-  if (theirs === null || theirs === undefined) return { state: "missing", why: "dropped" };
-  if (theirs !== page.mine) return { state: "missing", why: "notYours" };
+  if (theirs === null) return { state: "missing", why: "dropped" };
+  if (theirs !== mine.number) return { state: "missing", why: "notYours" };
+  if (pledgeLeftOut) return { state: "missing", why: "pledgeLeftOut" };
+  if (hooks.firstHand && !page.start) return { state: "joined", why: "joinedLate" };
+  if (undecided) return { state: "partly", why: "voidUnseen" };
   return { state: "fair", why: "fair" };
 }
 
@@ -179,7 +249,9 @@ function note(seen, cards) {
   }
 }
 
-/** The part of the browser's storage a page keeps for one table and seat. */
+/** The part of the browser's storage a page keeps for one table and seat: every deal it answered
+ * (`deals`, by the table's deal number), the highest, a flag once the table asked twice, and the deal
+ * in play with the cards seen in it. */
 class Kept {
   constructor(store, key) {
     this.store = store;
@@ -190,13 +262,15 @@ class Kept {
     } catch (_) {
       kept = null;
     }
-    this.data = kept || { answered: {}, pending: null, inPlay: null, seen: {}, start: null };
+    const fresh = { deals: {}, highest: null, flag: null, inPlay: null, seen: {}, start: null };
+    this.data = kept && typeof kept.deals === "object" && kept.deals !== null ? { ...fresh, ...kept } : fresh;
   }
 
   save() {
-    // Only the last few commitments answered are worth keeping.
-    const answered = Object.entries(this.data.answered);
-    if (answered.length > 4) this.data.answered = Object.fromEntries(answered.slice(-4));
+    // The deals answered are kept whole but for their numbers, which only the last few need.
+    for (const [deal, entry] of Object.entries(this.data.deals)) {
+      if (Number(deal) < (this.data.highest ?? 0) - 4) this.data.deals[deal] = { commitment: entry.commitment, dealt: entry.dealt };
+    }
     try {
       this.store?.setItem(this.key, JSON.stringify(this.data));
     } catch (_) {
@@ -209,97 +283,174 @@ class Kept {
 const freshNumber = () => hex(crypto.getRandomValues(new Uint8Array(16)));
 
 export class DealCheck {
-  /** `mark` shows the result; `send` sends a frame on the table's socket (none for a watcher). */
-  constructor(mark, lang, send = null, store = globalThis.sessionStorage) {
+  /**
+   * `mark` shows the result; `lang` gives the page's language; `send` sends a frame on the table's
+   * socket (none for a watcher's page); `owner` gives this page's own key for what it keeps (its
+   * table's id from its own address and its seat's token), or null while it has none.
+   */
+  constructor(mark, lang, send = null, store = globalThis.sessionStorage, owner = () => null) {
     this.mark = mark;
     this.lang = lang;
     this.send = send;
     this.store = store;
+    this.owner = owner;
     this.kept = null;
+    this.watcher = { data: { deals: {}, highest: null, flag: null, inPlay: null, seen: {}, start: null }, save() {} };
     this.lastVersion = null;
     this.checked = null;
     this.verdict = null;
+    this.queue = Promise.resolve();
   }
 
-  keptFor(frame) {
-    const key = `chaikhana-fair:${frame.table || "watching"}:${frame.seat ?? "watcher"}`;
-    if (!this.kept || this.kept.key !== key) this.kept = new Kept(frame.seat === null || frame.seat === undefined ? null : this.store, key);
-    return this.kept;
+  /** Follows one frame from the table (a view, or a `shuffle` frame): one at a time, in order. */
+  follow(frame) {
+    this.queue = this.queue.then(() => this.step(frame)).catch(() => this.setVerdict({ state: "failed", why: "malformed" }));
+    return this.queue;
   }
 
-  /** Follows one view frame: answers the coming deal's commitment, notes what it shows, checks a reveal. */
-  async follow(frame) {
+  async step(frame) {
+    if (this.send && !this.kept) {
+      const key = this.owner();
+      if (key) this.kept = new Kept(this.store, `chaikhana-fair:${key}`);
+    }
+    // A seat's page without its own key yet (no token) checks nothing of its own.
+    if (this.send && !this.kept) return;
+    if (frame?.type === "shuffle") return this.answer(frame.shuffle, this.seat);
     const continuous = this.lastVersion !== null && frame.version === this.lastVersion + 1;
     this.lastVersion = frame.version;
-    const kept = this.keptFor(frame);
+    // A seat's page stays a seat's page whatever a frame says; a frame with no seat is not its own.
+    if (this.kept && !Number.isInteger(frame.seat)) return;
+    if (this.kept) this.seat = frame.seat;
+    const kept = this.kept || this.watcher;
     const data = kept.data;
-    this.answer(frame, kept);
+    if (this.kept) await this.answer(frame.shuffle, frame.seat);
     const sealed = frame.deal;
     if (!sealed?.commitment) return;
     if (data.inPlay?.commitment !== sealed.commitment) {
-      const replaced = Boolean(data.inPlay && !data.inPlay.revealed && frame.seat !== null && frame.seat !== undefined);
-      const swapped = Boolean(data.pending && data.pending !== sealed.commitment && !data.answered[sealed.commitment]);
-      const fromStart = frame.version === 1 || continuous;
-      data.inPlay = { commitment: sealed.commitment, revealed: false, replaced, swapped, fromStart };
-      data.pending = null;
+      const replaced = Boolean(this.kept && data.inPlay && !data.inPlay.revealed);
+      const deal = this.dealOf(data, sealed.commitment);
+      if (deal !== null) data.deals[deal].dealt = true;
+      // The deal's first view is the one whose version the deal names (`dealt_at`); a page that
+      // reloaded just before it still sees it whole.
+      const fromStart = Number.isInteger(sealed.dealt_at) ? frame.version === sealed.dealt_at : frame.version === 1 || continuous;
+      data.inPlay = { commitment: sealed.commitment, deal, revealed: false, replaced, fromStart };
       data.seen = {};
       data.start = null;
+      this.checked = null;
       this.verdict = null;
       this.show(replaced ? this.words().replacedNow : "", replaced ? "replaced" : "");
+      this.showFlag(data);
     }
-    const deal = data.inPlay;
+    const inPlay = data.inPlay;
     if (!sealed.reveal) {
+      if (inPlay.revealed) {
+        // A deal shown whole, then played again under the same commitment: one shuffle, two deals.
+        this.setVerdict({ state: "failed", why: "reused" });
+        return;
+      }
       // Seen whole: every frame since the deal began, one version after another.
-      deal.whole = deal.whole === undefined ? deal.fromStart : deal.whole && continuous;
+      inPlay.whole = inPlay.whole === undefined ? inPlay.fromStart : inPlay.whole && continuous;
       // The first hand shown, before any draw, where the game says it is the hand dealt (Panjpar's,
       // once the trump colour is called); other games' hands are checked card by card.
       const hand = frame.view?.hand;
-      const first = deal.whole && data.start === null && boardHooks().firstHand && hand?.length > 0;
+      const first = inPlay.whole && data.start === null && boardHooks().firstHand && hand?.length > 0;
       if (first) data.start = hand;
-      const rebuilt = new Set(deal.rebuilt || []);
-      note(data.seen, cardsShown(frame, first, deal.whole, rebuilt));
-      deal.rebuilt = [...rebuilt];
+      const rebuilt = new Set(inPlay.rebuilt || []);
+      note(data.seen, cardsShown(frame, first, inPlay.whole, rebuilt));
+      inPlay.rebuilt = [...rebuilt];
       kept.save();
       return;
     }
     if (this.checked === sealed.commitment) return this.repeat();
     this.checked = sealed.commitment;
     note(data.seen, cardsShown(frame, false));
-    deal.revealed = true;
+    inPlay.revealed = true;
     kept.save();
-    const seat = frame.seat ?? null;
-    this.verdict = await judge(sealed, {
-      seat,
-      mine: seat === null ? null : data.answered[sealed.commitment] || null,
-      swapped: deal.swapped,
-      replaced: deal.replaced,
-      seen: data.seen,
-      start: data.start,
-      game: frame.game,
-    });
-    this.repeat();
+    const entry = inPlay.deal === null ? null : data.deals[inPlay.deal];
+    const mine = entry?.number ? { deal: inPlay.deal, number: entry.number, closed: entry.closed ?? null } : null;
+    this.setVerdict(
+      await judge(sealed, {
+        seat: this.kept ? frame.seat : null,
+        mine,
+        flag: data.flag,
+        replaced: inPlay.replaced,
+        seen: data.seen,
+        start: data.start,
+        hooks: boardHooks(),
+      }),
+    );
   }
 
-  /** Adds this page's number to the coming deal's shuffle, once per commitment (again after a reconnect
-   * if the table lost it), and keeps it for the check. */
-  answer(frame, kept) {
-    const shuffle = frame.shuffle;
-    if (!shuffle?.commitment || frame.seat === null || frame.seat === undefined) return;
-    if (!this.send || !globalThis.crypto?.getRandomValues) return;
-    if (shuffle.contributed[frame.seat]) return;
-    const data = kept.data;
-    let value = data.answered[shuffle.commitment];
-    if (!value) {
-      value = freshNumber();
-      data.answered[shuffle.commitment] = value;
-      data.pending = shuffle.commitment;
-      kept.save();
+  /** The deal number this page answered `commitment` for, or null. */
+  dealOf(data, commitment) {
+    const found = Object.entries(data.deals).find(([, entry]) => entry.commitment === commitment);
+    return found ? Number(found[0]) : null;
+  }
+
+  /** Remembers for the table's life that it asked twice (or otherwise broke the one-number rule). */
+  raise(data, why, deal) {
+    if (!data.flag) data.flag = { why, deal };
+    this.kept.save();
+    this.showFlag(data);
+  }
+
+  /**
+   * Takes this page's part in the coming deal's shuffle, as `shuffle` (a view's or a `shuffle`
+   * frame's) shows it: the first time a deal number is asked, a fresh number, pledged; once the list
+   * of pledges is closed with its pledge in it, the number. A deal number asked again with another
+   * commitment, a lower one asked after a higher, a deal asked while the one answered before it was
+   * never dealt, or a closed list that changed is refused and remembered.
+   */
+  async answer(shuffle, seat) {
+    if (!this.kept || !shuffle?.commitment) return;
+    if (!globalThis.crypto?.getRandomValues || !globalThis.crypto?.subtle) return;
+    const deal = shuffle.deal;
+    if (!Number.isSafeInteger(deal) || deal < 0 || typeof shuffle.commitment !== "string") return;
+    const data = this.kept.data;
+    let entry = data.deals[deal];
+    // A page just opened knows its seat from its first view; a deal it answered, from what it kept.
+    seat = Number.isInteger(seat) ? seat : entry?.seat;
+    if (!Number.isInteger(seat)) return;
+    if (!entry) {
+      if (data.highest !== null && deal <= data.highest) return this.raise(data, "askedAgain", deal);
+      const before = data.highest === null ? null : data.deals[data.highest];
+      if (before && !before.dealt) return this.raise(data, "skipped", data.highest);
+      const number = freshNumber();
+      entry = { commitment: shuffle.commitment, number, pledge: await pledgeOf(number), seat, closed: null, dealt: false };
+      data.deals[deal] = entry;
+      data.highest = deal;
+      this.kept.save();
     }
-    this.send({ type: "contribute", commitment: shuffle.commitment, value });
+    if (entry.commitment !== shuffle.commitment) return this.raise(data, "askedTwice", deal);
+    if (!entry.number || entry.seat !== seat) return;
+    const pledges = shuffle.pledges;
+    if (!shuffle.closed) {
+      if (!Array.isArray(pledges) || pledges[seat] !== entry.pledge) {
+        this.send({ type: "pledge", commitment: shuffle.commitment, hash: entry.pledge });
+      }
+      return;
+    }
+    if (!hexList(pledges, pledges?.length ?? 0, 64) || pledges[seat] !== entry.pledge) return;
+    if (entry.closed && JSON.stringify(entry.closed) !== JSON.stringify(pledges)) return this.raise(data, "listChanged", deal);
+    if (!entry.closed) {
+      entry.closed = pledges;
+      this.kept.save();
+    }
+    if (!shuffle.contributed?.[seat]) this.send({ type: "contribute", commitment: shuffle.commitment, value: entry.number });
   }
 
   words() {
     return WORDS[this.lang()] || WORDS.en;
+  }
+
+  setVerdict(verdict) {
+    this.verdict = verdict;
+    this.repeat();
+  }
+
+  /** Once the table asked twice, the line says so at once, and keeps saying it. */
+  showFlag(data) {
+    if (data.flag && !this.verdict) this.setVerdict({ state: "asked", why: data.flag.why, arg: data.flag.deal });
   }
 
   /** Shows the last verdict in the page's language now (after a language switch too). */

@@ -7,6 +7,7 @@ pub mod cluster;
 mod friends;
 pub mod leaks;
 pub mod players;
+pub mod pledging;
 pub mod raw;
 pub mod redis_procs;
 pub mod restarts;
@@ -568,7 +569,11 @@ pub fn commitment_of_reveal(reveal: &Value) -> String {
             other => other.as_str().expect("a destination").to_string(),
         })
         .collect();
-    sha256_hex(&format!("{}|{}", leaves.join(","), to.join(",")))
+    // The table's number for the deal, where the deal was named.
+    let named = reveal["deal"]
+        .as_u64()
+        .map_or(String::new(), |deal| format!("|{deal}"));
+    sha256_hex(&format!("{}|{}{named}", leaves.join(","), to.join(",")))
 }
 
 /// Checks the fair deal in one seat's (or a watcher's) frames: every frame of a deal carries one

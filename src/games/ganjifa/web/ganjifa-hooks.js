@@ -11,6 +11,9 @@ export const hooks = {
   back: (label) => gbackElement(label),
   dealt: "hand",
   firstHand: false,
+  voidDeals: true,
+  voids: (card) => card.startsWith("M"),
+  needed: 8,
   shown(view, seat) {
     const { seen, all } = collector();
     all(view.hand, seat ?? null);

@@ -10,6 +10,7 @@ export const hooks = {
   card: (code, lang) => cardElement(code, { lang }),
   back: (label) => backElement(label),
   dealt: "hand",
+  voidDeals: false,
   firstHand: true,
   shown(view, seat, { first }) {
     const { seen, add, all } = collector();

@@ -10,6 +10,7 @@ export const hooks = {
   card: (code, lang) => cardElement(code, { lang }),
   back: (label) => backElement(label),
   dealt: "stock",
+  voidDeals: false,
   firstHand: false,
   shown(view, _seat, { whole, rebuilt }) {
     const { seen, add } = collector();

@@ -9,6 +9,7 @@ export const hooks = {
   card: (code, lang) => cardElement(code, { lang }),
   back: (label) => backElement(label),
   dealt: "hand",
+  voidDeals: false,
   firstHand: true,
   /** A seat's hand, and every card played with the seat that played it. */
   shown(view, seat) {
