@@ -1,7 +1,8 @@
-//! The fair-deal line in Chromium, in its three states and both languages: a deal this page shuffled
+//! The fair-deal line in Chromium, in its four states and both languages: a deal this page shuffled
 //! with its number ("Fair deal"), a deal whose number stands changed in the page's storage when the
-//! page reloads mid-deal ("Not shuffled with your number"), and a page whose storage forgot the deal
-//! ("This page joined after the shuffle"). One Panjpar deal against the computer each.
+//! page reloads mid-deal ("Not shuffled with your number"), a page whose storage forgot the deal
+//! ("This page joined after the shuffle"), and a page that remembers answering the coming deal under
+//! another commitment ("The table asked twice"). One Panjpar deal against the computer each.
 
 use fantoccini::Client;
 
@@ -73,7 +74,7 @@ async fn the_fair_deal_line_in_its_three_states_and_both_languages() {
     open_panjpar_computer_table(&c, &server.base).await;
     change_kept_and_reload(
         &c,
-        "for (const n in k.answered) k.answered[n] = '00'.repeat(16)",
+        "for (const n in k.deals) k.deals[n].number = '00'.repeat(16)",
     )
     .await;
     play_out(&c).await;
@@ -93,5 +94,26 @@ async fn the_fair_deal_line_in_its_three_states_and_both_languages() {
         "This page joined after the shuffle",
     );
     expect(&line(&c, "fa").await, "joined", "این صفحه پس از بُر زدن آمد");
+
+    // The page remembers answering the coming deal's number under another commitment: as soon as the
+    // table shows it that deal again, the line says the table asked twice, and keeps saying it.
+    open_panjpar_computer_table(&c, &server.base).await;
+    change_kept_and_reload(&c, "k.deals[k.highest].commitment = 'ab'.repeat(32)").await;
+    expect(
+        &line(&c, "en").await,
+        "asked",
+        "✗ The table asked twice for a deal's shuffle",
+    );
+    play_out(&c).await;
+    expect(
+        &line(&c, "en").await,
+        "asked",
+        "✗ The table asked twice for a deal's shuffle",
+    );
+    expect(
+        &line(&c, "fa").await,
+        "asked",
+        "✗ میز برای بُرِ یک دست دو بار عدد خواست",
+    );
     c.close().await.unwrap();
 }

@@ -44,6 +44,7 @@ carried it.
 import argparse
 import asyncio
 import base64
+import hashlib
 import json
 import os
 import random
@@ -201,13 +202,13 @@ class Socket:
 
 
 async def play(host, port, table, token, moves, rng, answers=None):
-    """Connects the seat, plays `moves` of its actions (adding its number to each shuffle, asking for
+    """Connects the seat, plays `moves` of its actions (pledging and adding its number to each shuffle, asking for
     the next deal when one ends) and closes once the last is acknowledged. With a list `answers`, adds
     to it the time each computer move took to reach the seat: from the view after the seat's own move
     to the view that gives it its next turn, over the computer moves made between them."""
     socket = await Socket.connect(host, port, f"/ws/{table}")
     await socket.send({"type": "hello", "token": token})
-    status, seat, answered, made, contributed = None, None, 0, 0, set()
+    status, seat, answered, made, contributed = None, None, 0, 0, {}
     moved = None  # (version, when) of the view that followed the seat's last move
     while made < moves:
         frame = await asyncio.wait_for(socket.receive(), 10)
@@ -215,19 +216,25 @@ async def play(host, port, table, token, moves, rng, answers=None):
             raise ConnectionError("the server closed the socket")
         if frame["type"] == "error":
             raise RuntimeError(f"refused: {frame.get('code')}: {frame.get('message')}")
-        if frame["type"] != "view":
-            continue
-        status = frame.get("status", status)
-        if "seat" in frame:
+        if frame["type"] == "view" and "seat" in frame:
             seat = frame["seat"]
         shuffle = frame.get("shuffle")
         if shuffle and seat is not None and not shuffle["contributed"][seat]:
-            if shuffle["commitment"] not in contributed:
-                contributed.add(shuffle["commitment"])
+            # A page's part in the shuffle: a pledge (the hash of its number) first, the number once
+            # the table shows the closed list of pledges with it in.
+            commitment = shuffle["commitment"]
+            if commitment not in contributed:
                 value = f"{rng.getrandbits(128):032x}"
-                await socket.send(
-                    {"type": "contribute", "commitment": shuffle["commitment"], "value": value}
-                )
+                pledge = hashlib.sha256(f"chaikhana-pledge|{value}".encode()).hexdigest()
+                contributed[commitment] = (value, pledge, False)
+                await socket.send({"type": "pledge", "commitment": commitment, "hash": pledge})
+            value, pledge, given = contributed[commitment]
+            if shuffle.get("closed") and not given and shuffle["pledges"][seat] == pledge:
+                contributed[commitment] = (value, pledge, True)
+                await socket.send({"type": "contribute", "commitment": commitment, "value": value})
+        if frame["type"] != "view":
+            continue
+        status = frame.get("status", status)
         version = frame.get("version", 0)
         if answers is not None and version == answered + 1 and moved is None:
             moved = (version, time.perf_counter())
