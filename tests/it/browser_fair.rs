@@ -52,7 +52,7 @@ async fn change_kept_and_reload(c: &Client, change: &str) {
 }
 
 #[actix_rt::test]
-async fn the_fair_deal_line_in_its_three_states_and_both_languages() {
+async fn the_fair_deal_line_in_its_four_states_and_both_languages() {
     let (mut driver, server) = staged!(|s| {
         s.bot_delay_ms = 5;
         pages_shuffle(s);

@@ -323,8 +323,11 @@ export class DealCheck {
     if (this.kept) this.seat = frame.seat;
     const kept = this.kept || this.watcher;
     const data = kept.data;
-    if (this.kept) await this.answer(frame.shuffle, frame.seat);
     const sealed = frame.deal;
+    // The deal in play is marked dealt before the coming one is answered: a frame carries both.
+    const playing = this.kept && sealed?.commitment ? this.dealOf(data, sealed.commitment) : null;
+    if (playing !== null) data.deals[playing].dealt = true;
+    if (this.kept) await this.answer(frame.shuffle, frame.seat);
     if (!sealed?.commitment) return;
     if (data.inPlay?.commitment !== sealed.commitment) {
       const replaced = Boolean(this.kept && data.inPlay && !data.inPlay.revealed);

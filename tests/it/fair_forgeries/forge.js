@@ -142,9 +142,11 @@ export async function playDeal(ctx, t, committed, opts = {}) {
   const myHand = hand ?? order.filter((_, j) => to[j] === t.seat);
   const trump = order[to.indexOf("trump")] ?? null;
   const inPlay = { commitment: committed.commitment, dealt_at: t.version + 1, reveal: null };
-  await see(t.view({ status: "playing", deal: inPlay, shuffle: null, view: { hand: myHand, trump_card: trump } }), "play");
+  // As the real table does, every frame of the deal shows the next deal's shuffle, when there is one.
+  const coming = opts.next ? t.asking(opts.next) : null;
+  await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view: { hand: myHand, trump_card: trump } }), "play");
   const hidden = typeof hide === "function" ? hide(order) : hide;
   const shown = { commitment: committed.commitment, dealt_at: inPlay.dealt_at, reveal: reveal(committed, { numbers: nums, pledges, rounds, hide: hidden }) };
-  await see(t.view({ status: "deal-over", deal: shown, shuffle: null, view: { hand: [], trump_card: null } }), "end");
+  await see(t.view({ status: "deal-over", deal: shown, shuffle: coming, view: { hand: [], trump_card: null } }), "end");
   return { pledges, numbers: nums, myNumber, rounds };
 }

@@ -40,8 +40,14 @@ export const SCENARIOS = [
   }],
   ["an honest second deal, its commitment shown during the first", ["fair"], async () => {
     const { ctx, t, c } = await panjpar();
-    await playDeal(ctx, t, c);
-    await playDeal(ctx, t, await commit(FRENCH, panjparTo(1), 1, "t"));
+    const second = await commit(FRENCH, panjparTo(1), 1, "t");
+    await playDeal(ctx, t, c, { next: second });
+    await playDeal(ctx, t, second, { next: await commit(FRENCH, panjparTo(0), 2, "u") });
+    return ctx.page;
+  }],
+  ["an honest first deal, the next one's commitment shown with it", ["fair"], async () => {
+    const { ctx, t, c } = await panjpar();
+    await playDeal(ctx, t, c, { next: await commit(FRENCH, panjparTo(1), 1, "t") });
     return ctx.page;
   }],
   ["a watcher of an honest deal", ["watched"], async () => {
