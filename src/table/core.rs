@@ -95,6 +95,9 @@ enum Then {
     Seated,
     /// Seats were given up: show everyone.
     Broadcast,
+    /// The coming deal's list of pledges was closed: show it to every seat, and go on waiting for
+    /// the numbers (or deal, when none is due).
+    ShowPledges,
 }
 
 /// How soon a paused table tries its store again.

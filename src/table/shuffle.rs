@@ -155,6 +155,14 @@ impl Shuffle {
         self.closed = true;
     }
 
+    /// Puts back the closed list of a rebuilt table (its numbers are sent again by the pages).
+    pub fn restore_closed(&mut self, pledges: Vec<Option<String>>) {
+        if pledges.len() == self.pledges.len() {
+            self.pledges = pledges;
+            self.closed = true;
+        }
+    }
+
     /// Takes `seat`'s number `value`, sent in answer to `commitment` once the pledges were closed.
     pub fn contribute(&mut self, seat: Seat, commitment: &str, value: &str) -> Result<(), Refused> {
         if commitment != self.commitment {

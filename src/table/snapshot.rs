@@ -66,6 +66,9 @@ pub struct Coming {
     /// The table's number for the coming deal (none in a snapshot from before deals were named).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<u64>,
+    /// Its list of pledges, once closed (and so shown to the pages): a rebuilt table keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pledges: Option<Vec<Option<String>>>,
 }
 
 /// A snapshot of a table borrowed from it, to be written without copying its record first. It is

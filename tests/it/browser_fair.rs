@@ -33,16 +33,16 @@ async fn line(c: &Client, lang: &str) -> String {
 async fn change_kept_and_reload(c: &Client, change: &str) {
     wait_for(
         c,
-        "return Object.keys(sessionStorage).some((k) => k.startsWith('chaikhana-fair:') && JSON.parse(sessionStorage.getItem(k)).inPlay)",
+        "return Object.keys(localStorage).some((k) => k.startsWith('chaikhana-fair:') && JSON.parse(localStorage.getItem(k)).inPlay)",
         20,
     )
     .await;
     eval(
         c,
         &format!(
-            "for (const key of Object.keys(sessionStorage).filter((k) => k.startsWith('chaikhana-fair:'))) {{ \
-               let k = JSON.parse(sessionStorage.getItem(key)); {change}; \
-               if (k === null) sessionStorage.removeItem(key); else sessionStorage.setItem(key, JSON.stringify(k)); }} \
+            "for (const key of Object.keys(localStorage).filter((k) => k.startsWith('chaikhana-fair:'))) {{ \
+               let k = JSON.parse(localStorage.getItem(key)); {change}; \
+               if (k === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(k)); }} \
              return true;"
         ),
     )

@@ -82,13 +82,8 @@ impl<G: Game> TableCore<G> {
                     return self.deal_now();
                 }
                 // The pledges' wait is over: the list closes as it stands, and the numbers pledged
-                // are waited for in turn.
+                // are waited for in turn (see `pledges_closed`).
                 self.close_pledges();
-                if self.dealer.coming().complete() {
-                    self.deal_now();
-                } else {
-                    self.wait_for_pages();
-                }
             }
             Timer::PauseRetry => self.retry_store(),
         }
@@ -137,14 +132,11 @@ impl<G: Game> TableCore<G> {
             self.version += 1;
             self.commit(Then::Show);
         }
-        if self.policy.shuffle_wait.is_zero() {
-            return self.deal_now();
-        }
-        self.close_if_every_pledge_is_in();
-        if self.dealer.coming().complete() {
+        if self.policy.shuffle_wait.is_zero() || self.dealer.coming().complete() {
             return self.deal_now();
         }
         self.wait_for_pages();
+        self.close_if_every_pledge_is_in();
     }
 
     /// Waits `shuffle_wait` for the pages' pledges or numbers.
@@ -173,9 +165,16 @@ impl<G: Game> TableCore<G> {
         }
     }
 
-    /// Fixes the list of pledges and shows it to every seat, whose pages then send their numbers.
+    /// Fixes the list of pledges, and once it is stored (a list shown is shown again after a restart)
+    /// shows it to every seat, whose pages then send their numbers.
     fn close_pledges(&mut self) {
         self.dealer.close_pledges();
+        self.commit(Then::ShowPledges);
+    }
+
+    /// The closed list is stored: every seat is shown it; a deal waiting goes on waiting for the
+    /// numbers pledged, or is dealt when none is due.
+    pub(super) fn pledges_closed(&mut self) {
         let notice = Arc::new(Notice::Shuffle(self.shuffle_shown()));
         let seats: Vec<ConnId> = self
             .sockets
@@ -186,6 +185,13 @@ impl<G: Game> TableCore<G> {
             .into_iter()
             .map(|conn| Effect::Send(conn, Arc::clone(&notice)));
         self.effects.extend(sends);
+        if self.dealer.waiting() {
+            if self.dealer.coming().complete() {
+                self.deal_now();
+            } else {
+                self.wait_for_pages();
+            }
+        }
     }
 
     /// Takes a seat's pledge for the coming deal's shuffle.
@@ -194,9 +200,6 @@ impl<G: Game> TableCore<G> {
             return self.refuse_shuffle(conn, refused);
         }
         self.close_if_every_pledge_is_in();
-        if self.dealer.waiting() && self.dealer.coming().complete() {
-            self.deal_now();
-        }
     }
 
     /// Takes a seat's number for the coming deal's shuffle; the deal waiting for it goes ahead once

@@ -24,6 +24,8 @@ pub(in crate::table) struct LastStored {
     /// How many times the coach's word was kept (a hint counted, an analysis made): each is stored
     /// with the whole snapshot.
     coached: u64,
+    /// The coming deal's closed list of pledges: once shown, kept through a restart.
+    pledged: Option<Vec<Option<String>>>,
 }
 
 impl LastStored {
@@ -35,6 +37,7 @@ impl LastStored {
             && self.seats == now.seats
             && self.matchup == now.matchup
             && self.coached == now.coached
+            && self.pledged == now.pledged
     }
 }
 
@@ -97,6 +100,7 @@ impl<G: Game> TableCore<G> {
             secret: self.dealer.coming().secret().to_string(),
             setup: self.dealer.coming().setup(),
             deal: self.dealer.coming().deal(),
+            pledges: self.closed_pledges(),
         }
     }
 
@@ -118,7 +122,14 @@ impl<G: Game> TableCore<G> {
             actions: last.map_or(0, |d| d.actions.len()),
             version: self.version,
             coached: self.coaching.kept(),
+            pledged: self.closed_pledges(),
         }
+    }
+
+    /// The coming deal's list of pledges, once closed.
+    fn closed_pledges(&self) -> Option<Vec<Option<String>>> {
+        let coming = self.dealer.coming();
+        coming.closed().then(|| coming.pledges().to_vec())
     }
 
     /// What to give the store now, and what it will then hold; `None` when it holds the table as it
@@ -234,11 +245,14 @@ impl<G: Game> TableCore<G> {
         // The coming deal keeps the secret its pages answered (a snapshot from before fair deals
         // has none: the table has just drawn a fresh one).
         match snapshot.coming {
-            Some(coming) => table.dealer.restore_coming(Shuffle::with_secret::<G>(
-                coming.secret,
-                coming.setup,
-                coming.deal,
-            )),
+            Some(coming) => {
+                let mut shuffle =
+                    Shuffle::with_secret::<G>(coming.secret, coming.setup, coming.deal);
+                if let Some(pledges) = coming.pledges {
+                    shuffle.restore_closed(pledges);
+                }
+                table.dealer.restore_coming(shuffle);
+            }
             None => {
                 let setup = table.coming_setup();
                 table.dealer.commit_to::<G>(setup, &mut table.rng);
@@ -411,6 +425,31 @@ mod tests {
                 Some((Change::Whole { .. }, _))
             ));
         }
+    }
+
+    #[test]
+    fn a_closed_list_of_pledges_is_stored_and_kept_through_a_rebuild() {
+        let mut table = computer_table_after::<Ganjifa>(MatchLength::Deals(3), 10);
+        let stored = table.change_to_store().unwrap().1;
+        let commitment = table.dealer.coming().commitment().to_string();
+        let pledge = crate::table::pledge_of("0123456789abcdef0123456789abcdef");
+        table
+            .dealer
+            .pledge(Seat::new(0), &commitment, &pledge)
+            .unwrap();
+        // A pledge alone is not stored; the list once closed is, whole, before it is shown.
+        assert!(stored.only_played_since(&table.as_stored()));
+        table.dealer.close_pledges();
+        assert!(!stored.only_played_since(&table.as_stored()));
+        let rebuilt = rebuilt::<Ganjifa>(table.snapshot()).unwrap();
+        let coming = rebuilt.dealer.coming();
+        assert_eq!(
+            coming.commitment(),
+            commitment,
+            "the same deal, committed to once"
+        );
+        assert!(coming.closed());
+        assert_eq!(coming.pledges(), &[Some(pledge), None, None]);
     }
 
     #[test]

@@ -68,6 +68,7 @@ impl<G: Game> TableCore<G> {
                 self.effects.push(Effect::Seated);
             }
             Then::Broadcast => self.broadcast(),
+            Then::ShowPledges => self.pledges_closed(),
         }
     }
 

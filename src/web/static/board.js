@@ -20,7 +20,6 @@ import { backElement, cardElement } from "./cards.js";
  *   a hand with no Mir): only then may a reveal count more than one round of the players' shuffle.
  * @property {(card: string) => boolean} [voids] For a game with void deals: whether `card` is one a
  *   hand needs (a Mir), so that a hand without any makes the deal void.
- * @property {number} [needed] How many such cards the pack holds (Ganjifa: eight Mirs).
  * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, any]>} shown The cards a
  *   view shows face up, each with where it was dealt (a seat or a place of the reveal) when that is
  *   certain, else null.

@@ -52,12 +52,13 @@ const social = createSocial({
   watching,
 });
 // The deal check keeps what this page gave to each deal under its own address and its seat's token,
-// never under an id a frame names; a watcher's page gives nothing and keeps nothing.
+// never under an id a frame names, in the browser's lasting storage: every tab of this seat shares it,
+// and it outlives a closed tab. A watcher's page gives nothing and keeps nothing.
 const dealCheck = new DealCheck(
   document.getElementById("deal-check"),
   () => lang,
   watching ? null : (frame) => Boolean(socket && socket.send(frame)),
-  globalThis.sessionStorage,
+  globalThis.localStorage,
   () => (tokenOf(table) ? `${table}:${tokenOf(table).slice(0, 8)}` : null),
 );
 const replay = createReplay({

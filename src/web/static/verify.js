@@ -142,18 +142,17 @@ function wellFormed(reveal) {
 
 /**
  * Whether a round of a game with void deals was void (some seat's hand holds none of the cards every
- * hand needs): true or false where the reveal decides it, null where hidden places leave it open.
- * Where the reveal shows every needed card of the pack (`hooks.needed` of them), hidden places hold
- * none.
+ * hand needs): true or false where the reveal decides it, null where hidden places leave it open. A
+ * hidden place may hold a needed card whatever the reveal shows: the page cannot see that the places it
+ * was not shown hold the rest of the pack (a second copy of a Mir would hide as well as any card).
  */
 function voidRound(reveal, dealt, hooks) {
   const needs = (card) => card !== null && hooks.voids(card);
-  const allNeededShown = reveal.cards.filter(needs).length === hooks.needed;
   let open = false;
   for (const seat of new Set(reveal.to.filter((t) => Number.isInteger(t)))) {
     const places = dealt.filter((_, j) => reveal.to[j] === seat);
     if (places.some((i) => needs(reveal.cards[i]))) continue;
-    if (allNeededShown || places.every((i) => reveal.cards[i] !== null)) return true;
+    if (places.every((i) => reveal.cards[i] !== null)) return true;
     open = true;
   }
   return open ? null : false;
@@ -167,7 +166,9 @@ function voidRound(reveal, dealt, hooks) {
  * `flag` (the table asked twice, or changed a list, at any deal: kept for the table's life),
  * `replaced` (a deal it saw begin was never revealed), `seen` (each card seen face up, with the seat
  * or place it was dealt to, or null when not known), `start` (the hand it was first shown, when it
- * saw the deal begin) and `hooks` (the game's: firstHand, voidDeals, voids).
+ * saw the deal begin), `fromStart` (it saw the deal's first view), `blind` (a frame it could not
+ * check showed cards of this deal) and `hooks`
+ * (the game's: firstHand, voidDeals, voids).
  */
 export async function judge(sealed, page) {
   const fail = (why, arg) => ({ state: "failed", why, arg });
@@ -230,7 +231,8 @@ export async function judge(sealed, page) {
   if (theirs === null) return { state: "missing", why: "dropped" };
   if (theirs !== mine.number) return { state: "missing", why: "notYours" };
   if (pledgeLeftOut) return { state: "missing", why: "pledgeLeftOut" };
-  if (hooks.firstHand && !page.start) return { state: "joined", why: "joinedLate" };
+  // A page that did not see the deal's first view did not see it played from the start.
+  if ((hooks.firstHand && !page.start) || page.blind || !page.fromStart) return { state: "joined", why: "joinedLate" };
   if (undecided) return { state: "partly", why: "voidUnseen" };
   return { state: "fair", why: "fair" };
 }
@@ -269,7 +271,9 @@ class Kept {
   save() {
     // The deals answered are kept whole but for their numbers, which only the last few need.
     for (const [deal, entry] of Object.entries(this.data.deals)) {
-      if (Number(deal) < (this.data.highest ?? 0) - 4) this.data.deals[deal] = { commitment: entry.commitment, dealt: entry.dealt };
+      if (Number(deal) < (this.data.highest ?? 0) - 4) {
+        this.data.deals[deal] = { commitment: entry.commitment, dealt: entry.dealt, revealed: entry.revealed };
+      }
     }
     try {
       this.store?.setItem(this.key, JSON.stringify(this.data));
@@ -288,7 +292,7 @@ export class DealCheck {
    * socket (none for a watcher's page); `owner` gives this page's own key for what it keeps (its
    * table's id from its own address and its seat's token), or null while it has none.
    */
-  constructor(mark, lang, send = null, store = globalThis.sessionStorage, owner = () => null) {
+  constructor(mark, lang, send = null, store = globalThis.localStorage, owner = () => null) {
     this.mark = mark;
     this.lang = lang;
     this.send = send;
@@ -309,34 +313,51 @@ export class DealCheck {
   }
 
   async step(frame) {
-    if (this.send && !this.kept) {
+    // What this page keeps is read afresh at every frame: the browser's other tabs of the same seat
+    // share it, so that none of them answers a deal another already answered.
+    if (this.send) {
       const key = this.owner();
-      if (key) this.kept = new Kept(this.store, `chaikhana-fair:${key}`);
+      this.kept = key ? new Kept(this.store, `chaikhana-fair:${key}`) : null;
     }
     // A seat's page without its own key yet (no token) checks nothing of its own.
     if (this.send && !this.kept) return;
     if (frame?.type === "shuffle") return this.answer(frame.shuffle, this.seat);
     const continuous = this.lastVersion !== null && frame.version === this.lastVersion + 1;
     this.lastVersion = frame.version;
-    // A seat's page stays a seat's page whatever a frame says; a frame with no seat is not its own.
-    if (this.kept && !Number.isInteger(frame.seat)) return;
-    if (this.kept) this.seat = frame.seat;
     const kept = this.kept || this.watcher;
     const data = kept.data;
     const sealed = frame.deal;
+    if (this.kept && (!Number.isInteger(frame.seat) || !sealed?.commitment)) {
+      // A frame this seat's page does not check (no seat, or no seal) yet showing cards: the deal
+      // in play, or the next to begin, was not seen whole.
+      if (cardsShown({ ...frame, seat: null }, false).length > 0) {
+        if (data.inPlay && !data.inPlay.revealed) data.inPlay.blind = true;
+        else data.blind = true;
+        kept.save();
+      }
+      // A seat's page stays a seat's page whatever a frame says: a frame with no seat is not its own.
+      if (!Number.isInteger(frame.seat)) return;
+    }
+    if (this.kept) this.seat = frame.seat;
     // The deal in play is marked dealt before the coming one is answered: a frame carries both.
     const playing = this.kept && sealed?.commitment ? this.dealOf(data, sealed.commitment) : null;
-    if (playing !== null) data.deals[playing].dealt = true;
+    const entry = playing === null ? null : data.deals[playing];
+    const arriving = data.inPlay?.commitment !== sealed?.commitment;
+    // A deal seen begun (or shown whole) that comes back after another: what this page saw of it
+    // was dropped between, or one shuffle is being played twice.
+    const returning = Boolean(entry?.dealt && arriving);
+    const reused = Boolean(entry?.revealed && arriving);
+    if (entry) entry.dealt = true;
     if (this.kept) await this.answer(frame.shuffle, frame.seat);
     if (!sealed?.commitment) return;
-    if (data.inPlay?.commitment !== sealed.commitment) {
-      const replaced = Boolean(this.kept && data.inPlay && !data.inPlay.revealed);
-      const deal = this.dealOf(data, sealed.commitment);
-      if (deal !== null) data.deals[deal].dealt = true;
+    if (arriving) {
+      const replaced = Boolean(this.kept && data.inPlay && !data.inPlay.revealed) || returning;
+      const blind = Boolean(data.blind);
+      data.blind = false;
       // The deal's first view is the one whose version the deal names (`dealt_at`); a page that
       // reloaded just before it still sees it whole.
-      const fromStart = Number.isInteger(sealed.dealt_at) ? frame.version === sealed.dealt_at : frame.version === 1 || continuous;
-      data.inPlay = { commitment: sealed.commitment, deal, revealed: false, replaced, fromStart };
+      const first = Number.isInteger(sealed.dealt_at) ? frame.version === sealed.dealt_at : frame.version === 1 || continuous;
+      data.inPlay = { commitment: sealed.commitment, deal: playing, revealed: false, replaced, reused, blind, fromStart: first && !blind };
       data.seen = {};
       data.start = null;
       this.checked = null;
@@ -345,12 +366,13 @@ export class DealCheck {
       this.showFlag(data);
     }
     const inPlay = data.inPlay;
+    // A deal shown whole, then played again: one shuffle, two deals.
+    if (inPlay.reused || (inPlay.revealed && !sealed.reveal)) {
+      inPlay.reused = true;
+      kept.save();
+      return this.setVerdict({ state: "failed", why: "reused" });
+    }
     if (!sealed.reveal) {
-      if (inPlay.revealed) {
-        // A deal shown whole, then played again under the same commitment: one shuffle, two deals.
-        this.setVerdict({ state: "failed", why: "reused" });
-        return;
-      }
       // Seen whole: every frame since the deal began, one version after another.
       inPlay.whole = inPlay.whole === undefined ? inPlay.fromStart : inPlay.whole && continuous;
       // The first hand shown, before any draw, where the game says it is the hand dealt (Panjpar's,
@@ -368,15 +390,17 @@ export class DealCheck {
     this.checked = sealed.commitment;
     note(data.seen, cardsShown(frame, false));
     inPlay.revealed = true;
+    if (entry) entry.revealed = true;
     kept.save();
-    const entry = inPlay.deal === null ? null : data.deals[inPlay.deal];
-    const mine = entry?.number ? { deal: inPlay.deal, number: entry.number, closed: entry.closed ?? null } : null;
+    const mine = entry?.number ? { deal: playing, number: entry.number, closed: entry.closed ?? null } : null;
     this.setVerdict(
       await judge(sealed, {
         seat: this.kept ? frame.seat : null,
         mine,
         flag: data.flag,
         replaced: inPlay.replaced,
+        blind: Boolean(inPlay.blind),
+        fromStart: Boolean(inPlay.fromStart),
         seen: data.seen,
         start: data.start,
         hooks: boardHooks(),

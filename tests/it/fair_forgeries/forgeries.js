@@ -5,6 +5,7 @@
 
 import { Page, Table, commit, playDeal, reveal, dealt, useGame, friendNumber, FRENCH, GANJIFA, panjparTo, ganjifaTo } from "./forge.js";
 import { pledgeOf } from "./verify.js";
+import { ATTACKS } from "./attacks.js";
 
 const NOT_GREEN = ["missing", "joined", "replaced", "asked", "partly", "failed"];
 
@@ -210,6 +211,12 @@ export const SCENARIOS = [
     await playDeal(ctx, t, c, { tweak: (f, step) => (step === "close" ? { type: "noise" } : f), numbers: () => [null, null] });
     return ctx.page;
   }],
+  // A deal revealed the moment the page's number is in ("burned"), never seen played.
+  ["a deal revealed at once after the page's number, never seen played", ["joined"], async () => {
+    const { ctx, t, c } = await panjpar();
+    await playDeal(ctx, t, c, { tweak: (f, step) => (step === "play" ? { type: "noise" } : f) });
+    return ctx.page;
+  }],
   ["this page's number lost on the way, the deal dealt without it", ["missing"], async () => {
     const { ctx, t, c } = await panjpar();
     await playDeal(ctx, t, c, { numbers: () => [null, null] });
@@ -251,7 +258,7 @@ async function askOnly(page, t, committed, others = {}) {
 /** Runs every scenario; each line "ok NAME" or "WRONG NAME: STATE LINE". */
 export async function runAll() {
   const out = [];
-  for (const [name, want, run] of SCENARIOS) {
+  for (const [name, want, run] of [...SCENARIOS, ...ATTACKS]) {
     const page = await run();
     const ok = want.includes(page.state) && (page.state !== "fair" || !NOT_GREEN.includes(page.state));
     out.push(ok ? `ok ${name}` : `WRONG ${name}: wanted ${want.join("/")}, got ${page.line}`);

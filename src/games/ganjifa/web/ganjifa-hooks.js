@@ -13,7 +13,6 @@ export const hooks = {
   firstHand: false,
   voidDeals: true,
   voids: (card) => card.startsWith("M"),
-  needed: 8,
   shown(view, seat) {
     const { seen, all } = collector();
     all(view.hand, seat ?? null);

@@ -63,11 +63,11 @@ fn a_view_leaves_out_what_its_socket_has_and_laid_over_the_last_one_is_the_whole
             lay_over(page, &serde_json::json!({}));
             assert_eq!(*page, whole, "step {step}, socket {conn}");
         }
-        // A seat adds its number to the coming deal's shuffle: the shuffle part changes mid-deal.
+        // A seat pledges a number to the coming deal's shuffle: the shuffle part changes mid-deal.
         if step % 5 == 2 {
             let commitment = table.dealer.coming().commitment().to_string();
-            let value = "0123456789abcdef0123456789abcdef".to_string();
-            table.from_seat(1, ClientMsg::Contribute { commitment, value }, now);
+            let hash = crate::table::pledge_of(&format!("{step:032x}"));
+            table.from_seat(1, ClientMsg::Pledge { commitment, hash }, now);
         }
         // A name changes the seats: they come in a `seats` frame, and again in the next view.
         if step % 7 == 3 {
