@@ -267,14 +267,14 @@ export async function runAll() {
 }
 
 /**
- * `count` honest Ganjifa deals against two computers, each judged from every seat with the cards
+ * `count` honest Ganjifa deals (from the `from`th) against two computers, each judged from every seat with the cards
  * played face down (up to four a deal, Mirs among them) hidden from the other seats' reveals: the
  * verdicts, counted by state.
  */
-export async function honestGanjifa(count) {
+export async function honestGanjifa(count, from = 0) {
   await useGame("ganjifa");
   const states = {};
-  for (let d = 0; d < count; d += 1) {
+  for (let d = from; d < from + count; d += 1) {
     const order = [...GANJIFA];
     // A different order each deal (the table's choice does not matter to fairness).
     for (let i = order.length - 1; i > 0; i -= 1) {
