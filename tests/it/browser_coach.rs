@@ -82,6 +82,17 @@ async fn coached_in_the_page(
     if deals == 1 {
         assert!(taken.as_str().unwrap().contains("1 hint"), "{taken}");
     }
+    // Nothing covers the fair-deal line: the coach's words lie below it.
+    let overlap = eval(
+        &c,
+        "const a = document.querySelector('#deal-check'), b = document.querySelector('#coach'); if (a.hidden || b.hidden) return false; const r = a.getBoundingClientRect(), s = b.getBoundingClientRect(); return r.bottom > s.top && s.bottom > r.top && r.right > s.left && s.right > r.left",
+    )
+    .await;
+    assert_eq!(
+        overlap,
+        json!(false),
+        "{game} at {width}x{height}: the fair line covered"
+    );
 
     // The replay's analysis: asked, thought behind the moves, then each mark leads to its step.
     screenshot(&c, &format!("{game}-hints-taken-{width}x{height}")).await;

@@ -50,7 +50,7 @@ const REFUSALS = ["no-hints", "not-your-turn", "not-your-decisions", "deal-in-pl
  * `send` puts a frame on the socket (false while offline), `goTo(step)` shows a step of the deal being
  * replayed, `redraw()` draws the replay bar again, `lang` is the page's language.
  */
-export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
+export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clearOf = null }) {
   const words = () => WORDS[lang()] ?? WORDS.en;
   /** The analyses heard, by deal, and the progress of those under way. */
   const analyses = new Map();
@@ -69,6 +69,14 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
     });
     panel.replaceChildren(el("span", "", text), close);
     panel.hidden = !text;
+    place();
+  }
+
+  /** Keeps the panel clear of `clearOf` (the fair-deal line): below it while it is shown. */
+  function place() {
+    const line = clearOf?.();
+    const bottom = line && !line.hidden ? line.getBoundingClientRect().bottom : 0;
+    panel.style.top = bottom > 0 ? `${Math.ceil(bottom) + 4}px` : "";
   }
 
   hintButton.addEventListener("click", () => {
@@ -129,6 +137,7 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
 
   return {
     bar,
+    place,
 
     /** A live frame: the hint button is offered at this seat's turn where hints are, and the count
      * taken is said once the deal has ended. */

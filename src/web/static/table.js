@@ -77,6 +77,8 @@ const coach = createCoach({
   goTo: (step) => replay.goTo(step),
   redraw: () => replay.redraw(),
   lang: tableLang,
+  // The coach's words never cover the fair-deal line.
+  clearOf: () => document.getElementById("deal-check"),
 });
 
 const turnAlerts = watching
@@ -269,6 +271,7 @@ async function showFrame(frame, socket) {
     if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
   }
   await dealCheck.follow(frame);
+  coach.place();
 }
 
 /** Draws a frame: the cards travel from where they were, and focus stays where it was. A quiet
