@@ -11,9 +11,8 @@ use std::sync::Arc;
 
 use rand::RngCore;
 
-use crate::cards::Seat;
 use crate::game::{DealSetup, Game};
-use crate::table::{deal_fair, DealSeal, FairRecord, Shuffle, ShuffleRefused};
+use crate::table::{deal_fair, DealSeal, FairRecord, Shuffle};
 
 pub(super) struct Dealer {
     /// The sealed order of the deal in play (shared with the views that show it).
@@ -88,29 +87,10 @@ impl Dealer {
         self.coming = coming;
     }
 
-    /// Takes a seat's pledge for the coming deal.
-    pub(super) fn pledge(
-        &mut self,
-        seat: Seat,
-        commitment: &str,
-        hash: &str,
-    ) -> Result<(), ShuffleRefused> {
-        self.coming.pledge(seat, commitment, hash)
-    }
-
-    /// Fixes the coming deal's list of pledges.
-    pub(super) fn close_pledges(&mut self) {
-        self.coming.close();
-    }
-
-    /// Takes a seat's number for the coming deal.
-    pub(super) fn contribute(
-        &mut self,
-        seat: Seat,
-        commitment: &str,
-        value: &str,
-    ) -> Result<(), ShuffleRefused> {
-        self.coming.contribute(seat, commitment, value)
+    /// The coming deal's shuffle, to take a seat's pledge or number and close the pledges (its own
+    /// rules say what it takes).
+    pub(super) fn coming_mut(&mut self) -> &mut Shuffle {
+        &mut self.coming
     }
 
     /// Begins a wait for the seats' pledges or numbers; its timer names the number it returns.
@@ -125,9 +105,9 @@ impl Dealer {
         self.wait.is_some()
     }
 
-    /// Whether the wait numbered `version` is still the one going on.
-    pub(super) fn waits_from(&self, version: u64) -> bool {
-        self.wait == Some(version)
+    /// Whether the wait numbered `wait` is still the one going on.
+    pub(super) fn waits_from(&self, wait: u64) -> bool {
+        self.wait == Some(wait)
     }
 
     /// Deals `setup` from the coming shuffle and commits to the deal after it, `next`; the wait ends.
@@ -159,8 +139,9 @@ impl Dealer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Seat;
     use crate::games::panjpar::Panjpar;
-    use crate::table::pledge_of;
+    use crate::table::{pledge_of, ShuffleRefused};
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
@@ -214,13 +195,14 @@ mod tests {
         let mut dealer = Dealer::new(Shuffle::new::<Panjpar>(setup(0), 0, &mut rng));
         let commitment = dealer.coming().commitment().to_string();
         let value = "0123456789abcdef0123456789abcdef";
-        assert!(dealer
+        let coming = dealer.coming_mut();
+        assert!(coming
             .pledge(Seat::new(1), &commitment, &pledge_of(value))
             .is_ok());
-        dealer.close_pledges();
-        assert!(dealer.contribute(Seat::new(1), &commitment, value).is_ok());
+        coming.close();
+        assert!(coming.contribute(Seat::new(1), &commitment, value).is_ok());
         assert_eq!(
-            dealer.contribute(Seat::new(1), &commitment, value),
+            coming.contribute(Seat::new(1), &commitment, value),
             Err(ShuffleRefused::AlreadyIn)
         );
         assert_eq!(dealer.coming().contributed(), vec![false, true]);

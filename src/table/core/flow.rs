@@ -168,7 +168,7 @@ impl<G: Game> TableCore<G> {
     /// Fixes the list of pledges, and once it is stored (a list shown is shown again after a restart)
     /// shows it to every seat, whose pages then send their numbers.
     fn close_pledges(&mut self) {
-        self.dealer.close_pledges();
+        self.dealer.coming_mut().close();
         self.commit(Then::ShowPledges);
     }
 
@@ -196,7 +196,7 @@ impl<G: Game> TableCore<G> {
 
     /// Takes a seat's pledge for the coming deal's shuffle.
     pub(super) fn pledge(&mut self, conn: ConnId, seat: Seat, commitment: &str, hash: &str) {
-        if let Err(refused) = self.dealer.pledge(seat, commitment, hash) {
+        if let Err(refused) = self.dealer.coming_mut().pledge(seat, commitment, hash) {
             return self.refuse_shuffle(conn, refused);
         }
         self.close_if_every_pledge_is_in();
@@ -205,7 +205,7 @@ impl<G: Game> TableCore<G> {
     /// Takes a seat's number for the coming deal's shuffle; the deal waiting for it goes ahead once
     /// every pledged number is in.
     pub(super) fn contribute(&mut self, conn: ConnId, seat: Seat, commitment: &str, value: &str) {
-        if let Err(refused) = self.dealer.contribute(seat, commitment, value) {
+        if let Err(refused) = self.dealer.coming_mut().contribute(seat, commitment, value) {
             return self.refuse_shuffle(conn, refused);
         }
         if self.dealer.waiting() && self.dealer.coming().complete() {

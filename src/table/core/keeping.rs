@@ -435,11 +435,12 @@ mod tests {
         let pledge = crate::table::pledge_of("0123456789abcdef0123456789abcdef");
         table
             .dealer
+            .coming_mut()
             .pledge(Seat::new(0), &commitment, &pledge)
             .unwrap();
         // A pledge alone is not stored; the list once closed is, whole, before it is shown.
         assert!(stored.only_played_since(&table.as_stored()));
-        table.dealer.close_pledges();
+        table.dealer.coming_mut().close();
         assert!(!stored.only_played_since(&table.as_stored()));
         let rebuilt = rebuilt::<Ganjifa>(table.snapshot()).unwrap();
         let coming = rebuilt.dealer.coming();
