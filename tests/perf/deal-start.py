@@ -20,42 +20,12 @@ the floor. Python's standard library only (3.11 or later).
 
 import argparse
 import asyncio
-import hashlib
 import json
 import random
 import time
 import urllib.parse
 
-from tables import Http, Socket
-
-
-class Page:
-    """A seat's part in the shuffle, as verify.js takes it."""
-
-    def __init__(self, rng):
-        self.rng = rng
-        self.seat = None
-        self.answered = {}  # commitment -> [number, pledge, given]
-        self.sent = 0
-
-    async def answer(self, socket, frame):
-        if frame["type"] == "view" and "seat" in frame:
-            self.seat = frame["seat"]
-        shuffle = frame.get("shuffle")
-        if not shuffle or self.seat is None or shuffle["contributed"][self.seat]:
-            return
-        commitment = shuffle["commitment"]
-        if commitment not in self.answered:
-            number = f"{self.rng.getrandbits(128):032x}"
-            pledge = hashlib.sha256(f"chaikhana-pledge|{number}".encode()).hexdigest()
-            self.answered[commitment] = [number, pledge, False]
-            self.sent += 1
-            await socket.send({"type": "pledge", "commitment": commitment, "hash": pledge})
-        number, pledge, given = self.answered[commitment]
-        if shuffle.get("closed") and not given and shuffle["pledges"][self.seat] == pledge:
-            self.answered[commitment][2] = True
-            self.sent += 1
-            await socket.send({"type": "contribute", "commitment": commitment, "value": number})
+from tables import Http, Page, Socket
 
 
 async def next_view(socket, page, status):

@@ -201,14 +201,45 @@ class Socket:
 # --- Playing a seat ----------------------------------------------------------------------------------
 
 
+class Page:
+    """A seat's part in the fair shuffle, as a page takes it (verify.js): a pledge (the hash of its
+    number) the first time a frame shows a coming deal, the number once the table shows the closed
+    list of pledges with that pledge in it. `sent` counts the frames it sent."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.seat = None
+        self.answered = {}  # commitment -> [number, pledge, given]
+        self.sent = 0
+
+    async def answer(self, socket, frame):
+        if frame["type"] == "view" and "seat" in frame:
+            self.seat = frame["seat"]
+        shuffle = frame.get("shuffle")
+        if not shuffle or self.seat is None or shuffle["contributed"][self.seat]:
+            return
+        commitment = shuffle["commitment"]
+        if commitment not in self.answered:
+            number = f"{self.rng.getrandbits(128):032x}"
+            pledge = hashlib.sha256(f"chaikhana-pledge|{number}".encode()).hexdigest()
+            self.answered[commitment] = [number, pledge, False]
+            self.sent += 1
+            await socket.send({"type": "pledge", "commitment": commitment, "hash": pledge})
+        number, pledge, given = self.answered[commitment]
+        if shuffle.get("closed") and not given and shuffle["pledges"][self.seat] == pledge:
+            self.answered[commitment][2] = True
+            self.sent += 1
+            await socket.send({"type": "contribute", "commitment": commitment, "value": number})
+
+
 async def play(host, port, table, token, moves, rng, answers=None):
-    """Connects the seat, plays `moves` of its actions (pledging and adding its number to each shuffle, asking for
-    the next deal when one ends) and closes once the last is acknowledged. With a list `answers`, adds
+    """Connects the seat, plays `moves` of its actions (taking its part in each shuffle as a page
+    does, asking for the next deal when one ends) and closes once the last is acknowledged. With a list `answers`, adds
     to it the time each computer move took to reach the seat: from the view after the seat's own move
     to the view that gives it its next turn, over the computer moves made between them."""
     socket = await Socket.connect(host, port, f"/ws/{table}")
     await socket.send({"type": "hello", "token": token})
-    status, seat, answered, made, contributed = None, None, 0, 0, {}
+    status, answered, made, page = None, 0, 0, Page(rng)
     moved = None  # (version, when) of the view that followed the seat's last move
     while made < moves:
         frame = await asyncio.wait_for(socket.receive(), 10)
@@ -216,22 +247,7 @@ async def play(host, port, table, token, moves, rng, answers=None):
             raise ConnectionError("the server closed the socket")
         if frame["type"] == "error":
             raise RuntimeError(f"refused: {frame.get('code')}: {frame.get('message')}")
-        if frame["type"] == "view" and "seat" in frame:
-            seat = frame["seat"]
-        shuffle = frame.get("shuffle")
-        if shuffle and seat is not None and not shuffle["contributed"][seat]:
-            # A page's part in the shuffle: a pledge (the hash of its number) first, the number once
-            # the table shows the closed list of pledges with it in.
-            commitment = shuffle["commitment"]
-            if commitment not in contributed:
-                value = f"{rng.getrandbits(128):032x}"
-                pledge = hashlib.sha256(f"chaikhana-pledge|{value}".encode()).hexdigest()
-                contributed[commitment] = (value, pledge, False)
-                await socket.send({"type": "pledge", "commitment": commitment, "hash": pledge})
-            value, pledge, given = contributed[commitment]
-            if shuffle.get("closed") and not given and shuffle["pledges"][seat] == pledge:
-                contributed[commitment] = (value, pledge, True)
-                await socket.send({"type": "contribute", "commitment": commitment, "value": value})
+        await page.answer(socket, frame)
         if frame["type"] != "view":
             continue
         status = frame.get("status", status)
