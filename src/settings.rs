@@ -72,6 +72,8 @@ pub struct Settings {
     pub thinking_floor_ms: u64,
     /// Decisions waiting longer than this (ms) saturate the pool.
     pub thinking_saturated_ms: u64,
+    /// How long (ms) a coach's study waits for moves before it goes ahead of them.
+    pub coach_wait_ms: u64,
     pub offer_seat_after_secs: u64,
     pub sleep_after_secs: u64,
     pub friends_table_expiry_secs: u64,

@@ -15,13 +15,14 @@
 //!   than the floor `thinking_floor_ms`; such a decision is counted in
 //!   `chaikhana_thinking_shortened_total`. Budgets are CPU time of the thinking thread
 //!   ([`crate::game::Budget`]), so a busy machine makes a decision slower, never weaker.
-//! - **Coaching never delays a move**: a study (a hint asked by a player, one decision of an analysis,
+//! - **Coaching gives way to moves**: a study (a hint asked by a player, one decision of an analysis,
 //!   see `crate::coach`) is taken only where every computer's move waiting would still be shown when
 //!   it is due: a computer's move is shown a move delay after its turn began, so a decision asked
 //!   with time to spare leaves room for a study first; with no decision waiting, studies go in the
 //!   order asked. A study is one decision within the strong computer's budget, holds no table's turn,
 //!   is never cut to a share and never saturates the pool. On a pool kept busy by moves with no time
-//!   to spare, studies wait.
+//!   to spare, a study waits `coach_wait_ms` at most: then it goes ahead of the moves, and the pool
+//!   takes at most one study so every `coach_wait_ms`, which is the coach's reserved share.
 //! - **Knows its capacity**: it is saturated when decisions have waited longer than
 //!   `thinking_saturated_ms`; `/readyz` then says that the node takes no new strong computer table,
 //!   and `POST /api/tables` refuses one with 503 (with Redis, such a table is placed on a node that
@@ -211,14 +212,16 @@ struct Queue {
     /// How long the decision begun last had waited, and when it began.
     last_wait: Duration,
     last_begun: Option<Instant>,
+    /// When a study last went ahead of the moves because it had waited `study_wait`.
+    last_study_ahead: Option<Instant>,
     stopping: bool,
 }
 
 impl Queue {
     /// What a thread thinks next, taken out of the queue (stale decisions and studies met on the way
     /// are dropped): the oldest study if it fits in the slack of every waiting decision (see
-    /// [`Queue::slack_for`]), else the oldest waiting decision whose table has none being thought,
-    /// else, with no decision waiting, the oldest study.
+    /// [`Queue::slack_for`]) or is owed its turn (see [`Queue::study_owed`]), else the oldest waiting
+    /// decision whose table has none being thought, else, with no decision waiting, the oldest study.
     fn next(&mut self, shape: &Shape, now: Instant) -> Option<Decision> {
         let before = self.waiting.len();
         self.waiting.retain(|decision| !decision.stale());
@@ -235,7 +238,11 @@ impl Queue {
             .studies
             .front()
             .is_some_and(|study| self.slack_for(study.cost(shape.floor), shape, now));
-        if !study_fits && !self.waiting.is_empty() {
+        let owed = !study_fits && self.study_owed(shape, now);
+        if owed {
+            self.last_study_ahead = Some(now);
+        }
+        if !study_fits && !owed && !self.waiting.is_empty() {
             let thinking = &self.thinking;
             let index = self
                 .waiting
@@ -246,6 +253,14 @@ impl Queue {
         let study = self.studies.pop_front()?;
         metrics().coach_queue.dec();
         Some(study)
+    }
+
+    /// Whether the oldest study has waited `study_wait` and no other went ahead of the moves within
+    /// the last `study_wait`: the coach's reserved share of a pool the moves keep busy.
+    fn study_owed(&self, shape: &Shape, now: Instant) -> bool {
+        let waited = |since: Instant| now.saturating_duration_since(since) >= shape.study_wait;
+        self.studies.front().is_some_and(|s| waited(s.asked))
+            && self.last_study_ahead.is_none_or(waited)
     }
 
     /// Whether a study that costs `cost` can be thought now and every waiting decision still be

@@ -15,6 +15,8 @@ pub struct Shape {
     pub floor: Duration,
     /// Decisions that wait longer than this saturate the pool.
     pub saturated_after: Duration,
+    /// A study that has waited this long goes ahead of the moves, at most one every this long.
+    pub study_wait: Duration,
 }
 
 impl Shape {
@@ -31,14 +33,15 @@ impl Shape {
 
 impl Shape {
     /// The pool the settings ask for: its threads (the cores less one when 0), its nice value (kept to
-    /// 0..=19: a thread may lower its priority, not raise it), the floor of a shortened budget and when
-    /// it is saturated.
+    /// 0..=19: a thread may lower its priority, not raise it), the floor of a shortened budget, when
+    /// it is saturated and how long a study waits for the moves.
     pub fn from_settings(settings: &Settings) -> Shape {
         Shape {
             threads: Shape::threads_for(settings.thinking_threads),
             nice: settings.thinking_nice.clamp(0, 19),
             floor: Duration::from_millis(settings.thinking_floor_ms),
             saturated_after: Duration::from_millis(settings.thinking_saturated_ms),
+            study_wait: Duration::from_millis(settings.coach_wait_ms),
         }
     }
 }

@@ -14,11 +14,17 @@ const SETTLE: Duration = Duration::from_millis(100);
 const PATIENCE: Duration = Duration::from_secs(10);
 
 fn pool(threads: usize) -> Pool {
+    shaped(threads, PATIENCE)
+}
+
+/// A pool of `threads` whose studies wait `study_wait` for the moves at most.
+fn shaped(threads: usize, study_wait: Duration) -> Pool {
     Pool::new(Shape {
         threads,
         nice: 0,
         floor: Duration::from_millis(20),
         saturated_after: Duration::from_secs(1),
+        study_wait,
     })
 }
 
@@ -248,6 +254,27 @@ fn a_study_goes_before_moves_only_while_every_one_would_still_be_shown_when_due(
 }
 
 #[test]
+fn a_study_that_waited_its_while_goes_ahead_of_moves_with_no_time_to_spare_one_at_a_time() {
+    let wait = Duration::from_millis(150);
+    let pool = shaped(1, wait);
+    let (events, heard) = channel();
+    let (gate, open) = held(&Asker::new(), "gate", &events);
+    pool.ask(gate);
+    assert_eq!(next(&heard), "gate began");
+    pool.ask(studied(&Asker::new(), "study x", &events));
+    pool.ask(studied(&Asker::new(), "study y", &events));
+    pool.ask(told(&Asker::new(), "move c", &events));
+    pool.ask(told(&Asker::new(), "move d", &events));
+    std::thread::sleep(wait * 2);
+    open.send(()).unwrap();
+    assert_eq!(next(&heard), "gate ended");
+    let order: Vec<String> = (0..4).map(|_| next(&heard)).collect();
+    // The first study is owed its turn; the second, though it waited as long, is not until another
+    // while has passed, and by then the moves are thought.
+    assert_eq!(order, ["study x", "move c", "move d", "study y"]);
+}
+
+#[test]
 fn a_study_of_a_table_that_stopped_is_dropped() {
     let (pool, open, heard) = one_thread_held();
     let (events, studies) = channel();
@@ -355,6 +382,7 @@ fn decisions_waiting_longer_than_the_limit_saturate_the_pool() {
         nice: 0,
         floor: Duration::from_millis(20),
         saturated_after: Duration::from_millis(50),
+        study_wait: PATIENCE,
     });
     let (events, heard) = channel();
     let (gate, open) = held(&Asker::new(), "gate", &events);
@@ -380,6 +408,7 @@ fn a_thinking_thread_runs_at_the_lower_priority_it_was_given() {
         nice: 7,
         floor: Duration::ZERO,
         saturated_after: Duration::from_secs(1),
+        study_wait: PATIENCE,
     });
     let (said, niceness) = channel();
     pool.ask(decision(&Asker::new(), move |_| {

@@ -3,9 +3,10 @@
 //! only, thought on the thinking pool behind every computer's move ([`Effect::Study`]); the table
 //! keeps what they said with the deal's record, so an analysis is made once.
 //!
-//! - A hint is offered at a table against the computer. It answers the seat that asked, on the
-//!   version it asked on (a hint for a turn that has passed is dropped), and is counted: the count is
-//!   in every viewer's head, and shown with the deal's result.
+//! - A hint is offered at a table against the computer. It is thought once for a seat's turn (its
+//!   version) and counted once: asked again, by any of the seat's sockets, it is answered with the
+//!   same words at once. The count is in every viewer's head, and shown with the deal's result. A
+//!   hint whose turn passed before it was thought is answered `stale-version`.
 //! - An analysis is asked by a seat, of its own decisions, once the deal has ended: a watcher cannot
 //!   ask (the seat's decisions were made with cards only it saw), nor can another seat, since each
 //!   seat's socket only ever asks for its own. Each decision is one study, so that a move asked
@@ -23,12 +24,8 @@ use crate::game::{BotRng, Game, Grade, Judgement};
 /// What a study is for, handed back with its judgement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Study {
-    /// A hint for `seat`, asked by the socket `conn` on `version`.
-    Hint {
-        seat: Seat,
-        version: u64,
-        conn: ConnId,
-    },
+    /// A hint for `seat` on `version`.
+    Hint { seat: Seat, version: u64 },
     /// Decision `index` of `seat`'s analysis of the deal first dealt at version `dealt_at`.
     Point {
         dealt_at: u64,
@@ -60,11 +57,20 @@ impl Pending {
     }
 }
 
+/// A hint asked for `seat`'s turn at `version`: the sockets waiting for it, then what it said.
+#[derive(Debug)]
+struct Hint {
+    seat: Seat,
+    version: u64,
+    asked_by: Vec<ConnId>,
+    said: Option<Arc<Notice>>,
+}
+
 /// The hints and analyses a table is waiting for, and how many times the coach's word was kept.
 #[derive(Debug, Default)]
 pub(super) struct Studies {
-    /// The hints asked and not yet answered: a seat asks one at a time.
-    hints: Vec<(Seat, u64)>,
+    /// The hints being thought, and those given for the turn in play.
+    hints: Vec<Hint>,
     analyses: Vec<Pending>,
     kept: u64,
 }
@@ -79,6 +85,7 @@ impl Studies {
 const NO_HINTS: &str = "Hints are given at tables against the computer.";
 const NO_COACH: &str = "This game has no coach.";
 const NOT_YOUR_TURN: &str = "A hint is for your own turn.";
+const TURN_PASSED: &str = "The turn that hint was for has passed; ask again at your next turn.";
 const WATCHERS_DO_NOT_ANALYSE: &str =
     "A watcher cannot analyse a seat's decisions: each was made with cards only that seat saw.";
 
@@ -118,22 +125,34 @@ impl<G: Game> TableCore<G> {
         if G::to_act(state) != Some(seat) {
             return refuse(RefusalCode::NotYourTurn, NOT_YOUR_TURN);
         }
-        if self.coaching.hints.contains(&(seat, version)) {
-            // One is being thought for this turn: it goes to the socket that asked first.
+        // A hint given for a turn that has passed is of no more use.
+        let now = self.version;
+        let hints = &mut self.coaching.hints;
+        hints.retain(|hint| hint.said.is_none() || hint.version == now);
+        if let Some(hint) = hints
+            .iter_mut()
+            .find(|hint| (hint.seat, hint.version) == (seat, version))
+        {
+            match &hint.said {
+                Some(said) => self.effects.push(Effect::Send(conn, Arc::clone(said))),
+                None if !hint.asked_by.contains(&conn) => hint.asked_by.push(conn),
+                None => {}
+            }
             return Ok(());
         }
         let legal = G::legal_actions(state, seat);
         let (views, _) = decisions::<G>(record.dealt::<G>().0, &played(record), seat);
         let seen = views.len();
         let judge = self.judge(Arc::new(views), seen, legal, None)?;
-        self.coaching.hints.push((seat, version));
+        self.coaching.hints.push(Hint {
+            seat,
+            version,
+            asked_by: vec![conn],
+            said: None,
+        });
         let seed = self.computers.seed();
         self.effects.push(Effect::Study {
-            study: Study::Hint {
-                seat,
-                version,
-                conn,
-            },
+            study: Study::Hint { seat, version },
             judge,
             seed,
         });
@@ -245,11 +264,7 @@ impl<G: Game> TableCore<G> {
     /// A study (see [`Effect::Study`]) came back with its judgement.
     pub fn studied(&mut self, study: Study, judgement: Judgement<G::Action>) {
         match study {
-            Study::Hint {
-                seat,
-                version,
-                conn,
-            } => self.hinted(seat, version, conn, judgement),
+            Study::Hint { seat, version } => self.hinted(seat, version, judgement),
             Study::Point {
                 dealt_at,
                 seat,
@@ -279,28 +294,40 @@ impl<G: Game> TableCore<G> {
         }
     }
 
-    fn hinted(&mut self, seat: Seat, version: u64, conn: ConnId, judgement: Judgement<G::Action>) {
-        self.coaching
-            .hints
-            .retain(|asked| *asked != (seat, version));
-        if self.version != version {
+    fn hinted(&mut self, seat: Seat, version: u64, judgement: Judgement<G::Action>) {
+        let hints = &mut self.coaching.hints;
+        let Some(at) = hints
+            .iter()
+            .position(|hint| (hint.seat, hint.version) == (seat, version))
+        else {
             return;
-        }
-        let Some(record) = self.record.last_mut() else {
+        };
+        let (passed, record) = (self.version != version, self.record.last_mut());
+        let Some(record) = record.filter(|_| !passed) else {
+            for conn in hints.swap_remove(at).asked_by {
+                let refusal = TableRefusal::new(RefusalCode::StaleVersion, TURN_PASSED);
+                self.refuse(conn, seat, refusal, None);
+            }
             return;
         };
         let step = record.actions.len();
         record.coaching.took_hint(seat, step);
         self.coaching.kept += 1;
         let action = serde_json::to_value(&judgement.best).unwrap_or_default();
-        let notice = Notice::Hint {
+        let notice = Arc::new(Notice::Hint {
             version,
             action,
             value: judgement.best_value,
             unit: judgement.unit,
             why: judgement.why,
-        };
-        self.effects.push(Effect::Send(conn, Arc::new(notice)));
+        });
+        let hint = &mut self.coaching.hints[at];
+        hint.said = Some(Arc::clone(&notice));
+        let sends = hint
+            .asked_by
+            .drain(..)
+            .map(|conn| Effect::Send(conn, Arc::clone(&notice)));
+        self.effects.extend(sends);
         self.commit(Then::Broadcast);
     }
 

@@ -103,6 +103,52 @@ fn a_hint_at_my_turn_is_one_of_my_actions_counted_in_every_head_and_stored() {
 }
 
 #[test]
+fn a_hint_is_thought_once_a_turn_and_asked_again_is_the_same_words_counted_once() {
+    let (mut table, now) = coached_table();
+    assert!(to_my_turn(&mut table, now));
+    let version = table.version();
+    // Asked twice before it is thought: one study, one answer.
+    table.from_seat(1, ClientMsg::Hint { version }, now);
+    table.from_seat(1, ClientMsg::Hint { version }, now);
+    let did = done(&mut table);
+    let studied = |did: &[Did]| {
+        did.iter()
+            .filter(|d| matches!(d, Did::Studies(Study::Hint { .. })))
+            .count()
+    };
+    assert_eq!(studied(&did), 1, "{did:?}");
+    let first = frames_of_type(&did, 1, "hint");
+    assert_eq!(first.len(), 1, "{did:?}");
+    let first = first[0].clone();
+    // Asked again once given: the same words at once, thought and counted no more.
+    for _ in 0..3 {
+        table.from_seat(1, ClientMsg::Hint { version }, now);
+        let did = done(&mut table);
+        assert_eq!(studied(&did), 0, "{did:?}");
+        assert_eq!(frames_of_type(&did, 1, "hint"), [&first]);
+    }
+    assert_eq!(table.record()[0].coaching.hints_taken(2, None), [1, 0]);
+    assert_eq!(table.version(), version);
+}
+
+#[test]
+fn a_hint_whose_turn_passes_before_it_is_thought_is_answered_stale() {
+    let (mut table, now) = coached_table();
+    assert!(to_my_turn(&mut table, now));
+    let version = table.version();
+    table.from_seat(1, ClientMsg::Hint { version }, now);
+    // The seat plays before the coach has answered.
+    let (_, chosen) = turn(&mut table);
+    table.from_seat(1, action(version, chosen), now);
+    let did = done(&mut table);
+    assert!(frames_of_type(&did, 1, "hint").is_empty(), "{did:?}");
+    let refused = frames_of_type(&did, 1, "error");
+    assert_eq!(refused.len(), 1, "{did:?}");
+    assert_eq!(refused[0]["code"], "stale-version");
+    assert_eq!(table.record()[0].coaching.hints_taken(2, None), [0, 0]);
+}
+
+#[test]
 fn a_hint_out_of_turn_on_an_old_version_or_among_friends_is_refused() {
     let (mut table, now) = coached_table();
     assert!(to_my_turn(&mut table, now));
