@@ -232,7 +232,7 @@ fn node(script: &str, inputs: &[(&str, String)]) -> String {
     ] {
         std::fs::copy(root.join("src/web/static").join(file), dir.join(file)).unwrap();
     }
-    for file in ["forge.js", "forgeries.js", "attacks.js"] {
+    for file in ["forge.js", "forgeries.js", "attacks.js", "stocks.js"] {
         std::fs::copy(
             root.join("tests/it/fair_forgeries").join(file),
             dir.join(file),
@@ -572,5 +572,27 @@ async fn an_honest_pishe_pasha_deal_checks_from_every_seat_and_a_watcher() {
 async fn an_honest_ganjifa_deal_checks_from_every_seat_and_a_watcher() {
     if have_program("node", "Node.js runs the page's own check") {
         honest_friends_deal_checks_from_every_seat_and_a_watcher::<Ganjifa>(json!(3), 23).await;
+    }
+}
+
+#[actix_rt::test]
+async fn honest_deals_with_draws_pickups_and_stock_turns_are_green_from_every_seat() {
+    // Every card a page sees placed where the game's dealing puts it (Panjpar's draws and pickups,
+    // Pishe Pasha's stock turns and turn-overs), over many honest deals played through the server.
+    // `CHAIKHANA_FAIR_REAL_DEALS` sets how many of each game (default 3).
+    if !have_program("node", "Node.js runs the page's own check") {
+        return;
+    }
+    let deals: u64 = std::env::var("CHAIKHANA_FAIR_REAL_DEALS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3);
+    for seed in 100..100 + deals {
+        honest_friends_deal_checks_from_every_seat_and_a_watcher::<Panjpar>(json!(1), seed).await;
+        honest_friends_deal_checks_from_every_seat_and_a_watcher::<PishePasha>(
+            json!("one-deal"),
+            seed,
+        )
+        .await;
     }
 }

@@ -21,15 +21,18 @@ import { backElement, cardElement } from "./cards.js";
  * @property {(card: string) => boolean} [voids] For a game with void deals: whether `card` is one a
  *   hand needs (a Mir), so that a hand without any makes the deal void.
  * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, any]>} shown The cards a
- *   view shows face up, each with where it was dealt (a seat or a place of the reveal) when that is
- *   certain, else null.
+ *   view shows face up, each with the place it was dealt as the deal check reads places (verify.js,
+ *   `placesOf`: a seat, "trump" or "pile", one place among those dealt there, or any of several) when
+ *   that is certain, else null.
  */
 
 /**
  * What the deal check knows of the frames it saw: `first` (this view holds the first hand),
- * `whole` (every frame of the deal was seen, one version after another) and `rebuilt` (the seats
- * whose stock has been rebuilt since; a game adds to it).
- * @typedef {{ first: boolean, whole: boolean, rebuilt: Set<number> }} Seen
+ * `whole` (every frame of the deal was seen, one version after another), `continuous` (this view
+ * follows the last one seen of the deal, or repeats it) and `memo` (the game's own notes on the deal
+ * in play, kept with the check's through reloads; a game that finds a card drawn out of its order
+ * sets `memo.broken` to the reason and its argument).
+ * @typedef {{ first: boolean, whole: boolean, continuous: boolean, memo: Record<string, any> }} Seen
  */
 
 /** @type {Hooks} French cards, dealt in hands, and nothing known of a view. */

@@ -159,13 +159,38 @@ function voidRound(reveal, dealt, hooks) {
 }
 
 /**
+ * The dealt places (indices of `to`) a place as a game's hooks name it may be: null (not known: any
+ * place), where the card was dealt (a seat's number, "trump" or "pile": every place dealt there),
+ * `{ to, at }` (the place `at` among those dealt to `to`, in the order dealt; from the end where
+ * negative, -1 being the last), `{ among: [...] }` (any of those places) or `{ all: [...] }` (a place
+ * each of those allows).
+ */
+export function placesOf(to, place) {
+  if (place === null || place === undefined) return null;
+  if (typeof place !== "object") return to.flatMap((t, j) => (String(t) === String(place) ? [j] : []));
+  if (Array.isArray(place.among)) return place.among.flatMap((p) => placesOf(to, p) ?? []);
+  if (Array.isArray(place.all)) {
+    return place.all.reduce((within, p) => {
+      const these = placesOf(to, p);
+      return these === null ? within : within === null ? these : within.filter((j) => these.includes(j));
+    }, null);
+  }
+  if (place.to === undefined || place.to === null || typeof place.to === "object" || !Number.isInteger(place.at)) return [];
+  const all = placesOf(to, place.to);
+  const at = all[place.at < 0 ? all.length + place.at : place.at];
+  return at === undefined ? [] : [at];
+}
+
+/**
  * The verdict on one ended deal, from what this page saw: `{ state, why, arg }`, `state` being "fair",
  * "missing", "joined", "watched", "replaced", "asked", "partly", "failed" or "unchecked", and `why` a
  * key of WORDS with its argument. `page` says: `seat` (null for a watcher's page), `mine` (what this
  * page gave to this deal: its deal number, number, pledge and the closed list it answered, or null),
  * `flag` (the table asked twice, or changed a list, at any deal: kept for the table's life),
- * `replaced` (a deal it saw begin was never revealed), `seen` (each card seen face up, with the seat
- * or place it was dealt to, or null when not known), `start` (the hand it was first shown, when it
+ * `replaced` (a deal it saw begin was never revealed), `seen` (each card seen face up, with the place
+ * it was dealt to as [`placesOf`] reads it), `broken` (what the game's hooks saw come out of its
+ * order, as a reason and its argument: a stock drawn from under its top, a count that jumped), `gap`
+ * (the hooks missed views of the deal and stopped placing cards exactly), `start` (the hand it was first shown, when it
  * saw the deal begin), `fromStart` (it saw the deal's first view), `blind` (a frame it could not
  * check showed cards of this deal) and `hooks`
  * (the game's: firstHand, voidDeals, voids).
@@ -194,10 +219,12 @@ export async function judge(sealed, page) {
     if (voidRound(reveal, dealt, hooks) === true) return fail("dealtVoid");
   }
   const placeOf = new Map(dealt.map((i, j) => [reveal.cards[i], j]));
+  if (Array.isArray(page.broken)) return fail(...page.broken);
   for (const [card, from] of Object.entries(page.seen)) {
     const j = placeOf.get(card);
     if (j === undefined) return fail("unshown", card);
-    if (from !== null && String(reveal.to[j]) !== String(from)) return fail("notDealt", card);
+    const allowed = placesOf(reveal.to, from);
+    if (allowed !== null && !allowed.includes(j)) return fail("notDealt", card);
   }
   if (page.start && page.seat !== null) {
     const dealtToMe = dealt
@@ -234,20 +261,27 @@ export async function judge(sealed, page) {
   // A page that did not see the deal's first view did not see it played from the start.
   if ((hooks.firstHand && !page.start) || page.blind || !page.fromStart) return { state: "joined", why: "joinedLate" };
   if (undecided) return { state: "partly", why: "voidUnseen" };
+  if (page.gap) return { state: "partly", why: "gap" };
   return { state: "fair", why: "fair" };
 }
 
 /** The cards a view shows face up, each with where it was dealt when that is certain (else null):
  * the game's to say (its board's hooks, board.js). */
-function cardsShown(frame, first, whole = false, rebuilt = new Set()) {
+function cardsShown(frame, first, whole = false, memo = {}, continuous = false) {
   if (!frame.view) return [];
-  return boardHooks().shown(frame.view, frame.seat ?? null, { first, whole, rebuilt });
+  return boardHooks().shown(frame.view, frame.seat ?? null, { first, whole, memo, continuous });
 }
 
-/** Adds cards seen to `seen` (card → where it was dealt, or null): a place once known is kept. */
+/** Adds cards seen to `seen` (card → where it was dealt, or null): every place a card was seen to
+ * come from is kept, and the reveal must put it at a place all of them allow. */
 function note(seen, cards) {
   for (const [card, from] of cards) {
-    if (seen[card] === undefined || seen[card] === null) seen[card] = from;
+    const had = seen[card] ?? null;
+    if (had === null) seen[card] = from;
+    else if (from !== null) {
+      const all = had.all ?? [had];
+      if (!all.some((p) => JSON.stringify(p) === JSON.stringify(from))) seen[card] = { all: [...all, from] };
+    }
   }
 }
 
@@ -366,6 +400,10 @@ export class DealCheck {
       this.showFlag(data);
     }
     const inPlay = data.inPlay;
+    // This frame follows the last this seat's pages saw of the deal (the same version again, or the
+    // next): the game's hooks may then check what changed between the two.
+    const following = Number.isInteger(inPlay.version) && frame.version - inPlay.version <= 1 && frame.version >= inPlay.version;
+    inPlay.version = frame.version;
     // A deal shown whole, then played again: one shuffle, two deals.
     if (inPlay.reused || (inPlay.revealed && !sealed.reveal)) {
       inPlay.reused = true;
@@ -380,15 +418,14 @@ export class DealCheck {
       const hand = frame.view?.hand;
       const first = inPlay.whole && data.start === null && boardHooks().firstHand && hand?.length > 0;
       if (first) data.start = hand;
-      const rebuilt = new Set(inPlay.rebuilt || []);
-      note(data.seen, cardsShown(frame, first, inPlay.whole, rebuilt));
-      inPlay.rebuilt = [...rebuilt];
+      inPlay.memo ??= {};
+      note(data.seen, cardsShown(frame, first, inPlay.whole, inPlay.memo, following));
       kept.save();
       return;
     }
     if (this.checked === sealed.commitment) return this.repeat();
     this.checked = sealed.commitment;
-    note(data.seen, cardsShown(frame, false));
+    note(data.seen, cardsShown(frame, false, false, inPlay.memo ?? {}, following));
     inPlay.revealed = true;
     if (entry) entry.revealed = true;
     kept.save();
@@ -402,6 +439,8 @@ export class DealCheck {
         blind: Boolean(inPlay.blind),
         fromStart: Boolean(inPlay.fromStart),
         seen: data.seen,
+        broken: inPlay.memo?.broken,
+        gap: Boolean(inPlay.memo?.gap),
         start: data.start,
         hooks: boardHooks(),
       }),

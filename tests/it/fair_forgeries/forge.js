@@ -14,6 +14,8 @@ export const GANJIFA = GSUITS.flatMap((s) => ["M", "W", ...Array.from({ length: 
 
 /** Where each dealt place goes: Panjpar five each from the guesser (seat 0 here), the trump, the pile. */
 export const panjparTo = (first = 0) => FRENCH.map((_, p) => (p < 10 ? (first + p) % 2 : p === 10 ? "trump" : "pile"));
+/** Pishe Pasha: one at a time from the seat after the dealer (seat 1 here deals), 26 each. */
+export const pisheTo = (dealer = 1) => FRENCH.map((_, p) => (dealer + 1 + p) % 2);
 /** Ganjifa: batches of four from the seat after the dealer (seat 2 here deals). */
 export const ganjifaTo = (dealer = 2) => GANJIFA.map((_, p) => (dealer + 1 + Math.floor(p / 4)) % 3);
 
@@ -116,7 +118,8 @@ export async function honestRounds(committed, numbers, seats = 3) {
  * closes the list with `others` (the other seats' pledges, null for a computer), takes the page's
  * number, deals with `numbers(mine)` (by default: the page's, and each pledged friend's) and reveals.
  * `tweak(frame, step)` may change any frame; `after(step, ctx)` runs after each step (a reload
- * replaces `ctx.page`). Steps: "ask", "close", "play", "end".
+ * replaces `ctx.page`). Steps: "ask", "close", "play", "end", and "more" for each of the views
+ * `plays(order)` gives after the first (each `{ view, skip }`, `skip` versions left out before it).
  */
 export async function playDeal(ctx, t, committed, opts = {}) {
   const { others = {}, numbers, tweak = (f) => f, after = async () => {}, hand, hide = [] } = opts;
@@ -144,9 +147,12 @@ export async function playDeal(ctx, t, committed, opts = {}) {
   const inPlay = { commitment: committed.commitment, dealt_at: t.version + 1, reveal: null };
   // As the real table does, every frame of the deal shows the next deal's shuffle, when there is one.
   const coming = opts.next ? t.asking(opts.next) : null;
-  await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view: { hand: myHand, trump_card: trump } }), "play");
+  await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view: opts.first ?? { hand: myHand, trump_card: trump } }), "play");
+  for (const { view, skip = 0 } of opts.plays ? opts.plays(order) : []) {
+    await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view }, t.version + 1 + skip), "more");
+  }
   const hidden = typeof hide === "function" ? hide(order) : hide;
   const shown = { commitment: committed.commitment, dealt_at: inPlay.dealt_at, reveal: reveal(committed, { numbers: nums, pledges, rounds, hide: hidden }) };
-  await see(t.view({ status: "deal-over", deal: shown, shuffle: coming, view: { hand: [], trump_card: null } }), "end");
+  await see(t.view({ status: "deal-over", deal: shown, shuffle: coming, view: opts.last ?? { hand: [], trump_card: null } }), "end");
   return { pledges, numbers: nums, myNumber, rounds };
 }

@@ -6,6 +6,7 @@
 import { Page, Table, commit, playDeal, reveal, dealt, useGame, friendNumber, FRENCH, GANJIFA, panjparTo, ganjifaTo } from "./forge.js";
 import { pledgeOf } from "./verify.js";
 import { ATTACKS } from "./attacks.js";
+import { STOCKS } from "./stocks.js";
 
 const NOT_GREEN = ["missing", "joined", "replaced", "asked", "partly", "failed"];
 
@@ -16,6 +17,9 @@ async function panjpar({ seats = 2, deal = 0, tag = "s", order = FRENCH } = {}) 
 }
 
 const friendPledge = async (s = 1) => pledgeOf(friendNumber(s));
+
+/** The cards the honest Panjpar deal gives seat 0, from the cards at the dealt places. */
+const mineOf = (order) => order.filter((_, j) => panjparTo(0)[j] === 0);
 
 /** The scenarios: a name, the states the page may end in, and the play. */
 export const SCENARIOS = [
@@ -231,6 +235,23 @@ export const SCENARIOS = [
     return ctx.page;
   }],
   // Ganjifa: void rounds judged from what the reveal shows.
+  ["Panjpar: a card drawn from the pile into this page's hand", ["fair"], async () => {
+    const { ctx, t, c } = await panjpar();
+    await playDeal(ctx, t, c, { plays: (order) => [{ view: { hand: [...mineOf(order).slice(1), order[51]] } }] });
+    return ctx.page;
+  }],
+  ["Panjpar: a card dealt to the other seat 'drawn' into this page's hand", ["failed"], async () => {
+    const { ctx, t, c } = await panjpar();
+    const theirs = (order) => order.find((_, j) => c.to[j] === 1);
+    await playDeal(ctx, t, c, { plays: (order) => [{ view: { hand: [...mineOf(order).slice(1), theirs(order)] } }] });
+    return ctx.page;
+  }],
+  ["Panjpar: the other seat lays a card dealt to this page", ["failed"], async () => {
+    const { ctx, t, c } = await panjpar();
+    const battle = (order) => ({ attacker: 1, attack: [mineOf(order)[0]], covers: [], picked_up: [], finished: false });
+    await playDeal(ctx, t, c, { plays: (order) => [{ view: { hand: mineOf(order).slice(1), battle: battle(order) } }] });
+    return ctx.page;
+  }],
   ["Ganjifa shuffled again although every hand had a Mir", ["failed"], async () => {
     await useGame("ganjifa");
     const ctx = { page: new Page() };
@@ -258,7 +279,7 @@ async function askOnly(page, t, committed, others = {}) {
 /** Runs every scenario; each line "ok NAME" or "WRONG NAME: STATE LINE". */
 export async function runAll() {
   const out = [];
-  for (const [name, want, run] of [...SCENARIOS, ...ATTACKS]) {
+  for (const [name, want, run] of [...SCENARIOS, ...ATTACKS, ...STOCKS]) {
     const page = await run();
     const ok = want.includes(page.state) && (page.state !== "fair" || !NOT_GREEN.includes(page.state));
     out.push(ok ? `ok ${name}` : `WRONG ${name}: wanted ${want.join("/")}, got ${page.line}`);

@@ -4,6 +4,29 @@
 import { cardElement, backElement } from "./cards.js";
 import { collector } from "./board.js";
 
+/**
+ * Each card this view shows turned from a stock, latest first, with the count that stock held before
+ * it was turned (worked back from the counts the view shows), or null once the stock was rebuilt
+ * from its discard pile within these turns.
+ */
+function stockTurns(view) {
+  const left = [...(view.stocks || [])];
+  const turns = [];
+  const turning = view.this_turn?.seat;
+  if (view.turned && Number.isInteger(turning)) turns.push({ card: view.turned, seat: turning });
+  for (const log of [view.this_turn, view.last_turn]) {
+    for (const step of [...(log?.steps || [])].reverse()) {
+      if (step.step === "turn-over") turns.push({ seat: log.seat, turnOver: true });
+      else if (step.from === "stock") turns.push({ card: step.card, seat: log.seat });
+    }
+  }
+  for (const turn of turns) {
+    if (turn.turnOver) left[turn.seat] = 0;
+    else if (Number.isInteger(left[turn.seat])) turn.held = (left[turn.seat] += 1);
+  }
+  return turns.reverse();
+}
+
 /** @type {import("./board.js").Hooks} */
 export const hooks = {
   names: { en: "Pishe Pasha", fa: "پیشه پاشا" },
@@ -12,18 +35,41 @@ export const hooks = {
   dealt: "stock",
   voidDeals: false,
   firstHand: false,
-  shown(view, _seat, { whole, rebuilt }) {
+  shown(view, _seat, { whole, memo, continuous }) {
     const { seen, add } = collector();
-    // A card turned from a stock came from the stock that seat was dealt, until that stock is first
-    // rebuilt from its discard pile: certain only for a page that saw every frame since the deal began.
-    for (const log of [view.last_turn, view.this_turn]) {
-      for (const step of log?.steps || []) {
-        if (step.step === "turn-over") rebuilt.add(log.seat);
-        const fromStock = step.from === "stock" && whole && !rebuilt.has(log.seat);
-        add(step.card, fromStock ? log.seat : null);
+    // A card turned from a stock before it was first rebuilt is the one dealt to that stock at the
+    // place its count says (the stock's top is its last card dealt). The counts only fall, one a
+    // card, between turn-overs: a card turned from under the top, or a count that does not follow
+    // from the last view's, is drawn out of order. Only a page that has seen every view since the
+    // deal began knows which stocks are still as dealt: after a gap it places no more (`gap`).
+    if (memo.tracking === undefined) memo.tracking = whole;
+    else if (!continuous && memo.tracking) Object.assign(memo, { tracking: false, gap: true });
+    const rebuilt = new Set(memo.rebuilt || []);
+    const lowest = memo.lowest || {};
+    const placed = new Set(memo.placed || []);
+    const fresh = {};
+    for (const turn of stockTurns(view)) {
+      if (turn.turnOver) {
+        rebuilt.add(turn.seat);
+        continue;
       }
+      if (placed.has(turn.card)) continue;
+      placed.add(turn.card);
+      const original = memo.tracking && !rebuilt.has(turn.seat) && Number.isInteger(turn.held);
+      add(turn.card, original ? { to: turn.seat, at: turn.held - 1 } : null);
+      if (!original) continue;
+      fresh[turn.seat] = (fresh[turn.seat] ?? 0) + 1;
+      if (turn.held >= (lowest[turn.seat] ?? Infinity)) memo.broken ??= ["outOfOrder", turn.card];
+      lowest[turn.seat] = turn.held;
     }
+    if (memo.tracking && continuous && Array.isArray(memo.stocks)) {
+      (view.stocks || []).forEach((count, s) => {
+        if (!rebuilt.has(s) && memo.stocks[s] - count !== (fresh[s] ?? 0)) memo.broken ??= ["countJump", s];
+      });
+    }
+    Object.assign(memo, { rebuilt: [...rebuilt], lowest, placed: [...placed], stocks: view.stocks });
     add(view.turned);
+    for (const log of [view.last_turn, view.this_turn]) for (const step of log?.steps || []) add(step.card);
     for (const pile of view.piles || []) add(pile?.top);
     return seen;
   },
