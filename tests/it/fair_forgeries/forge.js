@@ -116,7 +116,8 @@ export async function honestRounds(committed, numbers, seats = 3) {
 /**
  * Plays one deal as `ctx.page` sees it: the table asks for `committed`, takes the page's pledge,
  * closes the list with `others` (the other seats' pledges, null for a computer), takes the page's
- * number, deals with `numbers(mine)` (by default: the page's, and each pledged friend's) and reveals.
+ * number, deals with `numbers(mine)` (by default: the page's, and each pledged friend's) in `rounds`
+ * (by default the honest count; a function is given it) and reveals.
  * `tweak(frame, step)` may change any frame; `after(step, ctx)` runs after each step (a reload
  * replaces `ctx.page`). Steps: "ask", "close", "play", "end", and "more" for each of the views
  * `plays(order)` gives after the first (each `{ view, skip }`, `skip` versions left out before it).
@@ -139,7 +140,8 @@ export async function playDeal(ctx, t, committed, opts = {}) {
   const myNumber = given?.commitment === committed.commitment ? given.value : null;
   const friends = (s) => (pledges[s] === null ? null : friendNumber(s));
   const nums = numbers ? numbers(myNumber) : pledges.map((_, s) => (s === t.seat ? myNumber : friends(s)));
-  const rounds = opts.rounds ?? (t.game === "ganjifa" ? await honestRounds(committed, nums) : 1);
+  const honest = t.game === "ganjifa" ? await honestRounds(committed, nums) : 1;
+  const rounds = typeof opts.rounds === "function" ? opts.rounds(honest) : (opts.rounds ?? honest);
   const order = await dealt(committed, nums, rounds);
   const to = committed.to;
   const myHand = hand ?? order.filter((_, j) => to[j] === t.seat);
@@ -147,12 +149,16 @@ export async function playDeal(ctx, t, committed, opts = {}) {
   const inPlay = { commitment: committed.commitment, dealt_at: t.version + 1, reveal: null };
   // As the real table does, every frame of the deal shows the next deal's shuffle, when there is one.
   const coming = opts.next ? t.asking(opts.next) : null;
-  await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view: opts.first ?? { hand: myHand, trump_card: trump } }), "play");
+  // Panjpar's page works out the pile from the hands' counts: an honest table shows them.
+  const counts = t.game === "panjpar" ? { counts: [5, 5] } : {};
+  let shownLast = opts.first ?? { hand: myHand, trump_card: trump, ...counts };
+  await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view: shownLast }), "play");
   for (const { view, skip = 0 } of opts.plays ? opts.plays(order) : []) {
+    shownLast = view;
     await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view }, t.version + 1 + skip), "more");
   }
   const hidden = typeof hide === "function" ? hide(order) : hide;
   const shown = { commitment: committed.commitment, dealt_at: inPlay.dealt_at, reveal: reveal(committed, { numbers: nums, pledges, rounds, hide: hidden }) };
-  await see(t.view({ status: "deal-over", deal: shown, shuffle: coming, view: opts.last ?? { hand: [], trump_card: null } }), "end");
+  await see(t.view({ status: "deal-over", deal: shown, shuffle: coming, view: opts.last ?? shownLast }), "end");
   return { pledges, numbers: nums, myNumber, rounds };
 }

@@ -21,6 +21,26 @@ const friendPledge = async (s = 1) => pledgeOf(friendNumber(s));
 /** The cards the honest Panjpar deal gives seat 0, from the cards at the dealt places. */
 const mineOf = (order) => order.filter((_, j) => panjparTo(0)[j] === 0);
 
+/**
+ * A Panjpar deal in which this page (seat 0) attacks with one card, the other seat beats it with
+ * one of its own, and the attacker then draws the card `drawn(order)` gives (honestly the pile's
+ * last place), the other seat one after it; `fields` changes the view after the draw.
+ */
+async function panjparDraw(drawn, fields = {}) {
+  const { ctx, t, c } = await panjpar();
+  const first = (order) => ({ hand: mineOf(order), counts: [5, 5], trump_card: order[10] });
+  const plays = (order) => {
+    const [attack, beating] = [mineOf(order)[0], order[1]];
+    const laid = { attacker: 0, attack: [attack], covers: [[attack, beating]], picked_up: [], finished: false };
+    const attacked = { ...first(order), hand: mineOf(order).slice(1), counts: [4, 5], battle: { ...laid, covers: [] } };
+    const beaten = { ...attacked, counts: [4, 4], battle: laid };
+    const after = { ...beaten, hand: [...mineOf(order).slice(1), drawn(order)], counts: [5, 5], battle: null, last_battle: { ...laid, finished: true }, ...fields };
+    return [attacked, beaten, after].map((view) => ({ view }));
+  };
+  await playDeal(ctx, t, c, { plays });
+  return ctx.page;
+}
+
 /** The scenarios: a name, the states the page may end in, and the play. */
 export const SCENARIOS = [
   ["an honest deal against the computer", ["fair"], async () => {
@@ -235,21 +255,18 @@ export const SCENARIOS = [
     return ctx.page;
   }],
   // Ganjifa: void rounds judged from what the reveal shows.
-  ["Panjpar: a card drawn from the pile into this page's hand", ["fair"], async () => {
-    const { ctx, t, c } = await panjpar();
-    await playDeal(ctx, t, c, { plays: (order) => [{ view: { hand: [...mineOf(order).slice(1), order[51]] } }] });
-    return ctx.page;
-  }],
-  ["Panjpar: a card dealt to the other seat 'drawn' into this page's hand", ["failed"], async () => {
-    const { ctx, t, c } = await panjpar();
-    const theirs = (order) => order.find((_, j) => c.to[j] === 1);
-    await playDeal(ctx, t, c, { plays: (order) => [{ view: { hand: [...mineOf(order).slice(1), theirs(order)] } }] });
-    return ctx.page;
-  }],
+  ["Panjpar: an honest draw, the attacker first", ["fair"], () => panjparDraw((order) => order[51])],
+  ["Panjpar: the attacker given the defender's draw", ["failed"], () => panjparDraw((order) => order[50])],
+  ["Panjpar: a card dealt to the other seat 'drawn' into this page's hand", ["failed"], () =>
+    panjparDraw((order) => order.find((_, j) => panjparTo(0)[j] === 1 && j > 1))],
+  ["Panjpar: a card drawn from deep in the pile", ["failed"], () => panjparDraw((order) => order[20])],
+  ["Panjpar: a card drawn although the cards on show say the pile gave none", ["failed"], () =>
+    panjparDraw((order) => order[51], { counts: [5, 3] })],
   ["Panjpar: the other seat lays a card dealt to this page", ["failed"], async () => {
     const { ctx, t, c } = await panjpar();
     const battle = (order) => ({ attacker: 1, attack: [mineOf(order)[0]], covers: [], picked_up: [], finished: false });
-    await playDeal(ctx, t, c, { plays: (order) => [{ view: { hand: mineOf(order).slice(1), battle: battle(order) } }] });
+    const view = (order) => ({ hand: mineOf(order).slice(1), counts: [4, 5], battle: battle(order), trump_card: order[10] });
+    await playDeal(ctx, t, c, { plays: (order) => [{ view: view(order) }] });
     return ctx.page;
   }],
   ["Ganjifa shuffled again although every hand had a Mir", ["failed"], async () => {
@@ -257,8 +274,7 @@ export const SCENARIOS = [
     const ctx = { page: new Page() };
     const t = new Table({ game: "ganjifa", seats: 3 });
     const c = await commit(GANJIFA, ganjifaTo(2), 0);
-    const honest = await playDeal({ page: new Page() }, t, c);
-    await playDeal(ctx, new Table({ game: "ganjifa", seats: 3 }), c, { rounds: honest.rounds + 1 });
+    await playDeal(ctx, t, c, { rounds: (honest) => honest + 1 });
     return ctx.page;
   }],
 ];
