@@ -54,6 +54,9 @@ pub struct Metrics {
     pub store_commit_seconds: Histogram,
     pub store_changes_per_commit: Histogram,
     pub store_errors: IntCounter,
+    /// 1 while the embedded store is open, 0 while it is being opened again after an error.
+    pub store_open: IntGauge,
+    pub store_reopens: IntCounter,
     pub http_requests: IntCounterVec,
     pub http_connections_cut: IntCounterVec,
     pub http_connections_refused: IntCounterVec,
@@ -369,6 +372,16 @@ impl Metrics {
                 &r,
                 "store_errors_total",
                 "Reads and commits of the embedded store that failed (its tables pause until a commit succeeds).",
+            ),
+            store_open: gauge(
+                &r,
+                "store_open",
+                "1 while the embedded store is open; 0 while it is opened again after an I/O error (its tables wait).",
+            ),
+            store_reopens: counter(
+                &r,
+                "store_reopens_total",
+                "Times the embedded store was opened again after an I/O error.",
             ),
             http_requests: counter_vec(
                 &r,

@@ -52,6 +52,7 @@ mod server_waiting;
 mod server_watch;
 mod simulate_cli;
 mod sleep_across_nodes;
+mod store_heals;
 mod support;
 mod table_store;
 mod thinking_across_nodes;

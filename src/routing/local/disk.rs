@@ -34,7 +34,7 @@
 //! **What it costs** is measured in `tests/perf/README.md` (commit latency, bytes per table, CPU per
 //! action against keeping tables in memory).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -109,12 +109,53 @@ enum Job {
 
 /// The embedded store of this process's tables.
 pub struct Disk {
-    /// The database, until the store is closed.
-    db: RwLock<Option<Arc<Database>>>,
+    file: Arc<File>,
     /// The changes logged and not yet folded, laid over what a read finds in the rows.
     unfolded: Arc<Mutex<Unfolded>>,
     jobs: mpsc::Sender<Job>,
     writer: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+/// The store's file and its database, shared by the readers and the writer. The database is taken
+/// out while the writer reopens it after an I/O error (see `writer::heal`), and when the store closes.
+pub(super) struct File {
+    path: PathBuf,
+    db: RwLock<Option<Arc<Database>>>,
+}
+
+impl File {
+    /// The database, while it is open.
+    fn db(&self) -> Result<Arc<Database>, StoreError> {
+        let db = self.db.read().unwrap_or_else(|p| p.into_inner());
+        db.clone().ok_or(StoreError::Closed)
+    }
+
+    /// Takes the database out: readers are refused until another is put back.
+    fn take(&self) -> Option<Arc<Database>> {
+        self.db.write().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    fn put(&self, db: Database) {
+        *self.db.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(db));
+    }
+}
+
+/// Opens the database at `path`, makes its tables, checks its format, and reads back its log.
+fn open_file(path: &Path) -> Result<(Database, Unfolded), String> {
+    let db = redb::Builder::new()
+        .set_cache_size(CACHE_BYTES)
+        .create(path)
+        .map_err(|e| match e {
+            redb::DatabaseError::DatabaseAlreadyOpen => format!(
+                "the store {} is in use by another process (each process needs its own data_dir)",
+                path.display()
+            ),
+            e => format!("cannot open the store {}: {e}", path.display()),
+        })?;
+    let unusable = |e: StoreError| format!("the store {} cannot be used: {e}", path.display());
+    prepare(&db).map_err(unusable)?;
+    let unfolded = read_log(&db).map_err(unusable)?;
+    Ok((db, unfolded))
 }
 
 /// The memory redb may keep of the store's pages: the tables awake are in memory anyway, and a
@@ -140,31 +181,22 @@ impl Disk {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create the data folder {}: {e}", dir.display()))?;
         let path = dir.join(FILE_NAME);
-        let db = redb::Builder::new()
-            .set_cache_size(CACHE_BYTES)
-            .create(&path)
-            .map_err(|e| match e {
-                redb::DatabaseError::DatabaseAlreadyOpen => format!(
-                "the store {} is in use by another process (each process needs its own data_dir)",
-                path.display()
-            ),
-                e => format!("cannot open the store {}: {e}", path.display()),
-            })?;
-        let db = Arc::new(db);
-        prepare(&db).map_err(|e| format!("the store {} cannot be used: {e}", path.display()))?;
-        let unfolded =
-            Arc::new(Mutex::new(read_log(&db).map_err(|e| {
-                format!("the store {} cannot be used: {e}", path.display())
-            })?));
+        let (db, unfolded) = open_file(&path)?;
+        let file = Arc::new(File {
+            path: path.clone(),
+            db: RwLock::new(Some(Arc::new(db))),
+        });
+        let unfolded = Arc::new(Mutex::new(unfolded));
         let (jobs, queue) = mpsc::channel();
-        let (writer, pending) = (db.clone(), unfolded.clone());
+        let (writer, pending) = (file.clone(), unfolded.clone());
         let writer = std::thread::Builder::new()
             .name("store-writer".into())
             .spawn(move || writer::write_all(&writer, &pending, queue))
             .map_err(|e| format!("cannot start the store's writer: {e}"))?;
+        crate::metrics::metrics().store_open.set(1);
         tracing::info!(store = %path.display(), "tables are kept on disk");
         Ok(Arc::new(Disk {
-            db: RwLock::new(Some(db)),
+            file,
             unfolded,
             jobs,
             writer: Mutex::new(Some(writer)),
@@ -173,8 +205,12 @@ impl Disk {
 
     /// The database, while the store is open.
     fn db(&self) -> Result<Arc<Database>, StoreError> {
-        let db = self.db.read().unwrap_or_else(|p| p.into_inner());
-        db.clone().ok_or(StoreError::Closed)
+        self.file.db()
+    }
+
+    /// Whether the store is open now (not while it is reopened after an I/O error).
+    pub fn is_open(&self) -> bool {
+        self.file.db().is_ok()
     }
 
     /// Closes the store once the changes queued are committed, so that the next start opens it
@@ -185,8 +221,7 @@ impl Disk {
         if let Some(writer) = writer {
             let _ = writer.join();
         }
-        let db = self.db.write().unwrap_or_else(|p| p.into_inner()).take();
-        match db.map(Arc::try_unwrap) {
+        match self.file.take().map(Arc::try_unwrap) {
             Some(Ok(db)) => match db.close() {
                 Ok(()) => tracing::info!("the table store is closed"),
                 Err(e) => tracing::warn!("the table store did not close cleanly: {e}"),

@@ -2,16 +2,24 @@
 //! transaction and commits it (with `fsync`) before answering any of them: one commit serves every
 //! table whose change arrived meanwhile. About once a second, and when the store closes, it folds the
 //! logged changes into their tables' rows in one more commit (see `log`).
+//!
+//! **Healing.** After an I/O error (a full disk, a device gone for a moment) redb refuses every
+//! transaction until the database is closed and opened again. So when a commit or a fold fails, the
+//! writer takes the database out of the readers' hands, closes it and opens the file again, with a
+//! back-off, until it opens (`heal`). Meanwhile each change queued is answered `Failed` at once: its
+//! table stays paused and sends itself whole again (see `table::core::storing`), so play resumes by
+//! itself within a retry of the disk coming back, and nothing that was acknowledged was ever anything
+//! but committed. The failure is logged once, then once every `QUIET` while it lasts.
 
-use std::sync::{mpsc, Mutex, MutexGuard};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use redb::{Database, ReadableTable};
 use tokio::sync::oneshot;
 
 use super::log::{self, Entry, Unfolded};
-use super::StoreError;
 use super::{gone_name, unix_ms, Job, EXPIRES, EXPIRING, GONE, GONE_KEPT, LOG, PLAYED, RECORDS};
+use super::{open_file, File, StoreError};
 use crate::metrics::metrics;
 use crate::table::{Change, Gone, StoreAnswer};
 
@@ -30,8 +38,13 @@ pub(super) fn lock(unfolded: &Mutex<Unfolded>) -> MutexGuard<'_, Unfolded> {
     unfolded.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The longest wait between two attempts to open the store again, and how often a failure that
+/// lasts is logged again.
+const BACK_OFF_MAX: Duration = Duration::from_secs(2);
+const QUIET: Duration = Duration::from_secs(30);
+
 /// Writes until the store closes (or every sender has gone).
-pub(super) fn write_all(db: &Database, unfolded: &Mutex<Unfolded>, queue: mpsc::Receiver<Job>) {
+pub(super) fn write_all(file: &File, unfolded: &Mutex<Unfolded>, queue: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(BATCH);
     let mut closing = false;
     while !closing {
@@ -55,23 +68,97 @@ pub(super) fn write_all(db: &Database, unfolded: &Mutex<Unfolded>, queue: mpsc::
             }
             closing = true;
         }
+        let Ok(db) = file.db() else {
+            fail(&mut batch);
+            continue;
+        };
+        let mut failed = None;
         if !batch.is_empty() {
-            commit_and_answer(db, unfolded, &mut batch);
+            failed = commit_and_answer(&db, unfolded, &mut batch).err();
         }
         let due = {
             let shared = lock(unfolded);
             shared.count >= FOLD_AT || shared.since.is_some_and(|t| t.elapsed() >= FOLD_EVERY)
         };
-        if due || closing {
-            if let Err(e) = fold(db, unfolded) {
+        if failed.is_none() && (due || closing) {
+            if let Err(e) = fold(&db, unfolded) {
                 metrics().store_errors.inc();
                 tracing::error!("folding the table store's log failed: {e}");
+                failed = Some(e);
             }
+        }
+        drop(db);
+        if failed.is_some() && !closing {
+            closing = heal(file, unfolded, &queue);
         }
     }
 }
 
-fn commit_and_answer(db: &Database, unfolded: &Mutex<Unfolded>, batch: &mut Vec<Job>) {
+/// Answers every change of `batch` as not stored.
+fn fail(batch: &mut Vec<Job>) {
+    for job in batch.drain(..) {
+        if let Job::Keep { answer, .. } = job {
+            let _ = answer.send(StoreAnswer::Failed);
+        }
+    }
+}
+
+/// Closes the store's database and opens its file again, trying with a back-off until it opens;
+/// changes queued meanwhile are answered `Failed` (their tables try again), the other jobs wait for
+/// the store. Returns whether the store was closed meanwhile.
+fn heal(file: &File, unfolded: &Mutex<Unfolded>, queue: &mpsc::Receiver<Job>) -> bool {
+    let began = Instant::now();
+    // Readers are refused from now on; the last one lets go of the database within a read.
+    if let Some(mut db) = file.take() {
+        while let Err(held) = Arc::try_unwrap(db) {
+            db = held;
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    metrics().store_open.set(0);
+    tracing::warn!("the table store is reopened after an error; tables pause until it is back");
+    let (mut wait, mut said) = (Duration::from_millis(50), Instant::now());
+    let mut waiting = Vec::new();
+    loop {
+        match open_file(&file.path) {
+            Ok((db, log)) => {
+                // What the file holds is what was committed: its log is the changes pending.
+                *lock(unfolded) = log;
+                file.put(db);
+                metrics().store_open.set(1);
+                metrics().store_reopens.inc();
+                tracing::info!(after = ?began.elapsed(), "the table store is open again");
+                break;
+            }
+            Err(e) if said.elapsed() >= QUIET || wait <= Duration::from_millis(50) => {
+                said = Instant::now();
+                metrics().store_errors.inc();
+                tracing::error!(for_ = ?began.elapsed(), "the table store cannot be opened again yet: {e}");
+            }
+            Err(_) => metrics().store_errors.inc(),
+        }
+        std::thread::sleep(wait);
+        wait = (wait * 2).min(BACK_OFF_MAX);
+        while let Ok(job) = queue.try_recv() {
+            match job {
+                Job::Keep { answer, .. } => drop(answer.send(StoreAnswer::Failed)),
+                Job::Close => return true,
+                other => waiting.push(other),
+            }
+        }
+    }
+    // The other jobs (a table forgotten, a sweep) are carried out now the store is back.
+    if !waiting.is_empty() {
+        let _ = commit_and_answer(&file.db().expect("just opened"), unfolded, &mut waiting);
+    }
+    false
+}
+
+fn commit_and_answer(
+    db: &Database,
+    unfolded: &Mutex<Unfolded>,
+    batch: &mut Vec<Job>,
+) -> Result<(), StoreError> {
     let began = Instant::now();
     let m = metrics();
     match commit(db, unfolded, batch) {
@@ -83,18 +170,16 @@ fn commit_and_answer(db: &Database, unfolded: &Mutex<Unfolded>, batch: &mut Vec<
             for (answer, said) in answers {
                 let _ = answer.send(said);
             }
+            batch.clear();
+            Ok(())
         }
         Err(e) => {
             m.store_errors.inc();
             tracing::error!("a commit of the table store failed: {e}");
-            for job in batch.drain(..) {
-                if let Job::Keep { answer, .. } = job {
-                    let _ = answer.send(StoreAnswer::Failed);
-                }
-            }
+            fail(batch);
+            Err(e)
         }
     }
-    batch.clear();
 }
 
 type Answers = Vec<(oneshot::Sender<StoreAnswer>, StoreAnswer)>;

@@ -1,0 +1,211 @@
+//! The table store on a disk that fills during play and is then freed: play pauses with a true
+//! sentence, resumes by itself once there is room again (the store is opened afresh, no restart),
+//! and nothing acknowledged is lost, read back by the next process on the same folder. Needs root
+//! (it mounts a small tmpfs for the store): without it the test says so and skips, unless
+//! `CHAIKHANA_TEST_REQUIRE_ALL=1`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::support::*;
+
+/// A tmpfs of its own, unmounted when dropped.
+struct Mounted(PathBuf);
+
+impl Mounted {
+    fn tmpfs(size: &str) -> Option<Mounted> {
+        let dir = std::env::temp_dir().join(format!("chaikhana-full-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            assert!(
+                !everything_required(),
+                "mounting a tmpfs is required (CHAIKHANA_TEST_REQUIRE_ALL=1): run as root"
+            );
+            eprintln!("skipping: a tmpfs cannot be mounted here (the test needs root)");
+            return None;
+        }
+        Some(Mounted(dir))
+    }
+
+    /// Writes a file until the disk is full.
+    fn fill(&self) -> PathBuf {
+        let path = self.0.join("filler");
+        let mut file = std::fs::File::create(&path).unwrap();
+        let chunk = vec![7u8; 16 << 10];
+        while file.write_all(&chunk).and_then(|_| file.sync_all()).is_ok() {}
+        path
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// A player that makes one move at a time and keeps the last view it was sent (an acknowledgement
+/// may already offer its next turn).
+struct Player {
+    client: Client,
+    rng: Rng,
+    last: Option<Value>,
+    /// A move sent and not yet acknowledged.
+    pending: bool,
+}
+
+impl Player {
+    /// Plays one action at the seat's next turn: `Ok(version)` once it is acknowledged, or the code
+    /// of the refusal that came instead. Waits at most `within` for the answer.
+    async fn one_move(&mut self, within: Duration) -> Result<u64, String> {
+        let view = loop {
+            let view = match self.last.take() {
+                Some(view) => view,
+                None => {
+                    let frame = self.client.next().await.expect("the table answers");
+                    // The table paused on the computer's move.
+                    if frame["type"] == "error" {
+                        return Err(frame["code"].as_str().unwrap_or("").to_string());
+                    }
+                    frame
+                }
+            };
+            if view["type"] != "view" {
+                continue;
+            }
+            // The move made before a pause, acknowledged now.
+            if self.pending && view.get("ack").is_some() {
+                self.pending = false;
+                let version = view["version"].as_u64().unwrap();
+                self.last = Some(view);
+                return Ok(version);
+            }
+            if view["status"] == "playing" && !view["actions"].as_array().unwrap().is_empty() {
+                break view;
+            }
+            if matches!(view["status"].as_str(), Some("deal-over" | "match-over")) {
+                let version = view["version"].clone();
+                let next = json!({ "type": "next-deal", "version": version });
+                self.client.send(next).await;
+            }
+        };
+        let version = view["version"].as_u64().unwrap();
+        let chosen = choose(&view, &mut self.rng);
+        self.client.send(action(version, "m", &chosen)).await;
+        self.pending = true;
+        let until = Instant::now() + within;
+        while Instant::now() < until {
+            let left = until.saturating_duration_since(Instant::now());
+            let Ok(Some(frame)) = tokio::time::timeout(left, self.client.next()).await else {
+                break;
+            };
+            if frame["type"] == "error" {
+                return Err(frame["code"].as_str().unwrap_or("").to_string());
+            }
+            if frame["type"] == "view" && frame.get("ack").is_some() {
+                let version = frame["version"].as_u64().unwrap();
+                self.last = Some(frame);
+                self.pending = false;
+                return Ok(version);
+            }
+        }
+        Err("no answer".into())
+    }
+}
+
+#[actix_rt::test]
+async fn a_disk_that_fills_pauses_play_and_play_resumes_by_itself_once_it_is_freed() {
+    let Some(disk) = Mounted::tmpfs("6m") else {
+        return;
+    };
+    let data = disk.0.join("data");
+    let keep = |s: &mut chaikhana::settings::Settings| s.data_dir = data.display().to_string();
+    let server = TestServer::start(keep);
+    let me = server.open("panjpar", "computer", Some(json!(5))).await;
+    let mut player = Player {
+        client: server.connect(&me).await,
+        rng: rng(54),
+        last: None,
+        pending: false,
+    };
+    let second = Duration::from_secs(10);
+    let mut acked = Vec::new();
+    for _ in 0..6 {
+        acked.push(player.one_move(second).await.unwrap());
+    }
+
+    // The disk fills: once the store's file has no room left to grow into, a move is neither shown
+    // nor acknowledged, and the table says why.
+    let filler = disk.fill();
+    let refused = loop {
+        match player.one_move(second).await {
+            Ok(version) => acked.push(version),
+            Err(code) => break code,
+        }
+        assert!(acked.len() < 2000, "the store never ran out of room");
+    };
+    assert_eq!(refused, "unavailable", "a move on a full disk");
+    eprintln!("the disk was full after {} moves", acked.len());
+
+    // Room again: the move made during the pause is acknowledged by itself, with no restart.
+    std::fs::remove_file(&filler).unwrap();
+    let freed = Instant::now();
+    // (A move this seat made during the pause is acknowledged then, with no need to send it again.
+    // While the store is being opened again a move may still be refused; it is made again.)
+    let mut after = 0;
+    while after < 5 {
+        match player.one_move(second).await {
+            Ok(version) => {
+                acked.push(version);
+                after += 1;
+            }
+            Err(code) => assert_eq!(code, "unavailable"),
+        }
+        assert!(
+            freed.elapsed() < Duration::from_secs(20),
+            "play never resumed"
+        );
+    }
+    eprintln!(
+        "five moves acknowledged {:?} after the disk was freed",
+        freed.elapsed()
+    );
+    let (_, metrics) = server.get("/metrics").await;
+    assert!(metrics.contains("chaikhana_store_open 1"), "{metrics}");
+    assert!(
+        !metrics.contains("chaikhana_store_reopens_total 0"),
+        "{metrics}"
+    );
+
+    // Every acknowledged move is in the record the next process reads from the same folder.
+    drop(player);
+    let running = &server.running;
+    let (handle, registry, router) = (
+        running.handle.clone(),
+        running.registry.clone(),
+        running.router.clone(),
+    );
+    chaikhana::server::Running::shut_down(handle, registry, router).await;
+    drop(server);
+    let again = TestServer::start(keep);
+    let record = again.record(&me.table).await;
+    let made: Vec<u64> = record
+        .deals
+        .iter()
+        .flat_map(|deal| deal.actions.iter())
+        .filter(|(seat, _, _)| seat.index() == 0)
+        .map(|(_, _, version)| *version)
+        .collect();
+    for version in &acked {
+        assert!(made.contains(version), "move at {version} lost: {made:?}");
+    }
+}
