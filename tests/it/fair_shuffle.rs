@@ -232,7 +232,13 @@ fn node(script: &str, inputs: &[(&str, String)]) -> String {
     ] {
         std::fs::copy(root.join("src/web/static").join(file), dir.join(file)).unwrap();
     }
-    for file in ["forge.js", "forgeries.js", "attacks.js", "stocks.js"] {
+    for file in [
+        "forge.js",
+        "forgeries.js",
+        "attacks.js",
+        "stocks.js",
+        "attacks-places.js",
+    ] {
         std::fs::copy(
             root.join("tests/it/fair_forgeries").join(file),
             dir.join(file),

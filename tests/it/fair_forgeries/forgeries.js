@@ -7,6 +7,7 @@ import { Page, Table, commit, playDeal, reveal, dealt, useGame, friendNumber, FR
 import { pledgeOf } from "./verify.js";
 import { ATTACKS } from "./attacks.js";
 import { STOCKS } from "./stocks.js";
+import { PLACES } from "./attacks-places.js";
 
 const NOT_GREEN = ["missing", "joined", "replaced", "asked", "partly", "failed"];
 
@@ -295,7 +296,7 @@ async function askOnly(page, t, committed, others = {}) {
 /** Runs every scenario; each line "ok NAME" or "WRONG NAME: STATE LINE". */
 export async function runAll() {
   const out = [];
-  for (const [name, want, run] of [...SCENARIOS, ...ATTACKS, ...STOCKS]) {
+  for (const [name, want, run] of [...SCENARIOS, ...ATTACKS, ...STOCKS, ...PLACES]) {
     const page = await run();
     const ok = want.includes(page.state) && (page.state !== "fair" || !NOT_GREEN.includes(page.state));
     out.push(ok ? `ok ${name}` : `WRONG ${name}: wanted ${want.join("/")}, got ${page.line}`);

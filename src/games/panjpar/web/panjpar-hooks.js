@@ -44,18 +44,55 @@ export const hooks = {
     // (A watcher sees no hand, so it cannot follow the draws: it says only which cards it saw.)
     const follows = memo.tracking && Number.isInteger(seat);
     const held = (s, card) => (follows && Number.isInteger(s) && !(took[card] || []).includes(s) ? { among: [s, ...drew[s]] } : null);
-    // The battles first: a card picked up in the last one is in the defender's hand now.
-    for (const battle of [view.battle, view.last_battle]) {
-      if (!battle) continue;
+    // What the pile holds is worked out from every card on show, so each must be in one place only:
+    // a card twice, a count that is not the hand shown, or a battle changed once it finished would
+    // move the pile's count, and with it the places every later card is drawn from.
+    const broken = (what) => {
+      if (follows) memo.broken ??= ["onShow", `${what}`];
+    };
+    const hand = view.hand || [];
+    if (Number.isInteger(seat) && (view.counts || [])[seat] !== hand.length) broken(hand.length);
+    const battle = view.battle;
+    if (battle) {
+      memo.open = true;
       const defender = 1 - battle.attacker;
       for (const card of battle.attack || []) add(card, held(battle.attacker, card));
       for (const [, beating] of battle.covers || []) add(beating, held(defender, beating));
-      if (!battle.finished) continue;
-      for (const card of battle.picked_up || []) took[card] = [...new Set([...(took[card] || []), defender])];
-      for (const pair of battle.covers || []) pair.forEach((card) => aside.add(card));
+      for (const card of onTable(battle)) if (aside.has(card) || hand.includes(card)) broken(card);
     }
+    // The battle that finished, taken in once (the first view after one in progress): its pairs go
+    // aside, and what the defender picked up from the attack is in its hand now. Shown again, it
+    // must be the same battle.
+    const last = view.last_battle;
+    const picked = [];
+    if (last) {
+      const defender = 1 - last.attacker;
+      for (const card of last.attack || []) add(card, held(last.attacker, card));
+      for (const [, beating] of last.covers || []) add(beating, held(defender, beating));
+    }
+    if (last?.finished && memo.open) {
+      const attack = last.attack || [];
+      const defender = 1 - last.attacker;
+      for (const pair of last.covers || []) {
+        if (!attack.includes(pair[0])) broken(pair[0]);
+        for (const card of pair) {
+          if (aside.has(card)) broken(card);
+          aside.add(card);
+        }
+      }
+      for (const card of last.picked_up || []) {
+        if (!attack.includes(card)) broken(card);
+        took[card] = [...new Set([...(took[card] || []), defender])];
+        if (defender === seat) picked.push(card);
+      }
+      Object.assign(memo, { open: false, done: JSON.stringify(last) });
+    } else if (last?.finished && memo.done !== undefined && JSON.stringify(last) !== memo.done) {
+      broken("last_battle");
+    }
+    for (const card of hand) if (aside.has(card) || card === view.trump_card) broken(card);
     const had = new Set(memo.hand || []);
-    const fresh = first ? [] : (view.hand || []).filter((card) => !had.has(card) && !(took[card] || []).includes(seat));
+    // A card new in this seat's hand was drawn, unless it was picked up in the battle just finished.
+    const fresh = first ? [] : hand.filter((card) => !had.has(card) && !picked.includes(card));
     let mine = null;
     const before = memo.pile ?? (first ? PILE : null);
     if (follows && before !== null) {
@@ -64,9 +101,11 @@ export const hooks = {
       const places = [];
       for (let k = PILE - before; k < PILE - left; k += 1) places.push({ to: "pile", at: -1 - k });
       if (trumpDrawn) places.push("trump");
-      // Cards are drawn only as a battle ends, never more than the pile gave.
+      // Cards are drawn only as a battle ends, never more than the pile gave; the trump card last,
+      // once the pile is empty, and never back under it.
       const drawing = places.length > 0 && !view.battle && view.last_battle?.finished;
-      if (left > before || fresh.length > places.length || (places.length > 0 && !drawing)) {
+      const trumpWrong = (trumpDrawn && left !== 0) || (view.trump_card && memo.trumpUnder === false);
+      if (left > before || left < 0 || trumpWrong || fresh.length > places.length || (places.length > 0 && !drawing)) {
         memo.broken ??= ["drawOrder", fresh[0] ?? `${left}`];
       } else if (places.length > 0) {
         const drawer = view.last_battle?.attacker;
@@ -74,13 +113,23 @@ export const hooks = {
         drew[seat].push(...ours);
         drew[other].push(...theirs);
         mine = { among: ours };
+        // Each seat draws up to five, the attacker first (RULINGS, Panjpar 6): a seat that drew holds
+        // five at most; both hold five at least while anything is left to draw, and the attacker
+        // does too if the defender drew. Else the page gave one seat places the other drew.
+        const drawn = { [seat]: ours.length, [other]: theirs.length };
+        const lasts = left > 0 || Boolean(view.trump_card);
+        if (drawer !== seat && drawer !== other) broken(drawer);
+        for (const s of [seat, other]) {
+          const count = view.counts[s];
+          if ((drawn[s] > 0 && count > 5) || ((lasts || (s === drawer && drawn[1 - s] > 0)) && !(count >= 5))) broken(count);
+        }
       }
       Object.assign(memo, { pile: left, trumpUnder: Boolean(view.trump_card) });
     }
-    for (const card of view.hand || []) add(card, first ? seat : fresh.includes(card) ? mine : null);
+    for (const card of hand) add(card, first ? seat : fresh.includes(card) ? mine : null);
     add(view.trump_card, "trump");
-    (view.hands_shown || []).forEach((cards, s) => cards.forEach((card) => add(card, s === other ? held(s, card) : null)));
-    Object.assign(memo, { hand: view.hand || [], took, drew, aside: [...aside] });
+    (view.hands_shown || []).forEach((cards, s) => cards.forEach((card) => add(card, held(s, card))));
+    Object.assign(memo, { hand, took, drew, aside: [...aside] });
     return seen;
   },
 };

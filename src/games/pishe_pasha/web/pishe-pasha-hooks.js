@@ -4,6 +4,9 @@
 import { cardElement, backElement } from "./cards.js";
 import { collector } from "./board.js";
 
+/** The cards dealt to each stock. */
+const DEALT = 26;
+
 /**
  * Each card this view shows turned from a stock, latest first, with the count that stock held before
  * it was turned (worked back from the counts the view shows), or null once the stock was rebuilt
@@ -41,15 +44,23 @@ export const hooks = {
     // place its count says (the stock's top is its last card dealt). The counts only fall, one a
     // card, between turn-overs: a card turned from under the top, or a count that does not follow
     // from the last view's, is drawn out of order. Only a page that has seen every view since the
-    // deal began knows which stocks are still as dealt: after a gap it places no more (`gap`).
-    if (memo.tracking === undefined) memo.tracking = whole;
+    // deal began knows which stocks are still as dealt (26 cards each at its first view): after a
+    // gap it places no more (`gap`).
+    const start = memo.tracking === undefined;
+    if (start) memo.tracking = whole;
     else if (!continuous && memo.tracking) Object.assign(memo, { tracking: false, gap: true });
     const rebuilt = new Set(memo.rebuilt || []);
     const lowest = memo.lowest || {};
     const placed = new Set(memo.placed || []);
     const fresh = {};
+    // The counts the last view showed (the deal's first view: each stock as dealt), while tracking.
+    const before = !memo.tracking ? null : start ? [DEALT, DEALT] : memo.stocks;
+    const known = Array.isArray(before);
     for (const turn of stockTurns(view)) {
       if (turn.turnOver) {
+        // A stock is turned over only once it is empty: one that still held cards, never rebuilt,
+        // would let the table turn its cards in any order.
+        if (known && !rebuilt.has(turn.seat) && before[turn.seat] - (fresh[turn.seat] ?? 0) !== 0) memo.broken ??= ["countJump", turn.seat];
         rebuilt.add(turn.seat);
         continue;
       }
@@ -62,9 +73,9 @@ export const hooks = {
       if (turn.held >= (lowest[turn.seat] ?? Infinity)) memo.broken ??= ["outOfOrder", turn.card];
       lowest[turn.seat] = turn.held;
     }
-    if (memo.tracking && continuous && Array.isArray(memo.stocks)) {
+    if (known) {
       (view.stocks || []).forEach((count, s) => {
-        if (!rebuilt.has(s) && memo.stocks[s] - count !== (fresh[s] ?? 0)) memo.broken ??= ["countJump", s];
+        if (!rebuilt.has(s) && before[s] - count !== (fresh[s] ?? 0)) memo.broken ??= ["countJump", s];
       });
     }
     Object.assign(memo, { rebuilt: [...rebuilt], lowest, placed: [...placed], stocks: view.stocks });
