@@ -3,6 +3,7 @@
 // Pishe Pasha's stocks worked out from their counts. In the shape of forgeries.js's SCENARIOS (a name,
 // the states the page may end in, the play); honest deals that must stay green are among them.
 
+import { shownPiles } from "./stocks.js";
 import { Page, Table, commit, playDeal, useGame, FRENCH, panjparTo, pisheTo } from "./forge.js";
 
 /**
@@ -228,7 +229,7 @@ function pisheViews(order, moves, counts = (c) => c) {
     const card = stocks[m.seat].splice(stocks[m.seat].length - 1 - (m.under ?? 0), 1)[0];
     piles[m.seat].push(card);
     last = { seat: m.seat, steps: [...steps, { step: "discard", card, from: "stock" }] };
-    const view = { stocks: counts(stocks.map((s) => s.length)), this_turn: { seat: 1 - m.seat, steps: [] }, last_turn: last, turned: null, piles: [] };
+    const view = { stocks: counts(stocks.map((s) => s.length)), this_turn: { seat: 1 - m.seat, steps: [] }, last_turn: last, turned: null, piles: shownPiles(piles) };
     return { view };
   });
 }
@@ -238,7 +239,7 @@ async function pisheDeal(moves, { first = [26, 26], counts } = {}) {
   const ctx = { page: new Page() };
   const t = new Table({ game: "pishe-pasha", seats: 2 });
   const c = await commit(FRENCH, pisheTo(1), 0, "q");
-  const start = { stocks: first, this_turn: { seat: 0, steps: [] }, last_turn: { seat: 1, steps: [] }, turned: null, piles: [] };
+  const start = { stocks: first, this_turn: { seat: 0, steps: [] }, last_turn: { seat: 1, steps: [] }, turned: null, piles: shownPiles([[], []]) };
   await playDeal(ctx, t, c, { first: start, plays: (order) => pisheViews(order, moves, counts) });
   return ctx.page;
 }
@@ -250,6 +251,10 @@ PLACES.push(
   ["Pishe Pasha: an honest deal in which a stock runs out and is turned over", ["fair"], () => {
     const moves = Array.from({ length: 52 }, (_, i) => ({ seat: i % 2 }));
     return pisheDeal([...moves, { seat: 0, turnOver: true }, { seat: 1, turnOver: true }, { seat: 0 }]);
+  }],
+  ["Pishe Pasha: a card turned from a rebuilt stock from under its top", ["failed"], () => {
+    const moves = Array.from({ length: 52 }, (_, i) => ({ seat: i % 2 }));
+    return pisheDeal([...moves, { seat: 0, turnOver: true, under: 1 }, { seat: 1, turnOver: true }]);
   }],
   // S1. A turn-over logged while the stock still holds 24 cards: the page stops placing that stock's
   // cards, and the table turns one of its choosing from deep in it.

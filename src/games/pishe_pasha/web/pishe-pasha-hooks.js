@@ -30,6 +30,65 @@ function stockTurns(view) {
   return turns.reverse();
 }
 
+/**
+ * The steps taken since the last view, each with its seat: the rest of the turn it showed, and the
+ * next turn if the turn passed; null when more than that happened (a view was missed).
+ */
+function stepsSince(view, memo) {
+  const [now, last] = [view.this_turn ?? { steps: [] }, view.last_turn ?? { steps: [] }];
+  const was = memo.logs;
+  memo.logs = { now: { seat: now.seat, len: now.steps.length }, last: { seat: last.seat, len: last.steps.length } };
+  const of = (log, from) => log.steps.slice(from).map((step) => ({ ...step, seat: log.seat }));
+  if (!was) return [...of(last, 0), ...of(now, 0)];
+  const same = last.seat === was.last.seat && last.steps.length === was.last.len;
+  if (same && now.seat === was.now.seat && now.steps.length >= was.now.len) return of(now, was.now.len);
+  if (last.seat === was.now.seat && last.steps.length >= was.now.len) return [...of(last, was.now.len), ...of(now, 0)];
+  return null;
+}
+
+/**
+ * Follows the discard piles, and each stock once it is made again from its pile, step by step: a
+ * card taken from a discard pile is its top; a pile turned over becomes the stock as a block, its
+ * oldest card on top, and each card turned from it is its top. Every view's pile tops and counts,
+ * and a rebuilt stock's count, must be what the steps made them.
+ */
+function followPiles(view, memo) {
+  const broken = (why, what) => (memo.broken ??= [why, what]);
+  const steps = stepsSince(view, memo);
+  if (steps === null) return Object.assign(memo, { tracking: false, gap: true });
+  const piles = memo.piles ?? [[], []];
+  const made = memo.made ?? [null, null];
+  const taken = new Set(memo.taken ?? []);
+  const turn = (seat, card) => {
+    if (!made[seat] || taken.has(card)) return;
+    if (made[seat].at(-1) !== card) broken("outOfOrder", card);
+    made[seat].pop();
+    taken.add(card);
+  };
+  for (const step of steps) {
+    const { seat, card } = step;
+    if (step.step === "turn-over") {
+      made[seat] = [...piles[seat]].reverse();
+      made[seat].forEach((c) => taken.delete(c));
+      piles[seat] = [];
+      continue;
+    }
+    if (step.from === "pile") {
+      if (piles[seat].at(-1) !== card) broken("pileOrder", card);
+      piles[seat].pop();
+    } else turn(seat, card);
+    if (step.step === "give") piles[1 - seat].push(card);
+    if (step.step === "keep" || step.step === "discard") piles[seat].push(card);
+  }
+  if (view.turned) turn(view.this_turn?.seat, view.turned);
+  piles.forEach((pile, s) => {
+    const shown = view.piles?.[s];
+    if (shown?.count !== pile.length || (shown?.top ?? null) !== (pile.at(-1) ?? null)) broken("pileOrder", `${s}`);
+    if (made[s] && view.stocks?.[s] !== made[s].length) broken("countJump", s);
+  });
+  Object.assign(memo, { piles, made, taken: [...taken] });
+}
+
 /** @type {import("./board.js").Hooks} */
 export const hooks = {
   names: { en: "Pishe Pasha", fa: "پیشه پاشا" },
@@ -79,6 +138,7 @@ export const hooks = {
       });
     }
     Object.assign(memo, { rebuilt: [...rebuilt], lowest, placed: [...placed], stocks: view.stocks });
+    if (memo.tracking) followPiles(view, memo);
     add(view.turned);
     for (const log of [view.last_turn, view.this_turn]) for (const step of log?.steps || []) add(step.card);
     for (const pile of view.piles || []) add(pile?.top);
