@@ -81,6 +81,9 @@ pub struct Settings {
     pub finished_table_expiry_secs: u64,
     /// Where the one-binary default keeps its tables (empty: in memory only).
     pub data_dir: String,
+    /// What to do at start with a damaged store file: "refuse" (stop, saying so) or "set-aside"
+    /// (keep it beside, renamed, and start with an empty store).
+    pub store_damaged: String,
     pub redis_url: String,
     /// A PEM file of the certificate authority a `rediss://` Redis's certificate is checked against
     /// (empty: the system's authorities).

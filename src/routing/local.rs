@@ -5,7 +5,7 @@
 
 mod disk;
 
-pub use disk::{Disk, Found, Stored, FILE_NAME, STORE_FORMAT};
+pub use disk::{Damaged, Disk, Found, Stored, FILE_NAME, STORE_FORMAT};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -96,8 +96,17 @@ impl LocalRouter {
     /// The router, with its store opened in `data_dir` (none when that is empty).
     pub fn new(settings: Arc<Settings>) -> Result<LocalRouter, String> {
         let dir = settings.data_dir.trim();
+        let damaged = match settings.store_damaged.as_str() {
+            "refuse" => Damaged::Refuse,
+            "set-aside" => Damaged::SetAside,
+            other => {
+                return Err(format!(
+                    "store_damaged is \"refuse\" or \"set-aside\", not \"{other}\""
+                ))
+            }
+        };
         let disk = (!dir.is_empty())
-            .then(|| Disk::open(std::path::Path::new(dir)))
+            .then(|| Disk::open_with(std::path::Path::new(dir), damaged))
             .transpose()?;
         let tables = LocalTables::default();
         if let Some(disk) = &disk {

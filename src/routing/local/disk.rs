@@ -140,22 +140,71 @@ impl File {
     }
 }
 
-/// Opens the database at `path`, makes its tables, checks its format, and reads back its log.
-fn open_file(path: &Path) -> Result<(Database, Unfolded), String> {
+/// Why a store file could not be opened.
+#[derive(Debug)]
+enum Unopened {
+    /// The file is there but is not a store this release can read: empty, cut short, overwritten.
+    Damaged(String),
+    /// Anything else (in use, not allowed, a newer format), said as a sentence.
+    Other(String),
+}
+
+/// What to do with a damaged store file at start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Damaged {
+    /// Stop, saying what to do (the default: its tables may be restored from a backup).
+    Refuse,
+    /// Keep it beside, renamed, and start with an empty store (setting `store_damaged = "set-aside"`).
+    SetAside,
+}
+
+/// Opens the database at `path`, makes its tables, checks its format, and reads back its log. A file
+/// that is there but is not a store redb can read is `Damaged`: never taken for an empty store (redb
+/// would make a new one in an empty file), and a panic in redb reading it is caught.
+fn open_file(path: &Path) -> Result<(Database, Unfolded), Unopened> {
+    if std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
+        return Err(Unopened::Damaged("the file is empty".into()));
+    }
+    let opened = std::panic::catch_unwind(|| open_redb(path));
+    opened.unwrap_or_else(|_| Err(Unopened::Damaged("redb stopped reading it".into())))
+}
+
+fn open_redb(path: &Path) -> Result<(Database, Unfolded), Unopened> {
+    use redb::{DatabaseError, StorageError};
     let db = redb::Builder::new()
         .set_cache_size(CACHE_BYTES)
         .create(path)
         .map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => format!(
+            DatabaseError::DatabaseAlreadyOpen => Unopened::Other(format!(
                 "the store {} is in use by another process (each process needs its own data_dir)",
                 path.display()
-            ),
-            e => format!("cannot open the store {}: {e}", path.display()),
+            )),
+            DatabaseError::Storage(StorageError::Corrupted(why)) => Unopened::Damaged(why),
+            DatabaseError::RepairAborted => Unopened::Damaged("it could not be repaired".into()),
+            e => Unopened::Other(format!("cannot open the store {}: {e}", path.display())),
         })?;
-    let unusable = |e: StoreError| format!("the store {} cannot be used: {e}", path.display());
+    let unusable = |e: StoreError| match e {
+        StoreError::Redb(redb::Error::Corrupted(why)) => Unopened::Damaged(why),
+        e => Unopened::Other(format!("the store {} cannot be used: {e}", path.display())),
+    };
     prepare(&db).map_err(unusable)?;
     let unfolded = read_log(&db).map_err(unusable)?;
     Ok((db, unfolded))
+}
+
+impl Unopened {
+    /// The sentence for the operator.
+    fn say(&self, path: &Path) -> String {
+        match self {
+            Unopened::Damaged(why) => format!(
+                "the store {} is damaged ({why}) and was left as it is: restore it from a backup, or \
+                 set store_damaged = \"set-aside\" to keep it beside, renamed, and start with an empty \
+                 store (its tables are then lost)",
+                path.display()
+            ),
+            Unopened::Other(sentence) => sentence.clone(),
+        }
+    }
 }
 
 /// The memory redb may keep of the store's pages: the tables awake are in memory anyway, and a
@@ -176,12 +225,27 @@ fn gone_name(gone: Gone) -> &'static str {
 }
 
 impl Disk {
-    /// Opens (or creates) the store in the folder `dir`, creating the folder, and starts its writer.
+    /// Opens (or creates) the store in the folder `dir`, creating the folder, and starts its writer; a
+    /// damaged store file is refused.
     pub fn open(dir: &Path) -> Result<Arc<Disk>, String> {
+        Disk::open_with(dir, Damaged::Refuse)
+    }
+
+    /// [`Disk::open`], doing with a damaged store file as `damaged` says.
+    pub fn open_with(dir: &Path, damaged: Damaged) -> Result<Arc<Disk>, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create the data folder {}: {e}", dir.display()))?;
         let path = dir.join(FILE_NAME);
-        let (db, unfolded) = open_file(&path)?;
+        let (db, unfolded) = match open_file(&path) {
+            Err(Unopened::Damaged(why)) if damaged == Damaged::SetAside => {
+                let aside = path.with_extension(format!("redb.damaged-{}", unix_ms()));
+                std::fs::rename(&path, &aside)
+                    .map_err(|e| format!("cannot set {} aside: {e}", path.display()))?;
+                tracing::warn!(store = %path.display(), aside = %aside.display(), "the store was damaged ({why}): it is kept beside, and tables start afresh");
+                open_file(&path).map_err(|e| e.say(&path))?
+            }
+            opened => opened.map_err(|e| e.say(&path))?,
+        };
         let file = Arc::new(File {
             path: path.clone(),
             db: RwLock::new(Some(Arc::new(db))),

@@ -164,3 +164,60 @@ fn the_watch_key_is_made_once_and_kept() {
     drop(disk);
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A way to damage a store's file.
+type Damage = fn(&std::path::Path);
+
+#[actix_rt::test]
+async fn an_empty_cut_short_or_overwritten_store_is_refused_with_a_sentence_or_set_aside() {
+    let damages: [(&str, Damage); 3] = [
+        ("empty", |file| {
+            std::fs::File::create(file).map(drop).unwrap()
+        }),
+        ("cut short", |file| {
+            let len = std::fs::metadata(file).unwrap().len();
+            let cut = std::fs::OpenOptions::new().write(true).open(file).unwrap();
+            cut.set_len(len / 3).unwrap();
+        }),
+        ("overwritten after its header", |file| {
+            let len = std::fs::metadata(file).unwrap().len() as usize;
+            let mut bytes = std::fs::read(file).unwrap();
+            bytes[4096.min(len)..].fill(0);
+            std::fs::write(file, bytes).unwrap();
+        }),
+    ];
+    for (how, damage) in damages {
+        let (disk, dir) = scratch();
+        let (first, _) = table_after(8);
+        let whole = Change::Whole {
+            game: "panjpar",
+            json: first.to_json(),
+        };
+        let day = Duration::from_secs(86400);
+        assert_eq!(
+            disk.keep(&TableId::random(), whole, day).await,
+            StoreAnswer::Stored
+        );
+        disk.close();
+        drop(disk);
+        let file = dir.join(FILE_NAME);
+        damage(&file);
+        let refused = Disk::open(&dir)
+            .err()
+            .unwrap_or_else(|| panic!("{how}: opened"));
+        assert!(refused.contains("is damaged"), "{how}: {refused}");
+        assert!(refused.contains("backup"), "{how}: {refused}");
+        // Nothing was changed: refused again, the same way.
+        assert_eq!(Disk::open(&dir).err().as_deref(), Some(refused.as_str()));
+        // Asked to, the store is kept beside and the tables start afresh.
+        let fresh = Disk::open_with(&dir, Damaged::SetAside).unwrap();
+        assert_eq!(fresh.tables().unwrap(), 0, "{how}");
+        let aside = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(Result::ok)
+            .any(|e| e.file_name().to_string_lossy().contains("damaged"));
+        assert!(aside, "{how}: the damaged file is kept");
+        fresh.close();
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

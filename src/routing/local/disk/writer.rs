@@ -133,6 +133,7 @@ fn heal(file: &File, unfolded: &Mutex<Unfolded>, queue: &mpsc::Receiver<Job>) ->
             Err(e) if said.elapsed() >= QUIET || wait <= Duration::from_millis(50) => {
                 said = Instant::now();
                 metrics().store_errors.inc();
+                let e = e.say(&file.path);
                 tracing::error!(for_ = ?began.elapsed(), "the table store cannot be opened again yet: {e}");
             }
             Err(_) => metrics().store_errors.inc(),
