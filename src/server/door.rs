@@ -54,6 +54,9 @@ pub const OPERATIONS: [&str; 3] = ["/metrics", "/healthz", "/readyz"];
 pub struct Visit {
     clock: Rc<RequestClock>,
     place: Place,
+    /// A request on it was answered with the connection's close: actix-http still serves requests
+    /// a client pipelined behind that one, so the door refuses them.
+    closing: std::cell::Cell<bool>,
 }
 
 enum Place {
@@ -85,6 +88,7 @@ pub fn arrive(io: &Clocked, data: &mut Extensions, caps: &Arc<Caps>, clients: &C
     data.insert(Visit {
         clock: io.clock().clone(),
         place,
+        closing: std::cell::Cell::new(false),
     });
 }
 
@@ -100,8 +104,19 @@ pub async fn at_the_door(
             .await
             .map(ServiceResponse::map_into_boxed_body);
     };
+    if req.conn_data::<Visit>().is_some_and(|v| v.closing.get()) {
+        let answer = refusal(
+            RefusalCode::BadRequest,
+            "This connection is closing: a request before this one on it was refused.",
+        );
+        let answer = closing(&req, answer);
+        return Ok(req.into_response(answer));
+    }
     match enter(&mut req, &state.connections, &state.client_address) {
-        Err(turned_away) => Ok(req.into_response(closing(turned_away.answer()))),
+        Err(turned_away) => {
+            let answer = closing(&req, turned_away.answer());
+            Ok(req.into_response(answer))
+        }
         Ok(place) => {
             let answer = next.call(req).await;
             // A request from a trusted proxy holds its client's place until it is answered.
@@ -233,8 +248,12 @@ pub fn token_in_url() -> HttpResponse {
     )
 }
 
-/// `answer`, after which the connection closes (what was not read of the request is never read).
-fn closing(mut answer: HttpResponse) -> HttpResponse {
+/// `answer`, after which the connection closes (what was not read of the request is never read);
+/// a request pipelined behind it is refused (see [`Visit`]).
+fn closing(req: &ServiceRequest, mut answer: HttpResponse) -> HttpResponse {
+    if let Some(visit) = req.conn_data::<Visit>() {
+        visit.closing.set(true);
+    }
     answer.head_mut().set_connection_type(ConnectionType::Close);
     answer
 }
@@ -245,9 +264,10 @@ pub fn route(path: &str, route: Route, body_limit: usize) -> impl HttpServiceFac
         use actix_web::dev::Service;
         use futures_util::future::{ready, Either};
         match body_too_large(&req, body_limit) {
-            Some(answer) => Either::Left(ready(Ok::<_, actix_web::Error>(
-                req.into_response(closing(answer)),
-            ))),
+            Some(answer) => {
+                let answer = closing(&req, answer);
+                Either::Left(ready(Ok::<_, actix_web::Error>(req.into_response(answer))))
+            }
             None => Either::Right(srv.call(req)),
         }
     })

@@ -59,12 +59,22 @@ pub fn origin_allowed(headers: &HeaderMap, site_origin: &str) -> bool {
 }
 
 /// Whether a query carries a seat token: a parameter whose name says `token` in any case or spelling
-/// (percent-encoded too), or any value shaped like one of this server's secrets. Tokens travel in
-/// request bodies and socket frames only; an address is written into proxies' logs.
+/// (percent-encoded too), or a secret's worth of URL-safe characters in a row anywhere in it (raw or
+/// decoded, in a name or a value, whatever is around it). Tokens travel in request bodies and socket
+/// frames only; an address is written into proxies' logs.
 pub fn token_in_query(query: &str) -> bool {
-    form_urlencoded::parse(query.as_bytes()).any(|(name, value)| {
-        name.to_ascii_lowercase().contains("token") || crate::table::looks_like_secret(&value)
-    })
+    holds_secret(query)
+        || form_urlencoded::parse(query.as_bytes()).any(|(name, value)| {
+            name.to_ascii_lowercase().contains("token")
+                || holds_secret(&name)
+                || holds_secret(&value)
+        })
+}
+
+/// Whether `text` has a run of URL-safe characters as long as a secret (22) or longer.
+fn holds_secret(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .any(|run| run.len() >= 22)
 }
 
 /// Tables opened per client address in the current minute.
@@ -155,10 +165,22 @@ mod tests {
             "%74oken=x".into(),
             "seat_token=x".into(),
             format!("t={token}"),
+            format!("x={token}."),
+            format!("{token}=1"),
+            format!("{token}"),
+            format!("a=1&b=({token})"),
+            format!("x=%41{}", &token[1..]),
+            format!("x=pre{token}post"),
         ] {
             assert!(token_in_query(&query), "{query}");
         }
-        for query in ["", "for=computer", "x=1&y=2", "tok=1"] {
+        for query in [
+            "",
+            "for=computer",
+            "x=1&y=2",
+            "tok=1",
+            "lang=fa&level=strong",
+        ] {
             assert!(!token_in_query(query), "{query}");
         }
     }

@@ -7,7 +7,7 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
-use tokio::io::AsyncReadExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::support::bystander::Bystander;
@@ -245,5 +245,28 @@ async fn a_body_larger_than_its_route_takes_is_refused_before_it_is_sent() {
             (413, Some("too-large")),
             "{request}"
         );
+    }
+}
+
+#[actix_rt::test]
+async fn a_request_pipelined_behind_a_refused_body_is_never_served() {
+    // The refusal closes the connection; actix-http would still serve what was pipelined behind it.
+    let server = TestServer::start(|_| {});
+    let me: IpAddr = "127.0.0.1".parse().unwrap();
+    let behind = "GET /healthz HTTP/1.1\r\nHost: chaikhana.test\r\n\r\n";
+    for refused in [
+        "POST /api/tables HTTP/1.1\r\nHost: chaikhana.test\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".to_string(),
+        head("POST", "/api/tables", 100_000, ""),
+    ] {
+        let mut io = connect_from(server.running.addr, me).await;
+        io.write_all(format!("{refused}{behind}").as_bytes())
+            .await
+            .unwrap();
+        let mut heard = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(5), io.read_to_end(&mut heard)).await;
+        let heard = String::from_utf8_lossy(&heard);
+        assert!(read.is_ok(), "the connection closes: {heard}");
+        assert!(heard.starts_with("HTTP/1.1 413"), "{heard}");
+        assert!(!heard.contains(" 200 "), "served behind a refusal: {heard}");
     }
 }
