@@ -167,7 +167,7 @@ mod tests {
             format!("t={token}"),
             format!("x={token}."),
             format!("{token}=1"),
-            format!("{token}"),
+            token.to_string(),
             format!("a=1&b=({token})"),
             format!("x=%41{}", &token[1..]),
             format!("x=pre{token}post"),
