@@ -130,6 +130,8 @@ pub struct Settings {
     pub log_filter: String,
     pub site_origin: String,
     pub tables_per_minute: u32,
+    /// "Your games" asked per client address a minute (0: no limit).
+    pub your_games_per_minute: u32,
     /// CIDR blocks of the proxies whose `X-Forwarded-For` names the client (see
     /// `server::client_address`).
     pub trusted_proxies: String,

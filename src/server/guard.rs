@@ -77,8 +77,8 @@ fn holds_secret(text: &str) -> bool {
         .any(|run| run.len() >= 22)
 }
 
-/// Tables opened per client address in the current minute.
-pub struct TableQuota {
+/// Requests of one kind (tables opened, "Your games" asked) per client address in the current minute.
+pub struct MinuteQuota {
     per_minute: u32,
     opened: Mutex<HashMap<IpAddr, (Instant, u32)>>,
 }
@@ -87,17 +87,17 @@ const WINDOW: Duration = Duration::from_secs(60);
 /// Past this many addresses, finished windows are swept before a new one is added.
 const SWEEP_AT: usize = 10_000;
 
-impl TableQuota {
-    /// `per_minute` tables a minute per address; 0 is no limit.
-    pub fn new(per_minute: u32) -> TableQuota {
-        TableQuota {
+impl MinuteQuota {
+    /// `per_minute` requests a minute per address; 0 is no limit.
+    pub fn new(per_minute: u32) -> MinuteQuota {
+        MinuteQuota {
             per_minute,
             opened: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Counts a table for `addr`; `Err(seconds)` when its minute's tables are used up, with how long
-    /// until it may open another.
+    /// Counts a request of `addr`'s; `Err(seconds)` when its minute's are used up, with how long
+    /// until it may make another.
     pub fn take(&self, addr: IpAddr) -> Result<(), u64> {
         if self.per_minute == 0 {
             return Ok(());
@@ -187,14 +187,14 @@ mod tests {
 
     #[test]
     fn each_address_opens_so_many_tables_a_minute() {
-        let quota = TableQuota::new(2);
+        let quota = MinuteQuota::new(2);
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
         assert_eq!(quota.take(a), Ok(()));
         assert_eq!(quota.take(a), Ok(()));
         assert!(matches!(quota.take(a), Err(s) if (1..=60).contains(&s)));
         assert_eq!(quota.take(b), Ok(()));
-        let unlimited = TableQuota::new(0);
+        let unlimited = MinuteQuota::new(0);
         assert!((0..100).all(|_| unlimited.take(a).is_ok()));
     }
 }

@@ -186,21 +186,12 @@ async fn create_table(
             "This server is shutting down; try again in a moment.",
         );
     }
-    if let Some(peer) = req.peer_addr() {
-        let client = state.client_address.key(peer.ip(), req.headers());
-        if let Err(wait) = state.quota.take(client) {
-            let message = format!(
-                "This address has opened {} tables in the last minute; try again in {wait} s.",
-                state.settings.tables_per_minute
-            );
-            let mut answer = refusal(RefusalCode::TooManyTables, &message);
-            if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&wait.to_string()) {
-                answer
-                    .headers_mut()
-                    .insert(actix_web::http::header::RETRY_AFTER, value);
-            }
-            return answer;
-        }
+    if let Err(wait) = over_quota(&state, &req, &state.quota) {
+        let message = format!(
+            "This address has opened {} tables in the last minute; try again in {wait} s.",
+            state.settings.tables_per_minute
+        );
+        return retry_after(refusal(RefusalCode::TooManyTables, &message), wait);
     }
     let request: NewTable = match serde_json::from_slice(&body) {
         Ok(r) => r,
@@ -323,6 +314,29 @@ async fn not_a_socket() -> HttpResponse {
         RefusalCode::NotAWebsocket,
         "This address takes WebSocket connections only.",
     )
+}
+
+/// Counts a request of the client's against `quota`: `Err(seconds)` to wait when its minute's are
+/// used up.
+pub(super) fn over_quota(
+    state: &AppState,
+    req: &HttpRequest,
+    quota: &super::guard::MinuteQuota,
+) -> Result<(), u64> {
+    match req.peer_addr() {
+        Some(peer) => quota.take(state.client_address.key(peer.ip(), req.headers())),
+        None => Ok(()),
+    }
+}
+
+/// `answer` (a 429), saying when to try again.
+pub(super) fn retry_after(mut answer: HttpResponse, wait: u64) -> HttpResponse {
+    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&wait.to_string()) {
+        answer
+            .headers_mut()
+            .insert(actix_web::http::header::RETRY_AFTER, value);
+    }
+    answer
 }
 
 #[cfg(test)]

@@ -2,12 +2,12 @@
 //! seat at, each with its seat token (in the body, never in a URL), and hears how each stands: read
 //! from the tables' stored records, so that listing a sleeping table does not wake it.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::future::join_all;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::http::refusal;
+use super::http::{over_quota, refusal, retry_after};
 use super::AppState;
 use crate::catalog;
 use crate::routing;
@@ -33,7 +33,18 @@ struct Ask {
     token: String,
 }
 
-pub(super) async fn your_games(state: web::Data<AppState>, body: web::Bytes) -> HttpResponse {
+pub(super) async fn your_games(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> HttpResponse {
+    if let Err(wait) = over_quota(&state, &req, &state.games_quota) {
+        let message = format!(
+            "This address has asked for its games {} times in the last minute; try again in {wait} s.",
+            state.settings.your_games_per_minute
+        );
+        return retry_after(refusal(RefusalCode::RateLimited, &message), wait);
+    }
     let asked: Asked = match serde_json::from_slice(&body) {
         Ok(asked) => asked,
         Err(e) => {

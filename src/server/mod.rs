@@ -39,7 +39,9 @@ pub struct AppState {
     pub router: Arc<dyn Router>,
     pub registry: Arc<SessionRegistry>,
     /// Tables opened per client address this minute.
-    pub quota: guard::TableQuota,
+    /// Tables opened, and "Your games" asked, per client address a minute.
+    pub quota: guard::MinuteQuota,
+    pub games_quota: guard::MinuteQuota,
     /// Sockets held by the process and by each client address.
     pub sockets: Arc<caps::Caps>,
     /// Plain HTTP connections held by the process and by each client address (`door`).
@@ -122,7 +124,8 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         settings: settings.clone(),
         router: router.clone(),
         registry: registry.clone(),
-        quota: guard::TableQuota::new(settings.tables_per_minute),
+        quota: guard::MinuteQuota::new(settings.tables_per_minute),
+        games_quota: guard::MinuteQuota::new(settings.your_games_per_minute),
         sockets: caps::Caps::new(settings.sockets_per_node(), settings.sockets_per_address),
         connections: caps::Caps::new(
             settings.http_connections_per_node(),

@@ -219,6 +219,32 @@ async fn an_address_opens_only_so_many_tables_a_minute() {
     assert!((1..=60).contains(&wait));
 }
 
+#[actix_rt::test]
+async fn an_address_asks_for_its_games_only_so_many_times_a_minute() {
+    let server = TestServer::start(|s| s.your_games_per_minute = 3);
+    let seated = server.open("panjpar", "computer", None).await;
+    let body = json!({ "tables": [{ "id": seated.table, "token": seated.token }] }).to_string();
+    for _ in 0..3 {
+        let (status, answer) = server.post("/api/tables/mine", &body).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let (status, answer) = server.post("/api/tables/mine", &body).await;
+    assert_eq!(status, 429, "{answer}");
+    assert_eq!(answer["code"], "rate-limited");
+    let (_, headers) = headers(&server, "POST", "/api/tables/mine").await;
+    let wait: u64 = headers
+        .get("retry-after")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait));
+    // Tables still open: the two quotas are apart.
+    let table = json!({ "game": "panjpar", "opponents": "computer" }).to_string();
+    assert_eq!(server.post("/api/tables", &table).await.0, 201);
+}
+
 /// Opens a computer table as a request carrying `forwarded_for` in `X-Forwarded-For`: the status.
 async fn open_forwarded(server: &TestServer, forwarded_for: &str) -> u16 {
     let body = json!({ "game": "panjpar", "opponents": "computer" }).to_string();
