@@ -318,6 +318,9 @@ impl Router for LocalRouter {
         };
         async move {
             fits?;
+            if !self.store_open() {
+                return Err(TableRefusal::store_closed());
+            }
             let opened = self
                 .on_a_worker(move || {
                     let (handle, snapshot) = open_here(&request, config.clone())?;
@@ -336,9 +339,13 @@ impl Router for LocalRouter {
             let (handle, first) = opened.map_err(TableRefusal::bad_request)?;
             let id = handle.id.clone();
             self.tables.insert(handle);
-            // The link is given out once the table is on disk.
+            // The link is given out once the table is on disk; a table that could not be stored
+            // is given to nobody, so it stops at once rather than wait in memory for ever.
             if let Some(first) = first {
                 if first.await != crate::table::StoreAnswer::Stored {
+                    if let Some(keep) = self.tables.remove(&id).and_then(|h| h.keep) {
+                        keep.do_send(crate::table::OwnerOrder::Lost);
+                    }
                     return Err(TableRefusal::unavailable());
                 }
             }
@@ -378,6 +385,10 @@ impl Router for LocalRouter {
             }
         }
         .boxed()
+    }
+
+    fn store_open(&self) -> bool {
+        self.disk.as_ref().is_none_or(|disk| disk.is_open())
     }
 
     fn open_tables(&self) -> usize {

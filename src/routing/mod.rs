@@ -35,6 +35,11 @@ pub trait Router: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<(Snapshot, u64), TableRefusal>>;
     /// How many tables live on this node.
     fn open_tables(&self) -> usize;
+    /// Whether what this node keeps its tables in takes changes now (not while the embedded store
+    /// is opened again after an I/O error): the node is not ready, and opens no table, meanwhile.
+    fn store_open(&self) -> bool {
+        true
+    }
     /// Stops taking tables and hands this node's tables to the others (draining).
     fn hand_over(&self) -> BoxFuture<'_, ()>;
     /// Closes what this node keeps its tables in, once every table has stopped (the process's way

@@ -76,6 +76,9 @@ async fn readyz(state: web::Data<AppState>, query: web::Query<ReadyFor>) -> Http
     if state.registry.draining() {
         return refusal(RefusalCode::Draining, "This server is shutting down.");
     }
+    if !state.router.store_open() {
+        return refused(TableRefusal::store_closed());
+    }
     let load = crate::thinking::pool().load();
     if query.what.as_deref() == Some("computer") && load.saturated {
         return refused(TableRefusal::computers_busy());
@@ -151,14 +154,11 @@ pub(super) fn refusal(code: RefusalCode, message: &str) -> HttpResponse {
 }
 
 pub(super) fn refused(r: TableRefusal) -> HttpResponse {
-    let mut answer = refusal(r.code, &r.message);
-    if r.code == RefusalCode::Busy {
-        answer.headers_mut().insert(
-            actix_web::http::header::RETRY_AFTER,
-            actix_web::http::header::HeaderValue::from_static("5"),
-        );
+    let answer = refusal(r.code, &r.message);
+    match r.code {
+        RefusalCode::Busy | RefusalCode::Unavailable => retry_after(answer, 5),
+        _ => answer,
     }
-    answer
 }
 
 /// The body of `POST /api/tables`.

@@ -177,6 +177,15 @@ impl TableRefusal {
         )
     }
 
+    /// The node's table store is being opened again after an error: no table is opened meanwhile.
+    pub fn store_closed() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::Unavailable,
+            "This server cannot store tables just now (its disk failed or is full); it opens its store \
+             again by itself. Try again in a moment.",
+        )
+    }
+
     pub fn bad_request(message: String) -> TableRefusal {
         TableRefusal::new(RefusalCode::BadRequest, message)
     }

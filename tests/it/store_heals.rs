@@ -155,6 +155,29 @@ async fn a_disk_that_fills_pauses_play_and_play_resumes_by_itself_once_it_is_fre
     };
     assert_eq!(refused, "unavailable", "a move on a full disk");
     eprintln!("the disk was full after {} moves", acked.len());
+    // A table that cannot be stored is refused, and not kept in memory.
+    let body = json!({ "game": "panjpar", "opponents": "computer" }).to_string();
+    let mut opened = 0;
+    for _ in 0..20 {
+        let (status, answer) = server.post("/api/tables", &body).await;
+        assert!(status == 201 || status == 503, "{status} {answer}");
+        opened += usize::from(status == 201);
+    }
+    assert_eq!(server.running.router.open_tables(), 1 + opened);
+    eprintln!("{} of 20 new tables refused on the full disk", 20 - opened);
+    // Meanwhile the node says it is not ready whenever its store is being opened again.
+    let mut unready = 0;
+    for _ in 0..50 {
+        let (status, answer) = server.get("/readyz").await;
+        if status == 503 {
+            assert!(answer.contains("\"unavailable\""), "{answer}");
+            unready += 1;
+        } else {
+            assert_eq!(status, 200, "{answer}");
+        }
+        actix_rt::time::sleep(Duration::from_millis(10)).await;
+    }
+    eprintln!("{unready} of 50 readiness checks said not ready on the full disk");
 
     // Room again: the move made during the pause is acknowledged by itself, with no restart.
     std::fs::remove_file(&filler).unwrap();
