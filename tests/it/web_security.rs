@@ -208,15 +208,14 @@ async fn an_address_opens_only_so_many_tables_a_minute() {
         answer["message"].as_str().unwrap().contains("try again in"),
         "{answer}"
     );
-    let (_, headers) = headers(&server, "POST", "/api/tables").await;
-    let wait: u64 = headers
-        .get("retry-after")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!((1..=60).contains(&wait));
+    assert!((1..=60).contains(&retry_after(&server, "/api/tables").await));
+}
+
+/// The seconds a refused `POST` to `path` says to wait.
+async fn retry_after(server: &TestServer, path: &str) -> u64 {
+    let (_, headers) = headers(server, "POST", path).await;
+    let wait = headers.get("retry-after").expect("a Retry-After header");
+    wait.to_str().unwrap().parse().unwrap()
 }
 
 #[actix_rt::test]
@@ -231,15 +230,7 @@ async fn an_address_asks_for_its_games_only_so_many_times_a_minute() {
     let (status, answer) = server.post("/api/tables/mine", &body).await;
     assert_eq!(status, 429, "{answer}");
     assert_eq!(answer["code"], "rate-limited");
-    let (_, headers) = headers(&server, "POST", "/api/tables/mine").await;
-    let wait: u64 = headers
-        .get("retry-after")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!((1..=60).contains(&wait));
+    assert!((1..=60).contains(&retry_after(&server, "/api/tables/mine").await));
     // Tables still open: the two quotas are apart.
     let table = json!({ "game": "panjpar", "opponents": "computer" }).to_string();
     assert_eq!(server.post("/api/tables", &table).await.0, 201);
