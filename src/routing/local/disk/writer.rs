@@ -9,7 +9,7 @@
 //! back-off, until it opens (`heal`). Meanwhile each change queued is answered `Failed` at once: its
 //! table stays paused and sends itself whole again (see `table::core::storing`), so play resumes by
 //! itself within a retry of the disk coming back, and nothing that was acknowledged was ever anything
-//! but committed. The failure is logged once, then once every `QUIET` while it lasts.
+//! but committed. Failures are logged once, then once every `QUIET` while they go on.
 
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -83,7 +83,9 @@ pub(super) fn write_all(file: &File, unfolded: &Mutex<Unfolded>, queue: mpsc::Re
         if failed.is_none() && (due || closing) {
             if let Err(e) = fold(&db, unfolded) {
                 metrics().store_errors.inc();
-                tracing::error!("folding the table store's log failed: {e}");
+                if let Some(unsaid) = loudly() {
+                    tracing::error!(unsaid, "folding the table store's log failed: {e}");
+                }
                 failed = Some(e);
             }
         }
@@ -92,6 +94,23 @@ pub(super) fn write_all(file: &File, unfolded: &Mutex<Unfolded>, queue: mpsc::Re
             closing = heal(file, unfolded, &queue);
         }
     }
+}
+
+/// Whether to log a failure of the store now: the first, then one every `QUIET` while they go on
+/// (a full disk fails every commit for as long as it is full), with how many were not logged since.
+fn loudly() -> Option<u64> {
+    thread_local! {
+        static SAID: std::cell::Cell<(Option<Instant>, u64)> = const { std::cell::Cell::new((None, 0)) };
+    }
+    SAID.with(|said| {
+        let (last, unsaid) = said.get();
+        if last.is_some_and(|at| at.elapsed() < QUIET) {
+            said.set((last, unsaid + 1));
+            return None;
+        }
+        said.set((Some(Instant::now()), 0));
+        Some(unsaid)
+    })
 }
 
 /// Answers every change of `batch` as not stored.
@@ -116,7 +135,12 @@ fn heal(file: &File, unfolded: &Mutex<Unfolded>, queue: &mpsc::Receiver<Job>) ->
         }
     }
     metrics().store_open.set(0);
-    tracing::warn!("the table store is reopened after an error; tables pause until it is back");
+    if let Some(unsaid) = loudly() {
+        tracing::warn!(
+            unsaid,
+            "the table store is opened again after an error; its tables pause until it is back"
+        );
+    }
     let (mut wait, mut said) = (Duration::from_millis(50), Instant::now());
     let mut waiting = Vec::new();
     loop {
@@ -176,7 +200,9 @@ fn commit_and_answer(
         }
         Err(e) => {
             m.store_errors.inc();
-            tracing::error!("a commit of the table store failed: {e}");
+            if let Some(unsaid) = loudly() {
+                tracing::error!(unsaid, "a commit of the table store failed: {e}");
+            }
             fail(batch);
             Err(e)
         }
