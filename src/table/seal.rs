@@ -40,6 +40,29 @@ pub struct FairRecord {
     pub deal: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pledges: Option<Vec<Option<String>>>,
+    /// The deal's hidden draws (Ganjifa's blind leads) come from every number, as the reveal lets a
+    /// page work out (see [`blind_seed`]); a deal kept from before draws them from the secret.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open_draws: bool,
+}
+
+/// The seed of a deal's hidden draws (Ganjifa's blind leads). A deal with `open_draws` takes it
+/// from the commitment and every seat's number: no party knows it before every number is in, and
+/// every page can work it out at the reveal. The first 8 bytes, big-endian, of the SHA-256 of
+/// `chaikhana-blind|{commitment}|{numbers joined by commas}`.
+pub fn blind_seed(record: &FairRecord, commitment: &str) -> u64 {
+    let text = if record.open_draws {
+        let numbers: Vec<&str> = record
+            .numbers
+            .iter()
+            .map(|n| n.as_deref().unwrap_or(""))
+            .collect();
+        format!("chaikhana-blind|{commitment}|{}", numbers.join(","))
+    } else {
+        format!("chaikhana-blind|{}", record.secret)
+    };
+    let digest = Sha256::digest(text.as_bytes());
+    u64::from_be_bytes(digest[..8].try_into().expect("a SHA-256 has 32 bytes"))
 }
 
 /// How a place's destination is written in the commitment and the reveal.
@@ -115,6 +138,7 @@ pub struct DealSeal {
     rounds: u32,
     /// For each dealt place, the place of the table's order whose card it holds.
     dealt: Vec<usize>,
+    open_draws: bool,
 }
 
 /// A void deal is shuffled again; this many shuffles in a row without a deal is a bug in a game.
@@ -126,8 +150,7 @@ pub fn deal_fair<G: Game>(
     record: &FairRecord,
 ) -> (G::State, DealOrder, DealSeal) {
     let committed = Committed::new::<G>(&record.secret, setup, record.deal);
-    let blind = Sha256::digest(format!("chaikhana-blind|{}", record.secret).as_bytes());
-    let blind = u64::from_be_bytes(blind[..8].try_into().expect("a SHA-256 has 32 bytes"));
+    let blind = blind_seed(record, &committed.commitment);
     let n = committed.order.len();
     let mut stream = Stream::new(players_key(&committed.commitment, &record.numbers));
     let mut dealt: Vec<usize> = (0..n).collect();
@@ -145,6 +168,7 @@ pub fn deal_fair<G: Game>(
                 numbers: record.numbers.clone(),
                 rounds,
                 dealt,
+                open_draws: record.open_draws,
             };
             return (state, order, seal);
         }
@@ -188,6 +212,7 @@ impl DealSeal {
             pledges: self.pledges.as_deref(),
             numbers: &self.numbers,
             rounds: self.rounds,
+            open_draws: self.open_draws,
         };
         for i in 0..n {
             let shown = to.seen.is_none_or(|seen| seen.contains(&c.cards[i]));
@@ -239,6 +264,8 @@ pub struct Reveal<'a> {
     pub pledges: Option<&'a [Option<String>]>,
     pub numbers: &'a [Option<String>],
     pub rounds: u32,
+    /// The deal's hidden draws come from every number (see [`blind_seed`]), so a page can check them.
+    pub open_draws: bool,
 }
 
 #[cfg(test)]
@@ -287,7 +314,31 @@ mod tests {
             numbers,
             deal: Some(5),
             pledges: None,
+            open_draws: true,
         }
+    }
+
+    #[test]
+    fn hidden_draws_come_from_every_number_and_a_kept_deal_keeps_its_own() {
+        let fair = record(vec![Some("01".repeat(16)), None]);
+        let seed = blind_seed(&fair, "c0");
+        let mut other = fair.clone();
+        other.numbers[1] = Some("02".repeat(16));
+        assert_ne!(blind_seed(&other, "c0"), seed, "each number counts");
+        assert_ne!(blind_seed(&fair, "c1"), seed, "so does the commitment");
+        // A deal kept from before draws from its secret, as it was dealt.
+        let kept = FairRecord {
+            open_draws: false,
+            ..fair.clone()
+        };
+        let digest = Sha256::digest(format!("chaikhana-blind|{}", fair.secret).as_bytes());
+        let before = u64::from_be_bytes(digest[..8].try_into().unwrap());
+        assert_eq!(blind_seed(&kept, "c0"), before);
+        // Kept and read back, the flag stays; a record without it reads as a deal from before.
+        let json = serde_json::to_string(&fair).unwrap();
+        assert_eq!(serde_json::from_str::<FairRecord>(&json).unwrap(), fair);
+        let old = json.replace(",\"open_draws\":true", "");
+        assert!(!serde_json::from_str::<FairRecord>(&old).unwrap().open_draws);
     }
 
     #[test]

@@ -207,6 +207,7 @@ impl Shuffle {
             } else {
                 None
             },
+            open_draws: true,
         }
     }
 }

@@ -542,8 +542,11 @@ async fn honest_friends_deal_checks_from_every_seat_and_a_watcher<G: Game>(
             "en",
             false,
         );
+        // A Ganjifa page may be unable to judge what cards hidden from it decide (a reshuffle for
+        // a void deal, a blind lead after face-down cards): "partly", never more, never less.
+        let partly = G::NAME == "ganjifa" && line.starts_with("partly|");
         assert!(
-            line.starts_with("fair|✓ Fair deal"),
+            line.starts_with("fair|✓ Fair deal") || partly,
             "{} seat {seat}: {line}",
             G::NAME
         );
@@ -584,7 +587,8 @@ async fn an_honest_ganjifa_deal_checks_from_every_seat_and_a_watcher() {
 #[actix_rt::test]
 async fn honest_deals_with_draws_pickups_and_stock_turns_are_green_from_every_seat() {
     // Every card a page sees placed where the game's dealing puts it (Panjpar's draws and pickups,
-    // Pishe Pasha's stock turns and turn-overs), over many honest deals played through the server.
+    // Pishe Pasha's stock turns and turn-overs, Ganjifa's blind leads), over many honest deals
+    // played through the server.
     // `CHAIKHANA_FAIR_REAL_DEALS` sets how many of each game (default 3).
     if !have_program("node", "Node.js runs the page's own check") {
         return;
@@ -600,5 +604,6 @@ async fn honest_deals_with_draws_pickups_and_stock_turns_are_green_from_every_se
             seed,
         )
         .await;
+        honest_friends_deal_checks_from_every_seat_and_a_watcher::<Ganjifa>(json!(3), seed).await;
     }
 }

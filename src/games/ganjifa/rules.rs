@@ -309,7 +309,11 @@ impl State {
             leader,
             card,
             card.suit(),
-            TrickKind::Blind { suit: card.suit() },
+            TrickKind::Blind {
+                suit: card.suit(),
+                back,
+                nth: self.blind_leads.saturating_sub(1),
+            },
         )
     }
 

@@ -80,8 +80,12 @@ pub enum TrickKind {
         suit: GSuit,
         face_down: bool,
     },
+    /// A blind lead: `back` is the face-down card the picker chose, of the leader's hand shuffled
+    /// for the deal's blind lead number `nth` (from 0), so that a page can check the card it gave.
     Blind {
         suit: GSuit,
+        back: u8,
+        nth: u32,
     },
 }
 
@@ -91,7 +95,7 @@ impl TrickKind {
         match self {
             TrickKind::Deni { suit }
             | TrickKind::Talafa { suit, .. }
-            | TrickKind::Blind { suit } => Some(suit),
+            | TrickKind::Blind { suit, .. } => Some(suit),
             _ => None,
         }
     }

@@ -20,10 +20,19 @@ import { backElement, cardElement } from "./cards.js";
  *   a hand with no Mir): only then may a reveal count more than one round of the players' shuffle.
  * @property {(card: string) => boolean} [voids] For a game with void deals: whether `card` is one a
  *   hand needs (a Mir), so that a hand without any makes the deal void.
+ * @property {(memo: Record<string, any>, deal: Drawn) => Promise<{ failed?: [string, any], partly?: string } | null>} [checkDraws]
+ *   For a game that draws in play from the deal's seed (Ganjifa's blind leads): at the reveal, checks
+ *   what the hooks noted of those draws; a contradiction is `failed`, what it cannot say `partly`.
  * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, any]>} shown The cards a
  *   view shows face up, each with the place it was dealt as the deal check reads places (verify.js,
  *   `placesOf`: a seat, "trump" or "pile", one place among those dealt there, or any of several) when
  *   that is certain, else null.
+ */
+
+/**
+ * A revealed deal, for `checkDraws`: the reveal, the commitment, the card at each dealt place (null
+ * where hidden from this page) and SHA-256.
+ * @typedef {{ reveal: any, commitment: string, cardAt: (j: number) => string | null, sha256: (text: string) => Promise<string | null> }} Drawn
  */
 
 /**

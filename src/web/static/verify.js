@@ -226,6 +226,10 @@ export async function judge(sealed, page) {
     const allowed = placesOf(reveal.to, from);
     if (allowed !== null && !allowed.includes(j)) return fail("notDealt", card);
   }
+  // What the game drew in play from the deal's seed (Ganjifa's blind leads), where it says.
+  const cardAt = (j) => reveal.cards[dealt[j]] ?? null;
+  const drawn = hooks.checkDraws ? await hooks.checkDraws(page.memo ?? {}, { reveal, commitment, cardAt, sha256 }) : null;
+  if (drawn?.failed) return fail(...drawn.failed);
   if (page.start && page.seat !== null) {
     const dealtToMe = dealt
       .map((i, j) => [reveal.cards[i], reveal.to[j]])
@@ -262,6 +266,7 @@ export async function judge(sealed, page) {
   if ((hooks.firstHand && !page.start) || page.blind || !page.fromStart) return { state: "joined", why: "joinedLate" };
   if (undecided) return { state: "partly", why: "voidUnseen" };
   if (page.gap) return { state: "partly", why: "gap" };
+  if (drawn?.partly) return { state: "partly", why: drawn.partly };
   return { state: "fair", why: "fair" };
 }
 
@@ -441,6 +446,7 @@ export class DealCheck {
         seen: data.seen,
         broken: inPlay.memo?.broken,
         gap: Boolean(inPlay.memo?.gap),
+        memo: inPlay.memo,
         start: data.start,
         hooks: boardHooks(),
       }),

@@ -81,6 +81,7 @@ export function reveal(committed, { numbers, pledges, rounds = 1, hide = [] }) {
     pledges,
     numbers,
     rounds,
+    open_draws: true,
   };
 }
 
@@ -120,7 +121,8 @@ export async function honestRounds(committed, numbers, seats = 3) {
  * (by default the honest count; a function is given it) and reveals.
  * `tweak(frame, step)` may change any frame; `after(step, ctx)` runs after each step (a reload
  * replaces `ctx.page`). Steps: "ask", "close", "play", "end", and "more" for each of the views
- * `plays(order)` gives after the first (each `{ view, skip }`, `skip` versions left out before it).
+ * `plays(order, numbers)` gives after the first (each `{ view, skip }`, `skip` versions left out
+ * before it).
  */
 export async function playDeal(ctx, t, committed, opts = {}) {
   const { others = {}, numbers, tweak = (f) => f, after = async () => {}, hand, hide = [] } = opts;
@@ -153,7 +155,7 @@ export async function playDeal(ctx, t, committed, opts = {}) {
   const counts = t.game === "panjpar" ? { counts: [5, 5] } : {};
   let shownLast = opts.first ?? { hand: myHand, trump_card: trump, ...counts };
   await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view: shownLast }), "play");
-  for (const { view, skip = 0 } of opts.plays ? opts.plays(order) : []) {
+  for (const { view, skip = 0 } of opts.plays ? await opts.plays(order, nums) : []) {
     shownLast = view;
     await see(t.view({ status: "playing", deal: inPlay, shuffle: coming, view }, t.version + 1 + skip), "more");
   }

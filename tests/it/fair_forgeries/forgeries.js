@@ -4,7 +4,7 @@
 // line per scenario, "ok" or what went wrong, and the count of honest Ganjifa deals judged.
 
 import { Page, Table, commit, playDeal, reveal, dealt, useGame, friendNumber, FRENCH, GANJIFA, panjparTo, ganjifaTo } from "./forge.js";
-import { pledgeOf } from "./verify.js";
+import { pledgeOf, sha256 } from "./verify.js";
 import { ATTACKS } from "./attacks.js";
 import { STOCKS } from "./stocks.js";
 import { PLACES } from "./attacks-places.js";
@@ -18,6 +18,31 @@ async function panjpar({ seats = 2, deal = 0, tag = "s", order = FRENCH } = {}) 
 }
 
 const friendPledge = async (s = 1) => pledgeOf(friendNumber(s));
+
+/**
+ * A Ganjifa deal in which seat 1 gives up the lead at once and seat 0's page sees the blind pick of
+ * back 3 give the card `shift` places on from the one the deal's numbers put there; `open` is what
+ * the reveal says of its draws.
+ */
+async function ganjifaBlind(shift, open = true) {
+  await useGame("ganjifa");
+  const { blindBacks, blindSeed } = await import("./ganjifa-hooks.js");
+  const ctx = { page: new Page() };
+  const t = new Table({ game: "ganjifa", seats: 3 });
+  const c = await commit(GANJIFA, ganjifaTo(2), 0, "b");
+  const plays = async (order, numbers) => {
+    const leaders = order.filter((_, j) => c.to[j] === 1);
+    const backs = blindBacks(leaders, await blindSeed(sha256, c.commitment, numbers), 0);
+    const picked = backs[(3 + shift) % backs.length];
+    const kind = { kind: "blind", suit: "taj", back: 3, nth: 0 };
+    const trick = { leader: 1, kind, winner: 1, cards: [[], [picked], []], face_down_by: null, need: [1, 0, 1] };
+    const hand = order.filter((_, j) => c.to[j] === 0);
+    return [{ view: { hand, trick, played: [picked] } }];
+  };
+  const tweak = (frame, step) => (step === "end" && !open ? withReveal(frame, (r) => ({ ...r, open_draws: false })) : frame);
+  await playDeal(ctx, t, c, { plays, tweak });
+  return ctx.page;
+}
 
 /** The cards the honest Panjpar deal gives seat 0, from the cards at the dealt places. */
 const mineOf = (order) => order.filter((_, j) => panjparTo(0)[j] === 0);
@@ -270,6 +295,9 @@ export const SCENARIOS = [
     await playDeal(ctx, t, c, { plays: (order) => [{ view: view(order) }] });
     return ctx.page;
   }],
+  ["Ganjifa: an honest blind lead", ["fair"], () => ganjifaBlind(0)],
+  ["Ganjifa: a blind lead whose back gave another of the leader's cards", ["failed"], () => ganjifaBlind(1)],
+  ["Ganjifa: a blind lead of a deal that says its draws are not from the numbers", ["partly"], () => ganjifaBlind(0, false)],
   ["Ganjifa shuffled again although every hand had a Mir", ["failed"], async () => {
     await useGame("ganjifa");
     const ctx = { page: new Page() };

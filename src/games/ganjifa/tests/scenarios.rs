@@ -370,7 +370,9 @@ fn the_blind_lead_shuffles_the_hand_face_down_and_the_next_seat_picks() {
     assert_eq!(
         t.kind,
         TrickKind::Blind {
-            suit: picked.suit()
+            suit: picked.suit(),
+            back: 1,
+            nth: 0,
         }
     );
     assert_eq!(t.cards[S0], GSet::one(picked));

@@ -4,6 +4,73 @@
 import { gcardElement, gbackElement } from "./gcards.js";
 import { collector } from "./board.js";
 
+/** The suits in the pack's order: a card is numbered suit * 12 + place (see the game's pack.rs). */
+const SUITS = ["TA", "SA", "SH", "GH", "CH", "SU", "BA", "QI"];
+
+/** A card's number in the pack: place 0 the Mir, 1 the Wazir, then the numbers from the strongest
+ * (10 down in the first four suits, 1 up in the others). */
+function packIndex(code) {
+  const suit = SUITS.indexOf(code.slice(-2));
+  const rank = code.slice(0, -2);
+  const place = rank === "M" ? 0 : rank === "W" ? 1 : suit < 4 ? 12 - Number(rank) : Number(rank) + 1;
+  return suit * 12 + place;
+}
+
+const MASK = (1n << 64n) - 1n;
+const GOLDEN = 0x9e3779b97f4a7c15n;
+
+function splitmix(state) {
+  let z = (state + GOLDEN) & MASK;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+  return z ^ (z >> 31n);
+}
+
+/**
+ * The leader's hand laid face down for the deal's blind lead number `nth`, as the table lays it: the
+ * hand in the pack's order, shuffled from the deal's blind seed (rules.rs, `shuffle_backs`).
+ */
+export function blindBacks(hand, seed, nth) {
+  const order = [...hand].sort((a, b) => packIndex(a) - packIndex(b)).slice(0, 32);
+  let z = (seed + BigInt(nth) * GOLDEN) & MASK;
+  for (let i = order.length - 1; i > 0; i -= 1) {
+    z = splitmix(z);
+    const j = Number(z % BigInt(i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** The seed of a deal's blind leads: from its commitment and every number (seal.rs, `blind_seed`). */
+export async function blindSeed(sha256, commitment, numbers) {
+  const hex = await sha256(`chaikhana-blind|${commitment}|${numbers.map((n) => n || "").join(",")}`);
+  return BigInt(`0x${hex.slice(0, 16)}`);
+}
+
+/**
+ * Notes each blind lead as it begins: who led, the back picked, the lead's number in the deal, the
+ * card it gave, and the cards played before it. Only a page that has seen every view since the deal
+ * began knows what was played before; one that missed views and then sees a blind lead cannot check
+ * it (`gap`).
+ */
+function noteBlindLeads(view, memo, whole, continuous) {
+  if (memo.tracking === undefined) memo.tracking = whole;
+  else if (!continuous) memo.tracking = false;
+  const trick = view.trick;
+  if (trick?.kind?.kind !== "blind") return;
+  const blinds = memo.blinds ?? [];
+  if (blinds.some((b) => b.nth === trick.kind.nth)) return;
+  const onTable = new Set((trick.cards || []).flat());
+  const picked = trick.cards?.[trick.leader] ?? [];
+  if (!memo.tracking || picked.length !== 1) {
+    memo.blindMissed = true;
+    return;
+  }
+  const before = (view.played || []).filter((card) => !onTable.has(card));
+  blinds.push({ leader: trick.leader, back: trick.kind.back, nth: trick.kind.nth, picked: picked[0], before });
+  memo.blinds = blinds;
+}
+
 /** @type {import("./board.js").Hooks} */
 export const hooks = {
   names: { en: "Ganjifa", fa: "گنجفه" },
@@ -13,12 +80,33 @@ export const hooks = {
   firstHand: false,
   voidDeals: true,
   voids: (card) => card.startsWith("M"),
-  shown(view, seat) {
+  shown(view, seat, { whole, memo = {}, continuous }) {
+    noteBlindLeads(view, memo, whole, continuous);
     const { seen, all } = collector();
     all(view.hand, seat ?? null);
     (view.face_up || []).forEach((cards, s) => all(cards, s));
     for (const trick of [view.trick, view.last_trick]) (trick?.cards || []).forEach((cards, s) => all(cards, s));
     all(view.played);
     return seen;
+  },
+  /**
+   * At the reveal: each blind lead gave the card at the back picked of the leader's hand as it then
+   * was (its cards dealt, less those played before), shuffled from the deal's blind seed. Where the
+   * reveal hides some of the leader's cards from this page (cards played face down), it cannot say.
+   */
+  async checkDraws(memo, { reveal, commitment, cardAt, sha256 }) {
+    // A deal dealt before draws came from the numbers (a table kept across an upgrade) cannot say.
+    let partly = Boolean(memo.blindMissed) || (reveal.open_draws !== true && (memo.blinds || []).length > 0);
+    for (const blind of reveal.open_draws === true ? memo.blinds || [] : []) {
+      const dealt = reveal.to.flatMap((to, j) => (to === blind.leader ? [cardAt(j)] : []));
+      if (dealt.some((card) => card === null)) {
+        partly = true;
+        continue;
+      }
+      const hand = dealt.filter((card) => !blind.before.includes(card));
+      const backs = blindBacks(hand, await blindSeed(sha256, commitment, reveal.numbers), blind.nth);
+      if (backs[blind.back] !== blind.picked) return { failed: ["blindPick", blind.picked] };
+    }
+    return partly ? { partly: "blindUnseen" } : null;
   },
 };
