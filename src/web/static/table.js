@@ -246,7 +246,11 @@ async function showFrame(frame, socket) {
     lastFrame = frame;
     labelSwitches();
     board = module.createBoard(root, {
-      act: (action) => sent(socket.act(action)),
+      act: (action) => {
+        // The deal check hears what this page chose (a blind pick's back), as the table cannot say it.
+        dealCheck.acted(action);
+        return sent(socket.act(action));
+      },
       nextDeal: () => sent(socket.nextDeal()),
       // At a computer table the board's level choice, if shown, sets the next match's level.
       rematch: () => {

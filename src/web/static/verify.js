@@ -453,6 +453,18 @@ export class DealCheck {
     );
   }
 
+  /** This page sent `action` in the deal in play: kept with its notes, for the game's hooks to hold
+   * the table to what it chose (the last few only). */
+  acted(action) {
+    const key = this.send ? this.owner() : null;
+    const kept = key ? new Kept(this.store, `chaikhana-fair:${key}`) : null;
+    const inPlay = kept?.data.inPlay;
+    if (!inPlay || inPlay.revealed) return;
+    inPlay.memo ??= {};
+    inPlay.memo.acted = [...(inPlay.memo.acted ?? []), action].slice(-4);
+    kept.save();
+  }
+
   /** The deal number this page answered `commitment` for, or null. */
   dealOf(data, commitment) {
     const found = Object.entries(data.deals).find(([, entry]) => entry.commitment === commitment);

@@ -20,22 +20,25 @@ async function panjpar({ seats = 2, deal = 0, tag = "s", order = FRENCH } = {}) 
 const friendPledge = async (s = 1) => pledgeOf(friendNumber(s));
 
 /**
- * A Ganjifa deal in which seat 1 gives up the lead at once and seat 0's page sees the blind pick of
- * back 3 give the card `shift` places on from the one the deal's numbers put there; `open` is what
- * the reveal says of its draws.
+ * A Ganjifa deal in which `leader` gives up the lead at once and seat 0's page sees a blind pick
+ * named as back `name` give the card the deal's numbers put at back `give`; `open` is what the reveal
+ * says of its draws, and `chose` the back this page picked, when it is the picker.
  */
-async function ganjifaBlind(shift, open = true) {
+async function ganjifaBlind({ give = 3, name = 3, open = true, leader = 1, chose = null } = {}) {
   await useGame("ganjifa");
   const { blindBacks, blindSeed } = await import("./ganjifa-hooks.js");
   const ctx = { page: new Page() };
   const t = new Table({ game: "ganjifa", seats: 3 });
   const c = await commit(GANJIFA, ganjifaTo(2), 0, "b");
   const plays = async (order, numbers) => {
-    const leaders = order.filter((_, j) => c.to[j] === 1);
+    const leaders = order.filter((_, j) => c.to[j] === leader);
     const backs = blindBacks(leaders, await blindSeed(sha256, c.commitment, numbers), 0);
-    const picked = backs[(3 + shift) % backs.length];
-    const kind = { kind: "blind", suit: "taj", back: 3, nth: 0 };
-    const trick = { leader: 1, kind, winner: 1, cards: [[], [picked], []], face_down_by: null, need: [1, 0, 1] };
+    const picked = backs[give];
+    const kind = { kind: "blind", suit: "taj", back: name, nth: 0 };
+    const cards = [0, 1, 2].map((s) => (s === leader ? [picked] : []));
+    const trick = { leader, kind, winner: leader, cards, face_down_by: null, need: [1, 1, 1] };
+    // This page picked (it is the seat after the leader): it chose back `chose`.
+    if (chose !== null) ctx.page.check.acted({ type: "pick", back: chose });
     const hand = order.filter((_, j) => c.to[j] === 0);
     return [{ view: { hand, trick, played: [picked] } }];
   };
@@ -295,9 +298,12 @@ export const SCENARIOS = [
     await playDeal(ctx, t, c, { plays: (order) => [{ view: view(order) }] });
     return ctx.page;
   }],
-  ["Ganjifa: an honest blind lead", ["fair"], () => ganjifaBlind(0)],
-  ["Ganjifa: a blind lead whose back gave another of the leader's cards", ["failed"], () => ganjifaBlind(1)],
-  ["Ganjifa: a blind lead of a deal that says its draws are not from the numbers", ["partly"], () => ganjifaBlind(0, false)],
+  ["Ganjifa: an honest blind lead", ["fair"], () => ganjifaBlind()],
+  ["Ganjifa: a blind lead whose back gave another of the leader's cards", ["failed"], () => ganjifaBlind({ give: 4 })],
+  ["Ganjifa: a blind lead of a deal that says its draws are not from the numbers", ["partly"], () => ganjifaBlind({ open: false })],
+  ["Ganjifa: this page's own blind pick, honest", ["fair"], () => ganjifaBlind({ leader: 2, chose: 3 })],
+  ["Ganjifa: the table names another back than the one this page picked", ["failed"], () =>
+    ganjifaBlind({ leader: 2, chose: 3, give: 5, name: 5 })],
   ["Ganjifa shuffled again although every hand had a Mir", ["failed"], async () => {
     await useGame("ganjifa");
     const ctx = { page: new Page() };

@@ -69,6 +69,10 @@ function noteBlindLeads(view, memo, whole, continuous) {
   const before = (view.played || []).filter((card) => !onTable.has(card));
   blinds.push({ leader: trick.leader, back: trick.kind.back, nth: trick.kind.nth, picked: picked[0], before });
   memo.blinds = blinds;
+  // The page that picked knows which back it chose: the table may not name another.
+  const mine = (memo.acted ?? []).filter((action) => action?.type === "pick").at(-1);
+  if (mine && mine.back !== trick.kind.back) memo.broken ??= ["blindBack", mine.back + 1];
+  memo.acted = [];
 }
 
 /** @type {import("./board.js").Hooks} */
