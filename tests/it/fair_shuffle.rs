@@ -238,6 +238,7 @@ fn node(script: &str, inputs: &[(&str, String)]) -> String {
         "attacks.js",
         "stocks.js",
         "attacks-places.js",
+        "attacks-blind.js",
     ] {
         std::fs::copy(
             root.join("tests/it/fair_forgeries").join(file),

@@ -8,6 +8,7 @@ import { pledgeOf, sha256 } from "./verify.js";
 import { ATTACKS } from "./attacks.js";
 import { STOCKS } from "./stocks.js";
 import { PLACES } from "./attacks-places.js";
+import { BLIND } from "./attacks-blind.js";
 
 const NOT_GREEN = ["missing", "joined", "replaced", "asked", "partly", "failed"];
 
@@ -330,7 +331,7 @@ async function askOnly(page, t, committed, others = {}) {
 /** Runs every scenario; each line "ok NAME" or "WRONG NAME: STATE LINE". */
 export async function runAll() {
   const out = [];
-  for (const [name, want, run] of [...SCENARIOS, ...ATTACKS, ...STOCKS, ...PLACES]) {
+  for (const [name, want, run] of [...SCENARIOS, ...ATTACKS, ...STOCKS, ...PLACES, ...BLIND]) {
     const page = await run();
     const ok = want.includes(page.state) && (page.state !== "fair" || !NOT_GREEN.includes(page.state));
     out.push(ok ? `ok ${name}` : `WRONG ${name}: wanted ${want.join("/")}, got ${page.line}`);

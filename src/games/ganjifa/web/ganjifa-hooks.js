@@ -50,28 +50,57 @@ export async function blindSeed(sha256, commitment, numbers) {
 /**
  * Notes each blind lead as it begins: who led, the back picked, the lead's number in the deal, the
  * card it gave, and the cards played before it. Only a page that has seen every view since the deal
- * began knows what was played before; one that missed views and then sees a blind lead cannot check
- * it (`gap`).
+ * began knows what was played before; one that missed views cannot check a blind lead it then sees,
+ * nor know that none began unseen (`blindMissed`). The cards played before are those this page saw
+ * put in a trick, never the view's list of played cards (the table's word): a card leaves a hand only
+ * into a trick, and a page that sees every view sees each trick, a blind lead's too (in `last_trick`
+ * alone when its trick ended at once).
  */
 function noteBlindLeads(view, memo, whole, continuous) {
   if (memo.tracking === undefined) memo.tracking = whole;
-  else if (!continuous) memo.tracking = false;
-  const trick = view.trick;
-  if (trick?.kind?.kind !== "blind") return;
+  else if (!continuous && memo.tracking) Object.assign(memo, { tracking: false, blindMissed: true });
+  const tricks = [view.last_trick, view.trick].filter((trick) => trick && typeof trick === "object");
+  const now = tricks.flatMap((trick) => (trick.cards || []).flat());
+  const out = memo.out ?? [];
+  if (memo.tracking) {
+    // From one view to the next a card in a trick stays in it, or in the last trick once it ends;
+    // and a card seen played is never played again.
+    const shownBefore = new Set(memo.inTricks ?? []);
+    const takenBack = (memo.inTrick ?? []).find((card) => !now.includes(card));
+    const twice = now.find((card) => !shownBefore.has(card) && out.includes(card));
+    if (takenBack || twice) memo.broken ??= ["playedTwice", twice ?? takenBack];
+  }
+  for (const trick of tricks) if (trick.kind?.kind === "blind") noteBlind(trick, memo, out);
+  memo.out = [...new Set([...out, ...now])];
+  memo.inTricks = now;
+  memo.inTrick = (view.trick?.cards || []).flat();
+}
+
+/** Notes one blind lead's trick (`out`: the cards seen played before this view). */
+function noteBlind(trick, memo, out) {
+  const { back, nth } = trick.kind;
   const blinds = memo.blinds ?? [];
-  if (blinds.some((b) => b.nth === trick.kind.nth)) return;
-  const onTable = new Set((trick.cards || []).flat());
   const picked = trick.cards?.[trick.leader] ?? [];
-  if (!memo.tracking || picked.length !== 1) {
-    memo.blindMissed = true;
+  const known = blinds.find((b) => b.nth === nth);
+  if (!memo.tracking) {
+    if (!known) memo.blindMissed = true;
     return;
   }
-  const before = (view.played || []).filter((card) => !onTable.has(card));
-  blinds.push({ leader: trick.leader, back: trick.kind.back, nth: trick.kind.nth, picked: picked[0], before });
+  // A blind lead shown again (each view of its trick) is the one first shown; a new one is the next
+  // in the deal (they are numbered from 0), its leader's one card face up.
+  const same = known && known.leader === trick.leader && known.back === back && picked.length === 1 && picked[0] === known.picked;
+  if (known && !same) memo.broken ??= ["blindShown", nth + 1];
+  if (known) return;
+  if (nth !== blinds.length || picked.length !== 1) {
+    memo.broken ??= ["blindShown", blinds.length + 1];
+    return;
+  }
+  blinds.push({ leader: trick.leader, back, nth, picked: picked[0], before: out });
   memo.blinds = blinds;
-  // The page that picked knows which back it chose: the table may not name another.
-  const mine = (memo.acted ?? []).filter((action) => action?.type === "pick").at(-1);
-  if (mine && mine.back !== trick.kind.back) memo.broken ??= ["blindBack", mine.back + 1];
+  // The page that picked knows which back it chose: the table may not name another. Two backs
+  // clicked before the table answered were both sent (the first taken), so either may come back.
+  const mine = (memo.acted ?? []).filter((action) => action?.type === "pick").map((action) => action.back);
+  if (mine.length > 0 && !mine.includes(back)) memo.broken ??= ["blindBack", mine[0] + 1];
   memo.acted = [];
 }
 
