@@ -57,6 +57,7 @@ pub struct Metrics {
     /// 1 while the embedded store is open, 0 while it is being opened again after an error.
     pub store_open: IntGauge,
     pub store_reopens: IntCounter,
+    pub store_damaged_tables: IntCounter,
     pub http_requests: IntCounterVec,
     pub http_connections_cut: IntCounterVec,
     pub http_connections_refused: IntCounterVec,
@@ -382,6 +383,11 @@ impl Metrics {
                 &r,
                 "store_reopens_total",
                 "Times the embedded store was opened again after an I/O error.",
+            ),
+            store_damaged_tables: counter(
+                &r,
+                "store_damaged_tables_total",
+                "Tables whose record in the embedded store was found damaged (each counted once; it stays unavailable).",
             ),
             http_requests: counter_vec(
                 &r,

@@ -87,6 +87,8 @@ pub struct LocalRouter {
     disk: Option<Arc<Disk>>,
     /// The tables being woken, each behind its own lock, so that one table wakes once.
     waking: Mutex<HashMap<TableId, Arc<tokio::sync::Mutex<()>>>>,
+    /// The tables whose record was found damaged, said once each to the operator.
+    damaged: Mutex<std::collections::HashSet<TableId>>,
     /// The tables closed for good whose record is still being removed from the store: a request
     /// meanwhile hears why, rather than waking the table again.
     closing: Arc<Mutex<HashMap<TableId, Gone>>>,
@@ -127,6 +129,7 @@ impl LocalRouter {
             tables,
             disk,
             waking: Mutex::default(),
+            damaged: Mutex::default(),
             closing: Arc::default(),
         })
     }
@@ -214,6 +217,14 @@ impl LocalRouter {
             Ok(Ok(Found::Table(stored))) => stored,
             Ok(Ok(Found::Gone(gone))) => return Err(refusal_for(gone)),
             Ok(Ok(Found::Nothing)) => return Err(TableRefusal::not_found()),
+            Ok(Err(e)) if e.damaged() => {
+                // Said once per table: its record stays as it is for an operator to restore.
+                if lock(&self.damaged).insert(id.clone()) {
+                    metrics().store_damaged_tables.inc();
+                    tracing::error!(table = %id, "the table's record in the store is damaged ({e}); it stays unavailable until the store is restored from a backup");
+                }
+                return Err(TableRefusal::unavailable());
+            }
             Ok(Err(e)) => {
                 metrics().store_errors.inc();
                 tracing::error!(table = %id, "cannot read the table from the store: {e}");

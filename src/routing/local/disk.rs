@@ -295,8 +295,15 @@ impl Disk {
         }
     }
 
-    /// What the store holds for `id` (a blocking read: call it off the tables' threads).
+    /// What the store holds for `id` (a blocking read: call it off the tables' threads). A panic in
+    /// redb reading a damaged page is caught, and said as a row that cannot be read.
     pub fn find(&self, id: &TableId) -> Result<Found, StoreError> {
+        let read = std::panic::AssertUnwindSafe(|| self.find_rows(id));
+        std::panic::catch_unwind(read)
+            .unwrap_or_else(|_| Err(StoreError::BadRow("redb stopped reading its pages".into())))
+    }
+
+    fn find_rows(&self, id: &TableId) -> Result<Found, StoreError> {
         // The rows as they were when the changes still pending were: a fold moves both at once.
         let (read, pending) = {
             let unfolded = writer::lock(&self.unfolded);

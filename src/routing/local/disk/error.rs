@@ -33,6 +33,17 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
+impl StoreError {
+    /// Whether what was read is damaged (a row or a page that does not read), rather than out of
+    /// reach for now: reading it again will not help.
+    pub fn damaged(&self) -> bool {
+        matches!(
+            self,
+            StoreError::BadRow(_) | StoreError::Redb(redb::Error::Corrupted(_))
+        )
+    }
+}
+
 /// Each of redb's errors is one of its `redb::Error`.
 macro_rules! from_redb {
     ($($error:ty),*) => {

@@ -221,3 +221,26 @@ async fn an_empty_cut_short_or_overwritten_store_is_refused_with_a_sentence_or_s
         std::fs::remove_dir_all(dir).ok();
     }
 }
+
+#[test]
+fn a_record_that_does_not_read_is_said_to_be_damaged() {
+    let (disk, dir) = scratch();
+    disk.close();
+    drop(disk);
+    let id = TableId::random();
+    let db = Database::create(dir.join(FILE_NAME)).unwrap();
+    let write = db.begin_write().unwrap();
+    write
+        .open_table(RECORDS)
+        .unwrap()
+        .insert(id.as_str(), b"a record without its game".as_slice())
+        .unwrap();
+    write.commit().unwrap();
+    drop(db);
+    let disk = Disk::open(&dir).unwrap();
+    let read = disk.find(&id).err().expect("a damaged record");
+    assert!(read.damaged(), "{read}");
+    assert!(!StoreError::Closed.damaged());
+    disk.close();
+    std::fs::remove_dir_all(dir).ok();
+}
