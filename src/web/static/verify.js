@@ -188,9 +188,9 @@ export function placesOf(to, place) {
  * page gave to this deal: its deal number, number, pledge and the closed list it answered, or null),
  * `flag` (the table asked twice, or changed a list, at any deal: kept for the table's life),
  * `replaced` (a deal it saw begin was never revealed), `seen` (each card seen face up, with the place
- * it was dealt to as [`placesOf`] reads it), `broken` (what the game's hooks saw come out of its
- * order, as a reason and its argument: a stock drawn from under its top, a count that jumped), `gap`
- * (the hooks missed views of the deal and stopped placing cards exactly), `start` (the hand it was first shown, when it
+ * it was dealt to as [`placesOf`] reads it), `memo` (the game's hooks' notes on the deal: `broken`,
+ * what they saw come out of its order as a reason and its argument; `gap`, that they missed views
+ * and stopped placing cards exactly), `start` (the hand it was first shown, when it
  * saw the deal begin), `fromStart` (it saw the deal's first view), `blind` (a frame it could not
  * check showed cards of this deal) and `hooks`
  * (the game's: firstHand, voidDeals, voids).
@@ -219,7 +219,8 @@ export async function judge(sealed, page) {
     if (voidRound(reveal, dealt, hooks) === true) return fail("dealtVoid");
   }
   const placeOf = new Map(dealt.map((i, j) => [reveal.cards[i], j]));
-  if (Array.isArray(page.broken)) return fail(...page.broken);
+  const memo = page.memo ?? {};
+  if (Array.isArray(memo.broken)) return fail(...memo.broken);
   for (const [card, from] of Object.entries(page.seen)) {
     const j = placeOf.get(card);
     if (j === undefined) return fail("unshown", card);
@@ -228,7 +229,7 @@ export async function judge(sealed, page) {
   }
   // What the game drew in play from the deal's seed (Ganjifa's blind leads), where it says.
   const cardAt = (j) => reveal.cards[dealt[j]] ?? null;
-  const drawn = hooks.checkDraws ? await hooks.checkDraws(page.memo ?? {}, { reveal, commitment, cardAt, sha256 }) : null;
+  const drawn = hooks.checkDraws ? await hooks.checkDraws(memo, { reveal, commitment, cardAt, sha256 }) : null;
   if (drawn?.failed) return fail(...drawn.failed);
   if (page.start && page.seat !== null) {
     const dealtToMe = dealt
@@ -265,7 +266,7 @@ export async function judge(sealed, page) {
   // A page that did not see the deal's first view did not see it played from the start.
   if ((hooks.firstHand && !page.start) || page.blind || !page.fromStart) return { state: "joined", why: "joinedLate" };
   if (undecided) return { state: "partly", why: "voidUnseen" };
-  if (page.gap) return { state: "partly", why: "gap" };
+  if (memo.gap) return { state: "partly", why: "gap" };
   if (drawn?.partly) return { state: "partly", why: drawn.partly };
   return { state: "fair", why: "fair" };
 }
@@ -444,8 +445,6 @@ export class DealCheck {
         blind: Boolean(inPlay.blind),
         fromStart: Boolean(inPlay.fromStart),
         seen: data.seen,
-        broken: inPlay.memo?.broken,
-        gap: Boolean(inPlay.memo?.gap),
         memo: inPlay.memo,
         start: data.start,
         hooks: boardHooks(),

@@ -141,7 +141,7 @@ fn heal(file: &File, unfolded: &Mutex<Unfolded>, queue: &mpsc::Receiver<Job>) ->
             "the table store is opened again after an error; its tables pause until it is back"
         );
     }
-    let (mut wait, mut said) = (Duration::from_millis(50), Instant::now());
+    let mut wait = Duration::from_millis(50);
     let mut waiting = Vec::new();
     loop {
         match open_file(&file.path) {
@@ -154,13 +154,13 @@ fn heal(file: &File, unfolded: &Mutex<Unfolded>, queue: &mpsc::Receiver<Job>) ->
                 tracing::info!(after = ?began.elapsed(), "the table store is open again");
                 break;
             }
-            Err(e) if said.elapsed() >= QUIET || wait <= Duration::from_millis(50) => {
-                said = Instant::now();
+            Err(e) => {
                 metrics().store_errors.inc();
-                let e = e.say(&file.path);
-                tracing::error!(for_ = ?began.elapsed(), "the table store cannot be opened again yet: {e}");
+                if let Some(unsaid) = loudly() {
+                    let e = e.say(&file.path);
+                    tracing::error!(unsaid, for_ = ?began.elapsed(), "the table store cannot be opened again yet: {e}");
+                }
             }
-            Err(_) => metrics().store_errors.inc(),
         }
         std::thread::sleep(wait);
         wait = (wait * 2).min(BACK_OFF_MAX);
