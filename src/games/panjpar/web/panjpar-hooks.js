@@ -52,12 +52,15 @@ export const hooks = {
     };
     const hand = view.hand || [];
     if (Number.isInteger(seat) && (view.counts || [])[seat] !== hand.length) broken(hand.length);
+    // A battle's cards were laid from the attacker's hand and the defender's.
+    const laid = (battle) => {
+      for (const card of battle.attack || []) add(card, held(battle.attacker, card));
+      for (const [, beating] of battle.covers || []) add(beating, held(1 - battle.attacker, beating));
+    };
     const battle = view.battle;
     if (battle) {
       memo.open = true;
-      const defender = 1 - battle.attacker;
-      for (const card of battle.attack || []) add(card, held(battle.attacker, card));
-      for (const [, beating] of battle.covers || []) add(beating, held(defender, beating));
+      laid(battle);
       for (const card of onTable(battle)) if (aside.has(card) || hand.includes(card)) broken(card);
     }
     // The battle that finished, taken in once (the first view after one in progress): its pairs go
@@ -65,11 +68,7 @@ export const hooks = {
     // must be the same battle.
     const last = view.last_battle;
     const picked = [];
-    if (last) {
-      const defender = 1 - last.attacker;
-      for (const card of last.attack || []) add(card, held(last.attacker, card));
-      for (const [, beating] of last.covers || []) add(beating, held(defender, beating));
-    }
+    if (last) laid(last);
     if (last?.finished && memo.open) {
       const attack = last.attack || [];
       const defender = 1 - last.attacker;
