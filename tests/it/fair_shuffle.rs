@@ -546,16 +546,24 @@ async fn honest_friends_deal_checks_from_every_seat_and_a_watcher<G: Game>(
         // A Ganjifa page may be unable to judge what cards hidden from it decide (a reshuffle for
         // a void deal, a blind lead after face-down cards): "partly", never more, never less.
         let partly = G::NAME == "ganjifa" && line.starts_with("partly|");
+        if !(line.starts_with("fair|") || partly) {
+            if let Ok(dir) = std::env::var("CHAIKHANA_FAIR_DUMP") {
+                let frames = serde_json::to_string(&first_deal(client)).unwrap();
+                let at = format!("{dir}/{}-{seed}-{seat}", G::NAME);
+                std::fs::write(format!("{at}.frames.json"), frames).unwrap();
+                std::fs::write(format!("{at}.store.json"), page.kept("page", json!({}))).unwrap();
+            }
+        }
         assert!(
             line.starts_with("fair|✓ Fair deal") || partly,
-            "{} seat {seat}: {line}",
+            "{} seed {seed} seat {seat}: {line}",
             G::NAME
         );
     }
     let line = page_line(&first_deal(&watcher), "{}".into(), "en", true);
     assert!(
         line.starts_with("watched|✓ Watched deal checked"),
-        "{} watcher: {line}",
+        "{} seed {seed} watcher: {line}",
         G::NAME
     );
 }
@@ -590,7 +598,8 @@ async fn honest_deals_with_draws_pickups_and_stock_turns_are_green_from_every_se
     // Every card a page sees placed where the game's dealing puts it (Panjpar's draws and pickups,
     // Pishe Pasha's stock turns and turn-overs, Ganjifa's blind leads), over many honest deals
     // played through the server.
-    // `CHAIKHANA_FAIR_REAL_DEALS` sets how many of each game (default 3).
+    // `CHAIKHANA_FAIR_REAL_DEALS` sets how many of each game (default 3); `CHAIKHANA_FAIR_DUMP`, a
+    // folder, keeps the frames and storage of a page whose line is wrong, to follow them again.
     if !have_program("node", "Node.js runs the page's own check") {
         return;
     }

@@ -313,6 +313,7 @@ impl State {
                 suit: card.suit(),
                 back,
                 nth: self.blind_leads.saturating_sub(1),
+                laid: backs.len,
             },
         )
     }

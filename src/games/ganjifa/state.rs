@@ -80,12 +80,14 @@ pub enum TrickKind {
         suit: GSuit,
         face_down: bool,
     },
-    /// A blind lead: `back` is the face-down card the picker chose, of the leader's hand shuffled
-    /// for the deal's blind lead number `nth` (from 0), so that a page can check the card it gave.
+    /// A blind lead: `back` is the face-down card the picker chose, of the `laid` cards of the
+    /// leader's hand shuffled for the deal's blind lead number `nth` (from 0), so that a page can
+    /// check the card it gave (and knows the hand's size where it missed a card played face down).
     Blind {
         suit: GSuit,
         back: u8,
         nth: u32,
+        laid: u8,
     },
 }
 

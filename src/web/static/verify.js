@@ -417,8 +417,9 @@ export class DealCheck {
       return this.setVerdict({ state: "failed", why: "reused" });
     }
     if (!sealed.reveal) {
-      // Seen whole: every frame since the deal began, one version after another.
-      inPlay.whole = inPlay.whole === undefined ? inPlay.fromStart : inPlay.whole && continuous;
+      // Seen whole: every frame since the deal began, one version after another (across reloads:
+      // what this seat's pages kept of the deal says which version they saw last).
+      inPlay.whole = inPlay.whole === undefined ? inPlay.fromStart : inPlay.whole && following;
       // The first hand shown, before any draw, where the game says it is the hand dealt (Panjpar's,
       // once the trump colour is called); other games' hands are checked card by card.
       const hand = frame.view?.hand;

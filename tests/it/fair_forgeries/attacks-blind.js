@@ -27,16 +27,37 @@ async function blindGame(plays, leader = 1) {
   return ctx.page;
 }
 
-/** A trick led by `leader` with `cards` of its own: a blind lead's (back `back`, lead `nth`) or a run. */
+/**
+ * A trick led by `leader` with `cards` of its own: a blind lead's (back `back` of `laid`, lead
+ * `nth`) or a run.
+ */
 const trick = (leader, cards, blind = null) => ({
   leader,
-  kind: blind ? { kind: "blind", suit: "taj", back: blind.back, nth: blind.nth } : { kind: "run", suit: "taj" },
+  kind: blind ? { kind: "blind", suit: "taj", back: blind.back, nth: blind.nth, laid: blind.laid } : { kind: "run", suit: "taj" },
   winner: leader,
   cards: [0, 1, 2].map((s) => (s === leader ? cards : [])),
   face_down_by: null,
   need: [0, 0, 0],
 });
-const blind = (leader, card, back, nth) => trick(leader, [card], { back, nth });
+const blind = (leader, card, back, nth, laid) => trick(leader, [card], { back, nth, laid });
+/** A talafa `leader` laid face down, its card unseen by this page (seat 0). */
+const faceDown = (leader) => ({ ...trick(leader, []), kind: { kind: "talafa", suit: "taj", face_down: true }, face_down_by: leader });
+
+/**
+ * The leader plays `unseen` face down (its trick ended), then leads blind from the rest (`laid`
+ * backs, the table giving back 3 of `pickFrom`), then plays `after` face up.
+ */
+function afterFaceDown({ hand, lead, backs }, { unseen, laid, pickFrom, after }) {
+  const card = backs(pickFrom, 0)[3];
+  const led = blind(1, card, 3, 0, laid);
+  const later = trick(1, after.filter((c) => c !== card));
+  return [
+    { view: { hand, trick: null, last_trick: faceDown(1), played: unseen } },
+    { view: { hand, trick: led, last_trick: faceDown(1), played: [...unseen, card] } },
+    { view: { hand, trick: null, last_trick: led, played: [...unseen, card] } },
+    { view: { hand, trick: null, last_trick: later, played: [...unseen, ...after] } },
+  ];
+}
 const without = (hand, cards) => hand.filter((c) => !cards.includes(c));
 
 /**
@@ -154,6 +175,32 @@ export const BLIND = [
       const card = backs(lead, 0)[4];
       return [{ view: { hand, trick: blind(2, card, 4, 0), played: [card] } }];
     }, 2)],
+  ["Ganjifa: an honest blind lead after the leader played a card face down unseen here", ["fair"], () =>
+    blindGame((deal) => {
+      const rest = deal.lead.slice(1);
+      return afterFaceDown(deal, { unseen: deal.lead.slice(0, 1), laid: rest.length, pickFrom: rest, after: rest });
+    })],
+  ["Ganjifa: a blind lead that lays every card dealt though the leader played one face down", ["failed"], () =>
+    blindGame((deal) => {
+      const rest = deal.lead.slice(1);
+      return afterFaceDown(deal, { unseen: deal.lead.slice(0, 1), laid: deal.lead.length, pickFrom: deal.lead, after: rest });
+    })],
+  ["Ganjifa: a blind lead that lays one card fewer than the leader held, none played face down", ["failed"], () =>
+    blindGame((deal) => {
+      const [[gone]] = choose(singles(deal.lead), (c) => without(deal.lead, c), deal.backs, deal.backs(deal.lead, 0)[3]);
+      const kept = without(deal.lead, [gone]);
+      return afterFaceDown(deal, { unseen: [], laid: kept.length, pickFrom: kept, after: kept }).slice(1);
+    })],
+  // The page cannot tell which card a leader played face down until it sees the others played, so
+  // a table could name another one, as long as it then shows the leader playing the rest: the same
+  // choice as the leader's own, which a dishonest table already makes for anyone it plays for.
+  ["Ganjifa: after a face-down card, another one never seen played stands for it", ["fair"], () =>
+    blindGame((deal) => {
+      const [[gone]] = choose(singles(deal.lead.slice(1)), (c) => without(deal.lead, c), deal.backs, deal.backs(deal.lead.slice(1), 0)[3]);
+      const kept = without(deal.lead, [gone]);
+      return afterFaceDown(deal, { unseen: [], laid: kept.length, pickFrom: kept, after: kept }).map((v, i) =>
+        i === 0 ? { view: { ...v.view, played: [deal.lead[0]] } } : v);
+    })],
   ["Ganjifa: a blind lead played wholly within versions this page missed", ["partly"], () =>
     blindGame(({ hand, lead }) => {
       const chosen = lead[0];

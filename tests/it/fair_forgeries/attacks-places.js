@@ -85,8 +85,8 @@ class Panjpar {
   }
 }
 
-/** Plays a Panjpar deal seen by seat 0: `play(game)` makes its moves (by default `battles` honest ones). */
-async function panjparDeal(play, lie) {
+/** Plays a Panjpar deal seen by seat 0: `play(game)` makes its moves; `opts` as for playDeal. */
+async function panjparDeal(play, lie, opts = {}) {
   await useGame("panjpar");
   const ctx = { page: new Page() };
   const t = new Table({ seats: 2 });
@@ -97,6 +97,7 @@ async function panjparDeal(play, lie) {
       play(game, order);
       return game.views;
     },
+    ...opts,
   });
   return ctx.page;
 }
@@ -115,6 +116,22 @@ export const PLACES = [
     panjparDeal((g) => {
       for (let k = 0; !g.over && k < 200; k += 1) g.battleOf(g.attacker === 1 && k % 2 === 1);
     })],
+  // The real table's first view comes before the trump colour is called, with no hand in it: a page
+  // reloaded then still sees the hand dealt in the next view, and follows every draw after it.
+  ["Panjpar: an honest deal, the page reloaded before the trump colour is called", ["fair"], () =>
+    panjparDeal(
+      (g) => {
+        g.show();
+        toTheEnd(g);
+      },
+      undefined,
+      {
+        first: { hand: [], counts: [0, 0], trump_card: null },
+        after: async (step, x) => {
+          if (step === "play") x.page = x.page.reload();
+        },
+      },
+    )],
   // P1. This seat's own count shown one above the hand it is shown, from a draw on: the page counted
   // one more card out of the pile, so it took a card from one place deeper for its draw.
   ["Panjpar: this seat's count shown one above its hand, so its draw comes from deeper in the pile", ["failed"], () =>

@@ -373,6 +373,7 @@ fn the_blind_lead_shuffles_the_hand_face_down_and_the_next_seat_picks() {
             suit: picked.suit(),
             back: 1,
             nth: 0,
+            laid: backs.len,
         }
     );
     assert_eq!(t.cards[S0], GSet::one(picked));

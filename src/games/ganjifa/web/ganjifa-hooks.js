@@ -71,6 +71,15 @@ function noteBlindLeads(view, memo, whole, continuous) {
     if (takenBack || twice) memo.broken ??= ["playedTwice", twice ?? takenBack];
   }
   for (const trick of tricks) if (trick.kind?.kind === "blind") noteBlind(trick, memo, out);
+  // Which seat each card seen played came from, and how many cards each played face down unseen
+  // here (counted as each trick ends): they tell which cards a blind leader still held.
+  const playedBy = memo.playedBy ?? [[], [], []];
+  for (const trick of tricks) (trick.cards || []).forEach((cards, s) => playedBy[s] && playedBy[s].push(...cards.filter((card) => !playedBy[s].includes(card))));
+  const ended = JSON.stringify(view.last_trick ?? null);
+  const hiddenBy = memo.hiddenBy ?? [0, 0, 0];
+  const by = view.last_trick?.face_down_by;
+  if (ended !== memo.ended && Number.isInteger(by) && by in hiddenBy && (view.last_trick.cards?.[by] || []).length === 0) hiddenBy[by] += 1;
+  Object.assign(memo, { playedBy, hiddenBy, ended });
   memo.out = [...new Set([...out, ...now])];
   memo.inTricks = now;
   memo.inTrick = (view.trick?.cards || []).flat();
@@ -78,7 +87,7 @@ function noteBlindLeads(view, memo, whole, continuous) {
 
 /** Notes one blind lead's trick (`out`: the cards seen played before this view). */
 function noteBlind(trick, memo, out) {
-  const { back, nth } = trick.kind;
+  const { back, nth, laid } = trick.kind;
   const blinds = memo.blinds ?? [];
   const picked = trick.cards?.[trick.leader] ?? [];
   const known = blinds.find((b) => b.nth === nth);
@@ -95,13 +104,33 @@ function noteBlind(trick, memo, out) {
     memo.broken ??= ["blindShown", blinds.length + 1];
     return;
   }
-  blinds.push({ leader: trick.leader, back, nth, picked: picked[0], before: out });
+  const hiddenBefore = memo.hiddenBy?.[trick.leader] ?? 0;
+  blinds.push({ leader: trick.leader, back, nth, laid, hiddenBefore, picked: picked[0], before: out });
   memo.blinds = blinds;
   // The page that picked knows which back it chose: the table may not name another. Two backs
   // clicked before the table answered were both sent (the first taken), so either may come back.
   const mine = (memo.acted ?? []).filter((action) => action?.type === "pick").map((action) => action.back);
   if (mine.length > 0 && !mine.includes(back)) memo.broken ??= ["blindBack", mine[0] + 1];
   memo.acted = [];
+}
+
+/**
+ * The leader's hand at a blind lead: its cards dealt less those this page saw played before, less as
+ * many as it had played face down unseen here, which the `laid` backs must add up to. Those are its
+ * cards never seen played, when it played none face down after (a choice like any other play, the
+ * leader's); else the page cannot say which (null). A story that does not add up: "broken".
+ */
+function heldAt(blind, dealt, memo) {
+  const hand = dealt.filter((card) => !blind.before.includes(card));
+  const hidden = hand.length - (blind.laid ?? hand.length);
+  if (blind.laid !== undefined && hidden !== blind.hiddenBefore) return "broken";
+  if (hidden === 0) return hand;
+  const played = memo.playedBy?.[blind.leader] ?? [];
+  const never = hand.filter((card) => !played.includes(card));
+  const hiddenAfter = (memo.hiddenBy?.[blind.leader] ?? 0) - hidden;
+  if (never.length < hidden + hiddenAfter) return "broken";
+  // (More never seen played: the deal ended with cards still held.)
+  return hiddenAfter === 0 && never.length === hidden ? hand.filter((card) => played.includes(card)) : null;
 }
 
 /** @type {import("./board.js").Hooks} */
@@ -136,7 +165,12 @@ export const hooks = {
         partly = true;
         continue;
       }
-      const hand = dealt.filter((card) => !blind.before.includes(card));
+      const hand = heldAt(blind, dealt, memo);
+      if (hand === "broken") return { failed: ["blindPick", blind.picked] };
+      if (hand === null) {
+        partly = true;
+        continue;
+      }
       const backs = blindBacks(hand, await blindSeed(sha256, commitment, reveal.numbers), blind.nth);
       if (backs[blind.back] !== blind.picked) return { failed: ["blindPick", blind.picked] };
     }

@@ -41,6 +41,8 @@ export const hooks = {
     const took = memo.took || {};
     const drew = memo.drew || { 0: [], 1: [] };
     const aside = new Set(memo.aside || []);
+    // A hand shown before the pile could be counted (never the hand dealt): nothing to follow.
+    if (memo.tracking && memo.pile === undefined && !first && (view.hand || []).length > 0) Object.assign(memo, { tracking: false, gap: true });
     // (A watcher sees no hand, so it cannot follow the draws: it says only which cards it saw.)
     const follows = memo.tracking && Number.isInteger(seat);
     const held = (s, card) => (follows && Number.isInteger(s) && !(took[card] || []).includes(s) ? { among: [s, ...drew[s]] } : null);
