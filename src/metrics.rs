@@ -183,19 +183,19 @@ impl Metrics {
         let http_connections_cut = counter_vec(
             &r,
             "http_connections_cut_total",
-            "HTTP connections closed because a request came too slowly, by reason: deadline (its head and body took longer than request_deadline_secs) or too-slow (its bytes came slower than request_min_bytes_per_second).",
+            "HTTP connections closed because a request came too slowly, by reason: deadline (its head and body took longer than request_deadline_secs), too-slow (its bytes came slower than request_min_bytes_per_second) or silent (no byte within 3 s of its accept).",
             &["reason"],
         );
         let http_connections_refused = counter_vec(
             &r,
             "http_connections_refused_total",
-            "HTTP requests refused and their connections closed because a cap on HTTP connections was reached, by cap: address (429) or node (503).",
+            "HTTP requests refused and their connections closed because a cap on HTTP connections was reached, by cap: address (429), node (503), or shut (past a cap while as many refusals were being answered: shut at its accept, unanswered).",
             &["cap"],
         );
-        for reason in ["deadline", "too-slow"] {
+        for reason in ["deadline", "too-slow", "silent"] {
             http_connections_cut.with_label_values(&[reason]);
         }
-        for cap in ["address", "node"] {
+        for cap in ["address", "node", "shut"] {
             http_connections_refused.with_label_values(&[cap]);
         }
         Metrics {

@@ -9,7 +9,11 @@
 //! (`on_connect_ext`), and the place lives in the connection's data, which the dispatcher drops when
 //! the connection ends or hands it to the upgrade. A connection past a cap is still read up to its
 //! first request's head (which the request clock bounds), so that it can be told why: 429 or 503, and
-//! closed. A connection from one of the `trusted_proxies` carries the requests of many clients, so it
+//! closed; but only a few at a time (`REFUSALS_PER_ADDRESS`, `REFUSALS_PER_NODE`): past those, a
+//! connection is shut at once, unanswered, so that a flood of connections that send nothing holds no
+//! more descriptors than the caps and the refusals allow, and the node's health checks still find
+//! one free (`chaikhana_http_connections_refused_total{cap="shut"}`). Every connection's first byte must
+//! come within three seconds of its accept (`request_clock`). A connection from one of the `trusted_proxies` carries the requests of many clients, so it
 //! takes no place of its own: each of its requests takes the place of the client it forwards, for as
 //! long as the request is read and answered. `/healthz`, `/readyz` and `/metrics` are answered past the
 //! caps, so that a node under a flood is not also taken for dead.
@@ -47,6 +51,10 @@ use super::request_clock::{Clocked, RequestClock};
 use super::AppState;
 use crate::table::RefusalCode;
 
+/// How many connections past a cap are read at once, from one address and in all, to be told why.
+pub const REFUSALS_PER_ADDRESS: usize = 4;
+pub const REFUSALS_PER_NODE: usize = 32;
+
 /// The routes answered past every cap: what operators and load balancers ask.
 pub const OPERATIONS: [&str; 3] = ["/metrics", "/healthz", "/readyz"];
 
@@ -62,27 +70,63 @@ pub struct Visit {
 enum Place {
     /// The connection holds a place under the caps, given back when it is dropped.
     Held { _place: Admitted },
-    /// A cap was full when it was accepted.
-    Refused(Full),
+    /// A cap was full when it was accepted: it holds a place among the refusals being answered
+    /// (none: it was shut at once).
+    Refused {
+        full: Full,
+        _answering: Option<Admitted>,
+    },
     /// It comes from a trusted proxy: each request takes its client's place.
     PerRequest,
 }
 
-/// Counts a new connection under the caps (`on_connect_ext`).
-pub fn arrive(io: &Clocked, data: &mut Extensions, caps: &Arc<Caps>, clients: &ClientAddress) {
-    let place = match io.stream().peer_addr() {
-        Ok(peer) if clients.trusts(peer.ip().to_canonical()) => Place::PerRequest,
-        Ok(peer) => {
-            let client = clients.key(peer.ip(), &header::HeaderMap::new());
-            match caps.admit(client) {
-                Ok(admitted) => Place::Held { _place: admitted },
-                Err(full) => Place::Refused(full),
-            }
+/// The caps a connection is counted under: the connections', and the refusals' being answered.
+pub struct Doorkeeper {
+    pub connections: Arc<Caps>,
+    pub refusals: Arc<Caps>,
+}
+
+impl Doorkeeper {
+    pub fn new(connections: Arc<Caps>) -> Doorkeeper {
+        Doorkeeper {
+            connections,
+            refusals: Caps::new(REFUSALS_PER_NODE, REFUSALS_PER_ADDRESS),
         }
-        // A connection without an address is counted under the node's cap alone, as one address.
-        Err(_) => match caps.admit(std::net::Ipv6Addr::UNSPECIFIED.into()) {
-            Ok(admitted) => Place::Held { _place: admitted },
-            Err(full) => Place::Refused(full),
+    }
+}
+
+/// Counts a new connection under the caps (`on_connect_ext`); one past a cap and past the refusals
+/// being answered is shut at once.
+pub fn arrive(io: &Clocked, data: &mut Extensions, door: &Doorkeeper, clients: &ClientAddress) {
+    // A connection without an address is counted under the node's cap alone, as one address.
+    let client = match io.stream().peer_addr() {
+        Ok(peer) if clients.trusts(peer.ip().to_canonical()) => None,
+        Ok(peer) => Some(clients.key(peer.ip(), &header::HeaderMap::new())),
+        Err(_) => Some(std::net::Ipv6Addr::UNSPECIFIED.into()),
+    };
+    let place = match client.map(|client| (client, door.connections.admit(client))) {
+        None => Place::PerRequest,
+        Some((_, Ok(admitted))) => Place::Held { _place: admitted },
+        Some((client, Err(full))) => match door.refusals.admit(client) {
+            Ok(answering) => Place::Refused {
+                full,
+                _answering: Some(answering),
+            },
+            Err(_) => {
+                crate::metrics::metrics()
+                    .http_connections_refused
+                    .with_label_values(&["shut"])
+                    .inc();
+                if let Err(e) =
+                    socket2::SockRef::from(io.stream()).shutdown(std::net::Shutdown::Both)
+                {
+                    tracing::debug!(%e, "a connection past the caps could not be shut");
+                }
+                Place::Refused {
+                    full,
+                    _answering: None,
+                }
+            }
         },
     };
     data.insert(Visit {
@@ -112,7 +156,7 @@ pub async fn at_the_door(
         let answer = closing(&req, answer);
         return Ok(req.into_response(answer));
     }
-    match enter(&mut req, &state.connections, &state.client_address) {
+    match enter(&mut req, &state.door.connections, &state.client_address) {
         Err(turned_away) => {
             let answer = closing(&req, turned_away.answer());
             Ok(req.into_response(answer))
@@ -172,7 +216,7 @@ fn enter(
     let clock = visit.clock.clone();
     let standing = match &visit.place {
         Place::Held { .. } => Ok(false),
-        Place::Refused(full) => Err(*full),
+        Place::Refused { full, .. } => Err(*full),
         Place::PerRequest => Ok(true),
     };
     watch_to_the_end(req, clock);

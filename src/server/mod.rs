@@ -44,8 +44,9 @@ pub struct AppState {
     pub games_quota: guard::MinuteQuota,
     /// Sockets held by the process and by each client address.
     pub sockets: Arc<caps::Caps>,
-    /// Plain HTTP connections held by the process and by each client address (`door`).
-    pub connections: Arc<caps::Caps>,
+    /// Plain HTTP connections held by the process and by each client address, and the refusals
+    /// being answered (`door`).
+    pub door: door::Doorkeeper,
     /// Whose address a request is counted under, behind the trusted proxies.
     pub client_address: client_address::ClientAddress,
 }
@@ -127,10 +128,10 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         quota: guard::MinuteQuota::new(settings.tables_per_minute),
         games_quota: guard::MinuteQuota::new(settings.your_games_per_minute),
         sockets: caps::Caps::new(settings.sockets_per_node(), settings.sockets_per_address),
-        connections: caps::Caps::new(
+        door: door::Doorkeeper::new(caps::Caps::new(
             settings.http_connections_per_node(),
             settings.http_connections_per_address,
-        ),
+        )),
         client_address,
     });
     let listener = std::net::TcpListener::bind(settings.listen.as_str())?;
@@ -208,11 +209,13 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
             let http = HttpService::build()
                 .local_addr(addr)
                 .client_disconnect_timeout(Duration::from_secs(1))
-                // A connection that sends nothing is closed when its first request's head is late;
-                // one that sends slowly, by its request clock (`request_clock`).
-                .client_request_timeout(pace.deadline)
+                // A connection that sends nothing, or sends slowly, is closed by its request clock
+                // (`request_clock`); actix-http's timer on the first head stays as a backstop.
+                .client_request_timeout(
+                    pace.deadline.max(request_clock::FIRST_BYTE) + Duration::from_secs(1),
+                )
                 .on_connect_ext(move |io: &request_clock::Clocked, data| {
-                    door::arrive(io, data, &door.connections, &door.client_address)
+                    door::arrive(io, data, &door.door, &door.client_address)
                 })
                 // A WebSocket upgrade leaves the HTTP dispatcher: the socket is served on its stream.
                 .upgrade(fn_service(move |(req, framed)| {

@@ -1,6 +1,7 @@
 //! Every HTTP request's head and body must arrive within `request_deadline` of its first byte and, after
-//! its first second, no slower than `request_min_bytes_per_second`; a connection whose request is late
-//! is closed and counted (`chaikhana_http_connections_cut_total`, by reason).
+//! its first second, no slower than `request_min_bytes_per_second`; a connection's first byte must come
+//! within `FIRST_BYTE` of its accept; a connection whose request is late is closed and counted
+//! (`chaikhana_http_connections_cut_total`, by reason).
 //!
 //! Why this is ours: actix-http times only the head of a connection's first request
 //! (`client_request_timeout`, which stays set, for a connection that sends nothing at all), never a
@@ -27,6 +28,10 @@ use tokio::time::Sleep;
 /// line, and a short request is over within it anyway.
 const GRACE: Duration = Duration::from_secs(1);
 
+/// How long a new connection may stay silent: a browser sends its request as soon as it has
+/// connected, and a connection that sends nothing holds a descriptor and a place under the caps.
+pub const FIRST_BYTE: Duration = Duration::from_secs(3);
+
 /// How fast a request must come.
 #[derive(Clone, Copy, Debug)]
 pub struct Pace {
@@ -40,6 +45,8 @@ pub struct Pace {
 pub enum Late {
     Deadline,
     TooSlow,
+    /// Nothing came within `FIRST_BYTE` of the accept.
+    Silent,
 }
 
 impl Late {
@@ -47,6 +54,7 @@ impl Late {
         match self {
             Late::Deadline => "deadline",
             Late::TooSlow => "too-slow",
+            Late::Silent => "silent",
         }
     }
 }
@@ -58,6 +66,8 @@ pub struct RequestClock {
     started: Cell<Option<Instant>>,
     /// Its bytes so far.
     received: Cell<u64>,
+    /// Until the connection's first byte, when it must have come by.
+    first_byte_by: Cell<Option<Instant>>,
 }
 
 impl RequestClock {
@@ -66,6 +76,7 @@ impl RequestClock {
             pace,
             started: Cell::new(None),
             received: Cell::new(0),
+            first_byte_by: Cell::new(Some(Instant::now() + FIRST_BYTE)),
         })
     }
 
@@ -76,6 +87,7 @@ impl RequestClock {
     }
 
     fn heard(&self, bytes: usize, now: Instant) {
+        self.first_byte_by.set(None);
         if self.started.get().is_none() {
             self.started.set(Some(now));
         }
@@ -87,7 +99,10 @@ impl RequestClock {
     /// (`None` between requests).
     fn check(&self, now: Instant) -> Result<Option<Instant>, Late> {
         let Some(started) = self.started.get() else {
-            return Ok(None);
+            return match self.first_byte_by.get() {
+                Some(by) if now >= by => Err(Late::Silent),
+                by => Ok(by),
+            };
         };
         let deadline = started + self.pace.deadline;
         if now >= deadline {
@@ -241,9 +256,19 @@ mod tests {
     }
 
     #[test]
+    fn a_connection_that_sends_nothing_is_late_after_its_first_byte_deadline() {
+        let clock = clock(10, 100);
+        let now = Instant::now();
+        assert!(matches!(clock.check(now), Ok(Some(_))));
+        assert_eq!(clock.check(now + FIRST_BYTE), Err(Late::Silent));
+    }
+
+    #[test]
     fn between_requests_nothing_is_late() {
         let clock = clock(10, 100);
         let now = Instant::now();
+        clock.heard(1, now);
+        clock.request_read();
         assert_eq!(clock.check(now + Duration::from_secs(3600)), Ok(None));
         clock.heard(10, now);
         clock.request_read();

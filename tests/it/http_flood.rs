@@ -2,7 +2,8 @@
 //! server's HTTP): bodies trickled by a thousand connections from one address, and by many addresses
 //! past the node's cap, at a server process whose open files are limited as a small machine's are, so
 //! that its caps are what hold. Meanwhile a player at another table plays on and `/healthz` answers.
-//! Then the cap per address with and without a trusted proxy, and bodies larger than a route takes.
+//! Then connections that send nothing at all, the cap per address with and without a trusted proxy,
+//! and bodies larger than a route takes.
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -97,8 +98,13 @@ async fn a_thousand_slow_bodies_from_one_address_are_refused_or_cut_while_a_play
     assert!(cut >= 64, "{cut} cut");
     assert_eq!(cut + refused, 1000, "{ended:?}");
     let metrics = node.metrics().await;
+    // Cut for their pace, or shut at their accept past the refusals being answered.
     let too_slow = r#"chaikhana_http_connections_cut_total{reason="too-slow"}"#;
-    assert_eq!(Node::metric(&metrics, too_slow), cut as f64);
+    let shut = r#"chaikhana_http_connections_refused_total{cap="shut"}"#;
+    assert_eq!(
+        Node::metric(&metrics, too_slow) + Node::metric(&metrics, shut),
+        cut as f64
+    );
     let by_address = r#"chaikhana_http_connections_refused_total{cap="address"}"#;
     assert_eq!(Node::metric(&metrics, by_address), refused as f64);
 }
@@ -130,6 +136,55 @@ async fn slow_bodies_from_many_addresses_fill_the_nodes_cap_and_no_more() {
     assert_eq!(Node::metric(&metrics, deadline), cut as f64);
     let by_node = r#"chaikhana_http_connections_refused_total{cap="node"}"#;
     assert_eq!(Node::metric(&metrics, by_node), refused as f64);
+}
+
+#[actix_rt::test]
+async fn connections_that_send_nothing_from_one_address_never_take_the_descriptors_health_needs() {
+    // 1,100 connections from one address, more than the node's 1,024 open files, opened as fast as
+    // the system takes them and never sending a byte: the address holds its 64, four more are held
+    // to be told why once they speak, the rest are shut at once; those held are closed three seconds
+    // after their accept. Meanwhile `/healthz` (from another address) answers every time and a
+    // player plays on.
+    let node = Node::alone_with_open_files(&PACE, OPEN_FILES).await;
+    let mut bystander = Bystander::seat_at(&node).await;
+    let attacker: IpAddr = "127.0.0.3".parse().unwrap();
+    let target = node.addr();
+    let silent = actix_rt::spawn(async move {
+        let mut held = Vec::new();
+        for _ in 0..1100 {
+            held.push(connect_from(target, attacker).await);
+        }
+        // Each is read until the server closes it.
+        let mut ended = Vec::new();
+        for mut io in held {
+            let mut answer = Vec::new();
+            let closed =
+                tokio::time::timeout(Duration::from_secs(20), io.read_to_end(&mut answer)).await;
+            ended.push(matches!(closed, Ok(Ok(0)) | Ok(Err(_))));
+        }
+        ended
+    });
+    let mut checks = 0;
+    while !silent.is_finished() {
+        assert_eq!(node.get("/healthz").await, 200, "after {checks} checks");
+        bystander.plays_a_move().await;
+        checks += 1;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let ended = silent.await.expect("the silent connections ran");
+    assert!(
+        ended.iter().all(|closed| *closed),
+        "every one closed within 20 s, unanswered"
+    );
+    let metrics = node.metrics().await;
+    let quiet = r#"chaikhana_http_connections_cut_total{reason="silent"}"#;
+    let quiet = Node::metric(&metrics, quiet);
+    let shut = r#"chaikhana_http_connections_refused_total{cap="shut"}"#;
+    let shut = Node::metric(&metrics, shut);
+    eprintln!("silent: {quiet} closed after 3 s, {shut} shut at once, {checks} health checks");
+    assert!(quiet >= 64.0, "{quiet}");
+    assert_eq!(quiet + shut, 1100.0);
+    assert!(checks >= 3, "the flood lasted past the first-byte deadline");
 }
 
 /// Three connections from `from` open at once, then `request` on each: the statuses, in order, and
