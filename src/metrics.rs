@@ -183,7 +183,7 @@ impl Metrics {
         let http_connections_cut = counter_vec(
             &r,
             "http_connections_cut_total",
-            "HTTP connections closed because a request came too slowly, by reason: deadline (its head and body took longer than request_deadline_secs), too-slow (its bytes came slower than request_min_bytes_per_second) or silent (no byte within 3 s of its accept).",
+            "HTTP connections closed because a request came too slowly, by reason: deadline (its head and body took longer than request_deadline_secs), too-slow (its bytes came slower than request_min_bytes_per_second) silent (no byte within 3 s of its accept) not-reading (it took none of its answers for write_timeout_secs) or pipelined (a request sent before its client had the last answer: refused with 400).",
             &["reason"],
         );
         let http_connections_refused = counter_vec(
@@ -192,7 +192,7 @@ impl Metrics {
             "HTTP requests refused and their connections closed because a cap on HTTP connections was reached, by cap: address (429), node (503), or shut (past a cap while as many refusals were being answered: shut at its accept, unanswered).",
             &["cap"],
         );
-        for reason in ["deadline", "too-slow", "silent"] {
+        for reason in ["deadline", "too-slow", "silent", "not-reading", "pipelined"] {
             http_connections_cut.with_label_values(&[reason]);
         }
         for cap in ["address", "node", "shut"] {

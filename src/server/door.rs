@@ -9,10 +9,10 @@
 //! (`on_connect_ext`), and the place lives in the connection's data, which the dispatcher drops when
 //! the connection ends or hands it to the upgrade. A connection past a cap is still read up to its
 //! first request's head (which the request clock bounds), so that it can be told why: 429 or 503, and
-//! closed; but only a few at a time (`REFUSALS_PER_ADDRESS`, `REFUSALS_PER_NODE`): past those, a
-//! connection is shut at once, unanswered, so that a flood of connections that send nothing holds no
-//! more descriptors than the caps and the refusals allow, and the node's health checks still find
-//! one free (`chaikhana_http_connections_refused_total{cap="shut"}`). Every connection's first byte must
+//! closed; but only a few at a time from one address (`REFUSALS_PER_ADDRESS`): past those, a
+//! connection is shut at once, unanswered, so that a flood of connections from one address holds no
+//! more descriptors than its cap and its refusals, and the node's health checks still find one free
+//! (a refusal's first byte is due three seconds after its accept, like any connection's) (`chaikhana_http_connections_refused_total{cap="shut"}`). Every connection's first byte must
 //! come within three seconds of its accept (`request_clock`). A connection from one of the `trusted_proxies` carries the requests of many clients, so it
 //! takes no place of its own: each of its requests takes the place of the client it forwards, for as
 //! long as the request is read and answered. `/healthz`, `/readyz` and `/metrics` are answered past the
@@ -36,7 +36,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use actix_http::{ConnectionType, Extensions, HttpMessage, Method, Payload};
-use actix_web::body::{BoxBody, MessageBody};
+use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{HttpServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::header;
 use actix_web::middleware::Next;
@@ -51,20 +51,19 @@ use super::request_clock::{Clocked, RequestClock};
 use super::AppState;
 use crate::table::RefusalCode;
 
-/// How many connections past a cap are read at once, from one address and in all, to be told why.
+/// How many connections past a cap are read at once from one address, to be told why.
 pub const REFUSALS_PER_ADDRESS: usize = 4;
-pub const REFUSALS_PER_NODE: usize = 32;
 
 /// The routes answered past every cap: what operators and load balancers ask.
 pub const OPERATIONS: [&str; 3] = ["/metrics", "/healthz", "/readyz"];
 
 /// A connection's standing at the door, kept in its data.
 pub struct Visit {
+    /// Its request clock, which also knows when a request on it was answered with the connection's
+    /// close: actix-http still serves requests a client pipelined behind that one, so the door
+    /// refuses them, and the connection reads no more.
     clock: Rc<RequestClock>,
     place: Place,
-    /// A request on it was answered with the connection's close: actix-http still serves requests
-    /// a client pipelined behind that one, so the door refuses them.
-    closing: std::cell::Cell<bool>,
 }
 
 enum Place {
@@ -90,7 +89,9 @@ impl Doorkeeper {
     pub fn new(connections: Arc<Caps>) -> Doorkeeper {
         Doorkeeper {
             connections,
-            refusals: Caps::new(REFUSALS_PER_NODE, REFUSALS_PER_ADDRESS),
+            // Per address only: past the node's cap, a health check from any other address is
+            // still read and answered.
+            refusals: Caps::new(usize::MAX, REFUSALS_PER_ADDRESS),
         }
     }
 }
@@ -132,7 +133,6 @@ pub fn arrive(io: &Clocked, data: &mut Extensions, door: &Doorkeeper, clients: &
     data.insert(Visit {
         clock: io.clock().clone(),
         place,
-        closing: std::cell::Cell::new(false),
     });
 }
 
@@ -148,7 +148,7 @@ pub async fn at_the_door(
             .await
             .map(ServiceResponse::map_into_boxed_body);
     };
-    if req.conn_data::<Visit>().is_some_and(|v| v.closing.get()) {
+    if req.conn_data::<Visit>().is_some_and(|v| v.clock.closing()) {
         let answer = refusal(
             RefusalCode::BadRequest,
             "This connection is closing: a request before this one on it was refused.",
@@ -156,15 +156,24 @@ pub async fn at_the_door(
         let answer = closing(&req, answer);
         return Ok(req.into_response(answer));
     }
+    let head_only = req.method() == Method::HEAD;
     match enter(&mut req, &state.door.connections, &state.client_address) {
         Err(turned_away) => {
             let answer = closing(&req, turned_away.answer());
             Ok(req.into_response(answer))
         }
         Ok(place) => {
+            let clock = req.conn_data::<Visit>().map(|v| v.clock.clone());
             let answer = next.call(req).await;
             // A request from a trusted proxy holds its client's place until it is answered.
             drop(place);
+            // The body this answer owes its client (none to a HEAD), for the next request's check
+            // that the client had it (`request_clock`).
+            if let (Some(clock), Ok(answer), false) = (&clock, &answer, head_only) {
+                if let BodySize::Sized(bytes) = answer.response().body().size() {
+                    clock.answered(bytes);
+                }
+            }
             answer.map(ServiceResponse::map_into_boxed_body)
         }
     }
@@ -176,6 +185,8 @@ enum TurnedAway {
     /// A body that does not state its length (`Transfer-Encoding`): no route takes one, and the clock
     /// of a request whose body nobody reads would otherwise never stop.
     UnsizedBody,
+    /// Sent before its client had the last answer on the connection (`request_clock`).
+    Pipelined,
     Full(Full),
 }
 
@@ -187,6 +198,17 @@ impl TurnedAway {
                 RefusalCode::TooLarge,
                 "A body must state its length (Content-Length).",
             ),
+            TurnedAway::Pipelined => {
+                crate::metrics::metrics()
+                    .http_connections_cut
+                    .with_label_values(&["pipelined"])
+                    .inc();
+                refusal(
+                    RefusalCode::BadRequest,
+                    "This server answers one request at a time on a connection: send the next \
+                     once the last answer has come.",
+                )
+            }
             TurnedAway::Full(full) => refused(full),
         }
     }
@@ -213,6 +235,9 @@ fn enter(
     let Some(visit) = req.conn_data::<Visit>() else {
         return Ok(None);
     };
+    if !visit.clock.caught_up() {
+        return Err(TurnedAway::Pipelined);
+    }
     let clock = visit.clock.clone();
     let standing = match &visit.place {
         Place::Held { .. } => Ok(false),
@@ -296,7 +321,7 @@ pub fn token_in_url() -> HttpResponse {
 /// a request pipelined behind it is refused (see [`Visit`]).
 fn closing(req: &ServiceRequest, mut answer: HttpResponse) -> HttpResponse {
     if let Some(visit) = req.conn_data::<Visit>() {
-        visit.closing.set(true);
+        visit.clock.close();
     }
     answer.head_mut().set_connection_type(ConnectionType::Close);
     answer

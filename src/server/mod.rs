@@ -153,6 +153,7 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
     let pace = request_clock::Pace {
         deadline: settings.request_deadline(),
         min_bytes_per_second: settings.request_min_bytes_per_second,
+        write_stall: settings.write_timeout(),
     };
     let server = actix_server::Server::build()
         .workers(workers)

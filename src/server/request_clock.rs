@@ -11,6 +11,17 @@
 //! connection's stream is wrapped, below the HTTP parser, where every byte passes: the first byte of a
 //! request starts its clock, and the door (`server::door`) stops it once the request has been read to
 //! its end. A read that finds the request late fails, and the dispatcher drops the connection.
+//!
+//! **Writes.** actix-http reads every request a client pipelines, queues each one parsed (a few
+//! kilobytes apiece, with no bound on their number) and keeps each answer in its write buffer until
+//! the client reads it: a client that pipelines and never reads grows both without end, and neither
+//! is reachable from outside the dispatcher. Browsers and load balancers never pipeline: each sends
+//! its next request once it has its last answer. So the clock counts the body bytes of the answers
+//! made on the connection (the door adds each one's) and the bytes written to the socket: a request
+//! that reaches the door while the last answer is not yet all written was pipelined, and the door
+//! refuses it and closes the connection, which drops whatever was queued (`pipelined`). A write that
+//! makes no progress for the pace's `write_stall` fails, so that the dispatcher drops a connection
+//! whose client stopped reading, and all it holds (`not-reading`).
 
 use std::cell::Cell;
 use std::future::Future;
@@ -28,16 +39,21 @@ use tokio::time::Sleep;
 /// line, and a short request is over within it anyway.
 const GRACE: Duration = Duration::from_secs(1);
 
+/// The most a read hands the HTTP parser at once: a browser's request head, in one.
+const READ_CHUNK: usize = 4096;
+
 /// How long a new connection may stay silent: a browser sends its request as soon as it has
 /// connected, and a connection that sends nothing holds a descriptor and a place under the caps.
 pub const FIRST_BYTE: Duration = Duration::from_secs(3);
 
-/// How fast a request must come.
+/// How fast a request must come, and its answers be taken.
 #[derive(Clone, Copy, Debug)]
 pub struct Pace {
     pub deadline: Duration,
     /// 0: no least rate, only the deadline.
     pub min_bytes_per_second: u32,
+    /// How long a write may make no progress.
+    pub write_stall: Duration,
 }
 
 /// Why a request was cut, as the metric's `reason` says it.
@@ -47,6 +63,8 @@ pub enum Late {
     TooSlow,
     /// Nothing came within `FIRST_BYTE` of the accept.
     Silent,
+    /// The client took none of its answers for `write_stall`.
+    NotReading,
 }
 
 impl Late {
@@ -55,6 +73,7 @@ impl Late {
             Late::Deadline => "deadline",
             Late::TooSlow => "too-slow",
             Late::Silent => "silent",
+            Late::NotReading => "not-reading",
         }
     }
 }
@@ -68,6 +87,12 @@ pub struct RequestClock {
     received: Cell<u64>,
     /// Until the connection's first byte, when it must have come by.
     first_byte_by: Cell<Option<Instant>>,
+    /// Body bytes of the answers made on the connection, and bytes written to it (bodies and
+    /// heads): once every answer is written, `written` is at least `made`.
+    made: Cell<u64>,
+    written: Cell<u64>,
+    /// An answer closes the connection: it reads nothing more.
+    closing: Cell<bool>,
 }
 
 impl RequestClock {
@@ -77,7 +102,40 @@ impl RequestClock {
             started: Cell::new(None),
             received: Cell::new(0),
             first_byte_by: Cell::new(Some(Instant::now() + FIRST_BYTE)),
+            made: Cell::new(0),
+            written: Cell::new(0),
+            closing: Cell::new(false),
         })
+    }
+
+    /// An answer with a body of `bytes` was made on the connection.
+    pub fn answered(&self, bytes: u64) {
+        self.made.set(self.made.get().saturating_add(bytes));
+    }
+
+    /// Whether every answer made so far has been written (and the count starts afresh from here);
+    /// if not, the request in hand was sent before its client had the last answer.
+    pub fn caught_up(&self) -> bool {
+        let written = self.written.get();
+        if written < self.made.get() {
+            return false;
+        }
+        self.made.set(written);
+        true
+    }
+
+    /// An answer on the connection closes it: what was read is answered, nothing more is read.
+    pub fn close(&self) {
+        self.closing.set(true);
+    }
+
+    pub fn closing(&self) -> bool {
+        self.closing.get()
+    }
+
+    fn wrote(&self, bytes: usize) {
+        self.written
+            .set(self.written.get().saturating_add(bytes as u64));
     }
 
     /// The request in hand has been read to its end: the clock waits for the next one's first byte.
@@ -127,6 +185,10 @@ pub struct Clocked {
     clock: Rc<RequestClock>,
     /// Wakes the reader when the request in hand would become late.
     alarm: Option<Pin<Box<Sleep>>>,
+    /// Wakes the writer when a write that waits would have stalled too long.
+    stall: Option<Pin<Box<Sleep>>>,
+    /// A chunk was just handed over: the next read waits for the parser to have taken it.
+    chunk_given: bool,
     cut: bool,
 }
 
@@ -136,6 +198,8 @@ impl Clocked {
             io,
             clock: RequestClock::new(pace),
             alarm: None,
+            stall: None,
+            chunk_given: false,
             cut: false,
         }
     }
@@ -177,16 +241,34 @@ impl AsyncRead for Clocked {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        // A connection whose answer closes it reads as ended: a client that kept sending behind
+        // it would otherwise have every request read, queued and refused.
+        if this.clock.closing() {
+            return Poll::Ready(Ok(()));
+        }
+        // One chunk at a time: actix-http parses every request in what it has read before it
+        // answers one, and queues each (so a pipelining client could have thousands queued); with
+        // no more than `READ_CHUNK` handed over before it has parsed it, a queue holds a few
+        // dozen at most until the door sees the client pipelining and closes the connection.
+        if this.chunk_given {
+            this.chunk_given = false;
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
         loop {
             let next = match this.clock.check(Instant::now()) {
                 Ok(next) => next,
                 Err(late) => return Poll::Ready(Err(this.cut(late))),
             };
-            let before = buf.filled().len();
-            match Pin::new(&mut this.io).poll_read(cx, buf) {
+            let mut chunk = [0u8; READ_CHUNK];
+            let room = buf.remaining().min(READ_CHUNK);
+            let mut limited = ReadBuf::new(&mut chunk[..room]);
+            match Pin::new(&mut this.io).poll_read(cx, &mut limited) {
                 Poll::Ready(Ok(())) => {
-                    let got = buf.filled().len() - before;
+                    let got = limited.filled().len();
+                    buf.put_slice(limited.filled());
                     if got > 0 {
+                        this.chunk_given = true;
                         this.clock.heard(got, Instant::now());
                     }
                     return Poll::Ready(Ok(()));
@@ -214,13 +296,44 @@ impl AsyncRead for Clocked {
     }
 }
 
+impl Clocked {
+    /// A write's outcome, counted; one that waits starts (or keeps) its stall alarm, and fails once
+    /// it rang.
+    fn wrote(
+        &mut self,
+        cx: &mut Context<'_>,
+        done: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match done {
+            Poll::Ready(Ok(n)) => {
+                self.stall = None;
+                self.clock.wrote(n);
+                Poll::Ready(Ok(n))
+            }
+            Poll::Pending => {
+                let stall_for = self.clock.pace.write_stall;
+                let alarm = self
+                    .stall
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(stall_for)));
+                if alarm.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Err(self.cut(Late::NotReading)));
+                }
+                Poll::Pending
+            }
+            failed => failed,
+        }
+    }
+}
+
 impl AsyncWrite for Clocked {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+        let this = self.get_mut();
+        let done = Pin::new(&mut this.io).poll_write(cx, buf);
+        this.wrote(cx, done)
     }
 
     fn poll_write_vectored(
@@ -228,7 +341,9 @@ impl AsyncWrite for Clocked {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let done = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.wrote(cx, done)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -252,6 +367,7 @@ mod tests {
         RequestClock::new(Pace {
             deadline: Duration::from_secs(deadline),
             min_bytes_per_second: rate,
+            write_stall: Duration::from_secs(10),
         })
     }
 
