@@ -1,9 +1,13 @@
 //! `POST /api/tables/mine`: "Your games" on the home page. The browser sends the tables it holds a
 //! seat at, each with its seat token (in the body, never in a URL), and hears how each stands: read
 //! from the tables' stored records, so that listing a sleeping table does not wake it.
+//!
+//! Each address is held to `your_games_per_minute`; and the whole node answers one such request at
+//! a time (`Listings`), a few more waiting their turn and the rest told to come back in a second
+//! (503 `busy`), so that many addresses asking at once take one share of the cores and the store,
+//! never the tables' (each record is read on a blocking thread, never one per table at once).
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use futures_util::future::join_all;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -12,6 +16,33 @@ use super::AppState;
 use crate::catalog;
 use crate::routing;
 use crate::table::{RefusalCode, TableId, TableRefusal, Token};
+
+/// One "Your games" answered at a time on this node, and at most `WAITING` more waiting their turn.
+#[derive(Default)]
+pub struct Listings {
+    turn: tokio::sync::Mutex<()>,
+    waiting: std::sync::atomic::AtomicUsize,
+}
+
+/// How many requests may wait their turn.
+const WAITING: usize = 8;
+
+impl Listings {
+    /// This request's turn, or `None` when too many are waiting already.
+    async fn turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        use std::sync::atomic::Ordering;
+        if let Ok(turn) = self.turn.try_lock() {
+            return Some(turn);
+        }
+        if self.waiting.fetch_add(1, Ordering::Relaxed) >= WAITING {
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        let turn = self.turn.lock().await;
+        self.waiting.fetch_sub(1, Ordering::Relaxed);
+        Some(turn)
+    }
+}
 
 /// The most tables one request may ask about.
 pub const MAX_TABLES: usize = 50;
@@ -58,7 +89,14 @@ pub(super) async fn your_games(
         let message = format!("Ask about at most {MAX_TABLES} tables at once.");
         return refusal(RefusalCode::BadRequest, &message);
     }
-    let answers = join_all(asked.tables.iter().map(|ask| listing(&state, ask))).await;
+    let Some(_turn) = state.listings.turn().await else {
+        let message = "Many are asking for their games just now; try again in a second.";
+        return retry_after(refusal(RefusalCode::Busy, message), 1);
+    };
+    let mut answers = Vec::with_capacity(asked.tables.len());
+    for ask in &asked.tables {
+        answers.push(listing(&state, ask).await);
+    }
     HttpResponse::Ok().json(json!({ "tables": answers }))
 }
 

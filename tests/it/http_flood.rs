@@ -264,6 +264,71 @@ async fn clients_that_pipeline_requests_and_never_read_hold_little_and_are_cut()
     assert!(grew < 128.0, "{grew:.1} MiB");
 }
 
+#[actix_rt::test]
+async fn a_flood_of_your_games_is_answered_one_at_a_time_and_the_rest_told_to_come_back() {
+    // Forty addresses ask for their games as fast as they are answered, each about fifty tables
+    // (one stored table, fifty times over): the node answers one at a time, eight more wait, the
+    // rest hear 503 with Retry-After, and an address past its quota of 60 a minute 429; the
+    // process's threads stay as they were; meanwhile a player at another table plays on (its
+    // moves' median before and during the flood is printed; tests/perf holds the measure).
+    let node = Node::alone_with_open_files(&PACE, OPEN_FILES).await;
+    let mut bystander = Bystander::seat_at(&node).await;
+    let listed = node.open("ganjifa", "computer", serde_json::json!(3)).await;
+    let ask_one = serde_json::json!({ "id": listed.table, "token": listed.token });
+    let body = serde_json::json!({ "tables": vec![ask_one; 50] }).to_string();
+    let request = format!("{}{body}", head("POST", "/api/tables/mine", body.len(), ""));
+    let mut calm = Vec::new();
+    for _ in 0..10 {
+        let began = std::time::Instant::now();
+        bystander.plays_a_move().await;
+        calm.push(began.elapsed());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let threads = node.threads();
+    let target = node.addr();
+    let until = std::time::Instant::now() + Duration::from_secs(4);
+    let mut askers = Vec::new();
+    for n in 0..40 {
+        let request = request.clone();
+        let from: IpAddr = format!("127.0.9.{}", 10 + n).parse().unwrap();
+        askers.push(actix_rt::spawn(async move {
+            let mut statuses = Vec::new();
+            while std::time::Instant::now() < until {
+                let mut io = connect_from(target, from).await;
+                statuses.push(ask(&mut io, &request).await.0);
+            }
+            statuses
+        }));
+    }
+    let (mut peak, mut moves) = (threads, Vec::new());
+    while askers.iter().any(|a| !a.is_finished()) {
+        peak = peak.max(node.threads());
+        let began = std::time::Instant::now();
+        bystander.plays_a_move().await;
+        moves.push(began.elapsed());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut statuses = Vec::new();
+    for asker in askers {
+        statuses.extend(asker.await.expect("it ran"));
+    }
+    let count = |status: u16| statuses.iter().filter(|s| **s == status).count();
+    let (answered, busy, limited) = (count(200), count(503), count(429));
+    moves.sort();
+    calm.sort();
+    eprintln!(
+        "your games: {answered} answered, {busy} told 503, {limited} told 429, threads {threads} \
+         -> {peak} at most; moves' median {:?} before, {:?} during ({} moves)",
+        calm[calm.len() / 2],
+        moves[moves.len() / 2],
+        moves.len()
+    );
+    assert_eq!(answered + busy + limited, statuses.len(), "{statuses:?}");
+    assert!(answered > 0 && busy > 0, "{statuses:?}");
+    // The blocking pool may keep a few threads it started for the reads: never one per request.
+    assert!(peak <= threads + 8, "threads {threads} -> {peak}");
+}
+
 /// Three connections from `from` open at once, then `request` on each: the statuses, in order, and
 /// the connections, still open unless the server closed them.
 async fn three_at_once(

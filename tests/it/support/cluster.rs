@@ -318,14 +318,23 @@ impl Node {
 
     /// The process's resident memory, in bytes.
     pub fn resident_bytes(&self) -> u64 {
+        self.status("VmRSS:") * 1024
+    }
+
+    /// The process's threads.
+    pub fn threads(&self) -> u64 {
+        self.status("Threads:")
+    }
+
+    /// The first number of the line of `/proc/<pid>/status` that starts with `field`.
+    fn status(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .expect("/proc is readable");
-        let kib: u64 = status
+        status
             .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .find_map(|line| line.strip_prefix(field))
             .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
-            .expect("VmRSS is listed");
-        kib * 1024
+            .unwrap_or_else(|| panic!("{field} is listed"))
     }
 
     pub async fn open(&self, game: &str, opponents: &str, length: Value) -> Seated {
