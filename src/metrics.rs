@@ -56,6 +56,7 @@ pub struct Metrics {
     pub store_errors: IntCounter,
     /// 1 while the embedded store is open, 0 while it is being opened again after an error.
     pub store_open: IntGauge,
+    pub store_stalled: IntGauge,
     pub store_reopens: IntCounter,
     pub store_damaged_tables: IntCounter,
     pub http_requests: IntCounterVec,
@@ -378,6 +379,11 @@ impl Metrics {
                 &r,
                 "store_open",
                 "1 while the embedded store is open; 0 while it is opened again after an I/O error (its tables wait).",
+            ),
+            store_stalled: gauge(
+                &r,
+                "store_stalled",
+                "1 while a commit of the embedded store has taken longer than 3 s (a frozen or hung disk): its tables pause, new tables are refused and the node is not ready.",
             ),
             store_reopens: counter(
                 &r,

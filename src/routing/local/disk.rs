@@ -37,7 +37,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::{BoxFuture, FutureExt};
 use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
@@ -121,9 +121,40 @@ pub struct Disk {
 pub(super) struct File {
     path: PathBuf,
     db: RwLock<Option<Arc<Database>>>,
+    /// Since when the writer has been in a commit or a fold, if it is.
+    busy_since: Mutex<Option<Instant>>,
 }
 
+/// How long a commit (or a fold) may take before the store is said to be stalled: a disk that
+/// stopped answering (frozen, or its `fsync` hung). Tables then pause, saying they wait for their
+/// storage; new tables are refused; the node says it is not ready.
+pub const STALLED_AFTER: Duration = Duration::from_secs(3);
+
 impl File {
+    /// The writer begins (`true`) or ends a commit or a fold.
+    pub(super) fn working(&self, busy: bool) {
+        *self.busy_since.lock().unwrap_or_else(|p| p.into_inner()) = busy.then(Instant::now);
+        if !busy {
+            crate::metrics::metrics().store_stalled.set(0);
+        }
+    }
+
+    /// Whether the writer has been in one commit or fold for longer than `STALLED_AFTER` (said to
+    /// the operator as `chaikhana_store_stalled`, and logged once a stall).
+    fn stalled(&self) -> bool {
+        let since = *self.busy_since.lock().unwrap_or_else(|p| p.into_inner());
+        let stalled = since.is_some_and(|since| since.elapsed() > STALLED_AFTER);
+        if stalled && crate::metrics::metrics().store_stalled.get() == 0 {
+            crate::metrics::metrics().store_stalled.set(1);
+            tracing::error!(
+                store = %self.path.display(),
+                "the table store's disk has not finished a write for {} s: tables wait for it",
+                STALLED_AFTER.as_secs()
+            );
+        }
+        stalled
+    }
+
     /// The database, while it is open.
     fn db(&self) -> Result<Arc<Database>, StoreError> {
         let db = self.db.read().unwrap_or_else(|p| p.into_inner());
@@ -249,6 +280,7 @@ impl Disk {
         let file = Arc::new(File {
             path: path.clone(),
             db: RwLock::new(Some(Arc::new(db))),
+            busy_since: Mutex::new(None),
         });
         let unfolded = Arc::new(Mutex::new(unfolded));
         let (jobs, queue) = mpsc::channel();
@@ -272,9 +304,10 @@ impl Disk {
         self.file.db()
     }
 
-    /// Whether the store is open now (not while it is reopened after an I/O error).
+    /// Whether the store takes changes now: not while it is reopened after an I/O error, nor while
+    /// a commit has stalled (`STALLED_AFTER`).
     pub fn is_open(&self) -> bool {
-        self.file.db().is_ok()
+        self.file.db().is_ok() && !self.file.stalled()
     }
 
     /// Closes the store once the changes queued are committed, so that the next start opens it
@@ -422,6 +455,10 @@ impl Disk {
         change: Change,
         keep_for: Duration,
     ) -> BoxFuture<'static, StoreAnswer> {
+        // A stalled store takes nothing more: the table pauses and tries again later.
+        if self.file.stalled() {
+            return futures_util::future::ready(StoreAnswer::Failed).boxed();
+        }
         let (answer, answered) = oneshot::channel();
         let job = Job::Keep {
             id: id.clone(),
@@ -432,7 +469,16 @@ impl Disk {
         if self.jobs.send(job).is_err() {
             return futures_util::future::ready(StoreAnswer::Failed).boxed();
         }
-        async move { answered.await.unwrap_or(StoreAnswer::Failed) }.boxed()
+        // A change whose commit stalls is answered as not stored (the table pauses, saying so, and
+        // stores itself whole again once the store takes changes); the commit, if it ever returns,
+        // only stores what the table will store again.
+        async move {
+            match tokio::time::timeout(STALLED_AFTER, answered).await {
+                Ok(answer) => answer.unwrap_or(StoreAnswer::Failed),
+                Err(_) => StoreAnswer::Failed,
+            }
+        }
+        .boxed()
     }
 }
 

@@ -244,3 +244,47 @@ fn a_record_that_does_not_read_is_said_to_be_damaged() {
     disk.close();
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[actix_rt::test]
+async fn a_commit_that_stalls_pauses_its_table_and_the_store_takes_changes_again_once_it_returns() {
+    // The disk stops answering: here, another write transaction holds the database, so the
+    // writer's next commit waits on it as it would on a hung fsync.
+    let (disk, dir) = scratch();
+    let id = TableId::random();
+    let (first, _) = table_after(0);
+    let whole = || Change::Whole {
+        game: "panjpar",
+        json: first.to_json(),
+    };
+    let day = Duration::from_secs(86400);
+    let db = disk.db().unwrap();
+    let held = std::thread::spawn(move || {
+        let hold = db.begin_write().unwrap();
+        std::thread::sleep(STALLED_AFTER + Duration::from_secs(2));
+        drop(hold);
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(disk.is_open());
+    // Not stored within the deadline: the table hears it was not (it pauses, saying so).
+    assert_eq!(disk.keep(&id, whole(), day).await, StoreAnswer::Failed);
+    assert!(!disk.is_open(), "a stalled store takes no changes");
+    assert_eq!(crate::metrics::metrics().store_stalled.get(), 1);
+    // Meanwhile a change is refused at once, never queued behind the stalled one.
+    let began = Instant::now();
+    assert_eq!(disk.keep(&id, whole(), day).await, StoreAnswer::Failed);
+    assert!(began.elapsed() < Duration::from_secs(1));
+    held.join().unwrap();
+    // Once the disk answers, the store takes changes again by itself.
+    let began = Instant::now();
+    while !disk.is_open() {
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "the store is open again"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(disk.keep(&id, whole(), day).await, StoreAnswer::Stored);
+    assert_eq!(stored(&disk, &id), first);
+    drop(disk);
+    std::fs::remove_dir_all(dir).ok();
+}

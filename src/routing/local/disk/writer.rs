@@ -73,6 +73,7 @@ pub(super) fn write_all(file: &File, unfolded: &Mutex<Unfolded>, queue: mpsc::Re
             continue;
         };
         let mut failed = None;
+        file.working(true);
         if !batch.is_empty() {
             failed = commit_and_answer(&db, unfolded, &mut batch).err();
         }
@@ -89,6 +90,7 @@ pub(super) fn write_all(file: &File, unfolded: &Mutex<Unfolded>, queue: mpsc::Re
                 failed = Some(e);
             }
         }
+        file.working(false);
         drop(db);
         if failed.is_some() && !closing {
             closing = heal(file, unfolded, &queue);
