@@ -1,8 +1,9 @@
-//! The table store on a disk that fills during play and is then freed: play pauses with a true
-//! sentence, resumes by itself once there is room again (the store is opened afresh, no restart),
-//! and nothing acknowledged is lost, read back by the next process on the same folder. Needs root
-//! (it mounts a small tmpfs for the store): without it the test says so and skips, unless
-//! `CHAIKHANA_TEST_REQUIRE_ALL=1`.
+//! The table store on a disk that fills during play and is then freed, and on one frozen during play
+//! (`fsfreeze`: every write waits) and then thawed: play pauses with a true sentence, the node says
+//! it is not ready and refuses new tables, play resumes by itself once the disk takes writes again
+//! (no restart), and nothing acknowledged is lost, read back by the next process on the same folder.
+//! Needs root (it mounts a small tmpfs, and a loop-mounted ext4, for the store): without it the test
+//! says so and skips, unless `CHAIKHANA_TEST_REQUIRE_ALL=1`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,27 +14,60 @@ use serde_json::{json, Value};
 
 use crate::support::*;
 
-/// A tmpfs of its own, unmounted when dropped.
+/// A file system of its own, unmounted when dropped.
 struct Mounted(PathBuf);
 
 impl Mounted {
     fn tmpfs(size: &str) -> Option<Mounted> {
-        let dir = std::env::temp_dir().join(format!("chaikhana-full-{}", std::process::id()));
+        Mounted::at("full", |dir| {
+            Command::new("mount")
+                .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+                .arg(dir)
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+    }
+
+    /// An ext4 in a file, loop-mounted: one that `fsfreeze` can freeze (a tmpfs cannot be).
+    fn ext4() -> Option<Mounted> {
+        Mounted::at("frozen", |dir| {
+            let image = dir.with_extension("img");
+            let made = std::fs::File::create(&image).and_then(|f| f.set_len(64 << 20));
+            made.is_ok()
+                && Command::new("mkfs.ext4")
+                    .args(["-q", "-F"])
+                    .arg(&image)
+                    .status()
+                    .is_ok_and(|s| s.success())
+                && Command::new("mount")
+                    .args(["-o", "loop"])
+                    .arg(&image)
+                    .arg(dir)
+                    .status()
+                    .is_ok_and(|s| s.success())
+        })
+    }
+
+    /// A folder for `what`, mounted by `mount`.
+    fn at(what: &str, mount: impl FnOnce(&PathBuf) -> bool) -> Option<Mounted> {
+        let dir = std::env::temp_dir().join(format!("chaikhana-{what}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(&dir)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !mounted {
+        if !mount(&dir) {
             assert!(
                 !everything_required(),
-                "mounting a tmpfs is required (CHAIKHANA_TEST_REQUIRE_ALL=1): run as root"
+                "mounting a file system is required (CHAIKHANA_TEST_REQUIRE_ALL=1): run as root"
             );
-            eprintln!("skipping: a tmpfs cannot be mounted here (the test needs root)");
+            eprintln!("skipping: a file system cannot be mounted here (the test needs root)");
             return None;
         }
         Some(Mounted(dir))
+    }
+
+    /// Freezes (`true`) or thaws the file system: while frozen, every write to it waits.
+    fn freeze(&self, frozen: bool) {
+        let flag = if frozen { "-f" } else { "-u" };
+        let done = Command::new("fsfreeze").arg(flag).arg(&self.0).status();
+        assert!(done.is_ok_and(|s| s.success()), "fsfreeze {flag}");
     }
 
     /// Writes a file until the disk is full.
@@ -48,8 +82,14 @@ impl Mounted {
 
 impl Drop for Mounted {
     fn drop(&mut self) {
+        let _ = Command::new("fsfreeze")
+            .arg("-u")
+            .arg(&self.0)
+            .stderr(std::process::Stdio::null())
+            .status();
         let _ = Command::new("umount").arg("-l").arg(&self.0).status();
         let _ = std::fs::remove_dir(&self.0);
+        let _ = std::fs::remove_file(self.0.with_extension("img"));
     }
 }
 
@@ -209,7 +249,17 @@ async fn a_disk_that_fills_pauses_play_and_play_resumes_by_itself_once_it_is_fre
         "{metrics}"
     );
 
-    // Every acknowledged move is in the record the next process reads from the same folder.
+    every_acknowledged_move_is_kept(server, player, &me, &acked, keep).await;
+}
+
+/// Every move in `acked` is in the record the next process reads from the same folder.
+async fn every_acknowledged_move_is_kept(
+    server: TestServer,
+    player: Player,
+    me: &Seated,
+    acked: &[u64],
+    keep: impl Fn(&mut chaikhana::settings::Settings) + Copy,
+) {
     drop(player);
     let running = &server.running;
     let (handle, registry, router) = (
@@ -228,7 +278,82 @@ async fn a_disk_that_fills_pauses_play_and_play_resumes_by_itself_once_it_is_fre
         .filter(|(seat, _, _)| seat.index() == 0)
         .map(|(_, _, version)| *version)
         .collect();
-    for version in &acked {
+    for version in acked {
         assert!(made.contains(version), "move at {version} lost: {made:?}");
     }
+}
+
+#[actix_rt::test]
+async fn a_frozen_disk_pauses_play_says_not_ready_and_play_resumes_once_it_thaws() {
+    let Some(disk) = Mounted::ext4() else {
+        return;
+    };
+    let data = disk.0.join("data");
+    let keep = |s: &mut chaikhana::settings::Settings| s.data_dir = data.display().to_string();
+    let server = TestServer::start(keep);
+    let me = server.open("panjpar", "computer", Some(json!(5))).await;
+    let mut player = Player {
+        client: server.connect(&me).await,
+        rng: rng(55),
+        last: None,
+        pending: false,
+    };
+    let patience = Duration::from_secs(10);
+    let mut acked = Vec::new();
+    for _ in 0..6 {
+        acked.push(player.one_move(patience).await.unwrap());
+    }
+
+    // Frozen: the next move's commit does not return, and within a few seconds the table says the
+    // store is out of reach (the move is neither shown nor acknowledged).
+    disk.freeze(true);
+    let frozen = Instant::now();
+    let refused = loop {
+        match player.one_move(patience).await {
+            Ok(version) => acked.push(version),
+            Err(code) => break code,
+        }
+        assert!(
+            frozen.elapsed() < Duration::from_secs(30),
+            "play never paused"
+        );
+    };
+    assert_eq!(refused, "unavailable", "a move on a frozen disk");
+    eprintln!("play paused {:?} after the freeze", frozen.elapsed());
+    // The node says it is not ready, and refuses new tables at once, saying when to come back.
+    let (status, answer) = server.get("/readyz").await;
+    assert_eq!(status, 503, "{answer}");
+    let body = json!({ "game": "panjpar", "opponents": "computer" }).to_string();
+    let asked = Instant::now();
+    let (status, answer) = server.post("/api/tables", &body).await;
+    assert_eq!(status, 503, "{answer}");
+    assert!(asked.elapsed() < Duration::from_secs(2), "refused at once");
+    assert_eq!(server.running.router.open_tables(), 1);
+    let (_, metrics) = server.get("/metrics").await;
+    assert!(metrics.contains("chaikhana_store_stalled 1"), "{metrics}");
+
+    // Thawed: play resumes by itself.
+    disk.freeze(false);
+    let thawed = Instant::now();
+    let mut after = 0;
+    while after < 5 {
+        match player.one_move(patience).await {
+            Ok(version) => {
+                acked.push(version);
+                after += 1;
+            }
+            Err(code) => assert_eq!(code, "unavailable"),
+        }
+        assert!(
+            thawed.elapsed() < Duration::from_secs(30),
+            "play never resumed"
+        );
+    }
+    eprintln!(
+        "five moves acknowledged {:?} after the thaw",
+        thawed.elapsed()
+    );
+    let (status, _) = server.get("/readyz").await;
+    assert_eq!(status, 200);
+    every_acknowledged_move_is_kept(server, player, &me, &acked, keep).await;
 }
