@@ -160,6 +160,28 @@ impl Player {
         }
         Err("no answer".into())
     }
+
+    /// Plays until five moves are acknowledged after the fault that ended at `since` (`what`), and
+    /// adds them to `acked`. A move this seat made during the pause is acknowledged then, with no
+    /// need to send it again; while the store is being opened again a move may still be refused,
+    /// and it is made again.
+    async fn plays_on(&mut self, acked: &mut Vec<u64>, since: Instant, what: &str) {
+        let mut after = 0;
+        while after < 5 {
+            match self.one_move(Duration::from_secs(10)).await {
+                Ok(version) => {
+                    acked.push(version);
+                    after += 1;
+                }
+                Err(code) => assert_eq!(code, "unavailable"),
+            }
+            assert!(
+                since.elapsed() < Duration::from_secs(30),
+                "play never resumed"
+            );
+        }
+        eprintln!("five moves acknowledged {:?} after {what}", since.elapsed());
+    }
 }
 
 #[actix_rt::test]
@@ -222,26 +244,9 @@ async fn a_disk_that_fills_pauses_play_and_play_resumes_by_itself_once_it_is_fre
     // Room again: the move made during the pause is acknowledged by itself, with no restart.
     std::fs::remove_file(&filler).unwrap();
     let freed = Instant::now();
-    // (A move this seat made during the pause is acknowledged then, with no need to send it again.
-    // While the store is being opened again a move may still be refused; it is made again.)
-    let mut after = 0;
-    while after < 5 {
-        match player.one_move(second).await {
-            Ok(version) => {
-                acked.push(version);
-                after += 1;
-            }
-            Err(code) => assert_eq!(code, "unavailable"),
-        }
-        assert!(
-            freed.elapsed() < Duration::from_secs(20),
-            "play never resumed"
-        );
-    }
-    eprintln!(
-        "five moves acknowledged {:?} after the disk was freed",
-        freed.elapsed()
-    );
+    player
+        .plays_on(&mut acked, freed, "the disk was freed")
+        .await;
     let (_, metrics) = server.get("/metrics").await;
     assert!(metrics.contains("chaikhana_store_open 1"), "{metrics}");
     assert!(
@@ -334,25 +339,9 @@ async fn a_frozen_disk_pauses_play_says_not_ready_and_play_resumes_once_it_thaws
 
     // Thawed: play resumes by itself.
     disk.freeze(false);
-    let thawed = Instant::now();
-    let mut after = 0;
-    while after < 5 {
-        match player.one_move(patience).await {
-            Ok(version) => {
-                acked.push(version);
-                after += 1;
-            }
-            Err(code) => assert_eq!(code, "unavailable"),
-        }
-        assert!(
-            thawed.elapsed() < Duration::from_secs(30),
-            "play never resumed"
-        );
-    }
-    eprintln!(
-        "five moves acknowledged {:?} after the thaw",
-        thawed.elapsed()
-    );
+    player
+        .plays_on(&mut acked, Instant::now(), "the thaw")
+        .await;
     let (status, _) = server.get("/readyz").await;
     assert_eq!(status, 200);
     every_acknowledged_move_is_kept(server, player, &me, &acked, keep).await;
