@@ -191,19 +191,8 @@ async fn a_disk_that_fills_pauses_play_and_play_resumes_by_itself_once_it_is_fre
     };
     let data = disk.0.join("data");
     let keep = |s: &mut chaikhana::settings::Settings| s.data_dir = data.display().to_string();
-    let server = TestServer::start(keep);
-    let me = server.open("panjpar", "computer", Some(json!(5))).await;
-    let mut player = Player {
-        client: server.connect(&me).await,
-        rng: rng(54),
-        last: None,
-        pending: false,
-    };
+    let (server, me, mut player, mut acked) = six_moves_in(keep, 54).await;
     let second = Duration::from_secs(10);
-    let mut acked = Vec::new();
-    for _ in 0..6 {
-        acked.push(player.one_move(second).await.unwrap());
-    }
 
     // The disk fills: once the store's file has no room left to grow into, a move is neither shown
     // nor acknowledged, and the table says why.
@@ -257,6 +246,27 @@ async fn a_disk_that_fills_pauses_play_and_play_resumes_by_itself_once_it_is_fre
     every_acknowledged_move_is_kept(server, player, &me, &acked, keep).await;
 }
 
+/// A server keeping its tables as `keep` says, a Panjpar table against the computer on it, its
+/// player (`seed`), and the six moves it made, acknowledged.
+async fn six_moves_in(
+    keep: impl Fn(&mut chaikhana::settings::Settings) + Copy,
+    seed: u64,
+) -> (TestServer, Seated, Player, Vec<u64>) {
+    let server = TestServer::start(keep);
+    let me = server.open("panjpar", "computer", Some(json!(5))).await;
+    let mut player = Player {
+        client: server.connect(&me).await,
+        rng: rng(seed),
+        last: None,
+        pending: false,
+    };
+    let mut acked = Vec::new();
+    for _ in 0..6 {
+        acked.push(player.one_move(Duration::from_secs(10)).await.unwrap());
+    }
+    (server, me, player, acked)
+}
+
 /// Every move in `acked` is in the record the next process reads from the same folder.
 async fn every_acknowledged_move_is_kept(
     server: TestServer,
@@ -295,19 +305,8 @@ async fn a_frozen_disk_pauses_play_says_not_ready_and_play_resumes_once_it_thaws
     };
     let data = disk.0.join("data");
     let keep = |s: &mut chaikhana::settings::Settings| s.data_dir = data.display().to_string();
-    let server = TestServer::start(keep);
-    let me = server.open("panjpar", "computer", Some(json!(5))).await;
-    let mut player = Player {
-        client: server.connect(&me).await,
-        rng: rng(55),
-        last: None,
-        pending: false,
-    };
+    let (server, me, mut player, mut acked) = six_moves_in(keep, 55).await;
     let patience = Duration::from_secs(10);
-    let mut acked = Vec::new();
-    for _ in 0..6 {
-        acked.push(player.one_move(patience).await.unwrap());
-    }
 
     // Frozen: the next move's commit does not return, and within a few seconds the table says the
     // store is out of reach (the move is neither shown nor acknowledged).
