@@ -176,10 +176,14 @@ impl LocalRouter {
     ) -> Result<T, String> {
         let (tell, told) = oneshot::channel();
         let there = open.clone();
-        if let Some(worker) = self.next_worker() {
-            worker.spawn(async move {
-                let _ = tell.send(there());
-            });
+        match self.next_worker() {
+            Some(worker) => {
+                worker.spawn(async move {
+                    let _ = tell.send(there());
+                });
+            }
+            // (Dropped here, so that the answer below is heard as "not opened there".)
+            None => drop(tell),
         }
         // No worker yet, or one that has stopped (restarted after a panic) and dropped the job:
         // the table opens here.
