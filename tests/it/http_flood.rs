@@ -288,7 +288,13 @@ async fn a_flood_of_your_games_is_answered_one_at_a_time_and_the_rest_told_to_co
     let target = node.addr();
     let until = std::time::Instant::now() + Duration::from_secs(4);
     let mut askers = Vec::new();
-    for n in 0..40 {
+    // `CHAIKHANA_FLOOD_ADDRESSES` (40) and `CHAIKHANA_FLOOD_PAUSE_MS` (none) shape the flood, to
+    // measure a move's median under a smaller one.
+    let addresses = std::env::var("CHAIKHANA_FLOOD_ADDRESSES").map_or(40, |v| v.parse().unwrap());
+    let pause = std::env::var("CHAIKHANA_FLOOD_PAUSE_MS")
+        .ok()
+        .map(|ms| Duration::from_millis(ms.parse().unwrap()));
+    for n in 0..addresses {
         let request = request.clone();
         let from: IpAddr = format!("127.0.9.{}", 10 + n).parse().unwrap();
         askers.push(actix_rt::spawn(async move {
@@ -296,6 +302,9 @@ async fn a_flood_of_your_games_is_answered_one_at_a_time_and_the_rest_told_to_co
             while std::time::Instant::now() < until {
                 let mut io = connect_from(target, from).await;
                 statuses.push(ask(&mut io, &request).await.0);
+                if let Some(pause) = pause {
+                    tokio::time::sleep(pause).await;
+                }
             }
             statuses
         }));
@@ -324,7 +333,7 @@ async fn a_flood_of_your_games_is_answered_one_at_a_time_and_the_rest_told_to_co
         moves.len()
     );
     assert_eq!(answered + busy + limited, statuses.len(), "{statuses:?}");
-    assert!(answered > 0 && busy > 0, "{statuses:?}");
+    assert!(answered > 0 && (busy > 0 || addresses < 8), "{statuses:?}");
     // The blocking pool may keep a few threads it started for the reads: never one per request.
     assert!(peak <= threads + 8, "threads {threads} -> {peak}");
 }
