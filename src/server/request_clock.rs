@@ -133,7 +133,7 @@ impl RequestClock {
         self.closing.get()
     }
 
-    fn wrote(&self, bytes: usize) {
+    fn add_written(&self, bytes: usize) {
         self.written
             .set(self.written.get().saturating_add(bytes as u64));
     }
@@ -307,7 +307,7 @@ impl Clocked {
         match done {
             Poll::Ready(Ok(n)) => {
                 self.stall = None;
-                self.clock.wrote(n);
+                self.clock.add_written(n);
                 Poll::Ready(Ok(n))
             }
             Poll::Pending => {
