@@ -9,9 +9,10 @@ import { sha256 } from "./verify.js";
 /**
  * A Ganjifa deal whose views after the first are `plays(deal)`'s (each `{ view, skip }`), `deal`
  * giving: `hand` (this page's), `lead` (the leader's hand dealt), `backs(hand, nth)` (a hand laid
- * face down for the deal's blind lead `nth`) and `ctx` (its page).
+ * face down for the deal's blind lead `nth`), `handOf(seat)` and `ctx` (its page); `opts` as
+ * playDeal's.
  */
-async function blindGame(plays, leader = 1) {
+async function blindGame(plays, leader = 1, opts = {}) {
   await useGame("ganjifa");
   const { blindBacks, blindSeed } = await import("./ganjifa-hooks.js");
   const ctx = { page: new Page() };
@@ -21,8 +22,9 @@ async function blindGame(plays, leader = 1) {
     plays: async (order, numbers) => {
       const seed = await blindSeed(sha256, c.commitment, numbers);
       const handOf = (s) => order.filter((_, j) => c.to[j] === s);
-      return plays({ ctx, hand: handOf(0), lead: handOf(leader), backs: (hand, nth) => blindBacks(hand, seed, nth) });
+      return plays({ ctx, hand: handOf(0), lead: handOf(leader), backs: (hand, nth) => blindBacks(hand, seed, nth), handOf });
     },
+    ...opts,
   });
   return ctx.page;
 }
@@ -40,22 +42,30 @@ const trick = (leader, cards, blind = null) => ({
   need: [0, 0, 0],
 });
 const blind = (leader, card, back, nth, laid) => trick(leader, [card], { back, nth, laid });
-/** A talafa `leader` laid face down, its card unseen by this page (seat 0). */
+/** A talafa `leader` laid face down, its card unseen by this page (seat 0), and no other card. */
 const faceDown = (leader) => ({ ...trick(leader, []), kind: { kind: "talafa", suit: "taj", face_down: true }, face_down_by: leader });
+/** A face-down talafa by `leader` as an honest table shows it: the hukm `hukm` played by `holder`. */
+const downWith = (leader, holder, hukm, fields = {}) => ({ ...faceDown(leader), winner: holder, cards: [0, 1, 2].map((s) => (s === holder ? [hukm] : [])), ...fields });
 
 /**
  * The leader plays `unseen` face down (its trick ended), then leads blind from the rest (`laid`
- * backs, the table giving back 3 of `pickFrom`), then plays `after` face up.
+ * backs, the table giving back 3 of `pickFrom`), then plays `after` face up. Without `down`, no
+ * face-down talafa is shown at all.
  */
-function afterFaceDown({ hand, lead, backs }, { unseen, laid, pickFrom, after }) {
-  const card = backs(pickFrom, 0)[3];
-  const led = blind(1, card, 3, 0, laid);
+function afterFaceDown({ hand, lead, backs }, { unseen, laid, pickFrom, after, down: shown = true, honest = pickFrom }) {
+  // (A forged pick names a back at which the hand the page must work out, `honest`, gives another card.)
+  const back = [...pickFrom.keys()].find((b) => backs(pickFrom, 0)[b] !== backs(honest, 0)[b]) ?? 3;
+  const card = backs(pickFrom, 0)[back];
+  const led = blind(1, card, back, 0, laid);
   const later = trick(1, after.filter((c) => c !== card));
+  // This page holds the hukm of the talafa's suit.
+  const [hukm, held] = [hand[0], hand.slice(1)];
+  const down = shown ? downWith(1, 0, hukm) : null;
   return [
-    { view: { hand, trick: null, last_trick: faceDown(1), played: unseen } },
-    { view: { hand, trick: led, last_trick: faceDown(1), played: [...unseen, card] } },
-    { view: { hand, trick: null, last_trick: led, played: [...unseen, card] } },
-    { view: { hand, trick: null, last_trick: later, played: [...unseen, ...after] } },
+    { view: { hand: held, trick: null, last_trick: down, played: [hukm, ...unseen] } },
+    { view: { hand: held, trick: led, last_trick: down, played: [hukm, ...unseen, card] } },
+    { view: { hand: held, trick: null, last_trick: led, played: [hukm, ...unseen, card] } },
+    { view: { hand: held, trick: null, last_trick: later, played: [hukm, ...unseen, ...after] } },
   ];
 }
 const without = (hand, cards) => hand.filter((c) => !cards.includes(c));
@@ -73,6 +83,17 @@ function choose(choices, hand, backs, honest, barred = []) {
   throw new Error("no choice gives another card");
 }
 const singles = (cards) => cards.map((c) => [c]);
+/** As `choose`, trying every back, against the hand an honest table would lay (`honest`): as
+ * [choice, card, back]. */
+function chooseAt(choices, hand, backs, honest, barred = []) {
+  for (let back = 0; back < honest.length; back += 1) {
+    for (const choice of choices) {
+      const card = backs(hand(choice), 0)[back];
+      if (card && card !== backs(honest, 0)[back] && !barred.includes(card) && !choice.includes(card)) return [choice, card, back];
+    }
+  }
+  throw new Error("no choice gives another card");
+}
 
 export const BLIND = [
   ["Ganjifa: an honest blind lead whose trick ended at once, seen only as the last trick", ["fair"], () =>
@@ -183,13 +204,13 @@ export const BLIND = [
   ["Ganjifa: a blind lead that lays every card dealt though the leader played one face down", ["failed"], () =>
     blindGame((deal) => {
       const rest = deal.lead.slice(1);
-      return afterFaceDown(deal, { unseen: deal.lead.slice(0, 1), laid: deal.lead.length, pickFrom: deal.lead, after: rest });
+      return afterFaceDown(deal, { unseen: deal.lead.slice(0, 1), laid: deal.lead.length, pickFrom: deal.lead, after: rest, honest: rest });
     })],
   ["Ganjifa: a blind lead that lays one card fewer than the leader held, none played face down", ["failed"], () =>
     blindGame((deal) => {
       const [[gone]] = choose(singles(deal.lead), (c) => without(deal.lead, c), deal.backs, deal.backs(deal.lead, 0)[3]);
       const kept = without(deal.lead, [gone]);
-      return afterFaceDown(deal, { unseen: [], laid: kept.length, pickFrom: kept, after: kept }).slice(1);
+      return afterFaceDown(deal, { unseen: [], laid: kept.length, pickFrom: kept, after: kept, down: false });
     })],
   // The page cannot tell which card a leader played face down until it sees the others played, so
   // a table could name another one, as long as it then shows the leader playing the rest: the same
@@ -208,3 +229,255 @@ export const BLIND = [
       return [{ view: { hand, trick: null, last_trick: next, played: [chosen, lead[1]] }, skip: 3 }];
     })],
 ];
+
+// Forgeries from an attack on the blind lead's inference of the leader's hand: B1 to B7 ended green
+// before the hooks were fixed; B8 on ended rightly and are kept so that they stay so. Honest deals
+// that must stay green (or "partly", where the page cannot decide) are among them.
+
+BLIND.push(
+  // B1. The trick before the blind lead shown only as the last trick in the blind lead's first view:
+  // its cards counted as still held at the blind lead.
+  ["Ganjifa: the leader's trick before a blind lead shown only in the blind lead's first view", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const run = lead.slice(0, 2);
+      const want = backs(lead, 0)[3];
+      return [{ view: { hand, trick: blind(1, want, 3, 0, lead.length), last_trick: trick(1, run), played: [...run, want] } }];
+    })],
+  // B2. No `laid` after a face-down card: the leader's hand taken as every card not seen played.
+  ["Ganjifa: a blind lead without its count of backs after a face-down card", ["failed"], () =>
+    blindGame((deal) => {
+      const rest = deal.lead.slice(1);
+      return afterFaceDown(deal, { unseen: [], laid: undefined, pickFrom: deal.lead, after: rest, honest: rest });
+    })],
+  // B3. A face-down talafa seen in progress, then ended without its `face_down_by`: not counted.
+  ["Ganjifa: a face-down talafa whose end no longer says face down", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const fd = downWith(1, 0, hand[0]);
+      const card = backs(lead, 0)[3];
+      const led = blind(1, card, 3, 0, lead.length);
+      return [
+        { view: { hand: hand.slice(1), trick: fd, played: [hand[0]] } },
+        { view: { hand: hand.slice(1), trick: null, last_trick: { ...fd, face_down_by: null }, played: [hand[0]] } },
+        { view: { hand: hand.slice(1), trick: led, last_trick: { ...fd, face_down_by: null }, played: [hand[0], card] } },
+      ];
+    })],
+  // B4. A face-down trick with no card shown, in progress, then gone.
+  ["Ganjifa: a face-down trick with no card shown that vanishes before a blind lead", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const card = backs(lead, 0)[3];
+      return [
+        { view: { hand, trick: faceDown(1), played: [] } },
+        { view: { hand, trick: null, last_trick: null, played: [] } },
+        { view: { hand, trick: blind(1, card, 3, 0, lead.length), played: [card] } },
+      ];
+    })],
+  // B5. A face-down talafa, then the blind lead's hand taken without a card the leader still shows
+  // face up; the card really played face down shown played later.
+  ["Ganjifa: a card the leader still shows face up named as its face-down card", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const [[shown], card, back] = chooseAt(singles(lead.slice(1)), (z) => without(lead, z), backs, without(lead, [lead[0]]));
+      const fd = downWith(1, 0, hand[0]);
+      const led = blind(1, card, back, 0, lead.length - 1);
+      const later = trick(1, without(lead, [shown, card]));
+      const faceUp = [[], [shown], []];
+      const h = hand.slice(1);
+      return [
+        { view: { hand: h, face_up: faceUp, trick: null, last_trick: fd, played: [hand[0]] } },
+        { view: { hand: h, face_up: faceUp, trick: led, last_trick: fd, played: [hand[0], card] } },
+        { view: { hand: h, face_up: faceUp, trick: null, last_trick: led, played: [hand[0], card] } },
+        { view: { hand: h, face_up: faceUp, trick: null, last_trick: later, played: [hand[0], ...without(lead, [shown])] } },
+      ];
+    })],
+  // B6. One face-down talafa shown ended twice (its `need` changed): counted as two.
+  ["Ganjifa: one face-down talafa shown ended twice, two cards of the table's choosing taken out", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const pairs = lead.slice(1, 12).flatMap((a, i) => lead.slice(i + 2, 12).map((b) => [a, b]));
+      const [gone, card, back] = chooseAt(pairs, (z) => without(lead, z), backs, without(lead, [lead[0]]));
+      const fd = downWith(1, 0, hand[0]);
+      const led = blind(1, card, back, 0, lead.length - 2);
+      const later = trick(1, without(lead, [...gone, card]));
+      const h = hand.slice(1);
+      return [
+        { view: { hand: h, trick: null, last_trick: fd, played: [hand[0]] } },
+        { view: { hand: h, trick: null, last_trick: { ...fd, need: [0, 1, 0] }, played: [hand[0]] } },
+        { view: { hand: h, trick: led, last_trick: { ...fd, need: [0, 1, 0] }, played: [hand[0], card] } },
+        { view: { hand: h, trick: null, last_trick: led, played: [hand[0], card] } },
+        { view: { hand: h, trick: null, last_trick: later, played: [hand[0], ...without(lead, gone)] } },
+      ];
+    })],
+  // B7. A face-down talafa shown only as the last trick in the blind lead's first view.
+  ["Ganjifa: a face-down talafa shown ended only in the blind lead's first view", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const card = backs(lead, 0)[3];
+      const fd = downWith(1, 0, hand[0]);
+      return [{ view: { hand: hand.slice(1), trick: blind(1, card, 3, 0, lead.length), last_trick: fd, played: [hand[0], card] } }];
+    })],
+);
+
+BLIND.push(
+  ["Ganjifa: an honest face-down talafa seen in progress, then ended, then a blind lead", ["fair"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const hukm = hand[0];
+      const rest = lead.slice(1);
+      const card = backs(rest, 0)[3];
+      const down = downWith(1, 0, hukm);
+      const ended = { ...down, cards: [[hukm], [], []], need: [0, 0, 0] };
+      const led = blind(1, card, 3, 0, rest.length);
+      const h = hand.slice(1);
+      return [
+        { view: { hand: h, trick: { ...down, need: [0, 0, 1] }, played: [hukm] } },
+        { view: { hand: h, trick: null, last_trick: ended, played: [hukm] } },
+        { view: { hand: h, trick: led, last_trick: ended, played: [hukm, card] } },
+        { view: { hand: h, trick: null, last_trick: led, played: [hukm, card] } },
+        { view: { hand: h, trick: null, last_trick: trick(1, without(rest, [card])), played: [hukm, ...rest] } },
+      ];
+    })],
+  // B8. A second face-down talafa shown as the first one's trick, ended again with a new card: one
+  // face-down card counted where two were laid.
+  ["Ganjifa: a second face-down talafa passed off as the first one ending again", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const [h1, h2] = hand;
+      const card = backs(lead.slice(1), 0)[3];
+      const first = downWith(1, 0, h1);
+      const again = { ...first, cards: [[h1, h2], [], []] };
+      const led = blind(1, card, 3, 0, lead.length - 1);
+      return [
+        { view: { hand: hand.slice(1), trick: null, last_trick: first, played: [h1] } },
+        { view: { hand: hand.slice(2), trick: null, last_trick: again, played: [h1, h2] } },
+        { view: { hand: hand.slice(2), trick: led, last_trick: again, played: [h1, h2, card] } },
+        { view: { hand: hand.slice(2), trick: null, last_trick: trick(1, without(lead.slice(1), [card])), played: [h1, h2, ...lead.slice(1)] } },
+      ];
+    })],
+  // B9.
+  ["Ganjifa: a card shown in the trick in progress and in the last trick at once", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const card = backs(lead, 0)[3];
+      const first = downWith(1, 0, hand[0]);
+      return [
+        { view: { hand: hand.slice(1), trick: first, last_trick: first, played: [hand[0]] } },
+        { view: { hand: hand.slice(1), trick: blind(1, card, 3, 0, lead.length), last_trick: first, played: [hand[0], card] } },
+      ];
+    })],
+);
+
+/**
+ * The leader (seat 1) lays `downs` face down in talafas, each over a hukm of this page's, then leads
+ * blind, then plays the rest face up; `upFront` of its cards are shown face up in its hand until
+ * played; `laterDowns` more it lays face down after the blind lead.
+ */
+function talafasThenBlind({ hand, lead, backs }, { downs = [lead[0]], upFront = [], laterDowns = 0 } = {}) {
+  const before = without(lead, downs);
+  const card = backs(before, 0)[3];
+  const downAfter = without(before, [card]).slice(0, laterDowns);
+  const rest = without(before, downAfter);
+  const views = [];
+  let played = [];
+  const mine = [...hand];
+  const faceUp = (gone) => [[], upFront.filter((c) => !gone.includes(c)), []];
+  const gone = [];
+  let last = null;
+  const talafa = (down) => {
+    const hukm = mine.shift();
+    last = downWith(1, 0, hukm);
+    gone.push(down);
+    played = [...played, hukm];
+    views.push({ view: { hand: [...mine], face_up: faceUp(gone), trick: { ...last, need: [0, 0, 1] }, last_trick: null, played } });
+    views.push({ view: { hand: [...mine], face_up: faceUp(gone), trick: null, last_trick: last, played } });
+  };
+  downs.forEach(talafa);
+  const led = blind(1, card, 3, 0, before.length);
+  gone.push(card);
+  played = [...played, card];
+  views.push({ view: { hand: [...mine], face_up: faceUp(gone), trick: led, last_trick: last, played } });
+  views.push({ view: { hand: [...mine], face_up: faceUp(gone), trick: null, last_trick: led, played } });
+  downAfter.forEach(talafa);
+  const others = without(rest, [card]);
+  gone.push(...others);
+  views.push({ view: { hand: [...mine], face_up: faceUp(gone), trick: null, last_trick: trick(1, others), played: [...played, ...others] } });
+  return views;
+}
+
+BLIND.push(
+  ["Ganjifa: an honest blind lead after two face-down talafas", ["fair"], () =>
+    blindGame((deal) => talafasThenBlind(deal, { downs: deal.lead.slice(0, 2) }))],
+  ["Ganjifa: an honest blind lead after a face-down talafa of a card dealt face up", ["fair"], () =>
+    blindGame((deal) => talafasThenBlind(deal, { upFront: deal.lead.slice(0, 3) }))],
+  ["Ganjifa: an honest blind lead between two face-down talafas, all of them shown at the reveal", ["partly"], () =>
+    blindGame((deal) => talafasThenBlind(deal, { laterDowns: 1 }))],
+);
+
+/** This page opened again after every view of the deal (the browser's storage kept). */
+const reloading = { after: async (step, x) => { if (step === "more") x.page = x.page.reload(); } };
+
+BLIND.push(
+  ["Ganjifa: an honest blind lead after a face-down talafa, the page reloaded after every view", ["fair"], () =>
+    blindGame((deal) => talafasThenBlind(deal, { upFront: deal.lead.slice(0, 2) }), 1, reloading)],
+  ["Ganjifa: this page's own blind lead after its own face-down talafa", ["fair"], () =>
+    blindGame(({ hand, backs, handOf }) => {
+      const [mine, hukm] = [hand[0], handOf(1)[0]];
+      const down = { ...trick(0, [mine]), kind: { kind: "talafa", suit: "taj", face_down: true }, face_down_by: 0, winner: 1, cards: [[mine], [hukm], []] };
+      const rest = hand.slice(1);
+      const card = backs(rest, 0)[3];
+      const led = blind(0, card, 3, 0, rest.length);
+      return [
+        { view: { hand: rest, trick: null, last_trick: down, played: [mine, hukm] } },
+        { view: { hand: without(rest, [card]), trick: led, last_trick: down, played: [mine, hukm, card] } },
+      ];
+    }, 0)],
+  ["Ganjifa: two honest blind leads by two leaders, the second leader having played in the first", ["fair"], () =>
+    blindGame(({ hand, backs, handOf }) => twoBlinds(hand, backs, handOf, false))],
+  // B10.
+  ["Ganjifa: a second blind lead from a hand still holding the card its leader played in the first", ["failed"], () =>
+    blindGame(({ hand, backs, handOf }) => twoBlinds(hand, backs, handOf, true))],
+  ["Ganjifa: a face-down talafa within versions this page missed, then a blind lead", ["partly"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const card = backs(lead, 0)[3];
+      const down = downWith(1, 0, hand[0]);
+      return [
+        { view: { hand: hand.slice(1), trick: null, last_trick: down, played: [hand[0]] }, skip: 2 },
+        { view: { hand: hand.slice(1), trick: blind(1, card, 3, 0, lead.length), last_trick: down, played: [hand[0], card] } },
+      ];
+    })],
+  // B11.
+  ["Ganjifa: a face-down talafa whose leader is named as text, so it is not counted", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const card = backs(lead, 0)[3];
+      const down = { ...downWith(1, 0, hand[0]), leader: "1" };
+      return [
+        { view: { hand: hand.slice(1), trick: null, last_trick: down, played: [hand[0]] } },
+        { view: { hand: hand.slice(1), trick: blind(1, card, 3, 0, lead.length), last_trick: down, played: [hand[0], card] } },
+      ];
+    })],
+  // B12.
+  ["Ganjifa: a face-down talafa whose leader changes as it ends, counted for both seats", ["failed"], () =>
+    blindGame(({ hand, lead, backs }) => {
+      const [[gone], card, back] = chooseAt(singles(lead), (z) => without(lead, z), backs, lead);
+      const down = downWith(2, 0, hand[0]);
+      const led = blind(1, card, back, 0, lead.length - 1);
+      return [
+        { view: { hand: hand.slice(1), trick: down, played: [hand[0]] } },
+        { view: { hand: hand.slice(1), trick: null, last_trick: { ...down, leader: 1, face_down_by: 1 }, played: [hand[0]] } },
+        { view: { hand: hand.slice(1), trick: led, last_trick: { ...down, leader: 1, face_down_by: 1 }, played: [hand[0], card] } },
+        { view: { hand: hand.slice(1), trick: null, last_trick: trick(1, without(lead, [gone, card])), played: [hand[0], ...without(lead, [gone])] } },
+      ];
+    })],
+);
+
+/**
+ * Seat 1 leads blind (seat 2 plays a card into it), then seat 2 leads blind; `keep` shows the
+ * second from seat 2's hand with the card it played in the first still in it.
+ */
+function twoBlinds(hand, backs, handOf, keep) {
+  const [one, two] = [handOf(1), handOf(2)];
+  const first = backs(one, 0)[3];
+  const follow = two[0];
+  const led = { ...blind(1, first, 3, 0, one.length), cards: [[hand[0]], [first], [follow]], winner: 0 };
+  const held = keep ? two : two.slice(1);
+  const back = [...held.keys()].find((b) => backs(held, 1)[b] !== backs(two.slice(1), 1)[b]) ?? 3;
+  const second = backs(held, 1)[back];
+  const next = blind(2, second, back, 1, held.length);
+  return [
+    { view: { hand: hand.slice(1), trick: null, last_trick: led, played: [hand[0], first, follow] } },
+    { view: { hand: hand.slice(1), trick: next, last_trick: led, played: [hand[0], first, follow, second] } },
+  ];
+}

@@ -282,3 +282,25 @@ PLACES.push(
   ["Pishe Pasha: the deal's first view showing a stock shorter than dealt", ["failed"], () =>
     pisheDeal(TURNS.map((m) => (m.seat === 0 ? { ...m, under: 6 } : m)), { first: [20, 26], counts: (c) => [c[0] - 6, c[1]] })],
 );
+
+// The Panjpar page follows the pile from the first hand it is shown (the hand dealt, checked whole):
+// a page that missed the view that first showed it never checked that hand ("joined").
+const reloadAt = (step) => ({
+  first: { hand: [], counts: [0, 0], trump_card: null },
+  after: async (now, x) => {
+    if (now === step) x.page = x.page.reload();
+  },
+});
+PLACES.push(
+  ["Panjpar: an honest deal, the page reloaded as its hand is first shown and sent that view again", ["fair"], () =>
+    panjparDeal((g) => {
+      g.show();
+      g.show(-1);
+      toTheEnd(g);
+    }, undefined, reloadAt("more"))],
+  ["Panjpar: the page reloaded before the trump colour is called, the hand first shown after a version it missed", ["joined"], () =>
+    panjparDeal((g) => {
+      g.show(1);
+      toTheEnd(g);
+    }, undefined, reloadAt("play"))],
+);

@@ -59,33 +59,68 @@ export async function blindSeed(sha256, commitment, numbers) {
 function noteBlindLeads(view, memo, whole, continuous) {
   if (memo.tracking === undefined) memo.tracking = whole;
   else if (!continuous && memo.tracking) Object.assign(memo, { tracking: false, blindMissed: true });
+  // The last trick ended before the trick in progress began: its cards were played first.
   const tricks = [view.last_trick, view.trick].filter((trick) => trick && typeof trick === "object");
   const now = tricks.flatMap((trick) => (trick.cards || []).flat());
   const out = memo.out ?? [];
   if (memo.tracking) {
     // From one view to the next a card in a trick stays in it, or in the last trick once it ends;
-    // and a card seen played is never played again.
+    // a card seen played is never played again, nor in two tricks at once; and a trick that ended
+    // stays as it was until another ends.
     const shownBefore = new Set(memo.inTricks ?? []);
     const takenBack = (memo.inTrick ?? []).find((card) => !now.includes(card));
-    const twice = now.find((card) => !shownBefore.has(card) && out.includes(card));
-    if (takenBack || twice) memo.broken ??= ["playedTwice", twice ?? takenBack];
+    const twice = now.find((card, i) => (!shownBefore.has(card) && out.includes(card)) || now.indexOf(card) !== i);
+    const changed = JSON.stringify(view.last_trick ?? null) !== memo.ended;
+    const endedAgain = changed ? (view.last_trick?.cards || []).flat().find((card) => (memo.endedCards ?? []).includes(card)) : undefined;
+    if (takenBack || twice || endedAgain) memo.broken ??= ["playedTwice", twice ?? takenBack ?? endedAgain];
   }
-  for (const trick of tricks) if (trick.kind?.kind === "blind") noteBlind(trick, memo, out);
-  // Which seat each card seen played came from, and how many cards each played face down unseen
-  // here (counted as each trick ends): they tell which cards a blind leader still held.
+  Object.assign(memo, { ended: JSON.stringify(view.last_trick ?? null), endedCards: (view.last_trick?.cards || []).flat() });
+  // Which seat each card seen played came from, and each card a leader played face down unseen here:
+  // they tell which cards a blind leader still held.
   const playedBy = memo.playedBy ?? [[], [], []];
-  for (const trick of tricks) (trick.cards || []).forEach((cards, s) => playedBy[s] && playedBy[s].push(...cards.filter((card) => !playedBy[s].includes(card))));
-  const ended = JSON.stringify(view.last_trick ?? null);
-  const hiddenBy = memo.hiddenBy ?? [0, 0, 0];
-  const by = view.last_trick?.face_down_by;
-  if (ended !== memo.ended && Number.isInteger(by) && by in hiddenBy && (view.last_trick.cards?.[by] || []).length === 0) hiddenBy[by] += 1;
-  Object.assign(memo, { playedBy, hiddenBy, ended });
-  memo.out = [...new Set([...out, ...now])];
-  memo.inTricks = now;
-  memo.inTrick = (view.trick?.cards || []).flat();
+  memo.downs ??= [];
+  let before = out;
+  for (const trick of tricks) {
+    if (trick.kind?.kind === "blind") noteBlind(trick, memo, before);
+    noteDown(trick, memo);
+    (trick.cards || []).forEach((cards, s) => playedBy[s] && playedBy[s].push(...cards.filter((card) => !playedBy[s].includes(card))));
+    before = [...new Set([...before, ...(trick.cards || []).flat()])];
+  }
+  // A card shown face up in a hand was not played face down in any trick seen so far: each kept
+  // with how many its seat had then played face down.
+  const upAt = memo.upAt ?? {};
+  (view.face_up || []).forEach((cards, s) => (cards || []).forEach((card) => (upAt[card] = Math.max(upAt[card] ?? -1, downsOf(memo, s)))));
+  Object.assign(memo, { playedBy, upAt, out: before, inTricks: now, inTrick: (view.trick?.cards || []).flat() });
 }
 
-/** Notes one blind lead's trick (`out`: the cards seen played before this view). */
+/** How many cards `seat` was seen to play face down. */
+const downsOf = (memo, seat) => (memo.downs ?? []).filter((down) => down.by === seat).length;
+
+/**
+ * Notes a card played face down unseen here: a trick whose leader's card is not shown. Each such play
+ * is counted once, however often its trick is shown (in progress, then ended): the same play is the
+ * one whose face-up cards (the hukm at least, played with it) it shares. A trick with no card face up,
+ * or one whose hidden card is later named, is no trick an honest table shows ("hiddenShown").
+ */
+function noteDown(trick, memo) {
+  const by = trick.leader;
+  const cards = Array.isArray(trick.cards) ? trick.cards : [];
+  const shown = cards.flat();
+  const same = memo.downs.find((down) => down.cards.some((card) => shown.includes(card)));
+  if (!Number.isInteger(by) || by < 0 || by > 2) {
+    memo.broken ??= ["hiddenShown", `${by}`];
+    return;
+  }
+  if ((cards[by] || []).length > 0 || (same && same.by !== by)) {
+    if (same) memo.broken ??= ["hiddenShown", shown[0]];
+    return;
+  }
+  if (shown.length === 0) memo.broken ??= ["hiddenShown", "?"];
+  else if (same) same.cards = [...new Set([...same.cards, ...shown])];
+  else memo.downs.push({ by, cards: shown });
+}
+
+/** Notes one blind lead's trick (`out`: the cards seen played before it). */
 function noteBlind(trick, memo, out) {
   const { back, nth, laid } = trick.kind;
   const blinds = memo.blinds ?? [];
@@ -104,7 +139,7 @@ function noteBlind(trick, memo, out) {
     memo.broken ??= ["blindShown", blinds.length + 1];
     return;
   }
-  const hiddenBefore = memo.hiddenBy?.[trick.leader] ?? 0;
+  const hiddenBefore = downsOf(memo, trick.leader);
   blinds.push({ leader: trick.leader, back, nth, laid, hiddenBefore, picked: picked[0], before: out });
   memo.blinds = blinds;
   // The page that picked knows which back it chose: the table may not name another. Two backs
@@ -116,21 +151,27 @@ function noteBlind(trick, memo, out) {
 
 /**
  * The leader's hand at a blind lead: its cards dealt less those this page saw played before, less as
- * many as it had played face down unseen here, which the `laid` backs must add up to. Those are its
- * cards never seen played, when it played none face down after (a choice like any other play, the
- * leader's); else the page cannot say which (null). A story that does not add up: "broken".
+ * many as it had played face down unseen here, which the `laid` backs must add up to (without a
+ * count, the page's own). Those are its cards never seen played, when it played none face down after
+ * (a choice like any other play, the leader's), and none of them was seen face up in its hand after
+ * its last face-down card before the lead; else the page cannot say which (null). A story that does
+ * not add up: "broken".
  */
 function heldAt(blind, dealt, memo) {
   const hand = dealt.filter((card) => !blind.before.includes(card));
-  const hidden = hand.length - (blind.laid ?? hand.length);
-  if (blind.laid !== undefined && hidden !== blind.hiddenBefore) return "broken";
+  const laid = Number.isInteger(blind.laid) ? blind.laid : hand.length - blind.hiddenBefore;
+  const hidden = hand.length - laid;
+  if (hidden !== blind.hiddenBefore) return "broken";
   if (hidden === 0) return hand;
   const played = memo.playedBy?.[blind.leader] ?? [];
   const never = hand.filter((card) => !played.includes(card));
-  const hiddenAfter = (memo.hiddenBy?.[blind.leader] ?? 0) - hidden;
+  const hiddenAfter = downsOf(memo, blind.leader) - hidden;
   if (never.length < hidden + hiddenAfter) return "broken";
   // (More never seen played: the deal ended with cards still held.)
-  return hiddenAfter === 0 && never.length === hidden ? hand.filter((card) => played.includes(card)) : null;
+  if (hiddenAfter !== 0 || never.length !== hidden) return null;
+  // A card seen in the hand once every face-down card before the lead was down was still held.
+  if (never.some((card) => (memo.upAt?.[card] ?? -1) >= hidden)) return "broken";
+  return hand.filter((card) => played.includes(card));
 }
 
 /** @type {import("./board.js").Hooks} */
