@@ -1,12 +1,14 @@
 //! `chaikhana-loadgen`: the benchmark tools, a binary apart from the server so that the server neither
 //! links them nor their HTTP and WebSocket client (awc). `run` plays many friends tables against a
 //! server (perhaps beside computer tables whose person answers at once), or holds idle connections,
-//! and reports; `echo` serves the bare WebSocket echo that `run
-//! --game echo` times as the baseline. How to measure with them: tests/perf/README.md.
+//! and reports; `echo` serves the bare WebSocket echo that `run --game echo` times as the baseline;
+//! `store-floor` times bare commits of the embedded store's file. How to measure with them:
+//! tests/perf/README.md.
 
 mod coach;
 mod coach_report;
 mod echo;
+mod floor;
 mod load;
 mod report;
 mod seat;
@@ -46,6 +48,9 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:9001")]
         listen: String,
     },
+    /// The embedded store's floor without a server: a bare loop of redb commits of a given size, with
+    /// or without fsync, and their CPU.
+    StoreFloor(floor::FloorArgs),
 }
 
 #[derive(clap::Args)]
@@ -109,6 +114,16 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Run(args) => run(&args),
         Command::Echo { listen } => echo(&listen),
+        Command::StoreFloor(args) => match floor::run(&args) {
+            Ok(line) => {
+                println!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("chaikhana-loadgen: {message}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 

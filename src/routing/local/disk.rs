@@ -25,8 +25,8 @@
 //! reads its log back when it opens. Changes of one table are applied in the order they were queued.
 //!
 //! **What it holds.** For each table its last whole snapshot (`records`: the game's name, a newline,
-//! the snapshot's JSON) and the actions accepted since, one row each keyed by the version they made
-//! (`played`); when it expires and when it last changed (`expires`, with the index `expiring` that
+//! the snapshot's JSON) and the actions accepted since, as rows of one or more lines keyed by the
+//! version the first made, a row for each fold (`played`); when it expires and when it last changed (`expires`, with the index `expiring` that
 //! the sweeper reads in order); and, for thirty days after a table closed for good, why (`gone`), so
 //! that its link can say so. The store's own format is recorded under `meta`, beside each snapshot's
 //! own format number.

@@ -8,7 +8,7 @@
 //! table's whole record (its game, a newline, the snapshot's JSON), for `P` the lines of the actions
 //! accepted, the first of which made version `from`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use crate::table::Change;
@@ -18,8 +18,10 @@ use crate::table::Change;
 pub struct Pending {
     /// Its whole record, when one was logged: it replaces the record and the actions stored.
     pub whole: Option<Vec<u8>>,
-    /// The actions accepted since, each with the version it made.
-    pub played: Vec<(u64, Vec<u8>)>,
+    /// The actions accepted since, a line each, every line begun with a newline (as a `Played`
+    /// change gives them), and the version the first made.
+    pub lines: Vec<u8>,
+    pub from: Option<u64>,
     /// When it expires and when it last changed (Unix ms).
     pub until: u64,
     pub touched: u64,
@@ -32,7 +34,9 @@ pub struct Pending {
 pub struct Entry {
     pub id: String,
     pub whole: Option<Vec<u8>>,
-    pub played: Vec<(u64, Vec<u8>)>,
+    /// The actions' lines (each begun with a newline) and the version the first made.
+    pub lines: Vec<u8>,
+    pub from: u64,
     pub until: u64,
     pub touched: u64,
 }
@@ -42,9 +46,13 @@ impl Pending {
     pub fn add(&mut self, entry: Entry, row: u64) {
         if let Some(whole) = entry.whole {
             self.whole = Some(whole);
-            self.played.clear();
+            self.lines.clear();
+            self.from = None;
         }
-        self.played.extend(entry.played);
+        if !entry.lines.is_empty() {
+            self.from.get_or_insert(entry.from);
+            self.lines.extend_from_slice(&entry.lines);
+        }
         self.until = entry.until;
         self.touched = entry.touched;
         self.rows.push(row);
@@ -54,10 +62,7 @@ impl Pending {
     /// hold (none when they hold nothing).
     pub fn over(&self, stored: Option<Vec<u8>>) -> Option<Vec<u8>> {
         let mut record = self.whole.clone().or(stored)?;
-        for (_, line) in &self.played {
-            record.push(b'\n');
-            record.extend_from_slice(line);
-        }
+        record.extend_from_slice(&self.lines);
         Some(record)
     }
 }
@@ -66,6 +71,9 @@ impl Pending {
 #[derive(Debug, Default)]
 pub struct Unfolded {
     pub tables: HashMap<String, Pending>,
+    /// Tables whose record the rows are known to hold (a `Played` change needs one), so that the
+    /// writer looks each up once, not at every move.
+    pub recorded: HashSet<String>,
     /// The key of the next log row.
     pub next_row: u64,
     /// Changes pending, and since when the oldest has been.
@@ -81,8 +89,11 @@ impl Unfolded {
         self.tables.entry(id).or_default().add(entry, row);
     }
 
-    pub fn clear(&mut self) {
-        self.tables.clear();
+    /// Every pending change is now in its table's rows: those whose whole record was pending hold
+    /// one.
+    pub fn folded(&mut self) {
+        let wholes = self.tables.drain().filter(|(_, p)| p.whole.is_some());
+        self.recorded.extend(wholes.map(|(id, _)| id));
         self.count = 0;
         self.since = None;
     }
@@ -95,7 +106,7 @@ impl Unfolded {
 
 /// The row logging `change` of table `id`, and the entry it stands for.
 pub fn row(id: &str, change: &Change, until: u64, touched: u64) -> (Vec<u8>, Entry) {
-    let (kind, from, body, entry_whole, entry_played) = match change {
+    let (kind, from, body, entry_whole, lines) = match change {
         Change::Whole { game, json } => {
             let mut record = Vec::with_capacity(game.len() + 1 + json.len());
             record.extend_from_slice(game.as_bytes());
@@ -103,10 +114,13 @@ pub fn row(id: &str, change: &Change, until: u64, touched: u64) -> (Vec<u8>, Ent
             record.extend_from_slice(json.as_bytes());
             (b'W', 0, record.clone(), Some(record), Vec::new())
         }
-        Change::Played { lines, from } => {
-            let played = played_lines(lines.as_bytes(), *from);
-            (b'P', *from, lines.as_bytes().to_vec(), None, played)
-        }
+        Change::Played { lines, from } => (
+            b'P',
+            *from,
+            lines.as_bytes().to_vec(),
+            None,
+            lines.as_bytes().to_vec(),
+        ),
     };
     let header = format!(" {from} {until} {touched} {id}\n");
     let mut row = Vec::with_capacity(1 + header.len() + body.len());
@@ -116,7 +130,8 @@ pub fn row(id: &str, change: &Change, until: u64, touched: u64) -> (Vec<u8>, Ent
     let entry = Entry {
         id: id.to_string(),
         whole: entry_whole,
-        played: entry_played,
+        lines,
+        from,
         until,
         touched,
     };
@@ -135,28 +150,19 @@ pub fn read(row: &[u8]) -> Result<Entry, String> {
         || -> Result<u64, String> { fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad) };
     let (from, until, touched) = (number()?, number()?, number()?);
     let id = fields.next().ok_or_else(bad)?.to_string();
-    let (whole, played) = match kind {
+    let (whole, lines) = match kind {
         "W" => (Some(body.to_vec()), Vec::new()),
-        "P" => (None, played_lines(body, from)),
+        "P" => (None, body.to_vec()),
         _ => return Err(bad()),
     };
     Ok(Entry {
         id,
         whole,
-        played,
+        lines,
+        from,
         until,
         touched,
     })
-}
-
-/// The action lines of a `Played` change, each with the version it made.
-fn played_lines(lines: &[u8], from: u64) -> Vec<(u64, Vec<u8>)> {
-    lines
-        .split(|b| *b == b'\n')
-        .filter(|line| !line.is_empty())
-        .zip(from..)
-        .map(|(line, made)| (made, line.to_vec()))
-        .collect()
 }
 
 #[cfg(test)]
@@ -176,8 +182,8 @@ mod tests {
             from: 5,
         };
         let (text, entry) = row("T1d", &played, 100, 8);
-        assert_eq!(entry.played.len(), 2);
-        assert_eq!(entry.played[1].0, 6);
+        assert_eq!(entry.from, 5);
+        assert_eq!(entry.lines.split(|b| *b == b'\n').count(), 3);
         assert_eq!(read(&text), Ok(entry));
         assert!(read(b"Q 1 2 3 x\n").is_err());
         assert!(read(b"W 1 2\n").is_err());
@@ -189,13 +195,20 @@ mod tests {
         let played = |from, n: u64| Entry {
             id: "t".into(),
             whole: None,
-            played: (from..from + n)
-                .map(|v| (v, format!("[{v}]").into_bytes()))
+            lines: (from..from + n)
+                .flat_map(|v| format!("\n[{v}]").into_bytes())
                 .collect(),
+            from,
             until: 1,
             touched: 1,
         };
         pending.add(played(3, 2), 0);
+        pending.add(played(5, 0), 7);
+        assert_eq!(
+            pending.from,
+            Some(3),
+            "the version the first pending line made"
+        );
         let over = pending.over(Some(b"g\n{}".to_vec())).unwrap();
         assert_eq!(over, b"g\n{}\n[3]\n[4]");
         assert_eq!(pending.over(None), None, "no record to add to");
@@ -207,6 +220,7 @@ mod tests {
         pending.add(played(5, 1), 2);
         let over = pending.over(Some(b"g\n{}".to_vec())).unwrap();
         assert_eq!(over, b"g\n{\"new\":1}\n[5]");
-        assert_eq!(pending.rows, vec![0, 1, 2]);
+        assert_eq!(pending.from, Some(5));
+        assert_eq!(pending.rows, vec![0, 7, 1, 2]);
     }
 }

@@ -61,6 +61,50 @@ async fn a_table_written_whole_then_move_by_move_reads_back_as_itself() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// Moves folded while others wait in the log: a fold writes each table's moves as one row, and the
+/// rows of several folds and the log read back as the table move by move, after a restart too. A
+/// table forgotten takes no more lines, though the writer knew it held a record.
+#[actix_rt::test]
+async fn moves_folded_a_row_at_a_time_read_back_and_a_forgotten_table_takes_no_more_lines() {
+    let (disk, dir) = scratch();
+    let id = TableId::random();
+    let (first, steps) = table_after(40);
+    let whole = Change::Whole {
+        game: "panjpar",
+        json: first.to_json(),
+    };
+    let day = Duration::from_secs(86400);
+    assert_eq!(disk.keep(&id, whole, day).await, StoreAnswer::Stored);
+    let mut last = first;
+    for (n, (change, after)) in steps.into_iter().enumerate() {
+        assert_eq!(disk.keep(&id, change, day).await, StoreAnswer::Stored);
+        if n % 7 == 6 {
+            writer::fold(&disk.db().unwrap(), &disk.unfolded).unwrap();
+            let rows = disk.db().unwrap().begin_read().unwrap();
+            let played = rows.open_table(PLAYED).unwrap();
+            assert!(played.len().unwrap() >= 1, "the moves folded are rows");
+        }
+        assert_eq!(stored(&disk, &id), after);
+        last = after;
+    }
+    disk.close();
+    drop(disk);
+    let disk = Disk::open(&dir).unwrap();
+    assert_eq!(stored(&disk, &id), last);
+    let played = disk.db().unwrap().begin_read().unwrap();
+    let rows = played.open_table(PLAYED).unwrap().len().unwrap();
+    assert!(rows <= 12, "a row per fold, not per move: {rows}");
+    disk.forget(&id, None).await.unwrap();
+    let stray = Change::Played {
+        lines: "\n[0,{},99]".into(),
+        from: 99,
+    };
+    assert_eq!(disk.keep(&id, stray, day).await, StoreAnswer::Missing);
+    disk.close();
+    drop(disk);
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[actix_rt::test]
 async fn a_table_closed_for_good_leaves_its_reason_and_expired_ones_are_found_in_order() {
     let (disk, dir) = scratch();

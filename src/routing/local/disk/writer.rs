@@ -226,6 +226,8 @@ fn commit(
     let mut said = Vec::with_capacity(batch.len());
     let mut staged: Vec<(Entry, u64)> = Vec::new();
     let mut forgotten: Vec<String> = Vec::new();
+    // Tables whose record was looked up and found.
+    let mut found: Vec<String> = Vec::new();
     let next_row = {
         let shared = lock(unfolded);
         let mut next_row = shared.next_row;
@@ -242,12 +244,16 @@ fn commit(
                     let id = id.as_str();
                     if let Change::Played { .. } = change {
                         // Lines for a record the store does not hold are refused, not guessed.
-                        let known = shared.has_whole(id)
-                            || staged.iter().any(|(e, _)| e.id == id && e.whole.is_some())
-                            || tables.records.get(id)?.is_some();
+                        let kept = !forgotten.iter().any(|f| f == id)
+                            && (shared.recorded.contains(id) || shared.has_whole(id));
+                        let known =
+                            kept || staged.iter().any(|(e, _)| e.id == id && e.whole.is_some());
                         if !known {
-                            said.push(StoreAnswer::Missing);
-                            continue;
+                            if tables.records.get(id)?.is_none() {
+                                said.push(StoreAnswer::Missing);
+                                continue;
+                            }
+                            found.push(id.to_string());
                         }
                     }
                     let until =
@@ -279,7 +285,9 @@ fn commit(
     write.commit()?;
     {
         let mut shared = lock(unfolded);
+        shared.recorded.extend(found);
         for id in &forgotten {
+            shared.recorded.remove(id);
             if let Some(pending) = shared.tables.remove(id) {
                 shared.count = shared.count.saturating_sub(pending.rows.len());
             }
@@ -320,18 +328,23 @@ pub(super) fn fold(db: &Database, unfolded: &Mutex<Unfolded>) -> Result<(), Stor
                 tables.records.insert(id, whole.as_slice())?;
                 tables.drop_played(id)?;
             }
-            for (made, line) in &pending.played {
-                tables.played.insert((id, *made), line.as_slice())?;
+            // The lines of one fold are one row, keyed by the version the first made: a read joins
+            // the rows with newlines, so a row of several lines reads as they did one by one, and a
+            // fold writes a row per table, not one per move.
+            if let (Some(from), Some(lines)) = (pending.from, pending.lines.get(1..)) {
+                tables.played.insert((id, from), lines)?;
             }
             tables.set_expiry(id, pending.until, pending.touched)?;
         }
         // Every row is folded now (those of tables forgotten went with them).
-        let mut log_rows = write.open_table(LOG)?;
-        log_rows.retain(|_, _| false)?;
+        // Deleting the log whole frees its pages at once, where removing its rows one by one
+        // would walk and rebalance the tree for each.
+        write.delete_table(LOG)?;
+        write.open_table(LOG)?;
     }
     write.commit()?;
     metrics().store_commits.inc();
-    shared.clear();
+    shared.folded();
     Ok(())
 }
 
