@@ -275,7 +275,11 @@ async function check(frames, kept, lang = "en", watcher = false) {
   // The table page takes its game's hooks with its board.
   const game = frames.find((f) => f.game)?.game;
   if (game) useBoard(await import(`./${game}-hooks.js`));
-  for (const frame of frames) await page.follow(frame);
+  // A frame {"type": "acted"} is an action this page sent (its board tells the check, table.js).
+  for (const frame of frames) {
+    if (frame.type === "acted") page.acted(frame.action);
+    else await page.follow(frame);
+  }
   return `${mark.dataset.state}|${mark.textContent}|${mark.title}`;
 }
 "#;
@@ -338,7 +342,7 @@ fn first_deal(client: &Client) -> Vec<Value> {
     let views: Vec<Value> = client
         .received
         .iter()
-        .filter(|f| f["type"] == "view" || f["type"] == "shuffle")
+        .filter(|f| f["type"] == "view" || f["type"] == "shuffle" || f["type"] == "acted")
         .cloned()
         .collect();
     let end = views
@@ -511,6 +515,10 @@ async fn friends_first_deal<G: Game>(
         assert_eq!(acting.len(), 1, "exactly one seat acts");
         let chosen = choose(&views[acting[0]], &mut rng);
         clients[acting[0]].send(action(target, "x", &chosen)).await;
+        // The page's board tells its deal check what it chose, as it sends it (table.js `acted`).
+        clients[acting[0]]
+            .received
+            .push(json!({ "type": "acted", "action": chosen }));
         target += 1;
         views.clear();
         for (page, client) in pages.iter_mut().zip(clients.iter_mut()) {

@@ -463,6 +463,13 @@ export class DealCheck {
     inPlay.memo ??= {};
     inPlay.memo.acted = [...(inPlay.memo.acted ?? []), action].slice(-4);
     kept.save();
+    // A frame being followed meanwhile saves what it read before: it keeps this action too, lest
+    // its save drop a move this page made (a face-down card it laid would then read as not its own).
+    const following = this.kept?.key === kept.key ? this.kept.data.inPlay : null;
+    if (following && following !== inPlay && following.commitment === inPlay.commitment && !following.revealed) {
+      following.memo ??= {};
+      if (!(following.memo.acted ?? []).includes(action)) following.memo.acted = [...(following.memo.acted ?? []), action].slice(-4);
+    }
   }
 
   /** The deal number this page answered `commitment` for, or null. */

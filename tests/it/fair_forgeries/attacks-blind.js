@@ -413,8 +413,10 @@ BLIND.push(
   ["Ganjifa: an honest blind lead after a face-down talafa, the page reloaded after every view", ["fair"], () =>
     blindGame((deal) => talafasThenBlind(deal, { upFront: deal.lead.slice(0, 2) }), 1, reloading)],
   ["Ganjifa: this page's own blind lead after its own face-down talafa", ["fair"], () =>
-    blindGame(({ hand, backs, handOf }) => {
+    blindGame(({ ctx, hand, backs, handOf }) => {
       const [mine, hukm] = [hand[0], handOf(1)[0]];
+      // This page laid it: its board told the deal check so.
+      ctx.page.check.acted({ type: "talafa", suit: "taj", card: mine });
       const down = { ...trick(0, [mine]), kind: { kind: "talafa", suit: "taj", face_down: true }, face_down_by: 0, winner: 1, cards: [[mine], [hukm], []] };
       const rest = hand.slice(1);
       const card = backs(rest, 0)[3];
@@ -481,3 +483,97 @@ function twoBlinds(hand, backs, handOf, keep) {
     { view: { hand: hand.slice(1), trick: next, last_trick: led, played: [hand[0], first, follow, second] } },
   ];
 }
+
+// This page's own blind leads (this page is seat 0 and leads blind). Its own hand is no inference:
+// at its blind lead it held the hand it was shown with the card the pick took out, which must be its
+// cards dealt less those it saw itself play; and no card of its own goes face down unless this page
+// (a tab of this seat) laid it.
+
+/** A face-down talafa led by this page's seat over seat 1's hukm `hukm`, its own card `mine` shown
+ * to it (as an honest table shows this seat its own card), or hidden when `mine` is null. */
+const ownDown = (mine, hukm) => ({
+  ...faceDown(0),
+  winner: 1,
+  cards: [mine === null ? [] : [mine], [hukm], []],
+});
+
+/**
+ * This page's seat lays `down` face down (unless null: no talafa), having clicked `clicked` (a card
+ * it chose, or null: it clicked nothing), then leads blind from `held` (the table naming back
+ * `back` and giving `card`), then plays the rest face up; `shownHand` is the hand shown from the
+ * talafa on (by default `held`).
+ */
+function ownBlind({ ctx, handOf }, { down = null, hidden = false, clicked = down, held, back, card, shownHand = held }) {
+  const views = [];
+  let played = [];
+  let last = null;
+  if (down !== null || hidden) {
+    const hukm = handOf(1)[0];
+    if (clicked !== null) ctx.page.check.acted({ type: "talafa", suit: "taj", card: clicked });
+    last = ownDown(hidden ? null : down, hukm);
+    played = [hukm, ...(hidden ? [] : [down])];
+    views.push({ view: { hand: shownHand, trick: { ...last, need: [0, 0, 1] }, last_trick: null, played } });
+    views.push({ view: { hand: shownHand, trick: null, last_trick: last, played } });
+  }
+  ctx.page.check.acted({ type: "give-up-lead" });
+  const led = blind(0, card, back, 0, held.length);
+  const after = without(shownHand, [card]);
+  played = [...played, card];
+  views.push({ view: { hand: after, trick: led, last_trick: last, played } });
+  views.push({ view: { hand: after, trick: null, last_trick: led, played } });
+  views.push({ view: { hand: [], trick: null, last_trick: trick(0, after), played: [...played, ...after] } });
+  return views;
+}
+
+BLIND.push(
+  ["Ganjifa: this page's own honest blind lead", ["fair"], () =>
+    blindGame((deal) => ownBlind(deal, { held: deal.hand, back: 3, card: deal.backs(deal.hand, 0)[3] }), 0)],
+  ["Ganjifa: this page's own honest blind lead, the page reloaded after every view", ["fair"], () =>
+    blindGame((deal) => ownBlind(deal, { held: deal.hand, back: 3, card: deal.backs(deal.hand, 0)[3] }), 0, reloading)],
+  ["Ganjifa: this page's own honest blind lead after its own face-down talafa, clicked here", ["fair"], () =>
+    blindGame((deal) => {
+      const held = deal.hand.slice(1);
+      return ownBlind(deal, { down: deal.hand[0], held, back: 3, card: deal.backs(held, 0)[3] });
+    }, 0)],
+  ["Ganjifa: this page's own honest blind lead after its own face-down talafa, the page reloaded after every view", ["fair"], () =>
+    blindGame((deal) => {
+      const held = deal.hand.slice(1);
+      return ownBlind(deal, { down: deal.hand[0], held, back: 3, card: deal.backs(held, 0)[3] });
+    }, 0, reloading)],
+  // B13. A card of this page's own counted as laid face down by its seat, hidden from this page (as
+  // from another seat's), and left out of the hand it is shown: the hand at its blind lead one card
+  // smaller, the card left out the table's choice, so that the back picked gives the card it wants.
+  ["Ganjifa: a face-down card this seat never laid, hidden from its own page, before its blind lead", ["failed"], () =>
+    blindGame((deal) => {
+      const { hand, backs } = deal;
+      const [[gone], card, back] = chooseAt(singles(hand), (z) => without(hand, z), backs, hand);
+      const held = without(hand, [gone]);
+      return ownBlind(deal, { hidden: true, clicked: null, held, back, card });
+    }, 0)],
+  // B14. The same with the card shown to this page, as its own face-down card is: a talafa this page
+  // never clicked.
+  ["Ganjifa: a face-down talafa this page never clicked, before its own blind lead", ["failed"], () =>
+    blindGame((deal) => {
+      const { hand, backs } = deal;
+      const [[gone], card, back] = chooseAt(singles(hand), (z) => without(hand, z), backs, hand);
+      const held = without(hand, [gone]);
+      return ownBlind(deal, { down: gone, clicked: null, held, back, card });
+    }, 0)],
+  // B15. This page laid one card face down, and the table shows another of its cards gone down.
+  ["Ganjifa: this page laid one card face down and the table showed another laid, before its blind lead", ["failed"], () =>
+    blindGame((deal) => {
+      const { hand, backs } = deal;
+      const [[gone], card, back] = chooseAt(singles(hand.slice(1)), (z) => without(hand, z), backs, hand.slice(1));
+      const held = without(hand, [gone]);
+      return ownBlind(deal, { down: gone, clicked: hand[0], held, back, card });
+    }, 0)],
+  // B16. No face-down play at all: the hand this page is shown at its blind lead leaves out a card it
+  // never played, and the backs laid are counted from that hand.
+  ["Ganjifa: this page's own blind lead from a hand shown without a card it still held", ["failed"], () =>
+    blindGame((deal) => {
+      const { hand, backs } = deal;
+      const [[gone], card, back] = chooseAt(singles(hand), (z) => without(hand, z), backs, hand);
+      const held = without(hand, [gone]);
+      return ownBlind(deal, { held, back, card });
+    }, 0)],
+);

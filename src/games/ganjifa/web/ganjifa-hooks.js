@@ -56,7 +56,7 @@ export async function blindSeed(sha256, commitment, numbers) {
  * into a trick, and a page that sees every view sees each trick, a blind lead's too (in `last_trick`
  * alone when its trick ended at once).
  */
-function noteBlindLeads(view, memo, whole, continuous) {
+function noteBlindLeads(view, memo, whole, continuous, seat) {
   if (memo.tracking === undefined) memo.tracking = whole;
   else if (!continuous && memo.tracking) Object.assign(memo, { tracking: false, blindMissed: true });
   // The last trick ended before the trick in progress began: its cards were played first.
@@ -80,8 +80,13 @@ function noteBlindLeads(view, memo, whole, continuous) {
   const playedBy = memo.playedBy ?? [[], [], []];
   memo.downs ??= [];
   let before = out;
-  for (const trick of tricks) {
-    if (trick.kind?.kind === "blind") noteBlind(trick, memo, before);
+  for (const [i, trick] of tricks.entries()) {
+    // On its leader's own page, a blind lead's hand is the one shown, with its cards in tricks from the lead on.
+    const own = Number.isInteger(seat) && trick.leader === seat;
+    const ownCards = (t) => (Array.isArray(t.cards?.[seat]) ? t.cards[seat] : []);
+    const held = own ? [...(Array.isArray(view.hand) ? view.hand : []), ...tricks.slice(i).flatMap(ownCards)] : null;
+    if (trick.kind?.kind === "blind") noteBlind(trick, memo, before, held);
+    noteOwnDown(trick, memo, seat);
     noteDown(trick, memo);
     (trick.cards || []).forEach((cards, s) => playedBy[s] && playedBy[s].push(...cards.filter((card) => !playedBy[s].includes(card))));
     before = [...new Set([...before, ...(trick.cards || []).flat()])];
@@ -120,8 +125,30 @@ function noteDown(trick, memo) {
   else memo.downs.push({ by, cards: shown });
 }
 
-/** Notes one blind lead's trick (`out`: the cards seen played before it). */
-function noteBlind(trick, memo, out) {
+/**
+ * Checks a trick this page's own seat led as it is first shown: its own card is shown to it, face
+ * down or not (only the other seats' views hide it), and a card of its own goes down face down only
+ * if this page (a tab of this seat) laid it. Anything else is a face-down play this seat never made,
+ * which would let the table choose the hand this seat held at its blind lead ("notPlayedHere").
+ */
+function noteOwnDown(trick, memo, seat) {
+  if (!Number.isInteger(seat) || trick.leader !== seat) return;
+  const mine = Array.isArray(trick.cards?.[seat]) ? trick.cards[seat] : [];
+  if (mine.length === 0) {
+    memo.broken ??= ["notPlayedHere", (Array.isArray(trick.cards) ? trick.cards.flat() : [])[0] ?? "?"];
+    return;
+  }
+  if (!memo.tracking || (trick.face_down_by !== seat && trick.kind?.face_down !== true)) return;
+  const known = memo.ownDowns ?? [];
+  const laid = (memo.acted ?? []).filter((action) => action?.type === "talafa").map((action) => action.card);
+  const unmade = mine.find((card) => !known.includes(card) && !laid.includes(card));
+  if (unmade) memo.broken ??= ["notPlayedHere", unmade];
+  memo.ownDowns = [...new Set([...known, ...mine])];
+}
+
+/** Notes one blind lead's trick (`out`: the cards seen played before it; `held`: on the leader's own
+ * page, the hand it was shown then with its cards in tricks from the lead on). */
+function noteBlind(trick, memo, out, held) {
   const { back, nth, laid } = trick.kind;
   const blinds = memo.blinds ?? [];
   const picked = trick.cards?.[trick.leader] ?? [];
@@ -140,7 +167,7 @@ function noteBlind(trick, memo, out) {
     return;
   }
   const hiddenBefore = downsOf(memo, trick.leader);
-  blinds.push({ leader: trick.leader, back, nth, laid, hiddenBefore, picked: picked[0], before: out });
+  blinds.push({ leader: trick.leader, back, nth, laid, hiddenBefore, picked: picked[0], before: out, ...(held ? { held } : {}) });
   memo.blinds = blinds;
   // The page that picked knows which back it chose: the table may not name another. Two backs
   // clicked before the table answered were both sent (the first taken), so either may come back.
@@ -155,10 +182,18 @@ function noteBlind(trick, memo, out) {
  * count, the page's own). Those are its cards never seen played, when it played none face down after
  * (a choice like any other play, the leader's), and none of them was seen face up in its hand after
  * its last face-down card before the lead; else the page cannot say which (null). A story that does
- * not add up: "broken".
+ * not add up: "broken". On the leader's own page the hand is the one it was shown at the lead, which
+ * must be exactly its cards dealt less those it saw played before, none of them face down unseen
+ * (else "ownHand").
  */
 function heldAt(blind, dealt, memo) {
   const hand = dealt.filter((card) => !blind.before.includes(card));
+  // On the leader's own page its hand is known: the one it was shown, which must be all of that.
+  if (Array.isArray(blind.held)) {
+    const same = blind.held.length === hand.length && new Set(blind.held).size === hand.length && hand.every((card) => blind.held.includes(card));
+    const laid = !Number.isInteger(blind.laid) || blind.laid === hand.length;
+    return same && laid && blind.hiddenBefore === 0 ? hand : "ownHand";
+  }
   const laid = Number.isInteger(blind.laid) ? blind.laid : hand.length - blind.hiddenBefore;
   const hidden = hand.length - laid;
   if (hidden !== blind.hiddenBefore) return "broken";
@@ -184,7 +219,7 @@ export const hooks = {
   voidDeals: true,
   voids: (card) => card.startsWith("M"),
   shown(view, seat, { whole, memo = {}, continuous }) {
-    noteBlindLeads(view, memo, whole, continuous);
+    noteBlindLeads(view, memo, whole, continuous, seat);
     const { seen, all } = collector();
     all(view.hand, seat ?? null);
     (view.face_up || []).forEach((cards, s) => all(cards, s));
@@ -208,6 +243,7 @@ export const hooks = {
       }
       const hand = heldAt(blind, dealt, memo);
       if (hand === "broken") return { failed: ["blindPick", blind.picked] };
+      if (hand === "ownHand") return { failed: ["ownBlindHand", blind.picked] };
       if (hand === null) {
         partly = true;
         continue;
