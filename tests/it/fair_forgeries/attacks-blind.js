@@ -551,16 +551,18 @@ BLIND.push(
       return ownBlind(deal, { hidden: true, clicked: null, held, back, card });
     }, 0)],
   // B14. The same with the card shown to this page, as its own face-down card is: a talafa this page
-  // never clicked.
-  ["Ganjifa: a face-down talafa this page never clicked, before its own blind lead", ["failed"], () =>
+  // never clicked. Another device of the seat may have laid it, so the page cannot call it forged: its
+  // blind lead is left unchecked (partly), never green.
+  ["Ganjifa: a face-down talafa this page never clicked, before its own blind lead", ["partly"], () =>
     blindGame((deal) => {
       const { hand, backs } = deal;
       const [[gone], card, back] = chooseAt(singles(hand), (z) => without(hand, z), backs, hand);
       const held = without(hand, [gone]);
       return ownBlind(deal, { down: gone, clicked: null, held, back, card });
     }, 0)],
-  // B15. This page laid one card face down, and the table shows another of its cards gone down.
-  ["Ganjifa: this page laid one card face down and the table showed another laid, before its blind lead", ["failed"], () =>
+  // B15. This page laid one card face down, and the table shows another of its cards gone down (as
+  // when another device of the seat laid first): partly, never green.
+  ["Ganjifa: this page laid one card face down and the table showed another laid, before its blind lead", ["partly"], () =>
     blindGame((deal) => {
       const { hand, backs } = deal;
       const [[gone], card, back] = chooseAt(singles(hand.slice(1)), (z) => without(hand, z), backs, hand.slice(1));

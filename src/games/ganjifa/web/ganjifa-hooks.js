@@ -128,8 +128,10 @@ function noteDown(trick, memo) {
 /**
  * Checks a trick this page's own seat led as it is first shown: its own card is shown to it, face
  * down or not (only the other seats' views hide it), and a card of its own goes down face down only
- * if this page (a tab of this seat) laid it. Anything else is a face-down play this seat never made,
- * which would let the table choose the hand this seat held at its blind lead ("notPlayedHere").
+ * if this page (a tab of this seat) laid it. A card of its own hidden from it is FAILED
+ * ("notPlayedHere"); one laid face down that this page did not lay may have been laid from another
+ * device of the seat, so this seat's blind leads are then left unchecked ("ownDownElsewhere"): the
+ * table could have chosen the hand this seat held at them.
  */
 function noteOwnDown(trick, memo, seat) {
   if (!Number.isInteger(seat) || trick.leader !== seat) return;
@@ -142,7 +144,8 @@ function noteOwnDown(trick, memo, seat) {
   const known = memo.ownDowns ?? [];
   const laid = (memo.acted ?? []).filter((action) => action?.type === "talafa").map((action) => action.card);
   const unmade = mine.find((card) => !known.includes(card) && !laid.includes(card));
-  if (unmade) memo.broken ??= ["notPlayedHere", unmade];
+  // Another tab or device of this seat may have laid it: the blind lead is then not checked here.
+  if (unmade) memo.ownUnlaid ??= unmade;
   memo.ownDowns = [...new Set([...known, ...mine])];
 }
 
@@ -234,11 +237,16 @@ export const hooks = {
    */
   async checkDraws(memo, { reveal, commitment, cardAt, sha256 }) {
     // A deal dealt before draws came from the numbers (a table kept across an upgrade) cannot say.
+    let elsewhere = false;
     let partly = Boolean(memo.blindMissed) || (reveal.open_draws !== true && (memo.blinds || []).length > 0);
     for (const blind of reveal.open_draws === true ? memo.blinds || [] : []) {
       const dealt = reveal.to.flatMap((to, j) => (to === blind.leader ? [cardAt(j)] : []));
       if (dealt.some((card) => card === null)) {
         partly = true;
+        continue;
+      }
+      if (Array.isArray(blind.held) && memo.ownUnlaid) {
+        elsewhere = true;
         continue;
       }
       const hand = heldAt(blind, dealt, memo);
@@ -251,6 +259,7 @@ export const hooks = {
       const backs = blindBacks(hand, await blindSeed(sha256, commitment, reveal.numbers), blind.nth);
       if (backs[blind.back] !== blind.picked) return { failed: ["blindPick", blind.picked] };
     }
+    if (elsewhere) return { partly: "ownDownElsewhere" };
     return partly ? { partly: "blindUnseen" } : null;
   },
 };
