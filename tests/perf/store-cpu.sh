@@ -6,12 +6,15 @@
 # generator reports them, the server's user and system CPU per action over the middle of the run (read
 # from /proc) with the store's writer thread's share of it, and from /metrics the store's commits, the
 # table changes per commit (chaikhana_store_changes_per_commit) and the commit time, fsync included
-# (chaikhana_store_commit_seconds). Usage:
-#   tests/perf/store-cpu.sh [TABLES] [SECONDS] [ROUNDS]
+# (chaikhana_store_commit_seconds). With a fourth argument `unsynced`, a third server is run each round:
+# the same on disk, built with the feature unsynced-store (in target/unsynced), whose commits skip the
+# fsync, to split the disk's share of the cost from the CPU's; it is for measuring only. Usage:
+#   tests/perf/store-cpu.sh [TABLES] [SECONDS] [ROUNDS] [unsynced]
 set -eu
 tables=${1:-100}
 seconds=${2:-10}
 rounds=${3:-3}
+unsynced=${4:-}
 here=$(dirname "$0")
 . "$here/unbounded.sh"
 port=18098
@@ -28,10 +31,15 @@ writer_of() {
   echo ""
 }
 
+if [ "$unsynced" = unsynced ]; then
+  CARGO_TARGET_DIR=target/unsynced cargo build -q --release --bin chaikhana --features unsynced-store
+fi
+
 run() {
-  local mode=$1 dir=""
-  if [ "$mode" = disk ]; then dir="$data/run-$2"; fi
-  CHAIKHANA_LISTEN=127.0.0.1:$port CHAIKHANA_DATA_DIR="$dir" "$bin" serve > /dev/null 2>&1 &
+  local mode=$1 dir="" server_bin=$bin
+  if [ "$mode" != memory ]; then dir="$data/run-$mode-$2"; fi
+  if [ "$mode" = unsynced ]; then server_bin=target/unsynced/release/chaikhana; fi
+  CHAIKHANA_LISTEN=127.0.0.1:$port CHAIKHANA_DATA_DIR="$dir" "$server_bin" serve > /dev/null 2>&1 &
   local server=$!
   until curl -sf "$url/healthz" > /dev/null; do sleep 0.1; done
   local load writer before after t0 t1 wb="0 0" wa="0 0"
@@ -64,7 +72,7 @@ rate = report["actions_per_second"]
 per = lambda b, a: (a - b) / 100 / (t1 - t0) / rate * 1e6
 user, system = per(before[0], after[0]), per(before[1], after[1])
 writer = per(wb[0], wa[0]) + per(wb[1], wa[1])
-line = (f"{mode:6} load {load:>5}: {rate:,.0f} actions/s, p50 {report['p50_ms']:.2f} ms, "
+line = (f"{mode:8} load {load:>5}: {rate:,.0f} actions/s, p50 {report['p50_ms']:.2f} ms, "
         f"p99 {report['p99_ms']:.2f} ms, errors {report['errors']}; server CPU per action "
         f"{report['server_cpu_us_per_action']:.1f} µs (middle: user {user:.1f} + system {system:.1f}"
         f" = {user + system:.1f}, of which the store's writer {writer:.1f})")
@@ -79,4 +87,5 @@ PY
 for round in $(seq "$rounds"); do
   run disk "$round"
   run memory "$round"
+  if [ "$unsynced" = unsynced ]; then run unsynced "$round"; fi
 done

@@ -60,6 +60,7 @@ from_redb!(
     redb::DatabaseError,
     redb::TransactionError,
     redb::TableError,
+    redb::SetDurabilityError,
     redb::StorageError,
     redb::CommitError
 );

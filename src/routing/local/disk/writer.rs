@@ -43,6 +43,17 @@ pub(super) fn lock(unfolded: &Mutex<Unfolded>) -> MutexGuard<'_, Unfolded> {
 const BACK_OFF_MAX: Duration = Duration::from_secs(2);
 const QUIET: Duration = Duration::from_secs(30);
 
+/// A write transaction, committed with `fsync` (redb's default, `Durability::Immediate`). Built with
+/// the feature `unsynced-store`, for a benchmark only, it commits without: the load's cost with the
+/// disk's share taken out (tests/perf/store-cpu.sh). Nothing acknowledged by such a build is durable.
+fn begin(db: &Database) -> Result<redb::WriteTransaction, StoreError> {
+    #[allow(unused_mut)]
+    let mut write = db.begin_write()?;
+    #[cfg(feature = "unsynced-store")]
+    write.set_durability(redb::Durability::None)?;
+    Ok(write)
+}
+
 /// Writes until the store closes (or every sender has gone).
 pub(super) fn write_all(file: &File, unfolded: &Mutex<Unfolded>, queue: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(BATCH);
@@ -222,7 +233,7 @@ fn commit(
     batch: &mut Vec<Job>,
 ) -> Result<Answers, StoreError> {
     let now = unix_ms();
-    let write = db.begin_write()?;
+    let write = begin(db)?;
     let mut said = Vec::with_capacity(batch.len());
     let mut staged: Vec<(Entry, u64)> = Vec::new();
     let mut forgotten: Vec<String> = Vec::new();
@@ -319,7 +330,7 @@ pub(super) fn fold(db: &Database, unfolded: &Mutex<Unfolded>) -> Result<(), Stor
     if shared.count == 0 {
         return Ok(());
     }
-    let write = db.begin_write()?;
+    let write = begin(db)?;
     {
         let mut tables = Tables::open(&write)?;
         for (id, pending) in &shared.tables {
