@@ -33,20 +33,29 @@ fn table_after(moves: usize) -> (Snapshot, Vec<(Change, Snapshot)>) {
     (first, steps)
 }
 
-#[actix_rt::test]
-async fn a_table_written_whole_then_move_by_move_reads_back_as_itself() {
-    let (disk, dir) = scratch();
+/// A day, as long as the tables of these tests are kept.
+const DAY: Duration = Duration::from_secs(86400);
+
+/// A new Panjpar table stored whole in `disk`: its id, its snapshot, and the changes (with the
+/// snapshot each makes) of 40 random moves, not yet stored.
+async fn stored_whole(disk: &Disk) -> (TableId, Snapshot, Vec<(Change, Snapshot)>) {
     let id = TableId::random();
     let (first, steps) = table_after(40);
     let whole = Change::Whole {
         game: "panjpar",
         json: first.to_json(),
     };
-    let day = Duration::from_secs(86400);
-    assert_eq!(disk.keep(&id, whole, day).await, StoreAnswer::Stored);
+    assert_eq!(disk.keep(&id, whole, DAY).await, StoreAnswer::Stored);
+    (id, first, steps)
+}
+
+#[actix_rt::test]
+async fn a_table_written_whole_then_move_by_move_reads_back_as_itself() {
+    let (disk, dir) = scratch();
+    let (id, first, steps) = stored_whole(&disk).await;
     assert_eq!(stored(&disk, &id), first);
     for (change, after) in steps {
-        assert_eq!(disk.keep(&id, change, day).await, StoreAnswer::Stored);
+        assert_eq!(disk.keep(&id, change, DAY).await, StoreAnswer::Stored);
         assert_eq!(stored(&disk, &id), after);
     }
     // Lines for a table the store does not hold are refused, not guessed.
@@ -55,7 +64,7 @@ async fn a_table_written_whole_then_move_by_move_reads_back_as_itself() {
         from: 1,
     };
     let other = TableId::random();
-    assert_eq!(disk.keep(&other, stray, day).await, StoreAnswer::Missing);
+    assert_eq!(disk.keep(&other, stray, DAY).await, StoreAnswer::Missing);
     assert!(matches!(disk.find(&other).unwrap(), Found::Nothing));
     drop(disk);
     std::fs::remove_dir_all(dir).ok();
@@ -67,17 +76,10 @@ async fn a_table_written_whole_then_move_by_move_reads_back_as_itself() {
 #[actix_rt::test]
 async fn moves_folded_a_row_at_a_time_read_back_and_a_forgotten_table_takes_no_more_lines() {
     let (disk, dir) = scratch();
-    let id = TableId::random();
-    let (first, steps) = table_after(40);
-    let whole = Change::Whole {
-        game: "panjpar",
-        json: first.to_json(),
-    };
-    let day = Duration::from_secs(86400);
-    assert_eq!(disk.keep(&id, whole, day).await, StoreAnswer::Stored);
+    let (id, first, steps) = stored_whole(&disk).await;
     let mut last = first;
     for (n, (change, after)) in steps.into_iter().enumerate() {
-        assert_eq!(disk.keep(&id, change, day).await, StoreAnswer::Stored);
+        assert_eq!(disk.keep(&id, change, DAY).await, StoreAnswer::Stored);
         if n % 7 == 6 {
             writer::fold(&disk.db().unwrap(), &disk.unfolded).unwrap();
             let rows = disk.db().unwrap().begin_read().unwrap();
@@ -99,7 +101,7 @@ async fn moves_folded_a_row_at_a_time_read_back_and_a_forgotten_table_takes_no_m
         lines: "\n[0,{},99]".into(),
         from: 99,
     };
-    assert_eq!(disk.keep(&id, stray, day).await, StoreAnswer::Missing);
+    assert_eq!(disk.keep(&id, stray, DAY).await, StoreAnswer::Missing);
     disk.close();
     drop(disk);
     std::fs::remove_dir_all(dir).ok();
@@ -237,9 +239,8 @@ async fn an_empty_cut_short_or_overwritten_store_is_refused_with_a_sentence_or_s
             game: "panjpar",
             json: first.to_json(),
         };
-        let day = Duration::from_secs(86400);
         assert_eq!(
-            disk.keep(&TableId::random(), whole, day).await,
+            disk.keep(&TableId::random(), whole, DAY).await,
             StoreAnswer::Stored
         );
         disk.close();
@@ -300,7 +301,6 @@ async fn a_commit_that_stalls_pauses_its_table_and_the_store_takes_changes_again
         game: "panjpar",
         json: first.to_json(),
     };
-    let day = Duration::from_secs(86400);
     let db = disk.db().unwrap();
     let held = std::thread::spawn(move || {
         let hold = db.begin_write().unwrap();
@@ -310,12 +310,12 @@ async fn a_commit_that_stalls_pauses_its_table_and_the_store_takes_changes_again
     std::thread::sleep(Duration::from_millis(100));
     assert!(disk.is_open());
     // Not stored within the deadline: the table hears it was not (it pauses, saying so).
-    assert_eq!(disk.keep(&id, whole(), day).await, StoreAnswer::Failed);
+    assert_eq!(disk.keep(&id, whole(), DAY).await, StoreAnswer::Failed);
     assert!(!disk.is_open(), "a stalled store takes no changes");
     assert_eq!(crate::metrics::metrics().store_stalled.get(), 1);
     // Meanwhile a change is refused at once, never queued behind the stalled one.
     let began = Instant::now();
-    assert_eq!(disk.keep(&id, whole(), day).await, StoreAnswer::Failed);
+    assert_eq!(disk.keep(&id, whole(), DAY).await, StoreAnswer::Failed);
     assert!(began.elapsed() < Duration::from_secs(1));
     held.join().unwrap();
     // Once the disk answers, the store takes changes again by itself.
@@ -327,7 +327,7 @@ async fn a_commit_that_stalls_pauses_its_table_and_the_store_takes_changes_again
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(disk.keep(&id, whole(), day).await, StoreAnswer::Stored);
+    assert_eq!(disk.keep(&id, whole(), DAY).await, StoreAnswer::Stored);
     assert_eq!(stored(&disk, &id), first);
     drop(disk);
     std::fs::remove_dir_all(dir).ok();
