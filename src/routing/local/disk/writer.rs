@@ -342,8 +342,11 @@ pub(super) fn fold(db: &Database, unfolded: &Mutex<Unfolded>) -> Result<(), Stor
             // The lines of one fold are one row, keyed by the version the first made: a read joins
             // the rows with newlines, so a row of several lines reads as they did one by one, and a
             // fold writes a row per table, not one per move.
-            if let (Some(from), Some(lines)) = (pending.from, pending.lines.get(1..)) {
-                tables.played.insert((id, from), lines)?;
+            if let Some(from) = pending.from {
+                let lines = &pending.lines;
+                tables
+                    .played
+                    .insert((id, from), lines.strip_prefix(b"\n").unwrap_or(lines))?;
             }
             tables.set_expiry(id, pending.until, pending.touched)?;
         }
