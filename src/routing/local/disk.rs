@@ -37,15 +37,17 @@
 //!   100-130 µs of CPU with its `fsync` (one `fdatasync` and about eight page writes), of which redb's
 //!   own work is 16-26 µs (the same commit without `fsync`); the rest is the kernel's writing and the
 //!   virtual disk's notifications, and waking after the sync. Under 100 Panjpar tables played flat
-//!   out a commit serves about 25 changes, so the writer thread costs 7-9 µs per move.
+//!   out a commit serves about 23 changes, so the writer thread costs 7-16 µs per move, as the disk
+//!   is quick or slow.
 //! - Everything else a stored move costs on the tables' threads (its line, the message to the writer
-//!   and its answer, the timer of a stalled disk) is 1-2 µs. The rest of the difference measured
-//!   against tables in memory is not work but waiting: a move waits about a commit and a half for its
-//!   `fsync` before it is shown, so the same tables play fewer moves a second, the threads sleep and
-//!   wake more often per move, and each move's work runs on colder caches.
-//! - Gathering changes for a moment before each commit (tried at 0.2-2 ms) made each commit serve up
-//!   to four times as many, and cost as much throughput as it saved CPU, so the writer commits as soon
-//!   as the previous commit returns.
+//!   and its answer, the timer of a stalled disk) is about 1 µs of self time. The rest of the
+//!   difference measured against tables in memory is not work but waiting: a move waits about a
+//!   commit and a half for its `fsync` before it is shown, so the same tables play fewer moves a
+//!   second, the threads sleep and wake more often per move, and each move's work runs on colder
+//!   caches.
+//! - Gathering changes for a moment before each commit (tried at 0.2-2 ms) made each commit serve two
+//!   to four times as many, but the moves waited longer, fewer were played a second, and the CPU per
+//!   move did not fall: the writer commits as soon as the previous commit returns.
 //! - Each row a fold writes holds a table's moves since the last fold, not one move, and the log is
 //!   emptied by deleting its table, so a fold costs per table, not per move.
 //! - A logged row is the table's own text (its snapshot's JSON, its actions' lines) behind a short
