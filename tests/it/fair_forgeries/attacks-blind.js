@@ -525,6 +525,18 @@ function ownBlind({ ctx, handOf }, { down = null, hidden = false, clicked = down
   return views;
 }
 
+/**
+ * A forged blind lead of this page's own, from its hand less one card of the table's choosing (among
+ * `among(hand)`), so that the back picked gives the card the table wants; `play(gone, hand)` says
+ * what the frames show of the card taken out (see `ownBlind`).
+ */
+const shrunkOwnBlind = (play, among = (hand) => hand) => () =>
+  blindGame((deal) => {
+    const { hand, backs } = deal;
+    const [[gone], card, back] = chooseAt(singles(among(hand)), (z) => without(hand, z), backs, among(hand));
+    return ownBlind(deal, { ...play(gone, hand), held: without(hand, [gone]), back, card });
+  }, 0);
+
 BLIND.push(
   ["Ganjifa: this page's own honest blind lead", ["fair"], () =>
     blindGame((deal) => ownBlind(deal, { held: deal.hand, back: 3, card: deal.backs(deal.hand, 0)[3] }), 0)],
@@ -543,39 +555,19 @@ BLIND.push(
   // B13. A card of this page's own counted as laid face down by its seat, hidden from this page (as
   // from another seat's), and left out of the hand it is shown: the hand at its blind lead one card
   // smaller, the card left out the table's choice, so that the back picked gives the card it wants.
-  ["Ganjifa: a face-down card this seat never laid, hidden from its own page, before its blind lead", ["failed"], () =>
-    blindGame((deal) => {
-      const { hand, backs } = deal;
-      const [[gone], card, back] = chooseAt(singles(hand), (z) => without(hand, z), backs, hand);
-      const held = without(hand, [gone]);
-      return ownBlind(deal, { hidden: true, clicked: null, held, back, card });
-    }, 0)],
+  ["Ganjifa: a face-down card this seat never laid, hidden from its own page, before its blind lead", ["failed"],
+    shrunkOwnBlind(() => ({ hidden: true, clicked: null }))],
   // B14. The same with the card shown to this page, as its own face-down card is: a talafa this page
   // never clicked. Another device of the seat may have laid it, so the page cannot call it forged: its
   // blind lead is left unchecked (partly), never green.
-  ["Ganjifa: a face-down talafa this page never clicked, before its own blind lead", ["partly"], () =>
-    blindGame((deal) => {
-      const { hand, backs } = deal;
-      const [[gone], card, back] = chooseAt(singles(hand), (z) => without(hand, z), backs, hand);
-      const held = without(hand, [gone]);
-      return ownBlind(deal, { down: gone, clicked: null, held, back, card });
-    }, 0)],
+  ["Ganjifa: a face-down talafa this page never clicked, before its own blind lead", ["partly"],
+    shrunkOwnBlind((gone) => ({ down: gone, clicked: null }))],
   // B15. This page laid one card face down, and the table shows another of its cards gone down (as
   // when another device of the seat laid first): partly, never green.
-  ["Ganjifa: this page laid one card face down and the table showed another laid, before its blind lead", ["partly"], () =>
-    blindGame((deal) => {
-      const { hand, backs } = deal;
-      const [[gone], card, back] = chooseAt(singles(hand.slice(1)), (z) => without(hand, z), backs, hand.slice(1));
-      const held = without(hand, [gone]);
-      return ownBlind(deal, { down: gone, clicked: hand[0], held, back, card });
-    }, 0)],
+  ["Ganjifa: this page laid one card face down and the table showed another laid, before its blind lead", ["partly"],
+    shrunkOwnBlind((gone, hand) => ({ down: gone, clicked: hand[0] }), (hand) => hand.slice(1))],
   // B16. No face-down play at all: the hand this page is shown at its blind lead leaves out a card it
   // never played, and the backs laid are counted from that hand.
-  ["Ganjifa: this page's own blind lead from a hand shown without a card it still held", ["failed"], () =>
-    blindGame((deal) => {
-      const { hand, backs } = deal;
-      const [[gone], card, back] = chooseAt(singles(hand), (z) => without(hand, z), backs, hand);
-      const held = without(hand, [gone]);
-      return ownBlind(deal, { held, back, card });
-    }, 0)],
+  ["Ganjifa: this page's own blind lead from a hand shown without a card it still held", ["failed"],
+    shrunkOwnBlind(() => ({}))],
 );
