@@ -12,7 +12,7 @@
 //! `docs/protocol.md` documents every field.
 
 use serde::{Deserialize, Serialize};
-use strum::{EnumIter, IntoStaticStr};
+use strum::{EnumIter, IntoStaticStr, VariantNames};
 
 use crate::cards::Seat;
 
@@ -20,8 +20,9 @@ mod to_browser;
 pub use to_browser::{SeatInfo, ServerMsg, ShuffleShown, Who};
 
 /// A frame from a browser (serialized again only to travel between nodes).
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, VariantNames)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+#[strum(serialize_all = "kebab-case")]
 pub enum ClientMsg {
     /// Play a game action, made on the view with this version.
     Action {
@@ -197,40 +198,51 @@ impl ClientMsg {
     /// Any message, through the enum's own reading, which words what is wrong with a frame.
     fn parse_any(text: &str) -> Result<ClientMsg, ProtocolError> {
         serde_json::from_str(text).map_err(|e| {
-            let known = [
-                "action",
-                "resync",
-                "replay",
-                "next-deal",
-                "rematch",
-                "name",
-                "phrase",
-                "pledge",
-                "contribute",
-                "offer-seat",
-                "end-match",
-                "voice",
-                "signal",
-            ];
-            let message = e.to_string();
-            // Only an unknown `type` is an unknown type; an unknown value of another field is malformed.
-            let unknown_type = serde_json::from_str::<serde_json::Value>(text)
-                .ok()
-                .and_then(|v| v.get("type")?.as_str().map(|t| !known.contains(&t)))
-                .unwrap_or(false);
-            if unknown_type {
-                ProtocolError::new(
+            let object = serde_json::from_str::<serde_json::Value>(text).ok();
+            let kind = object
+                .as_ref()
+                .and_then(|v| Some(v.get("type")?.as_str()?.to_string()));
+            let kind = kind.as_deref();
+            match kind {
+                // Only an unknown `type` is an unknown type; an unknown value of another field is
+                // malformed.
+                Some(kind) if !Self::VARIANTS.contains(&kind) => ProtocolError::new(
                     ProtocolCode::UnknownType,
                     format!(
                         "That message type is not known; the types are {}.",
-                        known.join(", ")
+                        Self::VARIANTS.join(", ")
                     ),
-                )
-            } else {
-                ProtocolError::new(
-                    ProtocolCode::Malformed,
-                    format!("That frame is not a valid message: {message}."),
-                )
+                ),
+                _ => {
+                    let field = object.and_then(Self::field_at_fault);
+                    let message = match (kind, field) {
+                        (Some(kind), Some(field)) => format!(
+                            "The field `{field}` of that `{kind}` message is not valid: {e}."
+                        ),
+                        _ => format!("That frame is not a valid message: {e}."),
+                    };
+                    ProtocolError::new(ProtocolCode::Malformed, message)
+                }
+            }
+        })
+    }
+
+    /// The field of a frame of a known type that the reading stumbled on, when one alone did: serde
+    /// says which field is missing or unknown, but of a value of the wrong kind only what it expected.
+    /// The fields of a message are read in the frame's order and a missing one is noticed only after
+    /// the others were read, so the field at fault is the one whose removal makes the frame valid or
+    /// makes the reading miss that very field.
+    fn field_at_fault(frame: serde_json::Value) -> Option<String> {
+        let serde_json::Value::Object(fields) = frame else {
+            return None;
+        };
+        fields.keys().filter(|k| *k != "type").find_map(|key| {
+            let mut without = fields.clone();
+            without.remove(key);
+            match serde_json::from_value::<ClientMsg>(without.into()) {
+                Ok(_) => Some(key.clone()),
+                Err(e) if e.to_string() == format!("missing field `{key}`") => Some(key.clone()),
+                Err(_) => None,
             }
         })
     }
@@ -383,6 +395,40 @@ mod tests {
             ClientMsg::parse(&long_id).unwrap_err().code,
             ProtocolCode::Malformed
         );
+    }
+
+    #[test]
+    fn coach_frames_are_read_like_every_frame() {
+        assert!(matches!(
+            ClientMsg::parse(r#"{"type":"hint","version":4}"#),
+            Ok(ClientMsg::Hint { version: 4 })
+        ));
+        assert!(matches!(
+            ClientMsg::parse(r#"{"type":"analyse"}"#),
+            Ok(ClientMsg::Analyse { deal: None })
+        ));
+        for (bad, field) in [
+            (r#"{"type":"hint","version":"x"}"#, "`version`"),
+            (r#"{"type":"hint"}"#, "`version`"),
+            (r#"{"type":"analyse","deal":-1}"#, "`deal`"),
+            (r#"{"type":"analyse","deal":"0"}"#, "`deal`"),
+            (r#"{"type":"analyse","deal":0,"seat":1}"#, "`seat`"),
+            (r#"{"type":"replay","deal":0,"step":"1"}"#, "`step`"),
+        ] {
+            let refused = ClientMsg::parse(bad).unwrap_err();
+            assert_eq!(refused.code, ProtocolCode::Malformed, "{bad}");
+            assert!(
+                refused.message.contains(field),
+                "{bad}: {}",
+                refused.message
+            );
+        }
+        // The list of types names every type there is, the coach's too.
+        let unknown = ClientMsg::parse(r#"{"type":"hnit"}"#).unwrap_err();
+        assert_eq!(unknown.code, ProtocolCode::UnknownType);
+        for kind in ["action", "hint", "analyse", "signal", "offer-seat"] {
+            assert!(unknown.message.contains(kind), "{}", unknown.message);
+        }
     }
 
     #[test]

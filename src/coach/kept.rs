@@ -28,3 +28,36 @@ pub struct Mark {
     /// What was better, and why, in a sentence.
     pub why: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_read_back_are_the_values_written() {
+        let mut value = 0.45994599459945995_f64;
+        let marks = (0..200)
+            .map(|step| {
+                // Values with every digit in use, as the coach's fractions of many plays are.
+                value = (value * 7.31 + 0.123_456_789) % 1.0;
+                Mark {
+                    step,
+                    grade: crate::game::Grade::Mistake,
+                    best: serde_json::json!({"type": "pick-up"}),
+                    made_value: value / 3.0,
+                    best_value: value,
+                    why: "A better card was there.".into(),
+                }
+            })
+            .collect();
+        let kept = Analysis {
+            unit: "chance of winning the deal".into(),
+            judged: 200,
+            marks,
+        };
+        let text = serde_json::to_string(&kept).unwrap();
+        let read: Analysis = serde_json::from_str(&text).unwrap();
+        assert_eq!(read, kept);
+        assert_eq!(serde_json::to_string(&read).unwrap(), text);
+    }
+}

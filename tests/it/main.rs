@@ -23,6 +23,7 @@ mod browser_voice;
 mod browser_waiting;
 mod browser_watch;
 mod chromium;
+mod coach_kept;
 mod each_game;
 mod fair_shuffle;
 mod hidden_over_the_wire;

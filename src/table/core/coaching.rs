@@ -16,6 +16,7 @@
 use std::sync::Arc;
 
 use super::super::{ConnId, RefusalCode, TableKind, TableRefusal};
+use super::replay::Looking;
 use super::{Effect, Notice, Status, TableCore, Then};
 use crate::cards::Seat;
 use crate::coach::{decisions, Analysis, Mark};
@@ -198,13 +199,7 @@ impl<G: Game> TableCore<G> {
         seat: Seat,
         deal: Option<usize>,
     ) -> Result<(), TableRefusal> {
-        let Some(deal) = deal.or_else(|| self.last_ended_deal()) else {
-            return Err(TableRefusal::new(
-                RefusalCode::DealInPlay,
-                "A deal can be analysed once it has ended; none of this match has yet.",
-            ));
-        };
-        let record = self.ended_deal(deal)?;
+        let (deal, record) = self.ended_deal(deal, Looking::Analysis)?;
         if let Some(analysis) = record.coaching.analysis(seat) {
             let notice = Notice::Analysis {
                 deal,

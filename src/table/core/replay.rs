@@ -76,13 +76,7 @@ impl<G: Game> TableCore<G> {
         deal: Option<usize>,
         step: usize,
     ) -> Result<Replay<G>, TableRefusal> {
-        let Some(deal) = deal.or_else(|| self.last_ended_deal()) else {
-            return Err(TableRefusal::new(
-                RefusalCode::DealInPlay,
-                "A deal can be replayed once it has ended; none of this match has yet.",
-            ));
-        };
-        let record = self.ended_deal(deal)?;
+        let (deal, record) = self.ended_deal(deal, Looking::Replay)?;
         if step > record.actions.len() {
             return Err(TableRefusal::new(
                 RefusalCode::NoSuchStep,
@@ -180,13 +174,25 @@ impl<G: Game> TableCore<G> {
         ended.checked_sub(1)
     }
 
-    /// The record of deal `deal` of this match, if it has ended (the deal in play cannot be replayed:
-    /// a replay would show nothing new, but the rule stays simple and plain).
-    pub(super) fn ended_deal(&self, deal: usize) -> Result<&DealRecord<G::Action>, TableRefusal> {
+    /// Deal `deal` of this match (none: the last that ended) and its record, if it has ended (the
+    /// deal in play cannot be replayed or analysed: a replay would show nothing new, but the rule stays
+    /// simple and plain). A refusal says why in the words of what was asked.
+    pub(super) fn ended_deal(
+        &self,
+        deal: Option<usize>,
+        looking: Looking,
+    ) -> Result<(usize, &DealRecord<G::Action>), TableRefusal> {
+        let done = looking.done();
+        let Some(deal) = deal.or_else(|| self.last_ended_deal()) else {
+            return Err(TableRefusal::new(
+                RefusalCode::DealInPlay,
+                format!("A deal can be {done} once it has ended; none of this match has yet."),
+            ));
+        };
         let Some(record) = self.record.get(deal) else {
             return Err(TableRefusal::new(
                 RefusalCode::NoSuchDeal,
-                "There is no such deal in this match to replay.",
+                format!("There is no such deal in this match to {}.", looking.verb()),
             ));
         };
         let in_play = deal + 1 == self.record.len()
@@ -194,10 +200,33 @@ impl<G: Game> TableCore<G> {
         if in_play {
             return Err(TableRefusal::new(
                 RefusalCode::DealInPlay,
-                "A deal can be replayed once it has ended; this one is still being played.",
+                format!("A deal can be {done} once it has ended; this one is still being played."),
             ));
         }
-        Ok(record)
+        Ok((deal, record))
+    }
+}
+
+/// What an ended deal is asked for, in the words a refusal uses.
+#[derive(Clone, Copy)]
+pub(super) enum Looking {
+    Replay,
+    Analysis,
+}
+
+impl Looking {
+    fn verb(self) -> &'static str {
+        match self {
+            Looking::Replay => "replay",
+            Looking::Analysis => "analyse",
+        }
+    }
+
+    fn done(self) -> &'static str {
+        match self {
+            Looking::Replay => "replayed",
+            Looking::Analysis => "analysed",
+        }
     }
 }
 

@@ -47,6 +47,27 @@ pub async fn analysed_once_for_its_seat<G: Tested>() {
     client.send(json!({"type": "analyse", "deal": 0})).await;
     let refused = answer(&mut client, "analysis").await;
     assert_eq!(refused["code"], "deal-in-play", "{}: {refused}", G::NAME);
+    if coached {
+        // Refused in the words of an analysis, and a malformed ask is malformed, the field named.
+        assert!(
+            refused["message"].as_str().unwrap().contains("analysed"),
+            "{refused}"
+        );
+        client.send(json!({"type": "analyse", "deal": 99})).await;
+        let refused = answer(&mut client, "analysis").await;
+        assert_eq!(refused["code"], "no-such-deal", "{refused}");
+        assert!(
+            refused["message"].as_str().unwrap().contains("analyse"),
+            "{refused}"
+        );
+        client.send(json!({"type": "analyse", "deal": "0"})).await;
+        let refused = answer(&mut client, "analysis").await;
+        assert_eq!(refused["code"], "malformed", "{refused}");
+        assert!(
+            refused["message"].as_str().unwrap().contains("`deal`"),
+            "{refused}"
+        );
+    }
     client
         .send(json!({"type": "hint", "version": view["version"]}))
         .await;

@@ -1,0 +1,95 @@
+//! What the coach keeps and what it allows, over the wire: an analysis kept with its deal comes back
+//! exactly, every digit of its values, after the server restarts; and a seat that floods the coach
+//! with frames is refused past its allowance like any flood, the hint counted once.
+
+use serde_json::{json, Value};
+
+use crate::support::restarts::{Alone, Stop};
+use crate::support::*;
+
+/// The next `kind` frame or error.
+async fn answer(client: &mut Client, kind: &str) -> Value {
+    loop {
+        let frame = client.next().await.expect("the table answers");
+        if frame["type"] == kind || frame["type"] == "error" {
+            return frame;
+        }
+    }
+}
+
+#[actix_rt::test]
+async fn a_kept_analysis_comes_back_digit_for_digit_after_a_restart() {
+    let mut alone = Alone::start(&[("CHAIKHANA_STRONG_BUDGET_MS", "5")]).await;
+    let body = json!({"game": "panjpar", "opponents": "computer", "length": 1});
+    let (status, opened) = post(&alone.base(), "/api/tables", &body.to_string()).await;
+    assert_eq!(status, 201, "{opened}");
+    let seated = Seated::from_answer(opened["table"].as_str().unwrap(), &opened);
+    let mut client = Client::connect(&alone.base(), &seated.table, &seated.token)
+        .await
+        .unwrap();
+    play_against_computer(&mut client, &mut rng(57)).await;
+    client.send(json!({"type": "analyse"})).await;
+    let first = answer(&mut client, "analysis").await;
+    assert_eq!(first["type"], "analysis", "{first}");
+    let values: Vec<f64> = first["marks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| [m["made_value"].as_f64(), m["best_value"].as_f64()])
+        .map(Option::unwrap)
+        .collect();
+    assert!(
+        !values.is_empty(),
+        "a random player's deal has marks: {first}"
+    );
+    drop(client);
+
+    alone.stop(Stop::Term).await;
+    alone.start_again().await;
+    let mut client = Client::connect(&alone.base(), &seated.table, &seated.token)
+        .await
+        .unwrap();
+    client.send(json!({"type": "analyse"})).await;
+    let again = answer(&mut client, "analysis").await;
+    assert_eq!(again.to_string(), first.to_string());
+    alone.stop(Stop::Term).await;
+}
+
+#[actix_rt::test]
+async fn a_flood_of_coach_frames_is_refused_past_the_allowance_and_the_hint_counted_once() {
+    let server = TestServer::start(|s| {
+        s.rate_per_second = 5;
+        s.rate_burst = 5;
+        s.strong_budget_ms = 5;
+    });
+    let seated = server.open("panjpar", "computer", Some(json!(1))).await;
+    let mut client = server.connect(&seated).await;
+    let view = loop {
+        let view = client.next_of("view").await;
+        if !view["actions"].as_array().unwrap().is_empty() {
+            break view;
+        }
+    };
+    for _ in 0..12 {
+        client
+            .send(json!({"type": "hint", "version": view["version"]}))
+            .await;
+    }
+    // The first frames pass (a hint asked again while it is thought waits for the same answer);
+    // the rest are refused.
+    let (mut hints, mut limited) = (0, 0);
+    while hints == 0 || limited < 6 {
+        let frame = answer(&mut client, "hint").await;
+        match frame["type"].as_str() {
+            Some("hint") => hints += 1,
+            _ if frame["code"] == "rate-limited" => limited += 1,
+            _ => panic!("{frame}"),
+        }
+    }
+    assert!(hints <= 5, "{hints} hints, {limited} refused");
+    // Past the flood, the seat is heard again, and its hints were counted once.
+    actix_rt::time::sleep(std::time::Duration::from_millis(1200)).await;
+    client.send(json!({"type": "resync"})).await;
+    let counted = client.next_of("view").await;
+    assert_eq!(counted["hints_taken"][0], 1, "{counted}");
+}
