@@ -208,7 +208,8 @@ impl<G: Game> Registered for Entry<G> {
         let (kind, level, length) = (request.kind, request.level, request.length);
         let id = TableId::random();
         let table = Table::<G>::new(id, kind, length, level, request.creator.clone(), config)
-            .ok_or_else(|| format!("{} has no computer player", G::NAME))?;
+            .ok_or_else(|| format!("{} has no computer player", G::NAME))?
+            .offering_hints(request.hints);
         let snapshot = table.snapshot();
         Ok((start(table), snapshot))
     }

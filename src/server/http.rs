@@ -22,10 +22,11 @@ pub fn routes(cfg: &mut web::ServiceConfig, with_operations: bool) {
             web::post().to(super::mine::your_games),
             super::mine::BODY_LIMIT,
         ))
+        // A join's body is at most its agreement to the hints, `{"hints": true}`.
         .service(route(
             "/api/tables/{id}/join",
             web::post().to(join_table),
-            0,
+            64,
         ))
         .service(route("/t/{id}", web::get().to(table_page), 0))
         .service(route("/ws/{id}", web::get().to(not_a_socket), 0))
@@ -112,6 +113,7 @@ pub(super) fn status(code: RefusalCode) -> StatusCode {
         }
         RefusalCode::SeatGivenAway => StatusCode::FORBIDDEN,
         RefusalCode::TableFull => StatusCode::CONFLICT,
+        RefusalCode::HintsToAgree => StatusCode::PRECONDITION_REQUIRED,
         RefusalCode::TooManySocketsForSeat
         | RefusalCode::TooManyWatchers
         | RefusalCode::TooManyTables
@@ -173,6 +175,10 @@ struct NewTable {
     /// or "strong".
     #[serde(default)]
     level: Option<String>,
+    /// At a friends table, whether the host offers the coach's hints to every player (each agrees
+    /// before taking a seat).
+    #[serde(default)]
+    hints: bool,
 }
 
 async fn create_table(
@@ -221,6 +227,11 @@ async fn create_table(
             return refusal(RefusalCode::BadRequest, message);
         }
     };
+    if request.hints && kind == TableKind::Computer {
+        let message = "Hints are chosen only among friends: a table against the computer always \
+                       offers them.";
+        return refusal(RefusalCode::BadRequest, message);
+    }
     let length = match catalog::find(&request.game)
         .and_then(|game| game.match_length(request.length.as_ref()))
     {
@@ -234,6 +245,7 @@ async fn create_table(
         kind,
         level,
         length,
+        hints: request.hints,
         creator: token.hash(),
     };
     match state.router.open(request).await {
@@ -258,13 +270,40 @@ pub(super) async fn find_table(
     state.router.find(&id).await
 }
 
-async fn join_table(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
+/// The body of `POST /api/tables/{id}/join`: none, or the agreement to the hints a table offers.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Joining {
+    #[serde(default)]
+    hints: bool,
+}
+
+async fn join_table(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let joining = match body.is_empty() {
+        true => Joining::default(),
+        false => match serde_json::from_slice::<Joining>(&body) {
+            Ok(joining) => joining,
+            Err(e) => {
+                let message =
+                    format!("Send no body, or {{\"hints\": true}} to agree to hints: {e}.");
+                return refusal(RefusalCode::BadRequest, &message);
+            }
+        },
+    };
     let table = match find_table(&state, &path).await {
         Ok(table) => table,
         Err(r) => return refused(r),
     };
     let token = Token::random();
-    match table.join.send(Join(token.hash())).await {
+    let join = Join {
+        key: token.hash(),
+        agrees_to_hints: joining.hints,
+    };
+    match table.join.send(join).await {
         Ok(Ok(seat)) => HttpResponse::Created().json(json!({
             "seat": seat,
             "token": token,

@@ -78,6 +78,12 @@ impl<G: Game> Table<G> {
         Some(Table::around(core, config))
     }
 
+    /// Offers the coach's hints at this friends table (see [`TableCore::offering_hints`]).
+    pub fn offering_hints(mut self, among_friends: bool) -> Table<G> {
+        self.core = self.core.offering_hints(among_friends);
+        self
+    }
+
     /// A table rebuilt from its snapshot (see [`TableCore::rebuild`]).
     pub fn rebuild(
         id: TableId,
@@ -382,8 +388,11 @@ impl<G: Game> Handler<Join> for Table<G> {
     type Result = ResponseFuture<Result<Seat, TableRefusal>>;
 
     /// The seat is given once it is in the snapshot, so a new owner knows its token.
-    fn handle(&mut self, Join(key): Join, ctx: &mut Context<Self>) -> Self::Result {
-        let seat = match self.core.join(key, Instant::now()) {
+    fn handle(&mut self, join: Join, ctx: &mut Context<Self>) -> Self::Result {
+        let seat = match self
+            .core
+            .join(join.key, join.agrees_to_hints, Instant::now())
+        {
             Ok(seat) => seat,
             Err(refusal) => return Box::pin(std::future::ready(Err(refusal))),
         };

@@ -12,10 +12,14 @@ use crate::outbox::{Frame, NotQueued, Outbox};
 use crate::protocol::ClientMsg;
 
 /// Take a free seat of a friends table for the token with this hash (made by the node the player
-/// asked, so no token travels between nodes).
+/// asked, so no token travels between nodes); `agrees_to_hints`: the person joining agreed to the
+/// coach's hints, at a table that offers them.
 #[derive(Message)]
 #[rtype(result = "Result<Seat, TableRefusal>")]
-pub struct Join(pub TokenHash);
+pub struct Join {
+    pub key: TokenHash,
+    pub agrees_to_hints: bool,
+}
 
 /// Which seat does the token with this hash hold?
 #[derive(Message)]

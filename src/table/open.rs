@@ -16,6 +16,9 @@ pub struct OpenTable {
     #[serde(default)]
     pub level: Level,
     pub length: MatchLength,
+    /// At a friends table, whether the coach's hints are offered to every player.
+    #[serde(default)]
+    pub hints: bool,
     pub creator: TokenHash,
 }
 

@@ -31,6 +31,8 @@ pub enum RefusalCode {
     RecordLost,
     /// The seat this token held was offered to someone else while its player was away.
     SeatGivenAway,
+    /// The table offers the coach's hints to every player, and the one joining has not agreed.
+    HintsToAgree,
 
     // Said by the server before a request reaches a table.
     Draining,

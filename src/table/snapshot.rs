@@ -56,6 +56,10 @@ pub struct Snapshot {
     /// its pages answered. Absent in snapshots stored before fair deals: a fresh one is drawn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coming: Option<Coming>,
+    /// Whether the coach's hints are offered at this friends table, as every seat agreed when it
+    /// took its seat (a computer table always offers them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 /// The coming deal's secret and the deal it was committed for.
@@ -88,6 +92,8 @@ pub struct SnapshotOf<'a, A: Serialize> {
     pub given_away: &'a [TokenHash],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coming: Option<Coming>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 impl<A: Serialize> SnapshotOf<'_, A> {

@@ -1,7 +1,7 @@
 //! The coach in Chromium, at a desktop's size and a phone's: at a table against the computer the
 //! "Hint" button at this seat's turn brings the coach's sentence, the deal's end says how many hints
 //! were taken, and the replay's "Analyse my moves" marks the costly decisions, each taking the replay
-//! to its step with the coach's sentence, with no accessibility violation.
+//! to the move it names with the coach's sentence, with no accessibility violation.
 
 use chaikhana::cards::Seat;
 use serde_json::json;
@@ -107,7 +107,7 @@ async fn coached_in_the_page(
     assert!(judged.contains("decisions"), "{judged}");
     let marks = eval(
         &c,
-        "return [...document.querySelectorAll('.coach-mark')].map(b => [b.dataset.key, b.dataset.grade])",
+        "return [...document.querySelectorAll('.coach-mark')].map(b => [b.dataset.key, b.dataset.grade, b.textContent])",
     )
     .await;
     let marks = marks.as_array().cloned().unwrap_or_default();
@@ -115,12 +115,23 @@ async fn coached_in_the_page(
         let key = first[0].as_str().unwrap();
         let step: usize = key.rsplit(':').next().unwrap().parse().unwrap();
         assert!(click(&c, &format!("[data-key='{key}']")).await);
+        // The mark opens the move it names, in the replay's own numbering: "Move 47" is the 47th.
         wait_for(
             &c,
-            &format!("return (document.body.dataset.replay || '').startsWith('{step}/')"),
+            &format!(
+                "return (document.body.dataset.replay || '').startsWith('{}/')",
+                step + 1
+            ),
             10,
         )
         .await;
+        let label = first[2].as_str().unwrap();
+        assert!(label.starts_with(&format!("Move {}:", step + 1)), "{label}");
+        let line = text_of(&c, "#replay-line", 10).await;
+        assert!(
+            line.contains(&format!("move {} of", step + 1)),
+            "{label} opened {line}"
+        );
         let note = text_of(&c, "#coach-note", 10).await;
         assert!(note.starts_with("Your decision here"), "{note}");
         let grade = eval(
@@ -159,4 +170,130 @@ async fn a_hint_and_an_analysis_in_the_page_at_both_sizes() {
     });
     coached_in_the_page(&mut driver, &server, "panjpar", (1280, 800)).await;
     coached_in_the_page(&mut driver, &server, "pishe-pasha", (390, 844)).await;
+}
+
+/// A hint that takes the coach long to think is never a silent wait: after two seconds the page says
+/// the coach is busy, and the hint still comes.
+#[actix_rt::test]
+async fn a_slow_hint_is_said_to_be_on_its_way_within_two_seconds() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        s.strong_budget_ms = 4000;
+    });
+    let seated = server.open("panjpar", "computer", Some(json!(1))).await;
+    let c = driver.session(390, 844).await;
+    open_as_seat(&c, &server.base, &seated).await;
+    wait_for(
+        &c,
+        "const b = document.querySelector('#hint'); return b && !b.hidden",
+        60,
+    )
+    .await;
+    let mut pressed = false;
+    for _ in 0..20 {
+        pressed = click(&c, "#hint").await;
+        if pressed {
+            break;
+        }
+        settle(&c).await;
+    }
+    assert!(pressed, "the hint button could not be pressed");
+    // The page's own timer says it (at two seconds) while the coach still thinks (four).
+    wait_for(
+        &c,
+        "return document.querySelector('#coach').textContent.startsWith('The coach is busy')",
+        10,
+    )
+    .await;
+    wait_for(
+        &c,
+        "return document.querySelector('#coach').textContent.startsWith('Coach:')",
+        60,
+    )
+    .await;
+    assert_no_console_error(&c, "a slow hint").await;
+    c.close().await.unwrap();
+}
+
+/// A host offers hints when making a friends table; the friend opening the link reads what that
+/// means and agrees before the seat is theirs; a seat asks at its turn, and when the deal ends both
+/// pages say how many hints each seat took.
+#[actix_rt::test]
+async fn hints_among_friends_offered_agreed_at_the_link_and_counted_on_both_pages() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        s.strong_budget_ms = 10;
+    });
+    let host = driver.session(1280, 800).await;
+    let guest = driver.session(390, 844).await;
+    go(&host, &server.base, "/panjpar").await;
+    click(&host, "input[name=length][value='1']").await;
+    assert!(click(&host, "#friends-hints").await);
+    let link = friends_link(&host).await;
+    click(&host, "#go-to-table").await;
+    wait_for(&host, "return document.querySelector('.table')", 10).await;
+
+    guest.goto(&link).await.unwrap();
+    let offered = text_of(&guest, "#opening", 10).await;
+    assert!(offered.contains("hints"), "{offered}");
+    wait_for(
+        &guest,
+        "return !!document.querySelector('#agree-hints')",
+        10,
+    )
+    .await;
+    screenshot(&guest, "panjpar-friends-hints-agree-390x844").await;
+    if let Some(axe) = axe_source() {
+        let found = violations(&guest, &axe).await;
+        assert!(found.is_empty(), "the agreement: {found:#?}");
+    }
+    assert!(click(&guest, "#agree-hints").await);
+    wait_for_status(&guest, "playing", 20).await;
+    wait_for_status(&host, "playing", 20).await;
+
+    // Whichever seat is to play has the Hint button, and the coach answers it.
+    let asker = loop {
+        let mut found = None;
+        for page in [&host, &guest] {
+            let shown = eval(
+                page,
+                "const b = document.querySelector('#hint'); return !!b && !b.hidden",
+            )
+            .await;
+            if shown == json!(true) {
+                found = Some(page);
+            }
+        }
+        if let Some(page) = found {
+            break page;
+        }
+        settle(&host).await;
+    };
+    assert!(click(asker, "#hint").await);
+    wait_for(
+        asker,
+        "return document.querySelector('#coach').textContent.startsWith('Coach:')",
+        60,
+    )
+    .await;
+    crate::browser_panjpar::play_to_the_end(&[&host, &guest], None).await;
+    for page in [&host, &guest] {
+        let said = wait_for_text(
+            page,
+            "const p = document.querySelector('#coach'); return !p.hidden && p.textContent.includes('Hints taken in this deal') && p.textContent",
+            20,
+        )
+        .await;
+        assert!(said.contains(": 1"), "{said}");
+    }
+    screenshot(&guest, "panjpar-friends-hints-taken-390x844").await;
+    assert_no_console_error(&host, "hints among friends").await;
+    // The one line the guest's browser logs is the table's answer asking for the agreement.
+    let errors = console_errors(&guest).await;
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.contains("/join") && e.contains("428")),
+        "{errors:?}"
+    );
 }

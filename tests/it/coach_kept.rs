@@ -1,6 +1,8 @@
 //! What the coach keeps and what it allows, over the wire: an analysis kept with its deal comes back
-//! exactly, every digit of its values, after the server restarts; and a seat that floods the coach
-//! with frames is refused past its allowance like any flood, the hint counted once.
+//! exactly, every digit of its values, after the server restarts; a seat that floods the coach with
+//! frames is refused past its allowance like any flood, the hint counted once; and at a friends table
+//! whose host offered hints, a friend takes a seat only by agreeing to them, any seat may ask at its
+//! turn, and everyone, watchers too, sees every seat's count.
 
 use serde_json::{json, Value};
 
@@ -92,4 +94,84 @@ async fn a_flood_of_coach_frames_is_refused_past_the_allowance_and_the_hint_coun
     client.send(json!({"type": "resync"})).await;
     let counted = client.next_of("view").await;
     assert_eq!(counted["hints_taken"][0], 1, "{counted}");
+}
+
+#[actix_rt::test]
+async fn hints_among_friends_are_agreed_before_the_seat_and_counted_for_everyone() {
+    let server = TestServer::start(|s| s.strong_budget_ms = 5);
+    // Only among friends: a computer table always offers them.
+    let (status, refused) = server
+        .post(
+            "/api/tables",
+            &json!({"game": "panjpar", "opponents": "computer", "hints": true}).to_string(),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    let body = json!({"game": "panjpar", "opponents": "friends", "length": 1, "hints": true});
+    let (status, opened) = server.post("/api/tables", &body.to_string()).await;
+    assert_eq!(status, 201, "{opened}");
+    let host = Seated::from_answer(opened["table"].as_str().unwrap(), &opened);
+    let join = format!("/api/tables/{}/join", host.table);
+    // Without the agreement, or with a body that is not one, no seat is given.
+    for body in [
+        "",
+        r#"{"hints": false}"#,
+        r#"{"hints": "yes"}"#,
+        r#"{"agree": true}"#,
+    ] {
+        let (status, refused) = server.post(&join, body).await;
+        let code = if body.is_empty() || body.contains("false") {
+            (428, "hints-to-agree")
+        } else {
+            (400, "bad-request")
+        };
+        assert_eq!(
+            (status, refused["code"].as_str().unwrap()),
+            code,
+            "{body}: {refused}"
+        );
+    }
+    let (status, seated) = server.post(&join, r#"{"hints": true}"#).await;
+    assert_eq!(status, 201, "{seated}");
+    assert_eq!(
+        seated["seat"], 1,
+        "the seat refused before is the one given"
+    );
+    let guest = Seated::from_answer(&host.table, &seated);
+    let mut seats = [server.connect(&host).await, server.connect(&guest).await];
+    let mut watcher = Client::watch(&server.base, &server.watch_id(&host).await)
+        .await
+        .unwrap();
+
+    // Whoever's turn it is asks; the count is every seat's, in every view.
+    let (mover, version) = loop {
+        let views = [
+            seats[0].next_of("view").await,
+            seats[1].next_of("view").await,
+        ];
+        if let Some(at) = views
+            .iter()
+            .position(|v| !v["actions"].as_array().unwrap().is_empty())
+        {
+            assert_eq!(views[at]["hints_taken"], json!([0, 0]), "{}", views[at]);
+            break (at, views[at]["version"].clone());
+        }
+    };
+    seats[mover]
+        .send(json!({"type": "hint", "version": version}))
+        .await;
+    let hint = answer(&mut seats[mover], "hint").await;
+    assert_eq!(hint["type"], "hint", "{hint}");
+    let mut taken = json!([0, 0]);
+    taken[mover] = json!(1);
+    for client in seats.iter_mut().chain([&mut watcher]) {
+        client.send(json!({"type": "resync"})).await;
+        let view = loop {
+            let view = client.next_of("view").await;
+            if view["hints_taken"] == taken {
+                break view;
+            }
+        };
+        assert_eq!(view["hints_taken"], taken);
+    }
 }

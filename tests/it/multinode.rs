@@ -1,7 +1,8 @@
 //! Several `chaikhana serve` processes sharing one real `redis-server`, on loopback: players of one
 //! table on different nodes, an owner killed or drained mid-deal, Redis restarted mid-match, a
-//! computer table on a tables-only node with its player on an edge node, frames lost on the way, and
-//! a watcher on one edge following a match played through another.
+//! computer table on a tables-only node with its player on an edge node, frames lost on the way,
+//! a watcher on one edge following a match played through another, and a friend agreeing on one node
+//! to the hints of a table owned by another.
 //! Without redis-server these tests say why and pass, unless CHAIKHANA_TEST_REQUIRE_ALL=1.
 
 use crate::support;
@@ -355,4 +356,21 @@ async fn a_watcher_on_one_edge_follows_a_match_played_through_another() {
             "a watcher is shown no hand: {view}"
         );
     }
+}
+
+#[actix_rt::test]
+async fn a_friend_on_another_node_agrees_to_the_hints_before_taking_the_seat() {
+    let Some(redis) = Redis::if_installed().await else {
+        return;
+    };
+    let (a, b) = Node::pair(&redis, "all").await;
+    let body = json!({"game": "panjpar", "opponents": "friends", "hints": true});
+    let (status, opened) = post(&a.base, "/api/tables", &body.to_string()).await;
+    assert_eq!(status, 201, "{opened}");
+    let join = format!("/api/tables/{}/join", opened["table"].as_str().unwrap());
+    let (status, refused) = post(&b.base, &join, "").await;
+    assert_eq!((status, &refused["code"]), (428, &json!("hints-to-agree")));
+    let (status, seated) = post(&b.base, &join, r#"{"hints": true}"#).await;
+    assert_eq!(status, 201, "{seated}");
+    assert_eq!(seated["seat"], 1);
 }

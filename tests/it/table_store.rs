@@ -149,6 +149,7 @@ async fn seated() -> Seated {
                 kind: TableKind::Computer,
                 level: Default::default(),
                 length: MatchLength::DealsWon(3),
+                hints: false,
                 creator: token.hash(),
             },
             config,

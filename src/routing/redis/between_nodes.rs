@@ -36,6 +36,9 @@ pub enum ToTables {
         ask: Ask,
         table: TableId,
         key: TokenHash,
+        /// Whether the person joining agreed to the hints the table may offer.
+        #[serde(default)]
+        agrees_to_hints: bool,
     },
     CheckToken {
         ask: Ask,

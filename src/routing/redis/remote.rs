@@ -98,7 +98,7 @@ impl Actor for RemoteTable {
 /// What a stand-in asks of a table.
 #[derive(Clone)]
 enum Request {
-    Join(TokenHash),
+    Join(TokenHash, bool),
     CheckToken(TokenHash),
     Attach(ConnId, Place),
 }
@@ -136,7 +136,15 @@ async fn request(
     for first in [true, false] {
         let answer = match &route {
             Route::Here(handle) => match ask.clone() {
-                Request::Join(key) => seat(handle.join.send(Join(key)).await),
+                Request::Join(key, agrees_to_hints) => seat(
+                    handle
+                        .join
+                        .send(Join {
+                            key,
+                            agrees_to_hints,
+                        })
+                        .await,
+                ),
                 Request::CheckToken(key) => seat(handle.check_token.send(CheckToken(key)).await),
                 Request::Attach(conn, place) => match (node.stand_ins.socket(conn), place) {
                     (Some(out), Place::Seat(key)) => {
@@ -155,10 +163,11 @@ async fn request(
                 let table = id.clone();
                 let asked = node
                     .ask(owner, |ask_| match ask.clone() {
-                        Request::Join(key) => ToTables::Join {
+                        Request::Join(key, agrees_to_hints) => ToTables::Join {
                             ask: ask_,
                             table,
                             key,
+                            agrees_to_hints,
                         },
                         Request::CheckToken(key) => ToTables::CheckToken {
                             ask: ask_,
@@ -212,9 +221,9 @@ fn seat(
 impl Handler<Join> for RemoteTable {
     type Result = ResponseActFuture<Self, Result<Seat, TableRefusal>>;
 
-    fn handle(&mut self, Join(key): Join, _: &mut Context<Self>) -> Self::Result {
+    fn handle(&mut self, join: Join, _: &mut Context<Self>) -> Self::Result {
         Box::pin(
-            self.request(Request::Join(key))
+            self.request(Request::Join(join.key, join.agrees_to_hints))
                 .map(|g, _, _| Granted::seat(g)),
         )
     }

@@ -172,9 +172,18 @@ impl Node {
                 };
                 (ask, answer)
             }
-            ToTables::Join { ask, table, key } => {
+            ToTables::Join {
+                ask,
+                table,
+                key,
+                agrees_to_hints,
+            } => {
+                let join = Join {
+                    key,
+                    agrees_to_hints,
+                };
                 let answer = match self.tables.get(&table) {
-                    Some(handle) => seat_answer(handle.join.send(Join(key)).await),
+                    Some(handle) => seat_answer(handle.join.send(join).await),
                     None => refused_here(),
                 };
                 (ask, answer)

@@ -74,6 +74,9 @@ pub(super) struct Studies {
     hints: Vec<Hint>,
     analyses: Vec<Pending>,
     kept: u64,
+    /// Whether hints are offered at this friends table: its host offered them when making it, and
+    /// every seat agreed before taking its seat.
+    pub(super) among_friends: bool,
 }
 
 impl Studies {
@@ -83,7 +86,11 @@ impl Studies {
     }
 }
 
-const NO_HINTS: &str = "Hints are given at tables against the computer.";
+const NO_HINTS: &str =
+    "Hints are given at tables against the computer, and at friends tables whose \
+     players all agreed to them.";
+const HINTS_TO_AGREE: &str = "The host offers the coach's hints to every player at this table: a \
+     seat is taken by agreeing to them.";
 const NO_COACH: &str = "This game has no coach.";
 const NOT_YOUR_TURN: &str = "A hint is for your own turn.";
 const TURN_PASSED: &str = "The turn that hint was for has passed; ask again at your next turn.";
@@ -93,7 +100,24 @@ const WATCHERS_DO_NOT_ANALYSE: &str =
 impl<G: Game> TableCore<G> {
     /// Whether this table offers the coach's hints.
     pub(super) fn offers_hints(&self) -> bool {
-        self.kind == TableKind::Computer && G::coach().is_some()
+        (self.kind == TableKind::Computer || self.coaching.among_friends) && G::coach().is_some()
+    }
+
+    /// Offers hints at this friends table (as its host chose when making it).
+    pub fn offering_hints(mut self, among_friends: bool) -> Self {
+        self.coaching.among_friends = among_friends && self.kind == TableKind::Friends;
+        self
+    }
+
+    /// Refused unless a person joining has agreed to the hints this table offers.
+    pub(super) fn check_agreement(&self, agreed_hints: bool) -> Result<(), TableRefusal> {
+        if self.coaching.among_friends && !agreed_hints {
+            return Err(TableRefusal::new(
+                RefusalCode::HintsToAgree,
+                HINTS_TO_AGREE.to_string(),
+            ));
+        }
+        Ok(())
     }
 
     /// The hints each seat has taken in the deal, at a table that offers them.

@@ -68,6 +68,7 @@ impl<G: Game> TableCore<G> {
             away: self.away_times(),
             given_away: self.notes.given_away().to_vec(),
             coming: Some(self.coming()),
+            hints: self.coaching.among_friends,
         }
     }
 
@@ -86,6 +87,7 @@ impl<G: Game> TableCore<G> {
             away: self.away_times(),
             given_away: self.notes.given_away(),
             coming: Some(self.coming()),
+            hints: self.coaching.among_friends,
         }
         .to_json();
         Change::Whole {
@@ -259,7 +261,7 @@ impl<G: Game> TableCore<G> {
             }
         }
         table.notes.restore(snapshot.names, snapshot.given_away);
-        Ok(table)
+        Ok(table.offering_hints(snapshot.hints))
     }
 }
 

@@ -13,10 +13,16 @@ use crate::table::ConnId;
 impl<G: Game> TableCore<G> {
     /// A friend takes the first free seat with the token of hash `key`. The seat is theirs once it is
     /// stored (so that a new owner knows its token): the core then says [`super::Effect::Seated`].
-    pub fn join(&mut self, key: TokenHash, now: Instant) -> Result<Seat, TableRefusal> {
+    pub fn join(
+        &mut self,
+        key: TokenHash,
+        agreed_hints: bool,
+        now: Instant,
+    ) -> Result<Seat, TableRefusal> {
         if self.kind == TableKind::Computer {
             return Err(TableRefusal::full());
         }
+        self.check_agreement(agreed_hints)?;
         if self.paused() || self.sleeping {
             return Err(TableRefusal::unavailable());
         }

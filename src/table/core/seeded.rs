@@ -73,7 +73,7 @@ impl Run {
         let table = &mut self.table;
         match event.clone() {
             Event::Join(key) => {
-                let seat = table.join(key, now);
+                let seat = table.join(key, false, now);
                 writeln!(self.out, "join: {seat:?}").unwrap();
             }
             Event::Attach(conn, key) => {

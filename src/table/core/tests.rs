@@ -261,7 +261,7 @@ pub(super) fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [Token
     .unwrap();
     table.start();
     assert!(done(&mut table).is_empty(), "a table waiting for its guest");
-    assert_eq!(table.join(guest.hash(), now), Ok(Seat::new(1)));
+    assert_eq!(table.join(guest.hash(), false, now), Ok(Seat::new(1)));
     // The seat, then the deal dealt once it is taken, each stored before anyone hears of it.
     let mut did = Vec::new();
     loop {

@@ -4,6 +4,7 @@
 // judges, and writes each sentence; the page asks, shows, and counts nothing itself.
 
 import { el } from "./ui.js";
+import { seatName } from "./social.js";
 
 const WORDS = {
   en: {
@@ -11,8 +12,12 @@ const WORDS = {
     close: "Close",
     hintTitle: "Ask the strong computer what it would play here",
     thinking: "The coach is thinking…",
+    busy: "The coach is busy with other tables; your hint comes as soon as it is thought.",
+    offline: "The table is out of reach: ask again once it is back.",
     hinted: (why) => `Coach: ${why}`,
     taken: (n) => (n === 1 ? "You took 1 hint in this deal." : `You took ${n} hints in this deal.`),
+    you: "you",
+    takenBy: (counts) => `Hints taken in this deal: ${counts.map(([who, n]) => `${who}: ${n}`).join(", ")}.`,
     analyse: "Analyse my moves",
     analyseTitle: "The strong computer judges each of your decisions with only what you knew then",
     analysing: (done, of) => `Analysing your moves: ${done} of ${of}…`,
@@ -29,8 +34,12 @@ const WORDS = {
     close: "بستن",
     hintTitle: "از رایانهٔ قوی بپرسید این‌جا چه بازی می‌کرد",
     thinking: "مربی فکر می‌کند…",
+    busy: "مربی سرگرم میزهای دیگر است؛ راهنمایی شما همین که سنجیده شود می‌رسد.",
+    offline: "میز در دسترس نیست؛ وقتی برگشت دوباره بپرسید.",
     hinted: (why) => `مربی: ${why}`,
     taken: (n) => `در این دست ${n} بار راهنمایی گرفتید.`,
+    you: "شما",
+    takenBy: (counts) => `راهنمایی‌های این دست: ${counts.map(([who, n]) => `${who}: ${n}`).join("، ")}.`,
     analyse: "حرکت‌هایم را بسنج",
     analyseTitle: "رایانهٔ قوی هر تصمیم شما را تنها با آنچه آن زمان می‌دانستید می‌سنجد",
     analysing: (done, of) => `سنجش حرکت‌ها: ${done} از ${of}…`,
@@ -79,9 +88,32 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     panel.style.top = bottom > 0 ? `${Math.ceil(bottom) + 4}px` : "";
   }
 
+  /** The hint asked and not yet answered: its version and its timer. */
+  let asking = null;
+
+  /** Asks for a hint on `at`. Unanswered after two seconds the panel says the coach is busy, and it
+   * asks again every ten (asked again, a hint is the same hint, counted once): an answer sent to a
+   * socket that has since been replaced would otherwise never come. */
+  function askHint(at, waited = 0) {
+    clearTimeout(asking?.timer);
+    asking = null;
+    if (at !== version) return;
+    if (!send({ type: "hint", version: at })) {
+      say(words().offline);
+      return;
+    }
+    if (waited === 0) say(words().thinking);
+    const next = waited === 0 ? 2000 : 10000;
+    const timer = setTimeout(() => {
+      if (asking?.version !== at || hinted?.version === at) return;
+      say(words().busy);
+      askHint(at, waited + next);
+    }, next);
+    asking = { version: at, timer };
+  }
+
   hintButton.addEventListener("click", () => {
-    if (version === null) return;
-    if (send({ type: "hint", version })) say(words().thinking);
+    if (version !== null) askHint(version);
   });
 
   /** The analysis part of the replay bar, for the replay frame `at`. */
@@ -119,13 +151,14 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
         /** @type {HTMLButtonElement} */ (b).type = "button";
         b.dataset.key = `coach:mark:${mark.step}`;
         b.dataset.grade = mark.grade;
-        b.setAttribute("aria-current", String(mark.step === at.replay.step));
-        b.addEventListener("click", () => goTo(mark.step));
+        b.setAttribute("aria-current", String(mark.step + 1 === at.replay.step));
+        // As Lichess does: the move the mark names, just made, with the coach's word on it.
+        b.addEventListener("click", () => goTo(mark.step + 1));
         list.append(b);
       }
       box.append(list);
     }
-    const here = analysis.marks.find((mark) => mark.step === at.replay.step);
+    const here = analysis.marks.find((mark) => mark.step + 1 === at.replay.step);
     if (here) {
       const note = el("p", `coach-note ${here.grade}`, w.here(w.grade[here.grade] ?? here.grade, here.why));
       note.id = "coach-note";
@@ -153,11 +186,18 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
         say("");
       }
       const over = frame.status === "deal-over" || frame.status === "match-over";
-      if (offered && over) {
-        const taken = frame.hints_taken[frame.seat] ?? 0;
+      const counted = Array.isArray(frame.hints_taken);
+      // Among friends (and to a watcher) every seat's count is everyone's to see.
+      const everyone = counted && (watching || frame.kind === "friends");
+      if ((offered || everyone) && over) {
+        const taken = everyone ? frame.hints_taken.join(",") : String(frame.hints_taken[frame.seat] ?? 0);
+        const who = (seat) => (seat === frame.seat && !watching ? words().you : seatName(frame, seat, lang()));
+        const sentence = everyone
+          ? words().takenBy(frame.hints_taken.map((n, seat) => [who(seat), n]))
+          : taken !== "0" ? words().taken(Number(taken)) : "";
         // Said once as the deal ends; put away, it stays away.
-        if (panel.dataset.hints !== String(taken) || !panel.dataset.said) say(taken > 0 ? words().taken(taken) : "");
-        panel.dataset.hints = String(taken);
+        if (panel.dataset.hints !== taken || !panel.dataset.said) say(sentence);
+        panel.dataset.hints = taken;
         panel.dataset.said = "1";
       } else if (!hinted) {
         delete panel.dataset.said;
@@ -168,6 +208,8 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     /** A `hint`, `analysing` or `analysis` frame from the table. */
     frame(frame) {
       if (frame.type === "hint") {
+        clearTimeout(asking?.timer);
+        asking = null;
         hinted = frame;
         panel.dataset.action = JSON.stringify(frame.action);
         say(words().hinted(frame.why));
@@ -184,6 +226,9 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     /** An error from the table: one refusing what the coach was asked means what was under way is
      * not (the board says the table's sentence). */
     error(frame) {
+      if (!REFUSALS.includes(frame.code) && frame.code !== "stale-version") return;
+      clearTimeout(asking?.timer);
+      asking = null;
       if (!REFUSALS.includes(frame.code)) return;
       progress.clear();
       if (!hinted) say("");

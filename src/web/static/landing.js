@@ -12,11 +12,13 @@ const WORDS = FA
   ? { shareLink: "این پیوند را برای دوستتان بفرستید:", copy: "کپی پیوند", copied: "پیوند کپی شد.", share: "هم‌رسانی", go: "رفتن سر میز", failed: "میز باز نشد: " }
   : { shareLink: "Send this link to the person you want to play:", copy: "Copy link", copied: "Link copied.", share: "Share", go: "Go to the table", failed: "The table could not be opened: " };
 
-/** Opens a table and returns the server's answer, keeping the seat's token. */
-export async function createTable(game, opponents, length, level) {
+/** Opens a table and returns the server's answer, keeping the seat's token; `hints`: a friends
+ * table offering the coach's hints to every player. */
+export async function createTable(game, opponents, length, level, hints = false) {
   const body = { game, opponents };
   if (length !== undefined && length !== null) body.length = length;
   if (level) body.level = level;
+  if (hints) body.hints = true;
   const answer = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -74,7 +76,9 @@ export function setUpLanding(form) {
   form.querySelector("[data-play=friends]").addEventListener("click", async () => {
     const out = document.getElementById("friends-link");
     try {
-      const data = await createTable(game, "friends", chosenLength(form));
+      const hints = form.querySelector("input[name=hints]");
+      const offered = hints instanceof HTMLInputElement && hints.checked;
+      const data = await createTable(game, "friends", chosenLength(form), null, offered);
       out.textContent = "";
       out.append(shareBox(data.table, WORDS));
       const go = el("a", "button primary", WORDS.go);

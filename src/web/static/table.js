@@ -6,7 +6,7 @@
 // 1013) is waited for, however long; one that has ended, expired, given this seat away or lost its
 // record is said so, with the way on, and forgotten by this browser.
 
-import { TableSocket, GONE_CODES } from "./socket.js";
+import { TableSocket } from "./socket.js";
 import { DealCheck } from "./verify.js";
 import { setUpContrast, showBanner, chosenLang, chooseLang, onTurnChange, restingTitle, el, handArrows } from "./ui.js";
 import { createVoice } from "./voice.js";
@@ -15,7 +15,8 @@ import { play, setUpSound } from "./sound.js";
 import { createSocial } from "./social.js";
 import { createReplay } from "./replay.js";
 import { createCoach } from "./coach.js";
-import { tokenOf, keepSeat, remember, forget, gameOf } from "./tables.js";
+import { tokenOf, remember, forget, gameOf } from "./tables.js";
+import { seatToken } from "./seat.js";
 import { setAwayActions, offeredSentence } from "./away.js";
 import { shareBox } from "./share.js";
 import { createGuide } from "./guide.js";
@@ -128,44 +129,6 @@ function nameTheGame() {
 function say(text) {
   const opening = document.getElementById("opening");
   if (opening) opening.textContent = text;
-}
-
-const pause = (ms) => new Promise((done) => setTimeout(done, ms));
-
-/**
- * The seat's token: the one this browser keeps for the table, or a free seat taken through the link.
- * A table waking up (503) or a server out of reach is tried again, with back-off, for as long as it
- * takes; a table gone for good says why.
- */
-async function seatToken() {
-  const kept = tokenOf(table);
-  if (kept) return kept;
-  let delay = 500;
-  let answer = null;
-  for (;;) {
-    try {
-      answer = await fetch(`/api/tables/${table}/join`, { method: "POST" });
-    } catch (_) {
-      answer = null;
-    }
-    if (answer && answer.status !== 503) break;
-    say(answer ? WORDS[lang].waking : WORDS[lang].reconnecting);
-    await pause(delay);
-    delay = Math.min(delay * 2, 8000);
-  }
-  if (answer.status === 201) {
-    const ticket = await answer.json();
-    keepSeat(table, ticket.token);
-    return ticket.token;
-  }
-  document.body.dataset.refused = String(answer.status);
-  const refusal = await answer.json().catch(() => ({}));
-  const reason = GONE_CODES[refusal.code];
-  if (answer.status === 409) say(WORDS[lang].full);
-  else if (reason) gone({ reason, days: refusal.days });
-  else if (answer.status === 404) gone({ reason: "closed" });
-  else say(WORDS[lang].failed);
-  return null;
 }
 
 /**
@@ -459,7 +422,7 @@ async function start() {
     });
   }
   say(WORDS[lang].joining);
-  const token = watching ? null : await seatToken();
+  const token = watching ? null : await seatToken(table, { words: () => WORDS[lang], say, gone });
   if (!token && !watching) return;
   const watchLink = document.getElementById("watch-link");
   if (watching) {

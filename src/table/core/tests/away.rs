@@ -23,7 +23,7 @@ fn a_seat_away_is_kept_for_its_player_however_long_and_shown_away() {
         assert!(table.seats[1].holds(&guest));
     }
     assert_eq!(
-        table.join(Token::random().hash(), now),
+        table.join(Token::random().hash(), false, now),
         Err(TableRefusal::full())
     );
     assert_eq!(
@@ -70,7 +70,7 @@ fn an_away_seat_may_be_offered_to_someone_else_once_it_has_been_away_long_enough
     );
     // Whoever opens the link next takes it, and the deal goes on.
     let newcomer = Token::random().hash();
-    assert_eq!(table.join(newcomer.clone(), later), Ok(Seat::new(1)));
+    assert_eq!(table.join(newcomer.clone(), false, later), Ok(Seat::new(1)));
     assert_eq!(table.check_token(&newcomer), Ok(Seat::new(1)));
     // The seat given away is kept in the snapshot: a rebuilt table still tells its old holder.
     let rebuilt = rebuilt::<Panjpar>(table.snapshot()).unwrap();

@@ -241,3 +241,54 @@ fn an_ended_deal_is_analysed_once_for_its_seat_and_kept_with_the_deal() {
         kept.as_ref()
     );
 }
+
+#[test]
+fn hints_among_friends_are_offered_to_seats_that_agreed_counted_for_all_and_kept() {
+    let now = moment();
+    let (host, guest) = (Token::random(), Token::random());
+    let length = MatchLength::DealsWon(1);
+    let mut table = open::<Panjpar>(TableKind::Friends, length, Level::Standard, host.hash())
+        .offering_hints(true);
+    table.policy.strong_budget = Budget::Samples(6);
+    table.start();
+    done(&mut table);
+    // The guest must agree before the seat is theirs; refused, the seat stays free.
+    let refused = table.join(guest.hash(), false, now).unwrap_err();
+    assert_eq!(refused.code, crate::table::RefusalCode::HintsToAgree);
+    assert!(refused.message.contains("hints"), "{}", refused.message);
+    assert!(matches!(table.seats[1], Occupant::Free));
+    assert_eq!(table.join(guest.hash(), true, now), Ok(Seat::new(1)));
+    done(&mut table);
+    table.attach(1, &host.hash(), now).unwrap();
+    table.attach(2, &guest.hash(), now).unwrap();
+    done(&mut table);
+    // Whoever's turn it is may ask; everyone's view counts every seat's hints.
+    let seat = table.state.as_ref().and_then(Panjpar::to_act).unwrap();
+    let conn = seat.index() as ConnId + 1;
+    let version = table.version();
+    table.from_seat(conn, ClientMsg::Hint { version }, now);
+    let did = done(&mut table);
+    assert_eq!(frames_of_type(&did, conn, "hint").len(), 1, "{did:?}");
+    let mut taken = serde_json::json!([0, 0]);
+    taken[seat.index()] = 1.into();
+    for other in [1, 2] {
+        assert_eq!(
+            whole_view(&table, Some(Seat::new(other - 1)))["hints_taken"],
+            taken
+        );
+    }
+    assert_eq!(
+        whole_view(&table, None)["hints_taken"],
+        taken,
+        "a watcher too"
+    );
+    // The table's record keeps the offer: rebuilt, it still offers hints and asks a joiner to agree.
+    let snapshot = table.snapshot();
+    assert!(snapshot.hints);
+    let copy = rebuilt::<Panjpar>(snapshot).unwrap();
+    assert_eq!(whole_view(&copy, Some(Seat::new(0)))["hints_taken"], taken);
+    // A friends table made without them offers none, and a joiner need agree to nothing.
+    let plain = open::<Panjpar>(TableKind::Friends, length, Level::Standard, host.hash());
+    assert!(!plain.snapshot().hints);
+    assert!(plain.check_agreement(false).is_ok());
+}
