@@ -20,7 +20,10 @@ const WORDS = {
     takenBy: (counts) => `Hints taken in this deal: ${counts.map(([who, n]) => `${who}: ${n}`).join(", ")}.`,
     analyse: "Analyse my moves",
     analyseTitle: "The strong computer judges each of your decisions with only what you knew then",
-    analysing: (done, of) => `Analysing your moves: ${done} of ${of}…`,
+    analysing: (done, of) =>
+      done === 0
+        ? `Your analysis is queued: the coach judges your ${of} decisions as soon as it has room.`
+        : `Analysing your moves: ${done} of ${of} judged…`,
     judged: (n, marks) =>
       marks === 0
         ? `The coach judged your ${n} decisions: none cost you anything it could measure.`
@@ -42,7 +45,8 @@ const WORDS = {
     takenBy: (counts) => `راهنمایی‌های این دست: ${counts.map(([who, n]) => `${who}: ${n}`).join("، ")}.`,
     analyse: "حرکت‌هایم را بسنج",
     analyseTitle: "رایانهٔ قوی هر تصمیم شما را تنها با آنچه آن زمان می‌دانستید می‌سنجد",
-    analysing: (done, of) => `سنجش حرکت‌ها: ${done} از ${of}…`,
+    analysing: (done, of) =>
+      done === 0 ? `سنجش شما در نوبت است: مربی ${of} تصمیم شما را همین که جا باشد می‌سنجد.` : `سنجش حرکت‌ها: ${done} از ${of} سنجیده شد…`,
     judged: (n, marks) =>
       marks === 0 ? `مربی ${n} تصمیم شما را سنجید: هیچ‌کدام هزینه‌ای نداشت.` : `مربی ${n} تصمیم شما را سنجید و ${marks} را نشان کرد:`,
     grade: { inaccuracy: "نادقیق", mistake: "اشتباه", blunder: "خطای بزرگ" },
@@ -126,7 +130,9 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     if (!analysis) {
       const under = progress.get(deal);
       if (under) {
-        box.append(el("p", "coach-line", w.analysing(under.done, under.of)));
+        // Asked and not yet answered; then queued, then judged a decision at a time.
+        const line = under.of === 0 ? w.thinking : w.analysing(under.done, under.of);
+        box.append(el("p", "coach-line", line));
       } else {
         const ask = el("button", "", w.analyse);
         /** @type {HTMLButtonElement} */ (ask).type = "button";
