@@ -12,7 +12,9 @@ use actix::Actor;
 use serde_json::Value;
 
 use crate::game::Game;
-pub use crate::game_pages::{GamePages, LevelRating, Tile, TileCards, WebFile};
+pub use crate::game_pages::{
+    GamePages, LevelRating, MeasuredLevel, MeasuredPair, MeasuredRatings, Tile, TileCards, WebFile,
+};
 use crate::matches::MatchLength;
 use crate::sim::ratings::{RatingConfig, RatingReport};
 use crate::sim::{simulate, SimConfig, SimReport};
@@ -304,6 +306,74 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), GAMES.len(), "one entry per game");
         assert!(find("chess").is_err_and(|words| words.contains("panjpar")));
+    }
+
+    /// Each game's landing page shows the ratings of its checked-in ratings file, and docs/games.md's
+    /// table of them (under "Computer levels and their ratings") says the same, with the command
+    /// that measured them: one measured file is the source of both.
+    #[test]
+    fn every_game_shows_the_ratings_of_its_measured_file() {
+        let docs = include_str!("../docs/games.md");
+        for game in GAMES {
+            let name = game.name();
+            let own = game.pages();
+            let file = own.ratings.map(MeasuredRatings::read);
+            let file = file.unwrap_or_else(|| panic!("{name} has no ratings file"));
+            let measured = file.unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(measured.game, name);
+            let levels: Vec<&str> = measured.levels.iter().map(|l| l.level.as_str()).collect();
+            assert_eq!(levels, ["gentle", "standard", "clever", "strong"], "{name}");
+
+            let page = crate::server::pages::render(own.landing.name).unwrap();
+            for shown in own.ratings() {
+                let words = if shown.level == "standard" {
+                    format!("(rating {}, the reference)", shown.rating)
+                } else {
+                    format!("(rating {} ± {})", shown.rating, shown.margin)
+                };
+                assert!(page.contains(&words), "{name}: {words} not on its page");
+            }
+
+            let table = format!("| {} | rating | 95% interval | games |", own.title);
+            let at = docs.find(&table);
+            let at = at.unwrap_or_else(|| panic!("docs/games.md has no table {table}"));
+            let rows: Vec<&str> = docs[at..].lines().skip(2).take(levels.len()).collect();
+            for (row, level) in rows.iter().zip(&measured.levels) {
+                let interval = if level.level == "standard" {
+                    "(the reference)".to_string()
+                } else {
+                    format!("{:.0}–{:.0}", level.low, level.high)
+                };
+                let expected = format!(
+                    "| {} | {:.0} | {interval} | {} |",
+                    level.level,
+                    level.rating,
+                    thousands(level.games)
+                );
+                assert_eq!(
+                    *row, expected,
+                    "{name}: docs/games.md against its ratings file"
+                );
+            }
+            let command = format!("chaikhana {}", measured.command);
+            assert!(
+                docs.contains(&command),
+                "docs/games.md does not give the command {command}"
+            );
+        }
+    }
+
+    /// `n` with a comma between thousands, as the docs write counts: 4,080.
+    fn thousands(n: u64) -> String {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, digit) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(digit);
+        }
+        out
     }
 
     #[test]

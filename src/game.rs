@@ -19,7 +19,7 @@ mod rule_code;
 
 pub use budget::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
 pub use coach::{Coach, Grade, Judgement, CARDS_WON, CHANCE_OF_WINNING, UNITS};
-pub use levelled::{computer, kinds as bot_kinds, CLEVER_SAMPLES, GENTLE_RANDOM_SHARE};
+pub use levelled::{computer, kinds as bot_kinds, Levels};
 pub use rule_code::RuleCode;
 
 /// How long a match runs.
@@ -255,6 +255,10 @@ pub trait Game: Sized + 'static {
 
     /// The kinds of computer player the game has, the first being the site's default.
     const BOTS: &'static [BotKind];
+
+    /// How its gentle and clever computers play (made from its standard and strong ones by
+    /// [`computer`]): each game tunes them so that its four levels are apart in its ratings.
+    const LEVELS: Levels = Levels::DEFAULT;
 
     /// A computer player of `kind` (`None` unless it is one of [`Game::BOTS`]), for `seat`; a strong
     /// one thinks within `budget` per decision.

@@ -25,19 +25,88 @@ pub struct GamePages {
     /// The files served under `/static/`: at least the board module `{game}.js` (loaded by the
     /// table page, exporting `createBoard` and `hooks`) and its style `{game}.css`.
     pub files: &'static [WebFile],
-    /// The computer levels' ratings in this game, as the landing page shows them beside each level
-    /// (a level not listed is shown without one).
-    pub ratings: &'static [LevelRating],
+    /// The computer levels' ratings in this game as measured: the text of the file that
+    /// `chaikhana simulate GAME --ratings --out FILE` wrote ([`MeasuredRatings`]), checked in beside
+    /// the game's `pages.rs` as `ratings.json`; `None` for a game not rated. The landing page shows
+    /// them beside each level ([`GamePages::ratings`]), and docs/games.md's table is pinned to them.
+    pub ratings: Option<&'static str>,
 }
 
 /// A computer level's rating in a game, measured by self-play (`chaikhana simulate GAME --ratings`,
-/// Bradley–Terry on the Elo scale with the standard computer at 1500), and half its 95% interval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Bradley–Terry on the Elo scale with the standard computer at 1500), and half its 95% interval,
+/// both rounded to a point.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LevelRating {
     /// The level's name on the wire: "gentle", "standard", "clever" or "strong".
-    pub level: &'static str,
+    pub level: String,
     pub rating: i32,
     pub margin: i32,
+}
+
+/// What `chaikhana simulate GAME --ratings --out FILE` writes: how the levels were rated and what
+/// came of it. The one source of the ratings the site shows and docs/games.md lists.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeasuredRatings {
+    /// The game's name in URLs: "pishe-pasha".
+    pub game: String,
+    /// The command that measured them, as it was typed after `chaikhana`.
+    pub command: String,
+    /// The strong computer's budget a decision: "200 ms of CPU" or "40 sampled deals".
+    pub budget: String,
+    /// Each level, gentlest first.
+    pub levels: Vec<MeasuredLevel>,
+    /// Each pair of levels that played.
+    pub pairs: Vec<MeasuredPair>,
+    /// How long the run took, from its start to its fit.
+    pub wall_seconds: f64,
+    /// The CPU time its players used (every thread's).
+    pub cpu_seconds: f64,
+}
+
+/// One level's rating in a [`MeasuredRatings`]: Elo scale, the standard computer at 1500, with its
+/// 95% interval (relative to the standard computer's, which has none).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeasuredLevel {
+    pub level: String,
+    pub rating: f64,
+    pub low: f64,
+    pub high: f64,
+    /// The games (deals) it played, against every other level.
+    pub games: u64,
+}
+
+/// One pair of levels in a [`MeasuredRatings`]: the games they played and the first's share of the
+/// points.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeasuredPair {
+    pub first: String,
+    pub second: String,
+    pub games: u64,
+    pub first_share: f64,
+}
+
+impl MeasuredRatings {
+    /// The file's text read back, or why it cannot be.
+    pub fn read(text: &str) -> Result<MeasuredRatings, String> {
+        serde_json::from_str(text).map_err(|e| format!("the ratings file cannot be read: {e}"))
+    }
+
+    /// The file's text: pretty JSON, ending with a newline.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string_pretty(self).expect("ratings always serialize") + "\n"
+    }
+
+    /// Each level's rating and half its interval, rounded, as the pages show them.
+    pub fn shown(&self) -> Vec<LevelRating> {
+        self.levels
+            .iter()
+            .map(|level| LevelRating {
+                level: level.level.clone(),
+                rating: level.rating.round() as i32,
+                margin: ((level.high - level.low) / 2.0).round() as i32,
+            })
+            .collect()
+    }
 }
 
 /// The words and cards of a game's tile on the home page.
@@ -104,6 +173,20 @@ impl GamePages {
             .into_iter()
             .chain(more)
             .find(|file| file.name == name)
+    }
+
+    /// The computer levels' ratings as the landing page shows them, from the measured file (none
+    /// when the game has no file, or a file that cannot be read, which a test rules out).
+    pub fn ratings(&self) -> Vec<LevelRating> {
+        let measured = self.ratings.map(MeasuredRatings::read);
+        match measured {
+            Some(Ok(measured)) => measured.shown(),
+            Some(Err(message)) => {
+                tracing::error!("{}: {message}", self.title);
+                Vec::new()
+            }
+            None => Vec::new(),
+        }
     }
 
     /// The file served as `/static/{name}`, if it is one of the game's.

@@ -74,6 +74,10 @@ enum Command {
         /// With --ratings, how many threads play (default: every core).
         #[arg(long, requires = "ratings")]
         threads: Option<usize>,
+        /// With --ratings, also write them to this file as JSON, with the command that measured
+        /// them: the file a game's pages and docs/games.md read (src/games/GAME/ratings.json).
+        #[arg(long, requires = "ratings")]
+        out: Option<PathBuf>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -126,6 +130,7 @@ fn main() -> ExitCode {
             ratings,
             slow_deals,
             threads,
+            out,
         } => {
             let budget = match (budget_ms, budget_samples) {
                 (_, Some(samples)) => Budget::Samples(samples.max(1)),
@@ -144,10 +149,18 @@ fn main() -> ExitCode {
                     budget,
                     threads,
                 };
-                return simulated(
-                    catalog::find(&game).and_then(|game| game.rate(&config)),
-                    |report| report.to_text(),
-                );
+                let report = catalog::find(&game).and_then(|game| game.rate(&config));
+                let report = match (report, out) {
+                    (Ok(report), Some(out)) => {
+                        let command = rating_command(&game, &config);
+                        let text = report.measured(command).to_text();
+                        std::fs::write(&out, text)
+                            .map(|()| report)
+                            .map_err(|e| format!("cannot write {}: {e}", out.display()))
+                    }
+                    (report, _) => report,
+                };
+                return simulated(report, |report| report.to_text());
             }
             let config = SimConfig {
                 deals,
@@ -168,6 +181,19 @@ fn main() -> ExitCode {
             )
         }
     }
+}
+
+/// The `simulate --ratings` command that runs `config` for `game`, as typed after `chaikhana`.
+fn rating_command(game: &str, config: &RatingConfig) -> String {
+    let mut command = format!("simulate {game} --ratings --deals {}", config.deals);
+    if let Some(slow) = config.slow_deals {
+        command += &format!(" --slow-deals {slow}");
+    }
+    command += &match config.budget {
+        Budget::Time(time) => format!(" --budget-ms {}", time.as_millis()),
+        Budget::Samples(samples) => format!(" --budget-samples {samples}"),
+    };
+    command + &format!(" --seed {} --threads {}", config.seed, config.threads)
 }
 
 /// Prints what `simulate` made of a report (`text`), or says why there is none and exits with 2.

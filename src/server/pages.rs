@@ -132,13 +132,13 @@ fn render_with(file: &str, context: minijinja::Value) -> Result<String, minijinj
 
 /// The computer levels' ratings of the game whose page `file` is, as `landing-choices.html` reads
 /// them: by level, `"rating 1720 ± 40"` (empty for a page that is no game's).
-fn ratings_of(file: &str) -> BTreeMap<&'static str, String> {
+fn ratings_of(file: &str) -> BTreeMap<String, String> {
     let game = catalog::games()
         .into_iter()
         .find(|game| game.pages().template(file).is_some());
-    let ratings = game.map_or(&[][..], |game| game.pages().ratings);
+    let ratings = game.map_or_else(Vec::new, |game| game.pages().ratings());
     ratings
-        .iter()
+        .into_iter()
         .map(|r| {
             let words = if r.margin == 0 {
                 format!("rating {}, the reference", r.rating)

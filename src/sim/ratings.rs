@@ -17,7 +17,8 @@ use std::time::Instant;
 use super::fit::{fit, Pairing, Rating};
 use super::{deal_seed, play_deal, SimConfig};
 use crate::cards::Seat;
-use crate::game::{BotKind, Budget, DealOutcome, DealSetup, Game};
+use crate::game::{BotKind, Budget, CpuTime, DealOutcome, DealSetup, Game};
+use crate::game_pages::{MeasuredLevel, MeasuredPair, MeasuredRatings};
 
 /// What to rate, and how long to play.
 #[derive(Clone, Debug)]
@@ -47,7 +48,12 @@ pub struct RatingReport {
     pub levels: Vec<(&'static str, Rating, u64)>,
     /// Per pair of levels: the two names, the games, and the first's share of the points.
     pub pairs: Vec<(&'static str, &'static str, u64, f64)>,
+    /// The strong computer's budget a decision.
+    pub budget: Budget,
+    /// Wall time from the first game to the fit.
     pub seconds: f64,
+    /// The CPU time the players used, every thread's.
+    pub cpu_seconds: f64,
 }
 
 /// One game to play: which pair, which deal, and whether the first level sits alone in seat 1.
@@ -108,37 +114,45 @@ pub fn rate<G: Game>(config: &RatingConfig) -> Result<RatingReport, String> {
     let next = AtomicUsize::new(0);
     let results = Mutex::new(vec![(0u64, 0.0f64); pairs.len()]);
     let failure = Mutex::new(None);
+    // Each thread takes the next game until none is left (or one has failed).
+    let play_jobs = || loop {
+        let at = next.fetch_add(1, Ordering::Relaxed);
+        let Some(job) = jobs.get(at) else { break };
+        let (a, b) = pairs[job.pair];
+        let first = |seat: Seat| (seat.index() == 0) == job.first_in_seat_one;
+        let kinds: Vec<BotKind> = Seat::all(G::SEATS)
+            .map(|seat| config.levels[if first(seat) { a } else { b }].1)
+            .collect();
+        let seed = deal_seed(config.seed, job.deal);
+        let setup = DealSetup {
+            index: job.deal as u32,
+            first: Seat::new(0),
+        };
+        match play_deal::<G>(&sim, &kinds, job.deal, seed, setup, None) {
+            Ok(outcome) => {
+                let score = score_of_first::<G>(&outcome, first);
+                let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
+                results[job.pair].0 += 1;
+                results[job.pair].1 += score;
+                if (at + 1).is_multiple_of(200) {
+                    eprintln!("{} of {} games played", at + 1, jobs.len());
+                }
+            }
+            Err(message) => {
+                *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
+                next.store(jobs.len(), Ordering::Relaxed);
+            }
+        }
+    };
+    let cpu = Mutex::new(0.0f64);
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
-            scope.spawn(|| loop {
-                let at = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(at) else { break };
-                let (a, b) = pairs[job.pair];
-                let first = |seat: Seat| (seat.index() == 0) == job.first_in_seat_one;
-                let kinds: Vec<BotKind> = Seat::all(G::SEATS)
-                    .map(|seat| config.levels[if first(seat) { a } else { b }].1)
-                    .collect();
-                let seed = deal_seed(config.seed, job.deal);
-                let setup = DealSetup {
-                    index: job.deal as u32,
-                    first: Seat::new(0),
-                };
-                match play_deal::<G>(&sim, &kinds, job.deal, seed, setup, None) {
-                    Ok(outcome) => {
-                        let score = score_of_first::<G>(&outcome, first);
-                        let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
-                        results[job.pair].0 += 1;
-                        results[job.pair].1 += score;
-                        if (at + 1).is_multiple_of(200) {
-                            eprintln!("{} of {} games played", at + 1, jobs.len());
-                        }
-                    }
-                    Err(message) => {
-                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
-                        next.store(jobs.len(), Ordering::Relaxed);
-                    }
-                }
+            scope.spawn(|| {
+                let thread_started = CpuTime::now();
+                play_jobs();
+                *cpu.lock().unwrap_or_else(|e| e.into_inner()) +=
+                    thread_started.elapsed().as_secs_f64();
             });
         }
     });
@@ -180,7 +194,9 @@ pub fn rate<G: Game>(config: &RatingConfig) -> Result<RatingReport, String> {
                 (config.levels[a].0, config.levels[b].0, games, share)
             })
             .collect(),
+        budget: config.budget,
         seconds: started.elapsed().as_secs_f64(),
+        cpu_seconds: cpu.into_inner().unwrap_or_else(|e| e.into_inner()),
     })
 }
 
@@ -236,8 +252,46 @@ impl RatingReport {
         for (a, b, games, share) in &self.pairs {
             text += &format!("  {a} v {b}: {:.1}% of {games} games\n", 100.0 * share);
         }
-        text += &format!("{:.0} s\n", self.seconds);
+        text += &format!(
+            "{:.0} s wall, {:.0} s of CPU\n",
+            self.seconds, self.cpu_seconds
+        );
         text
+    }
+
+    /// The report as the ratings file keeps it, with the `command` that measured it.
+    pub fn measured(&self, command: String) -> MeasuredRatings {
+        MeasuredRatings {
+            game: self.game.to_string(),
+            command,
+            budget: match self.budget {
+                Budget::Time(time) => format!("{} ms of CPU", time.as_millis()),
+                Budget::Samples(samples) => format!("{samples} sampled deals"),
+            },
+            levels: self
+                .levels
+                .iter()
+                .map(|(level, rating, games)| MeasuredLevel {
+                    level: level.to_string(),
+                    rating: rating.rating,
+                    low: rating.low,
+                    high: rating.high,
+                    games: *games,
+                })
+                .collect(),
+            pairs: self
+                .pairs
+                .iter()
+                .map(|(first, second, games, first_share)| MeasuredPair {
+                    first: first.to_string(),
+                    second: second.to_string(),
+                    games: *games,
+                    first_share: *first_share,
+                })
+                .collect(),
+            wall_seconds: self.seconds,
+            cpu_seconds: self.cpu_seconds,
+        }
     }
 }
 

@@ -45,7 +45,7 @@ mod tests;
 use crate::cards::{DealRng, Seat};
 use crate::game::Budget;
 use crate::game::{
-    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
+    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, Levels, RandomBot, RuleError,
 };
 use crate::matches::MatchLength;
 use pack::{GCard, GSet};
@@ -89,6 +89,18 @@ impl Game for Ganjifa {
     const NAME: &'static str = "ganjifa";
     const SEATS: usize = rules::SEATS;
     const BOTS: &'static [BotKind] = &[BotKind::Computer, BotKind::Random, BotKind::Strong];
+    /// Ganjifa's strong computer stands only about 130 rating points above the standard one, and
+    /// thinking longer barely raises it, so there is no room for a clever level between them: the
+    /// levels below it are tuned down instead. The standard computer plays a random legal move half
+    /// the time, the gentle one nine times in ten, and the clever one, 16 sampled deals a decision,
+    /// sits between the standard and strong computers (docs/games.md, "Computer levels and their
+    /// ratings").
+    const LEVELS: Levels = Levels {
+        gentle_random_share: 0.9,
+        standard_random_share: 0.5,
+        clever_samples: 16,
+        clever_standard_share: 0.0,
+    };
 
     type State = State;
     type Action = Action;

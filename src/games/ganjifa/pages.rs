@@ -2,7 +2,7 @@
 //! module, board style, board words and the hooks the shared modules call) and its staged deal (a
 //! page and its script), served from its catalog entry.
 
-use crate::game_pages::{GamePages, LevelRating, Tile, TileCards};
+use crate::game_pages::{GamePages, Tile, TileCards};
 use crate::web_file;
 
 pub static PAGES: GamePages = GamePages {
@@ -28,33 +28,5 @@ pub static PAGES: GamePages = GamePages {
         web_file!("ganjifa-panels.js"),
         web_file!("staged.js"),
     ],
-    ratings: &RATINGS,
+    ratings: Some(include_str!("ratings.json")),
 };
-
-/// The computer levels' ratings in this game, shown on its landing page (rating and half its 95%
-/// interval, Elo scale, the standard computer at 1500), measured with
-/// `chaikhana simulate ganjifa --ratings --deals 400 --slow-deals 30 --budget-ms 20 --seed 1 --threads 2`
-/// (the strong computer at 20 ms of CPU a decision, not the table's 200 ms: see docs/games.md,
-/// "Computer levels and their ratings").
-const RATINGS: [LevelRating; 4] = [
-    LevelRating {
-        level: "gentle",
-        rating: 1379,
-        margin: 21,
-    },
-    LevelRating {
-        level: "standard",
-        rating: 1500,
-        margin: 0,
-    },
-    LevelRating {
-        level: "clever",
-        rating: 1494,
-        margin: 20,
-    },
-    LevelRating {
-        level: "strong",
-        rating: 1598,
-        margin: 56,
-    },
-];

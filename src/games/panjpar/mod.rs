@@ -16,7 +16,7 @@ mod tests;
 use crate::cards::{DealRng, Seat};
 use crate::game::Budget;
 use crate::game::{
-    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
+    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, Levels, RandomBot, RuleError,
 };
 use crate::matches::MatchLength;
 
@@ -31,6 +31,9 @@ impl Game for Panjpar {
     const NAME: &'static str = "panjpar";
     const SEATS: usize = rules::SEATS;
     const BOTS: &'static [BotKind] = &[BotKind::Computer, BotKind::Random, BotKind::Strong];
+    /// Panjpar's levels are apart as they were first made (docs/games.md, "Computer levels and
+    /// their ratings").
+    const LEVELS: Levels = Levels::DEFAULT;
     type State = State;
     type Action = Action;
     type View = View;

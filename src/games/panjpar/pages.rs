@@ -2,7 +2,7 @@
 //! module, board style, board words and the hooks the shared modules call), served from its catalog
 //! entry.
 
-use crate::game_pages::{GamePages, LevelRating, Tile, TileCards};
+use crate::game_pages::{GamePages, Tile, TileCards};
 use crate::web_file;
 
 pub static PAGES: GamePages = GamePages {
@@ -24,33 +24,5 @@ pub static PAGES: GamePages = GamePages {
         web_file!("panjpar-guide.js"),
         web_file!("panjpar-zones.js"),
     ],
-    ratings: &RATINGS,
+    ratings: Some(include_str!("ratings.json")),
 };
-
-/// The computer levels' ratings in this game, shown on its landing page (rating and half its 95%
-/// interval, Elo scale, the standard computer at 1500), measured with
-/// `chaikhana simulate panjpar --ratings --deals 400 --slow-deals 40 --budget-ms 20 --seed 1 --threads 2`
-/// (the strong computer at 20 ms of CPU a decision, not the table's 200 ms: see docs/games.md,
-/// "Computer levels and their ratings").
-const RATINGS: [LevelRating; 4] = [
-    LevelRating {
-        level: "gentle",
-        rating: 1271,
-        margin: 25,
-    },
-    LevelRating {
-        level: "standard",
-        rating: 1500,
-        margin: 0,
-    },
-    LevelRating {
-        level: "clever",
-        rating: 1646,
-        margin: 23,
-    },
-    LevelRating {
-        level: "strong",
-        rating: 1818,
-        margin: 65,
-    },
-];

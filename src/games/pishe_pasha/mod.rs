@@ -41,7 +41,7 @@ pub use view::{Choices, DealResult, PileView, View};
 use crate::cards::{DealRng, Seat};
 use crate::game::Budget;
 use crate::game::{
-    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, RandomBot, RuleError,
+    Bot, BotKind, DealOrder, DealOutcome, DealSetup, DealtTo, Game, Levels, RandomBot, RuleError,
 };
 use crate::matches::MatchLength;
 
@@ -100,6 +100,16 @@ impl Game for PishePasha {
         BotKind::TwoAbove,
         BotKind::Strong,
     ];
+    /// Even one sampled deal a decision plays Pishe Pasha almost as well as the strong computer
+    /// (its choices are few, and what it does not know is only the order of the unturned stocks),
+    /// so the clever computer thinks on one and plays the standard computer's move four times in
+    /// five: that puts it between the standard and strong computers, well apart from both
+    /// (docs/games.md, "Computer levels and their ratings").
+    const LEVELS: Levels = Levels {
+        clever_samples: 1,
+        clever_standard_share: 0.8,
+        ..Levels::DEFAULT
+    };
 
     type State = State;
     type Action = Action;

@@ -28,7 +28,7 @@ static PAGES: GamePages = GamePages {
         web_file!("high-card.css"),
         web_file!("high-card-hooks.js"),
     ],
-    ratings: &[],
+    ratings: None,
 };
 
 /// The catalog's entry for High card.
