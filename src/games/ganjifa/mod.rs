@@ -89,12 +89,12 @@ impl Game for Ganjifa {
     const NAME: &'static str = "ganjifa";
     const SEATS: usize = rules::SEATS;
     const BOTS: &'static [BotKind] = &[BotKind::Computer, BotKind::Random, BotKind::Strong];
-    /// Ganjifa's strong computer stands only about 130 rating points above the standard one, and
-    /// thinking longer barely raises it, so there is no room for a clever level between them: the
+    /// Ganjifa's strong computer stood only about 100 rating points above the standard one, and
+    /// thinking longer barely raises it, so there was no room for a clever level between them: the
     /// levels below it are tuned down instead. The standard computer plays a random legal move half
     /// the time, the gentle one nine times in ten, and the clever one, 16 sampled deals a decision,
-    /// sits between the standard and strong computers (docs/games.md, "Computer levels and their
-    /// ratings").
+    /// sits more than 100 above the standard one; the strong one is still only about 60 above it
+    /// (docs/games.md, "Computer levels and their ratings").
     const LEVELS: Levels = Levels {
         gentle_random_share: 0.9,
         standard_random_share: 0.5,
