@@ -182,3 +182,41 @@ fn a_panjpar_trace_replays_its_deals_exactly() {
     assert_eq!(replay_trace::<Panjpar>(&path), 20);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn ratings_written_with_out_read_back_as_the_pages_read_them() {
+    let path = std::env::temp_dir().join(format!("ratings-{}.json", std::process::id()));
+    let out = simulate(&[
+        "panjpar",
+        "--ratings",
+        "--deals",
+        "10",
+        "--budget-samples",
+        "1",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let measured = chaikhana::catalog::MeasuredRatings::read(&text).unwrap();
+    assert_eq!(measured.game, "panjpar");
+    assert_eq!(
+        measured.command,
+        "simulate panjpar --ratings --deals 10 --budget-samples 1 --seed 3 --threads 1"
+    );
+    let shown = measured.shown();
+    let levels: Vec<&str> = shown.iter().map(|l| l.level.as_str()).collect();
+    assert_eq!(levels, ["gentle", "standard", "clever", "strong"]);
+    assert_eq!((shown[1].rating, shown[1].margin), (1500, 0));
+    assert_eq!(measured.pairs.len(), 6);
+    assert!(measured.levels.iter().all(|l| l.games == 60));
+}
