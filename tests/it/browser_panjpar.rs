@@ -205,6 +205,22 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     click(&guest, "[data-phrase=good-game]").await;
     let bubble = text_of(&host, ".phrase-bubble", 10).await;
     assert_eq!(bubble, "Mina Good game!");
+    // A name in the middle of a sentence keeps its capitals; "you" and "the computer" do not.
+    let words = guest
+        .execute_async(
+            "import('/static/panjpar-words.js').then(({ WORDS }) => arguments[0](['Mina', 'You', 'The computer'].map(WORDS.en.lastBattle)))",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        words,
+        serde_json::json!([
+            "The last battle: Mina's attack",
+            "The last battle: your attack",
+            "The last battle: the computer's attack"
+        ])
+    );
     play_to_the_end(&[&host, &guest], Some("panjpar-friends-1280x800")).await;
     screenshot(&guest, "panjpar-friends-result-390x844").await;
     // A third browser finds the table full.

@@ -12,7 +12,7 @@ import { seatName } from "./social.js";
 import { awayLine } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./ganjifa-words.js";
-import { ladderBody, trackerBody } from "./ganjifa-panels.js";
+import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep } from "./ganjifa-guide.js";
 
@@ -99,6 +99,7 @@ export function createBoard(root, ctx) {
 
   // ---- Your hand: suit by suit, the cards a little over each other. ----
   function handZone(v) {
+    if (frame.watcher) return watchedZone(v);
     if (picking(v)) return pickZone(v);
     const zone = el("section", "ghand");
     zone.dataset.area = "hand";
@@ -133,6 +134,18 @@ export function createBoard(root, ctx) {
     // At the deal's end the result says it all; the hand's place goes to the felt.
     const over = frame.status === "deal-over" || frame.status === "match-over";
     if (!v.hand.length && !frame.watcher && !over) zone.append(el("p", "g-empty", W.handEmpty));
+    return zone;
+  }
+
+  // ---- To a watcher, the first seat's place shows what anyone at the table sees of it: its face-up
+  // cards and a stack of its hidden ones, as another seat's zone does. ----
+  function watchedZone(v) {
+    const zone = el("section", "ghand g-watched");
+    zone.setAttribute("aria-label", W.seatHolds(who(me()), v.counts[me()]));
+    zone.dir = "ltr";
+    const stack = hiddenStack(v, me(), W);
+    if (stack) zone.append(stack);
+    zone.append(openRow(v, me()));
     return zone;
   }
 
@@ -177,18 +190,9 @@ export function createBoard(root, ctx) {
     lost.title = dots ? W.lostLead(v.marks[seat]) : W.keptLead;
     lost.setAttribute("aria-label", lost.title);
     facts.append(lost);
-    const hidden = v.counts[seat] - v.face_up[seat].length;
-    if (hidden > 0) {
-      const stack = el("span", "g-stack");
-      stack.append(gbackElement(W.faceDown(hidden)));
-      stack.append(el("span", "g-count", `×${hidden}`));
-      facts.append(stack);
-    }
-    zone.append(facts);
-    const row = el("div", "g-open");
-    row.dir = "ltr";
-    for (const c of v.face_up[seat]) row.append(gcardElement(c, { extraClass: "seat-card" }));
-    zone.append(row);
+    const stack = hiddenStack(v, seat, W);
+    if (stack) facts.append(stack);
+    zone.append(facts, openRow(v, seat));
     return zone;
   }
 

@@ -41,7 +41,7 @@ export const WORDS = {
     pickUp: "Pick up",
     beaten: "beaten by",
     battle: (who) => (who === "You" ? "Your attack" : `${who}'s attack`),
-    lastBattle: (who) => `The last battle: ${who === "You" ? "your" : `${who.charAt(0).toLowerCase()}${who.slice(1)}'s`} attack`,
+    lastBattle: (who) => `The last battle: ${who === "You" ? "your" : `${within(who)}'s`} attack`,
     noBattle: "No battle yet",
     pile: "The pile",
     outOfPlay: "Out of play",

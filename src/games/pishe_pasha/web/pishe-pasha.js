@@ -177,7 +177,7 @@ export function createBoard(root, ctx) {
     const name = el("div", "pp-name");
     name.append(el("strong", "", who(seat)));
     name.append(el("span", "pp-holds", W.holds(v.stocks[seat] + v.piles[seat].count)));
-    if (v.to_act === seat) name.append(el("span", "pp-to-play", mine ? W.yourTurnMark : W.playingMark));
+    if (v.to_act === seat) name.append(el("span", "pp-to-play", isYou(seat) ? W.yourTurnMark : W.playingMark));
     row.append(name);
     const spread = el("div", "pp-cards");
     spread.dir = "ltr";
@@ -283,15 +283,17 @@ export function createBoard(root, ctx) {
     why.id = "why";
     if (why.textContent) why.title = why.textContent;
     box.append(why);
-    const row = el("div", "controls pp-actions");
-    row.dataset.area = "actions";
-    const give = offered("give");
-    const gift = v.choices.give;
-    row.append(actionButton("give", gift ? W.giveCard(shortName(gift)) : W.give, gift ? W.giveCard(cardName(gift)) : W.give, give, true));
-    row.append(actionButton("turn", W.turn, "", offered("turn"), !give || !offered("keep")));
-    row.append(actionButton("keep", W.keep, W.keepLabel, offered("keep"), false));
-    box.append(row);
-    box.append(autoTurnBox());
+    // A watcher sees the play and has no control over it.
+    if (!frame.watcher) {
+      const row = el("div", "controls pp-actions");
+      row.dataset.area = "actions";
+      const give = offered("give");
+      const gift = v.choices.give;
+      row.append(actionButton("give", gift ? W.giveCard(shortName(gift)) : W.give, gift ? W.giveCard(cardName(gift)) : W.give, give, true));
+      row.append(actionButton("turn", W.turn, "", offered("turn"), !give || !offered("keep")));
+      row.append(actionButton("keep", W.keep, W.keepLabel, offered("keep"), false));
+      box.append(row, autoTurnBox());
+    }
     const line = moveLine(lastSaid);
     line.title = lastSaid;
     box.append(line);
