@@ -44,6 +44,7 @@ export const WORDS = {
     // The other seats.
     leading: "leading",
     toPlay: "to play",
+    awayMark: "away",
     holds: (n) => `${cardCount(n)}:`,
     lostLead: (n) => `Lost the lead ${n} times`,
     keptLead: "Has not lost the lead",

@@ -9,7 +9,7 @@ import { gcardElement, gbackElement, parseGCard, GSUITS, SUIT_ORDER } from "./gc
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
-import { awayLine } from "./away.js";
+import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./ganjifa-words.js";
 import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
@@ -177,7 +177,8 @@ export function createBoard(root, ctx) {
     zone.dataset.seat = String(seat);
     if (v.to_act === seat) zone.classList.add("acting");
     const head = el("h2", "g-name", who(seat));
-    if (v.to_act === seat) head.append(el("span", "g-acting", v.stage === "lead" ? W.leading : W.toPlay));
+    const mark = awayNow(frame, seat, who(seat)) ? W.awayMark : v.stage === "lead" ? W.leading : W.toPlay;
+    if (v.to_act === seat) head.append(el("span", "g-acting", mark));
     zone.append(head);
     // A seat whose person has gone is kept for them: away, with for how long (away.js).
     const away = awayLine(frame, seat, who(seat));
@@ -297,7 +298,7 @@ export function createBoard(root, ctx) {
     if (frame.status === "deal-over" || frame.status === "match-over") return "";
     if (!mine()) {
       if (v.to_act === null || v.to_act === undefined) return "";
-      return v.stage === "lead" ? W.isLeading(who(v.to_act)) : W.isToPlay(who(v.to_act));
+      return awayNow(frame, v.to_act, who(v.to_act)) ?? (v.stage === "lead" ? W.isLeading : W.isToPlay)(who(v.to_act));
     }
     if (v.stage === "blind-pick") return W.pickStatus;
     if (v.stage === "lead") return leadStatus();

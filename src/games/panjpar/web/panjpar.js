@@ -15,7 +15,7 @@ import { WORDS, whyNot, notAnAttack, errorSentence, cardName } from "./panjpar-w
 import { MoveLog, pileZone, movesDrawer } from "./panjpar-zones.js";
 import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
-import { awayLine } from "./away.js";
+import { awayLine, awayNow } from "./away.js";
 export { hooks } from "./panjpar-hooks.js";
 export { guideStep } from "./panjpar-guide.js";
 
@@ -321,10 +321,12 @@ export function createBoard(root, ctx) {
     // the seat saw it then).
     const me = !frame.watcher && v.to_act === frame.seat;
     const mine = frame.actions.length > 0 || me;
-    if (v.phase.name === "guess") return offered("guess").length || (!frame.watcher && v.guesser === frame.seat) ? w.guessAsk : w.guessWait(who(v.guesser));
-    if (v.phase.name === "attack") return mine ? w.attackTurn : w.attackWait(who(v.to_act));
+    // A seat whose person is away is said to be away, not to be choosing.
+    const waiting = (seat, said) => awayNow(frame, seat, who(seat), lang()) ?? said(who(seat));
+    if (v.phase.name === "guess") return offered("guess").length || (!frame.watcher && v.guesser === frame.seat) ? w.guessAsk : waiting(v.guesser, w.guessWait);
+    if (v.phase.name === "attack") return mine ? w.attackTurn : waiting(v.to_act, w.attackWait);
     if (v.phase.name === "defend") {
-      if (!mine) return w.defendWait(who(v.to_act));
+      if (!mine) return waiting(v.to_act, w.defendWait);
       const open = (v.hints.defend || []).find((h) => h.attack === target);
       if (!open) return w.defendTurn;
       return open.beaten_by.length ? w.target(name(target)) : w.noBeater(name(target));

@@ -42,6 +42,7 @@ export const WORDS = {
     holds: (n) => `holds ${n}`,
     yourTurnMark: "your turn",
     playingMark: "playing",
+    awayMark: "away",
     // The suit piles in the middle.
     suitPiles: "Suit piles, ace up to king",
     suitUpTo: (suit, top) => `${suit}: up to ${cardName(top).replace(/^the /, "the ")}`,

@@ -10,7 +10,7 @@ import { sharedStep } from "./guide.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
-import { awayLine } from "./away.js";
+import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./pishe-pasha-words.js";
 export { hooks } from "./pishe-pasha-hooks.js";
@@ -177,7 +177,10 @@ export function createBoard(root, ctx) {
     const name = el("div", "pp-name");
     name.append(el("strong", "", who(seat)));
     name.append(el("span", "pp-holds", W.holds(v.stocks[seat] + v.piles[seat].count)));
-    if (v.to_act === seat) name.append(el("span", "pp-to-play", isYou(seat) ? W.yourTurnMark : W.playingMark));
+    if (v.to_act === seat) {
+      const mark = awayNow(frame, seat, who(seat)) ? W.awayMark : isYou(seat) ? W.yourTurnMark : W.playingMark;
+      name.append(el("span", "pp-to-play", mark));
+    }
     row.append(name);
     const spread = el("div", "pp-cards");
     spread.dir = "ltr";
@@ -267,7 +270,7 @@ export function createBoard(root, ctx) {
 
   function statusWords(v) {
     if (v.result) return "";
-    if (!choosing(v)) return W.playing(who(v.to_act), isYou(v.to_act));
+    if (!choosing(v)) return awayNow(frame, v.to_act, who(v.to_act)) ?? W.playing(who(v.to_act), isYou(v.to_act));
     const give = v.choices.give;
     if (v.choices.keep) return W.giveOrKeep(shortName(give));
     if (give) return W.giveOrTurn(shortName(give));
