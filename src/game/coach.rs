@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::{BotRng, Budget, Game};
+use super::{BotRng, Budget, Game, Why};
 
 /// How costly a decision was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,8 +55,8 @@ pub struct Judgement<A> {
     pub unit: &'static str,
     /// Fine for a hint; for a made move, from its loss and the game's thresholds.
     pub grade: Grade,
-    /// One sentence for a person: what was better and, where the rules can say it, why.
-    pub why: String,
+    /// What was better and, where the rules can say it, why: a [`super::Reason`] the page words.
+    pub why: Why,
 }
 
 /// A judgement is read back (from a snapshot) with its unit as the one of [`UNITS`] it names.
@@ -69,7 +69,7 @@ impl<'de, A: Deserialize<'de>> Deserialize<'de> for Judgement<A> {
             made_value: Option<f64>,
             unit: String,
             grade: Grade,
-            why: String,
+            why: Why,
         }
         let written = Written::<A>::deserialize(deserializer)?;
         let unit = UNITS
@@ -132,7 +132,7 @@ mod tests {
             made_value: Some(0.25),
             unit: CHANCE_OF_WINNING,
             grade: Grade::Mistake,
-            why: "Because.".to_string(),
+            why: Why::from(super::super::Reason::Unseen),
         };
         let json = serde_json::to_string(&judgement).unwrap();
         assert!(json.contains("\"grade\":\"mistake\""), "{json}");
