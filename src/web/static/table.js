@@ -112,6 +112,7 @@ function labelSwitches() {
   document.getElementById("skip-link").textContent = WORDS[lang].skip;
   document.getElementById("more-toggle").textContent = WORDS[lang].more;
   document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
+  document.getElementById("guide").setAttribute("aria-label", WORDS[tableLang()].guide);
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
   turnAlerts?.relabel();
@@ -222,7 +223,8 @@ async function showFrame(frame, socket) {
       },
       lang: tableLang,
     });
-    if (!watching) guide = createGuide(table, module);
+    if (!watching) guide = createGuide(table, module, tableLang);
+    coach.speaks(module.coachWords ?? null);
   }
   const before = lastFrame === frame ? null : lastFrame;
   lastFrame = frame;
@@ -417,6 +419,7 @@ async function start() {
       if (lastFrame && !goneFor) showOffered(lastFrame);
       if (board && lastFrame && !replay.on) draw(lastFrame);
       replay.relabel();
+      coach.relabel();
       voice.redraw();
       dealCheck.repeat();
     });
