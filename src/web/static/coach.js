@@ -93,14 +93,17 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
       hintButton.focus({ preventScroll: true });
     });
     panel.replaceChildren(el("span", "", text), close);
+    // A Persian sentence reads right to left, its close button at its start.
+    panel.dir = lang() === "fa" ? "rtl" : "ltr";
     panel.hidden = !text;
     place();
   }
 
-  /** Keeps the panel clear of `clearOf` (the fair-deal line): below it while it is shown. */
+  /** Keeps the panel clear of `clearOf` (the fair-deal line, the guide's step): below the lowest of
+   * them shown. */
   function place() {
-    const line = clearOf?.();
-    const bottom = line && !line.hidden ? line.getBoundingClientRect().bottom : 0;
+    const lines = [clearOf?.() ?? []].flat();
+    const bottom = Math.max(0, ...lines.map((line) => (line && !line.hidden ? line.getBoundingClientRect().bottom : 0)));
     panel.style.top = bottom > 0 ? `${Math.ceil(bottom) + 4}px` : "";
   }
 
@@ -137,6 +140,7 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     const w = words();
     const box = el("div", "coach-analysis");
     box.id = "coach-analysis";
+    box.dir = lang() === "fa" ? "rtl" : "ltr";
     const deal = at.replay.deal;
     const analysis = analyses.get(deal);
     if (!analysis) {

@@ -128,7 +128,7 @@ export const COACH = {
     solvedBetter: (best, bestEnd, made, madeEnd) =>
       `${capital(best)} ${bestEnd} with best play on both sides, while ${made} ${madeEnd}: nothing was left to draw, so every card you had not seen was in the other hand.`,
     guess: (play, v) =>
-      `Either colour is as good a guess, since nothing is seen before it and half the pack is red. After ${play}, you won ${Math.round(v * 100)}% of the deals drawn at random.`,
+      `Either colour is as good a guess, since nothing is seen before it and half the pack is red. After ${play}, the deal is yours in ${Math.round(v * 100)}% of the deals drawn at random.`,
     unseen: "The coach has seen nothing of this deal from your seat.",
     list: (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`),
   },
@@ -150,7 +150,7 @@ export const COACH = {
     solvedBetter: (best, bestEnd, made, madeEnd) =>
       `${best} با بهترین بازی هر دو طرف ${bestEnd}، ولی ${made} ${madeEnd}: کارتی برای کشیدن نمانده بود، پس هر کارتی که ندیده بودید در دست حریف بود.`,
     guess: (play, v) =>
-      `هر دو رنگ حدسی به یک اندازه خوب‌اند، چون پیش از حدس چیزی دیده نمی‌شود و نیمی از کارت‌ها قرمزند. پس از ${play}، در ${faNumber(String(Math.round(v * 100)))}٪ دست‌هایی که تصادفی پخش شد برنده شدید.`,
+      `هر دو رنگ حدسی به یک اندازه خوب‌اند، چون پیش از حدس چیزی دیده نمی‌شود و نیمی از کارت‌ها قرمزند. پس از ${play}، در ${faNumber(String(Math.round(v * 100)))}٪ دست‌هایی که تصادفی پخش شد برد با شماست.`,
     unseen: "مربی از جای شما چیزی از این دست ندیده است.",
     list: (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join("، ")} و ${items[items.length - 1]}`),
   },

@@ -78,8 +78,8 @@ const coach = createCoach({
   goTo: (step) => replay.goTo(step),
   redraw: () => replay.redraw(),
   lang: tableLang,
-  // The coach's words never cover the fair-deal line.
-  clearOf: () => document.getElementById("deal-check"),
+  // The coach's words never cover the fair-deal line, nor the guided deal's step.
+  clearOf: () => [document.getElementById("deal-check"), document.getElementById("guide")],
 });
 
 const turnAlerts = watching
@@ -112,7 +112,9 @@ function labelSwitches() {
   document.getElementById("skip-link").textContent = WORDS[lang].skip;
   document.getElementById("more-toggle").textContent = WORDS[lang].more;
   document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
-  document.getElementById("guide").setAttribute("aria-label", WORDS[tableLang()].guide);
+  const guidePanel = document.getElementById("guide");
+  guidePanel.setAttribute("aria-label", WORDS[tableLang()].guide);
+  guidePanel.dir = tableLang() === "fa" ? "rtl" : "ltr";
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
   turnAlerts?.relabel();
