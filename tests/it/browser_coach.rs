@@ -17,10 +17,10 @@ async fn coached_in_the_page(
     size: (u32, u32),
 ) {
     let (width, height) = size;
-    let length = if game == "pishe-pasha" {
-        json!("one-deal")
-    } else {
-        json!(1)
+    let length = match game {
+        "pishe-pasha" => json!("one-deal"),
+        "ganjifa" => json!(3),
+        _ => json!(1),
     };
     let seated = server.open(game, "computer", Some(length)).await;
     let c = driver.session(width, height).await;
@@ -465,4 +465,15 @@ async fn the_coach_the_guide_and_the_analysis_speak_persian_on_the_persian_table
     }
     // Random moves against the computer cost something somewhere: some mark's note was read.
     assert!(marked > 0, "no mark in either analysis");
+}
+
+/// Ganjifa's coach is worded by its own board's words (its moves are its actions): a hint and the
+/// last deal's analysis in the page, with no console error from a reason the page could not word.
+#[actix_rt::test]
+async fn a_ganjifa_hint_and_analysis_are_worded_by_its_board() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        s.strong_budget_ms = 10;
+    });
+    coached_in_the_page(&mut driver, &server, "ganjifa", (1280, 800)).await;
 }
