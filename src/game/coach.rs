@@ -141,4 +141,17 @@ mod tests {
         let unknown = json.replace(CHANCE_OF_WINNING, "bananas");
         assert!(serde_json::from_str::<Judgement<i32>>(&unknown).is_err());
     }
+
+    #[test]
+    fn a_judgement_written_with_a_sentence_reads_back_with_its_sentence() {
+        let old = r#"{"best":3,"best_value":0.5,"made_value":null,"unit":"chance of winning the deal","grade":"fine","why":"Attacking with the 7 of hearts: it won the deal in 50% of the deals that fit what you knew."}"#;
+        let read: Judgement<i32> = serde_json::from_str(old).unwrap();
+        assert_eq!(read.grade, Grade::Fine);
+        assert!(
+            matches!(&read.why, Why::Written(text) if text.starts_with("Attacking with")),
+            "{:?}",
+            read.why
+        );
+        assert_eq!(serde_json::to_string(&read).unwrap(), old);
+    }
 }
