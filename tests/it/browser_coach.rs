@@ -100,7 +100,7 @@ async fn coached_in_the_page(
     click_when_shown(&c, "[data-key='coach:analyse']", 30).await;
     let judged = wait_for_text(
         &c,
-        "const l = document.querySelector('#coach-analysis .coach-line'); return l && l.textContent.includes('judged') && l.textContent",
+        "const l = document.querySelector('#coach-analysis .coach-line'); return l && l.textContent.startsWith('The coach judged') && l.textContent",
         120,
     )
     .await;
