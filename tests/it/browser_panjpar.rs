@@ -1150,3 +1150,37 @@ async fn a_reload_keeps_the_whole_deals_moves_in_the_log() {
     );
     c.close().await.unwrap();
 }
+
+#[actix_rt::test]
+async fn the_persian_landing_starts_a_guided_deal_in_persian() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+    });
+    // The guided deal's button of the Persian landing page seats the player at a Persian table, whose
+    // guide speaks Persian from its first step, its way out included.
+    let c = driver.session(390, 844).await;
+    go(&c, &server.base, "/fa/panjpar").await;
+    click(&c, "#play-guided").await;
+    let heading = wait_for_text(&c, GUIDE_HEADING, 20).await;
+    assert!(
+        [
+            "رنگ حکم را حدس بزنید",
+            "رایانه حدس می‌زند",
+            "حمله را ببُرید",
+            "نوبت حملهٔ شما",
+            "رایانه حمله می‌کند",
+            "رایانه دفاع می‌کند",
+        ]
+        .contains(&heading.as_str()),
+        "{heading}"
+    );
+    assert_eq!(eval(&c, "return document.documentElement.lang").await, "fa");
+    assert_eq!(
+        eval(&c, "return document.getElementById('guide').dir").await,
+        "rtl"
+    );
+    let leave = text_of(&c, "#guide-leave", 5).await;
+    assert_eq!(leave, "بیرون رفتن از راهنما");
+    assert_no_console_error(&c, "a Persian guided deal").await;
+    c.close().await.unwrap();
+}

@@ -78,8 +78,8 @@ const coach = createCoach({
   goTo: (step) => replay.goTo(step),
   redraw: () => replay.redraw(),
   lang: tableLang,
-  // The coach's words never cover the fair-deal line.
-  clearOf: () => document.getElementById("deal-check"),
+  // The coach's words never cover the fair-deal line, nor the guided deal's step.
+  clearOf: () => [document.getElementById("deal-check"), document.getElementById("guide")],
 });
 
 const turnAlerts = watching
@@ -112,6 +112,9 @@ function labelSwitches() {
   document.getElementById("skip-link").textContent = WORDS[lang].skip;
   document.getElementById("more-toggle").textContent = WORDS[lang].more;
   document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
+  const guidePanel = document.getElementById("guide");
+  guidePanel.setAttribute("aria-label", WORDS[tableLang()].guide);
+  guidePanel.dir = tableLang() === "fa" ? "rtl" : "ltr";
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
   turnAlerts?.relabel();
@@ -222,7 +225,8 @@ async function showFrame(frame, socket) {
       },
       lang: tableLang,
     });
-    if (!watching) guide = createGuide(table, module);
+    if (!watching) guide = createGuide(table, module, tableLang);
+    coach.speaks(module.coachWords ?? null);
   }
   const before = lastFrame === frame ? null : lastFrame;
   lastFrame = frame;
@@ -417,6 +421,7 @@ async function start() {
       if (lastFrame && !goneFor) showOffered(lastFrame);
       if (board && lastFrame && !replay.on) draw(lastFrame);
       replay.relabel();
+      coach.relabel();
       voice.redraw();
       dealCheck.repeat();
     });

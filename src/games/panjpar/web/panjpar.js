@@ -17,7 +17,8 @@ import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 export { hooks } from "./panjpar-hooks.js";
-export { guideStep } from "./panjpar-guide.js";
+export { guideStep, guideLeave } from "./panjpar-guide.js";
+export { coachWords } from "./panjpar-words.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 const ended = (f) => f && f.view && f.view.phase.name === "over";

@@ -13,6 +13,8 @@ import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./pishe-pasha-words.js";
+
+export { coachWords } from "./pishe-pasha-words.js";
 export { hooks } from "./pishe-pasha-hooks.js";
 
 const W = WORDS.en;
