@@ -234,6 +234,14 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     )
     .await;
     assert!(said.as_str().unwrap().contains("full"), "{said}");
+    // It may watch instead, through the link the table gave.
+    click(&third, "#watch-instead").await;
+    wait_for(
+        &third,
+        "return document.body.hasAttribute('data-watching') && document.querySelector('.table')",
+        20,
+    )
+    .await;
     // Playing again takes both: the host asks, the guest sees it and keeps the result until it asks too.
     click(&host, "#rematch").await;
     let waiting = wait_for(

@@ -5,7 +5,8 @@
 
 export const WORDS = {
   en: {
-    full: "This table is full: every seat has been taken. Ask for a new link, or start a table of your own.",
+    full: "This table is full: every seat has been taken. Watch it, ask for a new link, or start a table of your own.",
+    watchInstead: "Watch this table",
     watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
     watchLink: "Watch link",
     skip: "Skip to the board",
@@ -52,7 +53,8 @@ export const WORDS = {
     noBoard: (game) => `This site has no board for ${game} tables; they can be played over the WebSocket protocol only.`,
   },
   fa: {
-    full: "این میز پر است و همهٔ جاها گرفته شده. پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
+    full: "این میز پر است و همهٔ جاها گرفته شده. می‌توانید تماشا کنید، پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
+    watchInstead: "تماشای این میز",
     watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
     watchLink: "پیوند تماشا",
     skip: "رفتن به میز",
