@@ -801,7 +801,7 @@ return true;
 "#;
 
 /// Plays by clicking until this browser is to attack.
-async fn play_to_an_attack(c: &Client) {
+pub(crate) async fn play_to_an_attack(c: &Client) {
     let started = std::time::Instant::now();
     loop {
         let state = wait_for_our_turn(c).await;

@@ -7,7 +7,7 @@
 // new to the board comes from the pile (`data-from="stock"`) or from the other hand, one that leaves
 // goes to the other hand or out of play (`goneTo`). The log of the deal's moves opens on demand.
 
-import { cardElement, backElement } from "./cards.js";
+import { cardElement, backElement, cardLabel } from "./cards.js";
 import { announce, speak, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { draggable } from "./drag.js";
 import { play } from "./sound.js";
@@ -210,7 +210,7 @@ export function createBoard(root, ctx) {
         extraClass: `${target === code && pick ? "target" : ""} ${taken ? "taken" : ""}`.trim(),
         from: theirArea(),
       });
-      if (taken) card.setAttribute("aria-label", `${name(code)}, ${w.taken}`);
+      if (taken) card.setAttribute("aria-label", `${cardLabel(code, lang())}, ${w.taken}`);
       if (pick) {
         card.setAttribute("aria-pressed", String(target === code));
         card.dataset.open = "true";
@@ -218,7 +218,7 @@ export function createBoard(root, ctx) {
       pair.append(card);
       if (!open) {
         const cover = cardElement(covers.get(code), { lang: lang(), extraClass: "cover", from: theirArea() });
-        cover.setAttribute("aria-label", `${w.beaten} ${name(covers.get(code))}`);
+        cover.setAttribute("aria-label", `${w.beaten} ${cardLabel(covers.get(code), lang())}`);
         pair.append(cover);
       }
       row.append(pair);

@@ -294,7 +294,9 @@ export function createBoard(root, ctx) {
       row.dataset.area = "actions";
       const give = offered("give");
       const gift = v.choices.give;
-      row.append(actionButton("give", gift ? W.giveCard(shortName(gift)) : W.give, gift ? W.giveCard(cardName(gift)) : W.give, give, true));
+      // The name says what the button shows, then the card in words.
+      const named = gift ? `${W.giveCard(shortName(gift))} (${cardName(gift)})` : W.give;
+      row.append(actionButton("give", gift ? W.giveCard(shortName(gift)) : W.give, named, give, true));
       row.append(actionButton("turn", W.turn, "", offered("turn"), !give || !offered("keep")));
       row.append(actionButton("keep", W.keep, W.keepLabel, offered("keep"), false));
       box.append(row, autoTurnBox());
