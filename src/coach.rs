@@ -138,7 +138,7 @@ pub(crate) fn self_played<G: Game>(seed: u64) -> (G::State, Vec<(Seat, G::Action
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{BotRng, Budget};
+    use crate::game::{BotRng, Budget, Reason};
     use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
     use rand::SeedableRng;
 
@@ -175,7 +175,15 @@ mod tests {
                 );
                 assert!(point.legal.contains(&judgement.best), "{judgement:?}");
                 assert!(judgement.made_value.is_some());
-                assert!(!judgement.why.is_empty());
+                // A made move's reason says how it stood against the best, never as a hint.
+                let reason = judgement
+                    .why
+                    .reason()
+                    .expect("a reason, not a kept sentence");
+                assert!(
+                    !matches!(reason, Reason::Hint { .. } | Reason::SolvedHint { .. }),
+                    "{reason:?}"
+                );
             }
         }
     }

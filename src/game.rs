@@ -15,11 +15,13 @@ use crate::cards::{DealRng, Seat};
 mod budget;
 mod coach;
 mod levelled;
+mod reason;
 mod rule_code;
 
 pub use budget::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
 pub use coach::{Coach, Grade, Judgement, CARDS_WON, CHANCE_OF_WINNING, UNITS};
 pub use levelled::{computer, kinds as bot_kinds, Levels};
+pub use reason::{said, End, Measure, Play, Reason, Rule, Why};
 pub use rule_code::RuleCode;
 
 /// How long a match runs.

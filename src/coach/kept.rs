@@ -25,8 +25,9 @@ pub struct Mark {
     /// The expected result of the action made, and of the best one, in the analysis's unit.
     pub made_value: f64,
     pub best_value: f64,
-    /// What was better, and why, in a sentence.
-    pub why: String,
+    /// What was better, and why: a reason the page words in its language, or, in an analysis an
+    /// earlier coach kept, its sentence.
+    pub why: crate::game::Why,
 }
 
 #[cfg(test)]
@@ -46,7 +47,15 @@ mod tests {
                     best: serde_json::json!({"type": "pick-up"}),
                     made_value: value / 3.0,
                     best_value: value,
-                    why: "A better card was there.".into(),
+                    why: crate::game::Reason::Better {
+                        measure: crate::game::Measure::Chance,
+                        best: serde_json::json!({"type": "pick-up"}),
+                        best_value: value,
+                        made: serde_json::json!({"type": "attack", "cards": ["7H"]}),
+                        made_value: value / 3.0,
+                        rule: None,
+                    }
+                    .into(),
                 }
             })
             .collect();
@@ -59,5 +68,23 @@ mod tests {
         let read: Analysis = serde_json::from_str(&text).unwrap();
         assert_eq!(read, kept);
         assert_eq!(serde_json::to_string(&read).unwrap(), text);
+    }
+
+    /// An analysis kept before reasons travelled as values has each mark's `why` as a sentence: it
+    /// still reads, its sentence kept as written, and is written back the same.
+    #[test]
+    fn an_analysis_kept_with_sentences_still_reads() {
+        let old = r#"{"unit":"chance of winning the deal","judged":7,"marks":[{"step":4,"grade":"mistake","best":{"type":"pick-up"},"made_value":0.31,"best_value":0.64,"why":"Picking up the 3 of clubs was better than beating it: it won the deal in 64% of the deals that fit what you knew, against 31% after beating it."}]}"#;
+        let read: Analysis = serde_json::from_str(old).unwrap();
+        let mark = &read.marks[0];
+        assert_eq!((mark.step, mark.grade), (4, crate::game::Grade::Mistake));
+        let crate::game::Why::Written(text) = &mark.why else {
+            panic!("an old mark's sentence: {:?}", mark.why);
+        };
+        assert!(
+            text.starts_with("Picking up the 3 of clubs was better"),
+            "{text}"
+        );
+        assert_eq!(serde_json::to_string(&read).unwrap(), old);
     }
 }

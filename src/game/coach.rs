@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::{BotRng, Budget, Game};
+use super::{BotRng, Budget, Game, Why};
 
 /// How costly a decision was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,8 +55,8 @@ pub struct Judgement<A> {
     pub unit: &'static str,
     /// Fine for a hint; for a made move, from its loss and the game's thresholds.
     pub grade: Grade,
-    /// One sentence for a person: what was better and, where the rules can say it, why.
-    pub why: String,
+    /// What was better and, where the rules can say it, why: a [`super::Reason`] the page words.
+    pub why: Why,
 }
 
 /// A judgement is read back (from a snapshot) with its unit as the one of [`UNITS`] it names.
@@ -69,7 +69,7 @@ impl<'de, A: Deserialize<'de>> Deserialize<'de> for Judgement<A> {
             made_value: Option<f64>,
             unit: String,
             grade: Grade,
-            why: String,
+            why: Why,
         }
         let written = Written::<A>::deserialize(deserializer)?;
         let unit = UNITS
@@ -132,7 +132,7 @@ mod tests {
             made_value: Some(0.25),
             unit: CHANCE_OF_WINNING,
             grade: Grade::Mistake,
-            why: "Because.".to_string(),
+            why: Why::from(super::super::Reason::Unseen),
         };
         let json = serde_json::to_string(&judgement).unwrap();
         assert!(json.contains("\"grade\":\"mistake\""), "{json}");
@@ -140,5 +140,18 @@ mod tests {
         assert_eq!(back, judgement);
         let unknown = json.replace(CHANCE_OF_WINNING, "bananas");
         assert!(serde_json::from_str::<Judgement<i32>>(&unknown).is_err());
+    }
+
+    #[test]
+    fn a_judgement_written_with_a_sentence_reads_back_with_its_sentence() {
+        let old = r#"{"best":3,"best_value":0.5,"made_value":null,"unit":"chance of winning the deal","grade":"fine","why":"Attacking with the 7 of hearts: it won the deal in 50% of the deals that fit what you knew."}"#;
+        let read: Judgement<i32> = serde_json::from_str(old).unwrap();
+        assert_eq!(read.grade, Grade::Fine);
+        assert!(
+            matches!(&read.why, Why::Written(text) if text.starts_with("Attacking with")),
+            "{:?}",
+            read.why
+        );
+        assert_eq!(serde_json::to_string(&read).unwrap(), old);
     }
 }

@@ -1,43 +1,8 @@
 //! What the three games' coaches share: turning the strong computer's values of its candidates into a
-//! verdict (the best candidate, the made one, the grade) and the verdict into a sentence.
+//! verdict (the best candidate, the made one, the grade) and the verdict into a [`Reason`].
 
-use crate::game::{Grade, Judgement, CARDS_WON, CHANCE_OF_WINNING};
+use crate::game::{Grade, Judgement, Measure, Play, Reason, Rule};
 use crate::games::strong::Playouts;
-
-/// How a game's values read in a sentence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Measure {
-    /// A chance of winning the deal, 0 to 1, written as a percentage.
-    Chance,
-    /// Cards won in the deal, written with one decimal.
-    Cards,
-}
-
-impl Measure {
-    /// The unit, in words, as a judgement names it.
-    pub fn unit(self) -> &'static str {
-        match self {
-            Measure::Chance => CHANCE_OF_WINNING,
-            Measure::Cards => CARDS_WON,
-        }
-    }
-
-    /// A value alone: "64%", "14.2 cards".
-    pub fn amount(self, value: f64) -> String {
-        match self {
-            Measure::Chance => format!("{:.0}%", value * 100.0),
-            Measure::Cards => format!("{value:.1} cards"),
-        }
-    }
-
-    /// What a value says of a move: "won the deal in 64% of", "won 14.2 cards on average in".
-    fn result(self, value: f64) -> String {
-        match self {
-            Measure::Chance => format!("won the deal in {} of", self.amount(value)),
-            Measure::Cards => format!("won {} on average in", self.amount(value)),
-        }
-    }
-}
 
 /// The candidates' values read against the move made.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,53 +57,50 @@ pub fn verdict(
     }
 }
 
-/// The sentence for a verdict reached over sampled deals: `best` and `made` describe the moves as
-/// phrases ("beating the 7 of hearts with the 9 of hearts"), `reason` adds what the rules can say.
-pub fn sampled_why(
+/// The reason for a verdict reached over sampled deals: `best` and `made` are the moves as the game
+/// names them, `rule` what the rules can add.
+pub fn sampled_reason(
     measure: Measure,
     verdict: &Verdict,
-    best: &str,
-    made: Option<&str>,
-    reason: Option<&str>,
-) -> String {
-    const FIT: &str = "the deals that fit what you knew";
-    let sentence = match (verdict.made, made) {
-        (None, _) | (_, None) => format!(
-            "{}: it {} {FIT}.",
-            capitalised(best),
-            measure.result(verdict.best_value)
-        ),
-        (Some((i, _)), Some(made)) if i == verdict.best => format!(
-            "{} was the coach's choice too: it {} {FIT}.",
-            capitalised(made),
-            measure.result(verdict.best_value)
-        ),
-        (Some((_, value)), Some(made)) if verdict.grade == Grade::Fine => format!(
-            "{} was about as good as {best}: {} against {} in {FIT}, a difference within what the \
-             sampling can tell.",
-            capitalised(made),
-            measure.amount(value),
-            measure.amount(verdict.best_value)
-        ),
-        (Some((_, value)), Some(made)) => format!(
-            "{} was better than {made}: it {} {FIT}, against {} after {made}.",
-            capitalised(best),
-            measure.result(verdict.best_value),
-            measure.amount(value)
-        ),
-    };
-    match reason {
-        Some(reason) => format!("{sentence} {reason}"),
-        None => sentence,
+    best: Play,
+    made: Option<Play>,
+    rule: Option<Rule>,
+) -> Reason {
+    match (verdict.made, made) {
+        (None, _) | (_, None) => Reason::Hint {
+            measure,
+            best,
+            value: verdict.best_value,
+        },
+        (Some((i, _)), Some(made)) if i == verdict.best => Reason::Agreed {
+            measure,
+            made,
+            value: verdict.best_value,
+        },
+        (Some((_, made_value)), Some(made)) if verdict.grade == Grade::Fine => Reason::Close {
+            measure,
+            best,
+            best_value: verdict.best_value,
+            made,
+            made_value,
+        },
+        (Some((_, made_value)), Some(made)) => Reason::Better {
+            measure,
+            best,
+            best_value: verdict.best_value,
+            made,
+            made_value,
+            rule,
+        },
     }
 }
 
 /// How a game whose candidates are its actions speaks of them.
 pub trait Speaks<A> {
-    /// The action as a phrase: "giving the 7 of hearts to the other seat".
-    fn describe(&self, action: &A) -> String;
-    /// What the rules can say for `best` against `made`, as a sentence, when they can.
-    fn reason(&self, best: &A, made: &A) -> Option<String>;
+    /// The action as a reason names it: the game's value for it, with what the seat saw of it.
+    fn play(&self, action: &A) -> Play;
+    /// What the rules can say for `best` against `made`, when they can.
+    fn rule(&self, best: &A, made: &A) -> Option<Rule>;
 }
 
 /// The judgement of a decision whose candidates are actions (the made one among them or added to
@@ -159,18 +121,18 @@ pub fn judge_actions<A: Clone + PartialEq>(
     if candidates.len() <= 1 {
         let only = made.cloned().unwrap_or_else(|| candidates[0].clone());
         let value = weigh(std::slice::from_ref(&only)).means()[0];
-        let why = format!(
-            "{} was the only real choice: it {} the deals that fit what you knew.",
-            capitalised(&speech.describe(&only)),
-            measure.result(value)
-        );
+        let why = Reason::Only {
+            measure,
+            play: speech.play(&only),
+            value,
+        };
         return Judgement {
             best: only,
             best_value: value,
             made_value: made.map(|_| value),
             unit: measure.unit(),
             grade: Grade::Fine,
-            why,
+            why: why.into(),
         };
     }
     let weighed = weigh(&candidates);
@@ -187,16 +149,16 @@ pub fn judge_actions<A: Clone + PartialEq>(
         thresholds,
     );
     let best = &candidates[verdict.best];
-    let reason = verdict
+    let rule = verdict
         .made
         .filter(|_| verdict.grade != Grade::Fine)
-        .and_then(|(i, _)| speech.reason(best, &candidates[i]));
-    let why = sampled_why(
+        .and_then(|(i, _)| speech.rule(best, &candidates[i]));
+    let why = sampled_reason(
         measure,
         &verdict,
-        &speech.describe(best),
-        made.map(|m| speech.describe(m)).as_deref(),
-        reason.as_deref(),
+        speech.play(best),
+        made.map(|m| speech.play(m)),
+        rule,
     );
     Judgement {
         best: best.clone(),
@@ -204,7 +166,7 @@ pub fn judge_actions<A: Clone + PartialEq>(
         made_value: verdict.made.map(|(_, v)| v),
         unit: measure.unit(),
         grade: verdict.grade,
-        why,
+        why: why.into(),
     }
 }
 
@@ -214,15 +176,6 @@ pub fn capitalised(phrase: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
-    }
-}
-
-/// Items joined as a sentence lists them: "a", "a and b", "a, b and c".
-pub fn listed(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -245,14 +198,65 @@ mod tests {
     }
 
     #[test]
-    fn sentences_name_both_moves_and_their_values() {
-        let v = verdict(&[0.64, 0.31], 0, Some(&[1]), |_, _| 0.01, T);
-        let why = sampled_why(Measure::Chance, &v, "beating it", Some("picking up"), None);
+    fn a_verdict_names_its_sentence_with_both_moves_and_their_values() {
+        let (best, made) = (
+            serde_json::json!({"type": "a"}),
+            serde_json::json!({"type": "b"}),
+        );
+        let worse = verdict(&[0.64, 0.31], 0, Some(&[1]), |_, _| 0.01, T);
+        let rule = Some(serde_json::json!({"rule": "r"}));
+        let why = sampled_reason(
+            Measure::Chance,
+            &worse,
+            best.clone(),
+            Some(made.clone()),
+            rule.clone(),
+        );
         assert_eq!(
             why,
-            "Beating it was better than picking up: it won the deal in 64% of the deals that fit \
-             what you knew, against 31% after picking up."
+            Reason::Better {
+                measure: Measure::Chance,
+                best: best.clone(),
+                best_value: 0.64,
+                made: made.clone(),
+                made_value: 0.31,
+                rule,
+            }
         );
-        assert_eq!(listed(&["a".into(), "b".into(), "c".into()]), "a, b and c");
+        let noisy = verdict(&[0.64, 0.31], 0, Some(&[1]), |_, _| 0.2, T);
+        let close = sampled_reason(
+            Measure::Cards,
+            &noisy,
+            best.clone(),
+            Some(made.clone()),
+            None,
+        );
+        assert!(matches!(close, Reason::Close { made_value, .. } if made_value == 0.31));
+        let same = verdict(&[0.64, 0.31], 0, Some(&[0]), |_, _| 0.0, T);
+        let agreed = sampled_reason(
+            Measure::Chance,
+            &same,
+            best.clone(),
+            Some(best.clone()),
+            None,
+        );
+        assert_eq!(
+            agreed,
+            Reason::Agreed {
+                measure: Measure::Chance,
+                made: best.clone(),
+                value: 0.64
+            }
+        );
+        let hint = verdict(&[0.64, 0.31], 0, None, |_, _| 0.0, T);
+        let hinted = sampled_reason(Measure::Chance, &hint, best.clone(), None, None);
+        assert_eq!(
+            hinted,
+            Reason::Hint {
+                measure: Measure::Chance,
+                best,
+                value: 0.64
+            }
+        );
     }
 }

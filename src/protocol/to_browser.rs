@@ -31,13 +31,13 @@ pub enum ServerMsg<'a> {
         data: &'a serde_json::Value,
     },
     /// The coach's choice for this seat's turn on the view with `version`: the action, its expected
-    /// result in `unit`, and why, in a sentence.
+    /// result in `unit`, and why: a [`crate::game::Reason`] the page words in its language.
     Hint {
         version: u64,
         action: &'a serde_json::Value,
         value: f64,
         unit: &'a str,
-        why: &'a str,
+        why: &'a crate::game::Why,
     },
     /// The coming deal's shuffle, once its list of pledges is closed: each seat's page may now send
     /// the number it pledged.

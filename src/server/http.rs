@@ -309,6 +309,15 @@ async fn join_table(
             "token": token,
             "link": table.id.link(),
         })),
+        // Whoever holds the link of a table whose seats are all taken may watch it instead.
+        Ok(Err(r)) if r.code == RefusalCode::TableFull => match state.router.watch_key().await {
+            Ok(key) => HttpResponse::Conflict().json(json!({
+                "code": r.code,
+                "message": r.message,
+                "watch": key.link(&table.id),
+            })),
+            Err(_) => refused(r),
+        },
         Ok(Err(r)) => refused(r),
         Err(_) => refused(TableRefusal::unavailable()),
     }

@@ -1,5 +1,6 @@
 //! Watch links over HTTP: a seat asks for its table's watch link (`POST /api/tables/{id}/watch` with
-//! its token in the body, never in the address), and `/w/{watch}` serves the table's page to a
+//! its token in the body, never in the address; whoever is refused a seat at a full table is given it
+//! with the refusal, `http::join_table`), and `/w/{watch}` serves the table's page to a
 //! watcher, who then opens `/ws/w/{watch}` (see `socket`).
 
 use actix_web::{web, HttpResponse};

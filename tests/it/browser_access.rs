@@ -231,3 +231,95 @@ async fn a_replay_a_match_over_and_the_watch_page_have_no_accessibility_violatio
     let found = replay_and_watch(&mut driver, &server, &axe).await;
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// Runs `script` until it answers true, `tries` times at most, settling between; whether it did.
+async fn until(c: &Client, script: &str, tries: usize) -> bool {
+    for _ in 0..tries {
+        if eval(c, script).await == json!(true) {
+            return true;
+        }
+        settle(c).await;
+    }
+    false
+}
+
+/// Each board in the states a move leaves it in: Panjpar with a hand card chosen and with an
+/// attack laid, Pishe Pasha with a card to give offered, Ganjifa with a card chosen for a lead.
+async fn mid_deal(c: &Client, base: &str, axe: &str, size: &str, found: &mut Vec<String>) {
+    open_panjpar_computer_table(c, base).await;
+    crate::browser_panjpar::play_to_an_attack(c).await;
+    eval(
+        c,
+        "document.querySelector('.hand button.card').click(); return true",
+    )
+    .await;
+    wait_for(c, "return !document.querySelector('#attack').disabled", 5).await;
+    check(c, axe, &format!("Panjpar, a card chosen, at {size}"), found).await;
+    click(c, "#attack").await;
+    wait_for(c, "return !document.querySelector('#attack')", 10).await;
+    check(
+        c,
+        axe,
+        &format!("Panjpar, an attack laid, at {size}"),
+        found,
+    )
+    .await;
+
+    go(c, base, "/pishe-pasha").await;
+    click(c, "#play-computer").await;
+    // Turns cards (the page's own button) until a card may be given.
+    let offered =
+        "return document.querySelector('#give')?.getAttribute('aria-disabled') === 'false'";
+    let turned = "const t = document.querySelector('#turn'); if (t?.getAttribute('aria-disabled') === 'false') t.click(); return false";
+    for _ in 0..200 {
+        if eval(c, offered).await == json!(true) {
+            break;
+        }
+        eval(c, turned).await;
+        settle(c).await;
+    }
+    if eval(c, offered).await == json!(true) {
+        check(
+            c,
+            axe,
+            &format!("Pishe Pasha, a give offered, at {size}"),
+            found,
+        )
+        .await;
+    } else {
+        found.push(format!(
+            "Pishe Pasha at {size}: no give was offered in 200 tries"
+        ));
+    }
+
+    go(c, base, "/ganjifa").await;
+    click(c, "#play-computer").await;
+    let chosen = "const b = document.querySelector('.ghand button.playable'); if (b && document.querySelector('.gtable')) { b.click(); return true } return false";
+    if until(c, chosen, 200).await {
+        check(c, axe, &format!("Ganjifa, a card chosen, at {size}"), found).await;
+    } else {
+        found.push(format!("Ganjifa at {size}: no card could be chosen"));
+    }
+}
+
+#[actix_rt::test]
+async fn boards_mid_deal_with_cards_chosen_laid_or_offered_have_no_accessibility_violation() {
+    let Some(axe) = axe_source() else {
+        return;
+    };
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
+    let mut found = Vec::new();
+    for (width, height) in SIZES {
+        let c = driver.session(width, height).await;
+        mid_deal(
+            &c,
+            &server.base,
+            &axe,
+            &format!("{width}x{height}"),
+            &mut found,
+        )
+        .await;
+        c.close().await.unwrap();
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

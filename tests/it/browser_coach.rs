@@ -17,10 +17,10 @@ async fn coached_in_the_page(
     size: (u32, u32),
 ) {
     let (width, height) = size;
-    let length = if game == "pishe-pasha" {
-        json!("one-deal")
-    } else {
-        json!(1)
+    let length = match game {
+        "pishe-pasha" => json!("one-deal"),
+        "ganjifa" => json!(3),
+        _ => json!(1),
     };
     let seated = server.open(game, "computer", Some(length)).await;
     let c = driver.session(width, height).await;
@@ -100,7 +100,7 @@ async fn coached_in_the_page(
     click_when_shown(&c, "[data-key='coach:analyse']", 30).await;
     let judged = wait_for_text(
         &c,
-        "const l = document.querySelector('#coach-analysis .coach-line'); return l && l.textContent.includes('judged') && l.textContent",
+        "const l = document.querySelector('#coach-analysis .coach-line'); return l && l.textContent.startsWith('The coach judged') && l.textContent",
         120,
     )
     .await;
@@ -296,4 +296,184 @@ async fn hints_among_friends_offered_agreed_at_the_link_and_counted_on_both_page
             .all(|e| e.contains("/join") && e.contains("428")),
         "{errors:?}"
     );
+}
+
+/// Latin letters in `text`: a Persian sentence has none (card names, numbers and the coach's words are
+/// all Persian on the Persian page).
+fn latin(text: &str) -> Vec<char> {
+    text.chars().filter(|c| c.is_ascii_alphabetic()).collect()
+}
+
+/// A guided Panjpar deal on the Persian table at `size`: the guide's steps, the coach's hint and the
+/// analysis's marks are all in Persian, with no accessibility violation. Returns how many marks the
+/// analysis had.
+async fn coached_in_persian(driver: &mut Driver, server: &TestServer, size: (u32, u32)) -> usize {
+    let (width, height) = size;
+    let seated = server.open("panjpar", "computer", Some(json!(1))).await;
+    let c = driver.session(width, height).await;
+    // The page in Persian, with the guided deal asked for at this table, as the Persian landing page's
+    // "guided deal" button does.
+    go(&c, &server.base, "/").await;
+    let ask = format!(
+        "localStorage.setItem('chaikhana.lang', 'fa'); sessionStorage.setItem('chaikhana.guide.' + {}, 'on'); return true",
+        json!(seated.table)
+    );
+    eval(&c, &ask).await;
+    open_as_seat(&c, &server.base, &seated).await;
+    wait_for(
+        &c,
+        "return document.documentElement.lang === 'fa' && document.querySelector('.table')",
+        30,
+    )
+    .await;
+    let heading = wait_for_text(&c, GUIDE_HEADING, 20).await;
+    let step = text_of(&c, "#guide p", 5).await;
+    let leave = text_of(&c, "#guide-leave", 5).await;
+    for said in [&heading, &step, &leave] {
+        assert!(
+            latin(said).is_empty(),
+            "the guide at {width}x{height}: {said}"
+        );
+    }
+
+    // A hint at this seat's turn, said in Persian.
+    wait_for(
+        &c,
+        "const b = document.querySelector('#hint'); return b && !b.hidden",
+        60,
+    )
+    .await;
+    assert_eq!(text_of(&c, "#hint", 5).await, "راهنمایی");
+    let mut pressed = false;
+    for _ in 0..20 {
+        pressed = click(&c, "#hint").await;
+        if pressed {
+            break;
+        }
+        settle(&c).await;
+    }
+    assert!(pressed, "the hint button could not be pressed");
+    let said = wait_for_text(
+        &c,
+        "const p = document.querySelector('#coach'); return p && !p.hidden && p.textContent.startsWith('مربی:') && !p.textContent.includes('…') && p.textContent",
+        60,
+    )
+    .await;
+    assert!(
+        latin(&said).is_empty(),
+        "the hint at {width}x{height}: {said}"
+    );
+    assert!(
+        said.chars().count() > "مربی: ".chars().count() + 20,
+        "{said}"
+    );
+    settle(&c).await;
+    // The coach's words lie below the guide's step, which stays in sight.
+    let overlap = eval(
+        &c,
+        "const a = document.querySelector('#guide'), b = document.querySelector('#coach'); if (a.hidden || b.hidden) return 'hidden'; const r = a.getBoundingClientRect(), s = b.getBoundingClientRect(); return r.bottom > s.top && s.bottom > r.top && r.right > s.left && s.right > r.left",
+    )
+    .await;
+    assert_eq!(
+        overlap,
+        json!(false),
+        "the guide covered at {width}x{height}"
+    );
+    screenshot(&c, &format!("panjpar-fa-hint-{width}x{height}")).await;
+    if let Some(axe) = axe_source() {
+        let found = violations(&c, &axe).await;
+        assert!(
+            found.is_empty(),
+            "the Persian hint at {width}x{height}: {found:#?}"
+        );
+    }
+
+    // The rest of the match over a second socket of the seat; the guide says the deal is over.
+    let mut client = server.connect(&seated).await;
+    play_against_computer(&mut client, &mut rng(17)).await;
+    wait_for_status(&c, "match-over", 60).await;
+    let over = wait_for_text(&c, GUIDE_HEADING, 20).await;
+    assert_eq!(over, "این دست تمام شد");
+
+    // The analysis: its lines, its marks and the note at a mark's step in Persian.
+    click_when_shown(&c, "#replay-open", 30).await;
+    click_when_shown(&c, "[data-key='coach:analyse']", 30).await;
+    let judged = wait_for_text(
+        &c,
+        "const l = document.querySelector('#coach-analysis .coach-line'); return l && l.textContent.includes('تصمیم شما را سنجید') && l.textContent",
+        120,
+    )
+    .await;
+    assert!(latin(&judged).is_empty(), "{judged}");
+    // The replay's line is in Persian too, its numbers in Persian digits.
+    let line = text_of(&c, "#replay-line", 5).await;
+    assert!(
+        !line.chars().any(|ch| ch.is_ascii_alphanumeric()),
+        "the replay's line: {line}"
+    );
+    let marks = eval(
+        &c,
+        "return [...document.querySelectorAll('.coach-mark')].map(b => [b.dataset.key, b.textContent])",
+    )
+    .await;
+    let marks = marks.as_array().cloned().unwrap_or_default();
+    for mark in &marks {
+        let label = mark[1].as_str().unwrap();
+        assert!(latin(label).is_empty(), "a mark's label: {label}");
+        let key = mark[0].as_str().unwrap();
+        let step: usize = key.rsplit(':').next().unwrap().parse().unwrap();
+        assert!(click(&c, &format!("[data-key='{key}']")).await);
+        wait_for(
+            &c,
+            &format!(
+                "return (document.body.dataset.replay || '').startsWith('{}/')",
+                step + 1
+            ),
+            10,
+        )
+        .await;
+        let note = text_of(&c, "#coach-note", 10).await;
+        assert!(note.starts_with("تصمیم شما این‌جا"), "{note}");
+        assert!(
+            latin(&note).is_empty(),
+            "a mark's note at {width}x{height}: {note}"
+        );
+    }
+    settle(&c).await;
+    screenshot(&c, &format!("panjpar-fa-analysis-{width}x{height}")).await;
+    if let Some(axe) = axe_source() {
+        let found = violations(&c, &axe).await;
+        assert!(
+            found.is_empty(),
+            "the Persian analysis at {width}x{height}: {found:#?}"
+        );
+    }
+    assert_no_console_error(&c, "the coach in Persian").await;
+    c.close().await.unwrap();
+    marks.len()
+}
+
+#[actix_rt::test]
+async fn the_coach_the_guide_and_the_analysis_speak_persian_on_the_persian_table() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        s.strong_budget_ms = 10;
+    });
+    let mut marked = 0;
+    for size in [(390, 844), (1280, 800)] {
+        marked += coached_in_persian(&mut driver, &server, size).await;
+    }
+    // Random moves against the computer cost something somewhere: some mark's note was read.
+    assert!(marked > 0, "no mark in either analysis");
+}
+
+/// Ganjifa's coach is worded by its own board's words (its moves are its actions): a hint and the
+/// last deal's analysis in the page, with no console error from a reason the page could not word.
+#[actix_rt::test]
+async fn a_ganjifa_hint_and_analysis_are_worded_by_its_board() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        s.strong_budget_ms = 10;
+    });
+    coached_in_the_page(&mut driver, &server, "ganjifa", (1280, 800)).await;
 }

@@ -205,6 +205,22 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     click(&guest, "[data-phrase=good-game]").await;
     let bubble = text_of(&host, ".phrase-bubble", 10).await;
     assert_eq!(bubble, "Mina Good game!");
+    // A name in the middle of a sentence keeps its capitals; "you" and "the computer" do not.
+    let words = guest
+        .execute_async(
+            "import('/static/panjpar-words.js').then(({ WORDS }) => arguments[0](['Mina', 'You', 'The computer'].map(WORDS.en.lastBattle)))",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        words,
+        serde_json::json!([
+            "The last battle: Mina's attack",
+            "The last battle: your attack",
+            "The last battle: the computer's attack"
+        ])
+    );
     play_to_the_end(&[&host, &guest], Some("panjpar-friends-1280x800")).await;
     screenshot(&guest, "panjpar-friends-result-390x844").await;
     // A third browser finds the table full.
@@ -218,6 +234,14 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     )
     .await;
     assert!(said.as_str().unwrap().contains("full"), "{said}");
+    // It may watch instead, through the link the table gave.
+    click(&third, "#watch-instead").await;
+    wait_for(
+        &third,
+        "return document.body.hasAttribute('data-watching') && document.querySelector('.table')",
+        20,
+    )
+    .await;
     // Playing again takes both: the host asks, the guest sees it and keeps the result until it asks too.
     click(&host, "#rematch").await;
     let waiting = wait_for(
@@ -777,7 +801,7 @@ return true;
 "#;
 
 /// Plays by clicking until this browser is to attack.
-async fn play_to_an_attack(c: &Client) {
+pub(crate) async fn play_to_an_attack(c: &Client) {
     let started = std::time::Instant::now();
     loop {
         let state = wait_for_our_turn(c).await;
@@ -1132,5 +1156,39 @@ async fn a_reload_keeps_the_whole_deals_moves_in_the_log() {
         after.len() >= lines.len() && after[..lines.len()] == lines[..],
         "the log after a reload: {after:?}, before: {lines:?}"
     );
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn the_persian_landing_starts_a_guided_deal_in_persian() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+    });
+    // The guided deal's button of the Persian landing page seats the player at a Persian table, whose
+    // guide speaks Persian from its first step, its way out included.
+    let c = driver.session(390, 844).await;
+    go(&c, &server.base, "/fa/panjpar").await;
+    click(&c, "#play-guided").await;
+    let heading = wait_for_text(&c, GUIDE_HEADING, 20).await;
+    assert!(
+        [
+            "رنگ حکم را حدس بزنید",
+            "رایانه حدس می‌زند",
+            "حمله را ببُرید",
+            "نوبت حملهٔ شما",
+            "رایانه حمله می‌کند",
+            "رایانه دفاع می‌کند",
+        ]
+        .contains(&heading.as_str()),
+        "{heading}"
+    );
+    assert_eq!(eval(&c, "return document.documentElement.lang").await, "fa");
+    assert_eq!(
+        eval(&c, "return document.getElementById('guide').dir").await,
+        "rtl"
+    );
+    let leave = text_of(&c, "#guide-leave", 5).await;
+    assert_eq!(leave, "بیرون رفتن از راهنما");
+    assert_no_console_error(&c, "a Persian guided deal").await;
     c.close().await.unwrap();
 }

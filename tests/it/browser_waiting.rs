@@ -229,6 +229,21 @@ async fn a_friend_who_closes_the_tab_is_shown_away() {
         !board.contains("open the link"),
         "an away seat is not a free one: {board}"
     );
+    // Whose turn it is, the away seat is said to be away, not to be choosing: the host plays until
+    // the turn is Arash's.
+    for _ in 0..6 {
+        let mine = eval(
+            &host,
+            "const b = document.querySelector('#turn-badge'); return !!b && !b.hidden",
+        )
+        .await;
+        if mine != json!(true) || !click_a_move(&host).await {
+            break;
+        }
+        settle(&host).await;
+    }
+    let status = text_of(&host, "#status", 10).await;
+    assert!(status.starts_with("Arash is away ("), "{status}");
     // Not yet offerable (ten minutes by default): no offer, no end.
     assert!(find(&host, ".offer-seat").await.is_none());
     assert!(find(&host, "#end-match").await.is_none());

@@ -50,27 +50,26 @@ pub async fn watch_a_match<G: Tested>() {
         10,
     )
     .await;
+    // Mid-deal, with the seat to play, as at the match's end: nothing speaks to the watcher as a
+    // player and nothing is offered to it.
+    wait_for_status(&watcher, "playing", 30).await;
+    settle(&watcher).await;
+    nothing_to_play(&watcher, game, "mid-deal").await;
+    // What the first seat shows everyone (Ganjifa's face-up cards), the watcher sees too.
+    let face_up = "return [...document.querySelectorAll('.ghand .face-up, .g-watched .seat-card')].map(c => c.dataset.card).sort()";
+    assert_eq!(
+        eval(&watcher, face_up).await,
+        eval(&seat, face_up).await,
+        "{game}: the first seat's face-up cards"
+    );
+    screenshot(&watcher, &format!("{game}-watching-mid-deal-390x844")).await;
     // The match is played; the watcher's page follows it to the end.
     let mut client = server.connect(&seated).await;
     play_against_computer(&mut client, &mut rng(3)).await;
     wait_for_status(&watcher, "match-over", 30).await;
     settle(&watcher).await;
     docs_screenshot(&watcher, &format!("{game}-watching-390x844")).await;
-    assert_eq!(eval(&watcher, SPEAKS_TO_A_PLAYER).await, "", "{game}");
-    let controls = eval(
-        &watcher,
-        "return document.querySelectorAll('[data-area=actions] button:not([hidden]):not([data-key^=new-]), .hand button.card:not(:disabled), #next-deal, #rematch').length",
-    )
-    .await;
-    let which = eval(
-        &watcher,
-        "return [...document.querySelectorAll('[data-area=actions] button:not([hidden]):not([data-key^=new-]), .hand button.card:not(:disabled), #next-deal, #rematch')].map(b => b.outerHTML.slice(0, 120)).join(' | ')",
-    )
-    .await;
-    assert_eq!(
-        controls, 0,
-        "{game}: a watcher has nothing to play: {which}"
-    );
+    nothing_to_play(&watcher, game, "at the match's end").await;
     let header = eval(
         &watcher,
         "return document.querySelector('header.site').innerText",
@@ -87,4 +86,20 @@ pub async fn watch_a_match<G: Tested>() {
     );
     watcher.close().await.unwrap();
     seat.close().await.unwrap();
+}
+
+/// Asserts that the watcher's board says "you" to no one and offers no control: no move, no card to
+/// choose, no choice to tick, no next deal.
+async fn nothing_to_play(watcher: &fantoccini::Client, game: &str, when: &str) {
+    assert_eq!(eval(watcher, SPEAKS_TO_A_PLAYER).await, "", "{game} {when}");
+    let which = eval(
+        watcher,
+        "return [...document.querySelectorAll('[data-area=actions] button:not([hidden]):not([data-key^=new-]), .hand button.card:not(:disabled), #board input, #next-deal, #rematch')].map(b => b.outerHTML.slice(0, 120))",
+    )
+    .await;
+    assert_eq!(
+        which,
+        serde_json::json!([]),
+        "{game} {when}: a watcher has nothing to play"
+    );
 }

@@ -14,6 +14,7 @@ mod browser_access;
 mod browser_coach;
 mod browser_fair;
 mod browser_ganjifa;
+mod browser_keyboard;
 mod browser_layouts;
 mod browser_levels;
 mod browser_panjpar;

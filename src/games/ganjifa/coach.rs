@@ -3,13 +3,15 @@
 //! that is the unit (a deal score is that less 32). A move it would not have weighed (a card that is
 //! not among the weakest two of its suit, an utari of some of the hukms) is weighed beside its own.
 
-use crate::game::{Bot, BotRng, Budget, Coach, Judgement};
-use crate::games::coaching::{judge_actions, listed, Measure, Speaks};
+use serde::Serialize;
+
+use crate::game::{said, Bot, BotRng, Budget, Coach, Judgement, Measure, Play, Rule};
+use crate::games::coaching::{judge_actions, Speaks};
 use crate::games::strong::memory_of;
 
 use super::bot::Computer;
 use super::ladder::hukm;
-use super::pack::{GCard, GSet};
+use super::pack::{GCard, GSet, GSuit};
 use super::rules::Action;
 use super::strong::{candidates, weigh};
 use super::view::View;
@@ -61,7 +63,22 @@ impl Coach<Ganjifa> for GanjifaCoach {
     }
 }
 
-/// The moves in words, from the view they were made from.
+/// What the rules say for the better move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum Because {
+    /// The card put down, `hukm`, was its suit's hukm (worth keeping to win a trick of the seat's
+    /// own); `instead`, the card the coach would have put down, was not.
+    HukmKept {
+        hukm: GCard,
+        suit: GSuit,
+        instead: GCard,
+    },
+    /// Giving up the lead lets the next seat pick a card blind, and the hukm's holder takes the trick.
+    LeadGivenUp,
+}
+
+/// The moves as the coach names them (the actions themselves), from the view they were made from.
 struct Words<'a>(Option<&'a View>);
 
 impl Words<'_> {
@@ -73,53 +90,24 @@ impl Words<'_> {
     }
 }
 
-fn cards_in_words(cards: GSet) -> String {
-    let words: Vec<String> = cards.iter().map(GCard::describe).collect();
-    listed(&words)
-}
-
 impl Speaks<Action> for Words<'_> {
-    fn describe(&self, action: &Action) -> String {
-        match *action {
-            Action::PutDown { card } => format!("putting down {}", card.describe()),
-            Action::Run { suit } => format!("leading your run of {}", suit.name()),
-            Action::Deni { card } => format!("calling with {} (a deni)", card.describe()),
-            Action::Burn { suit } => {
-                format!("keeping your lone Wazir of {} to burn it", suit.name())
-            }
-            Action::Talafa { suit, card } if card.suit() == suit => {
-                format!("a talafa in {} with {}", suit.name(), card.describe())
-            }
-            Action::Talafa { suit, card } => format!(
-                "a talafa in {} with {} face down",
-                suit.name(),
-                card.describe()
-            ),
-            Action::Utari { cards } => {
-                format!("leading {} at once (an utari)", cards_in_words(cards))
-            }
-            Action::GiveUpLead => "giving up the lead for a blind pick".to_string(),
-            Action::Pick { back } => format!("picking card {} of the face-down hand", back + 1),
-        }
+    fn play(&self, action: &Action) -> Play {
+        said(action)
     }
 
-    fn reason(&self, best: &Action, made: &Action) -> Option<String> {
-        match (*best, *made) {
-            (Action::PutDown { card: kept }, Action::PutDown { card }) if self.is_hukm(card) => {
-                Some(format!(
-                    "{} was the hukm of {}, worth keeping to win a trick of your own; {} was not.",
-                    crate::games::coaching::capitalised(&card.describe()),
-                    card.suit().name(),
-                    kept.describe()
-                ))
+    fn rule(&self, best: &Action, made: &Action) -> Option<Rule> {
+        let because = match (*best, *made) {
+            (Action::PutDown { card: instead }, Action::PutDown { card }) if self.is_hukm(card) => {
+                Because::HukmKept {
+                    hukm: card,
+                    suit: card.suit(),
+                    instead,
+                }
             }
-            (_, Action::GiveUpLead) => Some(
-                "Giving up the lead lets the next seat pick your card blind, and the hukm's holder \
-                 takes the trick."
-                    .to_string(),
-            ),
-            _ => None,
-        }
+            (_, Action::GiveUpLead) => Because::LeadGivenUp,
+            _ => return None,
+        };
+        Some(said(&because))
     }
 }
 

@@ -4,10 +4,13 @@
 //! a pick-up to the plan that beats nothing more, and the made move counts as the best of its plans.
 
 use rand::seq::SliceRandom;
+use serde::Serialize;
 
 use crate::cards::{Card, CardSet, Colour, Seat, Suit};
-use crate::game::{BotRng, Budget, Coach, DealSetup, Grade, Judgement};
-use crate::games::coaching::{capitalised, listed, sampled_why, verdict, Measure, Verdict};
+use crate::game::{
+    said, BotRng, Budget, Coach, DealSetup, End, Grade, Judgement, Measure, Reason, Rule,
+};
+use crate::games::coaching::{sampled_reason, verdict, Verdict};
 use crate::games::strong::{memory_of, playouts};
 
 use super::endgame::{defences, Endgame};
@@ -38,11 +41,7 @@ impl Coach<Panjpar> for PanjparCoach {
     ) -> Judgement<Action> {
         let first = made.copied().unwrap_or(legal[0]);
         let (Some(view), Some(me)) = (views.last(), views.last().and_then(|v| v.seat)) else {
-            return only_move(
-                first,
-                0.5,
-                "The coach saw nothing of this deal from your seat.",
-            );
+            return only_move(first, 0.5, Reason::Unseen);
         };
         let Some(trump) = view.trump else {
             return guess(view, me, first, budget, rng);
@@ -70,11 +69,14 @@ impl Coach<Panjpar> for PanjparCoach {
             let best = made
                 .copied()
                 .or(candidates.first().map(Candidate::first_action));
-            return only_move(
-                best.unwrap_or(first),
+            let best = best.unwrap_or(first);
+            let play = said(&Move::of_action(view, &best));
+            let why = Reason::Only {
+                measure: MEASURE,
+                play,
                 value,
-                "It was the only real choice: every other legal move comes to the same.",
-            );
+            };
+            return only_move(best, value, why);
         }
         let weighing = weigh(&memory, view, me, trump, &candidates, budget, rng);
         let values = weighing.values();
@@ -91,22 +93,16 @@ impl Coach<Panjpar> for PanjparCoach {
             Some(made) if group.contains(&verdict.best) => *made,
             _ => best_candidate.first_action(),
         };
-        let made_phrase = made.map(|m| describe_action(view, m));
-        let best_phrase = describe(view, &best_candidate);
+        let made_move = made.map(|m| said(&Move::of_action(view, m)));
+        let best_move = said(&Move::of_candidate(view, &best_candidate));
         let why = match weighing {
-            Weighing::Exact(_) => exact_why(&verdict, &best_phrase, made_phrase.as_deref()),
+            Weighing::Exact(_) => solved(&verdict, best_move, made_move),
             Weighing::Sampled(_) => {
-                let reason = verdict
+                let rule = verdict
                     .made
                     .filter(|_| verdict.grade != Grade::Fine)
-                    .and_then(|(i, _)| reason(view, trump, &best_candidate, &candidates[i]));
-                sampled_why(
-                    MEASURE,
-                    &verdict,
-                    &best_phrase,
-                    made_phrase.as_deref(),
-                    reason.as_deref(),
-                )
+                    .and_then(|(i, _)| rule(view, trump, &best_candidate, &candidates[i]));
+                sampled_reason(MEASURE, &verdict, best_move, made_move, rule)
             }
         };
         Judgement {
@@ -115,7 +111,7 @@ impl Coach<Panjpar> for PanjparCoach {
             made_value: verdict.made.map(|(_, v)| v),
             unit: MEASURE.unit(),
             grade: verdict.grade,
-            why,
+            why: why.into(),
         }
     }
 
@@ -125,14 +121,14 @@ impl Coach<Panjpar> for PanjparCoach {
 }
 
 /// A Fine judgement of a decision with nothing to choose between.
-fn only_move(action: Action, value: f64, why: &str) -> Judgement<Action> {
+fn only_move(action: Action, value: f64, why: Reason) -> Judgement<Action> {
     Judgement {
         best: action,
         best_value: value,
         made_value: Some(value),
         unit: MEASURE.unit(),
         grade: Grade::Fine,
-        why: why.to_string(),
+        why: why.into(),
     }
 }
 
@@ -166,21 +162,12 @@ fn guess(
         },
     );
     let value = weighed.means()[0];
-    let colour = match action {
-        Action::Guess {
-            colour: Colour::Red,
-        } => "red",
-        _ => "black",
-    };
-    only_move(
-        action,
+    let why = Reason::Guess {
+        measure: MEASURE,
+        play: said(&Move::of_action(view, &action)),
         value,
-        &format!(
-            "Guessing {colour} is as good as the other colour: nothing is seen before the guess and \
-             half the pack is red; you won the deal in {} of the deals drawn after it.",
-            MEASURE.amount(value)
-        ),
-    )
+    };
+    only_move(action, value, why)
 }
 
 /// The candidates the made move belongs to.
@@ -216,115 +203,120 @@ fn missing(view: &View, made: &Action, trump: Suit) -> Vec<Candidate> {
     held
 }
 
-/// A card list in words: "the 7 of hearts and the 9 of spades".
-fn cards_in_words(cards: CardSet) -> String {
-    let words: Vec<String> = cards.iter().map(Card::describe).collect();
-    listed(&words)
+/// A move as the coach's reasons name it: an attack, a whole defence (the attack cards it beats, each
+/// with the card beating it, and those it picks up), or a guess.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Move {
+    Attack {
+        cards: CardSet,
+    },
+    Defend {
+        /// Each attack card beaten, with the card that beats it.
+        beats: Vec<(Card, Card)>,
+        /// The attack cards left uncovered, picked up.
+        pick_up: CardSet,
+    },
+    Guess {
+        colour: Colour,
+    },
 }
 
-/// A whole candidate as a phrase: "attacking with the 7 of hearts", "beating the 7 of hearts with the
-/// 9 of hearts and picking up the 3 of clubs".
-fn describe(view: &View, candidate: &Candidate) -> String {
-    match candidate {
-        Candidate::Attack(cards) => format!("attacking with {}", cards_in_words(*cards)),
-        Candidate::Defend(plan) => {
-            let uncovered = view.battle.map_or(CardSet::EMPTY, |b| b.uncovered());
-            let beats: Vec<String> = plan
-                .pairs()
-                .iter()
-                .map(|(attack, with)| format!("{} with {}", attack.describe(), with.describe()))
-                .collect();
-            let picked = uncovered.minus(plan.beaten());
-            match (beats.is_empty(), picked.is_empty()) {
-                (true, _) => format!("picking up {}", cards_in_words(picked)),
-                (false, true) => format!("beating {}", listed(&beats)),
-                (false, false) => format!(
-                    "beating {} and picking up {}",
-                    listed(&beats),
-                    cards_in_words(picked)
-                ),
+impl Move {
+    /// A whole candidate of the strong computer.
+    fn of_candidate(view: &View, candidate: &Candidate) -> Move {
+        match candidate {
+            Candidate::Attack(cards) => Move::Attack { cards: *cards },
+            Candidate::Defend(plan) => {
+                let uncovered = view.battle.map_or(CardSet::EMPTY, |b| b.uncovered());
+                Move::Defend {
+                    beats: plan.pairs().to_vec(),
+                    pick_up: uncovered.minus(plan.beaten()),
+                }
             }
         }
     }
+
+    /// One action, as it was made (a pick-up names the cards it takes).
+    fn of_action(view: &View, action: &Action) -> Move {
+        match *action {
+            Action::Attack { cards } => Move::Attack { cards },
+            Action::Beat { attack, with } => Move::Defend {
+                beats: vec![(attack, with)],
+                pick_up: CardSet::EMPTY,
+            },
+            Action::PickUp => Move::Defend {
+                beats: Vec::new(),
+                pick_up: view.battle.map_or(CardSet::EMPTY, |b| b.uncovered()),
+            },
+            Action::Guess { colour } => Move::Guess { colour },
+        }
+    }
 }
 
-/// The made action as a phrase.
-fn describe_action(view: &View, action: &Action) -> String {
-    match action {
-        Action::Attack { cards } => format!("attacking with {}", cards_in_words(*cards)),
-        Action::Beat { attack, with } => {
-            format!("beating {} with {}", attack.describe(), with.describe())
-        }
-        Action::PickUp => {
-            let uncovered = view.battle.map_or(CardSet::EMPTY, |b| b.uncovered());
-            format!("picking up {}", cards_in_words(uncovered))
-        }
-        Action::Guess { .. } => "the guess".to_string(),
-    }
+/// What the rules say for the better move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum Because {
+    /// It keeps these trumps in the seat's hand.
+    KeepsTrumps { cards: CardSet },
+    /// It takes this many cards fewer into the seat's hand.
+    TakesFewer { cards: usize },
+    /// It sheds `best` cards at once, not `made`.
+    ShedsMore { best: usize, made: usize },
 }
 
 /// What the rules can say for the better move: the trumps it keeps, the cards it takes in, the cards
 /// it sheds.
-fn reason(view: &View, trump: Suit, best: &Candidate, made: &Candidate) -> Option<String> {
+fn rule(view: &View, trump: Suit, best: &Candidate, made: &Candidate) -> Option<Rule> {
     let spent = |c: &Candidate| match c {
         Candidate::Attack(cards) => cards.of_suit(trump),
         Candidate::Defend(plan) => plan.beating().of_suit(trump),
     };
     let kept = spent(made).minus(spent(best));
-    if !kept.is_empty() {
-        let noun = if kept.len() == 1 { "trump" } else { "trumps" };
-        return Some(format!("It keeps your {noun}, {}.", cards_in_words(kept)));
-    }
-    match (best, made) {
-        (Candidate::Defend(best), Candidate::Defend(made)) => {
-            let uncovered = view.battle.map_or(0, |b| b.uncovered().len());
-            let taken = |n: usize| uncovered.saturating_sub(n);
-            let (b, m) = (taken(best.len), taken(made.len));
-            (b < m).then(|| {
-                let n = m - b;
-                format!(
-                    "It takes {n} card{} fewer into your hand.",
-                    if n == 1 { "" } else { "s" }
-                )
-            })
-        }
-        (Candidate::Attack(best), Candidate::Attack(made)) if best.len() > made.len() => Some(
-            format!("It sheds {} cards at once, not {}.", best.len(), made.len()),
-        ),
-        _ => None,
-    }
-}
-
-/// The sentence for an endgame solved exactly.
-fn exact_why(verdict: &Verdict, best: &str, made: Option<&str>) -> String {
-    let result = |value: f64| {
-        if value > 0.75 {
-            "wins the deal"
-        } else if value > 0.25 {
-            "draws the deal"
-        } else {
-            "loses the deal"
+    let because = if !kept.is_empty() {
+        Because::KeepsTrumps { cards: kept }
+    } else {
+        match (best, made) {
+            (Candidate::Defend(best), Candidate::Defend(made)) => {
+                let uncovered = view.battle.map_or(0, |b| b.uncovered().len());
+                let taken = |n: usize| uncovered.saturating_sub(n);
+                let (b, m) = (taken(best.len), taken(made.len));
+                if b >= m {
+                    return None;
+                }
+                Because::TakesFewer { cards: m - b }
+            }
+            (Candidate::Attack(best), Candidate::Attack(made)) if best.len() > made.len() => {
+                Because::ShedsMore {
+                    best: best.len(),
+                    made: made.len(),
+                }
+            }
+            _ => return None,
         }
     };
-    const KNOWN: &str =
-        "with nothing left to draw, every card you had not seen was in the other hand";
+    Some(said(&because))
+}
+
+/// The reason for an endgame solved exactly: how each move ends with best play on both sides, with
+/// nothing left to draw and every card the seat had not seen in the other hand.
+fn solved(verdict: &Verdict, best: serde_json::Value, made: Option<serde_json::Value>) -> Reason {
     match (verdict.made, made) {
-        (Some((i, value)), Some(made)) if i != verdict.best => format!(
-            "{} {} with best play on both sides, while {made} {}: {KNOWN}.",
-            capitalised(best),
-            result(verdict.best_value),
-            result(value)
-        ),
-        (Some(_), Some(made)) => format!(
-            "{} was as good as any move: it {} with best play on both sides ({KNOWN}).",
-            capitalised(made),
-            result(verdict.best_value)
-        ),
-        _ => format!(
-            "{} {} with best play on both sides: {KNOWN}.",
-            capitalised(best),
-            result(verdict.best_value)
-        ),
+        (Some((i, value)), Some(made)) if i != verdict.best => Reason::SolvedBetter {
+            best,
+            best_end: End::of_value(verdict.best_value),
+            made,
+            made_end: End::of_value(value),
+        },
+        (Some(_), Some(made)) => Reason::SolvedAgreed {
+            made,
+            end: End::of_value(verdict.best_value),
+        },
+        _ => Reason::SolvedHint {
+            best,
+            end: End::of_value(verdict.best_value),
+        },
     }
 }
 

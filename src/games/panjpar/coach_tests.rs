@@ -74,7 +74,18 @@ fn a_won_endgame_thrown_away_is_a_blunder_and_a_winning_move_is_fine() {
                 (1.0, Some(0.0))
             );
             assert_eq!(value(&judgement.best), 1, "{judgement:?}");
-            assert!(judgement.why.contains("wins the deal"), "{}", judgement.why);
+            assert!(
+                matches!(
+                    judgement.why.reason(),
+                    Some(Reason::SolvedBetter {
+                        best_end: End::Win,
+                        made_end: End::Loss,
+                        ..
+                    })
+                ),
+                "{:?}",
+                judgement.why
+            );
             blunders += 1;
             let judgement = judge(winner.0);
             assert_eq!(judgement.grade, Grade::Fine, "{judgement:?}");
@@ -102,6 +113,48 @@ fn an_only_move_is_fine() {
     assert_eq!(judgement.grade, Grade::Fine);
     assert_eq!(judgement.best, point.made);
     assert_eq!(judgement.made_value, Some(judgement.best_value));
+    // The reason names the move made, as the only choice or as the coach's own, at its value.
+    let seen = views[..point.seen].last().unwrap();
+    let named = said(&Move::of_action(seen, &point.made));
+    match judgement.why.reason() {
+        Some(Reason::Only { play: m, value, .. } | Reason::Agreed { made: m, value, .. }) => {
+            assert_eq!((m, *value), (&named, judgement.best_value));
+        }
+        other => panic!("an only move's reason: {other:?}"),
+    }
+}
+
+/// A reason names moves as the page reads them: cards by their codes, a beat with the card beating
+/// it, a pick-up with the cards it takes; the rules' reasons with the cards and counts they are about.
+#[test]
+fn moves_and_rules_are_named_by_their_cards() {
+    let (dealt, _, _) = super::super::strong::hidden_twins(0);
+    let seen = view(&dealt, Some(Seat::new(0)));
+    let set = |cards: &str| -> CardSet { cards.split(' ').map(|c| c.parse().unwrap()).collect() };
+    let beat = Action::Beat {
+        attack: "6S".parse().unwrap(),
+        with: "9S".parse().unwrap(),
+    };
+    assert_eq!(
+        said(&Move::of_action(&seen, &beat)),
+        serde_json::json!({"type": "defend", "beats": [["6S", "9S"]], "pick_up": []})
+    );
+    let attack = Action::Attack { cards: set("6S") };
+    assert_eq!(
+        said(&Move::of_action(&seen, &attack)),
+        serde_json::json!({"type": "attack", "cards": ["6S"]})
+    );
+    let (low, trump) = (Candidate::Attack(set("6S")), Candidate::Attack(set("3D")));
+    assert_eq!(
+        rule(&seen, Suit::Diamonds, &low, &trump),
+        Some(serde_json::json!({"rule": "keeps-trumps", "cards": ["3D"]}))
+    );
+    let three = Candidate::Attack(set("6S 6H 9S"));
+    assert_eq!(
+        rule(&seen, Suit::Diamonds, &three, &low),
+        Some(serde_json::json!({"rule": "sheds-more", "best": 3, "made": 1}))
+    );
+    assert_eq!(rule(&seen, Suit::Diamonds, &low, &three), None);
 }
 
 /// A beat belongs to the plans that hold it, whichever attack card it covers first; picking up to
@@ -153,6 +206,17 @@ fn what_the_seat_could_not_see_does_not_change_the_judgement() {
             &mut BotRng::seed_from_u64(seed),
         );
         assert_eq!((hint.grade, hint.made_value), (Grade::Fine, None));
+        let Some(Reason::Hint { best, value, .. }) = hint.why.reason() else {
+            panic!("a hint's reason: {:?}", hint.why);
+        };
+        assert_eq!(*value, hint.best_value);
+        let named = match hint.best {
+            Action::Attack { cards } => best["cards"] == said(&cards),
+            Action::Beat { attack, with } => best["beats"][0] == said(&(attack, with)),
+            Action::PickUp => best["beats"] == serde_json::json!([]),
+            Action::Guess { .. } => best["type"] == "guess",
+        };
+        assert!(named, "{best} names {:?}", hint.best);
     }
 }
 

@@ -2,9 +2,11 @@
 //! against the choice made. The strong computer's playouts score a won deal 1 and a lost one 0, so
 //! the unit is the chance of winning the deal.
 
-use crate::cards::Seat;
-use crate::game::{BotRng, Budget, Coach, Judgement};
-use crate::games::coaching::{judge_actions, Measure, Speaks};
+use serde::Serialize;
+
+use crate::cards::{Card, Seat};
+use crate::game::{said, BotRng, Budget, Coach, Judgement, Measure, Play, Rule};
+use crate::games::coaching::{judge_actions, Speaks};
 use crate::games::strong::memory_of;
 
 use super::rules::{Action, SEATS};
@@ -57,47 +59,71 @@ impl Coach<PishePasha> for PishePashaCoach {
     }
 }
 
-/// The choices in words, from the view they were made from.
+/// A choice as the coach's reasons name it, with the card it moves when the seat could see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Choice {
+    /// Turning the top card of the stock.
+    Turn,
+    /// Giving `card` to the other seat's pile, `from` the card just turned or the seat's own pile.
+    Give { card: Option<Card>, from: Whence },
+    /// Keeping `card`, just turned, on the seat's own pile.
+    Keep { card: Option<Card> },
+}
+
+/// Where a given card comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Whence {
+    /// The card just turned from the stock.
+    Turned,
+    /// The top of the seat's own discard pile.
+    Pile,
+}
+
+/// What the rules say for the better choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum Because {
+    /// A card given is one fewer to play off, and the other seat's pile then holds `count` cards.
+    GivingFeedsTheirPile { count: usize },
+}
+
+/// The choices as the coach names them, from the view they were made from.
 struct Words<'a>(Option<&'a View>);
 
 impl Words<'_> {
-    /// The card a give would give: the one just turned, or the top of the seat's discard pile.
-    fn given(&self) -> Option<String> {
-        let view = self.0?;
-        let me = view.seat.unwrap_or(Seat::new(0));
-        match view.turned {
-            Some(card) => Some(format!("{}, just turned,", card.describe())),
-            None => view.piles[me]
-                .top
-                .map(|card| format!("{} from the top of your discard pile", card.describe())),
+    fn choice(&self, action: &Action) -> Choice {
+        let turned = self.0.and_then(|v| v.turned);
+        match action {
+            Action::Turn => Choice::Turn,
+            Action::Give => match (turned, self.0) {
+                (Some(card), _) => Choice::Give {
+                    card: Some(card),
+                    from: Whence::Turned,
+                },
+                (None, view) => Choice::Give {
+                    card: view.and_then(|v| v.piles[v.seat.unwrap_or(Seat::new(0))].top),
+                    from: Whence::Pile,
+                },
+            },
+            Action::Keep => Choice::Keep { card: turned },
         }
     }
 }
 
 impl Speaks<Action> for Words<'_> {
-    fn describe(&self, action: &Action) -> String {
-        match action {
-            Action::Turn => "turning the top card of your stock".to_string(),
-            Action::Give => match self.given() {
-                Some(card) => format!("giving {card} to the other seat"),
-                None => "giving the card to the other seat".to_string(),
-            },
-            Action::Keep => match self.0.and_then(|v| v.turned) {
-                Some(card) => format!("keeping {} on your discard pile", card.describe()),
-                None => "keeping the card on your discard pile".to_string(),
-            },
-        }
+    fn play(&self, action: &Action) -> Play {
+        said(&self.choice(action))
     }
 
-    fn reason(&self, best: &Action, made: &Action) -> Option<String> {
+    fn rule(&self, best: &Action, _made: &Action) -> Option<Rule> {
         let view = self.0?;
         let other = view.seat.unwrap_or(Seat::new(0)).next(SEATS);
-        match (best, made) {
-            (Action::Give, _) => Some(format!(
-                "A card given is one card fewer for you to play off and one more on their pile, \
-                 which then holds {} cards.",
-                view.piles[other].count + 1
-            )),
+        match best {
+            Action::Give => Some(said(&Because::GivingFeedsTheirPile {
+                count: usize::from(view.piles[other].count) + 1,
+            })),
             _ => None,
         }
     }

@@ -63,6 +63,7 @@ fn what_the_seat_could_not_see_does_not_change_the_judgement() {
 fn judgements_are_chances_of_winning_and_name_the_cards() {
     let (dealt, actions) = self_played::<PishePasha>(9);
     let (views, points) = decisions::<PishePasha>(dealt, &actions, Seat::new(0));
+    let mut gives_named = 0;
     for point in points.iter().take(10) {
         let judgement = COACH.judge(
             &views[..point.seen],
@@ -74,10 +75,17 @@ fn judgements_are_chances_of_winning_and_name_the_cards() {
         assert_eq!(judgement.unit, "chance of winning the deal");
         assert!((0.0..=1.0).contains(&judgement.best_value));
         assert!(judgement.made_value.unwrap() <= judgement.best_value);
-        if point.legal.contains(&Action::Give) {
-            assert!(judgement.why.contains(" of "), "{}", judgement.why);
+        let why = serde_json::to_value(&judgement.why).unwrap();
+        assert!(why["say"].is_string(), "{why}");
+        for play in ["best", "made", "play"].map(|part| &why[part]) {
+            if play["type"] == "give" {
+                let card = play["card"].as_str().unwrap_or_default();
+                assert!(card.parse::<crate::cards::Card>().is_ok(), "{why}");
+                gives_named += 1;
+            }
         }
     }
+    assert!(gives_named > 0, "no judgement named a give");
 }
 
 #[test]

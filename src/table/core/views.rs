@@ -148,7 +148,7 @@ pub enum Notice {
         action: serde_json::Value,
         value: f64,
         unit: &'static str,
-        why: String,
+        why: crate::game::Why,
     },
     /// The coming deal's list of pledges, closed: each seat's page sends the number it pledged.
     Shuffle(ShuffleShown),

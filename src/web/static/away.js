@@ -18,7 +18,6 @@ const WORDS = {
     minutes: (n) => `${n} min`,
     hours: (n) => `${n} h`,
     days: (n) => `${n} ${n === 1 ? "day" : "days"}`,
-    friend: "Your friend",
     kept: "The table keeps the seat and waits.",
     offer: "Offer this seat to someone else",
     end: "End the match",
@@ -37,7 +36,6 @@ const WORDS = {
     minutes: (n) => `${faDigits(n)} دقیقه`,
     hours: (n) => `${faDigits(n)} ساعت`,
     days: (n) => `${faDigits(n)} روز`,
-    friend: "دوستتان",
     kept: "میز جای او را نگه می‌دارد و منتظر می‌ماند.",
     offer: "این جا را به کس دیگری بسپارید",
     end: "پایان دادن به بازی",
@@ -97,14 +95,13 @@ export function awaySentence(who, since, lang = "en", now = Date.now()) {
 }
 
 /**
- * What the away line calls a seat: the name its person gave; else, at a two-seat table, "Your
- * friend"; else `fallback`, the board's own word for it.
+ * "Arash is away (4 min)" while seat `seat` is away, else null (a replay's step shows the deal as it
+ * was, without it): a board says it where it would say the seat is playing. `who` is what the board
+ * calls the seat, the one name every line of the page uses for it.
  */
-export function awayName(frame, seat, fallback, lang = "en") {
+export function awayNow(frame, seat, who, lang = "en") {
   const info = frame.seats?.find((s) => s.seat === seat);
-  if (info?.name) return info.name;
-  if (frame.seats?.length === 2 && !frame.watcher) return words(lang).friend;
-  return fallback;
+  return !frame.replay && isAway(info) ? awaySentence(who, info.away_since, lang) : null;
 }
 
 /**
@@ -119,12 +116,11 @@ export function awayLine(frame, seat, who, lang = "en", className = "") {
     if (confirming === seat) confirming = null;
     return null;
   }
-  const name = awayName(frame, seat, who, lang);
   const line = el("div", `away-line ${className}`.trim());
   line.dataset.seat = String(seat);
   line.id = `away-${seat}`;
-  const said = el("span", "away-text", awaySentence(name, info.away_since, lang));
-  said.dataset.awayWho = name;
+  const said = el("span", "away-text", awaySentence(who, info.away_since, lang));
+  said.dataset.awayWho = who;
   said.dataset.awayLang = lang;
   if (typeof info.away_since === "number") said.dataset.awaySince = String(info.away_since);
   line.append(said);
@@ -197,7 +193,7 @@ export function waitingSentence(frame, linkWords, lang = "en") {
   if (frame.seats?.some((s) => s.who === "free")) return linkWords;
   const away = frame.seats?.filter((s) => isAway(s) && (s.seat !== frame.seat || frame.watcher)) ?? [];
   if (away.length) {
-    return away.map((s) => awaySentence(awayName(frame, s.seat, seatName(frame, s.seat, lang), lang), s.away_since, lang)).join(" · ");
+    return away.map((s) => awaySentence(seatName(frame, s.seat, lang), s.away_since, lang)).join(" · ");
   }
   return words(lang).everyoneHere;
 }

@@ -20,6 +20,15 @@ export function suitLetter(name) {
   return SUIT_BY_NAME[name];
 }
 
+/** A card's accessible name: what its corner shows ("Q S"), so that a person who speaks to the page
+ * can say what they see, then its name ("the queen of spades", or its Persian form). */
+export function cardLabel(code, lang = "en") {
+  const { rank, suit } = parseCard(code);
+  // The corner's rank and suit, and a court card's large letter, in the order the card draws them.
+  const shown = RANK_NAMES[rank] && rank !== "A" ? [rank, suit, rank] : [rank, suit];
+  return `${shown.join(" ")}, ${cardName(code, lang)}`;
+}
+
 /** "the queen of spades" (or its Persian form). */
 export function cardName(code, lang = "en") {
   const { rank, suit } = parseCard(code);
@@ -72,7 +81,8 @@ function court(rank, suit, colour) {
     : `<path d="M34 48 L38 32 L44 42 L50 28 L56 42 L62 32 L66 48 Z" fill="${colour}"/>`;
   return `<rect x="24" y="24" width="52" height="92" rx="6" fill="none" stroke="${colour}" stroke-width="2"/>` +
     crown +
-    `<text x="50" y="90" text-anchor="middle" font-size="38" font-weight="700" fill="${colour}">${rank}</text>` +
+    // The space apart from the corner's letters keeps the words the card shows apart (its label).
+    ` <text x="50" y="90" text-anchor="middle" font-size="38" font-weight="700" fill="${colour}">${rank}</text>` +
     `<g fill="${colour}">${suitShape(suit, 50, 104, 14)}</g>`;
 }
 
@@ -86,7 +96,7 @@ export function cardSvg(code) {
   else middle = `<g fill="${colour}">${PIPS[rank].map(([x, y]) => suitShape(suit, x, y, 15)).join("")}</g>`;
   return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
     `<rect class="face" x="2" y="2" width="96" height="136" rx="9" fill="var(--card)" stroke="var(--card-edge)" stroke-width="2"/>` +
-    `<text x="7" y="24" font-size="20" font-weight="700" fill="${colour}"${rank.length > 1 ? ' textLength="20" lengthAdjust="spacingAndGlyphs"' : ""}>${rank}</text>` +
+    `<text x="7" y="24" font-size="20" font-weight="700" fill="${colour}"${rank.length > 1 ? ' textLength="20" lengthAdjust="spacingAndGlyphs"' : ""}>${rank}</text> ` +
     `<text x="8" y="44" font-size="13" font-weight="700" fill="${colour}">${suit}</text>` +
     `<g fill="${colour}">${suitShape(suit, 84, 17, 14)}</g>` +
     middle + `</svg>`;
@@ -112,7 +122,7 @@ export function cardElement(code, { onPick, lang = "en", extraClass = "", key = 
   el.dataset.card = key;
   if (from) el.dataset.from = from;
   el.innerHTML = cardSvg(code);
-  el.setAttribute("aria-label", cardName(code, lang));
+  el.setAttribute("aria-label", cardLabel(code, lang));
   if (onPick) {
     el.setAttribute("type", "button");
     el.addEventListener("click", () => onPick(code, el));

@@ -1,10 +1,14 @@
 // The coach: a hint at this seat's turn, and the analysis of this seat's moves in a deal that has
 // ended, both from the strong computer judging with only what this seat knew. Nothing here knows a
 // rule: the table says whether hints are offered (a view's `hints_taken`, the count each seat has taken),
-// judges, and writes each sentence; the page asks, shows, and counts nothing itself.
+// judges, and sends each reason as a value; the page words it in its language (table-words.js, with
+// the board's words for its moves), asks, shows, and counts nothing itself.
 
 import { el } from "./ui.js";
 import { seatName } from "./social.js";
+import { coachSentence } from "./table-words.js";
+
+const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 
 const WORDS = {
   en: {
@@ -40,17 +44,21 @@ const WORDS = {
     busy: "مربی سرگرم میزهای دیگر است؛ راهنمایی شما همین که سنجیده شود می‌رسد.",
     offline: "میز در دسترس نیست؛ وقتی برگشت دوباره بپرسید.",
     hinted: (why) => `مربی: ${why}`,
-    taken: (n) => `در این دست ${n} بار راهنمایی گرفتید.`,
+    taken: (n) => `در این دست ${faDigits(n)} بار راهنمایی گرفتید.`,
     you: "شما",
-    takenBy: (counts) => `راهنمایی‌های این دست: ${counts.map(([who, n]) => `${who}: ${n}`).join("، ")}.`,
+    takenBy: (counts) => `راهنمایی‌های این دست: ${counts.map(([who, n]) => `${who}: ${faDigits(n)}`).join("، ")}.`,
     analyse: "حرکت‌هایم را بسنج",
     analyseTitle: "رایانهٔ قوی هر تصمیم شما را تنها با آنچه آن زمان می‌دانستید می‌سنجد",
     analysing: (done, of) =>
-      done === 0 ? `سنجش شما در نوبت است: مربی ${of} تصمیم شما را همین که جا باشد می‌سنجد.` : `سنجش حرکت‌ها: ${done} از ${of} سنجیده شد…`,
+      done === 0
+        ? `سنجش شما در نوبت است: مربی ${faDigits(of)} تصمیم شما را همین که جا باشد می‌سنجد.`
+        : `سنجش حرکت‌ها: ${faDigits(done)} از ${faDigits(of)} سنجیده شد…`,
     judged: (n, marks) =>
-      marks === 0 ? `مربی ${n} تصمیم شما را سنجید: هیچ‌کدام هزینه‌ای نداشت.` : `مربی ${n} تصمیم شما را سنجید و ${marks} را نشان کرد:`,
+      marks === 0
+        ? `مربی ${faDigits(n)} تصمیم شما را سنجید: هیچ‌کدام هزینه‌ای نداشت.`
+        : `مربی ${faDigits(n)} تصمیم شما را سنجید و ${faDigits(marks)} را نشان کرد:`,
     grade: { inaccuracy: "نادقیق", mistake: "اشتباه", blunder: "خطای بزرگ" },
-    move: (step, grade) => `حرکت ${step + 1}: ${grade}`,
+    move: (step, grade) => `حرکت ${faDigits(step + 1)}: ${grade}`,
     here: (grade, why) => `تصمیم شما این‌جا، ${grade}: ${why}`,
   },
 };
@@ -65,6 +73,10 @@ const REFUSALS = ["no-hints", "not-your-turn", "not-your-decisions", "deal-in-pl
  */
 export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clearOf = null }) {
   const words = () => WORDS[lang()] ?? WORDS.en;
+  /** The board's words for its moves and its rules' reasons (its module's `coachWords`). */
+  let game = null;
+  /** The coach's reason as a sentence in the page's language. */
+  const sentence = (why) => (game || typeof why === "string" ? coachSentence(why, lang(), game) : "");
   /** The analyses heard, by deal, and the progress of those under way. */
   const analyses = new Map();
   const progress = new Map();
@@ -81,14 +93,17 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
       hintButton.focus({ preventScroll: true });
     });
     panel.replaceChildren(el("span", "", text), close);
+    // A Persian sentence reads right to left, its close button at its start.
+    panel.dir = lang() === "fa" ? "rtl" : "ltr";
     panel.hidden = !text;
     place();
   }
 
-  /** Keeps the panel clear of `clearOf` (the fair-deal line): below it while it is shown. */
+  /** Keeps the panel clear of `clearOf` (the fair-deal line, the guide's step): below the lowest of
+   * them shown. */
   function place() {
-    const line = clearOf?.();
-    const bottom = line && !line.hidden ? line.getBoundingClientRect().bottom : 0;
+    const lines = [clearOf?.() ?? []].flat();
+    const bottom = Math.max(0, ...lines.map((line) => (line && !line.hidden ? line.getBoundingClientRect().bottom : 0)));
     panel.style.top = bottom > 0 ? `${Math.ceil(bottom) + 4}px` : "";
   }
 
@@ -125,6 +140,7 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     const w = words();
     const box = el("div", "coach-analysis");
     box.id = "coach-analysis";
+    box.dir = lang() === "fa" ? "rtl" : "ltr";
     const deal = at.replay.deal;
     const analysis = analyses.get(deal);
     if (!analysis) {
@@ -166,7 +182,7 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     }
     const here = analysis.marks.find((mark) => mark.step + 1 === at.replay.step);
     if (here) {
-      const note = el("p", `coach-note ${here.grade}`, w.here(w.grade[here.grade] ?? here.grade, here.why));
+      const note = el("p", `coach-note ${here.grade}`, w.here(w.grade[here.grade] ?? here.grade, sentence(here.why)));
       note.id = "coach-note";
       note.dataset.grade = here.grade;
       box.append(note);
@@ -177,6 +193,18 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
   return {
     bar,
     place,
+
+    /** Says the hint on show again, in the page's language now. */
+    relabel() {
+      hintButton.textContent = words().hint;
+      hintButton.title = words().hintTitle;
+      if (hinted && !panel.hidden) say(words().hinted(sentence(hinted.why)));
+    },
+
+    /** The board's words for the coach's moves (`coachWords` of its module), once it is loaded. */
+    speaks(words) {
+      game = words;
+    },
 
     /** A live frame: the hint button is offered at this seat's turn where hints are, and the count
      * taken is said once the deal has ended. */
@@ -218,7 +246,7 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
         asking = null;
         hinted = frame;
         panel.dataset.action = JSON.stringify(frame.action);
-        say(words().hinted(frame.why));
+        say(words().hinted(sentence(frame.why)));
       } else if (frame.type === "analysing") {
         progress.set(frame.deal, { done: frame.done, of: frame.of });
         redraw();

@@ -18,6 +18,19 @@ export function parseGCard(code) {
   return { rank: code.slice(0, -2), suit: BY_CODE[code.slice(-2)] };
 }
 
+/** What a round card shows ("Mir SU 1↑"), then its name: its accessible name, which holds the words
+ * a person sees on it. */
+export function gcardLabel(code) {
+  return `${gcardShown(code).join(" ")}, ${gcardName(code)}`;
+}
+
+/** The two lines a round card shows: its rank, then its suit's code and which way it counts. */
+function gcardShown(code) {
+  const { rank, suit } = parseGCard(code);
+  const s = GSUITS[suit];
+  return [rank === "M" ? "Mir" : rank === "W" ? "Waz" : rank, `${s.code} ${s.high === "ten" ? "10↑" : "1↑"}`];
+}
+
 export function gcardName(code) {
   const { rank, suit } = parseGCard(code);
   const r = rank === "M" ? "Mir" : rank === "W" ? "Wazir" : rank;
@@ -50,11 +63,12 @@ export function gcardSvg(code) {
   const { rank, suit } = parseGCard(code);
   const s = GSUITS[suit];
   const court = rank === "M" || rank === "W";
+  const [top, bottom] = gcardShown(code);
   return `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">` +
     `<circle class="face" cx="50" cy="50" r="47" fill="var(--card)" stroke="${s.colour}" stroke-width="5"/>` +
     `<g fill="${s.colour}" stroke="${s.colour}">${emblem(suit)}</g>` +
-    `<text x="50" y="24" text-anchor="middle" font-size="${court ? 17 : 19}" font-weight="700" fill="${s.colour}">${rank === "M" ? "Mir" : rank === "W" ? "Waz" : rank}</text>` +
-    `<text x="50" y="88" text-anchor="middle" font-size="12" font-weight="700" fill="var(--ink)">${s.code} ${s.high === "ten" ? "10↑" : "1↑"}</text>` +
+    `<text x="50" y="24" text-anchor="middle" font-size="${court ? 17 : 19}" font-weight="700" fill="${s.colour}">${top}</text> ` +
+    `<text x="50" y="88" text-anchor="middle" font-size="12" font-weight="700" fill="var(--ink)">${bottom}</text>` +
     `</svg>`;
 }
 
@@ -75,7 +89,7 @@ export function gcardElement(code, { onPick, extraClass = "", from } = {}) {
   el.dataset.card = code;
   if (from) el.dataset.from = from;
   el.innerHTML = gcardSvg(code);
-  el.setAttribute("aria-label", gcardName(code));
+  el.setAttribute("aria-label", gcardLabel(code));
   if (onPick) {
     el.setAttribute("type", "button");
     el.addEventListener("click", () => onPick(code));

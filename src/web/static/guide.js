@@ -30,9 +30,11 @@ export function askGuide(table) {
 
 /**
  * The guide at `table`, if this browser asked for it: `show(frame)` after every drawing of the
- * board; `null` when it was not asked for, or the board module has no guide.
+ * board, in the page's language `lang()` where the board words its guide in it (`guideStep(frame,
+ * lang)`, and `guideLeave(lang)` for the guide's own button); `null` when it was not asked for, or the
+ * board module has no guide.
  */
-export function createGuide(table, module) {
+export function createGuide(table, module, lang = () => "en") {
   if (sessionStorage.getItem(KEY(table)) !== "on" || !module.guideStep) return null;
   const panel = document.getElementById("guide");
   let last = "";
@@ -48,13 +50,14 @@ export function createGuide(table, module) {
     /** Shows the step for `frame`, and marks the controls it is about on the board. */
     show(frame) {
       if (!guide.on) return;
-      const step = module.guideStep(frame);
+      const step = module.guideStep(frame, lang());
       panel.hidden = !step;
       if (!step) return;
-      const said = `${step.title}\n${step.text}`;
+      const leaveWords = module.guideLeave?.(lang()) ?? "Leave the guide";
+      const said = `${step.title}\n${step.text}\n${leaveWords}`;
       if (said !== last) {
         last = said;
-        const leaving = button("Leave the guide", leave);
+        const leaving = button(leaveWords, leave);
         leaving.id = "guide-leave";
         panel.replaceChildren(el("h2", "", step.title), el("p", "", step.text), leaving);
       }

@@ -35,7 +35,12 @@ for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelecto
 // computer, with the guide.
 for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-guided]"))) {
   const length = /^\d+$/.test(b.dataset.length) ? Number(b.dataset.length) : b.dataset.length;
-  b.addEventListener("click", () => openTable(b.dataset.guided, "computer", length, "standard", { guided: true }));
+  b.addEventListener("click", () => {
+    // Like a table started from the form, a guided deal of a game written in more than one language
+    // speaks the language of the page it was started from.
+    if (form?.dataset.seatLang !== undefined) chooseLang(document.documentElement.lang === "fa" ? "fa" : "en");
+    openTable(b.dataset.guided, "computer", length, "standard", { guided: true });
+  });
 }
 const yourGames = document.getElementById("your-games");
 if (yourGames) setUpYourGames(yourGames);

@@ -7,6 +7,8 @@ import { seatName } from "./social.js";
 import { boardHooks } from "./board.js";
 import { dealtOrder } from "./verify.js";
 
+const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+
 const WORDS = {
   en: {
     you: "you",
@@ -36,7 +38,7 @@ const WORDS = {
   },
   fa: {
     you: "شما",
-    computer: (n) => (n === null ? "رایانه" : `رایانهٔ ${n}`),
+    computer: (n) => (n === null ? "رایانه" : `رایانهٔ ${faDigits(n)}`),
     open: "بازبینی دست",
     first: "آغاز",
     back: "یک حرکت عقب",
@@ -46,10 +48,10 @@ const WORDS = {
     pause: "ایست",
     leave: "بازگشت به میز",
     leaveShort: "بازگشت",
-    dealt: (n) => `بازبینی: دست همان‌طور که پخش شد (${n} حرکت در پی)`,
-    step: (k, n, who) => `بازبینی: حرکت ${k} از ${n}، از ${who}`,
+    dealt: (n) => `بازبینی: دست همان‌طور که پخش شد (${faDigits(n)} حرکت در پی)`,
+    step: (k, n, who) => `بازبینی: حرکت ${faDigits(k)} از ${faDigits(n)}، از ${who}`,
     moved: "بازی میز جلو رفته است؛ وقتی برگردید نشان داده می‌شود.",
-    deal: (n, of) => `دست ${n} از ${of} دست بازی‌شده`,
+    deal: (n, of) => `دست ${faDigits(n)} از ${faDigits(of)} دست بازی‌شده`,
     earlier: "دست پیشین",
     later: "دست پسین",
     whole: "همهٔ دست",

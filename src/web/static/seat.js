@@ -47,11 +47,21 @@ export async function seatToken(table, { words, say, gone }) {
   document.body.dataset.refused = String(answer.status);
   const refusal = await answer.json().catch(() => ({}));
   const reason = GONE_CODES[refusal.code];
-  if (answer.status === 409) say(words().full);
+  if (answer.status === 409) offerToWatch(words, say, refusal.watch);
   else if (reason) gone({ reason, days: refusal.days });
   else if (answer.status === 404) gone({ reason: "closed" });
   else say(words().failed);
   return null;
+}
+
+/** Says the table is full and, with the watch link the table gave, offers to watch it instead. */
+function offerToWatch(words, say, watch) {
+  say(words().full);
+  if (typeof watch !== "string" || !watch.startsWith("/w/")) return;
+  const link = el("a", "button primary", words().watchInstead);
+  link.id = "watch-instead";
+  /** @type {HTMLAnchorElement} */ (link).href = watch;
+  document.getElementById("opening").append(" ", link);
 }
 
 /** Says what the table's hints mean, and waits until the person agrees to them. */

@@ -5,7 +5,8 @@
 
 export const WORDS = {
   en: {
-    full: "This table is full: every seat has been taken. Ask for a new link, or start a table of your own.",
+    full: "This table is full: every seat has been taken. Watch it, ask for a new link, or start a table of your own.",
+    watchInstead: "Watch this table",
     watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
     watchLink: "Watch link",
     skip: "Skip to the board",
@@ -27,6 +28,7 @@ export const WORDS = {
     copy: "Copy link",
     copied: "Link copied.",
     share: "Share",
+    guide: "Guide",
     gone: {
       heads: {
         ended: "The match is over",
@@ -51,7 +53,8 @@ export const WORDS = {
     noBoard: (game) => `This site has no board for ${game} tables; they can be played over the WebSocket protocol only.`,
   },
   fa: {
-    full: "این میز پر است و همهٔ جاها گرفته شده. پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
+    full: "این میز پر است و همهٔ جاها گرفته شده. می‌توانید تماشا کنید، پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
+    watchInstead: "تماشای این میز",
     watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
     watchLink: "پیوند تماشا",
     skip: "رفتن به میز",
@@ -73,6 +76,7 @@ export const WORDS = {
     copy: "کپی پیوند",
     copied: "پیوند کپی شد.",
     share: "هم‌رسانی",
+    guide: "راهنما",
     gone: {
       heads: {
         ended: "بازی تمام شد",
@@ -97,3 +101,99 @@ export const WORDS = {
     },
   },
 };
+
+// The coach's reasons. The table sends each as a value (`say` names the sentence; the moves come as
+// the game writes them, the values as numbers); the sentence is made here, in the page's language,
+// with the moves and the rules' reasons worded by the board's own words module (its `coachWords`).
+
+const faNumber = (text) => text.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]).replace(".", "٫");
+const capital = (phrase) => phrase.charAt(0).toUpperCase() + phrase.slice(1);
+
+export const COACH = {
+  en: {
+    /** A value as a share or a count: "64%", "14.2 cards". */
+    amount: (measure, v) => (measure === "cards" ? `${v.toFixed(1)} cards` : `${Math.round(v * 100)}%`),
+    /** What a value says a move did over the deals sampled to agree with what the seat had seen. */
+    outcome: (measure, v) =>
+      measure === "cards"
+        ? `took ${v.toFixed(1)} cards on average in the deals that fit what you had seen`
+        : `won the deal in ${Math.round(v * 100)}% of the deals that fit what you had seen`,
+    end: { win: "wins the deal", draw: "draws the deal", loss: "loses the deal" },
+    hint: (best, outcome) => `${capital(best)}: it ${outcome}.`,
+    agreed: (made, outcome) => `${capital(made)} was the coach's pick as well: it ${outcome}.`,
+    close: (made, best, madeAmount, bestAmount) =>
+      `${capital(made)} was about as good as ${best}: ${madeAmount} against ${bestAmount}, a gap too small for the sampling to tell apart.`,
+    better: (best, made, outcome, madeAmount) => `${capital(best)} was better than ${made}: it ${outcome}, against ${madeAmount} after ${made}.`,
+    only: (play, outcome) => `${capital(play)} was the only real choice, as any other legal move comes to the same: it ${outcome}.`,
+    solvedHint: (best, end) => `${capital(best)} ${end} with best play on both sides: nothing is left to draw, so every card you have not seen is in the other hand.`,
+    solvedAgreed: (made, end) => `${capital(made)} was as good as any move: it ${end} with best play on both sides.`,
+    solvedBetter: (best, bestEnd, made, madeEnd) =>
+      `${capital(best)} ${bestEnd} with best play on both sides, while ${made} ${madeEnd}: nothing was left to draw, so every card you had not seen was in the other hand.`,
+    guess: (play, v) =>
+      `Either colour is as good a guess, since nothing is seen before it and half the pack is red. After ${play}, the deal is yours in ${Math.round(v * 100)}% of the deals drawn at random.`,
+    unseen: "The coach has seen nothing of this deal from your seat.",
+    list: (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`),
+  },
+  fa: {
+    amount: (measure, v) => (measure === "cards" ? `${faNumber(v.toFixed(1))} کارت` : `${faNumber(String(Math.round(v * 100)))}٪`),
+    outcome: (measure, v) =>
+      measure === "cards"
+        ? `در دست‌هایی که با دیده‌های شما جور بود، به‌طور میانگین ${faNumber(v.toFixed(1))} کارت گرفت`
+        : `در ${faNumber(String(Math.round(v * 100)))}٪ دست‌هایی که با دیده‌های شما جور بود برنده شد`,
+    end: { win: "دست را می‌برد", draw: "به تساوی می‌رسد", loss: "دست را می‌بازد" },
+    hint: (best, outcome) => `${best}: ${outcome}.`,
+    agreed: (made, outcome) => `${made} انتخاب مربی هم بود: ${outcome}.`,
+    close: (made, best, madeAmount, bestAmount) =>
+      `${made} تقریباً هم‌اندازهٔ ${best} خوب بود: ${madeAmount} در برابر ${bestAmount}، فاصله‌ای کوچک‌تر از آنچه نمونه‌گیری از هم جدا کند.`,
+    better: (best, made, outcome, madeAmount) => `${best} از ${made} بهتر بود: ${outcome}، در برابر ${madeAmount} پس از ${made}.`,
+    only: (play, outcome) => `${play} تنها انتخاب واقعی بود، چون هر حرکت مجاز دیگری به همین می‌رسید: ${outcome}.`,
+    solvedHint: (best, end) => `${best} با بهترین بازی هر دو طرف ${end}: کارتی برای کشیدن نمانده، پس هر کارتی که ندیده‌اید در دست حریف است.`,
+    solvedAgreed: (made, end) => `${made} به خوبیِ هر حرکت دیگری بود: با بهترین بازی هر دو طرف ${end}.`,
+    solvedBetter: (best, bestEnd, made, madeEnd) =>
+      `${best} با بهترین بازی هر دو طرف ${bestEnd}، ولی ${made} ${madeEnd}: کارتی برای کشیدن نمانده بود، پس هر کارتی که ندیده بودید در دست حریف بود.`,
+    guess: (play, v) =>
+      `هر دو رنگ حدسی به یک اندازه خوب‌اند، چون پیش از حدس چیزی دیده نمی‌شود و نیمی از کارت‌ها قرمزند. پس از ${play}، در ${faNumber(String(Math.round(v * 100)))}٪ دست‌هایی که تصادفی پخش شد برد با شماست.`,
+    unseen: "مربی از جای شما چیزی از این دست ندیده است.",
+    list: (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join("، ")} و ${items[items.length - 1]}`),
+  },
+};
+
+/**
+ * The coach's reason `why` as a sentence in `lang`, its moves and rules worded by `game` (a board's
+ * `coachWords`: `move(play, lang, list)` and `rule(rule, lang, list)`). A reason kept as a sentence by
+ * an earlier coach (a string) is shown as it was written.
+ */
+export function coachSentence(why, lang, game) {
+  if (typeof why === "string") return why;
+  const w = COACH[lang] ?? COACH.en;
+  const move = (play) => game.move(play, lang, w.list);
+  const outcome = (v) => w.outcome(why.measure, v);
+  const amount = (v) => w.amount(why.measure, v);
+  switch (why.say) {
+    case "hint":
+      return w.hint(move(why.best), outcome(why.value));
+    case "agreed":
+      return w.agreed(move(why.made), outcome(why.value));
+    case "close":
+      return w.close(move(why.made), move(why.best), amount(why.made_value), amount(why.best_value));
+    case "better": {
+      const said = w.better(move(why.best), move(why.made), outcome(why.best_value), amount(why.made_value));
+      const rule = why.rule ? game.rule(why.rule, lang, w.list) : "";
+      return rule ? `${said} ${rule}` : said;
+    }
+    case "only":
+      return w.only(move(why.play), outcome(why.value));
+    case "solved-hint":
+      return w.solvedHint(move(why.best), w.end[why.end]);
+    case "solved-agreed":
+      return w.solvedAgreed(move(why.made), w.end[why.end]);
+    case "solved-better":
+      return w.solvedBetter(move(why.best), w.end[why.best_end], move(why.made), w.end[why.made_end]);
+    case "guess":
+      return w.guess(move(why.play), why.value);
+    case "unseen":
+      return w.unseen;
+    default:
+      throw new Error(`the coach said a reason this page cannot word: ${why.say}`);
+  }
+}

@@ -78,8 +78,8 @@ const coach = createCoach({
   goTo: (step) => replay.goTo(step),
   redraw: () => replay.redraw(),
   lang: tableLang,
-  // The coach's words never cover the fair-deal line.
-  clearOf: () => document.getElementById("deal-check"),
+  // The coach's words never cover the fair-deal line, nor the guided deal's step.
+  clearOf: () => [document.getElementById("deal-check"), document.getElementById("guide")],
 });
 
 const turnAlerts = watching
@@ -112,6 +112,9 @@ function labelSwitches() {
   document.getElementById("skip-link").textContent = WORDS[lang].skip;
   document.getElementById("more-toggle").textContent = WORDS[lang].more;
   document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
+  const guidePanel = document.getElementById("guide");
+  guidePanel.setAttribute("aria-label", WORDS[tableLang()].guide);
+  guidePanel.dir = tableLang() === "fa" ? "rtl" : "ltr";
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
   turnAlerts?.relabel();
@@ -222,7 +225,8 @@ async function showFrame(frame, socket) {
       },
       lang: tableLang,
     });
-    if (!watching) guide = createGuide(table, module);
+    if (!watching) guide = createGuide(table, module, tableLang);
+    coach.speaks(module.coachWords ?? null);
   }
   const before = lastFrame === frame ? null : lastFrame;
   lastFrame = frame;
@@ -260,9 +264,11 @@ function draw(frame, { quiet = false } = {}) {
   if (hadFocus && !root.contains(document.activeElement)) {
     // The control itself may be gone (a played card, a button of a turn that ended): the keyboard
     // then lands on what comes next, the action bar or the hand, rather than on the page.
-    const next = (focused && root.querySelector(focused)) ||
+    // A key may now name a card that is no control (a card played, lying in the battle).
+    const control = ":is(button, summary, a[href], input, select, [tabindex]):not(:disabled)";
+    const next = /** @type {HTMLElement | null} */ ((focused && root.querySelector(`${focused}${control}`)) ||
       root.querySelector("[data-area=actions] button:not(:disabled)") ||
-      root.querySelector("[data-area=hand] button:not(:disabled)");
+      root.querySelector("[data-area=hand] button:not(:disabled)"));
     next?.focus({ preventScroll: true });
   }
   const now = document.activeElement;
@@ -270,9 +276,22 @@ function draw(frame, { quiet = false } = {}) {
   else if (!hadFocus) boardFocus = null;
 }
 
-/** Where the keyboard was on the board after the last drawing: its control's key ("" for one
- * without), or `null` when the keyboard is elsewhere. */
+/** Where the keyboard was last on the board: its control's key ("" for one without), or `null` when
+ * the keyboard went elsewhere. Kept as the keyboard moves, not only at a drawing: a control pressed
+ * and taken away by the board before the table's answer (a card played) leaves the keyboard nowhere,
+ * and the next drawing gives it back to the board. */
 let boardFocus = null;
+{
+  const root = document.getElementById("board");
+  root.addEventListener("focusin", (event) => {
+    if (event.target !== root) boardFocus = focusKey(/** @type {HTMLElement} */ (event.target)) || "";
+  });
+  root.addEventListener("focusout", (event) => {
+    // Moved to another part of the page (not lost with its control): the keyboard is elsewhere.
+    const to = /** @type {Node | null} */ (event.relatedTarget);
+    if (to && !root.contains(to)) boardFocus = null;
+  });
+}
 
 handArrows(document.getElementById("board"));
 
@@ -417,6 +436,7 @@ async function start() {
       if (lastFrame && !goneFor) showOffered(lastFrame);
       if (board && lastFrame && !replay.on) draw(lastFrame);
       replay.relabel();
+      coach.relabel();
       voice.redraw();
       dealCheck.repeat();
     });

@@ -4,6 +4,7 @@
 //! again is answered from the deal's record with no more thinking. A game without a coach refuses
 //! both with `no-hints`.
 
+use chaikhana::game::{Reason, Why};
 use serde_json::{json, Value};
 
 use crate::support::leaks::Tested;
@@ -82,7 +83,21 @@ pub async fn analysed_once_for_its_seat<G: Tested>() {
             G::NAME,
             view["actions"]
         );
-        assert!(hint["why"].as_str().is_some_and(|w| w.len() > 10), "{hint}");
+        // The reason is a value the page words: a hint's own sentence, at the hint's value.
+        let why: Why = serde_json::from_value(hint["why"].clone()).expect("a reason");
+        match why.reason() {
+            Some(Reason::Hint { value, best, .. }) => {
+                assert_eq!(Some(*value), hint["value"].as_f64(), "{hint}");
+                assert!(best["type"].is_string(), "{hint}");
+            }
+            Some(
+                Reason::Only { .. }
+                | Reason::Guess { .. }
+                | Reason::SolvedHint { .. }
+                | Reason::Unseen,
+            ) => {}
+            other => panic!("{}: a hint's reason {other:?}", G::NAME),
+        }
         let counted = client.next_of("view").await;
         assert_eq!(counted["hints_taken"][0], 1, "{}: {counted}", G::NAME);
     } else {
@@ -122,7 +137,30 @@ pub async fn analysed_once_for_its_seat<G: Tested>() {
             mark["best_value"].as_f64() >= mark["made_value"].as_f64(),
             "{mark}"
         );
-        assert!(mark["why"].as_str().is_some_and(|w| w.len() > 10), "{mark}");
+        // A mark's reason says what was better than the move made, at the mark's values.
+        let why: Why = serde_json::from_value(mark["why"].clone()).expect("a reason");
+        match why.reason() {
+            Some(Reason::Better {
+                best_value,
+                made_value,
+                best,
+                made,
+                ..
+            }) => {
+                assert_eq!(Some(*best_value), mark["best_value"].as_f64(), "{mark}");
+                assert_eq!(Some(*made_value), mark["made_value"].as_f64(), "{mark}");
+                assert!(
+                    best["type"].is_string() && made["type"].is_string(),
+                    "{mark}"
+                );
+            }
+            Some(Reason::SolvedBetter {
+                best_end, made_end, ..
+            }) => {
+                assert_ne!(best_end, made_end, "{mark}");
+            }
+            other => panic!("{}: a mark's reason {other:?}", G::NAME),
+        }
     }
     let thought = studies(&server, G::NAME, "analysis").await;
     assert!(

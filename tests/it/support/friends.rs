@@ -87,9 +87,15 @@ async fn join_as(server: &TestServer, table: &str, seat: usize) -> Seated {
     Seated::from_answer(table, &answer)
 }
 
+/// One more player is refused a seat, and offered the table's watch link instead.
 async fn refuses_one_more(server: &TestServer, table: &str) {
     let (status, answer) = server.join(table).await;
     assert_eq!(status, 409, "one more player is refused: {answer}");
+    assert_eq!(answer["code"], "table-full", "{answer}");
+    let watch = answer["watch"].as_str().unwrap_or_default();
+    assert!(watch.starts_with("/w/"), "{answer}");
+    let watcher = Client::watch(&server.base, watch.trim_start_matches("/w/")).await;
+    assert!(watcher.is_ok(), "the watch link opens: {answer}");
 }
 
 /// A whole friends match of `G` for all its seats, played with the actions offered (chosen from

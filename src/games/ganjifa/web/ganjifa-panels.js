@@ -1,6 +1,7 @@
-// The Ganjifa board's drawers, drawn from the view alone: the lead ladder and the suit tracker.
+// Parts of the Ganjifa board drawn from the view alone: the drawers (the lead ladder and the suit
+// tracker) and what everyone sees of a seat's cards.
 
-import { GSUITS } from "./gcards.js";
+import { GSUITS, gcardElement, gbackElement } from "./gcards.js";
 import { el } from "./ui.js";
 import { WORDS } from "./ganjifa-words.js";
 
@@ -30,4 +31,23 @@ export function trackerBody(v) {
     grid.append(cell);
   }
   return grid;
+}
+
+/** A seat's hidden cards as one face-down card and their count (in the board's words `W`), if it
+ * has any. */
+export function hiddenStack(v, seat, W) {
+  const hidden = v.counts[seat] - v.face_up[seat].length;
+  if (hidden <= 0) return null;
+  const stack = el("span", "g-stack");
+  stack.append(gbackElement(W.faceDown(hidden)));
+  stack.append(el("span", "g-count", `×${hidden}`));
+  return stack;
+}
+
+/** A seat's face-up cards, which everyone at the table sees. */
+export function openRow(v, seat) {
+  const row = el("div", "g-open");
+  row.dir = "ltr";
+  for (const c of v.face_up[seat]) row.append(gcardElement(c, { extraClass: "seat-card" }));
+  return row;
 }

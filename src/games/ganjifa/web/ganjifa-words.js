@@ -2,7 +2,7 @@
 // ladder's reasons in the view; the board's captions, buttons and the sentences about the lead, the
 // trick and the deal are worded here.
 
-import { gcardName, GSUITS } from "./gcards.js";
+import { gcardName, parseGCard, GSUITS } from "./gcards.js";
 
 const cardCount = (n) => (n === 1 ? "1 card" : `${n} cards`);
 const suitName = (suit) => GSUITS[suit].name;
@@ -44,6 +44,7 @@ export const WORDS = {
     // The other seats.
     leading: "leading",
     toPlay: "to play",
+    awayMark: "away",
     holds: (n) => `${cardCount(n)}:`,
     lostLead: (n) => `Lost the lead ${n} times`,
     keptLead: "Has not lost the lead",
@@ -152,5 +153,47 @@ export const WORDS = {
         text: "Play a card: only a suit's hukm wins a trick in that suit, and you never have to follow suit.",
       },
     },
+  },
+};
+
+/**
+ * The coach's moves and the rules' reasons (see table-words.js, `coachSentence`), from the values the
+ * table sends: the moves are the actions themselves, as the board sends them. English alone, like the
+ * board.
+ */
+export const coachWords = {
+  move(play, _lang, list) {
+    switch (play.type) {
+      case "put-down":
+        return `putting down the ${gcardName(play.card)}`;
+      case "run":
+        return `leading your run in ${suitName(play.suit)}`;
+      case "deni":
+        return `calling with the ${gcardName(play.card)} (a deni)`;
+      case "burn":
+        return `keeping your lone Wazir of ${suitName(play.suit)} to burn it`;
+      case "talafa":
+        return parseGCard(play.card).suit === play.suit
+          ? `a talafa in ${suitName(play.suit)} with the ${gcardName(play.card)}`
+          : `a talafa in ${suitName(play.suit)} with the ${gcardName(play.card)} face down`;
+      case "utari":
+        return `leading ${list(play.cards.map((c) => `the ${gcardName(c)}`))} at once (an utari)`;
+      case "give-up-lead":
+        return "giving up the lead for a blind pick";
+      case "pick":
+        return `picking card ${play.back + 1} of the face-down hand`;
+      default:
+        throw new Error(`a move this page cannot word: ${play.type}`);
+    }
+  },
+  rule(rule) {
+    switch (rule.rule) {
+      case "hukm-kept":
+        return `The ${gcardName(rule.hukm)} was the hukm of ${suitName(rule.suit)}, worth keeping to win a trick of your own; the ${gcardName(rule.instead)} was not.`;
+      case "lead-given-up":
+        return "Giving up the lead lets the next seat pick one of your cards blind, and whoever holds the hukm takes the trick.";
+      default:
+        throw new Error(`a reason of the rules this page cannot word: ${rule.rule}`);
+    }
   },
 };

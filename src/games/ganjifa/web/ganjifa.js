@@ -9,12 +9,13 @@ import { gcardElement, gbackElement, parseGCard, GSUITS, SUIT_ORDER } from "./gc
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
-import { awayLine } from "./away.js";
+import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./ganjifa-words.js";
-import { ladderBody, trackerBody } from "./ganjifa-panels.js";
+import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep } from "./ganjifa-guide.js";
+export { coachWords } from "./ganjifa-words.js";
 
 const W = WORDS.en;
 
@@ -99,6 +100,7 @@ export function createBoard(root, ctx) {
 
   // ---- Your hand: suit by suit, the cards a little over each other. ----
   function handZone(v) {
+    if (frame.watcher) return watchedZone(v);
     if (picking(v)) return pickZone(v);
     const zone = el("section", "ghand");
     zone.dataset.area = "hand";
@@ -136,6 +138,18 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
+  // ---- To a watcher, the first seat's place shows what anyone at the table sees of it: its face-up
+  // cards and a stack of its hidden ones, as another seat's zone does. ----
+  function watchedZone(v) {
+    const zone = el("section", "ghand g-watched");
+    zone.setAttribute("aria-label", W.seatHolds(who(me()), v.counts[me()]));
+    zone.dir = "ltr";
+    const stack = hiddenStack(v, me(), W);
+    if (stack) zone.append(stack);
+    zone.append(openRow(v, me()));
+    return zone;
+  }
+
   // ---- A blind pick: the leader's cards face down, where your hand lies. Your own cards play no
   // part in the pick, and the hand's place is the one always in sight and in reach (the felt can be
   // a thin strip on a phone). ----
@@ -164,7 +178,8 @@ export function createBoard(root, ctx) {
     zone.dataset.seat = String(seat);
     if (v.to_act === seat) zone.classList.add("acting");
     const head = el("h2", "g-name", who(seat));
-    if (v.to_act === seat) head.append(el("span", "g-acting", v.stage === "lead" ? W.leading : W.toPlay));
+    const mark = awayNow(frame, seat, who(seat)) ? W.awayMark : v.stage === "lead" ? W.leading : W.toPlay;
+    if (v.to_act === seat) head.append(el("span", "g-acting", mark));
     zone.append(head);
     // A seat whose person has gone is kept for them: away, with for how long (away.js).
     const away = awayLine(frame, seat, who(seat));
@@ -177,18 +192,9 @@ export function createBoard(root, ctx) {
     lost.title = dots ? W.lostLead(v.marks[seat]) : W.keptLead;
     lost.setAttribute("aria-label", lost.title);
     facts.append(lost);
-    const hidden = v.counts[seat] - v.face_up[seat].length;
-    if (hidden > 0) {
-      const stack = el("span", "g-stack");
-      stack.append(gbackElement(W.faceDown(hidden)));
-      stack.append(el("span", "g-count", `×${hidden}`));
-      facts.append(stack);
-    }
-    zone.append(facts);
-    const row = el("div", "g-open");
-    row.dir = "ltr";
-    for (const c of v.face_up[seat]) row.append(gcardElement(c, { extraClass: "seat-card" }));
-    zone.append(row);
+    const stack = hiddenStack(v, seat, W);
+    if (stack) facts.append(stack);
+    zone.append(facts, openRow(v, seat));
     return zone;
   }
 
@@ -293,7 +299,7 @@ export function createBoard(root, ctx) {
     if (frame.status === "deal-over" || frame.status === "match-over") return "";
     if (!mine()) {
       if (v.to_act === null || v.to_act === undefined) return "";
-      return v.stage === "lead" ? W.isLeading(who(v.to_act)) : W.isToPlay(who(v.to_act));
+      return awayNow(frame, v.to_act, who(v.to_act)) ?? (v.stage === "lead" ? W.isLeading : W.isToPlay)(who(v.to_act));
     }
     if (v.stage === "blind-pick") return W.pickStatus;
     if (v.stage === "lead") return leadStatus();

@@ -41,7 +41,7 @@ export const WORDS = {
     pickUp: "Pick up",
     beaten: "beaten by",
     battle: (who) => (who === "You" ? "Your attack" : `${who}'s attack`),
-    lastBattle: (who) => `The last battle: ${who === "You" ? "your" : `${who.charAt(0).toLowerCase()}${who.slice(1)}'s`} attack`,
+    lastBattle: (who) => `The last battle: ${who === "You" ? "your" : `${within(who)}'s`} attack`,
     noBattle: "No battle yet",
     pile: "The pile",
     outOfPlay: "Out of play",
@@ -74,6 +74,32 @@ export const WORDS = {
     beat: (who, a, w) => `${who} beat ${a} with ${w}.`,
     tookUp: (who, n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
     join: (a, b) => `${a} and ${b}`,
+    // The guided first deal's steps (panjpar-guide.js).
+    guide: {
+      drawing: " After each battle both draw back up to five cards, the attacker first, while the pile lasts.",
+      emptied: " The pile is empty: whoever plays out every card first wins the deal.",
+      over: { title: "The deal is over", text: "The panel below says who won, and why." },
+      guess: {
+        title: "Guess the trump colour",
+        text: "A card lies face up under the pile: its suit is trumps for this deal. Guess whether it is red or black. Guess right and you attack first; guess wrong and the computer does.",
+      },
+      theyGuess: { title: "The computer guesses", text: "The computer is guessing the colour of the trump card. Whoever guesses right attacks first." },
+      attack: {
+        title: "Your attack",
+        text: "Lay 1, 3 or 5 cards: any one card, three with a pair, or five with two pairs. Choose them, then press Attack. Cards the computer cannot beat go into its hand.",
+      },
+      theyAttack: {
+        title: "The computer attacks",
+        text: "The computer is choosing its attack. You will then beat its cards, or pick up the ones you do not beat.",
+      },
+      theyDefend: { title: "The computer defends", text: "The computer is beating your cards. Any it cannot beat go into its hand, and you attack again." },
+      defend: {
+        title: "Beat the attack",
+        some: "Beat each attack card with a higher card of its suit, or with a trump (only a higher trump beats a trump). Beat them all and you attack next; otherwise you pick up the rest.",
+        none: "Nothing in your hand beats these cards: pick them up. They join your hand, and the computer attacks again.",
+      },
+      leave: "Leave the guide",
+    },
   },
   fa: {
     lang: "fa",
@@ -139,6 +165,31 @@ export const WORDS = {
     beat: (who, a, w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
     tookUp: (who, n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
     join: (a, b) => `${a} و ${b}`,
+    guide: {
+      drawing: " پس از هر نبرد، تا دسته تمام نشده، هر دو تا پنج کارت برمی‌دارند؛ اول مهاجم.",
+      emptied: " دسته تمام شده است: هر که زودتر همهٔ کارت‌هایش را بازی کند این دست را می‌برد.",
+      over: { title: "این دست تمام شد", text: "صفحهٔ پایین می‌گوید چه کسی برد و چرا." },
+      guess: {
+        title: "رنگ حکم را حدس بزنید",
+        text: "کارتی رو به بالا زیر دسته است و خال آن در این دست حکم است. حدس بزنید قرمز است یا سیاه. اگر درست حدس بزنید اول شما حمله می‌کنید، وگرنه رایانه.",
+      },
+      theyGuess: { title: "رایانه حدس می‌زند", text: "رایانه رنگ کارت حکم را حدس می‌زند. هر که درست حدس بزند اول حمله می‌کند." },
+      attack: {
+        title: "نوبت حملهٔ شما",
+        text: "۱، ۳ یا ۵ کارت بگذارید: هر تک‌کارتی، سه کارت با یک جفت، یا پنج کارت با دو جفت. آن‌ها را انتخاب کنید و «حمله» را بزنید. کارتی که رایانه نتواند ببُرد به دست او می‌رود.",
+      },
+      theyAttack: {
+        title: "رایانه حمله می‌کند",
+        text: "رایانه حمله‌اش را انتخاب می‌کند. بعد شما کارت‌هایش را می‌بُرید، یا آن‌هایی را که نمی‌بُرید برمی‌دارید.",
+      },
+      theyDefend: { title: "رایانه دفاع می‌کند", text: "رایانه کارت‌های شما را می‌بُرد. هر کارتی که نتواند ببُرد به دستش می‌رود و دوباره شما حمله می‌کنید." },
+      defend: {
+        title: "حمله را ببُرید",
+        some: "هر کارت حمله را با کارت بالاتری از همان خال، یا با حکم ببُرید (حکم را فقط حکم بالاتر می‌بُرد). اگر همه را ببُرید نوبت حملهٔ شماست؛ وگرنه بقیه را برمی‌دارید.",
+        none: "هیچ کارتی در دست شما این کارت‌ها را نمی‌بُرد: برشان دارید. به دستتان اضافه می‌شوند و رایانه دوباره حمله می‌کند.",
+      },
+      leave: "بیرون رفتن از راهنما",
+    },
   },
 };
 
@@ -192,5 +243,50 @@ export function errorSentence(frame, lang) {
   if (lang === "fa") return FA_ERRORS[frame.code] || `کار پذیرفته نشد: ${frame.message}`;
   return frame.message;
 }
+
+/**
+ * The coach's moves and the rules' reasons (see table-words.js, `coachSentence`), from the values the
+ * table sends: an attack with its cards, a defence with each attack card and the card beating it and
+ * the cards picked up, a guess with its colour.
+ */
+export const coachWords = {
+  move(play, lang, list) {
+    const fa = lang === "fa";
+    const name = (code) => cardName(code, lang);
+    const cards = (codes) => list(codes.map(name));
+    switch (play.type) {
+      case "attack":
+        return fa ? `حمله با ${cards(play.cards)}` : `attacking with ${cards(play.cards)}`;
+      case "guess":
+        return fa ? `حدس ${play.colour === "red" ? "قرمز" : "سیاه"}` : `guessing ${play.colour}`;
+      default: {
+        const beats = play.beats.map(([attack, w]) => (fa ? `${name(attack)} با ${name(w)}` : `${name(attack)} with ${name(w)}`));
+        const picked = play.pick_up.length ? cards(play.pick_up) : "";
+        if (!beats.length) return fa ? `برداشتن ${picked}` : `picking up ${picked}`;
+        const beating = fa ? `بریدن ${list(beats)}` : `beating ${list(beats)}`;
+        if (!picked) return beating;
+        return fa ? `${beating} و برداشتن ${picked}` : `${beating} and picking up ${picked}`;
+      }
+    }
+  },
+  rule(rule, lang, list) {
+    const fa = lang === "fa";
+    switch (rule.rule) {
+      case "keeps-trumps": {
+        const cards = list(rule.cards.map((code) => cardName(code, lang)));
+        if (fa) return `حکم‌تان، ${cards}، برای بعد می‌ماند.`;
+        return `It saves your ${rule.cards.length === 1 ? "trump" : "trumps"}, ${cards}, for later.`;
+      }
+      case "takes-fewer":
+        if (fa) return `${faDigits(rule.cards)} کارت کمتر به دستتان می‌آید.`;
+        return `You take ${rule.cards} ${rule.cards === 1 ? "card" : "cards"} fewer into your hand.`;
+      case "sheds-more":
+        if (fa) return `${faDigits(rule.best)} کارت را یک‌جا از دست بیرون می‌کند، نه ${faDigits(rule.made)} کارت.`;
+        return `It gets rid of ${rule.best} cards at once rather than ${rule.made}.`;
+      default:
+        throw new Error(`a reason of the rules this page cannot word: ${rule.rule}`);
+    }
+  },
+};
 
 export { cardName, suitName, faDigits };

@@ -7,7 +7,7 @@
 // new to the board comes from the pile (`data-from="stock"`) or from the other hand, one that leaves
 // goes to the other hand or out of play (`goneTo`). The log of the deal's moves opens on demand.
 
-import { cardElement, backElement } from "./cards.js";
+import { cardElement, backElement, cardLabel } from "./cards.js";
 import { announce, speak, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { draggable } from "./drag.js";
 import { play } from "./sound.js";
@@ -15,9 +15,10 @@ import { WORDS, whyNot, notAnAttack, errorSentence, cardName } from "./panjpar-w
 import { MoveLog, pileZone, movesDrawer } from "./panjpar-zones.js";
 import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
-import { awayLine } from "./away.js";
+import { awayLine, awayNow } from "./away.js";
 export { hooks } from "./panjpar-hooks.js";
-export { guideStep } from "./panjpar-guide.js";
+export { guideStep, guideLeave } from "./panjpar-guide.js";
+export { coachWords } from "./panjpar-words.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 const ended = (f) => f && f.view && f.view.phase.name === "over";
@@ -209,7 +210,7 @@ export function createBoard(root, ctx) {
         extraClass: `${target === code && pick ? "target" : ""} ${taken ? "taken" : ""}`.trim(),
         from: theirArea(),
       });
-      if (taken) card.setAttribute("aria-label", `${name(code)}, ${w.taken}`);
+      if (taken) card.setAttribute("aria-label", `${cardLabel(code, lang())}, ${w.taken}`);
       if (pick) {
         card.setAttribute("aria-pressed", String(target === code));
         card.dataset.open = "true";
@@ -217,7 +218,7 @@ export function createBoard(root, ctx) {
       pair.append(card);
       if (!open) {
         const cover = cardElement(covers.get(code), { lang: lang(), extraClass: "cover", from: theirArea() });
-        cover.setAttribute("aria-label", `${w.beaten} ${name(covers.get(code))}`);
+        cover.setAttribute("aria-label", `${w.beaten} ${cardLabel(covers.get(code), lang())}`);
         pair.append(cover);
       }
       row.append(pair);
@@ -321,10 +322,12 @@ export function createBoard(root, ctx) {
     // the seat saw it then).
     const me = !frame.watcher && v.to_act === frame.seat;
     const mine = frame.actions.length > 0 || me;
-    if (v.phase.name === "guess") return offered("guess").length || (!frame.watcher && v.guesser === frame.seat) ? w.guessAsk : w.guessWait(who(v.guesser));
-    if (v.phase.name === "attack") return mine ? w.attackTurn : w.attackWait(who(v.to_act));
+    // A seat whose person is away is said to be away, not to be choosing.
+    const waiting = (seat, said) => awayNow(frame, seat, who(seat), lang()) ?? said(who(seat));
+    if (v.phase.name === "guess") return offered("guess").length || (!frame.watcher && v.guesser === frame.seat) ? w.guessAsk : waiting(v.guesser, w.guessWait);
+    if (v.phase.name === "attack") return mine ? w.attackTurn : waiting(v.to_act, w.attackWait);
     if (v.phase.name === "defend") {
-      if (!mine) return w.defendWait(who(v.to_act));
+      if (!mine) return waiting(v.to_act, w.defendWait);
       const open = (v.hints.defend || []).find((h) => h.attack === target);
       if (!open) return w.defendTurn;
       return open.beaten_by.length ? w.target(name(target)) : w.noBeater(name(target));

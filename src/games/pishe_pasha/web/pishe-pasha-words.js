@@ -42,6 +42,7 @@ export const WORDS = {
     holds: (n) => `holds ${n}`,
     yourTurnMark: "your turn",
     playingMark: "playing",
+    awayMark: "away",
     // The suit piles in the middle.
     suitPiles: "Suit piles, ace up to king",
     suitUpTo: (suit, top) => `${suit}: up to ${cardName(top).replace(/^the /, "the ")}`,
@@ -103,5 +104,39 @@ export const WORDS = {
         text: "Nothing can be given, so turn the top card of your stock: it goes home if it fits a suit pile (ace up to king), and a card that fits nowhere lands on your pile and ends your turn. Get rid of every card first to win.",
       },
     },
+  },
+};
+
+/**
+ * The coach's moves and the rules' reasons (see table-words.js, `coachSentence`), from the values the
+ * table sends: a turn, a give (with the card and whether it was just turned or the top of the seat's
+ * pile, when the seat could see it) and a keep with its card. Worded in English and Persian, though the
+ * board itself is in English alone.
+ */
+export const coachWords = {
+  move(play, lang) {
+    const fa = lang === "fa";
+    const card = play.card ? cardName(play.card, lang) : null;
+    switch (play.type) {
+      case "turn":
+        return fa ? "برگرداندن کارت روی دستهٔ خودتان" : "turning the top card of your stock";
+      case "give":
+        if (!card) return fa ? "دادن کارت به حریف" : "giving the card to the other seat";
+        if (play.from === "turned") return fa ? `دادن ${card}، که تازه برگشته بود، به حریف` : `giving ${card}, just turned, to the other seat`;
+        return fa ? `دادن ${card} از روی دستهٔ دورریز خودتان به حریف` : `giving ${card} from the top of your discard pile to the other seat`;
+      case "keep":
+        if (!card) return fa ? "نگه‌داشتن کارت روی دستهٔ دورریز خودتان" : "keeping the card on your discard pile";
+        return fa ? `نگه‌داشتن ${card} روی دستهٔ دورریز خودتان` : `keeping ${card} on your discard pile`;
+      default:
+        throw new Error(`a move this page cannot word: ${play.type}`);
+    }
+  },
+  rule(rule, lang) {
+    if (rule.rule !== "giving-feeds-their-pile") throw new Error(`a reason of the rules this page cannot word: ${rule.rule}`);
+    const n = rule.count;
+    if (lang === "fa") {
+      return `هر کارتی که می‌دهید یکی کمتر برای بیرون‌کردن دارید و یکی بیشتر روی دستهٔ حریف، که آن‌گاه ${String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])} کارت دارد.`;
+    }
+    return `Each card you give is one fewer for you to play off and one more on their pile, which then holds ${cards(n)}.`;
   },
 };

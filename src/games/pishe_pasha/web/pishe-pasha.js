@@ -10,9 +10,11 @@ import { sharedStep } from "./guide.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
-import { awayLine } from "./away.js";
+import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./pishe-pasha-words.js";
+
+export { coachWords } from "./pishe-pasha-words.js";
 export { hooks } from "./pishe-pasha-hooks.js";
 
 const W = WORDS.en;
@@ -177,7 +179,10 @@ export function createBoard(root, ctx) {
     const name = el("div", "pp-name");
     name.append(el("strong", "", who(seat)));
     name.append(el("span", "pp-holds", W.holds(v.stocks[seat] + v.piles[seat].count)));
-    if (v.to_act === seat) name.append(el("span", "pp-to-play", mine ? W.yourTurnMark : W.playingMark));
+    if (v.to_act === seat) {
+      const mark = awayNow(frame, seat, who(seat)) ? W.awayMark : isYou(seat) ? W.yourTurnMark : W.playingMark;
+      name.append(el("span", "pp-to-play", mark));
+    }
     row.append(name);
     const spread = el("div", "pp-cards");
     spread.dir = "ltr";
@@ -267,7 +272,7 @@ export function createBoard(root, ctx) {
 
   function statusWords(v) {
     if (v.result) return "";
-    if (!choosing(v)) return W.playing(who(v.to_act), isYou(v.to_act));
+    if (!choosing(v)) return awayNow(frame, v.to_act, who(v.to_act)) ?? W.playing(who(v.to_act), isYou(v.to_act));
     const give = v.choices.give;
     if (v.choices.keep) return W.giveOrKeep(shortName(give));
     if (give) return W.giveOrTurn(shortName(give));
@@ -283,15 +288,19 @@ export function createBoard(root, ctx) {
     why.id = "why";
     if (why.textContent) why.title = why.textContent;
     box.append(why);
-    const row = el("div", "controls pp-actions");
-    row.dataset.area = "actions";
-    const give = offered("give");
-    const gift = v.choices.give;
-    row.append(actionButton("give", gift ? W.giveCard(shortName(gift)) : W.give, gift ? W.giveCard(cardName(gift)) : W.give, give, true));
-    row.append(actionButton("turn", W.turn, "", offered("turn"), !give || !offered("keep")));
-    row.append(actionButton("keep", W.keep, W.keepLabel, offered("keep"), false));
-    box.append(row);
-    box.append(autoTurnBox());
+    // A watcher sees the play and has no control over it.
+    if (!frame.watcher) {
+      const row = el("div", "controls pp-actions");
+      row.dataset.area = "actions";
+      const give = offered("give");
+      const gift = v.choices.give;
+      // The name says what the button shows, then the card in words.
+      const named = gift ? `${W.giveCard(shortName(gift))} (${cardName(gift)})` : W.give;
+      row.append(actionButton("give", gift ? W.giveCard(shortName(gift)) : W.give, named, give, true));
+      row.append(actionButton("turn", W.turn, "", offered("turn"), !give || !offered("keep")));
+      row.append(actionButton("keep", W.keep, W.keepLabel, offered("keep"), false));
+      box.append(row, autoTurnBox());
+    }
     const line = moveLine(lastSaid);
     line.title = lastSaid;
     box.append(line);

@@ -78,7 +78,12 @@ fn a_hint_at_my_turn_is_one_of_my_actions_counted_in_every_head_and_stored() {
         "{hint} is one of {}",
         view["actions"]
     );
-    assert!(!hint["why"].as_str().unwrap().is_empty());
+    let why: crate::game::Why = serde_json::from_value(hint["why"].clone()).unwrap();
+    assert!(
+        why.reason().is_some(),
+        "a reason, not a sentence: {}",
+        hint["why"]
+    );
     assert_eq!(table.version(), version, "a hint changes no move");
     assert_eq!(table.record()[0].coaching.hints_taken(2, None), [1, 0]);
     let after = last_view(&did, 1).expect("the count is shown");
