@@ -356,7 +356,19 @@ mod tests {
             panjpar.contains(">Start a table for a friend</button>"),
             "{panjpar}"
         );
+        // A game whose levels are tuned says how: Ganjifa's standard computer, Pishe Pasha's clever.
+        assert!(
+            panjpar.contains("the simple computer the rules describe <")
+                && !panjpar.contains("half the time"),
+            "{panjpar}"
+        );
+        let pishe = render("pishe-pasha.html").unwrap();
+        assert!(pishe.contains("mostly the standard computer"), "{pishe}");
         let ganjifa = render("ganjifa.html").unwrap();
+        assert!(
+            ganjifa.contains("but a random move half the time"),
+            "{ganjifa}"
+        );
         assert!(
             ganjifa.contains(">Open a room for three friends</button>"),
             "{ganjifa}"
