@@ -10,6 +10,23 @@ use crate::browser_access::{axe_source, violations};
 use crate::chromium::*;
 use crate::support::{play_against_computer, rng, TestServer};
 
+/// Waits for the Hint button at this seat's turn, and presses it.
+async fn press_hint(c: &fantoccini::Client) {
+    wait_for(
+        c,
+        "const b = document.querySelector('#hint'); return b && !b.hidden",
+        60,
+    )
+    .await;
+    for _ in 0..20 {
+        if click(c, "#hint").await {
+            return;
+        }
+        settle(c).await;
+    }
+    panic!("the hint button could not be pressed");
+}
+
 async fn coached_in_the_page(
     driver: &mut Driver,
     server: &TestServer,
@@ -26,21 +43,7 @@ async fn coached_in_the_page(
     let c = driver.session(width, height).await;
     open_as_seat(&c, &server.base, &seated).await;
     // The hint button is there at this seat's turn; the coach answers in a sentence.
-    wait_for(
-        &c,
-        "const b = document.querySelector('#hint'); return b && !b.hidden",
-        60,
-    )
-    .await;
-    let mut pressed = false;
-    for _ in 0..20 {
-        pressed = click(&c, "#hint").await;
-        if pressed {
-            break;
-        }
-        settle(&c).await;
-    }
-    assert!(pressed, "the hint button could not be pressed");
+    press_hint(&c).await;
     let said = wait_for(
         &c,
         "const p = document.querySelector('#coach'); return p && !p.hidden && p.textContent.startsWith('Coach:') && p.textContent",
@@ -183,21 +186,7 @@ async fn a_slow_hint_is_said_to_be_on_its_way_within_two_seconds() {
     let seated = server.open("panjpar", "computer", Some(json!(1))).await;
     let c = driver.session(390, 844).await;
     open_as_seat(&c, &server.base, &seated).await;
-    wait_for(
-        &c,
-        "const b = document.querySelector('#hint'); return b && !b.hidden",
-        60,
-    )
-    .await;
-    let mut pressed = false;
-    for _ in 0..20 {
-        pressed = click(&c, "#hint").await;
-        if pressed {
-            break;
-        }
-        settle(&c).await;
-    }
-    assert!(pressed, "the hint button could not be pressed");
+    press_hint(&c).await;
     // The page's own timer says it (at two seconds) while the coach still thinks (four).
     wait_for(
         &c,
