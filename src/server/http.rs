@@ -283,16 +283,17 @@ async fn join_table(
     path: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let joining = match body.is_empty() {
-        true => Joining::default(),
-        false => match serde_json::from_slice::<Joining>(&body) {
+    let joining = if body.is_empty() {
+        Joining::default()
+    } else {
+        match serde_json::from_slice::<Joining>(&body) {
             Ok(joining) => joining,
             Err(e) => {
                 let message =
                     format!("Send no body, or {{\"hints\": true}} to agree to hints: {e}.");
                 return refusal(RefusalCode::BadRequest, &message);
             }
-        },
+        }
     };
     let table = match find_table(&state, &path).await {
         Ok(table) => table,

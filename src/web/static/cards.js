@@ -25,9 +25,12 @@ export function suitLetter(name) {
 export function cardLabel(code, lang = "en") {
   const { rank, suit } = parseCard(code);
   // The corner's rank and suit, and a court card's large letter, in the order the card draws them.
-  const shown = RANK_NAMES[rank] && rank !== "A" ? [rank, suit, rank] : [rank, suit];
+  const shown = isCourt(rank) ? [rank, suit, rank] : [rank, suit];
   return `${shown.join(" ")}, ${cardName(code, lang)}`;
 }
+
+/** Whether a card of this rank is a court card, drawn as a crowned figure with its letter large. */
+const isCourt = (rank) => rank === "J" || rank === "Q" || rank === "K";
 
 /** "the queen of spades" (or its Persian form). */
 export function cardName(code, lang = "en") {
@@ -92,7 +95,7 @@ export function cardSvg(code) {
   const colour = SUITS[suit].red ? "var(--red)" : "var(--black)";
   let middle;
   if (rank === "A") middle = `<g fill="${colour}">${suitShape(suit, 50, 70, 42)}</g>`;
-  else if (RANK_NAMES[rank]) middle = court(rank, suit, colour);
+  else if (isCourt(rank)) middle = court(rank, suit, colour);
   else middle = `<g fill="${colour}">${PIPS[rank].map(([x, y]) => suitShape(suit, x, y, 15)).join("")}</g>`;
   return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
     `<rect class="face" x="2" y="2" width="96" height="136" rx="9" fill="var(--card)" stroke="var(--card-edge)" stroke-width="2"/>` +
