@@ -11,6 +11,7 @@ pub mod coach;
 pub mod game;
 pub mod game_pages;
 pub mod games;
+pub mod lobby;
 pub mod matches;
 pub mod memory;
 pub mod metrics;

@@ -32,6 +32,10 @@ pub struct Metrics {
     pub coach_queue: IntGauge,
     pub coach_studies: IntCounterVec,
     pub matches_finished: IntCounterVec,
+    pub pairing_waiting: IntGaugeVec,
+    pub pairing_wait_seconds: HistogramVec,
+    pub pairs_made: IntCounterVec,
+    pub pairing_leaves: IntCounterVec,
     pub reconnects: IntCounter,
     pub resyncs: IntCounter,
     pub rate_limited: IntCounter,
@@ -76,6 +80,11 @@ pub struct GameMeters {
     pub accepted: IntCounter,
     pub seconds: Histogram,
 }
+
+/// Buckets of a wait for a partner, from half a second to ten minutes (the alert is at two).
+const PAIRING_BUCKETS: &[f64] = &[
+    0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 90.0, 120.0, 300.0, 600.0,
+];
 
 /// Latency buckets from a tenth of a millisecond to two and a half seconds.
 const LATENCY_BUCKETS: &[f64] = &[
@@ -276,6 +285,35 @@ impl Metrics {
                 "Matches played to their end, by game.",
                 &["game"],
             ),
+            pairing_waiting: gauge_vec(
+                &r,
+                "pairing_waiting",
+                "Visitors waiting to be paired in one queue, as this node last read it.",
+                &["game", "length"],
+            ),
+            pairing_wait_seconds: registered(
+                &r,
+                HistogramVec::new(
+                    HistogramOpts::from(named(
+                        "pairing_wait_seconds",
+                        "How long each paired visitor waited, from entering the queue to the table made.",
+                    ))
+                    .buckets(PAIRING_BUCKETS.to_vec()),
+                    &["game"],
+                ),
+            ),
+            pairs_made: counter_vec(
+                &r,
+                "pairs_made_total",
+                "Tables made for visitors paired by the quick pairing, by game.",
+                &["game"],
+            ),
+            pairing_leaves: counter_vec(
+                &r,
+                "pairing_leaves_total",
+                "Visitors who left the queue unpaired: by their page (left) or by going silent (gone).",
+                &["how"],
+            ),
             reconnects: counter(
                 &r,
                 "reconnects_total",
@@ -421,6 +459,11 @@ impl Metrics {
         }
         for kind in ["hint", "analysis"] {
             self.coach_studies.with_label_values(&[game, kind]);
+        }
+        self.pairs_made.with_label_values(&[game]);
+        self.pairing_wait_seconds.with_label_values(&[game]);
+        for how in ["left", "gone"] {
+            self.pairing_leaves.with_label_values(&[how]);
         }
     }
 

@@ -130,6 +130,12 @@ pub struct Settings {
     pub log_filter: String,
     pub site_origin: String,
     pub tables_per_minute: u32,
+    /// A visitor waiting to be paired whose page has not asked for this long has left (seconds).
+    pub pairing_gone_after_secs: u64,
+    /// After this long waiting with nobody to play, the page offers the computer (seconds).
+    pub pairing_offer_computer_secs: u64,
+    /// An open table is listed while its host's page has said it is there within this long (seconds).
+    pub open_table_fresh_secs: u64,
     /// "Your games" asked per client address a minute (0: no limit).
     pub your_games_per_minute: u32,
     /// CIDR blocks of the proxies whose `X-Forwarded-For` names the client (see
@@ -186,6 +192,11 @@ impl Settings {
     /// How long a table with nobody connected stays in memory (at least a second).
     pub fn sleep_after(&self) -> Duration {
         Duration::from_secs(self.sleep_after_secs.max(1))
+    }
+
+    /// How long a waiting visitor's page may go without asking before it has left the queue.
+    pub fn pairing_gone_after(&self) -> Duration {
+        Duration::from_secs(self.pairing_gone_after_secs.max(1))
     }
 
     /// How long a seat is away before the others may offer it to someone else.

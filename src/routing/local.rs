@@ -75,6 +75,8 @@ impl LocalTables {
 /// Every table in this process.
 pub struct LocalRouter {
     settings: Arc<Settings>,
+    /// The quick pairing's queues and the open tables, in this process.
+    lobby: Arc<crate::lobby::Hall>,
     /// The web server's workers, where tables are opened in turn: a table's sockets are served on its
     /// thread (see `server::socket`), so tables spread over the cores whichever connection asked for
     /// them (a proxy may send every request down one).
@@ -122,6 +124,7 @@ impl LocalRouter {
             (None, None) => WatchKey::random(),
         };
         Ok(LocalRouter {
+            lobby: Arc::new(crate::lobby::Hall::new(settings.pairing_gone_after())),
             watch_key,
             settings,
             workers: RwLock::default(),
@@ -429,6 +432,10 @@ impl Router for LocalRouter {
             let _ = actix_web::rt::task::spawn_blocking(move || disk.close()).await;
         }
         .boxed()
+    }
+
+    fn lobby(&self) -> Arc<dyn crate::lobby::Lobby> {
+        self.lobby.clone()
     }
 
     fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>> {

@@ -5,6 +5,7 @@
 mod local;
 pub mod redis;
 
+use crate::lobby::Lobby;
 use crate::table::OpenTable;
 pub use local::{Disk, Found, LocalRouter, LocalTables, Stored, FILE_NAME, STORE_FORMAT};
 
@@ -51,6 +52,9 @@ pub trait Router: Send + Sync + 'static {
     fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>>;
     /// A web server's worker has started on this thread (an actix arbiter), where tables may live.
     fn worker_started(&self) {}
+    /// Where strangers meet: the quick pairing's queues and the open tables' list, shared by every
+    /// node that shares the tables.
+    fn lobby(&self) -> Arc<dyn Lobby>;
 }
 
 /// The watch key the settings give, if they give one (checked when the settings are read).

@@ -38,6 +38,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, with_operations: bool) {
     if with_operations {
         operations(cfg);
     }
+    super::pairing::routes(cfg);
     pages::routes(cfg);
 }
 
@@ -107,7 +108,9 @@ pub(super) fn status(code: RefusalCode) -> StatusCode {
         RefusalCode::WrongToken | RefusalCode::WrongOrigin | RefusalCode::TokenInUrl => {
             StatusCode::FORBIDDEN
         }
-        RefusalCode::NoSuchTable => StatusCode::NOT_FOUND,
+        RefusalCode::NoSuchTable | RefusalCode::NotWaiting | RefusalCode::NotListed => {
+            StatusCode::NOT_FOUND
+        }
         RefusalCode::MatchEnded | RefusalCode::TableExpired | RefusalCode::RecordLost => {
             StatusCode::GONE
         }
@@ -179,6 +182,12 @@ struct NewTable {
     /// before taking a seat).
     #[serde(default)]
     hints: bool,
+    /// At a friends table, whether it is listed on its game's page for anyone to take a free seat.
+    #[serde(default)]
+    open: bool,
+    /// The name an open table is listed under (the host's), if any.
+    #[serde(default)]
+    name: Option<String>,
 }
 
 async fn create_table(
@@ -232,16 +241,26 @@ async fn create_table(
                        offers them.";
         return refusal(RefusalCode::BadRequest, message);
     }
-    let length = match catalog::find(&request.game)
-        .and_then(|game| game.match_length(request.length.as_ref()))
-    {
-        Ok(length) => length,
+    if (request.open || request.name.is_some()) && kind == TableKind::Computer {
+        let message = "Only a table for friends is listed for others to join.";
+        return refusal(RefusalCode::BadRequest, message);
+    }
+    let listed_as = match request.name.as_deref().map(crate::table::clean_name) {
+        Some(Err(message)) => return refusal(RefusalCode::BadName, &message),
+        Some(Ok(name)) => name,
+        None => None,
+    };
+    let (game, length) = match catalog::find(&request.game).and_then(|game| {
+        game.match_length(request.length.as_ref())
+            .map(|length| (game.name(), length))
+    }) {
+        Ok(found) => found,
         Err(message) => return refusal(RefusalCode::BadRequest, &message),
     };
     let token = Token::random();
-    let game = request.game;
+    let open = request.open;
     let request = OpenTable {
-        game: game.clone(),
+        game: game.to_string(),
         kind,
         level,
         length,
@@ -251,11 +270,16 @@ async fn create_table(
     match state.router.open(request).await {
         Ok(id) => {
             tracing::info!(table = %id, %game, ?kind, ?level, "opened a table");
+            let listed = open && {
+                let listing = super::pairing::list_open(&state, &id, game, length, listed_as, &token);
+                listing.await.is_ok()
+            };
             HttpResponse::Created().json(json!({
                 "table": id,
                 "seat": 0,
                 "token": token,
                 "link": id.link(),
+                "listed": listed,
             }))
         }
         Err(r) => refused(r),
@@ -305,11 +329,17 @@ async fn join_table(
         agrees_to_hints: joining.hints,
     };
     match table.join.send(join).await {
-        Ok(Ok(seat)) => HttpResponse::Created().json(json!({
+        Ok(Ok(seat)) => {
+            // An open table leaves its game's list once its seats are all taken.
+            if let Err(r) = state.router.lobby().took_seat(table.id.as_str()).await {
+                tracing::warn!(table = %table.id, "the open list missed a seat taken: {}", r.message);
+            }
+            HttpResponse::Created().json(json!({
             "seat": seat,
             "token": token,
             "link": table.id.link(),
-        })),
+            }))
+        }
         // Whoever holds the link of a table whose seats are all taken may watch it instead.
         Ok(Err(r)) if r.code == RefusalCode::TableFull => match state.router.watch_key().await {
             Ok(key) => HttpResponse::Conflict().json(json!({

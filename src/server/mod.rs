@@ -7,6 +7,7 @@ mod door;
 mod guard;
 mod http;
 mod mine;
+mod pairing;
 pub mod pages;
 mod registry;
 mod request_clock;

@@ -68,6 +68,7 @@ pub use shell::{
     TablePolicy, TableStore, Timer,
 };
 mod social;
+pub use social::clean_name;
 mod sockets;
 mod storing;
 mod views;

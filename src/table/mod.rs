@@ -24,7 +24,7 @@ mod snapshot;
 mod watch;
 
 pub use self::core::{
-    Change, Clock, Closing, ConnId, Count, Effect, Expiry, Gone, Listing, OnClosed, StoreAnswer,
+    clean_name, Change, Clock, Closing, ConnId, Count, Effect, Expiry, Gone, Listing, OnClosed, StoreAnswer,
     Study, TableConfig, TableCore, TablePolicy, TableStore, Timer,
 };
 pub use actor::Table;

@@ -72,6 +72,12 @@ pub enum RefusalCode {
     NotYourTurn,
     /// An analysis is asked by a watcher, whose sockets hold no seat's decisions.
     NotYourDecisions,
+
+    // Said by the lobby (quick pairing, open tables).
+    /// The ticket is in no queue: it left, its page went silent too long, or it never was.
+    NotWaiting,
+    /// The table is not on the open list, or the token is not its host's.
+    NotListed,
 }
 
 impl RefusalCode {

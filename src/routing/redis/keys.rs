@@ -258,10 +258,20 @@ pub struct Script {
 }
 
 /// Every script, as a link loads them.
-pub static SCRIPTS: [&Script; 5] = [&ADOPT, &REFRESH, &STORE, &RELEASE, &FORGET];
+pub static SCRIPTS: [&Script; 9] = [
+    &ADOPT,
+    &REFRESH,
+    &STORE,
+    &RELEASE,
+    &FORGET,
+    &super::lobby::WAIT,
+    &super::lobby::FORMED,
+    &super::lobby::LEAVE,
+    &super::lobby::LISTING,
+];
 
 impl Script {
-    const fn new(body: &'static str) -> Script {
+    pub const fn new(body: &'static str) -> Script {
         Script {
             body,
             made: OnceLock::new(),

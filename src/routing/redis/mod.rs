@@ -19,6 +19,7 @@ mod homes;
 mod keys;
 mod lease;
 mod link;
+mod lobby;
 mod node;
 mod pending;
 mod remote;
@@ -44,6 +45,7 @@ use node::Node;
 /// The Redis router of this node.
 pub struct RedisRouter {
     node: Arc<Node>,
+    lobby: Arc<lobby::RedisLobby>,
     /// The site's watch key: the settings', or the one kept in Redis for every node, once read.
     watch_key: tokio::sync::OnceCell<WatchKey>,
 }
@@ -54,7 +56,12 @@ impl RedisRouter {
     pub fn start(settings: Arc<Settings>) -> Result<Arc<RedisRouter>, String> {
         let watch_key = tokio::sync::OnceCell::new_with(configured_watch_key(&settings));
         let node = Node::start(settings)?;
-        Ok(Arc::new(RedisRouter { node, watch_key }))
+        let lobby = Arc::new(lobby::RedisLobby::new(node.clone()));
+        Ok(Arc::new(RedisRouter {
+            node,
+            lobby,
+            watch_key,
+        }))
     }
 }
 
@@ -80,6 +87,10 @@ impl Router for RedisRouter {
 
     fn hand_over(&self) -> BoxFuture<'_, ()> {
         self.node.clone().hand_over().boxed()
+    }
+
+    fn lobby(&self) -> Arc<dyn crate::lobby::Lobby> {
+        self.lobby.clone()
     }
 
     fn watch_key(&self) -> BoxFuture<'_, Result<WatchKey, TableRefusal>> {
