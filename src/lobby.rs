@@ -15,7 +15,7 @@
 
 mod hall;
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
 
 pub use hall::Hall;
 
