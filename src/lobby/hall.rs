@@ -7,8 +7,8 @@ use std::time::Duration;
 use futures_util::future::{ready, BoxFuture, FutureExt};
 
 use super::{
-    random_id, Asked, Entering, Formation, Listing, Lobby, Place, Standing,
-    FORMING_LIMIT, LISTED_AT_MOST, PLACE_KEPT, QUEUE_READ,
+    random_id, Asked, Entering, Formation, Listing, Lobby, Place, Standing, FORMING_LIMIT,
+    LISTED_AT_MOST, PLACE_KEPT, QUEUE_READ,
 };
 use crate::game::MatchLength;
 use crate::table::{TableRefusal, TokenHash};
@@ -256,9 +256,7 @@ impl Lobby for Hall {
             host: host.clone(),
             refreshed: listing.since,
         };
-        self.inside()
-            .listings
-            .insert(listing.table.clone(), listed);
+        self.inside().listings.insert(listing.table.clone(), listed);
         ready(Ok(())).boxed()
     }
 

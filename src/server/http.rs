@@ -271,7 +271,8 @@ async fn create_table(
         Ok(id) => {
             tracing::info!(table = %id, %game, ?kind, ?level, "opened a table");
             let listed = open && {
-                let listing = super::pairing::list_open(&state, &id, game, length, listed_as, &token);
+                let listing =
+                    super::pairing::list_open(&state, &id, game, length, listed_as, &token);
                 listing.await.is_ok()
             };
             HttpResponse::Created().json(json!({

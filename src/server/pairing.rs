@@ -12,17 +12,19 @@ use super::AppState;
 use crate::catalog;
 use crate::lobby::{random_id, Asked, Entering, Formation, Listing, Place, Standing};
 use crate::metrics::metrics;
-use crate::table::{
-    Join, Level, OpenTable, RefusalCode, TableId, TableKind, TableRefusal, Token,
-};
+use crate::table::{Join, Level, OpenTable, RefusalCode, TableId, TableKind, TableRefusal, Token};
 
 /// The lobby's routes, each with the most it takes of a body.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(route("/api/pairing", web::post().to(enter), 256))
         .service(route("/api/pairing/ask", web::post().to(ask), 128))
         .service(route("/api/pairing/leave", web::post().to(leave), 128))
-        .service(route("/api/open-tables/{game}", web::get().to(open_tables), 0))
-        .service(route("/api/open-tables/host", web::post().to(host), 256));
+        .service(route("/api/open-tables/host", web::post().to(host), 256))
+        .service(route(
+            "/api/open-tables/{game}",
+            web::get().to(open_tables),
+            0,
+        ));
 }
 
 /// The time now, in Unix ms.
@@ -62,14 +64,23 @@ struct Ticket {
 
 async fn enter(state: web::Data<AppState>, req: HttpRequest, bytes: web::Bytes) -> HttpResponse {
     if state.registry.draining() {
-        return refusal(RefusalCode::Draining, "This server is shutting down; try again in a moment.");
+        return refusal(
+            RefusalCode::Draining,
+            "This server is shutting down; try again in a moment.",
+        );
     }
-    let asked: Enter = match body(&bytes, r#"{"game": "panjpar", "length": 3, "browser": "…"}"#) {
+    let asked: Enter = match body(
+        &bytes,
+        r#"{"game": "panjpar", "length": 3, "browser": "…"}"#,
+    ) {
         Ok(asked) => asked,
         Err(answer) => return answer,
     };
     if !(8..=64).contains(&asked.browser.len())
-        || !asked.browser.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        || !asked
+            .browser
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     {
         let message = "\"browser\" is 8 to 64 letters, digits, '-' or '_'.";
         return refusal(RefusalCode::BadRequest, message);
@@ -278,7 +289,12 @@ async fn open_tables(state: web::Data<AppState>, path: web::Path<String>) -> Htt
     };
     let fresh = state.settings.open_table_fresh_secs * 1000;
     let now = unix_ms();
-    match state.router.lobby().listed(game.name(), now.saturating_sub(fresh)).await {
+    match state
+        .router
+        .lobby()
+        .listed(game.name(), now.saturating_sub(fresh))
+        .await
+    {
         Ok(listed) => {
             let tables: Vec<Value> = listed
                 .into_iter()
@@ -319,7 +335,10 @@ async fn host(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
     };
     let host = Token::from_client(&asked.token).hash();
     let lobby = state.router.lobby();
-    match lobby.host(&asked.table, &host, asked.close, unix_ms()).await {
+    match lobby
+        .host(&asked.table, &host, asked.close, unix_ms())
+        .await
+    {
         Ok(true) => HttpResponse::Ok().json(json!({ "listed": !asked.close })),
         Ok(false) => refusal(
             RefusalCode::NotListed,

@@ -24,8 +24,8 @@ mod snapshot;
 mod watch;
 
 pub use self::core::{
-    clean_name, Change, Clock, Closing, ConnId, Count, Effect, Expiry, Gone, Listing, OnClosed, StoreAnswer,
-    Study, TableConfig, TableCore, TablePolicy, TableStore, Timer,
+    clean_name, Change, Clock, Closing, ConnId, Count, Effect, Expiry, Gone, Listing, OnClosed,
+    StoreAnswer, Study, TableConfig, TableCore, TablePolicy, TableStore, Timer,
 };
 pub use actor::Table;
 pub use deal_record::{Coaching, DealRecord};

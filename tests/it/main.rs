@@ -38,6 +38,7 @@ mod loadgen;
 mod multinode;
 mod multinode_faults;
 mod operations;
+mod pairing;
 mod properties;
 mod redis_cluster;
 mod redis_sentinel;
