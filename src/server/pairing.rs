@@ -35,12 +35,13 @@ pub fn unix_ms() -> u64 {
 }
 
 /// A body read as `T`, or the answer refusing it with `example` of what to send.
-fn body<T: serde::de::DeserializeOwned>(body: &[u8], example: &str) -> Result<T, HttpResponse> {
+fn body<T: serde::de::DeserializeOwned>(
+    body: &[u8],
+    example: &str,
+) -> Result<T, Box<HttpResponse>> {
     serde_json::from_slice(body).map_err(|e| {
-        refusal(
-            RefusalCode::BadRequest,
-            &format!("Send JSON like {example}: {e}."),
-        )
+        let message = format!("Send JSON like {example}: {e}.");
+        Box::new(refusal(RefusalCode::BadRequest, &message))
     })
 }
 
@@ -74,7 +75,7 @@ async fn enter(state: web::Data<AppState>, req: HttpRequest, bytes: web::Bytes) 
         r#"{"game": "panjpar", "length": 3, "browser": "…"}"#,
     ) {
         Ok(asked) => asked,
-        Err(answer) => return answer,
+        Err(answer) => return *answer,
     };
     if !(8..=64).contains(&asked.browser.len())
         || !asked
@@ -122,7 +123,7 @@ async fn enter(state: web::Data<AppState>, req: HttpRequest, bytes: web::Bytes) 
 async fn ask(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
     let asked: Ticket = match body(&bytes, r#"{"ticket": "…"}"#) {
         Ok(asked) => asked,
-        Err(answer) => return answer,
+        Err(answer) => return *answer,
     };
     let found = state.router.lobby().ask(&asked.ticket, unix_ms()).await;
     match settle(&state, &asked.ticket, found).await {
@@ -138,7 +139,7 @@ async fn ask(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
 async fn leave(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
     let asked: Ticket = match body(&bytes, r#"{"ticket": "…"}"#) {
         Ok(asked) => asked,
-        Err(answer) => return answer,
+        Err(answer) => return *answer,
     };
     match state.router.lobby().leave(&asked.ticket).await {
         Ok(left) => {
@@ -331,7 +332,7 @@ struct Hosting {
 async fn host(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
     let asked: Hosting = match body(&bytes, r#"{"table": "…", "token": "…", "close": true}"#) {
         Ok(asked) => asked,
-        Err(answer) => return answer,
+        Err(answer) => return *answer,
     };
     let host = Token::from_client(&asked.token).hash();
     let lobby = state.router.lobby();
