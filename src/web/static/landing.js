@@ -6,6 +6,8 @@ import { el, showBanner } from "./ui.js";
 import { shareBox } from "./share.js";
 import { keepSeat } from "./tables.js";
 import { askGuide } from "./guide.js";
+import { setUpPairing, setUpOpenTables } from "./lobby.js";
+import { savedName } from "./social.js";
 
 const FA = document.documentElement.lang === "fa";
 const WORDS = FA
@@ -13,12 +15,18 @@ const WORDS = FA
   : { shareLink: "Send this link to the person you want to play:", copy: "Copy link", copied: "Link copied.", share: "Share", go: "Go to the table", failed: "The table could not be opened: " };
 
 /** Opens a table and returns the server's answer, keeping the seat's token; `hints`: a friends
- * table offering the coach's hints to every player. */
-export async function createTable(game, opponents, length, level, hints = false) {
+ * table offering the coach's hints to every player; `open`: one listed on the game's page for anyone
+ * to join, under the name this browser goes by. */
+export async function createTable(game, opponents, length, level, { hints = false, open = false } = {}) {
   const body = { game, opponents };
   if (length !== undefined && length !== null) body.length = length;
   if (level) body.level = level;
   if (hints) body.hints = true;
+  if (open) {
+    body.open = true;
+    const name = savedName();
+    if (name) body.name = name;
+  }
   const answer = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -27,6 +35,7 @@ export async function createTable(game, opponents, length, level, hints = false)
   const data = await answer.json();
   if (answer.status !== 201) throw new Error(data.message || `status ${answer.status}`);
   keepSeat(data.table, data.token, game);
+  if (data.listed) localStorage.setItem(`chaikhana.listed.${data.table}`, "1");
   return data;
 }
 
@@ -72,13 +81,21 @@ export function setUpLanding(form) {
   rememberLevel(form, game);
   // The buttons open tables themselves; the form is never sent (no inline handler: the CSP forbids it).
   form.addEventListener("submit", (event) => event.preventDefault());
-  form.querySelector("[data-play=computer]").addEventListener("click", () => openTable(game, "computer", chosenLength(form), chosenLevel(form)));
+  const playComputer = () => openTable(game, "computer", chosenLength(form), chosenLevel(form));
+  form.querySelector("[data-play=computer]").addEventListener("click", playComputer);
+  const pair = setUpPairing(document.getElementById("pairing"), game, () => chosenLength(form), playComputer);
+  form.querySelector("[data-play=person]").addEventListener("click", pair);
+  // The home page's "Play a person now" comes here to wait at once, at the game's usual length.
+  if (location.hash === "#person") pair();
+  setUpOpenTables(document.getElementById("open-tables"), game);
   form.querySelector("[data-play=friends]").addEventListener("click", async () => {
     const out = document.getElementById("friends-link");
     try {
-      const hints = form.querySelector("input[name=hints]");
-      const offered = hints instanceof HTMLInputElement && hints.checked;
-      const data = await createTable(game, "friends", chosenLength(form), null, offered);
+      const checked = (name) => {
+        const box = form.querySelector(`input[name=${name}]`);
+        return box instanceof HTMLInputElement && box.checked;
+      };
+      const data = await createTable(game, "friends", chosenLength(form), null, { hints: checked("hints"), open: checked("open") });
       out.textContent = "";
       out.append(shareBox(data.table, WORDS));
       const go = el("a", "button primary", WORDS.go);

@@ -1,12 +1,16 @@
 // Names and quick phrases at a table of friends. A name is remembered on this device and given to
 // the table on every (re)connection; the server cleans it and every page shows it as text. A phrase
-// travels as its id only and each page words it in its own language, beside the seat that said it.
+// travels as its id only and each page words it in its own language, beside the seat that said it,
+// unless this browser hides the others' phrases (a player among strangers may).
 
 import { el, button } from "./ui.js";
 
 const NAME_KEY = "chaikhana-name";
 const NAME_CHARS = 20;
 const SHOWN_MS = 4000;
+/** Kept in this browser: the others' phrases are not shown (at a table of strangers, say). */
+const MUTED_KEY = "chaikhana.phrases-muted";
+const muted = () => localStorage.getItem(MUTED_KEY) === "1";
 
 const PHRASES = {
   hello: { en: "Hello!", fa: "سلام!" },
@@ -28,6 +32,7 @@ const WORDS = {
     nameHint: `Shown at your seat to everyone at the table; at most ${NAME_CHARS} characters.`,
     say: "Say…",
     sayLabel: "Quick phrases",
+    mute: "Hide the others' phrases",
     player: (n) => `Player ${n}`,
     you: "You",
   },
@@ -37,6 +42,7 @@ const WORDS = {
     nameHint: `کنار جای شما به همه نشان داده می‌شود؛ حداکثر ${NAME_CHARS} حرف.`,
     say: "گفتن…",
     sayLabel: "جمله‌های کوتاه",
+    mute: "پنهان کردن جمله‌های دیگران",
     player: (n) => `بازیکن ${n}`,
     you: "شما",
   },
@@ -107,6 +113,14 @@ export function createSocial({ send, lang, board, watching = false }) {
     b.dataset.phrase = id;
     phraseRow.append(b);
   }
+  const mute = button(w().mute, () => {
+    if (muted()) localStorage.removeItem(MUTED_KEY);
+    else localStorage.setItem(MUTED_KEY, "1");
+    mute.setAttribute("aria-pressed", String(muted()));
+  }, "phrase-mute");
+  mute.id = "phrase-mute";
+  mute.setAttribute("aria-pressed", String(muted()));
+  phraseRow.append(mute);
   header.after(nameForm, phraseRow);
 
   return {
@@ -122,6 +136,7 @@ export function createSocial({ send, lang, board, watching = false }) {
       nameButton.textContent = w().name;
       sayButton.textContent = w().say;
       phraseRow.setAttribute("aria-label", w().sayLabel);
+      mute.textContent = w().mute;
       for (const b of phraseRow.querySelectorAll("[data-phrase]")) {
         b.textContent = PHRASES[b.dataset.phrase][lang()] || PHRASES[b.dataset.phrase].en;
       }
@@ -129,7 +144,7 @@ export function createSocial({ send, lang, board, watching = false }) {
     /** A phrase said at the table: shown for a few seconds beside the seat that said it. */
     heard(frame, seats, mySeat) {
       const words = PHRASES[frame.id];
-      if (!words) return;
+      if (!words || (muted() && frame.seat !== mySeat)) return;
       const text = words[lang()] || words.en;
       const who = frame.seat === mySeat ? w().you : seatName({ seats }, frame.seat, lang());
       const bubble = el("p", "phrase-bubble");

@@ -21,6 +21,7 @@ import { setAwayActions, offeredSentence } from "./away.js";
 import { shareBox } from "./share.js";
 import { createGuide } from "./guide.js";
 import { openTable } from "./landing.js";
+import { keepListed } from "./listed.js";
 import { createTurnAlerts } from "./notify.js";
 import { WORDS } from "./table-words.js";
 import { gameTitle, loadBoard } from "./board.js";
@@ -453,6 +454,7 @@ async function start() {
   } else {
     watchLink.hidden = false;
     watchLink.addEventListener("click", () => shareWatchLink(token));
+    keepListed(table, token, tableLang);
   }
   let pending = Promise.resolve();
   let opened = false;

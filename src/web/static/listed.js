@@ -1,0 +1,45 @@
+// At a table its host listed as open on the game's page: a line saying so, with a button that takes it
+// off the list. While the host's page is open it tells the server every half minute that the host is
+// still there (a listing whose host has gone leaves the list); the line goes once the server says the
+// table is listed no more (its seats all taken, or the host took it off).
+
+import { el, button } from "./ui.js";
+
+const WORDS = {
+  en: { listed: "Anyone may take a free seat here: the table is on the game's list of open tables.", close: "Take it off the list" },
+  fa: { listed: "این میز در فهرست میزهای باز بازی است و هر کسی می‌تواند جای خالی آن را بگیرد.", close: "برداشتن از فهرست" },
+};
+
+const EVERY = 30_000;
+const key = (table) => `chaikhana.listed.${table}`;
+
+/** Keeps `table` listed while this page is open, if this browser listed it; `lang()` the page's. */
+export function keepListed(table, token, lang) {
+  if (!localStorage.getItem(key(table))) return;
+  const line = document.getElementById("listed");
+  let timer = null;
+
+  async function tell(close) {
+    const answer = await fetch("/api/open-tables/host", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ table, token, close }),
+    }).catch(() => null);
+    if (!answer) return;
+    if (answer.status === 200 && !close) return show();
+    // Listed no more: full, taken off, or forgotten.
+    localStorage.removeItem(key(table));
+    clearInterval(timer);
+    line.hidden = true;
+    line.textContent = "";
+  }
+
+  function show() {
+    const w = WORDS[lang()] || WORDS.en;
+    line.replaceChildren(el("span", "", w.listed), button(w.close, () => tell(true)));
+    line.hidden = false;
+  }
+
+  tell(false);
+  timer = setInterval(() => tell(false), EVERY);
+}

@@ -1,0 +1,193 @@
+// A game's landing page meeting strangers: "Play a person now" (wait in the game's queue for the match
+// length chosen, then go to the table made for everyone paired) and the game's open tables (friends
+// tables their hosts listed, each with a button to take a free seat). The server pairs and lists; the
+// page only asks, shows what it is told, and keeps the seat it is given.
+
+import { el, button, showBanner } from "./ui.js";
+import { keepSeat } from "./tables.js";
+
+const FA = document.documentElement.lang === "fa";
+const WORDS = FA
+  ? {
+      waiting: (n, s) => `در انتظار بازیکن دیگری… ${n === 1 ? "جز شما کسی در صف نیست" : `${n} نفر در صف (با شما)`} · ${s} ثانیه`,
+      forming: "بازیکن پیدا شد؛ میز آماده می‌شود…",
+      seated: "میز آماده است؛ می‌رویم سر میز…",
+      stop: "دیگر منتظر نمی‌مانم",
+      keepWaiting: "باز هم منتظر می‌مانم",
+      computer: "به جایش با رایانه بازی می‌کنم",
+      failed: "صف در دسترس نیست: ",
+      none: "فعلاً میز بازی نیست. میزی برای دوستان باز کنید و آن را در فهرست بگذارید، یا «همین حالا با یک نفر بازی کنید» را بزنید.",
+      table: (t) => `${t.name || "میزبانی بی‌نام"} · ${t.free} جای خالی از ${t.seats} · ${Math.round(t.waited_ms / 60000)} دقیقه در انتظار`,
+      take: "نشستن سر این میز",
+    }
+  : {
+      waiting: (n, s) => `Waiting for another player… ${n === 1 ? "nobody else is waiting yet" : `${n} waiting, you included`} · ${s} s`,
+      forming: "Found someone: the table is being set…",
+      seated: "Your table is ready: taking you there…",
+      stop: "Stop waiting",
+      keepWaiting: "Keep waiting",
+      computer: "Play the computer instead",
+      failed: "The queue cannot be reached: ",
+      none: "No open tables right now. Open a table for friends and list it, or press “Play a person now”.",
+      table: (t) => `${t.name || "A host"} · ${t.free} of ${t.seats} seats free · waiting ${Math.round(t.waited_ms / 60000)} min`,
+      take: "Take a seat",
+    };
+
+/** How often a waiting page asks where it stands, and the open list is read again (ms). */
+const ASK_EVERY = 500;
+const LIST_EVERY = 5000;
+const BROWSER_KEY = "chaikhana.browser";
+
+/** This browser's own random id: the server keeps one place in a queue per browser. */
+function browserId() {
+  let id = localStorage.getItem(BROWSER_KEY);
+  if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(BROWSER_KEY, id);
+  }
+  return id;
+}
+
+async function post(path, body) {
+  const answer = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    keepalive: path.endsWith("/leave"),
+  });
+  return { status: answer.status, data: await answer.json().catch(() => ({})) };
+}
+
+/** Goes to the table a ticket was seated at, keeping its seat. */
+function takeSeat(game, place) {
+  keepSeat(place.table, place.token, game);
+  location.assign(place.link);
+}
+
+/**
+ * "Play a person now": waits in `game`'s queue for the length `length()` gives, in `panel`; after the
+ * server's wait with nobody, offers the computer (`playComputer()`) or to keep waiting.
+ */
+export function setUpPairing(panel, game, length, playComputer) {
+  let ticket = null;
+  let timer = null;
+  let offered = false;
+  let keptWaiting = false;
+
+  function stop() {
+    clearTimeout(timer);
+    if (ticket) post("/api/pairing/leave", { ticket }).catch(() => {});
+    ticket = null;
+    panel.hidden = true;
+    panel.textContent = "";
+  }
+
+  function show(text, extra = []) {
+    panel.hidden = false;
+    panel.replaceChildren(el("p", "pairing-line", text), ...extra);
+  }
+
+  function stand(answer) {
+    if (answer.state === "seated") {
+      ticket = null;
+      show(WORDS.seated);
+      takeSeat(game, answer);
+      return;
+    }
+    if (answer.state === "forming") {
+      show(WORDS.forming);
+    } else {
+      const seconds = Math.floor(answer.waited_ms / 1000);
+      const controls = [button(WORDS.stop, stop, "pairing-stop")];
+      if (answer.waited_ms >= answer.offer_computer_after_ms && !keptWaiting) {
+        offered = true;
+        controls.unshift(
+          button(WORDS.computer, () => { stop(); playComputer(); }, "primary"),
+          button(WORDS.keepWaiting, () => { keptWaiting = true; offered = false; }),
+        );
+      }
+      show(WORDS.waiting(answer.waiting, seconds), [rowOf(controls)]);
+      if (offered) panel.dataset.offered = "computer";
+      else delete panel.dataset.offered;
+    }
+    timer = setTimeout(ask, ASK_EVERY);
+  }
+
+  async function ask() {
+    if (!ticket) return;
+    try {
+      const { status, data } = await post("/api/pairing/ask", { ticket });
+      if (!ticket) return;
+      // The wait ended on the server (this page was asleep too long): enter again, as at first.
+      if (status === 404) return enter();
+      if (status !== 200) throw new Error(data.message || `status ${status}`);
+      stand(data);
+    } catch (e) {
+      // Out of reach for a moment: ask again, the wait is kept a few seconds.
+      timer = setTimeout(ask, ASK_EVERY * 2);
+    }
+  }
+
+  async function enter() {
+    clearTimeout(timer);
+    try {
+      const body = { game, browser: browserId() };
+      const chosen = length();
+      if (chosen !== null && chosen !== undefined) body.length = chosen;
+      const { status, data } = await post("/api/pairing", body);
+      if (status !== 201) throw new Error(data.message || `status ${status}`);
+      ticket = data.ticket;
+      stand(data);
+    } catch (e) {
+      stop();
+      showBanner(WORDS.failed + e.message, true);
+    }
+  }
+
+  // A page that goes away leaves the queue at once (and, if it cannot say so, within seconds).
+  addEventListener("pagehide", () => { if (ticket) stop(); });
+  return () => {
+    keptWaiting = false;
+    offered = false;
+    return enter();
+  };
+}
+
+function rowOf(controls) {
+  const row = el("div", "row");
+  row.append(...controls);
+  return row;
+}
+
+/**
+ * The game's open tables in `section`'s list, read again every few seconds while the page shows. A
+ * free seat is taken as through a friend's link: by opening the table's page.
+ */
+export function setUpOpenTables(section, game) {
+  const list = section.querySelector("ul");
+  const note = section.querySelector(".open-tables-note");
+
+  async function refresh() {
+    try {
+      const answer = await fetch(`/api/open-tables/${game}`);
+      if (answer.status !== 200) return;
+      const { tables } = await answer.json();
+      list.replaceChildren(
+        ...tables.map((t) => {
+          const item = el("li", "open-table");
+          const take = el("a", "button", WORDS.take);
+          /** @type {HTMLAnchorElement} */ (take).href = `/t/${t.table}`;
+          item.append(el("span", "", WORDS.table(t)), " ", take);
+          return item;
+        }),
+      );
+      note.textContent = tables.length ? "" : WORDS.none;
+    } catch (_) {
+      // Out of reach for a moment: the list as last read stays.
+    }
+  }
+
+  refresh();
+  setInterval(() => { if (!document.hidden) refresh(); }, LIST_EVERY);
+}
