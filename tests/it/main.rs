@@ -17,6 +17,7 @@ mod browser_ganjifa;
 mod browser_keyboard;
 mod browser_layouts;
 mod browser_levels;
+mod browser_lobby;
 mod browser_panjpar;
 mod browser_pishe_pasha;
 mod browser_replay;

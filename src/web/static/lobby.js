@@ -17,7 +17,8 @@ const WORDS = FA
       computer: "به جایش با رایانه بازی می‌کنم",
       failed: "صف در دسترس نیست: ",
       none: "فعلاً میز بازی نیست. میزی برای دوستان باز کنید و آن را در فهرست بگذارید، یا «همین حالا با یک نفر بازی کنید» را بزنید.",
-      table: (t) => `${t.name || "میزبانی بی‌نام"} · ${t.free} جای خالی از ${t.seats} · ${Math.round(t.waited_ms / 60000)} دقیقه در انتظار`,
+      length: { "deals-won": (n) => `برندهٔ ${n} دور`, points: (n) => `تا ${n} امتیاز`, deals: (n) => `${n} دور` },
+      table: (t, length) => `${t.name || "میزبانی بی‌نام"} · ${length} · ${t.free} جای خالی از ${t.seats} · ${t.waited_ms < 60000 ? "تازه باز شده" : `${Math.floor(t.waited_ms / 60000)} دقیقه در انتظار`}`,
       take: "نشستن سر این میز",
     }
   : {
@@ -29,7 +30,8 @@ const WORDS = FA
       computer: "Play the computer instead",
       failed: "The queue cannot be reached: ",
       none: "No open tables right now. Open a table for friends and list it, or press “Play a person now”.",
-      table: (t) => `${t.name || "A host"} · ${t.free} of ${t.seats} seats free · waiting ${Math.round(t.waited_ms / 60000)} min`,
+      length: { "deals-won": (n) => `first to ${n} deal${n === 1 ? "" : "s"}`, points: (n) => `first to ${n} points`, deals: (n) => `${n} deal${n === 1 ? "" : "s"}` },
+      table: (t, length) => `${t.name || "A host"} · ${length} · ${t.free} of ${t.seats} seats free · ${t.waited_ms < 60000 ? "just opened" : `waiting ${Math.floor(t.waited_ms / 60000)} min`}`,
       take: "Take a seat",
     };
 
@@ -83,6 +85,10 @@ export function setUpPairing(panel, game, length, playComputer) {
     panel.textContent = "";
   }
 
+  // On a phone the line is below the button: brought into sight as the answer to the press, and
+  // again when the computer is offered.
+  const inSight = () => panel.scrollIntoView({ block: "nearest" });
+
   function show(text, extra = []) {
     panel.hidden = false;
     panel.replaceChildren(el("p", "pairing-line", text), ...extra);
@@ -101,6 +107,7 @@ export function setUpPairing(panel, game, length, playComputer) {
       const seconds = Math.floor(answer.waited_ms / 1000);
       const controls = [button(WORDS.stop, stop, "pairing-stop")];
       if (answer.waited_ms >= answer.offer_computer_after_ms && !keptWaiting) {
+        if (!offered) requestAnimationFrame(inSight);
         offered = true;
         controls.unshift(
           button(WORDS.computer, () => { stop(); playComputer(); }, "primary"),
@@ -139,6 +146,7 @@ export function setUpPairing(panel, game, length, playComputer) {
       if (status !== 201) throw new Error(data.message || `status ${status}`);
       ticket = data.ticket;
       stand(data);
+      inSight();
     } catch (e) {
       stop();
       showBanner(WORDS.failed + e.message, true);
@@ -178,7 +186,8 @@ export function setUpOpenTables(section, game) {
           const item = el("li", "open-table");
           const take = el("a", "button", WORDS.take);
           /** @type {HTMLAnchorElement} */ (take).href = `/t/${t.table}`;
-          item.append(el("span", "", WORDS.table(t)), " ", take);
+          const length = WORDS.length[t.length.kind]?.(t.length.target) ?? "";
+          item.append(el("span", "", WORDS.table(t, length)), " ", take);
           return item;
         }),
       );
