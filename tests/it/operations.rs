@@ -509,9 +509,22 @@ impl Drop for Prometheus {
 }
 
 /// What an operator's day looks like on two nodes: a friends match with a player on each, a match
-/// against the computer, a refused move, a resync, sockets closed.
+/// against the computer, a refused move, a resync, sockets closed, two strangers paired (one waiting
+/// on each node) and one who leaves the queue.
 async fn play_across(a: &cluster::Node, b: &cluster::Node, seed: u64) {
     let mut rng = rng(seed);
+    let enter =
+        |browser: &str| json!({"game": "panjpar", "length": 1, "browser": browser}).to_string();
+    let (status, waiting) = post(&a.base, "/api/pairing", &enter(&format!("waiting-{seed}"))).await;
+    assert_eq!(status, 201, "{waiting}");
+    let (_, paired) = post(&b.base, "/api/pairing", &enter(&format!("pairing-{seed}"))).await;
+    assert_eq!(paired["state"], "seated", "{paired}");
+    let (_, left) = post(&a.base, "/api/pairing", &enter(&format!("leaving-{seed}"))).await;
+    let leave = json!({ "ticket": left["ticket"] }).to_string();
+    assert_eq!(
+        post(&a.base, "/api/pairing/leave", &leave).await.1["left"],
+        true
+    );
     let (_, mut friends) = cluster::friends_across(a, b).await;
     play_among_friends(&mut friends, &mut rng).await;
     let strong =
