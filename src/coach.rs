@@ -8,7 +8,9 @@ use std::fmt;
 use crate::cards::Seat;
 use crate::game::Game;
 
+mod agree;
 mod kept;
+pub use agree::agree;
 pub use kept::{Analysis, Mark};
 
 /// One decision of a seat in a deal: after `step` actions of the deal, with `seen` views of its own
@@ -82,13 +84,27 @@ pub fn decisions<G: Game>(
     (views, points)
 }
 
+/// For each decision of `points` (as [`decisions`] found them, with the seat's `views`), whether it
+/// continues the one before: the seat's own next action, straight after it, with no card seen that it
+/// had not seen then. Its position is then just what the move made before led to (see [`agree`]).
+pub fn continuing<G: Game>(views: &[G::View], points: &[Point<G>]) -> Vec<bool> {
+    let json = |i: usize| serde_json::to_value(&views[i]).unwrap_or_default();
+    let mut continues = vec![false; points.len()];
+    for (i, pair) in points.windows(2).enumerate() {
+        let (before, this) = (&pair[0], &pair[1]);
+        continues[i + 1] = this.step == before.step + 1
+            && !crate::card_codes::shows_a_new_card(&json(before.seen - 1), &json(this.seen - 1));
+    }
+    continues
+}
+
 #[cfg(test)]
 impl<G: Game> Point<G> {
     /// What `coach` makes of this decision had the seat made `made`, from the deal's `views` (as
     /// [`decisions`] found them), weighing `samples` sampled deals with the generator seeded by `seed`.
     pub(crate) fn judged(
         &self,
-        coach: &impl crate::game::Coach<G>,
+        coach: &(impl crate::game::Coach<G> + ?Sized),
         views: &[G::View],
         made: &G::Action,
         samples: u32,

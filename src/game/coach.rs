@@ -8,8 +8,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::{BotRng, Budget, Game, Why};
 
-/// How costly a decision was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How costly a decision was, from the least.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Grade {
     Fine,

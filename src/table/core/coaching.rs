@@ -19,7 +19,7 @@ use super::super::{ConnId, RefusalCode, TableKind, TableRefusal};
 use super::replay::Looking;
 use super::{Effect, Notice, Status, TableCore, Then};
 use crate::cards::Seat;
-use crate::coach::{decisions, Analysis, Mark};
+use crate::coach::{agree, continuing, decisions, Analysis, Mark};
 use crate::game::{BotRng, Game, Grade, Judgement};
 
 /// What a study is for, handed back with its judgement.
@@ -46,8 +46,10 @@ struct Pending {
     seat: Seat,
     /// The replay step of each decision to judge.
     steps: Vec<usize>,
-    /// What each decision was judged, as they come back.
-    judged: Vec<Option<Option<Mark>>>,
+    /// Whether each continues the one before (see `coach::continuing`).
+    continues: Vec<bool>,
+    /// What each decision was judged, as they come back (a fine one too, until they agree).
+    judged: Vec<Option<Mark>>,
     /// The game's unit, as the first judgement names it.
     unit: &'static str,
 }
@@ -267,6 +269,7 @@ impl<G: Game> TableCore<G> {
             deal,
             seat,
             steps: points.iter().map(|p| p.step).collect(),
+            continues: continuing(&views, &points),
             judged: vec![None; of],
             unit: "",
         });
@@ -302,7 +305,7 @@ impl<G: Game> TableCore<G> {
                 };
                 let step = pending.steps[index];
                 pending.unit = judgement.unit;
-                *slot = Some(mark(step, judgement));
+                *slot = Some(judged(step, judgement));
                 let (deal, done, of) = (pending.deal, pending.done(), pending.steps.len());
                 if done < of {
                     let notice = Arc::new(Notice::Analysing { deal, done, of });
@@ -361,10 +364,17 @@ impl<G: Game> TableCore<G> {
             return;
         };
         let pending = self.coaching.analyses.swap_remove(at);
+        let mut judged: Vec<Mark> = pending.judged.into_iter().flatten().collect();
+        if let Some(coach) = G::coach() {
+            agree(&mut judged, &pending.continues, coach.thresholds());
+        }
         let analysis = Analysis {
             unit: pending.unit.to_string(),
             judged: pending.steps.len(),
-            marks: pending.judged.into_iter().flatten().flatten().collect(),
+            marks: judged
+                .into_iter()
+                .filter(|m| m.grade != Grade::Fine)
+                .collect(),
         };
         // The match may have moved on (a rematch clears the record): then there is nothing to keep.
         let Some(record) = self
@@ -404,17 +414,14 @@ fn played<A: Clone>(record: &super::super::DealRecord<A>) -> Vec<(Seat, A)> {
     actions.map(|(seat, a, _)| (*seat, a.clone())).collect()
 }
 
-/// A judged decision as the analysis keeps it: a mark when it cost something.
-fn mark<A: serde::Serialize>(step: usize, judgement: Judgement<A>) -> Option<Mark> {
-    if judgement.grade == Grade::Fine {
-        return None;
-    }
-    Some(Mark {
+/// A judged decision as the analysis keeps it (a mark, once it is known to cost something).
+fn judged<A: serde::Serialize>(step: usize, judgement: Judgement<A>) -> Mark {
+    Mark {
         step,
         grade: judgement.grade,
         best: serde_json::to_value(&judgement.best).unwrap_or_default(),
         made_value: judgement.made_value.unwrap_or(judgement.best_value),
         best_value: judgement.best_value,
         why: judgement.why,
-    })
+    }
 }
