@@ -126,16 +126,21 @@ fn render_with(file: &str, context: minijinja::Value) -> Result<String, minijinj
         let shared = || WebFiles::get(name).map(|f| String::from_utf8_lossy(&f.data).into_owned());
         Ok(game_page.or_else(shared))
     });
-    let context = minijinja::context! { games => games(), ratings => ratings_of(file), ..context };
-    templates.get_template(file)?.render(context)
-}
-
-/// The computer levels' ratings of the game whose page `file` is, as `landing-choices.html` reads
-/// them: by level, `"rating 1720 ± 40"` (empty for a page that is no game's).
-fn ratings_of(file: &str) -> BTreeMap<String, String> {
     let game = catalog::games()
         .into_iter()
         .find(|game| game.pages().template(file).is_some());
+    let context = minijinja::context! {
+        games => games(),
+        ratings => ratings_of(game),
+        page_game => game.map(|game| game.name()),
+        ..context
+    };
+    templates.get_template(file)?.render(context)
+}
+
+/// The computer levels' ratings of `game` (the one whose page is rendered, if any), as
+/// `landing-choices.html` and `rules-layout.html` read them: by level, `"rating 1720 ± 40"`.
+fn ratings_of(game: Option<&'static dyn catalog::Registered>) -> BTreeMap<String, String> {
     let ratings = game.map_or_else(Vec::new, |game| game.pages().ratings());
     ratings
         .into_iter()
@@ -350,6 +355,18 @@ mod tests {
             "{rules}"
         );
         assert!(rules.contains("<h1>How to play Ganjifa</h1>"), "{rules}");
+        // Every level is told on the rules page with the game's rating, linking to its page.
+        for level in ["Gentle", "Standard", "Clever", "Strong"] {
+            assert!(
+                rules.contains(&format!("<strong>{level}</strong>")),
+                "{rules}"
+            );
+        }
+        assert!(rules.contains("(rating 1500, the reference)"), "{rules}");
+        assert!(
+            rules.contains("<a href=\"/ganjifa\">game's page</a>"),
+            "{rules}"
+        );
         // A two-seat game's landing keeps the usual labels; Ganjifa's gives its own.
         let panjpar = render("panjpar.html").unwrap();
         assert!(

@@ -62,6 +62,11 @@ async fn two_visitors_press_play_a_person_and_meet_at_one_table() {
         if size == "desktop" {
             docs_screenshot(&first, "pairing-waiting").await;
         }
+        // The home page's "Play with friends" lands with the start button in sight and focused.
+        go(&second, &server.base, "/panjpar#friends").await;
+        let in_sight = "const b = document.getElementById('play-friends'); const r = b.getBoundingClientRect(); \
+                        return document.activeElement === b && r.top >= 0 && r.bottom <= innerHeight";
+        wait_for(&second, in_sight, 5).await;
         // The second comes from the home page's "Play a person now", at the game's usual length.
         go(&second, &server.base, "/").await;
         axe_clean(&second, &axe, &format!("home page, {size}")).await;
@@ -74,6 +79,16 @@ async fn two_visitors_press_play_a_person_and_meet_at_one_table() {
             20,
         )
         .await;
+        // On a phone the header's other controls fold under "More", and fold again once one is used.
+        if size == "phone" {
+            assert!(click(&second, "#watch-link").await);
+            let open = "return document.querySelector('header.site').classList.contains('open')";
+            assert_eq!(
+                eval(&second, open).await,
+                json!(false),
+                "More folded after use"
+            );
+        }
         for c in [&first, &second] {
             assert_no_console_error(c, &format!("paired at {size}")).await;
         }

@@ -85,8 +85,15 @@ export function setUpLanding(form) {
   form.querySelector("[data-play=computer]").addEventListener("click", playComputer);
   const pair = setUpPairing(document.getElementById("pairing"), game, () => chosenLength(form), playComputer);
   form.querySelector("[data-play=person]").addEventListener("click", pair);
-  // The home page's "Play a person now" comes here to wait at once, at the game's usual length.
+  // The home page's "Play a person now" comes here to wait at once, at the game's usual length;
+  // its "Play with friends" to the button that opens a table, in sight and focused (on a phone it is
+  // below the fold).
   if (location.hash === "#person") pair();
+  if (location.hash === "#friends") {
+    const start = form.querySelector("[data-play=friends]");
+    start.scrollIntoView({ block: "center" });
+    /** @type {HTMLElement} */ (start).focus({ preventScroll: true });
+  }
   setUpOpenTables(document.getElementById("open-tables"), game);
   form.querySelector("[data-play=friends]").addEventListener("click", async () => {
     const out = document.getElementById("friends-link");

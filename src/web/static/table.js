@@ -8,7 +8,7 @@
 
 import { TableSocket } from "./socket.js";
 import { DealCheck } from "./verify.js";
-import { setUpContrast, showBanner, chosenLang, chooseLang, onTurnChange, restingTitle, el, handArrows } from "./ui.js";
+import { setUpContrast, showBanner, chosenLang, chooseLang, onTurnChange, restingTitle, el, handArrows, foldingHeader } from "./ui.js";
 import { createVoice } from "./voice.js";
 import { where, travel } from "./motion.js";
 import { play, setUpSound } from "./sound.js";
@@ -296,22 +296,6 @@ let boardFocus = null;
 
 handArrows(document.getElementById("board"));
 
-/** The header's "More" (a phone's): shows or folds away the header's other controls. */
-function foldingHeader() {
-  const toggle = document.getElementById("more-toggle");
-  const header = /** @type {HTMLElement} */ (document.querySelector("header.site"));
-  const fold = (open) => {
-    header.classList.toggle("open", open);
-    toggle.setAttribute("aria-expanded", String(open));
-  };
-  toggle.addEventListener("click", () => fold(!header.classList.contains("open")));
-  header.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && header.classList.contains("open")) {
-      fold(false);
-      toggle.focus();
-    }
-  });
-}
 foldingHeader();
 
 /** A selector that finds the same control after a redraw: its card, its action, or its id. */

@@ -159,3 +159,27 @@ export function handArrows(root) {
     cards[(at + step + cards.length) % cards.length].focus();
   });
 }
+
+/**
+ * The table page header's "More" (a phone's): shows or folds away the header's other controls. It
+ * folds again once one of them is used (a switch such as Sound stays open for the next).
+ */
+export function foldingHeader() {
+  const toggle = document.getElementById("more-toggle");
+  const header = /** @type {HTMLElement} */ (document.querySelector("header.site"));
+  const fold = (open) => {
+    header.classList.toggle("open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+  };
+  toggle.addEventListener("click", () => fold(!header.classList.contains("open")));
+  document.getElementById("more").addEventListener("click", (event) => {
+    const used = /** @type {HTMLElement} */ (event.target).closest("button");
+    if (used && !used.hasAttribute("aria-pressed")) fold(false);
+  });
+  header.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && header.classList.contains("open")) {
+      fold(false);
+      toggle.focus();
+    }
+  });
+}

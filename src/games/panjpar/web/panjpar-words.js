@@ -73,6 +73,7 @@ export const WORDS = {
     played: (who, cards) => `${who} attacked with ${cards}.`,
     beat: (who, a, w) => `${who} beat ${a} with ${w}.`,
     tookUp: (who, n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
+    beatAll: (who) => `${who} beat the whole attack.`,
     join: (a, b) => `${a} and ${b}`,
     // The guided first deal's steps (panjpar-guide.js).
     guide: {
@@ -164,6 +165,7 @@ export const WORDS = {
     played: (who, cards) => `${who} با ${cards} ${you(who, "حمله کرد", "حمله کردید")}.`,
     beat: (who, a, w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
     tookUp: (who, n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
+    beatAll: (who) => `${who} همهٔ حمله را ${you(who, "برید", "بریدید")}.`,
     join: (a, b) => `${a} و ${b}`,
     guide: {
       drawing: " پس از هر نبرد، تا دسته تمام نشده، هر دو تا پنج کارت برمی‌دارند؛ اول مهاجم.",

@@ -361,7 +361,8 @@ export function createBoard(root, ctx) {
         const [a, b] = battle.covers[battle.covers.length - 1];
         said = w.beat(defender, name(a), name(b));
       } else said = w.played(attacker, battle.attack.map(name).join(", "));
-      if (battle.finished && !battle.picked_up.length) said = w.allBeaten;
+      // The battle's own line says every card was beaten; the move line says who beat them.
+      if (battle.finished && !battle.picked_up.length) said = w.beatAll(defender);
     }
     // A moment with no move yet to tell (a deal just dealt, a replay's first step) clears the line.
     if (said !== lastSaid) {
