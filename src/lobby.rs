@@ -6,12 +6,15 @@
 //! the queue by asking with it every half second. A ticket not asked about for `gone_after` has left:
 //! it is never paired. When enough live tickets wait in one queue, the oldest of them are taken out
 //! together as a *formation*; the node that took them opens the table, seats them, and gives each ticket
-//! its place (table, seat, token) in one step that succeeds only if every one of them is still there. A
+//! its place (table, seat) in one step that succeeds only if every one of them is still there. A
 //! formation not seated within [`FORMING_LIMIT`] (its node died, say) goes back to waiting, its waits
 //! unchanged; its table, if one was opened, is never joined and goes as unjoined friends tables go.
 //!
 //! Alone, the lobby is in this process ([`Hall`]); with Redis it is in Redis (`routing::redis`), so
-//! that visitors on different nodes meet and a node's death loses no one.
+//! that visitors on different nodes meet and a node's death loses no one. Either way the lobby keeps
+//! no secret in clear: a ticket is kept under its [`ticket_name`], a hash, and the seat it will hold
+//! under the hash of its [`seat_token`], which only the ticket's holder can work out (as a table
+//! keeps only its seats' token hashes).
 
 mod hall;
 #[cfg(test)]
@@ -25,7 +28,7 @@ use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use crate::game::MatchLength;
-use crate::table::{TableRefusal, TokenHash};
+use crate::table::{TableRefusal, Token, TokenHash};
 
 /// How long a formation may take to be seated before its tickets wait again.
 pub const FORMING_LIMIT: Duration = Duration::from_secs(10);
@@ -39,6 +42,9 @@ pub const QUEUE_READ: usize = 100;
 /// Open tables a game's list shows at most (the longest waiting first).
 pub const LISTED_AT_MOST: usize = 50;
 
+/// Open tables one client address may have listed at once.
+pub const LISTED_PER_ADDRESS: usize = 3;
+
 /// A visitor entering a queue.
 #[derive(Clone, Debug)]
 pub struct Entering {
@@ -48,6 +54,8 @@ pub struct Entering {
     pub needed: usize,
     /// The browser's own random id: one entry per browser, a new one replacing the old.
     pub browser: String,
+    /// The hash of the seat token the ticket is to hold ([`seat_token`]).
+    pub key: TokenHash,
 }
 
 /// Where a ticket stands after it was asked about.
@@ -72,6 +80,8 @@ pub struct Formation {
     /// The tickets, the longest waiting first; each waited since the matching `since` (Unix ms).
     pub tickets: Vec<String>,
     pub since: Vec<u64>,
+    /// The hash of each one's seat token.
+    pub keys: Vec<TokenHash>,
     /// How many are left waiting in the queue.
     pub left: usize,
 }
@@ -99,12 +109,12 @@ impl Asked {
     }
 }
 
-/// A seated ticket's place: the table, the seat and the seat's token (only its page learns it).
+/// A seated ticket's place: the table and the seat (whose token its holder works out).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Place {
     pub table: String,
     pub seat: usize,
-    pub token: String,
 }
 
 /// An open table as its game's list shows it.
@@ -144,14 +154,18 @@ pub trait Lobby: Send + Sync + 'static {
     fn unform<'a>(&'a self, formation: &'a Formation) -> BoxFuture<'a, Result<(), TableRefusal>>;
     /// The ticket leaves its queue: `true` if it was waiting there.
     fn leave<'a>(&'a self, ticket: &'a str) -> BoxFuture<'a, Result<bool, TableRefusal>>;
-    /// Lists an open table; only `host` (the hash of the host's seat token) refreshes or closes it.
+    /// Lists an open table for the client address `by` (as its quotas name it); only `host` (the hash
+    /// of the host's seat token) refreshes or closes it. `false` (nothing listed) when that address
+    /// already has [`LISTED_PER_ADDRESS`] listed. A listing lasts while its host says it is there
+    /// within the lobby's `fresh` time.
     fn list<'a>(
         &'a self,
         listing: &'a Listing,
         host: &'a TokenHash,
-    ) -> BoxFuture<'a, Result<(), TableRefusal>>;
+        by: &'a str,
+    ) -> BoxFuture<'a, Result<bool, TableRefusal>>;
     /// The host is still there (`close`: false) or closes the listing (`close`: true); `false` when
-    /// the table is not listed or `host` is not its host.
+    /// the table is not listed (any more) or `host` is not its host.
     fn host<'a>(
         &'a self,
         table: &'a str,
@@ -161,11 +175,12 @@ pub trait Lobby: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<bool, TableRefusal>>;
     /// A seat at a listed table was taken: the listing leaves the list once every seat is.
     fn took_seat<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<(), TableRefusal>>;
-    /// The game's open tables whose host was there since `fresh_since`, the longest listed first.
+    /// The game's open tables (their hosts there within the `fresh` time), the longest listed first,
+    /// at most [`LISTED_AT_MOST`], found in a bounded read.
     fn listed<'a>(
         &'a self,
         game: &'a str,
-        fresh_since: u64,
+        now: u64,
     ) -> BoxFuture<'a, Result<Vec<Listing>, TableRefusal>>;
 }
 
@@ -193,5 +208,29 @@ pub fn length_of_key(key: &str) -> Option<MatchLength> {
 
 /// A new random id (a ticket, a formation): 128 bits, as a seat token's are.
 pub fn random_id() -> String {
-    crate::table::Token::random().as_str().to_string()
+    Token::random().as_str().to_string()
+}
+
+/// The name the lobby keeps a ticket under: a hash of it, so that what the lobby keeps (Redis, for
+/// one) never holds the ticket itself.
+pub fn ticket_name(ticket: &str) -> String {
+    hashed("chaikhana ticket", ticket)
+}
+
+/// The seat token a ticket holds once seated: worked out from the ticket by its holder's node, never
+/// kept by the lobby (which keeps its hash).
+pub fn seat_token(ticket: &str) -> Token {
+    Token::from_client(&hashed("chaikhana seat", ticket)[..22])
+}
+
+/// `secret`'s SHA-256 under `purpose`, as URL-safe base64.
+fn hashed(purpose: &str, secret: &str) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let digest = sha2::Sha256::new()
+        .chain_update(purpose)
+        .chain_update([0])
+        .chain_update(secret)
+        .finalize();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest)
 }

@@ -130,6 +130,8 @@ pub struct Settings {
     pub log_filter: String,
     pub site_origin: String,
     pub tables_per_minute: u32,
+    /// Seats one client address may take through a table's link a minute (0: no limit).
+    pub joins_per_minute: u32,
     /// A visitor waiting to be paired whose page has not asked for this long has left (seconds).
     pub pairing_gone_after_secs: u64,
     /// After this long waiting with nobody to play, the page offers the computer (seconds).
@@ -192,6 +194,11 @@ impl Settings {
     /// How long a table with nobody connected stays in memory (at least a second).
     pub fn sleep_after(&self) -> Duration {
         Duration::from_secs(self.sleep_after_secs.max(1))
+    }
+
+    /// How long an open table stays listed after its host's page last said it was there.
+    pub fn open_table_fresh(&self) -> Duration {
+        Duration::from_secs(self.open_table_fresh_secs.max(1))
     }
 
     /// How long a waiting visitor's page may go without asking before it has left the queue.

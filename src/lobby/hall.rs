@@ -8,7 +8,7 @@ use futures_util::future::{ready, BoxFuture, FutureExt};
 
 use super::{
     random_id, Asked, Entering, Formation, Listing, Lobby, Place, Standing, FORMING_LIMIT,
-    LISTED_AT_MOST, PLACE_KEPT, QUEUE_READ,
+    LISTED_AT_MOST, LISTED_PER_ADDRESS, PLACE_KEPT, QUEUE_READ,
 };
 use crate::game::MatchLength;
 use crate::table::{TableRefusal, TokenHash};
@@ -16,6 +16,8 @@ use crate::table::{TableRefusal, TokenHash};
 /// The lobby in this process.
 pub struct Hall {
     gone_after: u64,
+    /// How long a listing lasts after its host last said it was there (ms).
+    fresh: u64,
     inside: Mutex<Inside>,
 }
 
@@ -32,6 +34,7 @@ struct Ticket {
     length: MatchLength,
     needed: usize,
     browser: String,
+    key: TokenHash,
     since: u64,
     /// When its page last asked (Unix ms).
     seen: u64,
@@ -47,6 +50,8 @@ enum State {
 struct Listed {
     listing: Listing,
     host: TokenHash,
+    /// The client address that listed it.
+    by: String,
     /// When its host last said it was there (Unix ms).
     refreshed: u64,
 }
@@ -56,9 +61,10 @@ fn ms(d: Duration) -> u64 {
 }
 
 impl Hall {
-    pub fn new(gone_after: Duration) -> Hall {
+    pub fn new(gone_after: Duration, fresh: Duration) -> Hall {
         Hall {
             gone_after: ms(gone_after),
+            fresh: ms(fresh),
             inside: Mutex::new(Inside::default()),
         }
     }
@@ -69,21 +75,26 @@ impl Hall {
 
     /// Where `ticket` stands, counting it as there now, and pairing its queue.
     fn stand(&self, inside: &mut Inside, ticket: &str, now: u64) -> Asked {
+        // The silent go first, this ticket too if its page was silent too long: it is not revived.
+        let dropped = self.sweep(inside, now);
+        let only = |standing| Asked {
+            dropped,
+            ..Asked::only(standing)
+        };
         let Some(entry) = inside.tickets.get_mut(ticket) else {
-            return Asked::only(Standing::Gone);
+            return only(Standing::Gone);
         };
         match &entry.state {
-            State::Seated { place, .. } => return Asked::only(Standing::Seated(place.clone())),
+            State::Seated { place, .. } => return only(Standing::Seated(place.clone())),
             State::Forming { at, .. } if now.saturating_sub(*at) < ms(FORMING_LIMIT) => {
                 entry.seen = now;
-                return Asked::only(Standing::Forming);
+                return only(Standing::Forming);
             }
             _ => {}
         }
         entry.seen = now;
         entry.state = State::Waiting;
         let (game, length, needed, since) = (entry.game, entry.length, entry.needed, entry.since);
-        let dropped = self.sweep(inside, now);
         let mut queue: Vec<(u64, String)> = inside
             .tickets
             .iter()
@@ -132,12 +143,24 @@ impl Hall {
                 game: game.to_string(),
                 length,
                 since: queue.iter().map(|(s, _)| *s).collect(),
+                keys: queue
+                    .iter()
+                    .filter_map(|(_, t)| inside.tickets.get(t).map(|e| e.key.clone()))
+                    .collect(),
                 tickets: queue.into_iter().map(|(_, t)| t).collect(),
                 left: live - needed,
             }),
             queue: queue_asked,
             dropped,
         }
+    }
+
+    /// Forgets the listings whose host has not said it was there within the fresh time.
+    fn forget_stale(&self, inside: &mut Inside, now: u64) {
+        let fresh = self.fresh;
+        inside
+            .listings
+            .retain(|_, l| now.saturating_sub(l.refreshed) < fresh);
     }
 
     /// Forgets the tickets whose page stopped asking (answers how many of them were waiting) and the
@@ -180,6 +203,7 @@ impl Lobby for Hall {
                 length: entering.length,
                 needed: entering.needed,
                 browser: entering.browser.clone(),
+                key: entering.key.clone(),
                 since: now,
                 seen: now,
                 state: State::Waiting,
@@ -250,14 +274,22 @@ impl Lobby for Hall {
         &'a self,
         listing: &'a Listing,
         host: &'a TokenHash,
-    ) -> BoxFuture<'a, Result<(), TableRefusal>> {
+        by: &'a str,
+    ) -> BoxFuture<'a, Result<bool, TableRefusal>> {
+        let mut inside = self.inside();
+        self.forget_stale(&mut inside, listing.since);
+        let theirs = inside.listings.values().filter(|l| l.by == by).count();
+        if theirs >= LISTED_PER_ADDRESS {
+            return ready(Ok(false)).boxed();
+        }
         let listed = Listed {
             listing: listing.clone(),
             host: host.clone(),
+            by: by.to_string(),
             refreshed: listing.since,
         };
-        self.inside().listings.insert(listing.table.clone(), listed);
-        ready(Ok(())).boxed()
+        inside.listings.insert(listing.table.clone(), listed);
+        ready(Ok(true)).boxed()
     }
 
     fn host<'a>(
@@ -268,6 +300,7 @@ impl Lobby for Hall {
         now: u64,
     ) -> BoxFuture<'a, Result<bool, TableRefusal>> {
         let mut inside = self.inside();
+        self.forget_stale(&mut inside, now);
         let theirs = inside
             .listings
             .get_mut(table)
@@ -297,13 +330,14 @@ impl Lobby for Hall {
     fn listed<'a>(
         &'a self,
         game: &'a str,
-        fresh_since: u64,
+        now: u64,
     ) -> BoxFuture<'a, Result<Vec<Listing>, TableRefusal>> {
-        let inside = self.inside();
+        let mut inside = self.inside();
+        self.forget_stale(&mut inside, now);
         let mut listed: Vec<Listing> = inside
             .listings
             .values()
-            .filter(|l| l.listing.game == game && l.refreshed >= fresh_since)
+            .filter(|l| l.listing.game == game)
             .map(|l| l.listing.clone())
             .collect();
         listed.sort_by(|a, b| (a.since, &a.table).cmp(&(b.since, &b.table)));

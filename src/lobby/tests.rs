@@ -8,9 +8,13 @@ use super::*;
 use crate::table::Token;
 
 const GONE_AFTER: u64 = 5_000;
+const FRESH: u64 = 90_000;
 
 fn hall() -> Hall {
-    Hall::new(Duration::from_millis(GONE_AFTER))
+    Hall::new(
+        Duration::from_millis(GONE_AFTER),
+        Duration::from_millis(FRESH),
+    )
 }
 
 fn entering(game: &'static str, needed: usize, browser: &str) -> Entering {
@@ -19,6 +23,7 @@ fn entering(game: &'static str, needed: usize, browser: &str) -> Entering {
         length: MatchLength::DealsWon(3),
         needed,
         browser: browser.to_string(),
+        key: seat_token(browser).hash(),
     }
 }
 
@@ -27,7 +32,6 @@ fn place(formation: &Formation) -> Vec<Place> {
         .map(|seat| Place {
             table: "T".into(),
             seat,
-            token: format!("token-{seat}"),
         })
         .collect()
 }
@@ -55,6 +59,11 @@ async fn the_oldest_are_paired_and_seated_together() {
     let formed = second.formed.expect("two make a Panjpar table");
     assert_eq!(formed.tickets, ["a", "b"]);
     assert_eq!(formed.since, [1_000, 2_000]);
+    let keys = [
+        seat_token("browser-a").hash(),
+        seat_token("browser-b").hash(),
+    ];
+    assert!(formed.keys.iter().zip(&keys).all(|(a, b)| a.matches(b)));
     assert_eq!(formed.left, 0);
     // Until it is seated, the first asks and hears it is being seated; nobody else is paired with it.
     let asked = lobby.ask("a", 2_100).await.unwrap();
@@ -88,6 +97,7 @@ async fn a_ticket_that_left_or_went_silent_is_never_paired() {
     assert!(lobby.leave("b").await.unwrap());
     assert!(!lobby.leave("b").await.unwrap());
     assert_eq!(lobby.ask("b", 200).await.unwrap().standing, Standing::Gone);
+
     // "a" stops asking: by the time two more come, it has gone.
     let asked = lobby
         .enter("c", &entering("ganjifa", 3, "browser-c"), GONE_AFTER + 1)
@@ -113,6 +123,14 @@ async fn a_ticket_that_left_or_went_silent_is_never_paired() {
         .formed
         .expect("three make a Ganjifa table");
     assert_eq!(formed.tickets, ["c", "d", "e"]);
+    // A page silent too long is not revived by asking late.
+    let at = GONE_AFTER + 10;
+    lobby
+        .enter("z", &entering("panjpar", 2, "browser-z"), at)
+        .await
+        .unwrap();
+    let late = lobby.ask("z", at + GONE_AFTER).await.unwrap();
+    assert_eq!(late.standing, Standing::Gone);
 }
 
 #[actix_rt::test]
@@ -213,7 +231,7 @@ async fn one_browser_waits_once_and_queues_are_apart() {
 }
 
 #[actix_rt::test]
-async fn an_open_table_is_listed_until_full_and_only_its_host_keeps_or_closes_it() {
+async fn an_open_table_is_listed_until_full_or_left_and_only_its_host_keeps_or_closes_it() {
     let lobby = hall();
     let (host, stranger) = (Token::random().hash(), Token::random().hash());
     let listing = |table: &str, since| Listing {
@@ -225,26 +243,95 @@ async fn an_open_table_is_listed_until_full_and_only_its_host_keeps_or_closes_it
         name: Some("Parvin".into()),
         since,
     };
-    lobby.list(&listing("T1", 1_000), &host).await.unwrap();
-    lobby.list(&listing("T2", 2_000), &host).await.unwrap();
-    let shown = lobby.listed("ganjifa", 0).await.unwrap();
+    assert!(lobby
+        .list(&listing("T1", 1_000), &host, "10.0.0.1")
+        .await
+        .unwrap());
+    assert!(lobby
+        .list(&listing("T2", 2_000), &host, "10.0.0.2")
+        .await
+        .unwrap());
+    let shown = lobby.listed("ganjifa", 3_000).await.unwrap();
     assert_eq!(shown, [listing("T1", 1_000), listing("T2", 2_000)]);
-    assert!(lobby.listed("panjpar", 0).await.unwrap().is_empty());
-    // A host who has not said they are there since is not shown; saying so shows it again.
-    assert_eq!(lobby.listed("ganjifa", 1_500).await.unwrap().len(), 1);
-    assert!(!lobby.host("T1", &stranger, false, 3_000).await.unwrap());
-    assert!(lobby.host("T1", &host, false, 3_000).await.unwrap());
-    assert_eq!(lobby.listed("ganjifa", 1_500).await.unwrap().len(), 2);
+    assert!(lobby.listed("panjpar", 3_000).await.unwrap().is_empty());
+    // A host who has not said they are there for the fresh time leaves the list; one who says so
+    // stays. Only the host may say it.
+    assert!(!lobby.host("T1", &stranger, false, FRESH).await.unwrap());
+    assert!(lobby.host("T1", &host, false, FRESH).await.unwrap());
+    let later = 2_000 + FRESH;
+    assert_eq!(
+        lobby.listed("ganjifa", later).await.unwrap(),
+        [listing("T1", 1_000)]
+    );
+    assert!(
+        !lobby.host("T2", &host, false, later).await.unwrap(),
+        "gone"
+    );
     // Seats taken: gone from the list once all three are.
     lobby.took_seat("T1").await.unwrap();
-    assert_eq!(lobby.listed("ganjifa", 0).await.unwrap()[0].taken, 2);
+    assert_eq!(lobby.listed("ganjifa", later).await.unwrap()[0].taken, 2);
     lobby.took_seat("T1").await.unwrap();
-    let shown = lobby.listed("ganjifa", 0).await.unwrap();
-    assert_eq!(shown, [listing("T2", 2_000)]);
+    assert!(lobby.listed("ganjifa", later).await.unwrap().is_empty());
     // Closed by a stranger: refused; by its host: gone.
-    assert!(!lobby.host("T2", &stranger, true, 4_000).await.unwrap());
-    assert!(lobby.host("T2", &host, true, 4_000).await.unwrap());
-    assert!(lobby.listed("ganjifa", 0).await.unwrap().is_empty());
+    assert!(lobby
+        .list(&listing("T3", later), &host, "10.0.0.1")
+        .await
+        .unwrap());
+    assert!(!lobby.host("T3", &stranger, true, later).await.unwrap());
+    assert!(lobby.host("T3", &host, true, later).await.unwrap());
+    assert!(lobby.listed("ganjifa", later).await.unwrap().is_empty());
+}
+
+#[actix_rt::test]
+async fn one_address_lists_a_few_tables_at_once() {
+    let lobby = hall();
+    let host = Token::random().hash();
+    let listing = |table: &str| Listing {
+        table: table.into(),
+        game: "panjpar".into(),
+        length: MatchLength::DealsWon(3),
+        seats: 2,
+        taken: 1,
+        name: None,
+        since: 0,
+    };
+    for n in 0..LISTED_PER_ADDRESS {
+        let table = format!("T{n}");
+        assert!(lobby
+            .list(&listing(&table), &host, "10.0.0.9")
+            .await
+            .unwrap());
+    }
+    assert!(!lobby
+        .list(&listing("more"), &host, "10.0.0.9")
+        .await
+        .unwrap());
+    assert!(lobby
+        .list(&listing("other"), &host, "10.0.0.10")
+        .await
+        .unwrap());
+    // One of them filled: room for another.
+    lobby.took_seat("T0").await.unwrap();
+    assert!(lobby
+        .list(&listing("more"), &host, "10.0.0.9")
+        .await
+        .unwrap());
+    assert_eq!(
+        lobby.listed("panjpar", 1).await.unwrap().len(),
+        LISTED_PER_ADDRESS + 1
+    );
+}
+
+#[test]
+fn a_ticket_is_kept_under_a_hash_and_its_seat_token_is_worked_out_from_it() {
+    let ticket = random_id();
+    let (name, token) = (ticket_name(&ticket), seat_token(&ticket));
+    assert_ne!(name, ticket);
+    assert!(!name.contains(&ticket) && !name.contains(token.as_str()));
+    assert_eq!(token.as_str().len(), 22);
+    assert!(seat_token(&ticket) == token, "the same for the same ticket");
+    assert!(seat_token(&random_id()) != token);
+    assert_ne!(ticket_name(&random_id()), name);
 }
 
 #[test]

@@ -124,7 +124,10 @@ impl LocalRouter {
             (None, None) => WatchKey::random(),
         };
         Ok(LocalRouter {
-            lobby: Arc::new(crate::lobby::Hall::new(settings.pairing_gone_after())),
+            lobby: Arc::new(crate::lobby::Hall::new(
+                settings.pairing_gone_after(),
+                settings.open_table_fresh(),
+            )),
             watch_key,
             settings,
             workers: RwLock::default(),

@@ -327,18 +327,45 @@ fn closing(req: &ServiceRequest, mut answer: HttpResponse) -> HttpResponse {
     answer
 }
 
-/// `route` at `path`, taking a body of at most `body_limit` bytes (0: none).
+/// `route` at `path`, taking a body of at most `body_limit` bytes (0: none). A request that changes
+/// something (any but GET and HEAD) sent by a page of another site is refused (`wrong-origin`), as a
+/// WebSocket upgrade is: another site's page cannot open tables, join them or enter the pairing
+/// queues in its visitors' names.
 pub fn route(path: &str, route: Route, body_limit: usize) -> impl HttpServiceFactory {
     web::resource(path).route(route).wrap_fn(move |req, srv| {
         use actix_web::dev::Service;
         use futures_util::future::{ready, Either};
-        match body_too_large(&req, body_limit) {
+        match body_too_large(&req, body_limit).or_else(|| from_another_site(&req)) {
             Some(answer) => {
                 let answer = closing(&req, answer);
                 Either::Left(ready(Ok::<_, actix_web::Error>(req.into_response(answer))))
             }
             None => Either::Right(srv.call(req)),
         }
+    })
+}
+
+/// The refusal of a request that changes something, sent by a page of another site.
+fn from_another_site(req: &ServiceRequest) -> Option<HttpResponse> {
+    if matches!(
+        *req.method(),
+        actix_web::http::Method::GET | actix_web::http::Method::HEAD
+    ) {
+        return None;
+    }
+    let site = req
+        .app_data::<web::Data<super::AppState>>()
+        .map(|state| state.settings.site_origin.clone())
+        .unwrap_or_default();
+    let cross_site = req
+        .headers()
+        .get("sec-fetch-site")
+        .is_some_and(|v| v.as_bytes() == b"cross-site");
+    (cross_site || !super::guard::origin_allowed(req.headers(), &site)).then(|| {
+        refusal(
+            RefusalCode::WrongOrigin,
+            "This site's pages alone may send this request.",
+        )
     })
 }
 

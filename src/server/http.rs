@@ -270,18 +270,27 @@ async fn create_table(
     match state.router.open(request).await {
         Ok(id) => {
             tracing::info!(table = %id, %game, ?kind, ?level, "opened a table");
+            let by = address_of(&state, &req);
             let listed = open && {
                 let listing =
-                    super::pairing::list_open(&state, &id, game, length, listed_as, &token);
-                listing.await.is_ok()
+                    super::pairing::list_open(&state, &id, game, length, listed_as, &token, &by);
+                listing.await == Ok(true)
             };
-            HttpResponse::Created().json(json!({
+            let mut answer = json!({
                 "table": id,
                 "seat": 0,
                 "token": token,
                 "link": id.link(),
                 "listed": listed,
-            }))
+            });
+            if open && !listed {
+                answer["not_listed"] = json!(format!(
+                    "The table is open to whoever has its link, but not listed: an address may \
+                     have {} tables listed at once.",
+                    crate::lobby::LISTED_PER_ADDRESS
+                ));
+            }
+            HttpResponse::Created().json(answer)
         }
         Err(r) => refused(r),
     }
@@ -305,9 +314,17 @@ struct Joining {
 
 async fn join_table(
     state: web::Data<AppState>,
+    req: HttpRequest,
     path: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
+    if let Err(wait) = over_quota(&state, &req, &state.joins_quota) {
+        let message = format!(
+            "This address has taken {} seats in the last minute; try again in {wait} s.",
+            state.settings.joins_per_minute
+        );
+        return retry_after(refusal(RefusalCode::RateLimited, &message), wait);
+    }
     let joining = if body.is_empty() {
         Joining::default()
     } else {
@@ -335,6 +352,7 @@ async fn join_table(
             if let Err(r) = state.router.lobby().took_seat(table.id.as_str()).await {
                 tracing::warn!(table = %table.id, "the open list missed a seat taken: {}", r.message);
             }
+            state.open_lists.changed();
             HttpResponse::Created().json(json!({
             "seat": seat,
             "token": token,
@@ -394,6 +412,18 @@ async fn not_a_socket() -> HttpResponse {
         RefusalCode::NotAWebsocket,
         "This address takes WebSocket connections only.",
     )
+}
+
+/// The client address a request is counted under, as text (empty when the connection has none).
+pub(super) fn address_of(state: &AppState, req: &HttpRequest) -> String {
+    req.peer_addr()
+        .map(|peer| {
+            state
+                .client_address
+                .key(peer.ip(), req.headers())
+                .to_string()
+        })
+        .unwrap_or_default()
 }
 
 /// Counts a request of the client's against `quota`: `Err(seconds)` to wait when its minute's are

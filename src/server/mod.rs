@@ -43,8 +43,12 @@ pub struct AppState {
     /// Tables opened, and "Your games" asked, per client address a minute.
     pub quota: guard::MinuteQuota,
     pub games_quota: guard::MinuteQuota,
+    /// Seats taken through tables' links per client address a minute.
+    pub joins_quota: guard::MinuteQuota,
     /// "Your games" answered one at a time (`mine`).
     pub listings: mine::Listings,
+    /// The games' open tables as last read (`pairing`).
+    pub open_lists: pairing::Lists,
     /// Sockets held by the process and by each client address.
     pub sockets: Arc<caps::Caps>,
     /// Plain HTTP connections held by the process and by each client address, and the refusals
@@ -130,7 +134,9 @@ pub fn start(settings: Settings) -> std::io::Result<Running> {
         registry: registry.clone(),
         quota: guard::MinuteQuota::new(settings.tables_per_minute),
         games_quota: guard::MinuteQuota::new(settings.your_games_per_minute),
+        joins_quota: guard::MinuteQuota::new(settings.joins_per_minute),
         listings: mine::Listings::default(),
+        open_lists: pairing::Lists::default(),
         sockets: caps::Caps::new(settings.sockets_per_node(), settings.sockets_per_address),
         door: door::Doorkeeper::new(caps::Caps::new(
             settings.http_connections_per_node(),

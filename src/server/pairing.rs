@@ -6,12 +6,18 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use super::door::route;
 use super::http::{over_quota, refusal, refused, retry_after};
 use super::AppState;
 use crate::catalog;
-use crate::lobby::{random_id, Asked, Entering, Formation, Listing, Place, Standing};
+use crate::lobby::{
+    random_id, seat_token, ticket_name, Asked, Entering, Formation, Listing, Lobby, Place, Standing,
+};
 use crate::metrics::metrics;
+use crate::routing::Router;
 use crate::table::{Join, Level, OpenTable, RefusalCode, TableId, TableKind, TableRefusal, Token};
 
 /// The lobby's routes, each with the most it takes of a body.
@@ -101,18 +107,20 @@ async fn enter(state: web::Data<AppState>, req: HttpRequest, bytes: web::Bytes) 
         );
         return retry_after(refusal(RefusalCode::TooManyTables, &message), wait);
     }
+    let ticket = random_id();
     let entering = Entering {
         game: game.name(),
         length,
         needed: game.seats(),
         browser: asked.browser,
+        key: seat_token(&ticket).hash(),
     };
-    let ticket = random_id();
+    let name = ticket_name(&ticket);
     let lobby = state.router.lobby();
-    let asked = lobby.enter(&ticket, &entering, unix_ms()).await;
-    match settle(&state, &ticket, asked).await {
+    let asked = lobby.enter(&name, &entering, unix_ms()).await;
+    match settle(&state, &name, asked).await {
         Ok(standing) => {
-            let mut answer = standing_json(&state, standing);
+            let mut answer = standing_json(&state, standing, &ticket);
             answer["ticket"] = json!(ticket);
             HttpResponse::Created().json(answer)
         }
@@ -125,13 +133,14 @@ async fn ask(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
         Ok(asked) => asked,
         Err(answer) => return *answer,
     };
-    let found = state.router.lobby().ask(&asked.ticket, unix_ms()).await;
-    match settle(&state, &asked.ticket, found).await {
+    let name = ticket_name(&asked.ticket);
+    let found = state.router.lobby().ask(&name, unix_ms()).await;
+    match settle(&state, &name, found).await {
         Ok(Standing::Gone) => refusal(
             RefusalCode::NotWaiting,
             "This wait has ended: it was left, or its page was away too long.",
         ),
-        Ok(standing) => HttpResponse::Ok().json(standing_json(&state, standing)),
+        Ok(standing) => HttpResponse::Ok().json(standing_json(&state, standing, &asked.ticket)),
         Err(r) => refused(r),
     }
 }
@@ -141,7 +150,12 @@ async fn leave(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
         Ok(asked) => asked,
         Err(answer) => return *answer,
     };
-    match state.router.lobby().leave(&asked.ticket).await {
+    match state
+        .router
+        .lobby()
+        .leave(&ticket_name(&asked.ticket))
+        .await
+    {
         Ok(left) => {
             if left {
                 metrics().pairing_leaves.with_label_values(&["left"]).inc();
@@ -152,11 +166,11 @@ async fn leave(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
     }
 }
 
-/// Counts what an ask found, seats the formation it made (if any), and answers where `ticket`
-/// stands after that.
+/// Counts what an ask found, seats the formation it made (if any), and answers where the ticket
+/// named `name` stands after that.
 async fn settle(
     state: &AppState,
-    ticket: &str,
+    name: &str,
     asked: Result<Asked, TableRefusal>,
 ) -> Result<Standing, TableRefusal> {
     let asked = asked?;
@@ -181,8 +195,17 @@ async fn settle(
     m.pairing_waiting
         .with_label_values(&[formed.game.as_str(), length.as_str()])
         .set(formed.left as i64);
-    let lobby = state.router.lobby();
-    match seat_formation(state, &formed).await {
+    // Seated in a task of its own, so that a request dropped half way (its client gone) still seats
+    // the others, or puts them back to waiting at once.
+    let seating = actix_rt::spawn(seat(state.router.clone(), formed));
+    seating.await.map_err(|_| TableRefusal::unavailable())??;
+    Ok(state.router.lobby().ask(name, unix_ms()).await?.standing)
+}
+
+/// Seats a formation, counting it, or puts its tickets back to waiting when it could not be.
+async fn seat(router: Arc<dyn Router>, formed: Formation) -> Result<(), TableRefusal> {
+    let m = metrics();
+    match seat_formation(router.as_ref(), &formed).await {
         Ok(true) => {
             let now = unix_ms();
             m.pairs_made.with_label_values(&[&formed.game]).inc();
@@ -190,40 +213,38 @@ async fn settle(
             for since in &formed.since {
                 waits.observe(now.saturating_sub(*since) as f64 / 1000.0);
             }
+            Ok(())
         }
         // Someone of the formation left meanwhile: the others wait on, and the table made for them
         // is never joined (it goes as unjoined friends tables go).
-        Ok(false) => lobby.unform(&formed).await?,
+        Ok(false) => router.lobby().unform(&formed).await,
         Err(r) => {
             tracing::warn!(game = %formed.game, "a pairing's table could not be made: {}", r.message);
-            lobby.unform(&formed).await?;
+            router.lobby().unform(&formed).await
         }
     }
-    Ok(lobby.ask(ticket, unix_ms()).await?.standing)
 }
 
 /// Opens a friends table for a formation and seats its tickets there, the longest waiting first:
 /// `Ok(false)` when one of them left before they could all be given their places.
-async fn seat_formation(state: &AppState, formed: &Formation) -> Result<bool, TableRefusal> {
-    let tokens: Vec<Token> = formed.tickets.iter().map(|_| Token::random()).collect();
+async fn seat_formation(router: &dyn Router, formed: &Formation) -> Result<bool, TableRefusal> {
     let order = OpenTable {
         game: formed.game.clone(),
         kind: TableKind::Friends,
         level: Level::Standard,
         length: formed.length,
         hints: false,
-        creator: tokens[0].hash(),
+        creator: formed.keys[0].clone(),
     };
-    let id = state.router.open(order).await?;
-    let table = state.router.find(&id).await?;
+    let id = router.open(order).await?;
+    let table = router.find(&id).await?;
     let mut places = vec![Place {
         table: id.to_string(),
         seat: 0,
-        token: tokens[0].as_str().to_string(),
     }];
-    for token in &tokens[1..] {
+    for key in &formed.keys[1..] {
         let join = Join {
-            key: token.hash(),
+            key: key.clone(),
             agrees_to_hints: false,
         };
         let seat = table
@@ -234,14 +255,13 @@ async fn seat_formation(state: &AppState, formed: &Formation) -> Result<bool, Ta
         places.push(Place {
             table: id.to_string(),
             seat: seat.index(),
-            token: token.as_str().to_string(),
         });
     }
-    state.router.lobby().seat(formed, &places).await
+    router.lobby().seat(formed, &places).await
 }
 
-/// Where a ticket stands, as its page reads it.
-fn standing_json(state: &AppState, standing: Standing) -> Value {
+/// Where `ticket` stands, as its page reads it: seated, with the seat's token worked out from it.
+fn standing_json(state: &AppState, standing: Standing, ticket: &str) -> Value {
     match standing {
         Standing::Waiting { waiting, since } => json!({
             "state": "waiting",
@@ -254,7 +274,7 @@ fn standing_json(state: &AppState, standing: Standing) -> Value {
             "state": "seated",
             "table": place.table,
             "seat": place.seat,
-            "token": place.token,
+            "token": seat_token(ticket),
             "link": format!("/t/{}", place.table),
         }),
         Standing::Gone => json!({ "state": "gone" }),
@@ -262,7 +282,8 @@ fn standing_json(state: &AppState, standing: Standing) -> Value {
 }
 
 /// Lists a friends table the host just opened as open (`host` its seat token), under the name the
-/// host gave if any (already cleaned).
+/// host gave if any (already cleaned), for the client address `by`: `false` when that address already
+/// has as many listed as it may.
 pub async fn list_open(
     state: &AppState,
     table: &TableId,
@@ -270,7 +291,8 @@ pub async fn list_open(
     length: crate::game::MatchLength,
     name: Option<String>,
     host: &Token,
-) -> Result<(), TableRefusal> {
+    by: &str,
+) -> Result<bool, TableRefusal> {
     let seats = catalog::find(game).map_or(2, |g| g.seats());
     let listing = Listing {
         table: table.to_string(),
@@ -281,21 +303,51 @@ pub async fn list_open(
         name,
         since: unix_ms(),
     };
-    state.router.lobby().list(&listing, &host.hash()).await
+    let listed = state.router.lobby().list(&listing, &host.hash(), by).await;
+    state.open_lists.changed();
+    listed
+}
+
+/// Each game's open list as this node last read it, and when: every page asks every few seconds, and
+/// the lobby is read at most once a second for all of them. A change made through this node (a table
+/// listed, a seat taken, a listing closed) is read afresh at once; one made through another node is
+/// seen within the second.
+#[derive(Default)]
+pub struct Lists(Mutex<HashMap<&'static str, (u64, Vec<Listing>)>>);
+
+/// How long a list read is answered from (ms).
+const LIST_KEPT_MS: u64 = 1_000;
+
+impl Lists {
+    async fn of(
+        &self,
+        lobby: &dyn Lobby,
+        game: &'static str,
+        now: u64,
+    ) -> Result<Vec<Listing>, TableRefusal> {
+        let lists = || self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = lists().get(game).cloned();
+        if let Some((_, listed)) = kept.filter(|(at, _)| now.saturating_sub(*at) < LIST_KEPT_MS) {
+            return Ok(listed);
+        }
+        let listed = lobby.listed(game, now).await?;
+        lists().insert(game, (now, listed.clone()));
+        Ok(listed)
+    }
+
+    /// The lists changed: the next ask reads them afresh.
+    pub fn changed(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
 }
 
 async fn open_tables(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let Ok(game) = catalog::find(&path) else {
         return refusal(RefusalCode::NoSuchTable, "There is no such game.");
     };
-    let fresh = state.settings.open_table_fresh_secs * 1000;
     let now = unix_ms();
-    match state
-        .router
-        .lobby()
-        .listed(game.name(), now.saturating_sub(fresh))
-        .await
-    {
+    let lobby = state.router.lobby();
+    match state.open_lists.of(lobby.as_ref(), game.name(), now).await {
         Ok(listed) => {
             let tables: Vec<Value> = listed
                 .into_iter()
@@ -340,7 +392,12 @@ async fn host(state: web::Data<AppState>, bytes: web::Bytes) -> HttpResponse {
         .host(&asked.table, &host, asked.close, unix_ms())
         .await
     {
-        Ok(true) => HttpResponse::Ok().json(json!({ "listed": !asked.close })),
+        Ok(true) => {
+            if asked.close {
+                state.open_lists.changed();
+            }
+            HttpResponse::Ok().json(json!({ "listed": !asked.close }))
+        }
         Ok(false) => refusal(
             RefusalCode::NotListed,
             "This table is not on the open list, or that token is not its host's.",

@@ -288,9 +288,23 @@ async fn open_tables_listed_and_taken(a: &str, b: &str) {
     // Only the host keeps the other listed, or closes it.
     assert_eq!(host_says(b, &other.table, &host.token, true).await, 404);
     assert_eq!(host_says(b, &other.table, &other.token, false).await, 200);
-    assert_eq!(open_tables(a, "ganjifa").await.len(), 1);
+    listed_soon(a, "ganjifa", 1).await;
     assert_eq!(host_says(b, &other.table, &other.token, true).await, 200);
-    assert!(open_tables(a, "ganjifa").await.is_empty());
+    listed_soon(a, "ganjifa", 0).await;
+}
+
+/// Waits until `base` lists `count` open tables of `game`: at once through the node that changed
+/// the list, within its second of reading through another.
+async fn listed_soon(base: &str, game: &str, count: usize) {
+    let started = Instant::now();
+    loop {
+        let listed = open_tables(base, game).await;
+        if listed.len() == count {
+            return;
+        }
+        assert!(started.elapsed() < Duration::from_secs(2), "{listed:?}");
+        actix_rt::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 #[actix_rt::test]
@@ -312,6 +326,14 @@ async fn strangers_on_two_nodes_are_paired_within_a_second_and_play() {
     let (first, second) = panjpar_pair(&a.base, &b.base).await;
     let took = started.elapsed();
     assert!(took < Duration::from_secs(1), "paired in {took:?}");
+    // Redis holds no ticket and no seat token in clear: only their hashes.
+    let lobby = lobby_in_redis(&redis);
+    for secret in [&first.token, &second.token] {
+        assert!(
+            !lobby.contains(secret.as_str()),
+            "a seat token in Redis: {lobby}"
+        );
+    }
     play_it([(&a.base, &first), (&b.base, &second)], 61).await;
     open_tables_listed_and_taken(&a.base, &b.base).await;
 }
@@ -343,4 +365,145 @@ async fn visitors_of_a_node_killed_while_they_wait_are_paired_through_another() 
     gone.leave().await;
     let (_, alone) = Visitor::enter(&b.base, "panjpar", json!(3)).await;
     assert_eq!(alone["state"], "waiting", "{alone}");
+}
+
+/// Every key of the lobby in `redis`, with its fields and values, as one text.
+fn lobby_in_redis(redis: &Redis) -> String {
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut conn = client.get_connection().unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg("chaikhana:{lobby}:*")
+        .query(&mut conn)
+        .unwrap();
+    let mut text = String::new();
+    for key in keys {
+        let kind: String = redis::cmd("TYPE").arg(&key).query(&mut conn).unwrap();
+        let values: Vec<String> = match kind.as_str() {
+            "hash" => redis::cmd("HGETALL").arg(&key).query(&mut conn).unwrap(),
+            "zset" => redis::cmd("ZRANGE")
+                .arg(&key)
+                .arg(0)
+                .arg(-1)
+                .query(&mut conn)
+                .unwrap(),
+            _ => vec![redis::cmd("GET")
+                .arg(&key)
+                .query::<Option<String>>(&mut conn)
+                .unwrap()
+                .unwrap_or_default()],
+        };
+        text.push_str(&format!("{key} {values:?}\n"));
+    }
+    assert!(
+        text.contains(":t:"),
+        "the lobby keeps its tickets here: {text}"
+    );
+    text
+}
+
+/// A raw POST of `body` to `path`, its connection then reset (SO_LINGER 0) without reading the
+/// answer: a client that goes away half way.
+fn post_and_reset(addr: std::net::SocketAddr, path: &str, body: &str) {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let mut stream = std::net::TcpStream::connect(addr).expect("the server listens");
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let linger = libc::linger {
+        l_onoff: 1,
+        l_linger: 0,
+    };
+    // SAFETY: a valid socket and a `linger` of the size given.
+    unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&linger as *const libc::linger).cast(),
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        );
+    }
+    drop(stream);
+}
+
+#[actix_rt::test]
+async fn a_client_gone_half_way_through_its_entry_leaves_its_partner_seated_at_once() {
+    let server = TestServer::start(|_| {});
+    let (waiting, _) = Visitor::enter(&server.base, "panjpar", json!(5)).await;
+    let body = json!({ "game": "panjpar", "length": 5, "browser": "gone-half-way" });
+    post_and_reset(server.running.addr, "/api/pairing", &body.to_string());
+    // The pair was made by the entry whose client went: the table is still made, and the one who
+    // waited is seated well before a formation's limit (10 s).
+    let started = Instant::now();
+    waiting.seated().await;
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[actix_rt::test]
+async fn another_sites_page_cannot_open_join_or_enter_a_queue() {
+    let server = TestServer::start(|_| {});
+    let client = awc::Client::new();
+    let enter = json!({ "game": "panjpar", "browser": "from-elsewhere" }).to_string();
+    let table = json!({ "game": "panjpar", "opponents": "friends" }).to_string();
+    for (path, body) in [("/api/pairing", &enter), ("/api/tables", &table)] {
+        for (header, value) in [
+            ("origin", "https://evil.example"),
+            ("sec-fetch-site", "cross-site"),
+        ] {
+            let response = client
+                .post(format!("{}{path}", server.base))
+                .insert_header(("content-type", "text/plain"))
+                .insert_header((header, value))
+                .send_body(body.clone())
+                .await
+                .unwrap();
+            assert_eq!(response.status().as_u16(), 403, "{path} with {header}");
+        }
+    }
+    // The site's own page (its Origin the host it asked) is let through.
+    let own = format!("http://{}", server.running.addr);
+    let response = client
+        .post(format!("{}/api/pairing", server.base))
+        .insert_header(("origin", own.as_str()))
+        .insert_header(("sec-fetch-site", "same-origin"))
+        .send_body(enter)
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 201);
+    let (_, waiting) = Visitor::enter(&server.base, "panjpar", json!(1)).await;
+    assert_eq!(waiting["waiting"], 1, "no entry from the other site waits");
+}
+
+#[actix_rt::test]
+async fn one_address_takes_a_few_seats_a_minute_and_lists_a_few_tables() {
+    let server = TestServer::start(|s| s.joins_per_minute = 2);
+    let mut listed = Vec::new();
+    for _ in 0..3 {
+        listed.push(open_listed(&server.base, "ganjifa", "").await);
+    }
+    let body = json!({ "game": "ganjifa", "opponents": "friends", "open": true });
+    let (status, answer) = server.post("/api/tables", &body.to_string()).await;
+    assert_eq!(status, 201, "the table is made");
+    assert_eq!(answer["listed"], false, "{answer}");
+    assert!(answer["not_listed"]
+        .as_str()
+        .unwrap()
+        .contains("3 tables listed"));
+    assert_eq!(open_tables(&server.base, "ganjifa").await.len(), 3);
+    let join = |table: &str| format!("/api/tables/{table}/join");
+    assert_eq!(server.post(&join(&listed[0].table), "").await.0, 201);
+    assert_eq!(server.post(&join(&listed[1].table), "").await.0, 201);
+    let (status, answer) = server.post(&join(&listed[2].table), "").await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (429, Some("rate-limited"))
+    );
 }

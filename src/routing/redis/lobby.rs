@@ -17,14 +17,11 @@ use super::keys::Script;
 use super::node::Node;
 use crate::lobby::{
     length_key, length_of_key, random_id, Asked, Entering, Formation, Listing, Lobby, Place,
-    Standing, FORMING_LIMIT, LISTED_AT_MOST, PLACE_KEPT, QUEUE_READ,
+    Standing, FORMING_LIMIT, LISTED_AT_MOST, LISTED_PER_ADDRESS, PLACE_KEPT, QUEUE_READ,
 };
 use crate::table::{TableRefusal, TokenHash};
 
 const PREFIX: &str = "chaikhana:{lobby}:";
-
-/// How long a listing is kept after its host last said they were there.
-const LISTING_KEPT: Duration = Duration::from_secs(86400);
 
 fn ticket_key(ticket: &str) -> String {
     format!("{PREFIX}t:{ticket}")
@@ -38,16 +35,22 @@ fn open_key(game: &str) -> String {
     format!("{PREFIX}open:{game}")
 }
 
+/// The listings of one client address.
+fn by_key(address: &str) -> String {
+    format!("{PREFIX}by:{address}")
+}
+
 fn ms(d: Duration) -> String {
     d.as_millis().to_string()
 }
 
-/// KEYS[1] the ticket. ARGV[1] "enter" or "ask", ARGV[2] the ticket, ARGV[3] now (ms), ARGV[4] how
+/// KEYS[1] the ticket. ARGV[1] "enter" or "ask", ARGV[2] the ticket (its name, see `ticket_name`), ARGV[3] now (ms), ARGV[4] how
 /// long an unasked ticket stays (ms), ARGV[5] how long a formation may take (ms), ARGV[6] how many of
 /// the queue are read, ARGV[7] an id for a formation made now; entering, ARGV[8] the game, ARGV[9] the
-/// length, ARGV[10] how many make a table, ARGV[11] the browser. Answers `gone`, `seated PLACE`,
-/// `forming`, `waiting LIVE SINCE DROPPED GAME LENGTH`, or `form ID DROPPED GAME LENGTH STANDING LEFT SINCE` and
-/// then each ticket taken with its wait.
+/// length, ARGV[10] how many make a table, ARGV[11] the browser, ARGV[12] the hash of the seat token
+/// it is to hold. Answers `gone`, `seated PLACE`, `forming`, `waiting LIVE SINCE DROPPED GAME LENGTH`,
+/// or `form ID DROPPED GAME LENGTH STANDING LEFT SINCE` and then each ticket taken with its wait and
+/// its seat token's hash.
 pub static WAIT: Script = Script::new(
     r#"
 local P = 'chaikhana:{lobby}:'
@@ -62,7 +65,7 @@ if ARGV[1] == 'enter' then
   end
   local q = P .. 'q:' .. ARGV[8] .. ':' .. ARGV[9]
   redis.call('HSET', t, 'state', 'waiting', 'since', ARGV[3], 'queue', q, 'game', ARGV[8],
-    'length', ARGV[9], 'needed', ARGV[10], 'browser', ARGV[11])
+    'length', ARGV[9], 'needed', ARGV[10], 'browser', ARGV[11], 'key', ARGV[12])
   redis.call('ZADD', q, ARGV[3], ticket)
   redis.call('SET', b, ticket, 'PX', gone)
 end
@@ -101,6 +104,7 @@ for i = 1, needed do
   redis.call('ZREM', q, m)
   table.insert(answer, m)
   table.insert(answer, redis.call('HGET', e, 'since'))
+  table.insert(answer, redis.call('HGET', e, 'key'))
 end
 return answer
 "#,
@@ -149,48 +153,59 @@ return 1
 
 /// KEYS[1] a listing (or, for "listed", a game's list); ARGV[1] what to do.
 /// "list": ARGV[2] the listing's JSON, ARGV[3] its host, ARGV[4] now, ARGV[5] its seats, ARGV[6] its
-/// game's list, ARGV[7] its table, ARGV[8] how long it is kept (ms), ARGV[9] its seats taken.
-/// "host": ARGV[2] the host, ARGV[3] "close" or "here", ARGV[4] now, ARGV[5] how long it is kept.
+/// game's list, ARGV[7] its table, ARGV[8] how long it lasts unrefreshed (ms), ARGV[9] its seats
+/// taken, ARGV[10] the set of its address's listings, ARGV[11] how many an address may have: answers 0
+/// (nothing listed) when the address has that many.
+/// "host": ARGV[2] the host, ARGV[3] "close" or "here", ARGV[4] now, ARGV[5] how long it lasts.
 /// "took": a seat was taken; the listing goes once all are.
-/// "listed": ARGV[2] the least refresh time shown, ARGV[3] how many at most: each listing's JSON and
-/// seats taken.
+/// "listed": ARGV[2] how many at most, ARGV[3] how many of the list are read at most (those gone are
+/// taken out as they are met): each listing's JSON and seats taken.
 pub static LISTING: Script = Script::new(
     r#"
 local mode, l = ARGV[1], KEYS[1]
+local function forget(listing)
+  local f = redis.call('HMGET', listing, 'open', 'by', 'table')
+  if f[1] then redis.call('ZREM', f[1], f[3]) end
+  if f[2] then redis.call('ZREM', f[2], f[3]) end
+  redis.call('DEL', listing)
+end
 if mode == 'list' then
+  local by = ARGV[10]
+  redis.call('ZREMRANGEBYSCORE', by, '-inf', tonumber(ARGV[4]) - tonumber(ARGV[8]))
+  if redis.call('ZCARD', by) >= tonumber(ARGV[11]) then return 0 end
   redis.call('HSET', l, 'listing', ARGV[2], 'host', ARGV[3], 'refreshed', ARGV[4], 'taken', ARGV[9],
-    'seats', ARGV[5], 'open', ARGV[6], 'table', ARGV[7])
+    'seats', ARGV[5], 'open', ARGV[6], 'table', ARGV[7], 'by', by)
   redis.call('PEXPIRE', l, ARGV[8])
   redis.call('ZADD', ARGV[6], ARGV[4], ARGV[7])
+  redis.call('ZADD', by, ARGV[4], ARGV[7])
+  redis.call('PEXPIRE', by, ARGV[8])
   return 1
 end
 if mode == 'host' then
   if redis.call('HGET', l, 'host') ~= ARGV[2] then return 0 end
   if ARGV[3] == 'close' then
-    redis.call('ZREM', redis.call('HGET', l, 'open'), redis.call('HGET', l, 'table'))
-    redis.call('DEL', l)
+    forget(l)
   else
     redis.call('HSET', l, 'refreshed', ARGV[4])
     redis.call('PEXPIRE', l, ARGV[5])
+    local by = redis.call('HGET', l, 'by')
+    redis.call('ZADD', by, ARGV[4], redis.call('HGET', l, 'table'))
+    redis.call('PEXPIRE', by, ARGV[5])
   end
   return 1
 end
 if mode == 'took' then
   if redis.call('EXISTS', l) == 0 then return 0 end
   local taken = redis.call('HINCRBY', l, 'taken', 1)
-  if taken >= tonumber(redis.call('HGET', l, 'seats')) then
-    redis.call('ZREM', redis.call('HGET', l, 'open'), redis.call('HGET', l, 'table'))
-    redis.call('DEL', l)
-  end
+  if taken >= tonumber(redis.call('HGET', l, 'seats')) then forget(l) end
   return 1
 end
 local answer = {}
-for _, table_id in ipairs(redis.call('ZRANGE', l, 0, -1)) do
-  local listing = 'chaikhana:{lobby}:l:' .. table_id
-  local fields = redis.call('HMGET', listing, 'listing', 'taken', 'refreshed')
+for _, table_id in ipairs(redis.call('ZRANGE', l, 0, tonumber(ARGV[3]) - 1)) do
+  local fields = redis.call('HMGET', 'chaikhana:{lobby}:l:' .. table_id, 'listing', 'taken')
   if not fields[1] then
     redis.call('ZREM', l, table_id)
-  elseif tonumber(fields[3]) >= tonumber(ARGV[2]) and #answer < 2 * tonumber(ARGV[3]) then
+  elseif #answer < 2 * tonumber(ARGV[2]) then
     table.insert(answer, fields[1])
     table.insert(answer, fields[2])
   end
@@ -203,12 +218,19 @@ return answer
 pub struct RedisLobby {
     node: Arc<Node>,
     gone_after: Duration,
+    /// How long a listing lasts after its host last said it was there.
+    fresh: Duration,
 }
 
 impl RedisLobby {
     pub fn new(node: Arc<Node>) -> RedisLobby {
         let gone_after = node.settings.pairing_gone_after();
-        RedisLobby { node, gone_after }
+        let fresh = node.settings.open_table_fresh();
+        RedisLobby {
+            node,
+            gone_after,
+            fresh,
+        }
     }
 
     async fn wait(&self, ticket: &str, entering: Option<&Entering>, now: u64) -> Answered {
@@ -221,10 +243,14 @@ impl RedisLobby {
         let formation = random_id();
         let mode = if entering.is_some() { "enter" } else { "ask" };
         let mut args = vec![mode, ticket, &now, &gone, &forming, &read, &formation];
-        let (length, needed);
+        let (length, needed, key);
         if let Some(e) = entering {
-            (length, needed) = (length_key(&e.length), e.needed.to_string());
-            args.extend([e.game, length.as_str(), needed.as_str(), e.browser.as_str()]);
+            (length, needed, key) = (
+                length_key(&e.length),
+                e.needed.to_string(),
+                hash_text(&e.key),
+            );
+            args.extend([e.game, &length, &needed, &e.browser, &key]);
         }
         let key = ticket_key(ticket);
         let answer: Vec<String> = self
@@ -278,12 +304,18 @@ fn read_wait(answer: &[String]) -> Option<Asked> {
                     id: answer.get(1)?.clone(),
                     game: game.clone(),
                     length,
-                    tickets: taken.iter().step_by(2).cloned().collect(),
+                    tickets: taken.iter().step_by(3).cloned().collect(),
                     since: taken
                         .iter()
                         .skip(1)
-                        .step_by(2)
+                        .step_by(3)
                         .map(|s| s.parse().ok())
+                        .collect::<Option<_>>()?,
+                    keys: taken
+                        .iter()
+                        .skip(2)
+                        .step_by(3)
+                        .map(|s| serde_json::from_str(s).ok())
                         .collect::<Option<_>>()?,
                     left: n(6)? as usize,
                 }),
@@ -295,8 +327,8 @@ fn read_wait(answer: &[String]) -> Option<Asked> {
     })
 }
 
-/// A token hash as the listing keeps it.
-fn host_text(host: &TokenHash) -> String {
+/// A token hash as the lobby keeps it.
+fn hash_text(host: &TokenHash) -> String {
     serde_json::to_string(host).unwrap_or_default()
 }
 
@@ -366,16 +398,18 @@ impl Lobby for RedisLobby {
         &'a self,
         listing: &'a Listing,
         host: &'a TokenHash,
-    ) -> BoxFuture<'a, Result<(), TableRefusal>> {
+        by: &'a str,
+    ) -> BoxFuture<'a, Result<bool, TableRefusal>> {
         async move {
             let json = serde_json::to_string(listing).unwrap_or_default();
-            let (host, since) = (host_text(host), listing.since.to_string());
+            let (host, since) = (hash_text(host), listing.since.to_string());
             let (seats, open, kept, taken) = (
                 listing.seats.to_string(),
                 open_key(&listing.game),
-                ms(LISTING_KEPT),
+                ms(self.fresh),
                 listing.taken.to_string(),
             );
+            let (by, most) = (by_key(by), LISTED_PER_ADDRESS.to_string());
             let args = [
                 "list",
                 &json,
@@ -386,9 +420,10 @@ impl Lobby for RedisLobby {
                 &listing.table,
                 &kept,
                 &taken,
+                &by,
+                &most,
             ];
-            self.listing(listing_key(&listing.table), &args).await?;
-            Ok(())
+            Ok(self.listing(listing_key(&listing.table), &args).await? == 1)
         }
         .boxed()
     }
@@ -401,7 +436,7 @@ impl Lobby for RedisLobby {
         now: u64,
     ) -> BoxFuture<'a, Result<bool, TableRefusal>> {
         async move {
-            let (host, now, kept) = (host_text(host), now.to_string(), ms(LISTING_KEPT));
+            let (host, now, kept) = (hash_text(host), now.to_string(), ms(self.fresh));
             let what = if close { "close" } else { "here" };
             let args = ["host", &host, what, &now, &kept];
             Ok(self.listing(listing_key(table), &args).await? == 1)
@@ -420,12 +455,12 @@ impl Lobby for RedisLobby {
     fn listed<'a>(
         &'a self,
         game: &'a str,
-        fresh_since: u64,
+        _now: u64,
     ) -> BoxFuture<'a, Result<Vec<Listing>, TableRefusal>> {
         async move {
             let key = open_key(game);
-            let (fresh, most) = (fresh_since.to_string(), LISTED_AT_MOST.to_string());
-            let args = ["listed", fresh.as_str(), most.as_str()];
+            let (most, read) = (LISTED_AT_MOST.to_string(), (4 * LISTED_AT_MOST).to_string());
+            let args = ["listed", most.as_str(), read.as_str()];
             let answer: Vec<String> = self
                 .node
                 .query_at(LISTING.call(std::slice::from_ref(&key), &args), &key)

@@ -18,24 +18,41 @@ const FRIENDS_ONLY: (RefusalCode, &str) = (
     "Quick phrases are for tables of friends; this table plays the computer.",
 );
 
-/// A name as it may be shown: control characters and the marks that reorder text (bidi overrides,
-/// embeddings, isolates) taken out, runs of spaces made one, trimmed; `None` when nothing is left.
+/// A name as it may be shown: control characters, the marks that reorder text (bidi overrides,
+/// embeddings, isolates) and the invisible joiners and spaces taken out, runs of spaces made one,
+/// trimmed; `None` when nothing is left, or nothing that shows by itself (only accents, say).
 /// Refused, with a sentence, when longer than [`NAME_CHARS`] characters.
 pub fn clean_name(raw: &str) -> Result<Option<String>, String> {
     let kept: String = raw
         .chars()
-        .filter(|c| !c.is_control() && !reorders(*c))
+        .filter(|c| !c.is_control() && !reorders(*c) && !invisible(*c))
         .collect();
     let name = kept.split_whitespace().collect::<Vec<_>>().join(" ");
     if name.chars().count() > NAME_CHARS {
         return Err(format!("A name is at most {NAME_CHARS} characters."));
     }
-    Ok((!name.is_empty()).then_some(name))
+    Ok(name.chars().any(shows).then_some(name))
 }
 
 /// The invisible marks that change the direction of the text around them.
 fn reorders(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Characters of no width: zero-width space, word joiner, the byte-order mark. (The zero-width
+/// non-joiner and joiner stay: Persian writes with the first, emoji join with the second.)
+fn invisible(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}')
+}
+
+/// A character that shows by itself: a letter or digit, or a visible sign, not an accent or a joiner
+/// that only changes the character before it.
+fn shows(c: char) -> bool {
+    let combining = matches!(c, '\u{0300}'..='\u{036F}' | '\u{0483}'..='\u{0489}' | '\u{0591}'..='\u{05C7}'
+        | '\u{0610}'..='\u{061A}' | '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}'
+        | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{200C}' | '\u{200D}'
+        | '\u{20D0}'..='\u{20FF}' | '\u{FE00}'..='\u{FE0F}' | '\u{FE20}'..='\u{FE2F}');
+    !combining && !c.is_whitespace()
 }
 
 impl<G: Game> TableCore<G> {
@@ -75,6 +92,16 @@ mod tests {
         );
         assert_eq!(clean_name("مریم\u{200F}"), Ok(Some("مریم".into())));
         assert_eq!(clean_name(" \u{2066} "), Ok(None));
+        // Nothing that shows by itself: zero-width spaces, accents alone.
+        assert_eq!(clean_name("\u{200B}\u{200B}\u{FEFF}"), Ok(None));
+        assert_eq!(clean_name(&"\u{0301}".repeat(20)), Ok(None));
+        assert_eq!(clean_name("\u{200D}\u{200C}"), Ok(None));
+        // Persian's zero-width non-joiner stays inside a name; an accented letter is a letter.
+        assert_eq!(
+            clean_name("نیک\u{200C}نام"),
+            Ok(Some("نیک\u{200C}نام".into()))
+        );
+        assert_eq!(clean_name("Jose\u{0301}"), Ok(Some("Jose\u{0301}".into())));
         // Markup is kept as text: the pages never read it as HTML.
         assert_eq!(clean_name("<b>x</b>"), Ok(Some("<b>x</b>".into())));
     }

@@ -95,6 +95,11 @@ export function setUpPairing(panel, game, length, playComputer) {
   }
 
   function stand(answer) {
+    // The wait was lost on the server between two answers (a node stopped mid-pairing): enter again.
+    if (answer.state === "gone") {
+      enter();
+      return;
+    }
     if (answer.state === "seated") {
       ticket = null;
       show(WORDS.seated);

@@ -280,6 +280,7 @@ impl Node {
             // The test clients add no number to the shuffles: deal at once.
             .env("CHAIKHANA_SHUFFLE_WAIT_MS", "0")
             .env("CHAIKHANA_RATE_PER_SECOND", "10000")
+            .env("CHAIKHANA_JOINS_PER_MINUTE", "0")
             .env("CHAIKHANA_RATE_BURST", "10000")
             .env(
                 "CHAIKHANA_LOG_FILTER",

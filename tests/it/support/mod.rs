@@ -64,6 +64,7 @@ impl TestServer {
         settings.read_bytes_burst = 1 << 30;
         // Tests open many tables and connections from one address; the limits' own tests set them.
         settings.tables_per_minute = 0;
+        settings.joins_per_minute = 0;
         settings.your_games_per_minute = 0;
         settings.http_connections_per_address = 0;
         // These clients add no number to the shuffles: deals are dealt at once (the shuffle's own

@@ -119,6 +119,7 @@ impl Alone {
             .env("CHAIKHANA_READ_BYTES_PER_SECOND", "1073741824")
             .env("CHAIKHANA_READ_BYTES_BURST", "1073741824")
             .env("CHAIKHANA_TABLES_PER_MINUTE", "0")
+            .env("CHAIKHANA_JOINS_PER_MINUTE", "0")
             .env("CHAIKHANA_LOG_FILTER", "chaikhana=info")
             .envs(self.settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .env("CHAIKHANA_DATA_DIR", &self.dir)
