@@ -92,6 +92,24 @@ return out.join('; ');
 
 /// Empty when the hand and the action bar lie wholly inside the first screen, the page does not
 /// scroll down and the board is readable (`READABLE`); otherwise what is wrong.
+/// What of the trick is out of sight: the zone outside the screen, or a card of it whose middle is
+/// covered by something else or cut off by a box around it. Empty when every card can be seen.
+const TRICK_HIDDEN: &str = r#"
+const zone = document.querySelector('[data-area=trick]');
+if (!zone) return 'no trick on the board';
+const out = [];
+const r = zone.getBoundingClientRect();
+if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
+  out.push(`the trick at ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+}
+for (const card of zone.querySelectorAll('.gcard, .trick-card')) {
+  const b = card.getBoundingClientRect();
+  const at = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+  if (!at || !zone.contains(at)) out.push(`a trick card at ${Math.round(b.left)},${Math.round(b.top)} is hidden`);
+}
+return out.join('; ');
+"#;
+
 async fn fits(c: &Client) -> String {
     let out = out_of_sight(c, Scroll::Down, false).await;
     let unreadable = eval(c, READABLE).await;
@@ -190,6 +208,7 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
     }
     let started = Instant::now();
     let mut moves = 0;
+    let mut looked = false;
     loop {
         let mut going = false;
         for c in [&host, &second, &third] {
@@ -201,8 +220,28 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
         if !going {
             break;
         }
-        if moves == 30 {
+        if moves >= 30 && !looked {
+            // Mid-match at a friends table on a phone (the voice bar and two seats' panels on the
+            // page too): the trick's cards all in sight, none cut off or covered.
+            looked = true;
             screenshot(&second, "ganjifa-friends-390x844").await;
+            // Looked at once the board is at rest (a trick swept to its winner passes over it).
+            for phone in [&second, &third] {
+                let mut hidden = serde_json::Value::Null;
+                for _ in 0..30 {
+                    settle(phone).await;
+                    hidden = eval(phone, TRICK_HIDDEN).await;
+                    if hidden == serde_json::json!("") {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                assert_eq!(
+                    hidden,
+                    serde_json::json!(""),
+                    "at a friends table on a phone"
+                );
+            }
         }
         if started.elapsed().as_secs() >= 400 {
             let mut states = Vec::new();

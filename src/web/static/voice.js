@@ -311,6 +311,8 @@ export function createVoice(panel, send, lang) {
       return item;
     });
     list.replaceChildren(...items);
+    // Nobody's voice on: a phone shows the switch alone, and keeps the height for the board.
+    row.toggleAttribute("data-quiet", items.every((item) => item.dataset.state === "off"));
     line.textContent = message;
   }
 
