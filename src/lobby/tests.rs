@@ -133,19 +133,21 @@ async fn a_ticket_that_left_or_went_silent_is_never_paired() {
     assert_eq!(late.standing, Standing::Gone);
 }
 
-#[actix_rt::test]
-async fn a_formation_with_one_gone_is_seated_nowhere_and_the_rest_wait_on() {
-    let lobby = hall();
+/// "a" entering the Panjpar queue at 0 and "b" at 10: the formation "b"'s entry makes.
+async fn paired(lobby: &Hall) -> Formation {
     lobby
         .enter("a", &entering("panjpar", 2, "browser-a"), 0)
         .await
         .unwrap();
-    let formed = lobby
-        .enter("b", &entering("panjpar", 2, "browser-b"), 10)
-        .await
-        .unwrap()
-        .formed
-        .unwrap();
+    let b = entering("panjpar", 2, "browser-b");
+    let asked = lobby.enter("b", &b, 10).await.unwrap();
+    asked.formed.expect("two make a Panjpar table")
+}
+
+#[actix_rt::test]
+async fn a_formation_with_one_gone_is_seated_nowhere_and_the_rest_wait_on() {
+    let lobby = hall();
+    let formed = paired(&lobby).await;
     // "a" leaves while its table is being made: nobody is seated, and "b" waits with its old wait.
     assert!(lobby.leave("a").await.unwrap());
     assert!(!lobby.seat(&formed, &place(&formed)).await.unwrap());
@@ -162,16 +164,7 @@ async fn a_formation_with_one_gone_is_seated_nowhere_and_the_rest_wait_on() {
 #[actix_rt::test]
 async fn a_formation_never_seated_waits_again_after_the_limit() {
     let lobby = hall();
-    lobby
-        .enter("a", &entering("panjpar", 2, "browser-a"), 0)
-        .await
-        .unwrap();
-    let formed = lobby
-        .enter("b", &entering("panjpar", 2, "browser-b"), 10)
-        .await
-        .unwrap()
-        .formed
-        .unwrap();
+    let formed = paired(&lobby).await;
     let limit = FORMING_LIMIT.as_millis() as u64;
     // Both keep asking while the node that took them is silent.
     for at in (1_000..limit).step_by(1_000) {
