@@ -221,3 +221,58 @@ fn one_round_refreshes_many_leases_each_answered_on_its_own() {
     let answers: Vec<i64> = redis.eval(&keys::REFRESH, &keys, &args);
     assert_eq!(answers, [1, 2, 1, 0, 1]);
 }
+
+/// The open list is read a bounded part at a time: 300 tables whose listings have gone (expired)
+/// ahead of 10 live ones cost one read 200 of them, taken out of the list as they are met; the next
+/// read reaches the live ones. A flood of listings never makes one read go through them all.
+#[test]
+fn the_open_list_is_read_a_bounded_part_at_a_time() {
+    let Some(mut redis) = Redis::start() else {
+        return;
+    };
+    let open = "chaikhana:{lobby}:open:ganjifa".to_string();
+    let zadd = |redis: &mut Redis, score: u32, table: &str| {
+        redis::cmd("ZADD")
+            .arg(&open)
+            .arg(score)
+            .arg(table)
+            .query::<()>(&mut redis.conn)
+            .unwrap();
+    };
+    for i in 0..300 {
+        zadd(&mut redis, i, &format!("gone{i}"));
+    }
+    for i in 0..10 {
+        redis::cmd("HSET")
+            .arg(format!("chaikhana:{{lobby}}:l:live{i}"))
+            .arg("listing")
+            .arg(format!("{{\"table\":\"live{i}\"}}"))
+            .arg("taken")
+            .arg(1)
+            .query::<()>(&mut redis.conn)
+            .unwrap();
+        zadd(&mut redis, 1000 + i, &format!("live{i}"));
+    }
+    let read = |redis: &mut Redis| -> Vec<String> {
+        redis.eval(
+            &super::lobby::LISTING,
+            std::slice::from_ref(&open),
+            &["listed", "50", "200"],
+        )
+    };
+    let card = |redis: &mut Redis| -> u64 {
+        redis::cmd("ZCARD")
+            .arg(&open)
+            .query(&mut redis.conn)
+            .unwrap()
+    };
+    assert!(read(&mut redis).is_empty());
+    assert_eq!(card(&mut redis), 110, "the 200 met were taken out");
+    let listed = read(&mut redis);
+    assert_eq!(
+        listed.len(),
+        20,
+        "each live listing and its seats taken: {listed:?}"
+    );
+    assert_eq!(card(&mut redis), 10);
+}
