@@ -116,18 +116,8 @@ async fn coached_in_the_page(
     let marks = marks.as_array().cloned().unwrap_or_default();
     if let Some(first) = marks.first() {
         let key = first[0].as_str().unwrap();
-        let step: usize = key.rsplit(':').next().unwrap().parse().unwrap();
-        assert!(click(&c, &format!("[data-key='{key}']")).await);
         // The mark opens the move it names, in the replay's own numbering: "Move 47" is the 47th.
-        wait_for(
-            &c,
-            &format!(
-                "return (document.body.dataset.replay || '').startsWith('{}/')",
-                step + 1
-            ),
-            10,
-        )
-        .await;
+        let step = open_mark(&c, key).await;
         let label = first[2].as_str().unwrap();
         assert!(label.starts_with(&format!("Move {}:", step + 1)), "{label}");
         let line = text_of(&c, "#replay-line", 10).await;
@@ -410,17 +400,7 @@ async fn coached_in_persian(driver: &mut Driver, server: &TestServer, size: (u32
         let label = mark[1].as_str().unwrap();
         assert!(latin(label).is_empty(), "a mark's label: {label}");
         let key = mark[0].as_str().unwrap();
-        let step: usize = key.rsplit(':').next().unwrap().parse().unwrap();
-        assert!(click(&c, &format!("[data-key='{key}']")).await);
-        wait_for(
-            &c,
-            &format!(
-                "return (document.body.dataset.replay || '').startsWith('{}/')",
-                step + 1
-            ),
-            10,
-        )
-        .await;
+        open_mark(&c, key).await;
         let note = text_of(&c, "#coach-note", 10).await;
         assert!(note.starts_with("تصمیم شما این‌جا"), "{note}");
         assert!(
@@ -465,4 +445,17 @@ async fn a_ganjifa_hint_and_analysis_are_worded_by_its_board() {
         s.strong_budget_ms = 10;
     });
     coached_in_the_page(&mut driver, &server, "ganjifa", (1280, 800)).await;
+}
+
+/// Clicks the analysis's mark `key` (its data-key, ending in its replay step) and waits until the
+/// replay shows that move, numbered from 1; answers the step.
+async fn open_mark(c: &fantoccini::Client, key: &str) -> usize {
+    let step: usize = key.rsplit(':').next().unwrap().parse().unwrap();
+    assert!(click(c, &format!("[data-key='{key}']")).await);
+    let shown = format!(
+        "return (document.body.dataset.replay || '').startsWith('{}/')",
+        step + 1
+    );
+    wait_for(c, &shown, 10).await;
+    step
 }
