@@ -4,6 +4,7 @@
 // table is listed no more (its seats all taken, or the host took it off).
 
 import { el, button } from "./ui.js";
+import { post } from "./lobby.js";
 
 const WORDS = {
   en: { listed: "Anyone may take a free seat here: the table is on the game's list of open tables.", close: "Take it off the list" },
@@ -20,11 +21,7 @@ export function keepListed(table, token, lang) {
   let timer = null;
 
   async function tell(close) {
-    const answer = await fetch("/api/open-tables/host", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ table, token, close }),
-    }).catch(() => null);
+    const answer = await post("/api/open-tables/host", { table, token, close }).catch(() => null);
     if (!answer) return;
     if (answer.status === 200 && !close) return show();
     // Listed no more: full, taken off, or forgotten.

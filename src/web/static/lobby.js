@@ -51,7 +51,8 @@ function browserId() {
   return id;
 }
 
-async function post(path, body) {
+/** POSTs `body` as JSON to the lobby's `path`: the answer's status and its JSON (`{}` if none). */
+export async function post(path, body) {
   const answer = await fetch(path, {
     method: "POST",
     headers: { "content-type": "application/json" },
