@@ -263,12 +263,19 @@ async fn seat_formation(router: &dyn Router, formed: &Formation) -> Result<bool,
 /// Where `ticket` stands, as its page reads it: seated, with the seat's token worked out from it.
 fn standing_json(state: &AppState, standing: Standing, ticket: &str) -> Value {
     match standing {
-        Standing::Waiting { waiting, since } => json!({
-            "state": "waiting",
-            "waiting": waiting,
-            "waited_ms": unix_ms().saturating_sub(since),
-            "offer_computer_after_ms": state.settings.pairing_offer_computer_secs * 1000,
-        }),
+        Standing::Waiting { waiting, since } => {
+            let (waited, after) = (
+                unix_ms().saturating_sub(since),
+                state.settings.pairing_offer_computer_secs * 1000,
+            );
+            json!({
+                "state": "waiting",
+                "waiting": waiting,
+                "waited_ms": waited,
+                "offer_computer_after_ms": after,
+                "offer_computer": waited >= after,
+            })
+        }
         Standing::Forming => json!({ "state": "forming" }),
         Standing::Seated(place) => json!({
             "state": "seated",

@@ -96,6 +96,7 @@ async fn panjpar_pair(first: &str, second: &str) -> (Seated, Seated) {
     assert_eq!(waiting["state"], "waiting", "{waiting}");
     assert_eq!(waiting["waiting"], 1);
     assert_eq!(waiting["offer_computer_after_ms"], 60_000);
+    assert_eq!(waiting["offer_computer"], false);
     // Entered in the same millisecond, the two would wait equally long.
     actix_rt::time::sleep(Duration::from_millis(5)).await;
     let (_b, paired) = Visitor::enter(second, "panjpar", json!(1)).await;

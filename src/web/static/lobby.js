@@ -112,7 +112,7 @@ export function setUpPairing(panel, game, length, playComputer) {
     } else {
       const seconds = Math.floor(answer.waited_ms / 1000);
       const controls = [button(WORDS.stop, stop, "pairing-stop")];
-      if (answer.waited_ms >= answer.offer_computer_after_ms && !keptWaiting) {
+      if (answer.offer_computer && !keptWaiting) {
         if (!offered) requestAnimationFrame(inSight);
         offered = true;
         controls.unshift(
