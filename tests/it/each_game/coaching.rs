@@ -22,7 +22,10 @@ async fn studies(server: &TestServer, game: &str, kind: &str) -> u64 {
 /// The next frame of `kind` or an `error`, passing over the views and seats between.
 async fn answer(client: &mut Client, kind: &str) -> Value {
     loop {
-        let frame = client.next().await.expect("the table answers");
+        let frame = client
+            .next()
+            .await
+            .unwrap_or_else(|| panic!("the table answers a {kind}"));
         if frame["type"] == kind || frame["type"] == "error" {
             return frame;
         }
