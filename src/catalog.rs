@@ -11,17 +11,17 @@ use std::sync::{PoisonError, RwLock};
 use actix::Actor;
 use serde_json::Value;
 
-use crate::game::Game;
-pub use crate::game_pages::{
-    GamePages, LevelRating, MeasuredLevel, MeasuredPair, MeasuredRatings, Tile, TileCards, WebFile,
-};
-use crate::matches::MatchLength;
-use crate::sim::ratings::{RatingConfig, RatingReport};
-use crate::sim::{simulate, SimConfig, SimReport};
 use crate::table::{
     Clock, FairCost, Listing, OpenTable, Snapshot, Table, TableConfig, TableCore, TableHandle,
     TableId, TablePolicy, TableRefusal, TokenHash,
 };
+use chaikhana_rules::game::Game;
+pub use chaikhana_rules::game_pages::{
+    GamePages, LevelRating, MeasuredLevel, MeasuredPair, MeasuredRatings, Tile, TileCards, WebFile,
+};
+use chaikhana_rules::matches::MatchLength;
+use chaikhana_rules::sim::ratings::{RatingConfig, RatingReport};
+use chaikhana_rules::sim::{simulate, SimConfig, SimReport};
 
 /// Hands the site's games to the macro `$then`, as `(folder under src/games, rules core type)` pairs in the
 /// order the site lists them: the one list of the games built into the crate. [`GAMES`] is made from
@@ -31,9 +31,9 @@ use crate::table::{
 macro_rules! every_game {
     ($then:ident) => {
         $then! {
-            (panjpar, $crate::games::panjpar::Panjpar),
-            (pishe_pasha, $crate::games::pishe_pasha::PishePasha),
-            (ganjifa, $crate::games::ganjifa::Ganjifa),
+            (panjpar, ::chaikhana_rules::games::panjpar::Panjpar),
+            (pishe_pasha, ::chaikhana_rules::games::pishe_pasha::PishePasha),
+            (ganjifa, ::chaikhana_rules::games::ganjifa::Ganjifa),
         }
     };
 }
@@ -41,7 +41,7 @@ macro_rules! every_game {
 /// The catalog's entries of the games `every_game!` hands it.
 macro_rules! entries {
     ($(($module:ident, $game:ty)),* $(,)?) => {
-        &[$(&Entry::<$game>::new(&crate::games::$module::PAGES)),*]
+        &[$(&Entry::<$game>::new(&chaikhana_rules::games::$module::PAGES)),*]
     };
 }
 
@@ -195,7 +195,7 @@ impl<G: Game> Registered for Entry<G> {
     }
 
     fn rate(&self, config: &RatingConfig) -> Result<RatingReport, String> {
-        crate::sim::ratings::rate::<G>(config)
+        chaikhana_rules::sim::ratings::rate::<G>(config)
     }
 
     fn fair_cost(&self, deals: u32) -> FairCost {
@@ -258,7 +258,7 @@ fn start<G: Game>(table: Table<G>) -> TableHandle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Budget;
+    use chaikhana_rules::game::Budget;
 
     /// What the site keeps per game comes from the catalog: a game registered there has its metrics,
     /// its pages, its board and its self-play, with nothing else to edit.

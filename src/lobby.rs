@@ -27,8 +27,8 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
-use crate::game::MatchLength;
 use crate::table::{TableRefusal, Token, TokenHash};
+use chaikhana_rules::game::MatchLength;
 
 /// How long a formation may take to be seated before its tickets wait again.
 pub const FORMING_LIMIT: Duration = Duration::from_secs(10);

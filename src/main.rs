@@ -7,11 +7,11 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 use chaikhana::catalog;
-use chaikhana::game::Budget;
 use chaikhana::settings::Settings;
-use chaikhana::sim::ratings::RatingConfig;
-use chaikhana::sim::SimConfig;
 use chaikhana::table::Level;
+use chaikhana_rules::game::Budget;
+use chaikhana_rules::sim::ratings::RatingConfig;
+use chaikhana_rules::sim::SimConfig;
 
 /// The profile of the server under load spent a fifth of its time in the C library's malloc and free
 /// (every view is built, serialized and copied per seat); mimalloc is cheaper for these small,
@@ -75,7 +75,8 @@ enum Command {
         #[arg(long, requires = "ratings")]
         threads: Option<usize>,
         /// With --ratings, also write them to this file as JSON, with the command that measured
-        /// them: the file a game's pages and docs/games.md read (src/games/GAME/ratings.json).
+        /// them: the file a game's pages and docs/games.md read
+        /// (crates/rules/src/games/GAME/ratings.json).
         #[arg(long, requires = "ratings")]
         out: Option<PathBuf>,
         /// Print one JSON object instead of text.
@@ -236,7 +237,7 @@ fn serve(config: Option<&Path>) -> ExitCode {
 fn strong_budget(config: Option<&Path>) -> Budget {
     Settings::load(config)
         .map(|s| chaikhana::routing::strong_budget(&s))
-        .unwrap_or(chaikhana::game::DEFAULT_BUDGET)
+        .unwrap_or(chaikhana_rules::game::DEFAULT_BUDGET)
 }
 
 fn init_logging(settings: &Settings) {

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 use strum::{EnumIter, IntoStaticStr, VariantNames};
 
-use crate::cards::Seat;
+use chaikhana_rules::cards::Seat;
 
 mod to_browser;
 pub use to_browser::{SeatInfo, ServerMsg, ShuffleShown, Who};

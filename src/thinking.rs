@@ -14,9 +14,9 @@
 //!   its budget (threads / waiting, so that the queue drains in about one whole budget), never less
 //!   than the floor `thinking_floor_ms`; such a decision is counted in
 //!   `chaikhana_thinking_shortened_total`. Budgets are CPU time of the thinking thread
-//!   ([`crate::game::Budget`]), so a busy machine makes a decision slower, never weaker.
+//!   ([`chaikhana_rules::game::Budget`]), so a busy machine makes a decision slower, never weaker.
 //! - **Coaching gives way to moves**: a study (a hint asked by a player, one decision of an analysis,
-//!   see `crate::coach`) is taken only where every computer's move waiting would still be shown when
+//!   see `chaikhana_rules::coach`) is taken only where every computer's move waiting would still be shown when
 //!   it is due: a computer's move is shown a move delay after its turn began, so a decision asked
 //!   with time to spare leaves room for a study first; with no decision waiting, studies go in the
 //!   order asked. A study is one decision within the strong computer's budget, holds no table's turn,
@@ -35,8 +35,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::game::{Allowance, Budget, CpuTime};
 use crate::metrics::metrics;
+use chaikhana_rules::game::{Allowance, Budget, CpuTime};
 
 /// A table as the pool knows it: a number of its own, and the version the table is at now (updated
 /// by the table as it moves on), against which a waiting decision is found stale.

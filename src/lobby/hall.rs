@@ -10,8 +10,8 @@ use super::{
     random_id, Asked, Entering, Formation, Listing, Lobby, Place, Standing, FORMING_LIMIT,
     LISTED_AT_MOST, LISTED_PER_ADDRESS, PLACE_KEPT, QUEUE_READ,
 };
-use crate::game::MatchLength;
 use crate::table::{TableRefusal, TokenHash};
+use chaikhana_rules::game::MatchLength;
 
 /// The lobby in this process.
 pub struct Hall {

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Phrase, SignalKind};
-use crate::cards::Seat;
+use chaikhana_rules::cards::Seat;
 
 /// A frame to a browser (views are built by the table, which knows the game's types).
 #[derive(Debug, Serialize)]
@@ -31,13 +31,13 @@ pub enum ServerMsg<'a> {
         data: &'a serde_json::Value,
     },
     /// The coach's choice for this seat's turn on the view with `version`: the action, its expected
-    /// result in `unit`, and why: a [`crate::game::Reason`] the page words in its language.
+    /// result in `unit`, and why: a [`chaikhana_rules::game::Reason`] the page words in its language.
     Hint {
         version: u64,
         action: &'a serde_json::Value,
         value: f64,
         unit: &'a str,
-        why: &'a crate::game::Why,
+        why: &'a chaikhana_rules::game::Why,
     },
     /// The coming deal's shuffle, once its list of pledges is closed: each seat's page may now send
     /// the number it pledged.
@@ -48,7 +48,7 @@ pub enum ServerMsg<'a> {
     Analysis {
         deal: usize,
         #[serde(flatten)]
-        analysis: &'a crate::coach::Analysis,
+        analysis: &'a chaikhana_rules::coach::Analysis,
     },
 }
 

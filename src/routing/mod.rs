@@ -14,12 +14,12 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 
-use crate::game::Budget;
 use crate::settings::{Role, Settings};
 use crate::table::{
     Expiry, OnClosed, Snapshot, TableConfig, TableHandle, TableId, TablePolicy, TableRefusal,
     TableStore, WatchKey,
 };
+use chaikhana_rules::game::Budget;
 
 /// Where tables are opened and found.
 pub trait Router: Send + Sync + 'static {

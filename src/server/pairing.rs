@@ -295,7 +295,7 @@ pub async fn list_open(
     state: &AppState,
     table: &TableId,
     game: &'static str,
-    length: crate::game::MatchLength,
+    length: chaikhana_rules::game::MatchLength,
     name: Option<String>,
     host: &Token,
     by: &str,

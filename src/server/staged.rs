@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 
-use crate::games::ganjifa::staged::{script, STAGED_SEED};
+use chaikhana_rules::games::ganjifa::staged::{script, STAGED_SEED};
 
 /// The script's JSON and its ETag.
 fn body() -> &'static (String, String) {

@@ -25,12 +25,12 @@ use super::messages::*;
 use super::present::{self, Presenter};
 use super::seats::{Level, TableKind};
 use super::{ConnId, DealRecord, Snapshot, TableId, TableRefusal, TokenHash};
-use crate::cards::Seat;
-use crate::game::{BotRng, Game, Judgement};
-use crate::matches::MatchLength;
 use crate::metrics::metrics;
 use crate::outbox::{Frame, NotQueued};
 use crate::thinking::{self, Asker, Decision};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::{BotRng, Game, Judgement};
+use chaikhana_rules::matches::MatchLength;
 
 pub struct Table<G: Game> {
     core: TableCore<G>,

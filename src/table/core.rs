@@ -41,10 +41,10 @@ use super::frames::Status;
 use super::seats::{Level, Occupant, TableKind};
 use super::DealRecord;
 use super::{Shuffle, TableId, TokenHash};
-use crate::cards::Seat;
-use crate::game::Game;
-use crate::matches::{Match, MatchLength};
 use crate::protocol::SeatInfo;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::matches::{Match, MatchLength};
 
 mod coaching;
 pub use coaching::Study;
@@ -410,9 +410,9 @@ mod tests;
 #[cfg(test)]
 pub(crate) mod tests_support {
     use super::*;
-    use crate::games::panjpar::Panjpar;
     use crate::protocol::ClientMsg;
     use crate::table::Token;
+    use chaikhana_rules::games::panjpar::Panjpar;
 
     /// A computer table of one deal, dealt, its player's token unknown.
     pub fn computer_table<G: Game>() -> TableCore<G> {

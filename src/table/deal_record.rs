@@ -5,15 +5,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::Seat;
-use crate::coach::Analysis;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::coach::Analysis;
 
 /// One deal of a match. A table keeps its actions as its game's own (`A` is the game's action); a
 /// snapshot read without knowing the game, or a record for someone outside the table, holds them as
 /// JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DealRecord<A = serde_json::Value> {
-    pub setup: crate::game::DealSetup,
+    pub setup: chaikhana_rules::game::DealSetup,
     /// The seed of a deal dealt before fair deals (from a ChaCha generator); 0 for a fair deal.
     #[serde(default)]
     pub seed: u64,
@@ -106,16 +106,20 @@ impl<A> DealRecord<A> {
 impl<A> DealRecord<A> {
     /// The deal as it was dealt: its state, its order and, for a fair deal, its seal (a deal stored
     /// before fair deals is dealt again from its seed and has none).
-    pub fn dealt<G: crate::game::Game>(
+    pub fn dealt<G: chaikhana_rules::game::Game>(
         &self,
-    ) -> (G::State, crate::game::DealOrder, Option<super::DealSeal>) {
+    ) -> (
+        G::State,
+        chaikhana_rules::game::DealOrder,
+        Option<super::DealSeal>,
+    ) {
         match &self.fair {
             Some(fair) => {
                 let (state, order, seal) = super::deal_fair::<G>(&self.setup, fair);
                 (state, order, Some(seal))
             }
             None => {
-                let mut rng = crate::cards::deal_rng(self.seed);
+                let mut rng = chaikhana_rules::cards::deal_rng(self.seed);
                 let (state, order) = G::deal_in_order(&self.setup, &mut rng);
                 (state, order, None)
             }
@@ -134,7 +138,7 @@ impl<A: Serialize + Clone> DealRecord<A> {
 
 impl DealRecord {
     /// The deal with its actions read as `G`'s, once, when a table is rebuilt from its snapshot.
-    pub fn read<G: crate::game::Game>(self) -> Result<DealRecord<G::Action>, String> {
+    pub fn read<G: chaikhana_rules::game::Game>(self) -> Result<DealRecord<G::Action>, String> {
         self.with_actions(|json| {
             serde_json::from_value(json)
                 .map_err(|e| format!("a recorded action cannot be read: {e}"))

@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use super::seal::{deal_fair, RevealTo};
 use super::shuffle::Shuffle;
-use crate::cards::Seat;
-use crate::game::{DealSetup, Game};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::{DealSetup, Game};
 
 /// Mean times per deal of `G` over `deals` deals: commit, deal, and every seat's reveal together.
 pub struct FairCost {

@@ -6,9 +6,9 @@
 use serde::Serialize;
 
 use super::seats::{Level, TableKind};
-use crate::cards::Seat;
-use crate::game::DealOutcome;
-use crate::matches::Match;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::DealOutcome;
+use chaikhana_rules::matches::Match;
 
 /// Where the table stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

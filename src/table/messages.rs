@@ -7,9 +7,9 @@ use actix::{Actor, Addr, Handler, Message, Recipient};
 use serde::Serialize;
 
 use super::{ConnId, DealRecord, TableId, TableRefusal, TokenHash};
-use crate::cards::Seat;
 use crate::outbox::{Frame, NotQueued, Outbox};
 use crate::protocol::ClientMsg;
+use chaikhana_rules::cards::Seat;
 
 /// Take a free seat of a friends table for the token with this hash (made by the node the player
 /// asked, so no token travels between nodes); `agrees_to_hints`: the person joining agreed to the

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Level, TableKind, TableRefusal, TokenHash};
-use crate::matches::MatchLength;
 use crate::thinking;
+use chaikhana_rules::matches::MatchLength;
 
 /// A table to open: its game, kind and match length, and the hash of its creator's token.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::mix::{key_of, players_key, Stream};
-use crate::cards::Seat;
-use crate::game::{DealOrder, DealSetup, DealtTo, Game};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::{DealOrder, DealSetup, DealtTo, Game};
 
 /// The lowercase hex SHA-256 of `text`.
 pub(super) fn sha256_hex(text: &str) -> String {
@@ -271,8 +271,8 @@ pub struct Reveal<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::ganjifa::Ganjifa;
-    use crate::games::panjpar::Panjpar;
+    use chaikhana_rules::games::ganjifa::Ganjifa;
+    use chaikhana_rules::games::panjpar::Panjpar;
 
     fn setup() -> DealSetup {
         DealSetup {

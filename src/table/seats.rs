@@ -6,9 +6,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::{Token, TokenHash};
-use crate::cards::Seat;
-use crate::game::{Bot, BotKind, Budget, Game};
 use crate::protocol::{SeatInfo, Who};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::{Bot, BotKind, Budget, Game};
 
 /// Against the computer, or among friends through a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,7 +71,7 @@ impl Level {
     /// A computer player of this level for `seat` in the game `G`; the strong computer thinks within
     /// `budget` per decision.
     pub fn computer<G: Game>(self, seat: Seat, budget: Budget) -> Option<Box<dyn Bot<G>>> {
-        crate::game::computer::<G>(self.bot(), seat, budget)
+        chaikhana_rules::game::computer::<G>(self.bot(), seat, budget)
     }
 
     /// The level its computer player `bot` plays at (reading a snapshot), if it is a level's.

@@ -17,8 +17,8 @@
 use rand::RngCore;
 
 use super::seal::{sha256_hex, Committed, FairRecord};
-use crate::cards::Seat;
-use crate::game::{DealSetup, Game};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::{DealSetup, Game};
 
 /// Hex digits of a contribution.
 pub const CONTRIBUTION_DIGITS: usize = 32;
@@ -215,7 +215,7 @@ impl Shuffle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::panjpar::Panjpar;
+    use chaikhana_rules::games::panjpar::Panjpar;
 
     fn setup() -> DealSetup {
         DealSetup {
@@ -226,7 +226,8 @@ mod tests {
 
     #[test]
     fn a_seat_pledges_then_gives_the_number_it_pledged_once_the_list_is_closed() {
-        let mut shuffle = Shuffle::new::<Panjpar>(setup(), 0, &mut crate::cards::deal_rng(1));
+        let mut shuffle =
+            Shuffle::new::<Panjpar>(setup(), 0, &mut chaikhana_rules::cards::deal_rng(1));
         let commitment = shuffle.commitment().to_string();
         assert_eq!(commitment.len(), 64);
         assert!(!commitment.contains(&shuffle.secret));
@@ -298,7 +299,7 @@ mod tests {
 
     #[test]
     fn every_table_secret_is_fresh_and_a_kept_one_commits_the_same() {
-        let mut rng = crate::cards::deal_rng(2);
+        let mut rng = chaikhana_rules::cards::deal_rng(2);
         let a = Shuffle::new::<Panjpar>(setup(), 3, &mut rng);
         assert_ne!(
             a.commitment,

@@ -20,9 +20,9 @@ use serde::{Deserialize, Serialize};
 use super::seats::TableKind;
 use super::DealRecord;
 use super::TokenHash;
-use crate::cards::Seat;
-use crate::game::BotKind;
-use crate::matches::{Match, MatchLength};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::BotKind;
+use chaikhana_rules::matches::{Match, MatchLength};
 
 /// The format of the snapshots this release writes.
 pub const FORMAT: u32 = 2;
@@ -66,7 +66,7 @@ pub struct Snapshot {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Coming {
     pub secret: String,
-    pub setup: crate::game::DealSetup,
+    pub setup: chaikhana_rules::game::DealSetup,
     /// The table's number for the coming deal (none in a snapshot from before deals were named).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<u64>,

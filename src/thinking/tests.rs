@@ -31,7 +31,7 @@ fn shaped(threads: usize, study_wait: Duration) -> Pool {
 /// A decision of `asker`'s at the version it is at now, whose thinking runs `think`.
 fn decision(asker: &Asker, think: impl FnOnce(Allowance) + Send + 'static) -> Decision {
     let version = asker.version.load(Ordering::Acquire);
-    let budget = crate::game::DEFAULT_BUDGET;
+    let budget = chaikhana_rules::game::DEFAULT_BUDGET;
     Decision::new(asker, version, "test", "strong", budget, think)
 }
 
@@ -169,7 +169,7 @@ fn tables_are_served_first_come_first_served() {
 /// A study of `asker`'s that only tells `events` it ran, with `name`.
 fn studied(asker: &Asker, name: &'static str, events: &Sender<String>) -> Decision {
     let events = events.clone();
-    let budget = crate::game::Budget::Samples(1);
+    let budget = chaikhana_rules::game::Budget::Samples(1);
     Decision::study(asker, "test", budget, move |allowance| {
         assert_eq!(allowance, Allowance::WHOLE, "a study is never cut");
         events.send(name.to_string()).unwrap();
@@ -196,10 +196,15 @@ fn studies_wait_behind_every_move_asked_and_hold_no_tables_turn() {
     let (gate, opened) = {
         let (tx, rx) = channel::<()>();
         let events = events.0.clone();
-        let study = Decision::study(&table, "test", crate::game::Budget::Samples(1), move |_| {
-            events.send("long study began".into()).unwrap();
-            let _ = rx.recv_timeout(PATIENCE);
-        });
+        let study = Decision::study(
+            &table,
+            "test",
+            chaikhana_rules::game::Budget::Samples(1),
+            move |_| {
+                events.send("long study began".into()).unwrap();
+                let _ = rx.recv_timeout(PATIENCE);
+            },
+        );
         (study, tx)
     };
     pool.ask(gate);
@@ -295,13 +300,19 @@ fn a_long_queue_shortens_each_decision_down_to_the_floor() {
     assert_eq!(shared.allowance(0), Allowance::WHOLE);
     assert_eq!(shared.allowance(2), Allowance::WHOLE);
     let floor = Duration::from_millis(20);
-    let whole = crate::game::Budget::Time(Duration::from_millis(200));
+    let whole = chaikhana_rules::game::Budget::Time(Duration::from_millis(200));
     let at = |waiting| whole.allowed(shared.allowance(waiting));
-    assert_eq!(at(4), crate::game::Budget::Time(Duration::from_millis(100)));
-    assert_eq!(at(8), crate::game::Budget::Time(Duration::from_millis(50)));
-    assert_eq!(at(1000), crate::game::Budget::Time(floor));
+    assert_eq!(
+        at(4),
+        chaikhana_rules::game::Budget::Time(Duration::from_millis(100))
+    );
+    assert_eq!(
+        at(8),
+        chaikhana_rules::game::Budget::Time(Duration::from_millis(50))
+    );
+    assert_eq!(at(1000), chaikhana_rules::game::Budget::Time(floor));
     // A budget in samples is never cut: the same seed gives the same choice.
-    let samples = crate::game::Budget::Samples(30);
+    let samples = chaikhana_rules::game::Budget::Samples(30);
     assert_eq!(samples.allowed(shared.allowance(1000)), samples);
 }
 

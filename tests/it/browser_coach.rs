@@ -3,7 +3,7 @@
 //! were taken, and the replay's "Analyse my moves" marks the costly decisions, each taking the replay
 //! to the move it names with the coach's sentence, with no accessibility violation.
 
-use chaikhana::cards::Seat;
+use chaikhana_rules::cards::Seat;
 use serde_json::json;
 
 use crate::browser_access::{axe_source, violations};

@@ -10,9 +10,9 @@ use serde_json::{json, Value};
 
 use crate::support::pledging::Pledger;
 use crate::support::*;
-use chaikhana::game::Game;
-use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use chaikhana::table::pledge_of;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 
 /// Plays a match against the computer as a page does, pledging and then giving a number for every
 /// coming deal; what the page gave.

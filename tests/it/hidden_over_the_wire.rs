@@ -11,10 +11,10 @@ use serde_json::{json, Value};
 
 use crate::support::leaks::*;
 use crate::support::*;
-use chaikhana::cards::Seat;
-use chaikhana::game::Game;
-use chaikhana::games::ganjifa::Ganjifa;
 use chaikhana::table::TableRecord;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::games::ganjifa::Ganjifa;
 
 fn matches_per_game() -> usize {
     std::env::var("CHAIKHANA_HIDDEN_MATCHES")

@@ -162,7 +162,7 @@ async fn cards_not_held_duplicates_replays_and_stale_moves_are_refused() {
         if view["view"]["phase"]["name"] == "attack" {
             let version = view["version"].as_u64().unwrap();
             let hand: Vec<String> = serde_json::from_value(view["view"]["hand"].clone()).unwrap();
-            let mut not_held: Vec<String> = chaikhana::cards::deck()
+            let mut not_held: Vec<String> = chaikhana_rules::cards::deck()
                 .iter()
                 .map(|c| c.to_string())
                 .filter(|c| !hand.contains(c))

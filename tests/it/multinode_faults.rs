@@ -23,10 +23,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use chaikhana::cards::Seat;
-use chaikhana::game::Game;
-use chaikhana::games::panjpar::Panjpar;
 use chaikhana::table::TableRecord;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::games::panjpar::Panjpar;
 
 use crate::support::cluster::*;
 use crate::support::players::{Journal, Players};

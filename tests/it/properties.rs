@@ -8,10 +8,10 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
-use chaikhana::cards::{deal_rng, Seat};
-use chaikhana::game::{DealSetup, Game};
-use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 use chaikhana::protocol::ClientMsg;
+use chaikhana_rules::cards::{deal_rng, Seat};
+use chaikhana_rules::game::{DealSetup, Game};
+use chaikhana_rules::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 
 const CODES: &[&str] = &["malformed", "unknown-type"];
 

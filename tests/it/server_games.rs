@@ -8,7 +8,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::support::leaks::*;
 use crate::support::*;
-use chaikhana::games::ganjifa::Ganjifa;
+use chaikhana_rules::games::ganjifa::Ganjifa;
 
 #[actix_rt::test]
 async fn a_ganjifa_match_against_two_computers() {

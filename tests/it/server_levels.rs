@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::support::*;
-use chaikhana::games::panjpar::{view::visible_to, Panjpar};
+use chaikhana_rules::games::panjpar::{view::visible_to, Panjpar};
 
 fn server() -> TestServer {
     // The strong computer thinks for 2 ms a decision here, so that a match is quick.

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::support::leaks::*;
 use crate::support::*;
-use chaikhana::games::panjpar::Panjpar;
+use chaikhana_rules::games::panjpar::Panjpar;
 
 #[actix_rt::test]
 async fn a_whole_match_against_the_computer() {

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::support::leaks::Tested;
 use crate::support::*;
-use chaikhana::cards::Seat;
+use chaikhana_rules::cards::Seat;
 
 /// What a seat is shown of a moment of play, beside the deal itself: the header, the match and,
 /// at the deal's end, its result. A replay step shows all of it as it was then.

@@ -8,9 +8,9 @@
 use serde_json::{json, Value};
 
 use crate::support::*;
-use chaikhana::cards::Seat;
-use chaikhana::game::Game;
-use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 
 #[actix_rt::test]
 async fn the_watch_link_is_for_watching_only() {

@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use chaikhana::cards::deal_rng;
-use chaikhana::game::{DealSetup, Game};
-use chaikhana::games::panjpar::Panjpar;
+use chaikhana_rules::cards::deal_rng;
+use chaikhana_rules::game::{DealSetup, Game};
+use chaikhana_rules::games::panjpar::Panjpar;
 use serde_json::Value;
 
 use crate::support::field_names;

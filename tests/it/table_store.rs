@@ -10,13 +10,13 @@ use futures_util::future::{ready, BoxFuture, FutureExt};
 use serde_json::Value;
 
 use chaikhana::catalog;
-use chaikhana::matches::MatchLength;
 use chaikhana::protocol::ClientMsg;
 use chaikhana::table::OpenTable;
 use chaikhana::table::{
     Attach, Change, Closing, FromSeat, Outbound, SocketOut, StoreAnswer, TableConfig, TableHandle,
     TableId, TableKind, TablePolicy, TableRefusal, TableStore, Token,
 };
+use chaikhana_rules::matches::MatchLength;
 
 /// A store that answers what the test says, and counts what it was given.
 #[derive(Clone, Default)]
@@ -125,7 +125,7 @@ async fn seated() -> Seated {
     let config = TableConfig {
         policy: TablePolicy {
             bot_delay: Duration::from_millis(1),
-            strong_budget: chaikhana::game::DEFAULT_BUDGET,
+            strong_budget: chaikhana_rules::game::DEFAULT_BUDGET,
             sleep_after: Duration::from_secs(120),
             expiry: chaikhana::table::Expiry {
                 friends: Duration::from_secs(86400),

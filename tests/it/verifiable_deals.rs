@@ -5,8 +5,8 @@
 use serde_json::json;
 
 use crate::support::*;
-use chaikhana::game::Game;
-use chaikhana::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+use chaikhana_rules::game::Game;
+use chaikhana_rules::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
 
 /// Plays a friends match of `G` and checks the seal in every seat's frames; returns the reveals seen.
 async fn play_and_check<G: Game>(seats: usize, length: serde_json::Value, seed: u64) -> usize {

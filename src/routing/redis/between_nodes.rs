@@ -5,10 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::Seat;
 use crate::protocol::ClientMsg;
 use crate::table::OpenTable;
 use crate::table::{ConnId, TableId, TableRefusal, TokenHash};
+use chaikhana_rules::cards::Seat;
 
 /// A request that wants an answer: the asking node and its number for the request.
 #[derive(Clone, Debug, Serialize, Deserialize)]

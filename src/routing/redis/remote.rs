@@ -14,12 +14,12 @@ use actix::{
 use super::between_nodes::{Answer, Place, ToTables};
 use super::node::{Node, Route};
 use super::stand_ins::{Proxy, Relocate};
-use crate::cards::Seat;
 use crate::catalog;
 use crate::table::{
     Attach, CheckToken, ConnId, Detach, FromSeat, Inspect, Join, Outbound, RefusalCode, SocketOut,
     TableHandle, TableId, TableRecord, TableRefusal, TokenHash, Watch,
 };
+use chaikhana_rules::cards::Seat;
 
 pub struct RemoteTable {
     id: TableId,

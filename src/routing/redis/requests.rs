@@ -270,7 +270,7 @@ impl Node {
 }
 
 pub(super) fn seat_answer(
-    answer: Result<Result<crate::cards::Seat, TableRefusal>, actix::MailboxError>,
+    answer: Result<Result<chaikhana_rules::cards::Seat, TableRefusal>, actix::MailboxError>,
 ) -> Answer {
     match answer {
         Ok(Ok(seat)) => Answer::Seat { seat },

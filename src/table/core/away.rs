@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 use super::super::seats::{Occupant, TableKind};
 use super::super::{RefusalCode, TableRefusal};
 use super::{Closing, Effect, Gone, Status, TableCore, Then};
-use crate::cards::Seat;
-use crate::game::Game;
 use crate::table::ConnId;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
 
 /// The close code and reason each socket hears when the match is ended by a player, and when the
 /// table expires while someone is connected.

@@ -1,5 +1,5 @@
 //! The coach at a table: a hint at a seat's turn, and the analysis of a seat's decisions in a deal
-//! that has ended. Both are the game's [`Coach`](crate::game::Coach) judging from the seat's own views
+//! that has ended. Both are the game's [`Coach`](chaikhana_rules::game::Coach) judging from the seat's own views
 //! only, thought on the thinking pool behind every computer's move ([`Effect::Study`]); the table
 //! keeps what they said with the deal's record, so an analysis is made once.
 //!
@@ -18,9 +18,9 @@ use std::sync::Arc;
 use super::super::{ConnId, RefusalCode, TableKind, TableRefusal};
 use super::replay::Looking;
 use super::{Effect, Notice, Status, TableCore, Then};
-use crate::cards::Seat;
-use crate::coach::{agree, continuing, decisions, Analysis, Mark};
-use crate::game::{BotRng, Game, Grade, Judgement};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::coach::{agree, continuing, decisions, Analysis, Mark};
+use chaikhana_rules::game::{BotRng, Game, Grade, Judgement};
 
 /// What a study is for, handed back with its judgement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

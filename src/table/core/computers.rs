@@ -9,8 +9,8 @@ use rand::{Rng, SeedableRng};
 
 use super::super::seats::Occupant;
 use super::{Count, Effect, Status, TableCore, Then, Timer};
-use crate::cards::Seat;
-use crate::game::{BotRng, Game};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::{BotRng, Game};
 
 /// The computers' generator, and the version a move has been asked for and not yet played, so that
 /// one change never asks twice.

@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use rand::RngCore;
 
-use crate::game::{DealSetup, Game};
 use crate::table::{deal_fair, DealSeal, FairRecord, Shuffle};
+use chaikhana_rules::game::{DealSetup, Game};
 
 pub(super) struct Dealer {
     /// The sealed order of the deal in play (shared with the views that show it).
@@ -139,9 +139,9 @@ impl Dealer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::Seat;
-    use crate::games::panjpar::Panjpar;
     use crate::table::{pledge_of, ShuffleRefused};
+    use chaikhana_rules::cards::Seat;
+    use chaikhana_rules::games::panjpar::Panjpar;
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 

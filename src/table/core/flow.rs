@@ -9,10 +9,10 @@ use super::super::{ConnId, DealRecord};
 use super::super::{RefusalCode, ShuffleRefused, TableRefusal};
 use super::views::Notice;
 use super::{Count, Effect, Status, TableCore, Then, Timer, PAUSED};
-use crate::cards::Seat;
-use crate::game::{DealSetup, Game};
-use crate::matches::Match;
 use crate::protocol::ClientMsg;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::{DealSetup, Game};
+use chaikhana_rules::matches::Match;
 
 impl<G: Game> TableCore<G> {
     /// A parsed frame from a socket, a seat's or a watcher's.

@@ -108,9 +108,9 @@ mod tests {
 
     use super::super::tests::open;
     use super::*;
-    use crate::games::panjpar::Panjpar;
-    use crate::matches::MatchLength;
     use crate::table::{Level, TableKind, Token};
+    use chaikhana_rules::games::panjpar::Panjpar;
+    use chaikhana_rules::matches::MatchLength;
 
     /// What the store would hold of a new table.
     fn mark() -> LastStored {

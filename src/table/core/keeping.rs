@@ -6,9 +6,9 @@ use super::super::snapshot::{Coming, SeatRecord, Snapshot, SnapshotOf, FORMAT};
 use super::super::DealRecord;
 use super::super::{DealSeal, Shuffle, TableId};
 use super::{Change, Clock, TableCore, TablePolicy};
-use crate::cards::Seat;
-use crate::game::Game;
-use crate::matches::Match;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::matches::Match;
 
 /// What the store holds of a table, as the table was when it was stored: everything a snapshot holds
 /// except the actions of the deal in play, which are counted.
@@ -301,9 +301,9 @@ mod tests {
 
     use super::super::tests::{moment, open, play, rebuilt};
     use super::*;
-    use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-    use crate::matches::MatchLength;
     use crate::table::{TableKind, Token};
+    use chaikhana_rules::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+    use chaikhana_rules::matches::MatchLength;
 
     fn rebuilds_exactly<G: Game>(length: MatchLength, kind: TableKind) {
         for (actions, seed) in [(0, 1), (1, 2), (17, 3), (120, 4), (400, 5)] {
@@ -341,7 +341,7 @@ mod tests {
             let (mut original, mut copy) = (table, rebuilt);
             let more = original.state.as_ref().map_or(0, |_| 30);
             for table in [&mut original, &mut copy] {
-                let mut rng = crate::cards::deal_rng(seed + 100);
+                let mut rng = chaikhana_rules::cards::deal_rng(seed + 100);
                 for _ in 0..more {
                     let Some(seat) = table.state.as_ref().and_then(G::to_act) else {
                         break;
@@ -519,7 +519,7 @@ mod tests {
         assert!(rebuilt::<Panjpar>(bad_action).is_err());
         let mut bad_bot = good.clone();
         bad_bot.seats[1] = SeatRecord::Computer {
-            bot: crate::game::BotKind::Random,
+            bot: chaikhana_rules::game::BotKind::Random,
         };
         assert!(rebuilt::<Panjpar>(bad_bot).is_err());
         let mut short = good;

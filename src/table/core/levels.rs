@@ -3,8 +3,8 @@
 use super::super::seats::{Level, Occupant, TableKind};
 use super::super::{RefusalCode, TableRefusal};
 use super::TableCore;
-use crate::cards::Seat;
-use crate::game::Game;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
 
 impl<G: Game> TableCore<G> {
     /// Sets how well the computers play from the next match on (`None` keeps the level). Only a
@@ -37,7 +37,7 @@ impl<G: Game> TableCore<G> {
     }
 
     /// How long a strong computer here may think per decision.
-    pub fn strong_budget(&self) -> crate::game::Budget {
+    pub fn strong_budget(&self) -> chaikhana_rules::game::Budget {
         self.policy.strong_budget
     }
 }
@@ -46,9 +46,9 @@ impl<G: Game> TableCore<G> {
 mod tests {
     use super::super::tests::{open, rebuilt};
     use super::*;
-    use crate::games::panjpar::Panjpar;
-    use crate::matches::MatchLength;
     use crate::table::Token;
+    use chaikhana_rules::games::panjpar::Panjpar;
+    use chaikhana_rules::matches::MatchLength;
 
     fn table(kind: TableKind, level: Level) -> TableCore<Panjpar> {
         let length = MatchLength::DealsWon(3);
@@ -56,7 +56,7 @@ mod tests {
         open(kind, length, level, creator)
     }
 
-    fn computers_named(table: &TableCore<Panjpar>) -> Vec<crate::game::BotKind> {
+    fn computers_named(table: &TableCore<Panjpar>) -> Vec<chaikhana_rules::game::BotKind> {
         let computers = table.seats.iter().filter_map(|occupant| match occupant {
             Occupant::Computer(bot) => Some(bot.kind()),
             _ => None,
@@ -68,13 +68,19 @@ mod tests {
     fn a_table_keeps_its_level_through_a_rematch_and_a_rebuild() {
         let mut strong = table(TableKind::Computer, Level::Strong);
         assert_eq!(strong.level(), Some(Level::Strong));
-        assert_eq!(computers_named(&strong), [crate::game::BotKind::Strong]);
+        assert_eq!(
+            computers_named(&strong),
+            [chaikhana_rules::game::BotKind::Strong]
+        );
         let copy = rebuilt::<Panjpar>(strong.snapshot()).unwrap();
         assert_eq!(copy.level(), Some(Level::Strong));
 
         strong.choose_level(Some("standard")).unwrap();
         assert_eq!(strong.level(), Some(Level::Standard));
-        assert_eq!(computers_named(&strong), [crate::game::BotKind::Computer]);
+        assert_eq!(
+            computers_named(&strong),
+            [chaikhana_rules::game::BotKind::Computer]
+        );
         let refused = strong.choose_level(Some("grandmaster")).unwrap_err();
         assert_eq!(refused.code, RefusalCode::BadLevel);
         assert_eq!(strong.level(), Some(Level::Standard));
@@ -109,7 +115,10 @@ mod tests {
         assert!(stored.contains("\"bot\":\"strong\""), "{stored}");
         let copy = rebuilt::<Panjpar>(serde_json::from_str(&stored).unwrap()).unwrap();
         assert_eq!(copy.level(), Some(Level::Strong));
-        assert_eq!(computers_named(&copy), [crate::game::BotKind::Strong]);
+        assert_eq!(
+            computers_named(&copy),
+            [chaikhana_rules::game::BotKind::Strong]
+        );
         assert_eq!(Level::parse("strong"), Ok(Level::Strong));
         assert_eq!(Level::parse("standard"), Ok(Level::Standard));
     }

@@ -7,11 +7,11 @@ use serde::Serialize;
 
 use super::super::TableRefusal;
 use super::{Status, TableCore};
-use crate::cards::Seat;
-use crate::game::Game;
-use crate::matches::MatchLength;
 use crate::protocol::Who;
 use crate::table::TokenHash;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::matches::MatchLength;
 
 /// One table as its seat's "Your games" entry shows it.
 #[derive(Serialize)]

@@ -15,9 +15,9 @@ use super::super::{ConnId, DealRecord};
 use super::super::{DealSeal, RefusalCode, TableRefusal};
 use super::views::{DealShown, Seen};
 use super::{Effect, TableCore};
-use crate::cards::Seat;
-use crate::game::Game;
-use crate::matches::Match;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::matches::Match;
 
 /// A step of a finished deal as a seat (or a watcher) was shown it: a view of that moment (no
 /// actions open; the version, the status and the match as they were then; the deal's seal with its
@@ -267,10 +267,10 @@ fn replayed<G: Game>(
 mod tests {
     use super::super::tests::{open, play_one};
     use super::*;
-    use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-    use crate::matches::MatchLength;
     use crate::table::present;
     use crate::table::{TableKind, Token};
+    use chaikhana_rules::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
+    use chaikhana_rules::matches::MatchLength;
 
     /// Every seat's view, then a watcher's.
     fn views<G: Game>(state: &G::State) -> Vec<serde_json::Value> {
@@ -291,7 +291,7 @@ mod tests {
             crate::table::Level::Standard,
             Token::random().hash(),
         );
-        let mut rng = crate::cards::deal_rng(seed);
+        let mut rng = chaikhana_rules::cards::deal_rng(seed);
         table.start_deal();
         let mut seen = vec![views::<G>(table.state.as_ref().unwrap())];
         assert_eq!(

@@ -2,8 +2,8 @@
 //! asked for the next deal or the rematch, whether the seat has been away long enough to be offered to
 //! someone else, and the tokens whose seats were given away (their holders are told so).
 
-use crate::cards::Seat;
 use crate::table::TokenHash;
+use chaikhana_rules::cards::Seat;
 
 #[derive(Debug)]
 pub(super) struct SeatNotes {

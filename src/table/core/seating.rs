@@ -6,9 +6,9 @@ use std::time::Instant;
 use super::super::seats::{Occupant, TableKind};
 use super::super::{TableRefusal, TokenHash};
 use super::{TableCore, Then};
-use crate::cards::Seat;
-use crate::game::Game;
 use crate::table::ConnId;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
 
 impl<G: Game> TableCore<G> {
     /// A friend takes the first free seat with the token of hash `key`. The seat is theirs once it is

@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use super::tests::{clock, moment, policy};
 use super::*;
-use crate::games::panjpar::Panjpar;
 use crate::protocol::ClientMsg;
 use crate::table::present::{self, Presenter};
 use crate::table::Token;
+use chaikhana_rules::games::panjpar::Panjpar;
 
 /// One event of the shell, at its time after the table was made.
 #[derive(Clone, Debug)]

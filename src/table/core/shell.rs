@@ -8,10 +8,10 @@ use futures_util::future::BoxFuture;
 
 use super::replay::Replay;
 use super::{ConnId, Notice, Showing};
-use crate::cards::Seat;
-use crate::game::Budget;
-use crate::game::{Game, Search};
 use crate::table::TableId;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Budget;
+use chaikhana_rules::game::{Game, Search};
 
 /// How a table behaves; from the server's settings.
 #[derive(Clone, Debug)]

@@ -3,11 +3,11 @@
 //! phrase travels as an id only, so no free text ever passes from one player to another but a name.
 
 use super::{Notice, TableCore};
-use crate::cards::Seat;
-use crate::game::Game;
 use crate::protocol::Phrase;
 use crate::table::seats::TableKind;
 use crate::table::{ConnId, RefusalCode};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
 
 /// The longest name, in characters, once cleaned.
 pub const NAME_CHARS: usize = 20;

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use super::ConnId;
-use crate::cards::Seat;
+use chaikhana_rules::cards::Seat;
 
 /// The sockets of a table's seats and watchers.
 #[derive(Debug)]

@@ -8,7 +8,7 @@ use super::super::RefusalCode;
 use super::{
     Change, Closing, Effect, Notice, StoreAnswer, TableCore, Then, Timer, PAUSED, PAUSE_RETRY,
 };
-use crate::game::Game;
+use chaikhana_rules::game::Game;
 
 impl<G: Game> TableCore<G> {
     /// After a change the seats must hear of: when the router keeps snapshots, the change goes to the

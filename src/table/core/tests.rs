@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 
 use super::*;
-use crate::cards::{deal_rng, DealRng};
-use crate::games::panjpar::Panjpar;
 use crate::protocol::ClientMsg;
 use crate::table::present::{self, Presenter};
 use crate::table::{Snapshot, TableRefusal, Token};
+use chaikhana_rules::cards::{deal_rng, DealRng};
+use chaikhana_rules::games::panjpar::Panjpar;
 
 mod away;
 mod coaching;
@@ -24,7 +24,7 @@ mod views;
 pub(super) fn policy() -> TablePolicy {
     TablePolicy {
         bot_delay: Duration::from_millis(1),
-        strong_budget: crate::game::DEFAULT_BUDGET,
+        strong_budget: chaikhana_rules::game::DEFAULT_BUDGET,
         sleep_after: Duration::from_secs(120),
         expiry: Expiry {
             friends: Duration::from_secs(14 * 86400),
@@ -183,7 +183,7 @@ fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
     // The coach's studies are thought at once, as an idle pool would, and their answers heard.
     for (study, judge, seed) in studies {
         use rand::SeedableRng;
-        let judgement = judge(&mut crate::game::BotRng::seed_from_u64(seed));
+        let judgement = judge(&mut chaikhana_rules::game::BotRng::seed_from_u64(seed));
         table.studied(study, judgement);
         did.extend(done(table));
     }

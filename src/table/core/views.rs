@@ -13,14 +13,14 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{Effect, TableCore};
-use crate::cards::Seat;
-use crate::coach::Analysis;
-use crate::game::Game;
-use crate::matches::Match;
 use crate::protocol::{Phrase, SeatInfo, ServerMsg, SignalKind};
 use crate::table::frames::{Head, ShuffleShown, Status};
 use crate::table::seal::SealShown;
 use crate::table::{ConnId, DealSeal, RevealTo, TableId};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::coach::Analysis;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::matches::Match;
 
 /// What one viewer, a seat or every watcher, is shown now.
 pub struct Seen<G: Game> {
@@ -148,7 +148,7 @@ pub enum Notice {
         action: serde_json::Value,
         value: f64,
         unit: &'static str,
-        why: crate::game::Why,
+        why: chaikhana_rules::game::Why,
     },
     /// The coming deal's list of pledges, closed: each seat's page sends the number it pledged.
     Shuffle(ShuffleShown),

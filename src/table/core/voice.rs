@@ -4,11 +4,11 @@
 //! browser, and it goes off when that socket goes.
 
 use super::{Notice, TableCore};
-use crate::cards::Seat;
-use crate::game::Game;
 use crate::protocol::SignalKind;
 use crate::table::seats::TableKind;
 use crate::table::{ConnId, RefusalCode};
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
 
 /// The refusal of voice at a computer table.
 const FRIENDS_ONLY: (RefusalCode, &str) = (

@@ -7,8 +7,8 @@
 use super::super::ConnId;
 use super::super::{RefusalCode, TableRefusal};
 use super::TableCore;
-use crate::game::Game;
 use crate::protocol::ClientMsg;
+use chaikhana_rules::game::Game;
 
 /// What a watcher is told when it tries to play, speak or name itself.
 const WATCHERS_DO_NOT_ACT: (RefusalCode, &str) = (

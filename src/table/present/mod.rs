@@ -36,8 +36,8 @@ use serde_json::value::RawValue;
 use super::core::{Notice, Replay, ReplayStep, Seen, Showing};
 use super::frames::{Ack, Head};
 use super::ConnId;
-use crate::game::Game;
 use crate::outbox::Frame;
+use chaikhana_rules::game::Game;
 
 mod fields;
 mod parts;

@@ -10,12 +10,12 @@ use std::sync::{Arc, LazyLock};
 use serde::Serialize;
 use serde_json::value::{to_raw_value, RawValue};
 
-use crate::game::Game;
-use crate::matches::Match;
 use crate::protocol::SeatInfo;
 use crate::table::core::{DealShown, Seen};
 use crate::table::frames::{MatchInfo, ShuffleShown};
 use crate::table::TableId;
+use chaikhana_rules::game::Game;
+use chaikhana_rules::matches::Match;
 
 /// The slow parts of a view, each an index into [`Parts`] (and into what a socket was shown of them).
 #[derive(Clone, Copy)]

@@ -3,10 +3,10 @@
 use serde_json::{json, Value};
 
 use super::*;
-use crate::games::panjpar::Panjpar;
 use crate::protocol::ClientMsg;
 use crate::table::core::tests_support::{friends_dealt, turn};
 use crate::table::core::{Effect, TableCore};
+use chaikhana_rules::games::panjpar::Panjpar;
 
 /// A frame's JSON, read.
 fn read(text: Option<&str>) -> Value {

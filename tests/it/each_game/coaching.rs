@@ -4,7 +4,7 @@
 //! again is answered from the deal's record with no more thinking. A game without a coach refuses
 //! both with `no-hints`.
 
-use chaikhana::game::{Reason, Why};
+use chaikhana_rules::game::{Reason, Why};
 use serde_json::{json, Value};
 
 use crate::support::leaks::Tested;

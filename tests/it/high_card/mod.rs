@@ -9,7 +9,7 @@ mod rules;
 pub use rules::HighCard;
 
 use chaikhana::catalog::{register, Entry, GamePages, Tile, TileCards};
-use chaikhana::web_file;
+use chaikhana_rules::web_file;
 
 /// High card's pages and board, from `web/`, served by the site as any game's are.
 static PAGES: GamePages = GamePages {
@@ -55,10 +55,10 @@ impl crate::support::leaks::Tested for HighCard {
     /// A seat may know its own hand and every card played; a watcher, the cards played.
     fn leaks(
         history: &[rules::State],
-        seat: chaikhana::cards::Seat,
+        seat: chaikhana_rules::cards::Seat,
         frame: &serde_json::Value,
     ) -> Option<String> {
-        let known: chaikhana::cards::CardSet =
+        let known: chaikhana_rules::cards::CardSet =
             history.last()?.visible_to(Some(seat)).into_iter().collect();
         let leaked = crate::support::leaks::cards_in_json(frame).minus(known);
         (!leaked.is_empty()).then(|| format!("shown {leaked:?}"))

@@ -11,8 +11,8 @@
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
-use chaikhana::cards::{Card, DealRng, Seat};
-use chaikhana::game::{
+use chaikhana_rules::cards::{Card, DealRng, Seat};
+use chaikhana_rules::game::{
     Bot, BotKind, BotRng, Budget, DealOrder, DealOutcome, DealSetup, DealtTo, Game, MatchLength,
     RandomBot, RuleCode, RuleError,
 };
@@ -134,13 +134,13 @@ impl Game for HighCard {
     }
 
     fn deal_in_order(setup: &DealSetup, rng: &mut DealRng) -> (State, DealOrder) {
-        let cards = chaikhana::cards::shuffled_deck(rng);
+        let cards = chaikhana_rules::cards::shuffled_deck(rng);
         let order = DealOrder::new(&cards, |place| HighCard::dealt_to(setup, place));
         (deal_from(setup, &cards), order)
     }
 
     fn pack() -> Vec<String> {
-        chaikhana::cards::deck_codes()
+        chaikhana_rules::cards::deck_codes()
     }
 
     fn dealt_to(_setup: &DealSetup, place: usize) -> DealtTo {
@@ -152,7 +152,7 @@ impl Game for HighCard {
     }
 
     fn deal_ordered(setup: &DealSetup, order: &[usize], _secret: u64) -> Option<State> {
-        let deck = chaikhana::cards::deck();
+        let deck = chaikhana_rules::cards::deck();
         let cards: Vec<Card> = order.iter().map(|&i| deck[i]).collect();
         Some(deal_from(setup, &cards))
     }

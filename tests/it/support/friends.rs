@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use chaikhana::cards::Seat;
-use chaikhana::game::Game;
+use chaikhana_rules::cards::Seat;
+use chaikhana_rules::game::Game;
 
 use super::{action, assert_frames_hide_the_truth, choose, rng, Client, Rng, Seated, TestServer};
 

@@ -3,11 +3,13 @@
 
 use serde_json::Value;
 
-use chaikhana::card_codes::codes_in;
-use chaikhana::cards::{CardSet, Seat};
-use chaikhana::games::ganjifa::{pack::GCard, pack::GSet, view::visible_to as ganjifa_visible_to};
-use chaikhana::games::panjpar::{view::visible_to, State};
-use chaikhana::games::pishe_pasha;
+use chaikhana_rules::card_codes::codes_in;
+use chaikhana_rules::cards::{CardSet, Seat};
+use chaikhana_rules::games::ganjifa::{
+    pack::GCard, pack::GSet, view::visible_to as ganjifa_visible_to,
+};
+use chaikhana_rules::games::panjpar::{view::visible_to, State};
+use chaikhana_rules::games::pishe_pasha;
 
 /// The cards a Panjpar frame shows that its seat could not know.
 pub fn panjpar_leaks(history: &[State], seat: Seat, frame: &Value) -> Option<String> {
@@ -50,7 +52,7 @@ pub fn ganjifa_cards(frame: &Value) -> GSet {
 
 /// The Ganjifa cards a frame shows that its seat could not know.
 pub fn ganjifa_leaks(
-    history: &[chaikhana::games::ganjifa::State],
+    history: &[chaikhana_rules::games::ganjifa::State],
     seat: Seat,
     frame: &Value,
 ) -> Option<String> {
@@ -61,7 +63,7 @@ pub fn ganjifa_leaks(
 /// What the per-game suites (`tests/it/each_game/`) need of a game beside its rules core: the
 /// matches to play and what a seat's frame may not show. Each game the catalog lists has its
 /// implementation here, or the suites the catalog generates for it do not compile.
-pub trait Tested: chaikhana::game::Game {
+pub trait Tested: chaikhana_rules::game::Game {
     /// A short match, as a table request's `length`.
     fn short() -> Value;
 
@@ -72,7 +74,7 @@ pub trait Tested: chaikhana::game::Game {
     fn leaks(history: &[Self::State], seat: Seat, frame: &Value) -> Option<String>;
 }
 
-impl Tested for chaikhana::games::panjpar::Panjpar {
+impl Tested for chaikhana_rules::games::panjpar::Panjpar {
     fn short() -> Value {
         Value::from(1)
     }
@@ -86,7 +88,7 @@ impl Tested for chaikhana::games::panjpar::Panjpar {
     }
 }
 
-impl Tested for chaikhana::games::pishe_pasha::PishePasha {
+impl Tested for chaikhana_rules::games::pishe_pasha::PishePasha {
     fn short() -> Value {
         Value::from("one-deal")
     }
@@ -100,7 +102,7 @@ impl Tested for chaikhana::games::pishe_pasha::PishePasha {
     }
 }
 
-impl Tested for chaikhana::games::ganjifa::Ganjifa {
+impl Tested for chaikhana_rules::games::ganjifa::Ganjifa {
     fn short() -> Value {
         Value::from(3)
     }
@@ -110,7 +112,7 @@ impl Tested for chaikhana::games::ganjifa::Ganjifa {
     }
 
     fn leaks(
-        history: &[chaikhana::games::ganjifa::State],
+        history: &[chaikhana_rules::games::ganjifa::State],
         seat: Seat,
         frame: &Value,
     ) -> Option<String> {

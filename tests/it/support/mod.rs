@@ -442,11 +442,11 @@ pub async fn play_against_computer(client: &mut Client, rng: &mut Rng) -> usize 
 /// A whole match of `G` against the computer, played with the actions offered (chosen from `seed`),
 /// and every frame the player's seat received checked against the truth by `leaks`. Returns the
 /// player's socket, with everything it received, and how many deals were played.
-pub async fn computer_match<G: chaikhana::game::Game>(
+pub async fn computer_match<G: chaikhana_rules::game::Game>(
     server: &TestServer,
     length: Value,
     seed: u64,
-    leaks: impl Fn(&[G::State], chaikhana::cards::Seat, &Value) -> Option<String>,
+    leaks: impl Fn(&[G::State], chaikhana_rules::cards::Seat, &Value) -> Option<String>,
 ) -> (Client, usize) {
     let me = server.open(G::NAME, "computer", Some(length)).await;
     assert_eq!(me.seat, 0);
@@ -487,7 +487,10 @@ pub fn follow_to_the_end(mut watcher: Client) -> tokio::task::JoinHandle<Client>
 
 /// The states of the deal in play at `version`, from its deal to that version, rebuilt from the
 /// table's record (deal seeds and actions).
-pub fn deal_history<G: chaikhana::game::Game>(record: &TableRecord, version: u64) -> Vec<G::State> {
+pub fn deal_history<G: chaikhana_rules::game::Game>(
+    record: &TableRecord,
+    version: u64,
+) -> Vec<G::State> {
     let Some(deal) = record.deals.iter().rev().find(|d| d.dealt_at <= version) else {
         return Vec::new();
     };
@@ -508,11 +511,11 @@ pub fn deal_history<G: chaikhana::game::Game>(record: &TableRecord, version: u64
 /// could not know, given the deal's states up to that frame's version. The deal's seal is checked too
 /// (see [`check_deal_seal`]); its reveal, the whole order shown once the deal has ended, is left out of
 /// what `leaks` is asked about.
-pub fn assert_frames_hide_the_truth<G: chaikhana::game::Game>(
+pub fn assert_frames_hide_the_truth<G: chaikhana_rules::game::Game>(
     record: &TableRecord,
     seat: usize,
     frames: &[Value],
-    leaks: impl Fn(&[G::State], chaikhana::cards::Seat, &Value) -> Option<String>,
+    leaks: impl Fn(&[G::State], chaikhana_rules::cards::Seat, &Value) -> Option<String>,
 ) {
     let mut checked = 0;
     let views: Vec<&Value> = frames
@@ -527,7 +530,7 @@ pub fn assert_frames_hide_the_truth<G: chaikhana::game::Game>(
         if let Some(deal) = shown.get_mut("deal").and_then(Value::as_object_mut) {
             deal.remove("reveal");
         }
-        if let Some(leak) = leaks(&history, chaikhana::cards::Seat::new(seat), &shown) {
+        if let Some(leak) = leaks(&history, chaikhana_rules::cards::Seat::new(seat), &shown) {
             panic!("seat {seat} at version {version}: {leak}");
         }
         checked += 1;
@@ -584,7 +587,10 @@ pub fn commitment_of_reveal(reveal: &Value) -> String {
 /// commitment, holds the deal's numbers, and whose players' shuffle gives the order really dealt; in a
 /// deal where a card stayed concealed, the reveal names only cards this viewer saw in play. Returns how
 /// many reveals were checked.
-pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &[Value]) -> usize {
+pub fn check_deal_seal<G: chaikhana_rules::game::Game>(
+    record: &TableRecord,
+    frames: &[Value],
+) -> usize {
     use std::collections::BTreeMap;
     let mut by_deal: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
     for frame in frames
@@ -678,7 +684,7 @@ pub fn check_deal_seal<G: chaikhana::game::Game>(record: &TableRecord, frames: &
             }
             let viewer = frame["seat"]
                 .as_u64()
-                .map(|s| chaikhana::cards::Seat::new(s as usize));
+                .map(|s| chaikhana_rules::cards::Seat::new(s as usize));
             let concealed = G::concealed_at_end(ended_state);
             let seen = G::seen_at_end(ended_state, viewer);
             for (j, card) in order.cards().enumerate() {

@@ -22,7 +22,7 @@ fn stored(disk: &Disk, id: &TableId) -> Snapshot {
 
 /// A Panjpar computer table's snapshot after `moves` random moves, and the lines each move adds.
 fn table_after(moves: usize) -> (Snapshot, Vec<(Change, Snapshot)>) {
-    let mut table = computer_table::<crate::games::panjpar::Panjpar>();
+    let mut table = computer_table::<chaikhana_rules::games::panjpar::Panjpar>();
     let first = table.snapshot();
     let mut steps = Vec::new();
     for seed in 0..moves as u64 {

@@ -3,7 +3,7 @@
 //! play.
 
 use super::*;
-use crate::game::Budget;
+use chaikhana_rules::game::Budget;
 
 /// A one-deal Panjpar table against the standard computer, its person's socket 1 attached, the
 /// coach thinking a few sampled deals a decision.
@@ -78,7 +78,7 @@ fn a_hint_at_my_turn_is_one_of_my_actions_counted_in_every_head_and_stored() {
         "{hint} is one of {}",
         view["actions"]
     );
-    let why: crate::game::Why = serde_json::from_value(hint["why"].clone()).unwrap();
+    let why: chaikhana_rules::game::Why = serde_json::from_value(hint["why"].clone()).unwrap();
     assert!(
         why.reason().is_some(),
         "a reason, not a sentence: {}",

@@ -438,8 +438,9 @@ mod tests {
     #[test]
     fn a_decision_shortened_to_the_floor_is_still_a_legal_action_in_every_game() {
         use crate::games::{ganjifa::Ganjifa, panjpar::Panjpar, pishe_pasha::PishePasha};
-        // At the default floor, and at none at all (one sampled deal a decision).
-        let floor = crate::thinking::Shape::default().floor;
+        // At the server's default floor (`thinking_floor_ms` in config/default.toml), and at none at
+        // all (one sampled deal a decision).
+        let floor = Duration::from_millis(20);
         shortened_to_the_floor::<Panjpar>(1, floor);
         shortened_to_the_floor::<PishePasha>(1, floor);
         shortened_to_the_floor::<Ganjifa>(1, floor);

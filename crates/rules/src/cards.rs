@@ -2,7 +2,7 @@
 //! every game uses. Ganjifa's round pack has its own types in `games::ganjifa::pack`.
 //!
 //! ```
-//! use chaikhana::cards::{Card, CardSet, Rank, Suit};
+//! use chaikhana_rules::cards::{Card, CardSet, Rank, Suit};
 //! let queen = Card::new(Rank::Queen, Suit::Spades);
 //! assert_eq!(queen.to_string(), "QS");
 //! assert_eq!("QS".parse::<Card>().unwrap(), queen);

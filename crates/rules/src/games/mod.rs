@@ -1,5 +1,5 @@
-//! The three games' rules cores. Each is registered once, in [`crate::catalog`], which everything
-//! per-game iterates. Nothing here knows of tables, sockets or Redis.
+//! The three games' rules cores. The server's catalog registers each once, and everything per-game
+//! iterates it there. Nothing here knows of tables, sockets or Redis.
 
 pub mod coaching;
 pub mod ganjifa;

@@ -9,9 +9,9 @@
 //! - [`staged`]: the staged deal the website plays back, step by step.
 //!
 //! ```
-//! use chaikhana::cards::{deal_rng, Seat};
-//! use chaikhana::game::{DealSetup, Game};
-//! use chaikhana::games::ganjifa::{rules::Time, Ganjifa};
+//! use chaikhana_rules::cards::{deal_rng, Seat};
+//! use chaikhana_rules::game::{DealSetup, Game};
+//! use chaikhana_rules::games::ganjifa::{rules::Time, Ganjifa};
 //!
 //! let setup = DealSetup { index: 0, first: Seat::new(0) };
 //! let mut state = Ganjifa::deal(&setup, &mut deal_rng(7));

@@ -1,15 +1,16 @@
 //! What a game shows of itself on the site: its name, its tile on the home page and its own files
 //! (landing page, rules page, board module, board style, board words, board hooks).
 //!
-//! The files live in the game's folder (`src/games/{game}/web/`) and come in with `include_str!`,
-//! so a game, even one built outside this crate, brings its pages along with its catalog entry and
-//! nothing under `src/web/` names it. The server serves them at the usual addresses: the templates
-//! at `/{game}` and `/{game}/rules` (in the shared layout), the other files under `/static/`.
+//! The files live in the game's folder (`crates/rules/src/games/{game}/web/`) and come in with
+//! `include_str!`, so a game, even one built outside this crate, brings its pages along with its
+//! catalog entry and nothing under the server's `src/web/` names it. The server serves them at the
+//! usual addresses: the templates at `/{game}` and `/{game}/rules` (in the shared layout), the other
+//! files under `/static/`.
 //!
-//! These types are here rather than in the catalog, which names the games, so that a game's folder
-//! uses them without the two modules importing each other.
+//! These types are here, beside the games, rather than in the server's catalog, so that a game's
+//! folder needs nothing of the server.
 
-/// A game's presentation, held by its catalog entry ([`crate::catalog::Registered::pages`]).
+/// A game's presentation, held by its catalog entry (the server's `catalog::Registered::pages`).
 #[derive(Debug)]
 pub struct GamePages {
     /// Its name as the pages write it: "Pishe Pasha".

@@ -6,9 +6,9 @@
 //! stock and no discard pile wins the deal and scores one point per card the other still holds.
 //!
 //! ```
-//! use chaikhana::cards::{deal_rng, Seat};
-//! use chaikhana::game::{DealSetup, Game};
-//! use chaikhana::games::pishe_pasha::{Action, PishePasha};
+//! use chaikhana_rules::cards::{deal_rng, Seat};
+//! use chaikhana_rules::game::{DealSetup, Game};
+//! use chaikhana_rules::games::pishe_pasha::{Action, PishePasha};
 //!
 //! let setup = DealSetup { index: 0, first: Seat::new(0) };
 //! let mut state = PishePasha::deal(&setup, &mut deal_rng(7));

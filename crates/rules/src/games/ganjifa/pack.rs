@@ -8,7 +8,7 @@
 //! suit's best unplayed card is the lowest set bit of its mask.
 //!
 //! ```
-//! use chaikhana::games::ganjifa::pack::{GCard, GRank, GSuit};
+//! use chaikhana_rules::games::ganjifa::pack::{GCard, GRank, GSuit};
 //! let one = GCard::from_rank(GSuit::Chang, GRank::Number(1));
 //! assert_eq!(one.place(), 2);
 //! assert_eq!(one.to_string(), "1CH");
