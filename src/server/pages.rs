@@ -6,8 +6,8 @@
 //!
 //! Every page shares one frame, `layout.html` (the head, the site's header, the banner); a page file
 //! fills in its blocks (minijinja's `{% extends %}`), and each page is rendered once, when first asked
-//! for. The English rules pages share `rules-layout.html` and the Persian Panjpar pages
-//! `fa-panjpar-layout.html`, frames within the frame. Every page is rendered with the catalog's
+//! for. The English rules pages share `rules-layout.html`, a frame within the frame, and a game may
+//! bring frames of its own (Panjpar's Persian pages). Every page is rendered with the catalog's
 //! `games` (name, title, home tile), from which the header's links and the home page's tiles are
 //! drawn. Pages are served with `no-cache` and scripts and styles with an `ETag` and a short cache
 //! life, so a new build reaches every browser while an unchanged file costs one `304`.
@@ -47,8 +47,6 @@ pub fn pages() -> Vec<(String, String)> {
 /// The pages that are not one game's own.
 const MORE_PAGES: &[(&str, &str)] = &[
     ("/", "index.html"),
-    ("/fa/panjpar", "fa-panjpar.html"),
-    ("/fa/panjpar/rules", "fa-panjpar-rules.html"),
     ("/fair", "fair.html"),
     ("/fa/fair", "fa-fair.html"),
 ];

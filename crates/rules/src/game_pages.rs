@@ -21,8 +21,12 @@ pub struct GamePages {
     pub landing: WebFile,
     /// The rules page's template (`/{game}/rules`), which extends `rules-layout.html`.
     pub rules: WebFile,
-    /// The game's other pages, if any: each its address and its template.
+    /// The game's other pages, if any: each its address and its template (Panjpar's Persian pages
+    /// among them).
     pub more: &'static [(&'static str, WebFile)],
+    /// Templates the game's pages extend and that are never served themselves (the frame of
+    /// Panjpar's Persian pages), if any.
+    pub frames: &'static [WebFile],
     /// The files served under `/static/`: at least the board module `{game}.js` (loaded by the
     /// table page, exporting `createBoard` and `hooks`) and its style `{game}.css`.
     pub files: &'static [WebFile],
@@ -173,6 +177,7 @@ impl GamePages {
         [&self.landing, &self.rules]
             .into_iter()
             .chain(more)
+            .chain(self.frames)
             .find(|file| file.name == name)
     }
 

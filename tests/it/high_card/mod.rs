@@ -23,6 +23,7 @@ static PAGES: GamePages = GamePages {
     landing: web_file!("high-card.html"),
     rules: web_file!("high-card-rules.html"),
     more: &[],
+    frames: &[],
     files: &[
         web_file!("high-card.js"),
         web_file!("high-card.css"),

@@ -3,6 +3,7 @@
 use super::*;
 use crate::table::core::tests_support::{computer_table, play_and_change};
 use crate::table::Snapshot;
+use std::time::Instant;
 
 /// A store in a folder of its own.
 fn scratch() -> (Arc<Disk>, std::path::PathBuf) {

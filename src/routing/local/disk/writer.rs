@@ -17,9 +17,10 @@ use std::time::{Duration, Instant};
 use redb::{Database, ReadableTable};
 use tokio::sync::oneshot;
 
+use super::file::open_file;
 use super::log::{self, Entry, Unfolded};
 use super::{gone_name, unix_ms, Job, EXPIRES, EXPIRING, GONE, GONE_KEPT, LOG, PLAYED, RECORDS};
-use super::{open_file, File, StoreError};
+use super::{File, StoreError};
 use crate::metrics::metrics;
 use crate::table::{Change, Gone, StoreAnswer};
 

@@ -19,6 +19,7 @@ pub static PAGES: GamePages = GamePages {
         "/ganjifa/staged",
         web_file!("ganjifa-staged.html"),
     )],
+    frames: &[],
     files: &[
         web_file!("ganjifa.js"),
         web_file!("ganjifa.css"),

@@ -1,6 +1,6 @@
-//! Panjpar's pages: its name, its home tile and its files in `web/` (landing page, rules page, board
-//! module, board style, board words and the hooks the shared modules call), served from its catalog
-//! entry.
+//! Panjpar's pages: its name, its home tile and its files in `web/` (landing page, rules page, the
+//! same two in Persian with their frame, board module, board style, board words and the hooks the
+//! shared modules call), served from its catalog entry.
 
 use crate::game_pages::{GamePages, Tile, TileCards};
 use crate::web_file;
@@ -15,7 +15,11 @@ pub static PAGES: GamePages = GamePages {
     },
     landing: web_file!("panjpar.html"),
     rules: web_file!("panjpar-rules.html"),
-    more: &[],
+    more: &[
+        ("/fa/panjpar", web_file!("fa-panjpar.html")),
+        ("/fa/panjpar/rules", web_file!("fa-panjpar-rules.html")),
+    ],
+    frames: &[web_file!("fa-panjpar-layout.html")],
     files: &[
         web_file!("panjpar.js"),
         web_file!("panjpar.css"),

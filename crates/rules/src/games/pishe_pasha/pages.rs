@@ -16,6 +16,7 @@ pub static PAGES: GamePages = GamePages {
     landing: web_file!("pishe-pasha.html"),
     rules: web_file!("pishe-pasha-rules.html"),
     more: &[],
+    frames: &[],
     files: &[
         web_file!("pishe-pasha.js"),
         web_file!("pishe-pasha.css"),
