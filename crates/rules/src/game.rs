@@ -16,13 +16,13 @@ mod budget;
 mod coach;
 mod levelled;
 mod reason;
-mod rule_code;
+pub(crate) mod rule_code;
 
 pub use budget::{Allowance, Budget, CpuTime, DEFAULT_BUDGET};
 pub use coach::{Coach, Grade, Judgement, CARDS_WON, CHANCE_OF_WINNING, UNITS};
 pub use levelled::{computer, kinds as bot_kinds, Levels};
 pub use reason::{said, End, Measure, Play, Reason, Rule, Why};
-pub use rule_code::RuleCode;
+pub use rule_code::{GameCode, RuleCode};
 
 /// How long a match runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -62,21 +62,21 @@ pub struct RuleError {
 }
 
 impl RuleError {
-    pub fn new(code: RuleCode, message: impl Into<String>) -> RuleError {
+    pub fn new(code: impl Into<RuleCode>, message: impl Into<String>) -> RuleError {
         RuleError {
-            code,
+            code: code.into(),
             message: message.into(),
         }
     }
 
     /// The deal has ended; nothing more can be played in it.
     pub fn deal_over() -> RuleError {
-        RuleError::new(RuleCode::DealOver, "This deal is over.")
+        RuleError::new(RuleCode::DEAL_OVER, "This deal is over.")
     }
 
     /// Another seat is to act.
     pub fn not_your_turn() -> RuleError {
-        RuleError::new(RuleCode::NotYourTurn, "It is not your turn.")
+        RuleError::new(RuleCode::NOT_YOUR_TURN, "It is not your turn.")
     }
 }
 

@@ -191,7 +191,7 @@ impl Game for HighCard {
         let hand = &mut state.hands[seat.index()];
         let Some(at) = hand.iter().position(|held| held == card) else {
             return Err(RuleError::new(
-                RuleCode::NotInHand,
+                RuleCode::NOT_IN_HAND,
                 format!("You do not hold {}.", card.describe()),
             ));
         };

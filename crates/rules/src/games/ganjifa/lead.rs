@@ -3,6 +3,7 @@
 //! call (deni, talafa, blind lead: the table plays the called suit's hukm for its holder, the third
 //! seat puts down one card, and the hukm's holder takes the trick and leads).
 
+use super::codes::Code;
 use super::ladder::{hukm, run, Ladder, Rung};
 use super::pack::{GCard, GSet, GSuit};
 use super::state::{Action, PerSeat, Phase, State, Trick, TrickKind};
@@ -80,7 +81,7 @@ pub fn lead_actions(state: &State, leader: Seat) -> Vec<Action> {
     actions
 }
 
-fn refuse(code: RuleCode, message: impl Into<String>) -> Result<(), RuleError> {
+fn refuse(code: impl Into<RuleCode>, message: impl Into<String>) -> Result<(), RuleError> {
     Err(RuleError::new(code, message))
 }
 
@@ -92,7 +93,7 @@ fn rung_first(ladder: &Ladder) -> Result<(), RuleError> {
                 .next()
                 .unwrap_or(GSuit::Taj);
             refuse(
-                RuleCode::RunFirst,
+                Code::RunFirst,
                 format!(
                     "You hold the top cards of {} in a row: you must lead a run.",
                     suit.name()
@@ -104,7 +105,7 @@ fn rung_first(ladder: &Ladder) -> Result<(), RuleError> {
                 .next()
                 .unwrap_or(GSuit::Taj);
             refuse(
-                RuleCode::DeniFirst,
+                Code::DeniFirst,
                 format!(
                     "You hold the Wazir of {} and its Mir is in another hand: you must make a deni.",
                     suit.name()
@@ -120,7 +121,7 @@ fn lead_run(state: &mut State, leader: Seat, suit: GSuit) -> Result<(), RuleErro
     let cards = run(state.hands[leader], state.unplayed(), state.burnt, suit);
     if cards.is_empty() {
         return refuse(
-            RuleCode::NoRun,
+            Code::NoRun,
             format!(
                 "You do not hold the top two unplayed cards of {}.",
                 suit.name()
@@ -149,7 +150,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             let lone = ladder.lone_wazir & suit.bit() != 0;
             if ladder.deni & suit.bit() == 0 && !lone {
                 return refuse(
-                    RuleCode::NoDeni,
+                    Code::NoDeni,
                     format!(
                         "A deni needs the Wazir of {0} in your hand and its Mir in another.",
                         suit.name()
@@ -158,13 +159,13 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             }
             if !hand.contains(card) {
                 return refuse(
-                    RuleCode::NotInHand,
+                    RuleCode::NOT_IN_HAND,
                     format!("You do not hold {}.", card.describe()),
                 );
             }
             if !lone && card == GCard::wazir(suit) {
                 return refuse(
-                    RuleCode::DeniLowCard,
+                    Code::DeniLowCard,
                     "You have a weaker card in that suit: the deni is made with it, and the Wazir stays in your hand.",
                 );
             }
@@ -176,7 +177,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             }
             if ladder.lone_wazir & suit.bit() == 0 {
                 return refuse(
-                    RuleCode::NoBurn,
+                    Code::NoBurn,
                     format!(
                         "Only a Wazir that is your one card of its suit, with its Mir in another hand, may burn; {} is not such a suit.",
                         suit.name()
@@ -192,7 +193,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             let callers = ladder.talafa[suit.index()];
             if callers.is_empty() {
                 return refuse(
-                    RuleCode::NoTalafa,
+                    Code::NoTalafa,
                     format!(
                         "A talafa in {0} needs its second-best unplayed card in your hand and the best in another.",
                         suit.name()
@@ -208,7 +209,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
                     "Calling with a card from a different suit is allowed only once the second phase has begun."
                         .to_string()
                 };
-                return refuse(RuleCode::TalafaCard, why);
+                return refuse(Code::TalafaCard, why);
             }
             let face_down = card.suit() != suit;
             start_call(
@@ -223,13 +224,13 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             rung_first(&ladder)?;
             if cards.is_empty() || !ladder.hukms.includes(cards) {
                 return refuse(
-                    RuleCode::UtariHukms,
+                    Code::UtariHukms,
                     "An utari leads hukms you hold, and at least one.",
                 );
             }
             if !ladder.second_phase && cards != ladder.hukms {
                 return refuse(
-                    RuleCode::UtariAll,
+                    Code::UtariAll,
                     "In the first phase an utari leads every hukm you hold at once.",
                 );
             }
@@ -240,7 +241,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             rung_first(&ladder)?;
             if !ladder.hukms.is_empty() {
                 return refuse(
-                    RuleCode::HoldHukm,
+                    Code::HoldHukm,
                     "You hold a hukm: only a hand without one may give up the lead.",
                 );
             }
@@ -250,7 +251,7 @@ pub fn apply_lead(state: &mut State, leader: Seat, action: &Action) -> Result<()
             Ok(())
         }
         Action::PutDown { .. } | Action::Pick { .. } => refuse(
-            RuleCode::LeadExpected,
+            Code::LeadExpected,
             "You have the lead: choose a lead the ladder allows.",
         ),
     }
@@ -300,7 +301,7 @@ pub fn start_call(
     let (Some(top), Some(holder)) = (top, holder) else {
         debug_assert!(false, "a call in {suit:?} found no hukm in another hand");
         return refuse(
-            RuleCode::NoHukmOut,
+            Code::NoHukmOut,
             format!("No other hand holds the hukm of {}.", suit.name()),
         );
     };

@@ -29,6 +29,7 @@
 
 pub mod bot;
 pub mod coach;
+pub mod codes;
 pub mod ladder;
 pub mod lead;
 pub mod pack;

@@ -4,6 +4,7 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 
+use super::codes::Code;
 use super::ladder::Ladder;
 use super::pack::{GCard, GSet};
 pub use super::state::{
@@ -242,7 +243,7 @@ impl State {
     fn put_down(&mut self, mut trick: Trick, seat: Seat, action: &Action) -> Result<(), RuleError> {
         let Action::PutDown { card } = *action else {
             return Err(RuleError::new(
-                RuleCode::PutDownExpected,
+                Code::PutDownExpected,
                 format!(
                     "A trick is being played: put down {} more card{}, any cards you like.",
                     trick.need[seat],
@@ -252,7 +253,7 @@ impl State {
         };
         if !self.hands[seat].contains(card) {
             return Err(RuleError::new(
-                RuleCode::NotInHand,
+                RuleCode::NOT_IN_HAND,
                 format!("You do not hold {}.", card.describe()),
             ));
         }
@@ -291,7 +292,7 @@ impl State {
     fn pick(&mut self, leader: Seat, backs: Backs, action: &Action) -> Result<(), RuleError> {
         let Action::Pick { back } = *action else {
             return Err(RuleError::new(
-                RuleCode::PickExpected,
+                Code::PickExpected,
                 "Pick one of the hidden cards: it becomes a call in its own suit.",
             ));
         };
@@ -299,7 +300,7 @@ impl State {
             Some(Some(card)) if back < backs.len => *card,
             _ => {
                 return Err(RuleError::new(
-                    RuleCode::NoSuchBack,
+                    Code::NoSuchBack,
                     format!("There are {} face-down cards to pick from.", backs.len),
                 ))
             }

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
+use super::codes::Code;
 use crate::cards::{Card, CardSet, Rank, Seat, Suit};
 use crate::game::RuleCode;
 
@@ -112,12 +113,13 @@ impl AttackProblem {
     /// A stable code for the protocol and metrics.
     pub fn code(self) -> RuleCode {
         match self {
-            AttackProblem::Empty | AttackProblem::BadSize(_) => RuleCode::AttackSize,
-            AttackProblem::NotHeld(_) => RuleCode::NotInHand,
-            AttackProblem::ThreeNeedAPair => RuleCode::AttackNeedsPair,
-            AttackProblem::FiveNeedTwoPairs => RuleCode::AttackNeedsTwoPairs,
-            AttackProblem::OverCap { .. } => RuleCode::AttackOverCap,
+            AttackProblem::NotHeld(_) => return RuleCode::NOT_IN_HAND,
+            AttackProblem::Empty | AttackProblem::BadSize(_) => Code::AttackSize,
+            AttackProblem::ThreeNeedAPair => Code::AttackNeedsPair,
+            AttackProblem::FiveNeedTwoPairs => Code::AttackNeedsTwoPairs,
+            AttackProblem::OverCap { .. } => Code::AttackOverCap,
         }
+        .into()
     }
 }
 
@@ -216,10 +218,11 @@ pub enum BeatProblem {
 impl BeatProblem {
     pub fn code(self) -> RuleCode {
         match self {
-            BeatProblem::NotHigher(_) => RuleCode::NotHigher,
-            BeatProblem::TrumpNeedsHigherTrump => RuleCode::TrumpNeedsHigherTrump,
-            BeatProblem::WrongSuit => RuleCode::WrongSuit,
+            BeatProblem::NotHigher(_) => Code::NotHigher,
+            BeatProblem::TrumpNeedsHigherTrump => Code::TrumpNeedsHigherTrump,
+            BeatProblem::WrongSuit => Code::WrongSuit,
         }
+        .into()
     }
 }
 
@@ -337,7 +340,7 @@ mod tests {
             attack_problem(set("KS KH 4S 4H 7C"), hand, 4)
                 .unwrap()
                 .code(),
-            RuleCode::AttackOverCap
+            Code::AttackOverCap
         );
     }
 

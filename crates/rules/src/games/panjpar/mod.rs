@@ -4,6 +4,7 @@
 pub mod battle;
 pub mod bot;
 pub mod coach;
+pub mod codes;
 pub mod endgame;
 mod pages;
 pub mod rules;

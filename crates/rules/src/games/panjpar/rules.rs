@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::codes::Code;
 use crate::cards::{BySeat, Card, CardSet, Colour, DealRng, Rank, Seat, Suit};
 use crate::game::{DealOutcome, DealSetup, DealtTo, RuleCode, RuleError};
 
@@ -326,7 +327,7 @@ fn wrong_moment(phase: Phase) -> RuleError {
         Phase::Defend => "It is time to defend: beat attack cards or pick them up.",
         Phase::Over { .. } => "This deal is over.",
     };
-    RuleError::new(RuleCode::WrongPhase, message)
+    RuleError::new(RuleCode::WRONG_PHASE, message)
 }
 
 fn guess(state: &mut State, colour: Colour) {
@@ -359,19 +360,19 @@ fn beat(state: &mut State, attack: Card, with: Card) -> Result<(), RuleError> {
     };
     if !battle.attack.contains(attack) {
         return Err(RuleError::new(
-            RuleCode::NotAnAttackCard,
+            Code::NotAnAttackCard,
             format!("{} is not in this attack.", capitalise(&attack.describe())),
         ));
     }
     if !battle.uncovered().contains(attack) {
         return Err(RuleError::new(
-            RuleCode::AlreadyBeaten,
+            Code::AlreadyBeaten,
             format!("{} is already beaten.", capitalise(&attack.describe())),
         ));
     }
     if !state.hands[defender].contains(with) {
         return Err(RuleError::new(
-            RuleCode::NotInHand,
+            RuleCode::NOT_IN_HAND,
             format!("You do not hold {}.", with.describe()),
         ));
     }

@@ -21,6 +21,7 @@
 
 mod bot;
 pub mod coach;
+pub mod codes;
 mod log;
 mod pages;
 mod piles;

@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::codes::Code;
 use super::log::{Source, Step, TurnLog};
 use super::piles::{one_apart, Stack, SuitPiles, DECK_SIZE};
 use crate::cards::{shuffled_deck, BySeat, Card, CardSet, DealRng, Seat};
@@ -53,10 +54,11 @@ impl CannotGive {
     /// A short code for the board.
     pub fn code(&self) -> RuleCode {
         match self {
-            CannotGive::YourPileEmpty => RuleCode::YourPileEmpty,
-            CannotGive::TheirPileEmpty => RuleCode::TheirPileEmpty,
-            CannotGive::NotOneApart { .. } => RuleCode::NotOneApart,
+            CannotGive::YourPileEmpty => Code::YourPileEmpty,
+            CannotGive::TheirPileEmpty => Code::TheirPileEmpty,
+            CannotGive::NotOneApart { .. } => Code::NotOneApart,
         }
+        .into()
     }
 }
 
@@ -321,14 +323,14 @@ impl State {
                 Ok(())
             }
             (Phase::Play, Action::Give) => self.giveable().map(|_| ()).map_err(|why| {
-                RuleError::new(RuleCode::CannotGive, format!("You cannot give now: {why}."))
+                RuleError::new(Code::CannotGive, format!("You cannot give now: {why}."))
             }),
             (Phase::Play, Action::Keep) => Err(RuleError::new(
-                RuleCode::NothingToKeep,
+                Code::NothingToKeep,
                 "There is no turned card to keep: turn a card first.",
             )),
             (Phase::Turned { card }, Action::Turn) => Err(RuleError::new(
-                RuleCode::TurnedCardWaiting,
+                Code::TurnedCardWaiting,
                 format!(
                     "First give {} to the other seat or keep it.",
                     card.describe()

@@ -204,7 +204,7 @@ fn random_and_computer_playouts_keep_every_rule() {
                 assert!(Ganjifa::legal_actions(&state, other).is_empty());
                 let before = state.clone();
                 let error = Ganjifa::apply(&mut state, other, &legal[0]).unwrap_err();
-                assert_eq!(error.code, RuleCode::NotYourTurn);
+                assert_eq!(error.code, RuleCode::NOT_YOUR_TURN);
                 assert_eq!(state, before);
             }
             for action in &legal {
