@@ -29,12 +29,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, with_operations: bool) {
             64,
         ))
         .service(route("/t/{id}", web::get().to(table_page), 0))
-        .service(route("/ws/{id}", web::get().to(not_a_socket), 0))
-        .service(route(
-            "/api/ganjifa/staged",
-            web::get().to(super::staged::staged_deal),
-            0,
-        ));
+        .service(route("/ws/{id}", web::get().to(not_a_socket), 0));
     if with_operations {
         operations(cfg);
     }

@@ -13,7 +13,6 @@ mod registry;
 mod request_clock;
 mod session;
 mod socket;
-mod staged;
 mod voice;
 mod watch;
 

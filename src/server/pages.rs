@@ -1,8 +1,9 @@
 //! The browser's half: pages, styles and scripts, embedded in the binary.
 //!
 //! The shared files are `src/web/`'s; each game's own (its landing page, rules, board module, style
-//! and words) come with its catalog entry ([`catalog::GamePages`]), from the game's folder, and are
-//! served at the same addresses: `/{game}`, `/{game}/rules`, `/static/{game}.js` and so on.
+//! and words, and what it works out for them) come with its catalog entry ([`catalog::GamePages`]),
+//! from the game's folder, and are served at the same addresses: `/{game}`, `/{game}/rules`,
+//! `/static/{game}.js`, `/api/{game}/{name}` and so on.
 //!
 //! Every page shares one frame, `layout.html` (the head, the site's header, the banner); a page file
 //! fills in its blocks (minijinja's `{% extends %}`), and each page is rendered once, when first asked
@@ -13,7 +14,7 @@
 //! life, so a new build reaches every browser while an unchanged file costs one `304`.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -59,6 +60,16 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         });
         cfg.service(route(&path, page, 0));
     }
+    for game in catalog::games() {
+        for &(name, write) in game.pages().worked_out {
+            let kept: Arc<OnceLock<Rendered>> = Arc::default();
+            let answer = web::get().to(move |req: HttpRequest| {
+                let kept = kept.clone();
+                async move { worked_out(&req, &kept, write) }
+            });
+            cfg.service(route(&format!("/api/{}/{name}", game.name()), answer, 0));
+        }
+    }
     cfg.service(route("/static/{file:.*}", web::get().to(asset), 0));
     cfg.service(route(
         "/favicon.ico",
@@ -67,6 +78,18 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         }),
         0,
     ));
+}
+
+/// What a game works out for its pages (`GamePages::worked_out`), written once and kept.
+fn worked_out(req: &HttpRequest, kept: &OnceLock<Rendered>, write: fn() -> String) -> HttpResponse {
+    let served = kept.get_or_init(|| {
+        let body = write();
+        Rendered {
+            tag: tag_of(body.as_bytes()),
+            body: Bytes::from(body),
+        }
+    });
+    answer(req, served.clone(), "application/json", "public, max-age=300")
 }
 
 async fn page(req: HttpRequest, file: &str) -> HttpResponse {

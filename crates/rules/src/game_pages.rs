@@ -27,6 +27,10 @@ pub struct GamePages {
     /// Templates the game's pages extend and that are never served themselves (the frame of
     /// Panjpar's Persian pages), if any.
     pub frames: &'static [WebFile],
+    /// What the game's pages fetch that the game works out (Ganjifa's staged deal), if any: each its
+    /// name and the function that writes it as JSON. The server calls each once, keeps its text and
+    /// serves it at `/api/{game}/{name}`.
+    pub worked_out: &'static [(&'static str, WriteJson)],
     /// The files served under `/static/`: at least the board module `{game}.js` (loaded by the
     /// table page, exporting `createBoard` and `hooks`) and its style `{game}.css`.
     pub files: &'static [WebFile],
@@ -147,6 +151,9 @@ macro_rules! web_file {
         }
     };
 }
+
+/// A function that writes what a game works out for its pages, as JSON.
+pub type WriteJson = fn() -> String;
 
 /// One file of a game's pages: its name (as served, and as templates name it) and its text.
 #[derive(Debug, Clone, Copy)]

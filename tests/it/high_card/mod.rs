@@ -24,6 +24,7 @@ static PAGES: GamePages = GamePages {
     rules: web_file!("high-card-rules.html"),
     more: &[],
     frames: &[],
+    worked_out: &[],
     files: &[
         web_file!("high-card.js"),
         web_file!("high-card.css"),

@@ -1,7 +1,8 @@
 //! Ganjifa's pages: its name, its home tile and its files in `web/` (landing page, rules page, board
 //! module, board style, board words and the hooks the shared modules call) and its staged deal (a
-//! page and its script), served from its catalog entry.
+//! page, its script and the deal it plays, worked out once), served from its catalog entry.
 
+use super::staged::{script, STAGED_SEED};
 use crate::game_pages::{GamePages, Tile, TileCards};
 use crate::web_file;
 
@@ -20,6 +21,7 @@ pub static PAGES: GamePages = GamePages {
         web_file!("ganjifa-staged.html"),
     )],
     frames: &[],
+    worked_out: &[("staged", staged_script)],
     files: &[
         web_file!("ganjifa.js"),
         web_file!("ganjifa.css"),
@@ -31,3 +33,10 @@ pub static PAGES: GamePages = GamePages {
     ],
     ratings: Some(include_str!("ratings.json")),
 };
+
+/// The staged deal as the page plays it (`/api/ganjifa/staged`): its script of steps, worked out by
+/// the rules core and three computer players.
+fn staged_script() -> String {
+    serde_json::to_string(&script(STAGED_SEED))
+        .unwrap_or_else(|e| format!("{{\"steps\":[],\"error\":\"{e}\"}}"))
+}

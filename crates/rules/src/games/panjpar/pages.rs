@@ -20,6 +20,7 @@ pub static PAGES: GamePages = GamePages {
         ("/fa/panjpar/rules", web_file!("fa-panjpar-rules.html")),
     ],
     frames: &[web_file!("fa-panjpar-layout.html")],
+    worked_out: &[],
     files: &[
         web_file!("panjpar.js"),
         web_file!("panjpar.css"),

@@ -17,6 +17,7 @@ pub static PAGES: GamePages = GamePages {
     rules: web_file!("pishe-pasha-rules.html"),
     more: &[],
     frames: &[],
+    worked_out: &[],
     files: &[
         web_file!("pishe-pasha.js"),
         web_file!("pishe-pasha.css"),
