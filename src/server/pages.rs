@@ -89,7 +89,12 @@ fn worked_out(req: &HttpRequest, kept: &OnceLock<Rendered>, write: fn() -> Strin
             body: Bytes::from(body),
         }
     });
-    answer(req, served.clone(), "application/json", "public, max-age=300")
+    answer(
+        req,
+        served.clone(),
+        "application/json",
+        "public, max-age=300",
+    )
 }
 
 async fn page(req: HttpRequest, file: &str) -> HttpResponse {

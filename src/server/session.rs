@@ -73,8 +73,20 @@ pub struct WsSession {
     strikes: u32,
     /// Whether the socket is at its table: a seat's, once its hello was taken; a watcher's at once.
     attached: bool,
-    /// Why the socket closed, for the metrics: the client went, unless the server closed it.
-    closed_because: &'static str,
+    /// The code the server closed the socket with, for the metrics (`None`: the client went).
+    closed_with: Option<u16>,
+}
+
+/// Why a socket closed, as the metrics label it, from the code the server closed it with, if any.
+fn why_closed(code: Option<u16>) -> &'static str {
+    match code {
+        None | Some(1000) => "client",
+        Some(1001) => "going-away",
+        Some(1002 | 1007) => "protocol-error",
+        Some(1008) => "policy",
+        Some(1009) => "too-large",
+        Some(_) => "server",
+    }
 }
 
 impl WsSession {
@@ -109,7 +121,7 @@ impl WsSession {
             voice_allowance,
             strikes: 0,
             attached: false,
-            closed_because: "client",
+            closed_with: None,
         }
     }
 
@@ -138,15 +150,8 @@ impl WsSession {
 
     fn close(&mut self, code: u16, reason: &str, ctx: &mut Context<Self>) {
         tracing::debug!(conn = self.conn, code, reason, "closing the socket");
-        if self.closed_because == "client" {
-            self.closed_because = match code {
-                1000 => "client",
-                1001 => "going-away",
-                1002 | 1007 => "protocol-error",
-                1008 => "policy",
-                1009 => "too-large",
-                _ => "server",
-            };
+        if why_closed(self.closed_with) == "client" {
+            self.closed_with = Some(code);
         }
         let _ = self.out.send(Frame::close(code, reason));
         ctx.stop();
@@ -345,7 +350,7 @@ impl Actor for WsSession {
         metrics().connections_open.dec();
         metrics()
             .connections_closed
-            .with_label_values(&[self.closed_because])
+            .with_label_values(&[why_closed(self.closed_with)])
             .inc();
         self.table.detach.do_send(Detach { conn: self.conn });
         self.registry.remove(self.conn);

@@ -7,7 +7,7 @@
 //! pool (`crate::thinking`), whose choice comes back as a message. It reads the clock and the
 //! operating system's generator for the core, and adds what the core counts to the metrics.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -40,8 +40,8 @@ pub struct Table<G: Game> {
     presenter: Presenter,
     store: Option<Arc<dyn TableStore>>,
     on_closed: OnClosed,
-    /// The joins waiting for their seat to be stored, oldest first.
-    joins: VecDeque<tokio::sync::oneshot::Sender<()>>,
+    /// The joins waiting for their seat to be stored, by the seat each took.
+    joins: HashMap<Seat, tokio::sync::oneshot::Sender<()>>,
     /// Why the table stops, once it does.
     closing: Closing,
     /// The effects being carried out (kept to keep its room).
@@ -103,7 +103,7 @@ impl<G: Game> Table<G> {
             presenter: Presenter::new(),
             store: config.store,
             on_closed: config.on_closed,
-            joins: VecDeque::new(),
+            joins: HashMap::new(),
             // A table stopped for any other reason (the process stopping) keeps its record.
             closing: Closing::Asleep,
             batch: Vec::new(),
@@ -238,8 +238,8 @@ impl<G: Game> Table<G> {
                 });
                 thinking::pool().ask(decision);
             }
-            Effect::Seated => {
-                if let Some(seated) = self.joins.pop_front() {
+            Effect::Seated(seat) => {
+                if let Some(seated) = self.joins.remove(&seat) {
                     let _ = seated.send(());
                 }
             }

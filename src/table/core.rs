@@ -92,8 +92,8 @@ enum Then {
         id: Option<String>,
         arrived: Instant,
     },
-    /// A seat was taken: deal once every seat is, or show everyone; then answer the join.
-    Seated,
+    /// A seat was taken: deal once every seat is, or show everyone; then answer its join.
+    Seated(Seat),
     /// Seats were given up: show everyone.
     Broadcast,
     /// The coming deal's list of pledges was closed: show it to every seat, and go on waiting for

@@ -17,7 +17,7 @@ impl<G: Game> Handler<Join> for Table<G> {
             Err(refusal) => return Box::pin(std::future::ready(Err(refusal))),
         };
         let (seated, told) = tokio::sync::oneshot::channel();
-        self.joins.push_back(seated);
+        self.joins.insert(seat, seated);
         self.carry_out(ctx);
         Box::pin(async move {
             told.await.map_err(|_| TableRefusal::not_found())?;

@@ -33,7 +33,7 @@ impl<G: Game> TableCore<G> {
         };
         self.seats[seat.index()] = Occupant::person(key, now);
         self.last_activity = now;
-        self.commit(Then::Seated);
+        self.commit(Then::Seated(seat));
         Ok(seat)
     }
 

@@ -195,8 +195,8 @@ pub enum Effect<G: Game> {
         judge: super::coaching::Judge<G>,
         seed: u64,
     },
-    /// The oldest join still waiting has its seat stored: answer it.
-    Seated,
+    /// The join that took this seat has it stored: answer it.
+    Seated(Seat),
     /// Stop the table.
     Stop(Closing),
 }
@@ -217,7 +217,7 @@ impl<G: Game> std::fmt::Debug for Effect<G> {
             Effect::Wake(after, timer) => write!(f, "Wake({after:?}, {timer:?})"),
             Effect::Think { seat, version, .. } => write!(f, "Think({seat:?}, {version})"),
             Effect::Study { study, .. } => write!(f, "Study({study:?})"),
-            Effect::Seated => f.write_str("Seated"),
+            Effect::Seated(seat) => write!(f, "Seated({seat:?})"),
             Effect::Stop(closing) => write!(f, "Stop({closing:?})"),
         }
     }

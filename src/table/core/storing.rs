@@ -58,14 +58,14 @@ impl<G: Game> TableCore<G> {
                 self.show_answering(Some((conn, id.as_deref())));
                 self.count(super::Count::Answered { arrived });
             }
-            Then::Seated => {
+            Then::Seated(seat) => {
                 let everyone_seated = !self.seats.iter().any(|s| matches!(s, Occupant::Free));
                 if everyone_seated && self.state.is_none() {
                     self.deal_next();
                 } else {
                     self.broadcast();
                 }
-                self.effects.push(Effect::Seated);
+                self.effects.push(Effect::Seated(seat));
             }
             Then::Broadcast => self.broadcast(),
             Then::ShowPledges => self.pledges_closed(),

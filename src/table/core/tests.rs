@@ -174,7 +174,7 @@ fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
                     did.push(Did::Studies(study));
                     studies.push((study, judge, seed));
                 }
-                Effect::Seated => did.push(Did::Seated),
+                Effect::Seated(_) => did.push(Did::Seated),
                 Effect::Stop(closing) => did.push(Did::Stopped(closing)),
             }
         }
