@@ -377,14 +377,8 @@ impl<G: Game> TableCore<G> {
         let sockets::Went::Seat(seat) = self.sockets.remove(conn, now) else {
             return None;
         };
-        if let Occupant::Person {
-            sockets,
-            gone_since,
-            ..
-        } = &mut self.seats[seat.index()]
-        {
-            *sockets = sockets.saturating_sub(1);
-            if *sockets == 0 {
+        if let Occupant::Person { gone_since, .. } = &mut self.seats[seat.index()] {
+            if self.sockets.of_seat(seat) == 0 {
                 *gone_since = Some(now);
             }
         }

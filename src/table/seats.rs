@@ -103,9 +103,8 @@ pub enum Occupant<G: Game> {
     Person {
         /// The hash of the seat's token (the token itself is given to its player and not kept).
         key: TokenHash,
-        /// How many sockets this seat has open.
-        sockets: usize,
-        /// When its last socket went, while it has none.
+        /// When its last socket went, while it has none (`None` while one is open; how many are is
+        /// the table's `Sockets`' to count).
         gone_since: Option<Instant>,
         /// Whether a socket has ever attached to this seat (a later one is a reconnect).
         attached_before: bool,
@@ -118,7 +117,6 @@ impl<G: Game> Occupant<G> {
     pub fn person(key: TokenHash, now: Instant) -> Occupant<G> {
         Occupant::Person {
             key,
-            sockets: 0,
             gone_since: Some(now),
             attached_before: false,
         }
@@ -127,11 +125,7 @@ impl<G: Game> Occupant<G> {
     /// Since when a person's seat has had no socket, while it has none.
     pub fn away_since(&self) -> Option<Instant> {
         match self {
-            Occupant::Person {
-                sockets: 0,
-                gone_since,
-                ..
-            } => *gone_since,
+            Occupant::Person { gone_since, .. } => *gone_since,
             _ => None,
         }
     }
@@ -145,7 +139,7 @@ impl<G: Game> Occupant<G> {
     pub fn info(&self, seat: Seat, voice: bool, ready: bool, name: Option<String>) -> SeatInfo {
         let (who, connected) = match self {
             Occupant::Free => (Who::Free, false),
-            Occupant::Person { sockets, .. } => (Who::Person, *sockets > 0),
+            Occupant::Person { gone_since, .. } => (Who::Person, gone_since.is_none()),
             Occupant::Computer(_) => (Who::Computer, true),
         };
         SeatInfo {

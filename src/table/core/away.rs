@@ -106,7 +106,7 @@ impl<G: Game> TableCore<G> {
         }
         match self.seats.get(seat.index()) {
             Some(Occupant::Person { .. }) if self.notes.is_offerable(seat) => None,
-            Some(Occupant::Person { sockets, .. }) if *sockets > 0 => {
+            Some(Occupant::Person { gone_since: None, .. }) => {
                 Some("That player is at the table.")
             }
             Some(Occupant::Person { .. }) => Some(

@@ -194,7 +194,6 @@ impl<G: Game> TableCore<G> {
                 SeatRecord::Free => Occupant::Free,
                 SeatRecord::Person { key } => Occupant::Person {
                     key,
-                    sockets: 0,
                     gone_since: Some(
                         snapshot
                             .away

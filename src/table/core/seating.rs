@@ -65,7 +65,6 @@ impl<G: Game> TableCore<G> {
             return Err(TableRefusal::unavailable());
         }
         if let Occupant::Person {
-            sockets,
             gone_since,
             attached_before,
             ..
@@ -75,7 +74,6 @@ impl<G: Game> TableCore<G> {
                 self.counts.push(super::Count::Reconnect);
             }
             *attached_before = true;
-            *sockets += 1;
             *gone_since = None;
         }
         self.sockets.add_seat(conn, seat);
@@ -97,11 +95,9 @@ impl<G: Game> TableCore<G> {
 
     /// Refuses one more socket for a seat that holds as many as it may.
     fn room_for_a_socket(&self, seat: Seat) -> Result<(), TableRefusal> {
-        match self.seats[seat.index()] {
-            Occupant::Person { sockets, .. } if sockets >= self.policy.sockets_per_seat => {
-                Err(TableRefusal::too_many_sockets())
-            }
-            _ => Ok(()),
+        if self.sockets.of_seat(seat) >= self.policy.sockets_per_seat {
+            return Err(TableRefusal::too_many_sockets());
         }
+        Ok(())
     }
 }

@@ -42,6 +42,11 @@ impl Sockets {
         self.seated.get(&conn).copied()
     }
 
+    /// How many sockets `seat` has open.
+    pub(super) fn of_seat(&self, seat: Seat) -> usize {
+        self.seated.values().filter(|s| **s == seat).count()
+    }
+
     pub(super) fn is_watcher(&self, conn: ConnId) -> bool {
         self.watchers.contains(&conn)
     }
@@ -139,5 +144,9 @@ mod tests {
         assert_eq!(sockets.seat_of(9), Some(Seat::new(1)));
         assert!(sockets.is_watcher(2) && !sockets.is_watcher(9));
         assert_eq!(sockets.watching(), 1);
+        assert_eq!(sockets.of_seat(Seat::new(1)), 1);
+        sockets.add_seat(5, Seat::new(1));
+        assert_eq!(sockets.of_seat(Seat::new(1)), 2);
+        assert_eq!(sockets.of_seat(Seat::new(2)), 0);
     }
 }
