@@ -19,7 +19,6 @@ use rand::SeedableRng;
 
 use super::core::{
     Clock, Closing, Count, Effect, Gone, OnClosed, Study, TableConfig, TableCore, TableStore,
-    ENDED_CLOSE, EXPIRED_CLOSE,
 };
 use super::messages::*;
 use super::present::{self, Presenter};
@@ -155,8 +154,9 @@ impl<G: Game> Table<G> {
                 deliver(&mut self.core, &self.outs, conn, present::replay(&replay));
             }
             Effect::Forget(conn) => self.presenter.forget(conn),
-            Effect::Close(conn, code, reason) => {
+            Effect::Close(conn, why) => {
                 self.presenter.forget(conn);
+                let (code, reason) = present::hangup(why);
                 if let Some(out) = self.outs.remove(&conn) {
                     out.do_send(Outbound::Close(code, reason.into()));
                 }
@@ -368,14 +368,7 @@ impl<G: Game> Actor for Table<G> {
             .tables_active
             .with_label_values(&[G::NAME, self.core.kind().as_str()])
             .dec();
-        let close = match self.closing {
-            // The sockets stay for the next owner.
-            Closing::HandedOver => None,
-            Closing::Lost | Closing::Asleep => Some((1012, "the table has moved; reconnecting")),
-            Closing::Closed(Gone::Expired) => Some(EXPIRED_CLOSE),
-            Closing::Closed(Gone::Ended) => Some(ENDED_CLOSE),
-        };
-        if let Some((code, reason)) = close {
+        if let Some((code, reason)) = present::closing(self.closing) {
             for out in self.outs.values() {
                 out.do_send(Outbound::Close(code, reason.into()));
             }

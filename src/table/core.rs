@@ -58,14 +58,13 @@ mod listing;
 pub use listing::Listing;
 mod away;
 mod replay;
-pub use away::{ENDED_CLOSE, EXPIRED_CLOSE};
 pub use replay::{Replay, ReplayStep};
 mod seat_notes;
 mod seating;
 mod shell;
 pub use shell::{
-    Change, Clock, Closing, Count, Effect, Expiry, Gone, OnClosed, StoreAnswer, TableConfig,
-    TablePolicy, TableStore, Timer,
+    Change, Clock, Closing, Count, Effect, Expiry, Gone, Hangup, OnClosed, StoreAnswer,
+    TableConfig, TablePolicy, TableStore, Timer,
 };
 mod social;
 pub use social::clean_name;
@@ -342,8 +341,7 @@ impl<G: Game> TableCore<G> {
     pub fn socket_too_slow(&mut self, conn: ConnId, now: Instant) {
         self.count(Count::SocketTooSlow);
         tracing::warn!(table = %self.id, conn, "dropped a socket that could not keep up");
-        self.effects
-            .push(Effect::Close(conn, 1008, "too slow: frames were piling up"));
+        self.effects.push(Effect::Close(conn, Hangup::TooSlow));
         self.forget_socket(conn, now);
     }
 

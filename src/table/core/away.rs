@@ -13,15 +13,10 @@ use std::time::{Duration, Instant};
 
 use super::super::seats::{Occupant, TableKind};
 use super::super::{RefusalCode, TableRefusal};
-use super::{Closing, Effect, Gone, Status, TableCore, Then};
+use super::{Closing, Effect, Gone, Hangup, Status, TableCore, Then};
 use crate::table::ConnId;
 use chaikhana_rules::cards::Seat;
 use chaikhana_rules::game::Game;
-
-/// The close code and reason each socket hears when the match is ended by a player, and when the
-/// table expires while someone is connected.
-pub const ENDED_CLOSE: (u16, &str) = (4410, "match-ended");
-pub const EXPIRED_CLOSE: (u16, &str) = (4411, "table-expired");
 
 impl<G: Game> TableCore<G> {
     /// How long the table lives after its last activity, as it stands: a finished match a day (by
@@ -85,13 +80,9 @@ impl<G: Game> TableCore<G> {
     /// Closes the table for good: every socket hears why, and the table stops.
     fn close_for_good(&mut self, gone: Gone) {
         self.count(super::Count::Closed(gone));
-        let (code, reason) = match gone {
-            Gone::Expired => EXPIRED_CLOSE,
-            Gone::Ended => ENDED_CLOSE,
-        };
         let everyone: Vec<ConnId> = self.sockets.everyone().collect();
         for conn in everyone {
-            self.effects.push(Effect::Close(conn, code, reason));
+            self.effects.push(Effect::Close(conn, Hangup::Gone(gone)));
         }
         self.stop(Closing::Closed(gone));
     }

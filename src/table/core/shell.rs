@@ -167,8 +167,8 @@ pub enum Effect<G: Game> {
     /// The socket is gone: forget what it was shown (a socket attaching again is shown its whole
     /// view, as a new one).
     Forget(ConnId),
-    /// Close a socket with this WebSocket close code and reason.
-    Close(ConnId, u16, &'static str),
+    /// Close a socket, saying why (the presenter gives the WebSocket close code and reason).
+    Close(ConnId, Hangup),
     /// Store this change, taking no other event until the store answers with
     /// [`TableCore::stored`](super::TableCore::stored).
     Store(Change),
@@ -201,6 +201,15 @@ pub enum Effect<G: Game> {
     Stop(Closing),
 }
 
+/// Why the table closes one socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hangup {
+    /// Its frames piled up: it could not keep up.
+    TooSlow,
+    /// The table closed for good.
+    Gone(Gone),
+}
+
 impl<G: Game> std::fmt::Debug for Effect<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -211,7 +220,7 @@ impl<G: Game> std::fmt::Debug for Effect<G> {
             Effect::Send(conn, notice) => write!(f, "Send({conn}, {notice:?})"),
             Effect::Replay(conn, replay) => write!(f, "Replay({conn}, {})", replay.version),
             Effect::Forget(conn) => write!(f, "Forget({conn})"),
-            Effect::Close(conn, code, reason) => write!(f, "Close({conn}, {code}, {reason:?})"),
+            Effect::Close(conn, why) => write!(f, "Close({conn}, {why:?})"),
             Effect::Store(change) => write!(f, "Store({change:?})"),
             Effect::HandOver(change) => write!(f, "HandOver({change:?})"),
             Effect::Wake(after, timer) => write!(f, "Wake({after:?}, {timer:?})"),

@@ -156,8 +156,9 @@ fn done<G: Game>(table: &mut TableCore<G>) -> Vec<Did> {
                     did.push(Did::Sent(conn, read(frame.text_payload())));
                 }
                 Effect::Forget(conn) => presenter.forget(conn),
-                Effect::Close(conn, code, _) => {
+                Effect::Close(conn, why) => {
                     presenter.forget(conn);
+                    let (code, _) = present::hangup(why);
                     did.push(Did::Closed(conn, code));
                 }
                 Effect::Store(change) => {

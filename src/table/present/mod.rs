@@ -33,7 +33,7 @@ use bytes::Bytes;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::core::{Notice, Replay, ReplayStep, Seen, Showing};
+use super::core::{Closing, Gone, Hangup, Notice, Replay, ReplayStep, Seen, Showing};
 use super::frames::{Ack, Head};
 use super::ConnId;
 use crate::outbox::Frame;
@@ -143,6 +143,25 @@ impl Presenter {
     /// The socket is gone: what it was shown is forgotten.
     pub fn forget(&mut self, conn: ConnId) {
         self.shown.remove(&conn);
+    }
+}
+
+/// The WebSocket close code and reason of a socket the table closes (`docs/protocol.md`).
+pub fn hangup(why: Hangup) -> (u16, &'static str) {
+    match why {
+        Hangup::TooSlow => (1008, "too slow: frames were piling up"),
+        Hangup::Gone(Gone::Ended) => (4410, "match-ended"),
+        Hangup::Gone(Gone::Expired) => (4411, "table-expired"),
+    }
+}
+
+/// The close code and reason every socket still open hears as the table stops, if it closes them:
+/// not when it is handed over (the sockets stay for the next owner).
+pub fn closing(closing: Closing) -> Option<(u16, &'static str)> {
+    match closing {
+        Closing::HandedOver => None,
+        Closing::Lost | Closing::Asleep => Some((1012, "the table has moved; reconnecting")),
+        Closing::Closed(gone) => Some(hangup(Hangup::Gone(gone))),
     }
 }
 
