@@ -273,44 +273,77 @@ pub trait Game: Sized + 'static {
 }
 
 /// A kind of computer player. Every game has the site's two levels (`Computer`, the standard one, and
-/// `Strong`) and `Random`, the mover that tests and self-play measure against; Pishe Pasha adds the
-/// two strategies of its experiment. `Gentle` and `Clever`, the site's other two levels, are made
-/// from a game's `Computer` and `Strong` with no code of the game's ([`computer`]). Written in kebab
-/// case ("hold-kings") in snapshots and on the command line.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    serde::Deserialize,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::Display,
-)]
-#[serde(rename_all = "kebab-case")]
-#[strum(serialize_all = "kebab-case")]
+/// `Strong`) and `Random`, the mover that tests and self-play measure against. `Gentle` and `Clever`,
+/// the site's other two levels, are made from a game's `Computer` and `Strong` with no code of the
+/// game's ([`computer`]). A game may have kinds of its own for self-play (Pishe Pasha's two
+/// strategies of its experiment), named in its folder. Written in kebab case ("hold-kings") in
+/// snapshots and on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BotKind {
     Computer,
     Strong,
     Random,
-    HoldKings,
-    TwoAbove,
     Gentle,
     Clever,
+    /// A kind of one game's own, by its name.
+    Own(&'static str),
 }
 
 impl BotKind {
+    /// The kinds every game may have.
+    const SHARED: [BotKind; 5] = [
+        BotKind::Computer,
+        BotKind::Strong,
+        BotKind::Random,
+        BotKind::Gentle,
+        BotKind::Clever,
+    ];
+
     /// Its name on the command line and in snapshots.
     pub fn name(self) -> &'static str {
-        self.into()
+        match self {
+            BotKind::Computer => "computer",
+            BotKind::Strong => "strong",
+            BotKind::Random => "random",
+            BotKind::Gentle => "gentle",
+            BotKind::Clever => "clever",
+            BotKind::Own(name) => name,
+        }
     }
 
-    /// The kind called `name`.
+    /// The kind called `name` among those every game may have (a game's own kinds are found among
+    /// its [`Game::BOTS`]).
     pub fn named(name: &str) -> Option<BotKind> {
-        name.parse().ok()
+        BotKind::SHARED.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// The kind of `G` called `name`, one of [`Game::BOTS`] or a level made from them.
+    pub fn of_game<G: Game>(name: &str) -> Option<BotKind> {
+        bot_kinds::<G>()
+            .into_iter()
+            .find(|kind| kind.name() == name)
+    }
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for BotKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// Read back from a snapshot, where only the shared kinds are ever written (a table's computers play
+/// at its level).
+impl<'de> serde::Deserialize<'de> for BotKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<BotKind, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        BotKind::named(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("no computer is called \"{name}\"")))
     }
 }
 
@@ -370,13 +403,22 @@ mod tests {
 
     #[test]
     fn bot_kinds_are_named_as_serde_writes_them() {
-        for kind in [BotKind::Computer, BotKind::HoldKings, BotKind::TwoAbove] {
+        for kind in BotKind::SHARED {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{kind}\""));
             assert_eq!(BotKind::named(kind.name()), Some(kind));
+            assert_eq!(serde_json::from_str::<BotKind>(&json).unwrap(), kind);
         }
-        assert_eq!(BotKind::HoldKings.name(), "hold-kings");
+        assert_eq!(BotKind::Computer.name(), "computer");
         assert_eq!(BotKind::named("grandmaster"), None);
+        assert!(serde_json::from_str::<BotKind>("\"grandmaster\"").is_err());
+        let own = BotKind::Own("hold-kings");
+        assert_eq!(serde_json::to_string(&own).unwrap(), "\"hold-kings\"");
+        assert_eq!(
+            BotKind::named("hold-kings"),
+            None,
+            "a game's own kind is the game's to name"
+        );
     }
 
     #[test]

@@ -107,7 +107,7 @@ pub fn simulate<G: Game>(config: &SimConfig) -> Result<SimReport, String> {
     }
     let mut kinds = Vec::with_capacity(G::SEATS);
     for name in &config.bots {
-        match BotKind::named(name).filter(|kind| crate::game::bot_kinds::<G>().contains(kind)) {
+        match BotKind::of_game::<G>(name) {
             Some(kind) => kinds.push(kind),
             None => {
                 return Err(format!(

@@ -182,7 +182,9 @@ mod tests {
             let bot = computer::<Panjpar>(kind, Seat::new(0), DEFAULT_BUDGET).unwrap();
             assert_eq!(bot.kind(), kind);
         }
-        assert!(computer::<Panjpar>(BotKind::HoldKings, Seat::new(0), DEFAULT_BUDGET).is_none());
+        assert!(
+            computer::<Panjpar>(BotKind::Own("hold-kings"), Seat::new(0), DEFAULT_BUDGET).is_none()
+        );
     }
 
     #[test]

@@ -28,11 +28,11 @@ impl Strategy {
     pub const ALL: [Strategy; 3] = [Strategy::Computer, Strategy::HoldKings, Strategy::TwoAbove];
 
     /// Its kind among the game's bots.
-    pub fn kind(self) -> BotKind {
+    pub const fn kind(self) -> BotKind {
         match self {
             Strategy::Computer => BotKind::Computer,
-            Strategy::HoldKings => BotKind::HoldKings,
-            Strategy::TwoAbove => BotKind::TwoAbove,
+            Strategy::HoldKings => BotKind::Own("hold-kings"),
+            Strategy::TwoAbove => BotKind::Own("two-above"),
         }
     }
 

@@ -97,8 +97,8 @@ impl Game for PishePasha {
     const BOTS: &'static [BotKind] = &[
         BotKind::Computer,
         BotKind::Random,
-        BotKind::HoldKings,
-        BotKind::TwoAbove,
+        Strategy::HoldKings.kind(),
+        Strategy::TwoAbove.kind(),
         BotKind::Strong,
     ];
     /// Even one sampled deal a decision plays Pishe Pasha almost as well as the strong computer

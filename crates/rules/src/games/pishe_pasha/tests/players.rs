@@ -176,10 +176,13 @@ fn the_game_names_its_bots_and_refuses_unknown_ones() {
             PishePasha::bot(*kind, YOU, DEFAULT_BUDGET).unwrap().kind(),
             *kind
         );
-        assert_eq!(BotKind::named(kind.name()), Some(*kind));
+        assert_eq!(BotKind::of_game::<PishePasha>(kind.name()), Some(*kind));
     }
-    assert!(BotKind::named("grandmaster").is_none());
-    assert!(crate::games::panjpar::Panjpar::bot(BotKind::HoldKings, YOU, DEFAULT_BUDGET).is_none());
+    assert!(BotKind::of_game::<PishePasha>("grandmaster").is_none());
+    assert!(
+        crate::games::panjpar::Panjpar::bot(BotKind::Own("hold-kings"), YOU, DEFAULT_BUDGET)
+            .is_none()
+    );
     let setup = DealSetup {
         index: 0,
         first: YOU,
