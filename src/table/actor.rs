@@ -278,7 +278,7 @@ fn add_to_metrics<G: Game>(count: Count) {
         Count::Reconnect => meters.reconnects.inc(),
         Count::Refused(code) => meters
             .actions_refused
-            .with_label_values(&[G::NAME, code])
+            .with_label_values(&[G::NAME, code.as_str()])
             .inc(),
         Count::Accepted => meters.game(G::NAME).accepted.inc(),
         Count::MatchFinished => meters.matches_finished.with_label_values(&[G::NAME]).inc(),

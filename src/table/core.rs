@@ -40,7 +40,7 @@ use rand_chacha::ChaCha20Rng;
 use super::frames::Status;
 use super::seats::{Level, Occupant, TableKind};
 use super::DealRecord;
-use super::{Shuffle, TableId, TokenHash};
+use super::{ErrorCode, Shuffle, TableId, TokenHash};
 use crate::protocol::SeatInfo;
 use chaikhana_rules::cards::Seat;
 use chaikhana_rules::game::Game;
@@ -349,10 +349,11 @@ impl<G: Game> TableCore<G> {
     fn send_refusal(
         &mut self,
         conn: ConnId,
-        code: &'static str,
+        code: impl Into<ErrorCode>,
         message: impl Into<Cow<'static, str>>,
         id: Option<&str>,
     ) {
+        let code = code.into();
         self.count(Count::Refused(code));
         let message = message.into();
         let id = id.map(str::to_string);

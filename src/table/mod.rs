@@ -32,7 +32,7 @@ pub use deal_record::{Coaching, DealRecord};
 pub use fair_cost::{fair_cost, FairCost};
 pub use messages::*;
 pub use open::OpenTable;
-pub use refusal::{RefusalCode, TableRefusal};
+pub use refusal::{ErrorCode, RefusalCode, TableRefusal};
 pub use seal::{deal_fair, Committed, DealSeal, FairRecord, RevealTo};
 pub use seats::{Level, SeatTicket, TableKind};
 pub use shuffle::{pledge_of, Refused as ShuffleRefused, Shuffle};

@@ -8,6 +8,8 @@
 use serde::{Deserialize, Serialize};
 use strum::{EnumIter, IntoStaticStr};
 
+use chaikhana_rules::game::RuleCode;
+
 /// A refusal's code, written in kebab-case on the wire ("table-full", "stale-version").
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, IntoStaticStr, EnumIter,
@@ -84,6 +86,36 @@ impl RefusalCode {
     /// The code as it is written on the wire (the same words serde writes).
     pub fn as_str(self) -> &'static str {
         self.into()
+    }
+}
+
+/// The code of an `error` frame a table sends a socket: the table's own refusal, or the game's
+/// rules'. The core keeps it typed; it is written as text only where a frame or a metric is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    Table(RefusalCode),
+    Rule(RuleCode),
+}
+
+impl ErrorCode {
+    /// The code as it is written on the wire and in the metrics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Table(code) => code.as_str(),
+            ErrorCode::Rule(code) => code.as_str(),
+        }
+    }
+}
+
+impl From<RefusalCode> for ErrorCode {
+    fn from(code: RefusalCode) -> ErrorCode {
+        ErrorCode::Table(code)
+    }
+}
+
+impl From<RuleCode> for ErrorCode {
+    fn from(code: RuleCode) -> ErrorCode {
+        ErrorCode::Rule(code)
     }
 }
 

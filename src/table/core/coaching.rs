@@ -215,7 +215,7 @@ impl<G: Game> TableCore<G> {
             )),
         };
         if let Err(refusal) = asked {
-            self.send_refusal(conn, refusal.code.as_str(), refusal.message, None);
+            self.send_refusal(conn, refusal.code, refusal.message, None);
         }
     }
 

@@ -29,7 +29,7 @@ impl<G: Game> TableCore<G> {
                 ClientMsg::Action { id, .. } => id.as_deref(),
                 _ => None,
             };
-            return self.send_refusal(conn, RefusalCode::Unavailable.as_str(), PAUSED, id);
+            return self.send_refusal(conn, RefusalCode::Unavailable, PAUSED, id);
         }
         match msg {
             ClientMsg::Resync {} => {
@@ -226,12 +226,7 @@ impl<G: Game> TableCore<G> {
             ShuffleRefused::NotYet => "Send the number once every pledge is in and shown.",
             ShuffleRefused::NotPledged => "That number is not the one this seat pledged.",
         };
-        self.send_refusal(
-            conn,
-            RefusalCode::ContributionRefused.as_str(),
-            message,
-            None,
-        );
+        self.send_refusal(conn, RefusalCode::ContributionRefused, message, None);
     }
 
     pub(super) fn start_deal(&mut self) {
@@ -321,14 +316,14 @@ impl<G: Game> TableCore<G> {
         let action = match read_action::<G>(raw) {
             Ok(action) => action,
             Err(message) => {
-                return self.send_refusal(conn, RefusalCode::BadAction.as_str(), message, id);
+                return self.send_refusal(conn, RefusalCode::BadAction, message, id);
             }
         };
         let Some(state) = self.state.as_mut() else {
             return;
         };
         if let Err(e) = G::apply(state, seat, &action) {
-            return self.send_refusal(conn, e.code.as_str(), e.message, id);
+            return self.send_refusal(conn, e.code, e.message, id);
         }
         self.accepted(seat, action);
         self.commit(Then::Acknowledge {
@@ -368,7 +363,7 @@ impl<G: Game> TableCore<G> {
         id: Option<&str>,
     ) {
         let stale = matches!(refusal.code, RefusalCode::StaleVersion);
-        self.send_refusal(conn, refusal.code.as_str(), refusal.message, id);
+        self.send_refusal(conn, refusal.code, refusal.message, id);
         if stale {
             self.send_whole_view(conn, Some(seat));
         }

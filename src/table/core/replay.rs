@@ -66,7 +66,7 @@ impl<G: Game> TableCore<G> {
     ) {
         match self.replay(seat, deal, step) {
             Ok(replay) => self.effects.push(Effect::Replay(conn, Box::new(replay))),
-            Err(refusal) => self.send_refusal(conn, refusal.code.as_str(), refusal.message, None),
+            Err(refusal) => self.send_refusal(conn, refusal.code, refusal.message, None),
         }
     }
 

@@ -8,7 +8,7 @@ use futures_util::future::BoxFuture;
 
 use super::replay::Replay;
 use super::{ConnId, Notice, Showing};
-use crate::table::TableId;
+use crate::table::{ErrorCode, TableId};
 use chaikhana_rules::cards::Seat;
 use chaikhana_rules::game::Budget;
 use chaikhana_rules::game::{Game, Search};
@@ -252,7 +252,7 @@ pub enum Count {
     /// A seat's socket attached again while its person held the seat.
     Reconnect,
     /// A request was refused, with this code.
-    Refused(&'static str),
+    Refused(ErrorCode),
     /// An action was accepted.
     Accepted,
     /// A match ended.

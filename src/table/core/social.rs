@@ -64,7 +64,7 @@ impl<G: Game> TableCore<G> {
                     self.broadcast_seats();
                 }
             }
-            Err(message) => self.send_refusal(conn, RefusalCode::BadName.as_str(), message, None),
+            Err(message) => self.send_refusal(conn, RefusalCode::BadName, message, None),
         }
     }
 
@@ -72,7 +72,7 @@ impl<G: Game> TableCore<G> {
     pub(super) fn say(&mut self, conn: ConnId, seat: Seat, id: Phrase) {
         if self.kind == TableKind::Computer {
             let (code, message) = FRIENDS_ONLY;
-            self.send_refusal(conn, code.as_str(), message, None);
+            self.send_refusal(conn, code, message, None);
             return;
         }
         self.send_everyone(Notice::Phrase { seat, id });

@@ -80,7 +80,7 @@ impl<G: Game> TableCore<G> {
             tracing::warn!(table = %self.id, "the table's store is out of reach: play is paused");
             self.count(super::Count::Paused);
             self.send_everyone(Notice::Refused {
-                code: RefusalCode::Unavailable.as_str(),
+                code: RefusalCode::Unavailable.into(),
                 message: PAUSED.into(),
                 id: None,
             });

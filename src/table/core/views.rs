@@ -16,7 +16,7 @@ use super::{Effect, TableCore};
 use crate::protocol::{Phrase, SeatInfo, ServerMsg, SignalKind};
 use crate::table::frames::{Head, ShuffleShown, Status};
 use crate::table::seal::SealShown;
-use crate::table::{ConnId, DealSeal, RevealTo, TableId};
+use crate::table::{ConnId, DealSeal, ErrorCode, RevealTo, TableId};
 use chaikhana_rules::cards::Seat;
 use chaikhana_rules::coach::Analysis;
 use chaikhana_rules::game::Game;
@@ -122,7 +122,7 @@ impl<G: Game> fmt::Debug for Showing<G> {
 pub enum Notice {
     /// Something was refused; nothing changed.
     Refused {
-        code: &'static str,
+        code: ErrorCode,
         message: Cow<'static, str>,
         /// The id of the action refused, if it was one and had one.
         id: Option<String>,
@@ -166,7 +166,7 @@ impl Notice {
     pub fn message(&self) -> ServerMsg<'_> {
         match self {
             Notice::Refused { code, message, id } => ServerMsg::Error {
-                code,
+                code: code.as_str(),
                 message,
                 id: id.as_deref(),
             },

@@ -50,7 +50,7 @@ impl<G: Game> TableCore<G> {
     pub(super) fn switch_voice(&mut self, conn: ConnId, seat: Seat, on: bool) {
         if self.kind == TableKind::Computer {
             let (code, message) = FRIENDS_ONLY;
-            self.send_refusal(conn, code.as_str(), message, None);
+            self.send_refusal(conn, code, message, None);
             return;
         }
         let before = self.voice.holder(seat);
@@ -61,7 +61,7 @@ impl<G: Game> TableCore<G> {
                 // see the seat go off and on again, so they connect to the new tab afresh.
                 self.send_refusal(
                     holder,
-                    RefusalCode::VoiceMoved.as_str(),
+                    RefusalCode::VoiceMoved,
                     "Voice moved to another tab or window of your seat.",
                     None,
                 );
@@ -120,7 +120,7 @@ impl<G: Game> TableCore<G> {
             None
         };
         if let Some((code, message)) = refusal {
-            self.send_refusal(conn, code.as_str(), message, None);
+            self.send_refusal(conn, code, message, None);
             return;
         }
         let Some(target) = self.voice.holder(to) else {

@@ -47,7 +47,7 @@ impl<G: Game> TableCore<G> {
             ClientMsg::Analyse { deal } => self.ask_analysis(conn, None, deal),
             _ => {
                 let (code, message) = WATCHERS_DO_NOT_ACT;
-                self.send_refusal(conn, code.as_str(), message, None);
+                self.send_refusal(conn, code, message, None);
             }
         }
     }
