@@ -13,7 +13,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{Effect, TableCore};
-use crate::protocol::{Phrase, SeatInfo, ServerMsg, SignalKind};
+use crate::protocol::{Phrase, SeatInfo, SignalKind};
 use crate::table::frames::{Head, ShuffleShown, Status};
 use crate::table::seal::SealShown;
 use crate::table::{ConnId, DealSeal, ErrorCode, RevealTo, TableId};
@@ -159,55 +159,6 @@ pub enum Notice {
         deal: usize,
         analysis: Arc<Analysis>,
     },
-}
-
-impl Notice {
-    /// The protocol's frame for it.
-    pub fn message(&self) -> ServerMsg<'_> {
-        match self {
-            Notice::Refused { code, message, id } => ServerMsg::Error {
-                code: code.as_str(),
-                message,
-                id: id.as_deref(),
-            },
-            Notice::Seats { seats, watching } => ServerMsg::Seats {
-                seats,
-                watching: *watching,
-            },
-            Notice::Phrase { seat, id } => ServerMsg::Phrase {
-                seat: *seat,
-                id: *id,
-            },
-            Notice::Signal { from, kind, data } => ServerMsg::Signal {
-                from: *from,
-                kind: *kind,
-                data,
-            },
-            Notice::Hint {
-                version,
-                action,
-                value,
-                unit,
-                why,
-            } => ServerMsg::Hint {
-                version: *version,
-                action,
-                value: *value,
-                unit,
-                why,
-            },
-            Notice::Shuffle(shuffle) => ServerMsg::Shuffle { shuffle },
-            Notice::Analysing { deal, done, of } => ServerMsg::Analysing {
-                deal: *deal,
-                done: *done,
-                of: *of,
-            },
-            Notice::Analysis { deal, analysis } => ServerMsg::Analysis {
-                deal: *deal,
-                analysis,
-            },
-        }
-    }
 }
 
 /// What every viewer sees alike.

@@ -40,6 +40,7 @@ use crate::outbox::Frame;
 use chaikhana_rules::game::Game;
 
 mod fields;
+mod notice;
 mod parts;
 mod shown;
 #[cfg(test)]
@@ -134,7 +135,7 @@ impl Presenter {
                 return frame.clone();
             }
         }
-        let frame = Frame::json(&notice.message(), 128);
+        let frame = Frame::json(&notice::message(notice), 128);
         let frame = if seats { frame.superseding() } else { frame };
         self.last_notice = Some((Arc::clone(notice), frame.clone()));
         frame

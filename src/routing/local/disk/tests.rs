@@ -317,7 +317,10 @@ async fn a_commit_that_stalls_pauses_its_table_and_the_store_takes_changes_again
     // and this stalled store sets it again each time it is asked.
     let asked = Instant::now();
     while disk.is_open() || crate::metrics::metrics().store_stalled.get() != 1 {
-        assert!(asked.elapsed() < Duration::from_secs(1), "the stall is said");
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "the stall is said"
+        );
         std::thread::yield_now();
     }
     // Meanwhile a change is refused at once, never queued behind the stalled one.
