@@ -44,6 +44,42 @@ import { backElement, cardElement } from "./cards.js";
  * @typedef {{ first: boolean, whole: boolean, continuous: boolean, memo: Record<string, any> }} Seen
  */
 
+/** @typedef {import("./socket.js").ViewFrame} ViewFrame */
+/** @typedef {import("./socket.js").ErrorFrame} ErrorFrame */
+/** @typedef {import("./socket.js").Action} Action */
+
+/**
+ * What a board may do at the table (table.js gives it): play an offered action, ask for the next
+ * deal or a rematch (each false while the connection is down), and the language it speaks.
+ * @typedef {{ act: (action: Action) => boolean, nextDeal: () => boolean, rematch: () => boolean, lang: () => string }} BoardContext
+ */
+
+/**
+ * A board drawn at the table: `render` draws a view, `error` says a refusal, `goneTo(key)` names the
+ * area a card that left the board went to (motion.js).
+ * @typedef {{ render: (frame: ViewFrame) => void, error: (frame: ErrorFrame) => void, goneTo?: (key: string) => string | null | undefined }} Board
+ */
+
+/** A step of the guided first deal (guide.js): its words and the controls it is about (CSS).
+ * @typedef {{ title: string, text: string, targets?: string[] }} GuideStep */
+
+/**
+ * A board's words for the coach (coach.js, `coachSentence`): a move (an action, as the board sends
+ * it; `list` joins words in a list) and a reason of the rules (the table's JSON, named by `rule`).
+ * @typedef {{ move: (play: Action, lang: string, list: (items: string[]) => string) => string, rule: (rule: { rule: string, [field: string]: any }, lang: string) => string }} CoachWords
+ */
+
+/**
+ * A game's board module (`/static/{game}.js`).
+ * @typedef {Object} BoardModule
+ * @property {(root: HTMLElement, ctx: BoardContext) => Board} createBoard
+ * @property {string[]} [LANGUAGES]
+ * @property {Partial<Hooks>} [hooks]
+ * @property {(frame: ViewFrame, lang: string) => GuideStep | null | undefined} [guideStep]
+ * @property {(lang: string) => string} [guideLeave]
+ * @property {CoachWords} [coachWords]
+ */
+
 /** @type {Hooks} French cards, dealt in hands, and nothing known of a view. */
 export const DEFAULT_HOOKS = {
   names: {},
@@ -61,26 +97,32 @@ let current = DEFAULT_HOOKS;
 export const boardHooks = () => current;
 
 /** The game's name in `lang`: its board's words, else (before a board is loaded) the name the
- * server wrote on the table page. */
+ * server wrote on the table page.
+ * @param {string} lang */
 export function gameTitle(lang) {
   const names = current.names;
   return names[lang] || names.en || globalThis.document?.body.dataset.gameTitle || "";
 }
 
-/** Takes the hooks of the board module `module`. */
+/** Takes the hooks of the board module `module`.
+ * @param {{ hooks?: Partial<Hooks> } | null | undefined} module */
 export function useBoard(module) {
   current = { ...DEFAULT_HOOKS, ...(module?.hooks || {}) };
 }
 
-/** Loads the board module of `game` and its stylesheet, and takes its hooks; answers the module. */
+/** Loads the board module of `game` and its stylesheet, and takes its hooks; answers the module.
+ * @param {string} game
+ * @returns {Promise<BoardModule>} */
 export async function loadBoard(game) {
   if (!/^[a-z][a-z-]*$/.test(game)) throw new Error(game);
+  /** @type {[BoardModule, unknown]} */
   const [module] = await Promise.all([import(`./${game}.js`), boardStyle(game)]);
   useBoard(module);
   return module;
 }
 
-/** The game's own stylesheet, loaded beside the site's before its board is first drawn. */
+/** The game's own stylesheet, loaded beside the site's before its board is first drawn.
+ * @param {string} game */
 function boardStyle(game) {
   return new Promise((done) => {
     const link = document.createElement("link");
@@ -95,9 +137,11 @@ function boardStyle(game) {
 export function collector() {
   /** @type {Array<[string, any]>} */
   const seen = [];
+  /** @param {string | null | undefined} card @param {any} [from] a place, as `shown` gives it */
   const add = (card, from = null) => {
     if (card) seen.push([card, from]);
   };
+  /** @param {Array<string | null> | null | undefined} cards @param {any} [from] */
   const all = (cards, from = null) => (cards || []).forEach((c) => add(c, from));
   return { seen, add, all };
 }
