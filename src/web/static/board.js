@@ -23,7 +23,7 @@ import { backElement, cardElement } from "./cards.js";
  * @property {(memo: Record<string, any>, deal: Drawn) => Promise<{ failed?: [string, any], partly?: string } | null>} [checkDraws]
  *   For a game that draws in play from the deal's seed (Ganjifa's blind leads): at the reveal, checks
  *   what the hooks noted of those draws; a contradiction is `failed`, what it cannot say `partly`.
- * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, any]>} shown The cards a
+ * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, Place]>} shown The cards a
  *   view shows face up, each with the place it was dealt as the deal check reads places (verify.js,
  *   `placesOf`: a seat, "trump" or "pile", one place among those dealt there, or any of several) when
  *   that is certain, else null.
@@ -32,7 +32,7 @@ import { backElement, cardElement } from "./cards.js";
 /**
  * A revealed deal, for `checkDraws`: the reveal, the commitment, the card at each dealt place (null
  * where hidden from this page) and SHA-256.
- * @typedef {{ reveal: any, commitment: string, cardAt: (j: number) => string | null, sha256: (text: string) => Promise<string | null> }} Drawn
+ * @typedef {{ reveal: import("./verify.js").Reveal, commitment: string, cardAt: (j: number) => string | null, sha256: (text: string) => Promise<string | null> }} Drawn
  */
 
 /**
@@ -47,6 +47,7 @@ import { backElement, cardElement } from "./cards.js";
 /** @typedef {import("./socket.js").ViewFrame} ViewFrame */
 /** @typedef {import("./socket.js").ErrorFrame} ErrorFrame */
 /** @typedef {import("./socket.js").Action} Action */
+/** @typedef {import("./verify.js").Place} Place */
 
 /**
  * What a board may do at the table (table.js gives it): play an offered action, ask for the next
@@ -135,13 +136,13 @@ function boardStyle(game) {
 
 /** Collects the cards a view shows: `add(card, from)` notes one, `all(cards, from)` several. */
 export function collector() {
-  /** @type {Array<[string, any]>} */
+  /** @type {Array<[string, Place]>} */
   const seen = [];
-  /** @param {string | null | undefined} card @param {any} [from] a place, as `shown` gives it */
+  /** @param {string | null | undefined} card @param {Place} [from] */
   const add = (card, from = null) => {
     if (card) seen.push([card, from]);
   };
-  /** @param {Array<string | null> | null | undefined} cards @param {any} [from] */
+  /** @param {Array<string | null> | null | undefined} cards @param {Place} [from] */
   const all = (cards, from = null) => (cards || []).forEach((c) => add(c, from));
   return { seen, add, all };
 }

@@ -46,5 +46,5 @@ const yourGames = document.getElementById("your-games");
 if (yourGames) setUpYourGames(yourGames);
 // A table's page that says the table is gone for good: its seat token is of no more use here.
 if (document.getElementById("gone") && location.pathname.startsWith("/t/")) {
-  forget(location.pathname.split("/").filter(Boolean).pop());
+  forget(/** @type {string} */ (location.pathname.split("/").filter(Boolean).pop()));
 }

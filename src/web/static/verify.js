@@ -20,8 +20,9 @@ import { boardHooks } from "./board.js";
  * A deal's reveal (docs/fair.md), as the table sends it once the deal ends: each place's card (null
  * where hidden from this page) with its salt, or its leaf where hidden; where each dealt place went (a
  * seat, "trump" or "pile"); every seat's number and pledge; how many rounds of the players' shuffle
- * were dealt. `wellFormed` checks this shape before anything else reads it.
- * @typedef {{ deal?: number | null, cards: Array<string | null>, salts: Array<string | null>, leaves: Array<string | null>, to: Array<number | string>, numbers: Array<string | null>, rounds: number, pledges?: Array<string | null> | null }} Reveal
+ * were dealt, and whether draws in play came from the numbers (`open_draws`, Ganjifa's blind leads).
+ * `wellFormed` checks this shape before anything else reads it.
+ * @typedef {{ deal?: number | null, cards: Array<string | null>, salts: Array<string | null>, leaves: Array<string | null>, to: Array<number | string>, numbers: Array<string | null>, rounds: number, pledges?: Array<string | null> | null, open_draws?: boolean }} Reveal
  */
 
 /** A view's `deal`: the commitment of the deal in play, the version it was dealt at, its reveal at
