@@ -23,7 +23,7 @@ import { backElement, cardElement } from "./cards.js";
  * @property {(memo: Record<string, any>, deal: Drawn) => Promise<{ failed?: [string, any], partly?: string } | null>} [checkDraws]
  *   For a game that draws in play from the deal's seed (Ganjifa's blind leads): at the reveal, checks
  *   what the hooks noted of those draws; a contradiction is `failed`, what it cannot say `partly`.
- * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, any]>} shown The cards a
+ * @property {(view: any, seat: number | null, seen: Seen) => Array<[string, Place]>} shown The cards a
  *   view shows face up, each with the place it was dealt as the deal check reads places (verify.js,
  *   `placesOf`: a seat, "trump" or "pile", one place among those dealt there, or any of several) when
  *   that is certain, else null.
@@ -32,7 +32,7 @@ import { backElement, cardElement } from "./cards.js";
 /**
  * A revealed deal, for `checkDraws`: the reveal, the commitment, the card at each dealt place (null
  * where hidden from this page) and SHA-256.
- * @typedef {{ reveal: any, commitment: string, cardAt: (j: number) => string | null, sha256: (text: string) => Promise<string | null> }} Drawn
+ * @typedef {{ reveal: import("./verify.js").Reveal, commitment: string, cardAt: (j: number) => string | null, sha256: (text: string) => Promise<string | null> }} Drawn
  */
 
 /**
@@ -42,6 +42,43 @@ import { backElement, cardElement } from "./cards.js";
  * in play, kept with the check's through reloads; a game that finds a card drawn out of its order
  * sets `memo.broken` to the reason and its argument).
  * @typedef {{ first: boolean, whole: boolean, continuous: boolean, memo: Record<string, any> }} Seen
+ */
+
+/** @typedef {import("./socket.js").ViewFrame} ViewFrame */
+/** @typedef {import("./socket.js").ErrorFrame} ErrorFrame */
+/** @typedef {import("./socket.js").Action} Action */
+/** @typedef {import("./verify.js").Place} Place */
+
+/**
+ * What a board may do at the table (table.js gives it): play an offered action, ask for the next
+ * deal or a rematch (each false while the connection is down), and the language it speaks.
+ * @typedef {{ act: (action: Action) => boolean, nextDeal: () => boolean, rematch: () => boolean, lang: () => string }} BoardContext
+ */
+
+/**
+ * A board drawn at the table: `render` draws a view, `error` says a refusal, `goneTo(key)` names the
+ * area a card that left the board went to (motion.js).
+ * @typedef {{ render: (frame: ViewFrame) => void, error: (frame: ErrorFrame) => void, goneTo?: (key: string) => string | null | undefined }} Board
+ */
+
+/** A step of the guided first deal (guide.js): its words and the controls it is about (CSS).
+ * @typedef {{ title: string, text: string, targets?: string[] }} GuideStep */
+
+/**
+ * A board's words for the coach (coach.js, `coachSentence`): a move (an action, as the board sends
+ * it; `list` joins words in a list) and a reason of the rules (the table's JSON, named by `rule`).
+ * @typedef {{ move: (play: Action, lang: string, list: (items: string[]) => string) => string, rule: (rule: { rule: string, [field: string]: any }, lang: string) => string }} CoachWords
+ */
+
+/**
+ * A game's board module (`/static/{game}.js`).
+ * @typedef {Object} BoardModule
+ * @property {(root: HTMLElement, ctx: BoardContext) => Board} createBoard
+ * @property {string[]} [LANGUAGES]
+ * @property {Partial<Hooks>} [hooks]
+ * @property {(frame: ViewFrame, lang: string) => GuideStep | null | undefined} [guideStep]
+ * @property {(lang: string) => string} [guideLeave]
+ * @property {CoachWords} [coachWords]
  */
 
 /** @type {Hooks} French cards, dealt in hands, and nothing known of a view. */
@@ -61,26 +98,32 @@ let current = DEFAULT_HOOKS;
 export const boardHooks = () => current;
 
 /** The game's name in `lang`: its board's words, else (before a board is loaded) the name the
- * server wrote on the table page. */
+ * server wrote on the table page.
+ * @param {string} lang */
 export function gameTitle(lang) {
   const names = current.names;
   return names[lang] || names.en || globalThis.document?.body.dataset.gameTitle || "";
 }
 
-/** Takes the hooks of the board module `module`. */
+/** Takes the hooks of the board module `module`.
+ * @param {{ hooks?: Partial<Hooks> } | null | undefined} module */
 export function useBoard(module) {
   current = { ...DEFAULT_HOOKS, ...(module?.hooks || {}) };
 }
 
-/** Loads the board module of `game` and its stylesheet, and takes its hooks; answers the module. */
+/** Loads the board module of `game` and its stylesheet, and takes its hooks; answers the module.
+ * @param {string} game
+ * @returns {Promise<BoardModule>} */
 export async function loadBoard(game) {
   if (!/^[a-z][a-z-]*$/.test(game)) throw new Error(game);
+  /** @type {[BoardModule, unknown]} */
   const [module] = await Promise.all([import(`./${game}.js`), boardStyle(game)]);
   useBoard(module);
   return module;
 }
 
-/** The game's own stylesheet, loaded beside the site's before its board is first drawn. */
+/** The game's own stylesheet, loaded beside the site's before its board is first drawn.
+ * @param {string} game */
 function boardStyle(game) {
   return new Promise((done) => {
     const link = document.createElement("link");
@@ -93,11 +136,13 @@ function boardStyle(game) {
 
 /** Collects the cards a view shows: `add(card, from)` notes one, `all(cards, from)` several. */
 export function collector() {
-  /** @type {Array<[string, any]>} */
+  /** @type {Array<[string, Place]>} */
   const seen = [];
+  /** @param {string | null | undefined} card @param {Place} [from] */
   const add = (card, from = null) => {
     if (card) seen.push([card, from]);
   };
+  /** @param {Array<string | null> | null | undefined} cards @param {Place} [from] */
   const all = (cards, from = null) => (cards || []).forEach((c) => add(c, from));
   return { seen, add, all };
 }

@@ -1,27 +1,35 @@
 // French cards drawn as SVG by this page's own code: every suit has its own shape and letter,
 // so no card is told apart by colour alone.
 
+/** @type {Record<string, { name: string, fa: string, red: boolean }>} */
 const SUITS = {
   S: { name: "spades", fa: "پیک", red: false },
   H: { name: "hearts", fa: "دل", red: true },
   D: { name: "diamonds", fa: "خشت", red: true },
   C: { name: "clubs", fa: "گشنیز", red: false },
 };
+/** @type {Record<string, string>} */
 const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
+/** @type {Record<string, string>} */
 const RANK_FA = { J: "سرباز", Q: "بی‌بی", K: "شاه", A: "آس" };
+/** @type {Record<string, string>} */
 const SUIT_BY_NAME = { spades: "S", hearts: "H", diamonds: "D", clubs: "C" };
 
-/** Splits a code like "10H" into rank "10" and suit letter "H". */
+/** Splits a code like "10H" into rank "10" and suit letter "H".
+ * @param {string} code */
 export function parseCard(code) {
   return { rank: code.slice(0, -1), suit: code.slice(-1) };
 }
 
+/** @param {string} name */
 export function suitLetter(name) {
   return SUIT_BY_NAME[name];
 }
 
 /** A card's accessible name: what its corner shows ("Q S"), so that a person who speaks to the page
- * can say what they see, then its name ("the queen of spades", or its Persian form). */
+ * can say what they see, then its name ("the queen of spades", or its Persian form).
+ * @param {string} code
+ * @param {string} [lang] */
 export function cardLabel(code, lang = "en") {
   const { rank, suit } = parseCard(code);
   // The corner's rank and suit, and a court card's large letter, in the order the card draws them.
@@ -29,24 +37,34 @@ export function cardLabel(code, lang = "en") {
   return `${shown.join(" ")}, ${cardName(code, lang)}`;
 }
 
-/** Whether a card of this rank is a court card, drawn as a crowned figure with its letter large. */
+/** Whether a card of this rank is a court card, drawn as a crowned figure with its letter large.
+ * @param {string} rank */
 const isCourt = (rank) => rank === "J" || rank === "Q" || rank === "K";
 
-/** "the queen of spades" (or its Persian form). */
+/** "the queen of spades" (or its Persian form).
+ * @param {string} code
+ * @param {string} [lang] */
 export function cardName(code, lang = "en") {
   const { rank, suit } = parseCard(code);
-  if (lang === "fa") return `${RANK_FA[rank] || rank.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])} ${SUITS[suit].fa}`;
+  if (lang === "fa") return `${RANK_FA[rank] || rank.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)])} ${SUITS[suit].fa}`;
   return `the ${RANK_NAMES[rank] || rank} of ${SUITS[suit].name}`;
 }
 
+/** @param {string} name
+ * @param {string} [lang] */
 export function suitName(name, lang = "en") {
   const letter = SUIT_BY_NAME[name];
   return lang === "fa" ? SUITS[letter].fa : name;
 }
 
-/** The suit's own outline, drawn in a 20x20 box centred on (cx, cy). */
+/** The suit's own outline, drawn in a 20x20 box centred on (cx, cy).
+ * @param {string} letter
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} size */
 export function suitShape(letter, cx, cy, size) {
   const k = size / 20;
+  /** @param {number} x @param {number} y */
   const t = (x, y) => `${(cx + (x - 10) * k).toFixed(2)},${(cy + (y - 10) * k).toFixed(2)}`;
   switch (letter) {
     case "H":
@@ -64,6 +82,7 @@ export function suitShape(letter, cx, cy, size) {
   }
 }
 
+/** @type {Record<string, number[][]>} */
 const PIPS = {
   2: [[50, 22], [50, 118]],
   3: [[50, 22], [50, 70], [50, 118]],
@@ -77,6 +96,9 @@ const PIPS = {
   10: [[36, 22], [64, 22], [50, 38], [36, 55], [64, 55], [36, 85], [64, 85], [50, 102], [36, 118], [64, 118]],
 };
 
+/** @param {string} rank
+ * @param {string} suit
+ * @param {string} colour */
 function court(rank, suit, colour) {
   // A simple crowned figure: the rank's letter large, with a crown for kings and queens and a cap for jacks.
   const crown = rank === "J"
@@ -89,7 +111,8 @@ function court(rank, suit, colour) {
     `<g fill="${colour}">${suitShape(suit, 50, 104, 14)}</g>`;
 }
 
-/** The SVG markup of a face-up card. */
+/** The SVG markup of a face-up card.
+ * @param {string} code */
 export function cardSvg(code) {
   const { rank, suit } = parseCard(code);
   const colour = SUITS[suit].red ? "var(--red)" : "var(--black)";
@@ -136,7 +159,10 @@ export function cardElement(code, { onPick, lang = "en", extraClass = "", key = 
 }
 
 /** A face-down card; give it a `key` (its `data-card`, such as "back:1:3") and a `from` area for it
- * to travel (see motion.js). */
+ * to travel (see motion.js).
+ * @param {string} label
+ * @param {string} [extraClass]
+ * @param {{ key?: string, from?: string }} [place] */
 export function backElement(label, extraClass = "", { key = "", from = "" } = {}) {
   const el = document.createElement("span");
   el.className = `card back ${extraClass}`.trim();
@@ -155,7 +181,7 @@ export function drawExamples(root = document) {
   for (const row of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-cards]"))) {
     row.classList.add("cards");
     row.setAttribute("dir", "ltr");
-    for (const code of row.dataset.cards.split(/\s+/).filter(Boolean)) {
+    for (const code of /** @type {string} */ (row.dataset.cards).split(/\s+/).filter(Boolean)) {
       row.append(code === "back" ? backElement(lang === "fa" ? "پشت کارت" : "a face-down card") : cardElement(code, { lang }));
     }
   }

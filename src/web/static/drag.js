@@ -21,14 +21,17 @@ export function draggable(card, { targets, onOver = () => {}, onDrop }) {
   card.addEventListener("pointerdown", (down) => {
     if (down.button !== 0) return;
     for (const old of document.querySelectorAll(".drag-ghost")) old.remove();
+    /** @type {HTMLElement | null} */
     let ghost = null;
+    /** @type {HTMLElement | null} */
     let over = null;
     /** @type {(e: PointerEvent) => HTMLElement | null} */
     const targetAt = (e) => document.elementFromPoint(e.clientX, e.clientY)?.closest(targets) || null;
+    /** @param {PointerEvent} e */
     const move = (e) => {
       if (!ghost) {
         if (Math.hypot(e.clientX - down.clientX, e.clientY - down.clientY) < START_PX) return;
-        ghost = card.cloneNode(true);
+        ghost = /** @type {HTMLElement} */ (card.cloneNode(true));
         ghost.className = `${card.className} drag-ghost`;
         ghost.setAttribute("aria-hidden", "true");
         document.body.append(ghost);
@@ -44,6 +47,7 @@ export function draggable(card, { targets, onOver = () => {}, onDrop }) {
         onOver(over);
       }
     };
+    /** @param {PointerEvent} e */
     const end = (e) => {
       window.removeEventListener("pointermove", move);
       window.removeEventListener("pointerup", end);

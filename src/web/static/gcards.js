@@ -1,6 +1,9 @@
 // Round Ganjifa cards drawn as SVG by this page's own code. Every suit has its own emblem, colour and
 // two-letter code, and a badge saying whether its numbers run ten high or one high.
 
+/** @typedef {{ code: string, name: string, colour: string, high: "ten" | "one" }} GSuit */
+
+/** @type {Record<string, GSuit>} */
 export const GSUITS = {
   taj: { code: "TA", name: "Taj", colour: "#8a5a00", high: "ten" },
   safed: { code: "SA", name: "Safed", colour: "#5b6470", high: "ten" },
@@ -14,30 +17,35 @@ export const GSUITS = {
 export const SUIT_ORDER = ["taj", "safed", "shamsher", "ghulam", "chang", "surkh", "barat", "qimash"];
 const BY_CODE = Object.fromEntries(Object.entries(GSUITS).map(([k, v]) => [v.code, k]));
 
+/** @param {string} code */
 export function parseGCard(code) {
   return { rank: code.slice(0, -2), suit: BY_CODE[code.slice(-2)] };
 }
 
 /** What a round card shows ("Mir SU 1↑"), then its name: its accessible name, which holds the words
- * a person sees on it. */
+ * a person sees on it.
+ * @param {string} code */
 export function gcardLabel(code) {
   return `${gcardShown(code).join(" ")}, ${gcardName(code)}`;
 }
 
-/** The two lines a round card shows: its rank, then its suit's code and which way it counts. */
+/** The two lines a round card shows: its rank, then its suit's code and which way it counts.
+ * @param {string} code */
 function gcardShown(code) {
   const { rank, suit } = parseGCard(code);
   const s = GSUITS[suit];
   return [rank === "M" ? "Mir" : rank === "W" ? "Waz" : rank, `${s.code} ${s.high === "ten" ? "10↑" : "1↑"}`];
 }
 
+/** @param {string} code */
 export function gcardName(code) {
   const { rank, suit } = parseGCard(code);
   const r = rank === "M" ? "Mir" : rank === "W" ? "Wazir" : rank;
   return `${r} of ${GSUITS[suit].name}`;
 }
 
-/** Each suit's emblem, drawn around (50, 50). */
+/** Each suit's emblem, drawn around (50, 50).
+ * @param {string} suit */
 function emblem(suit) {
   switch (suit) {
     case "taj":
@@ -59,6 +67,7 @@ function emblem(suit) {
   }
 }
 
+/** @param {string} code */
 export function gcardSvg(code) {
   const { rank, suit } = parseGCard(code);
   const s = GSUITS[suit];
@@ -119,7 +128,8 @@ export function gbackElement(label, onPick, { key, from, extraClass = "" } = {})
   return el;
 }
 
-/** The suit's name with its "10 high" or "1 high" badge, in words. */
+/** The suit's name with its "10 high" or "1 high" badge, in words.
+ * @param {string} suit */
 export function suitBadge(suit) {
   const s = GSUITS[suit];
   const badge = document.createElement("span");
@@ -135,6 +145,6 @@ export function drawGExamples(root = document) {
   for (const row of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-gcards]"))) {
     row.classList.add("cards");
     row.setAttribute("dir", "ltr");
-    for (const code of row.dataset.gcards.split(/\s+/).filter(Boolean)) row.append(gcardElement(code));
+    for (const code of /** @type {string} */ (row.dataset.gcards).split(/\s+/).filter(Boolean)) row.append(gcardElement(code));
   }
 }

@@ -6,6 +6,7 @@
 
 import { el, button } from "./ui.js";
 
+/** @param {string} table */
 const KEY = (table) => `chaikhana.guide.${table}`;
 
 /**
@@ -24,6 +25,7 @@ export function sharedStep(frame, over, others) {
 }
 
 /** Asks for the guide at `table` (the landing page does, before it goes there). */
+/** @param {string} table */
 export function askGuide(table) {
   sessionStorage.setItem(KEY(table), "on");
 }
@@ -33,10 +35,14 @@ export function askGuide(table) {
  * board, in the page's language `lang()` where the board words its guide in it (`guideStep(frame,
  * lang)`, and `guideLeave(lang)` for the guide's own button); `null` when it was not asked for, or the
  * board module has no guide.
+ * @param {string} table
+ * @param {import("./board.js").BoardModule} module
+ * @param {() => string} [lang]
  */
 export function createGuide(table, module, lang = () => "en") {
-  if (sessionStorage.getItem(KEY(table)) !== "on" || !module.guideStep) return null;
-  const panel = document.getElementById("guide");
+  const guideStep = module.guideStep;
+  if (sessionStorage.getItem(KEY(table)) !== "on" || !guideStep) return null;
+  const panel = /** @type {HTMLElement} */ (document.getElementById("guide"));
   let last = "";
   const leave = () => {
     sessionStorage.removeItem(KEY(table));
@@ -48,9 +54,10 @@ export function createGuide(table, module, lang = () => "en") {
   const guide = {
     on: true,
     /** Shows the step for `frame`, and marks the controls it is about on the board. */
+    /** @param {import("./socket.js").ViewFrame} frame */
     show(frame) {
       if (!guide.on) return;
-      const step = module.guideStep(frame, lang());
+      const step = guideStep(frame, lang());
       panel.hidden = !step;
       if (!step) return;
       const leaveWords = module.guideLeave?.(lang()) ?? "Leave the guide";
@@ -61,9 +68,9 @@ export function createGuide(table, module, lang = () => "en") {
         leaving.id = "guide-leave";
         panel.replaceChildren(el("h2", "", step.title), el("p", "", step.text), leaving);
       }
-      const board = document.getElementById("board");
+      const board = /** @type {HTMLElement} */ (document.getElementById("board"));
       for (const css of step.targets || []) {
-        for (const e of board.querySelectorAll(css)) e.dataset.guideHere = "";
+        for (const e of /** @type {NodeListOf<HTMLElement>} */ (board.querySelectorAll(css))) e.dataset.guideHere = "";
       }
     },
   };

@@ -12,14 +12,20 @@ const WORDS = {
 };
 
 const EVERY = 30_000;
+/** @param {string} table */
 const key = (table) => `chaikhana.listed.${table}`;
 
-/** Keeps `table` listed while this page is open, if this browser listed it; `lang()` the page's. */
+/** Keeps `table` listed while this page is open, if this browser listed it; `lang()` the page's.
+ * @param {string} table
+ * @param {string | null} token
+ * @param {() => string} lang */
 export function keepListed(table, token, lang) {
   if (!localStorage.getItem(key(table))) return;
-  const line = document.getElementById("listed");
-  let timer = null;
+  const line = /** @type {HTMLElement} */ (document.getElementById("listed"));
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let timer = undefined;
 
+  /** @param {boolean} close */
   async function tell(close) {
     const answer = await post("/api/open-tables/host", { table, token, close }).catch(() => null);
     if (!answer) return;
@@ -32,7 +38,7 @@ export function keepListed(table, token, lang) {
   }
 
   function show() {
-    const w = WORDS[lang()] || WORDS.en;
+    const w = WORDS[/** @type {keyof typeof WORDS} */ (lang())] || WORDS.en;
     line.replaceChildren(el("span", "", w.listed), button(w.close, () => tell(true)));
     line.hidden = false;
   }

@@ -45,7 +45,7 @@ export function travel(root, before, goneTo = () => null) {
   let moved = 0;
   const now = new Set();
   for (const card of elementsIn(root, "[data-card]")) {
-    const key = card.dataset.card;
+    const key = /** @type {string} */ (card.dataset.card);
     now.add(key);
     const was = before.cards.get(key)?.rect ?? areaRect(root, before, card.dataset.from);
     if (!was) continue;
@@ -74,17 +74,24 @@ export function travel(root, before, goneTo = () => null) {
   return moved;
 }
 
+/** @param {ParentNode} root
+ * @param {Places} before
+ * @param {string | null | undefined} name */
 function areaRect(root, before, name) {
   if (!name) return null;
   const area = root.querySelector(`[data-area="${CSS.escape(name)}"]`);
   return area ? area.getBoundingClientRect() : before.areas.get(name) ?? null;
 }
 
+/** @param {DOMRect} rect */
 function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
-/** A stand-in for a card no longer drawn, flying from `from` to `to` and then gone. */
+/** A stand-in for a card no longer drawn, flying from `from` to `to` and then gone.
+ * @param {DOMRect} from
+ * @param {string} html
+ * @param {DOMRect} to */
 function flyAway(from, html, to) {
   const holder = document.createElement("div");
   holder.innerHTML = html;

@@ -11,14 +11,14 @@ const KEY = "chaikhana.turn-alerts";
 const WORDS = {
   en: {
     label: "Tell me when it's my turn",
-    title: (game) => `Your turn at ${game}`,
+    title: (/** @type {string} */ game) => `Your turn at ${game}`,
     body: "The table is waiting for your move.",
     unsupported: "This browser cannot show notifications.",
     refused: "Notifications are blocked for this site. Allow them in the browser's site settings, then turn this on again.",
   },
   fa: {
     label: "وقتی نوبتم شد خبرم کن",
-    title: (game) => `نوبت شما در ${game}`,
+    title: (/** @type {string} */ game) => `نوبت شما در ${game}`,
     body: "میز منتظر حرکت شماست.",
     unsupported: "این مرورگر نمی‌تواند اعلان نشان دهد.",
     refused: "اعلان‌ها برای این سایت بسته است. در تنظیمات سایت در مرورگر اجازه دهید و دوباره روشنش کنید.",
@@ -31,9 +31,12 @@ const allowed = () => supported() && Notification.permission === "granted";
 /**
  * Wires the switch `toggle` (a button with aria-pressed). `lang()` gives the page's language and
  * `game()` the game's name as the page shows it.
+ * @param {HTMLElement} toggle
+ * @param {{ lang: () => string, game: () => string }} page
  */
 export function createTurnAlerts(toggle, { lang, game }) {
-  const w = () => WORDS[lang()] || WORDS.en;
+  const w = () => WORDS[/** @type {keyof typeof WORDS} */ (lang())] || WORDS.en;
+  /** @type {Notification | null} */
   let shown = null; // the notification for the current turn, if any
   let told = false; // whether this turn has been told already
 
@@ -82,6 +85,7 @@ export function createTurnAlerts(toggle, { lang, game }) {
 
   return {
     /** The turn changed (see ui.js's signalTurn): `mine` says whether it is this seat's now. */
+    /** @param {boolean} mine */
     turn(mine) {
       if (!mine) {
         told = false;

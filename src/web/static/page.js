@@ -26,15 +26,15 @@ if (form) {
 for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-quick]"))) {
   link.addEventListener("click", (e) => {
     e.preventDefault();
-    const [game, opponents] = link.dataset.quick.split(" ");
+    const [game, opponents] = /** @type {string} */ (link.dataset.quick).split(" ");
     if (opponents === "computer") openTable(game, opponents);
-    else location.assign(link.getAttribute("href"));
+    else location.assign(/** @type {string} */ (link.getAttribute("href")));
   });
 }
 // "Play a guided first deal": the game's shortest match (`data-length`) against the standard
 // computer, with the guide.
 for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-guided]"))) {
-  const length = /^\d+$/.test(b.dataset.length) ? Number(b.dataset.length) : b.dataset.length;
+  const length = /^\d+$/.test(/** @type {string} */ (b.dataset.length)) ? Number(b.dataset.length) : b.dataset.length;
   b.addEventListener("click", () => {
     // Like a table started from the form, a guided deal of a game written in more than one language
     // speaks the language of the page it was started from.
@@ -46,5 +46,5 @@ const yourGames = document.getElementById("your-games");
 if (yourGames) setUpYourGames(yourGames);
 // A table's page that says the table is gone for good: its seat token is of no more use here.
 if (document.getElementById("gone") && location.pathname.startsWith("/t/")) {
-  forget(location.pathname.split("/").filter(Boolean).pop());
+  forget(/** @type {string} */ (location.pathname.split("/").filter(Boolean).pop()));
 }

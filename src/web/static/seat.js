@@ -5,6 +5,9 @@ import { tokenOf, keepSeat } from "./tables.js";
 import { GONE_CODES } from "./socket.js";
 import { el } from "./ui.js";
 
+/** @typedef {typeof import("./table-words.js").WORDS.en} TableWords */
+
+/** @param {number} ms */
 const pause = (ms) => new Promise((done) => setTimeout(done, ms));
 
 /**
@@ -13,7 +16,7 @@ const pause = (ms) => new Promise((done) => setTimeout(done, ms));
  * it takes; a table gone for good says why (`gone`), a full one or a failure says so (`say`), each in
  * the page's `words()`.
  * @param {string} table
- * @param {{ words: () => any, say: (text: string) => void, gone: (why: { reason: string, days?: number }) => void }} page
+ * @param {{ words: () => TableWords, say: (text: string) => void, gone: (why: { reason: string, days?: number }) => void }} page
  */
 export async function seatToken(table, { words, say, gone }) {
   const kept = tokenOf(table);
@@ -54,19 +57,24 @@ export async function seatToken(table, { words, say, gone }) {
   return null;
 }
 
-/** Says the table is full and, with the watch link the table gave, offers to watch it instead. */
+/** Says the table is full and, with the watch link the table gave, offers to watch it instead.
+ * @param {() => TableWords} words
+ * @param {(text: string) => void} say
+ * @param {unknown} watch the watch link the table's refusal gave */
 function offerToWatch(words, say, watch) {
   say(words().full);
   if (typeof watch !== "string" || !watch.startsWith("/w/")) return;
   const link = el("a", "button primary", words().watchInstead);
   link.id = "watch-instead";
   /** @type {HTMLAnchorElement} */ (link).href = watch;
-  document.getElementById("opening").append(" ", link);
+  /** @type {HTMLElement} */ (document.getElementById("opening")).append(" ", link);
 }
 
-/** Says what the table's hints mean, and waits until the person agrees to them. */
+/** Says what the table's hints mean, and waits until the person agrees to them.
+ * @param {() => TableWords} words
+ * @param {(text: string) => void} say */
 function agreeToHints(words, say) {
-  const opening = document.getElementById("opening");
+  const opening = /** @type {HTMLElement} */ (document.getElementById("opening"));
   const about = el("span", "", words().hintsOffered);
   const agree = el("button", "primary", words().agree);
   /** @type {HTMLButtonElement} */ (agree).type = "button";

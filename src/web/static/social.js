@@ -84,7 +84,7 @@ export function createSocial({ send, lang, board, watching = false }) {
   const input = el("input");
   input.id = "name-input";
   input.maxLength = NAME_CHARS;
-  input.autocomplete = "nickname";
+  input.autocomplete = /** @type {AutoFill} */ ("nickname");
   input.value = savedName();
   const label = el("label", "", w().name);
   label.htmlFor = "name-input";
@@ -137,7 +137,7 @@ export function createSocial({ send, lang, board, watching = false }) {
       sayButton.textContent = w().say;
       phraseRow.setAttribute("aria-label", w().sayLabel);
       mute.textContent = w().mute;
-      for (const b of phraseRow.querySelectorAll("[data-phrase]")) {
+      for (const b of /** @type {NodeListOf<HTMLElement>} */ (phraseRow.querySelectorAll("[data-phrase]"))) {
         b.textContent = PHRASES[b.dataset.phrase][lang()] || PHRASES[b.dataset.phrase].en;
       }
     },

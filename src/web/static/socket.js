@@ -10,39 +10,85 @@
 // is not tried again: `onState("gone", {reason, days})`, the reason being "ended", "expired",
 // "given-away", "lost", or "closed" for a table the server does not know (404).
 
-/** The codes of a seat refused for good, as error frames and join answers give them, and what each means. */
+/**
+ * A frame the table sends (docs/protocol.md): its `type`, then fields that depend on the type; the
+ * server's JSON, of no shape known here past `type`.
+ * @typedef {{ type: string, [field: string]: any }} Frame
+ */
+
+/**
+ * One of the moves a view offers, sent back exactly as offered (the game's JSON).
+ * @typedef {{ type: string, [field: string]: any }} Action
+ */
+
+/**
+ * A table's view (a `view` frame) as the socket keeps it: the last one with each new one laid over
+ * it. `view` is the game's own view of the deal (the server's JSON, each game its shape).
+ * @typedef {{ type: string, version: number, game: string, status: string, actions: Action[], view: any, [field: string]: any }} ViewFrame
+ */
+
+/** A refusal: an `error` frame's code and words. @typedef {{ code: string, message?: string, [field: string]: any }} ErrorFrame */
+
+/** Why a table is gone for good, and what its page or frame said. @typedef {{ reason: string, days?: number, message?: string }} Gone */
+
+/**
+ * What a table page does with what the socket hears.
+ * @typedef {Object} SocketHandlers
+ * @property {(view: ViewFrame) => void} onView
+ * @property {(error: ErrorFrame) => void} onError an error frame, or one the socket makes ("went-back")
+ * @property {(seats: any[], watching: number) => void} onSeats
+ * @property {(state: string, detail?: Gone) => void} onState
+ * @property {(frame: Frame) => void} onSignal
+ * @property {(frame: Frame) => void} onPhrase
+ * @property {(frame: Frame) => void} [onReplay]
+ * @property {(frame: Frame) => void} [onShuffle]
+ * @property {(frame: Frame) => void} [onCoach]
+ */
+
+/** The codes of a seat refused for good, as error frames and join answers give them, and what each means.
+ * @type {Record<string, string>} */
 export const GONE_CODES = {
   "match-ended": "ended",
   "table-expired": "expired",
   "seat-given-away": "given-away",
   "record-lost": "lost",
 };
-/** The same, as the close codes of a socket. */
+/** The same, as the close codes of a socket. @type {Record<number, string>} */
 const GONE_CLOSES = { 4410: "ended", 4411: "expired", 4412: "given-away", 4413: "lost" };
 /** Closes that say the server is restarting or the table not ready: try again, calmly. */
 const WAKING_CLOSES = new Set([1012, 1013]);
 /** How long an `unavailable` error may leave the socket open before the page closes it to retry. */
 const UNAVAILABLE_GRACE_MS = 3000;
 
-/** The reason a 410 page gives (src/web/gone.html writes it in `data-gone-reason`). */
+/** The reason a 410 page gives (src/web/gone.html writes it in `data-gone-reason`).
+ * @param {string} html */
 function goneReason(html) {
   const found = /data-gone-reason="([a-z-]*)"/.exec(html);
   return found && found[1] ? found[1] : "closed";
 }
 
 export class TableSocket {
-  /** `token` is the seat's; null for a watcher, whose `table` is the watch link's id. */
+  /** `token` is the seat's; null for a watcher, whose `table` is the watch link's id.
+   * @param {string} table
+   * @param {string | null} token
+   * @param {SocketHandlers} handlers */
   constructor(table, token, handlers) {
     this.table = table;
     this.token = token;
     this.page = token === null ? `/w/${table}` : `/t/${table}`;
     // onView, onError, onSeats, onState, onSignal, onPhrase, onReplay, onCoach
     this.handlers = handlers;
+    /** @type {number | null} */
     this.version = null;
+    /** @type {ViewFrame | null} */
     this.view = null;
     this.delay = 500;
     this.sent = 0;
     this.closedForGood = false;
+    /** @type {WebSocket | undefined} */
+    this.ws = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.graceTimer = undefined;
     // A page left for another (kept in the browser's back/forward cache) closes its socket, so that
     // the table shows the seat away at once rather than connected to a page nobody sees; coming back
     // to it opens a new one.
@@ -96,7 +142,8 @@ export class TableSocket {
     });
   }
 
-  /** The table is gone for good: no more tries. */
+  /** The table is gone for good: no more tries.
+   * @param {Gone} detail */
   gone(detail) {
     if (this.closedForGood) return;
     this.closedForGood = true;
@@ -129,7 +176,9 @@ export class TableSocket {
     if (!this.closedForGood) this.connect();
   }
 
+  /** @param {string} text */
   receive(text) {
+    /** @type {any} */ // the server's JSON: a frame of any type, checked below by its type
     let frame;
     try {
       frame = JSON.parse(text);
@@ -161,9 +210,9 @@ export class TableSocket {
         // The server leaves out the parts it sent this socket unchanged, and the fields of the deal
         // view (see docs/protocol.md): the page draws the last view with this one laid over it. An
         // `ack` answers one frame only.
-        const { ack: _answered, ...last } = this.view ?? {};
+        const { ack: _answered, ...last } = /** @type {Partial<ViewFrame>} */ (this.view ?? {});
         const view = frame.view && last.view ? { ...last.view, ...frame.view } : frame.view;
-        this.view = { ...last, ...frame, view };
+        this.view = /** @type {ViewFrame} */ ({ ...last, ...frame, view });
         this.handlers.onView(this.view);
         if (wentBack) {
           this.handlers.onError({
@@ -192,7 +241,7 @@ export class TableSocket {
           const ws = this.ws;
           clearTimeout(this.graceTimer);
           this.graceTimer = setTimeout(() => {
-            if (this.ws === ws && this.unavailable && ws.readyState === WebSocket.OPEN) ws.close();
+            if (this.ws === ws && this.unavailable && ws && ws.readyState === WebSocket.OPEN) ws.close();
           }, UNAVAILABLE_GRACE_MS);
           break;
         }
@@ -222,6 +271,7 @@ export class TableSocket {
     }
   }
 
+  /** @param {Record<string, any>} frame a frame for the table (docs/protocol.md) */
   send(frame) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(frame));
@@ -230,7 +280,8 @@ export class TableSocket {
     return false;
   }
 
-  /** Plays one of the frame's offered actions, exactly as offered. */
+  /** Plays one of the frame's offered actions, exactly as offered.
+   * @param {Action} action */
   act(action) {
     this.sent += 1;
     return this.send({ type: "action", version: this.version, id: `a${this.sent}`, action });
@@ -240,7 +291,9 @@ export class TableSocket {
     return this.send({ type: "next-deal", version: this.version });
   }
 
+  /** @param {string} [level] */
   rematch(level) {
+    /** @type {{ type: string, version: number | null, level?: string }} */
     const frame = { type: "rematch", version: this.version };
     if (level) frame.level = level;
     return this.send(frame);

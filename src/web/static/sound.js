@@ -6,14 +6,17 @@
 
 const KEY = "chaikhana.sound";
 const NAMES = ["card", "turn", "won", "lost"];
+/** @type {AudioContext | null} */
 let context = null;
+/** @type {Map<string, AudioBuffer>} */
 const sounds = new Map();
 
 function on() {
   return localStorage.getItem(KEY) !== "off";
 }
 
-/** Plays one of the sounds, if sounds are on and the page may make them. */
+/** Plays one of the sounds, if sounds are on and the page may make them.
+ * @param {string} name */
 export function play(name) {
   if (!context || !on()) return;
   const buffer = sounds.get(name);

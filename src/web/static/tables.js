@@ -7,6 +7,9 @@ const KEY = "chaikhana.tables";
 /** A table id as the server makes them: 128 bits in 22 URL-safe characters. */
 const TABLE_ID = /^[A-Za-z0-9_-]{22}$/;
 
+/** A table in this browser's list. @typedef {{ id: string, game: string | null, at: number }} Listed */
+
+/** @returns {Listed[]} */
 function read() {
   try {
     const list = JSON.parse(localStorage.getItem(KEY) || "[]");
@@ -16,6 +19,7 @@ function read() {
   }
 }
 
+/** @param {Listed[]} list */
 function write(list) {
   try {
     localStorage.setItem(KEY, JSON.stringify(list));
@@ -24,18 +28,24 @@ function write(list) {
   }
 }
 
-/** The seat token kept for `id`, or null. */
+/** The seat token kept for `id`, or null.
+ * @param {string} id */
 export function tokenOf(id) {
   return localStorage.getItem(id);
 }
 
-/** Keeps the seat's token for `id`, and the table in the list. */
+/** Keeps the seat's token for `id`, and the table in the list.
+ * @param {string} id
+ * @param {string} token
+ * @param {string | null} [game] */
 export function keepSeat(id, token, game = null) {
   localStorage.setItem(id, token);
   remember(id, game);
 }
 
-/** Puts the table at the head of the list (or moves it there), with its game once it is known. */
+/** Puts the table at the head of the list (or moves it there), with its game once it is known.
+ * @param {string} id
+ * @param {string | null} [game] */
 export function remember(id, game = null) {
   if (!TABLE_ID.test(id)) return;
   const list = read();
@@ -44,12 +54,14 @@ export function remember(id, game = null) {
   write([entry, ...list.filter((t) => t.id !== id)]);
 }
 
-/** The game of a table in the list, if it is known. */
+/** The game of a table in the list, if it is known.
+ * @param {string} id */
 export function gameOf(id) {
   return read().find((t) => t.id === id)?.game || null;
 }
 
-/** Forgets the table: its entry and its seat token. */
+/** Forgets the table: its entry and its seat token.
+ * @param {string} id */
 export function forget(id) {
   write(read().filter((t) => t.id !== id));
   localStorage.removeItem(id);

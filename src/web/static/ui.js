@@ -5,6 +5,7 @@ const LANG_KEY = "chaikhana.lang";
 
 /** Applies the remembered contrast choice and wires every `[data-contrast-switch]` button. */
 export function setUpContrast() {
+  /** @param {boolean} on */
   const apply = (on) => {
     document.documentElement.classList.toggle("contrast", on);
     for (const b of document.querySelectorAll("[data-contrast-switch]")) {
@@ -26,6 +27,7 @@ export function chosenLang() {
   return localStorage.getItem(LANG_KEY) === "fa" ? "fa" : "en";
 }
 
+/** @param {string} lang */
 export function chooseLang(lang) {
   localStorage.setItem(LANG_KEY, lang);
 }
@@ -35,25 +37,29 @@ export function reducedMotion() {
 }
 
 /** A seat's name as it reads in the middle of an English sentence: "you", "the computer", else as
- * given (a person's own name keeps its capitals). */
+ * given (a person's own name keeps its capitals).
+ * @param {string} name */
 export function withinSentence(name) {
   return name === "You" || name === "The computer" ? name.charAt(0).toLowerCase() + name.slice(1) : name;
 }
 
-/** Says a sentence to screen readers only. */
+/** Says a sentence to screen readers only.
+ * @param {string} text */
 export function speak(text) {
   const live = document.getElementById("live");
   if (live) live.textContent = text;
 }
 
-/** Says a sentence to screen readers (and shows it on the board's move line). */
+/** Says a sentence to screen readers (and shows it on the board's move line).
+ * @param {string} text */
 export function announce(text) {
   speak(text);
   const line = document.getElementById("move-line");
   if (line) line.textContent = text;
 }
 
-/** The board's move line, `#move-line`, saying `text`; `announce` keeps it current. */
+/** The board's move line, `#move-line`, saying `text`; `announce` keeps it current.
+ * @param {string} text */
 export function moveLine(text) {
   const line = el("p", "move-line", text);
   line.id = "move-line";
@@ -61,11 +67,13 @@ export function moveLine(text) {
 }
 
 let turnShown = false;
+/** @type {((mine: boolean) => void) | null} */
 let turnListener = null;
 // The page's own title, to come back to once the turn has passed.
 const PAGE_TITLE = document.title.replace(/^● [^·]*· /, "");
 
-/** `listener(mine)` hears each change of turn the boards signal (table.js: the notification). */
+/** `listener(mine)` hears each change of turn the boards signal (table.js: the notification).
+ * @param {(mine: boolean) => void} listener */
 export function onTurnChange(listener) {
   turnListener = listener;
 }
@@ -83,6 +91,8 @@ export function restingTitle() {
  * The "your turn" signal, given by every board from the view's own fields: the tab title ("● Your
  * turn · Panjpar · chaikhana", so a tab in the background says it), a short vibration where phones
  * allow, and the listener's notification.
+ * @param {boolean} mine
+ * @param {string} words
  */
 export function signalTurn(mine, words) {
   document.title = mine ? `● ${words} · ${restingTitle()}` : restingTitle();
@@ -99,7 +109,8 @@ export function signalTurn(mine, words) {
   }
 }
 
-/** Shows a message from the server (or about the connection) in the banner. */
+/** Shows a message from the server (or about the connection) in the banner.
+ * @param {string} text */
 export function showBanner(text, bad = false) {
   const banner = document.getElementById("banner");
   if (!banner) return;
@@ -108,7 +119,10 @@ export function showBanner(text, bad = false) {
   banner.hidden = !text;
 }
 
-/** Makes an element with a class and text. */
+/** Makes an element with a class and text.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @returns {HTMLElementTagNameMap[K]} */
 export function el(tag, className = "", text = "") {
   const e = document.createElement(tag);
   if (className) e.className = className;
@@ -116,6 +130,8 @@ export function el(tag, className = "", text = "") {
   return e;
 }
 
+/** @param {string} label
+ * @param {(event: MouseEvent) => void} onClick */
 export function button(label, onClick, className = "") {
   const b = el("button", className, label);
   b.type = "button";
@@ -124,36 +140,45 @@ export function button(label, onClick, className = "") {
 }
 
 // The cards each zone showed, by zone, with the version of the frame they were drawn for.
+/** @type {Map<string, { version: number, seen: Set<string | undefined>, fresh: Set<string | undefined> }>} */
 const shown = new Map();
 
 /** Marks the cards in `zone` that were not in it at the previous version: the last move. They glow
- * once as they arrive (see site.css); the travel itself is motion.js's. */
+ * once as they arrive (see site.css); the travel itself is motion.js's.
+ * @param {string} key
+ * @param {number} version
+ * @param {ParentNode} zone */
 export function markArrivals(key, version, zone) {
-  const cards = [...zone.querySelectorAll("[data-card]")];
+  const cards = [.../** @type {NodeListOf<HTMLElement>} */ (zone.querySelectorAll("[data-card]"))];
   let entry = shown.get(key);
   const first = !entry || entry.version !== version;
   if (first) {
     const seen = new Set(cards.map((c) => c.dataset.card));
-    const fresh = entry ? [...seen].filter((c) => !entry.seen.has(c)) : [];
+    const was = entry;
+    const fresh = was ? [...seen].filter((c) => !was.seen.has(c)) : [];
     entry = { version, seen, fresh: new Set(fresh) };
     shown.set(key, entry);
   }
   // Only on the version's first drawing: drawn again (a seat joins, a language changes), it stays still.
   if (!first) return;
+  const { fresh } = /** @type {{ fresh: Set<string | undefined> }} */ (entry);
   for (const c of cards) {
-    if (entry.fresh.has(c.dataset.card)) c.classList.add("last-move");
+    if (fresh.has(c.dataset.card)) c.classList.add("last-move");
   }
 }
 
-/** Arrow keys move along a hand's cards, as along any row of choices. */
+/** Arrow keys move along a hand's cards, as along any row of choices.
+ * @param {HTMLElement} root */
 export function handArrows(root) {
   root.addEventListener("keydown", (event) => {
+    /** @type {Record<string, number>} */
     const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
     const step = keys[event.key];
-    const hand = event.target.closest?.("[data-area=hand]");
+    const target = /** @type {HTMLElement} */ (event.target);
+    const hand = target.closest?.("[data-area=hand]");
     if (!step || !hand || event.altKey || event.ctrlKey || event.metaKey) return;
-    const cards = [...hand.querySelectorAll("button:not(:disabled)")];
-    const at = cards.indexOf(event.target);
+    const cards = [.../** @type {NodeListOf<HTMLButtonElement>} */ (hand.querySelectorAll("button:not(:disabled)"))];
+    const at = cards.indexOf(/** @type {HTMLButtonElement} */ (target));
     if (at < 0 || cards.length < 2) return;
     event.preventDefault();
     cards[(at + step + cards.length) % cards.length].focus();
@@ -165,14 +190,15 @@ export function handArrows(root) {
  * folds again once one of them is used (a switch such as Sound stays open for the next).
  */
 export function foldingHeader() {
-  const toggle = document.getElementById("more-toggle");
+  const toggle = /** @type {HTMLElement} */ (document.getElementById("more-toggle"));
   const header = /** @type {HTMLElement} */ (document.querySelector("header.site"));
+  /** @param {boolean} open */
   const fold = (open) => {
     header.classList.toggle("open", open);
     toggle.setAttribute("aria-expanded", String(open));
   };
   toggle.addEventListener("click", () => fold(!header.classList.contains("open")));
-  document.getElementById("more").addEventListener("click", (event) => {
+  /** @type {HTMLElement} */ (document.getElementById("more")).addEventListener("click", (event) => {
     const used = /** @type {HTMLElement} */ (event.target).closest("button");
     if (used && !used.hasAttribute("aria-pressed")) fold(false);
   });

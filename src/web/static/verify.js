@@ -13,15 +13,58 @@
 import { WORDS } from "./verify-words.js";
 import { boardHooks } from "./board.js";
 
-/** SHA-256 of bytes, or null where the browser offers no SubtleCrypto (a page that is not secure). */
+/** @typedef {import("./board.js").Hooks} Hooks */
+/** @typedef {import("./socket.js").Action} Action */
+
+/**
+ * A deal's reveal (docs/fair.md), as the table sends it once the deal ends: each place's card (null
+ * where hidden from this page) with its salt, or its leaf where hidden; where each dealt place went (a
+ * seat, "trump" or "pile"); every seat's number and pledge; how many rounds of the players' shuffle
+ * were dealt, and whether draws in play came from the numbers (`open_draws`, Ganjifa's blind leads).
+ * `wellFormed` checks this shape before anything else reads it.
+ * @typedef {{ deal?: number | null, cards: Array<string | null>, salts: Array<string | null>, leaves: Array<string | null>, to: Array<number | string>, numbers: Array<string | null>, rounds: number, pledges?: Array<string | null> | null, open_draws?: boolean }} Reveal
+ */
+
+/** A view's `deal`: the commitment of the deal in play, the version it was dealt at, its reveal at
+ * the end. @typedef {{ commitment: string, dealt_at?: number, reveal?: Reveal }} Sealed */
+
+/** The coming deal's shuffle (a view's or a `shuffle` frame's `shuffle`): its commitment, the table's
+ * number for the deal, the pledges so far, whether the list is closed, which seats gave their number.
+ * @typedef {{ commitment: string, deal: number, pledges?: Array<string | null> | null, closed?: boolean, contributed?: boolean[] }} Shuffle */
+
+/** A place a card was dealt to as a game's hooks name it (see `placesOf`).
+ * @typedef {number | string | null | { to?: Place, at?: number, among?: Place[], all?: Place[] }} Place */
+
+/** A verdict on a deal: its state, the key of its words in WORDS and their argument (a card, a seat,
+ * a deal number). @typedef {{ state: string, why: string, arg?: any }} Verdict */
+
+/** A deal this page answered, as kept: the commitment, its number and pledge, its seat, the closed
+ * list it answered, whether the deal was dealt and revealed.
+ * @typedef {{ commitment: string, number?: string, pledge?: string | null, seat?: number, closed?: Array<string | null> | null, dealt?: boolean, revealed?: boolean }} KeptDeal */
+
+/** The deal in play, as kept: what this page saw of it.
+ * @typedef {{ commitment: string, deal: number | null, revealed: boolean, replaced: boolean, reused: boolean, blind: boolean, fromStart: boolean, version?: number, whole?: boolean, memo?: Record<string, any> }} InPlay */
+
+/** What a page keeps for one table and seat (see `Kept`).
+ * @typedef {{ deals: Record<string, KeptDeal>, highest: number | null, flag: { why: string, deal: number | null } | null, inPlay: InPlay | null, seen: Record<string, Place>, start: string[] | null, blind?: boolean }} KeptData */
+
+/** The browser's storage, or a stand-in for it. @typedef {{ getItem: (key: string) => string | null, setItem: (key: string, value: string) => void }} Store */
+
+/** What the page's line is: an element, or (in the tests) a stand-in with the same fields.
+ * @typedef {{ textContent: string | null, title: string, dataset: Record<string, string | undefined>, hidden: HTMLElement["hidden"], append: (...nodes: Array<Node | string>) => void }} Mark */
+
+/** SHA-256 of bytes, or null where the browser offers no SubtleCrypto (a page that is not secure).
+ * @param {Uint8Array<ArrayBuffer>} bytes */
 async function digest(bytes) {
   if (!globalThis.crypto?.subtle) return null;
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
 }
 
+/** @param {Uint8Array} bytes */
 const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** The hex SHA-256 of a text, or null without SubtleCrypto. */
+/** The hex SHA-256 of a text, or null without SubtleCrypto.
+ * @param {string} text */
 export async function sha256(text) {
   const d = await digest(new TextEncoder().encode(text));
   return d && hex(d);
@@ -29,13 +72,16 @@ export async function sha256(text) {
 
 /** SHA-256 in counter mode under a 32-byte key, read as big-endian 32-bit words (see docs/fair.md). */
 export class Stream {
+  /** @param {Uint8Array | null} key */
   constructor(key) {
     this.key = key;
     this.counter = 0;
+    /** @type {Uint8Array<ArrayBuffer> | null} */
     this.block = null;
     this.used = 32;
   }
 
+  /** @param {string} text */
   static async of(text) {
     return new Stream(await digest(new TextEncoder().encode(text)));
   }
@@ -43,18 +89,19 @@ export class Stream {
   async word() {
     if (this.used === 32) {
       const input = new Uint8Array(36);
-      input.set(this.key);
+      input.set(/** @type {Uint8Array} */ (this.key));
       new DataView(input.buffer).setUint32(32, this.counter);
       this.block = await digest(input);
       this.counter += 1;
       this.used = 0;
     }
-    const word = new DataView(this.block.buffer).getUint32(this.used);
+    const word = new DataView(/** @type {Uint8Array<ArrayBuffer>} */ (this.block).buffer).getUint32(this.used);
     this.used += 4;
     return word;
   }
 
-  /** A number below m, each as likely: words at or above the last whole multiple of m are skipped. */
+  /** A number below m, each as likely: words at or above the last whole multiple of m are skipped.
+   * @param {number} m */
   async below(m) {
     const limit = 2 ** 32 - (2 ** 32 % m);
     for (;;) {
@@ -63,7 +110,8 @@ export class Stream {
     }
   }
 
-  /** The next Fisher–Yates shuffle of n places: the place each new place takes its card from. */
+  /** The next Fisher–Yates shuffle of n places: the place each new place takes its card from.
+   * @param {number} n */
   async shuffle(n) {
     const places = [...Array(n).keys()];
     for (let i = n - 1; i > 0; i -= 1) {
@@ -74,16 +122,20 @@ export class Stream {
   }
 }
 
-/** The players' stream of a deal: keyed by its commitment and every seat's number, in seat order. */
+/** The players' stream of a deal: keyed by its commitment and every seat's number, in seat order.
+ * @param {string} commitment
+ * @param {Array<string | null>} numbers */
 export function playersStream(commitment, numbers) {
   return Stream.of(`chaikhana-deal|${commitment}|${numbers.map((n) => n || "").join(",")}`);
 }
 
 /** The pledge a number gives: the hash a page sends before its number. */
-export const pledgeOf = (number) => sha256(`chaikhana-pledge|${number}`);
+export const pledgeOf = (/** @type {string} */ number) => sha256(`chaikhana-pledge|${number}`);
 
 /** The commitment a reveal gives for the table's deal number `deal` (none for a deal kept from before
- * deals were named): each shown place's leaf worked out, each hidden one as sent. */
+ * deals were named): each shown place's leaf worked out, each hidden one as sent.
+ * @param {Reveal} reveal
+ * @param {number | null | undefined} [deal] */
 export async function commitmentOf(reveal, deal = reveal.deal) {
   const leaves = [];
   for (let i = 0; i < reveal.cards.length; i += 1) {
@@ -94,7 +146,9 @@ export async function commitmentOf(reveal, deal = reveal.deal) {
   return sha256(`${leaves.join(",")}|${reveal.to.join(",")}${named}`);
 }
 
-/** Each round of the players' shuffle as the table's place at every dealt place; the last dealt. */
+/** Each round of the players' shuffle as the table's place at every dealt place; the last dealt.
+ * @param {string} commitment
+ * @param {Reveal} reveal */
 export async function dealtRounds(commitment, reveal) {
   const stream = await playersStream(commitment, reveal.numbers);
   const n = reveal.cards.length;
@@ -108,20 +162,27 @@ export async function dealtRounds(commitment, reveal) {
   return rounds;
 }
 
-/** The deal as dealt, for the replay's panel: each dealt place's card (null when hidden) and where it went. */
+/** The deal as dealt, for the replay's panel: each dealt place's card (null when hidden) and where it went.
+ * @param {{ commitment: string, reveal: Reveal }} sealed */
 export async function dealtOrder(sealed) {
   const rounds = await dealtRounds(sealed.commitment, sealed.reveal);
   const dealt = rounds[rounds.length - 1] || [];
   return dealt.map((i, j) => ({ card: sealed.reveal.cards[i], to: sealed.reveal.to[j] }));
 }
 
-/** Whether `list` is an array of `n` entries, each null or a string of `digits` lowercase hex digits. */
+/** Whether `list` is an array of `n` entries, each null or a string of `digits` lowercase hex digits.
+ * @param {unknown} list
+ * @param {number} n
+ * @param {number} digits
+ * @returns {list is Array<string | null>} */
 function hexList(list, n, digits) {
   const hexOf = new RegExp(`^[0-9a-f]{${digits}}$`);
   return Array.isArray(list) && list.length === n && list.every((x) => x === null || (typeof x === "string" && hexOf.test(x)));
 }
 
-/** Whether a reveal has the shape the scheme gives it; anything else is FAILED, never read further. */
+/** Whether a reveal has the shape the scheme gives it; anything else is FAILED, never read further.
+ * @param {any} reveal the table's JSON, of a shape not yet known
+ * @returns {reveal is Reveal} */
 function wellFormed(reveal) {
   if (!reveal || typeof reveal !== "object") return false;
   const { cards, salts, leaves, to, numbers, rounds, pledges } = reveal;
@@ -130,12 +191,13 @@ function wellFormed(reveal) {
   if (salts.length !== n || leaves.length !== n || to.length !== n) return false;
   const places = [...Array(n).keys()];
   const leaf = /^[0-9a-f]{64}$/;
-  const shownOrHidden = places.every((i) =>
+  const shownOrHidden = places.every((/** @type {number} */ i) =>
     cards[i] === null ? salts[i] === null && typeof leaves[i] === "string" && leaf.test(leaves[i]) : typeof cards[i] === "string" && typeof salts[i] === "string",
   );
-  const seats = 1 + Math.max(-1, ...to.filter((t) => Number.isInteger(t)));
-  const allTo = to.every((t) => (Number.isInteger(t) && t >= 0) || t === "trump" || t === "pile");
-  const numbersOk = Array.isArray(numbers) && numbers.length === seats && numbers.every((x) => x === null || (typeof x === "string" && /^[0-9a-f]{32}$/.test(x)));
+  const seats = 1 + Math.max(-1, ...to.filter((/** @type {unknown} */ t) => Number.isInteger(t)));
+  // `t`: the table's JSON, checked here.
+  const allTo = to.every((/** @type {any} */ t) => (Number.isInteger(t) && t >= 0) || t === "trump" || t === "pile");
+  const numbersOk = Array.isArray(numbers) && numbers.length === seats && numbers.every((/** @type {unknown} */ x) => x === null || (typeof x === "string" && /^[0-9a-f]{32}$/.test(x)));
   const pledgesOk = pledges === null || pledges === undefined || hexList(pledges, seats, 64);
   return shownOrHidden && allTo && numbersOk && pledgesOk && Number.isInteger(rounds) && rounds >= 1 && rounds <= 1000;
 }
@@ -145,9 +207,12 @@ function wellFormed(reveal) {
  * hand needs): true or false where the reveal decides it, null where hidden places leave it open. A
  * hidden place may hold a needed card whatever the reveal shows: the page cannot see that the places it
  * was not shown hold the rest of the pack (a second copy of a Mir would hide as well as any card).
+ * @param {Reveal} reveal
+ * @param {number[]} dealt
+ * @param {Partial<Hooks>} hooks
  */
 function voidRound(reveal, dealt, hooks) {
-  const needs = (card) => card !== null && hooks.voids(card);
+  const needs = (/** @type {string | null} */ card) => card !== null && /** @type {(card: string) => boolean} */ (hooks.voids)(card);
   let open = false;
   for (const seat of new Set(reveal.to.filter((t) => Number.isInteger(t)))) {
     const places = dealt.filter((_, j) => reveal.to[j] === seat);
@@ -164,20 +229,24 @@ function voidRound(reveal, dealt, hooks) {
  * `{ to, at }` (the place `at` among those dealt to `to`, in the order dealt; from the end where
  * negative, -1 being the last), `{ among: [...] }` (any of those places) or `{ all: [...] }` (a place
  * each of those allows).
+ * @param {Array<number | string>} to
+ * @param {Place | undefined} place
+ * @returns {number[] | null}
  */
 export function placesOf(to, place) {
   if (place === null || place === undefined) return null;
   if (typeof place !== "object") return to.flatMap((t, j) => (String(t) === String(place) ? [j] : []));
   if (Array.isArray(place.among)) return place.among.flatMap((p) => placesOf(to, p) ?? []);
   if (Array.isArray(place.all)) {
-    return place.all.reduce((within, p) => {
+    return place.all.reduce((/** @type {number[] | null} */ within, p) => {
       const these = placesOf(to, p);
       return these === null ? within : within === null ? these : within.filter((j) => these.includes(j));
     }, null);
   }
   if (place.to === undefined || place.to === null || typeof place.to === "object" || !Number.isInteger(place.at)) return [];
-  const all = placesOf(to, place.to);
-  const at = all[place.at < 0 ? all.length + place.at : place.at];
+  const all = /** @type {number[]} */ (placesOf(to, place.to));
+  const nth = /** @type {number} */ (place.at);
+  const at = all[nth < 0 ? all.length + nth : nth];
   return at === undefined ? [] : [at];
 }
 
@@ -194,8 +263,12 @@ export function placesOf(to, place) {
  * saw the deal begin), `fromStart` (it saw the deal's first view), `blind` (a frame it could not
  * check showed cards of this deal) and `hooks`
  * (the game's: firstHand, voidDeals, voids).
+ * @param {{ commitment: string, reveal: unknown }} sealed
+ * @param {{ seat: number | null, mine: { deal: number | null, number: string, closed: Array<string | null> | null } | null, flag: { why: string, deal: number | null } | null, replaced?: boolean, blind?: boolean, fromStart?: boolean, seen: Record<string, Place>, memo?: Record<string, any>, start: string[] | null, hooks?: Partial<Hooks> }} page
+ * @returns {Promise<Verdict>}
  */
 export async function judge(sealed, page) {
+  /** @param {string} why @param {any} [arg] @returns {Verdict} */
   const fail = (why, arg) => ({ state: "failed", why, arg });
   const { reveal, commitment } = sealed;
   if (!wellFormed(reveal)) return fail("malformed");
@@ -220,7 +293,7 @@ export async function judge(sealed, page) {
   }
   const placeOf = new Map(dealt.map((i, j) => [reveal.cards[i], j]));
   const memo = page.memo ?? {};
-  if (Array.isArray(memo.broken)) return fail(...memo.broken);
+  if (Array.isArray(memo.broken)) return fail(.../** @type {[string, any]} */ (memo.broken));
   for (const [card, from] of Object.entries(page.seen)) {
     const j = placeOf.get(card);
     if (j === undefined) return fail("unshown", card);
@@ -228,14 +301,15 @@ export async function judge(sealed, page) {
     if (allowed !== null && !allowed.includes(j)) return fail("notDealt", card);
   }
   // What the game drew in play from the deal's seed (Ganjifa's blind leads), where it says.
-  const cardAt = (j) => reveal.cards[dealt[j]] ?? null;
+  const cardAt = (/** @type {number} */ j) => reveal.cards[dealt[j]] ?? null;
   const drawn = hooks.checkDraws ? await hooks.checkDraws(memo, { reveal, commitment, cardAt, sha256 }) : null;
   if (drawn?.failed) return fail(...drawn.failed);
   if (page.start && page.seat !== null) {
     const dealtToMe = dealt
-      .map((i, j) => [reveal.cards[i], reveal.to[j]])
+      .map((i, j) => /** @type {[string | null, number | string]} */ ([reveal.cards[i], reveal.to[j]]))
       .filter(([, to]) => to === page.seat)
       .map(([card]) => card);
+    /** @type {Set<string | null>} */
     const start = new Set(page.start);
     if (dealtToMe.length !== start.size || dealtToMe.some((c) => !start.has(c))) return fail("notYourHand");
   }
@@ -272,20 +346,25 @@ export async function judge(sealed, page) {
 }
 
 /** The cards a view shows face up, each with where it was dealt when that is certain (else null):
- * the game's to say (its board's hooks, board.js). */
+ * the game's to say (its board's hooks, board.js).
+ * @param {{ view?: any, seat?: number | null, [field: string]: any }} frame a view frame (its `view` the game's JSON)
+ * @param {boolean} first
+ * @param {Record<string, any>} [memo] */
 function cardsShown(frame, first, whole = false, memo = {}, continuous = false) {
   if (!frame.view) return [];
   return boardHooks().shown(frame.view, frame.seat ?? null, { first, whole, memo, continuous });
 }
 
 /** Adds cards seen to `seen` (card → where it was dealt, or null): every place a card was seen to
- * come from is kept, and the reveal must put it at a place all of them allow. */
+ * come from is kept, and the reveal must put it at a place all of them allow.
+ * @param {Record<string, Place>} seen
+ * @param {Array<[string, Place]>} cards */
 function note(seen, cards) {
   for (const [card, from] of cards) {
     const had = seen[card] ?? null;
     if (had === null) seen[card] = from;
     else if (from !== null) {
-      const all = had.all ?? [had];
+      const all = (typeof had === "object" ? had.all : undefined) ?? [had];
       if (!all.some((p) => JSON.stringify(p) === JSON.stringify(from))) seen[card] = { all: [...all, from] };
     }
   }
@@ -295,16 +374,21 @@ function note(seen, cards) {
  * (`deals`, by the table's deal number), the highest, a flag once the table asked twice, and the deal
  * in play with the cards seen in it. */
 class Kept {
+  /** @param {Store | null | undefined} store
+   * @param {string} key */
   constructor(store, key) {
     this.store = store;
     this.key = key;
+    /** @type {any} */ // what the browser kept, JSON of any shape until checked below
     let kept = null;
     try {
       kept = JSON.parse(store?.getItem(key) || "null");
     } catch (_) {
       kept = null;
     }
+    /** @type {KeptData} */
     const fresh = { deals: {}, highest: null, flag: null, inPlay: null, seen: {}, start: null };
+    /** @type {KeptData} */
     this.data = kept && typeof kept.deals === "object" && kept.deals !== null ? { ...fresh, ...kept } : fresh;
   }
 
@@ -331,6 +415,11 @@ export class DealCheck {
    * `mark` shows the result; `lang` gives the page's language; `send` sends a frame on the table's
    * socket (none for a watcher's page); `owner` gives this page's own key for what it keeps (its
    * table's id from its own address and its seat's token), or null while it has none.
+   * @param {Mark | null} mark
+   * @param {() => string} lang
+   * @param {((frame: Record<string, any>) => boolean) | null} [send]
+   * @param {Store | null} [store]
+   * @param {() => string | null} [owner]
    */
   constructor(mark, lang, send = null, store = globalThis.localStorage, owner = () => null) {
     this.mark = mark;
@@ -338,20 +427,29 @@ export class DealCheck {
     this.send = send;
     this.store = store;
     this.owner = owner;
+    /** @type {Kept | null} */
     this.kept = null;
+    /** @type {{ data: KeptData, save: () => void }} */
     this.watcher = { data: { deals: {}, highest: null, flag: null, inPlay: null, seen: {}, start: null }, save() {} };
+    /** @type {number | null} */
     this.lastVersion = null;
+    /** @type {string | null} */
     this.checked = null;
+    /** @type {Verdict | null} */
     this.verdict = null;
+    /** @type {number | null | undefined} */
+    this.seat = undefined;
     this.queue = Promise.resolve();
   }
 
-  /** Follows one frame from the table (a view, or a `shuffle` frame): one at a time, in order. */
+  /** Follows one frame from the table (a view, or a `shuffle` frame): one at a time, in order.
+   * @param {import("./socket.js").Frame} frame */
   follow(frame) {
     this.queue = this.queue.then(() => this.step(frame)).catch(() => this.setVerdict({ state: "failed", why: "malformed" }));
     return this.queue;
   }
 
+  /** @param {import("./socket.js").Frame} frame */
   async step(frame) {
     // What this page keeps is read afresh at every frame: the browser's other tabs of the same seat
     // share it, so that none of them answers a deal another already answered.
@@ -454,7 +552,8 @@ export class DealCheck {
   }
 
   /** This page sent `action` in the deal in play: kept with its notes, for the game's hooks to hold
-   * the table to what it chose (the last few only). */
+   * the table to what it chose (the last few only).
+   * @param {Action} action */
   acted(action) {
     const key = this.send ? this.owner() : null;
     const kept = key ? new Kept(this.store, `chaikhana-fair:${key}`) : null;
@@ -472,16 +571,21 @@ export class DealCheck {
     }
   }
 
-  /** The deal number this page answered `commitment` for, or null. */
+  /** The deal number this page answered `commitment` for, or null.
+   * @param {KeptData} data
+   * @param {string} commitment */
   dealOf(data, commitment) {
     const found = Object.entries(data.deals).find(([, entry]) => entry.commitment === commitment);
     return found ? Number(found[0]) : null;
   }
 
-  /** Remembers for the table's life that it asked twice (or otherwise broke the one-number rule). */
+  /** Remembers for the table's life that it asked twice (or otherwise broke the one-number rule).
+   * @param {KeptData} data
+   * @param {string} why
+   * @param {number | null} deal */
   raise(data, why, deal) {
     if (!data.flag) data.flag = { why, deal };
-    this.kept.save();
+    /** @type {Kept} */ (this.kept).save();
     this.showFlag(data);
   }
 
@@ -491,6 +595,8 @@ export class DealCheck {
    * of pledges is closed with its pledge in it, the number. A deal number asked again with another
    * commitment, a lower one asked after a higher, a deal asked while the one answered before it was
    * never dealt, or a closed list that changed is refused and remembered.
+   * @param {Shuffle | null | undefined} shuffle
+   * @param {number | null | undefined} seat
    */
   async answer(shuffle, seat) {
     if (!this.kept || !shuffle?.commitment) return;
@@ -531,15 +637,17 @@ export class DealCheck {
   }
 
   words() {
-    return WORDS[this.lang()] || WORDS.en;
+    return WORDS[/** @type {keyof typeof WORDS} */ (this.lang())] || WORDS.en;
   }
 
+  /** @param {Verdict} verdict */
   setVerdict(verdict) {
     this.verdict = verdict;
     this.repeat();
   }
 
-  /** Once the table asked twice, the line says so at once, and keeps saying it. */
+  /** Once the table asked twice, the line says so at once, and keeps saying it.
+   * @param {KeptData} data */
   showFlag(data) {
     if (data.flag && !this.verdict) this.setVerdict({ state: "asked", why: data.flag.why, arg: data.flag.deal });
   }
@@ -554,6 +662,8 @@ export class DealCheck {
     this.show(state === "failed" ? `${head}${reason}` : head, state, state === "failed" ? "" : reason);
   }
 
+  /** @param {string} text
+   * @param {string} state */
   show(text, state, title = "") {
     if (!this.mark) return;
     this.mark.textContent = text;

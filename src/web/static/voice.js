@@ -334,7 +334,9 @@ export function createVoice(panel, send, lang) {
     redraw() {
       draw();
     },
-    /** A relayed piece of another seat's handshake. */
+    /** A relayed piece of another seat's handshake (a `signal` frame: its seat, its kind, the
+     * browser's own description or candidate).
+     * @param {import("./socket.js").Frame} signal */
     signal({ from, kind, data }) {
       if (!active() || !data) return;
       if (kind === "offer") {
