@@ -10,6 +10,7 @@ pub mod leaks;
 mod play;
 pub mod players;
 pub mod pledging;
+mod process;
 mod programs;
 pub mod raw;
 pub mod redis_procs;
