@@ -25,7 +25,14 @@ fn dependencies() -> Vec<String> {
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     let out = Command::new(env!("CARGO"))
         .args(["tree", "--offline", "--locked", "-e", "normal"])
-        .args(["--prefix", "none", "--format", "{p}", "--manifest-path", manifest])
+        .args([
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+            "--manifest-path",
+            manifest,
+        ])
         .args(["-p", "chaikhana-rules"])
         .output()
         .expect("cargo runs");
