@@ -4,6 +4,8 @@
 use std::time::{Duration, Instant};
 
 use fantoccini::elements::Element;
+use fantoccini::error::CmdError;
+use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
@@ -143,4 +145,9 @@ pub async fn table_of(client: &Client) -> String {
     let path = eval(client, "return location.pathname").await;
     let path = path.as_str().expect("a path");
     path.strip_prefix("/t/").expect("a table page").to_string()
+}
+
+/// Sends `key` to `element`, as one press of it; `Err` when the element went stale meanwhile.
+pub async fn key_press(element: &Element, key: Key) -> Result<(), CmdError> {
+    element.send_keys(&char::from(key).to_string()).await
 }

@@ -80,15 +80,16 @@ pub async fn friends_link(client: &Client) -> String {
     wait_for_text(client, shared, 10).await
 }
 
-/// From `base`'s Panjpar landing page, a match of `length` deals to win against the computer: waits
-/// until the table page shows an element matching `shown`, and answers the table's id.
-pub async fn panjpar_against_the_computer(
-    c: &Client,
-    base: &str,
-    length: u32,
-    shown: &str,
-) -> String {
+/// From `base`'s Panjpar landing page, a one-deal table among friends: the link to share.
+pub async fn panjpar_friends_link(c: &Client, base: &str) -> String {
     go(c, base, "/panjpar").await;
+    click(c, "input[name=length][value='1']").await;
+    friends_link(c).await
+}
+
+/// On a game's landing page, a match of `length` deals to win against the computer: waits until the
+/// table page shows an element matching `shown`, and answers the table's id.
+pub async fn computer_table_from_landing(c: &Client, length: u32, shown: &str) -> String {
     click(c, &format!("input[name=length][value='{length}']")).await;
     click(c, "#play-computer").await;
     let drawn = format!(
@@ -102,7 +103,8 @@ pub async fn panjpar_against_the_computer(
 /// Opens a one-deal Panjpar table against the computer from `base`'s landing page, waits for the
 /// board, and answers the table's id.
 pub async fn open_panjpar_computer_table(c: &Client, base: &str) -> String {
-    panjpar_against_the_computer(c, base, 1, ".table").await
+    go(c, base, "/panjpar").await;
+    computer_table_from_landing(c, 1, ".table").await
 }
 
 /// From the landing page at `landing` of `base`, "Play a guided deal": the guide's first heading,
