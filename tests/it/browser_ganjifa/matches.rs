@@ -138,10 +138,7 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
 
 #[actix_rt::test]
 async fn a_guided_first_match_speaks_from_the_opening_to_the_end() {
-    let (mut driver, server) = staged!(|s| {
-        s.bot_delay_ms = 5;
-        pages_shuffle(s);
-    });
+    let (mut driver, server) = staged!(quick_and_fair);
     let c = driver.session(390, 844).await;
     let first = start_guided(&c, &server.base, "/ganjifa").await;
     assert!(!first.is_empty());

@@ -7,10 +7,7 @@ use crate::chromium::*;
 
 #[actix_rt::test]
 async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway() {
-    let (mut driver, server) = staged!(|s| {
-        s.bot_delay_ms = 5;
-        pages_shuffle(s);
-    });
+    let (mut driver, server) = staged!(quick_and_fair);
     // Played through on a phone: the guide speaks at every step, marks what it speaks of, and the
     // board stays on one screen beside it.
     let c = driver.session(390, 844).await;

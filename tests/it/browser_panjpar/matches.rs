@@ -10,10 +10,7 @@ use crate::chromium::*;
 
 #[actix_rt::test]
 async fn a_panjpar_match_against_the_computer_played_by_clicking() {
-    let (mut driver, server) = staged!(|s| {
-        s.bot_delay_ms = 5;
-        pages_shuffle(s);
-    });
+    let (mut driver, server) = staged!(quick_and_fair);
     for (width, height) in [(390, 844), (1280, 800)] {
         let c = driver.session(width, height).await;
         open_panjpar_computer_table(&c, &server.base).await;

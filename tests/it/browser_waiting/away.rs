@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::{arash_goes_away, click_a_move, says_closed, MY_TURN};
+use super::{arash_goes_away, click_a_move, offerable_at_once, says_closed, MY_TURN};
 use crate::chromium::*;
 
 #[actix_rt::test]
@@ -57,10 +57,7 @@ async fn a_friend_who_closes_the_tab_is_shown_away() {
 
 #[actix_rt::test]
 async fn an_away_seat_is_offered_to_someone_else_and_its_holder_told() {
-    let (mut driver, server) = staged!(|s| {
-        s.bot_delay_ms = 5;
-        s.offer_seat_after_secs = 1;
-    });
+    let (mut driver, server) = staged!(offerable_at_once);
     let (host, guest, table) = arash_goes_away(&mut driver, &server.base).await;
     // Away long enough: the offer and, at two seats, the end of the match with a confirmation.
     wait_for(&host, "return document.querySelector('#offer-seat-1')", 20).await;

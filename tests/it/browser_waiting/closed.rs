@@ -7,15 +7,12 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{arash_goes_away, says_closed, start_against_the_computer};
+use super::{arash_goes_away, offerable_at_once, says_closed, start_against_the_computer};
 use crate::chromium::*;
 
 #[actix_rt::test]
 async fn the_one_left_ends_the_match_and_both_pages_say_so() {
-    let (mut driver, server) = staged!(|s| {
-        s.bot_delay_ms = 5;
-        s.offer_seat_after_secs = 1;
-    });
+    let (mut driver, server) = staged!(offerable_at_once);
     let (host, guest, table) = arash_goes_away(&mut driver, &server.base).await;
     wait_for(&host, "return document.querySelector('#end-match')", 20).await;
     press(&host, "#end-match").await;

@@ -13,6 +13,6 @@ mod turn;
 mod your_games;
 
 use tables::{
-    arash_goes_away, click_a_move, play_one_move, says_closed, start_against_the_computer, stored,
-    MY_TURN,
+    arash_goes_away, click_a_move, offerable_at_once, play_one_move, says_closed,
+    start_against_the_computer, stored, MY_TURN,
 };

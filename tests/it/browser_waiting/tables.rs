@@ -7,6 +7,8 @@ use std::time::Duration;
 use fantoccini::Client;
 use serde_json::{json, Value};
 
+use chaikhana::settings::Settings;
+
 use crate::chromium::*;
 
 /// A script: whether the badge says it is this seat's turn.
@@ -72,6 +74,13 @@ pub(super) async fn friends_at_panjpar(
     );
     wait_for(host, &named, 10).await;
     table_of(host).await
+}
+
+/// The server of the tests of a seat left away: the computer answers within 5 ms, and a seat away
+/// for a second may be offered to someone else.
+pub(super) fn offerable_at_once(settings: &mut Settings) {
+    settings.bot_delay_ms = 5;
+    settings.offer_seat_after_secs = 1;
 }
 
 /// A host on a desktop and a guest called Arash on a phone at a friends table of Panjpar, both

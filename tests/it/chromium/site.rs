@@ -124,3 +124,10 @@ pub const GUIDE_HEADING: &str =
 pub fn pages_shuffle(settings: &mut Settings) {
     settings.shuffle_wait_ms = 60_000;
 }
+
+/// The server of a browser test that plays against the computer and checks its deals fair: the
+/// computer answers within 5 ms, and every deal waits for the page's number ([`pages_shuffle`]).
+pub fn quick_and_fair(settings: &mut Settings) {
+    settings.bot_delay_ms = 5;
+    pages_shuffle(settings);
+}
