@@ -53,10 +53,7 @@ async fn change_kept_and_reload(c: &Client, change: &str) {
 
 #[actix_rt::test]
 async fn the_fair_deal_line_in_its_four_states_and_both_languages() {
-    let (mut driver, server) = staged!(|s| {
-        s.bot_delay_ms = 5;
-        pages_shuffle(s);
-    });
+    let (mut driver, server) = staged!(quick_and_fair);
     let c = driver.session(1280, 800).await;
     let expect = |line: &str, state: &str, words: &str| {
         assert!(line.starts_with(&format!("{state}|{words}")), "{line}");

@@ -432,14 +432,9 @@ async fn cards_turn_by_themselves_when_that_is_the_only_move_until_the_player_sa
 
 #[actix_rt::test]
 async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
-    let (mut driver, server) = staged!(|s| {
-        s.bot_delay_ms = 5;
-        pages_shuffle(s);
-    });
+    let (mut driver, server) = staged!(quick_and_fair);
     let c = driver.session(390, 844).await;
-    go(&c, &server.base, "/pishe-pasha").await;
-    click(&c, "#play-guided").await;
-    let first = wait_for_text(&c, GUIDE_HEADING, 20).await;
+    let first = start_guided(&c, &server.base, "/pishe-pasha").await;
     assert!(
         [
             "Turn a card",

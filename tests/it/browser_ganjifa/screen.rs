@@ -1,0 +1,96 @@
+//! The Ganjifa table on one screen in Chromium, at a desktop and a phone: at every turn the hand and
+//! the action bar wholly in the first screen, nothing covered, the other seats' cards readable, no
+//! scrolling down, no console error, the drawers over the felt; the screenshots for the README.
+
+use std::time::{Duration, Instant};
+
+use fantoccini::Client;
+
+use super::{click_a_move, play_the_computer_from_home, wait_for_our_turn};
+use crate::chromium;
+use crate::chromium::*;
+
+/// Empty when nothing covers the buttons of the hand and the action bar and the other seats' cards
+/// are big enough to read; otherwise what is wrong.
+const READABLE: &str = r#"
+const out = [];
+for (const b of document.querySelectorAll('[data-area=actions] button, .ghand button')) {
+  const r = b.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!top || top.closest('button') !== b) out.push(`${b.dataset.card || b.textContent} is covered by ${top?.className}`);
+}
+const seat = [...document.querySelectorAll('.g-seat .seat-card')].map((c) => c.getBoundingClientRect().width);
+if (seat.length && Math.min(...seat) < 34) out.push(`the other seats' cards are ${Math.min(...seat)}px wide`);
+return out.join('; ');
+"#;
+
+/// Empty when the hand and the action bar lie wholly inside the first screen, the page does not
+/// scroll down and the board is readable (`READABLE`); otherwise what is wrong.
+pub(super) async fn fits(c: &Client) -> String {
+    let out = out_of_sight(c, Scroll::Down, false).await;
+    let unreadable = eval(c, READABLE).await;
+    let unreadable = unreadable.as_str().unwrap_or_default();
+    [out.as_str(), unreadable]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Plays from the home page at one size: at every turn the hand and the action bar are wholly in the
+/// first screen and nothing scrolls; a screenshot once the trick has cards from several seats.
+async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, height: u32) {
+    let c = driver.session(width, height).await;
+    play_the_computer_from_home(&c, base).await;
+    let started = Instant::now();
+    let mut turns = 0;
+    let mut shot = false;
+    while turns < 14 && started.elapsed() < Duration::from_secs(150) {
+        let state = wait_for_our_turn(&c).await;
+        if state == "over" {
+            break;
+        }
+        // Cards still on their way (the deal, the computers' cards) lie over the hand until they land.
+        settle(&c).await;
+        let wrong = fits(&c).await;
+        assert_eq!(wrong, "", "at {width}x{height}, turn {turns} ({state})");
+        let cards_in_trick = eval(
+            &c,
+            "return new Set([...document.querySelectorAll('.g-pile')].filter((p) => p.querySelector('.gcard')).map((p) => p.className)).size",
+        )
+        .await;
+        if !shot && turns >= 3 && cards_in_trick.as_u64().unwrap_or(0) >= 2 {
+            // The cards have settled: a still picture of the table at play.
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            docs_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
+            shot = true;
+        }
+        if click_a_move(&c).await == Some(true) {
+            turns += 1;
+        }
+        // A beat for the frame to come back before looking again.
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert!(
+        turns >= 6,
+        "only {turns} moves were made at {width}x{height}"
+    );
+    if !shot {
+        docs_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
+    }
+    // The drawers open over the felt and still leave the hand and the action bar in sight.
+    press(&c, "[data-key='drawer:tracker']").await;
+    wait_for(&c, "return document.querySelector('#drawer-tracker')", 10).await;
+    assert_eq!(fits(&c).await, "", "with the tracker open");
+    screenshot(&c, &format!("ganjifa-tracker-{width}x{height}")).await;
+    assert_no_console_error(&c, &format!("at {width}x{height}")).await;
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn the_ganjifa_table_fits_one_screen_at_every_turn_without_console_errors() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
+    for (width, height) in [(1280, 800), (390, 844)] {
+        one_screen_at(&mut driver, &server.base, width, height).await;
+    }
+}

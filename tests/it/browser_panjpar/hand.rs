@@ -1,0 +1,164 @@
+//! The Panjpar hand in Chromium: a card dragged onto an attack card beats it, by mouse and by finger
+//! (a card that cannot beat it stays, and the line under it says why, in the board's words for the
+//! server's code); and a choice of cards that is no attack worded from the server's code.
+
+use fantoccini::actions::{
+    InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
+};
+use fantoccini::elements::Element;
+use fantoccini::Client;
+
+use super::{click_a_move, play_to_an_attack, BOARD_STATE};
+use crate::chromium::*;
+
+/// Drags `card` onto `target` with a mouse or a finger, as WebDriver pointer actions.
+async fn drag(c: &Client, card: Element, target: Element, touch: bool) {
+    use std::time::Duration;
+    let steps = [
+        PointerAction::MoveToElement {
+            element: card,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        },
+        PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        },
+        PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(100)),
+            x: 0.0,
+            y: -30.0,
+        },
+        PointerAction::MoveToElement {
+            element: target,
+            duration: Some(Duration::from_millis(250)),
+            x: 0.0,
+            y: 0.0,
+        },
+        PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        },
+    ];
+    if touch {
+        let finger = steps
+            .into_iter()
+            .fold(TouchActions::new("finger".into()), |a, s| a.then(s));
+        c.perform_actions(finger).await.unwrap();
+    } else {
+        let mouse = steps
+            .into_iter()
+            .fold(MouseActions::new("mouse".into()), |a, s| a.then(s));
+        c.perform_actions(mouse).await.unwrap();
+    }
+}
+
+/// Plays by clicking until this browser defends and holds a card that beats the chosen attack card.
+async fn play_to_a_defence(c: &Client) {
+    let ready = "return document.querySelector('#pick-up') && document.querySelector('.battle [data-open].target') && document.querySelector('.hand button.card:not([aria-disabled=true])') && true";
+    let started = std::time::Instant::now();
+    while eval(c, ready).await != true {
+        if eval(c, &BOARD_STATE).await == "over" {
+            click(c, "#rematch").await;
+        }
+        // A defence this browser could drag is left for the drag.
+        if eval(c, ready).await != true {
+            click_a_move(c).await;
+        }
+        assert!(
+            started.elapsed().as_secs() < 200,
+            "no defence with a beating card came up"
+        );
+    }
+}
+
+/// Drags the first card that beats the chosen attack card onto it, and sees it lie there.
+async fn defend_by_dragging(c: &Client, touch: bool) {
+    settle(c).await;
+    let card = find(c, ".hand button.card:not([aria-disabled=true])")
+        .await
+        .unwrap();
+    let target = find(c, ".battle [data-open].target").await.unwrap();
+    let code = card.attr("data-card").await.unwrap().unwrap();
+    let attack = target.attr("data-card").await.unwrap().unwrap();
+    drag(c, card, target, touch).await;
+    let beaten = format!(
+        "return !document.querySelector('.hand [data-card=\"{code}\"]') && [...document.querySelectorAll('.battle .pair')].some(p => [...p.querySelectorAll('[data-card]')].map(e => e.dataset.card).join(' ') === '{attack} {code}')"
+    );
+    wait_for(c, &beaten, 10).await;
+    assert!(
+        find(c, ".drag-ghost").await.is_none(),
+        "the dragged copy was left behind"
+    );
+}
+
+#[actix_rt::test]
+async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let c = driver.session(390, 844).await;
+    open_panjpar_computer_table(&c, &server.base).await;
+    play_to_a_defence(&c).await;
+    settle(&c).await;
+    // A dimmed card dropped on the attack card stays in the hand, and the line under it says why.
+    if let Some(weak) = find(&c, ".hand button.card[aria-disabled=true]").await {
+        let code = weak.attr("data-card").await.unwrap().unwrap();
+        let target = find(&c, ".battle [data-open].target").await.unwrap();
+        drag(&c, weak, target, false).await;
+        let why = wait_for(&c, "return document.querySelector('#why').textContent", 5).await;
+        // The server's reason travels as a code; the board words it.
+        let why = why.as_str().unwrap();
+        assert!(
+            why.starts_with("The ") && why.contains(" cannot beat it: "),
+            "{why}"
+        );
+        assert!(
+            [
+                "Lower than the ",
+                "A trump is beaten only by a higher trump.",
+                "Not the same suit and not a trump."
+            ]
+            .iter()
+            .any(|reason| why.contains(reason)),
+            "{why}"
+        );
+        assert!(find(&c, &format!(".hand [data-card=\"{code}\"]"))
+            .await
+            .is_some());
+        screenshot(&c, "panjpar-refused-drop-390x844").await;
+    }
+    defend_by_dragging(&c, false).await;
+    screenshot(&c, "panjpar-dragged-defence-390x844").await;
+    // A finger does the same as a mouse.
+    play_to_a_defence(&c).await;
+    defend_by_dragging(&c, true).await;
+    c.close().await.unwrap();
+}
+
+#[actix_rt::test]
+async fn a_selection_that_is_not_an_attack_is_worded_from_the_servers_code() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let c = driver.session(390, 844).await;
+    open_panjpar_computer_table(&c, &server.base).await;
+    play_to_an_attack(&c).await;
+    settle(&c).await;
+    let pair = "return document.querySelectorAll('.hand button.card').length >= 2";
+    assert_eq!(
+        eval(&c, pair).await,
+        true,
+        "the attacker holds two cards or more"
+    );
+    let why = "return document.querySelector('#why').textContent";
+    let two = "const b = document.querySelectorAll('.hand button.card'); b[0].click(); b[1].click(); return true";
+    eval(&c, two).await;
+    let said = wait_for(&c, why, 5).await;
+    let said = said.as_str().unwrap();
+    assert!(
+        said == "2 cards are not an attack: lay 1, 3 or 5."
+            || said.starts_with("The other seat holds "),
+        "{said}"
+    );
+    // Both taken back: nothing chosen.
+    eval(&c, two).await;
+    let said = wait_for(&c, why, 5).await;
+    assert_eq!(said, "Choose 1, 3 or 5 cards to attack with.");
+    c.close().await.unwrap();
+}
