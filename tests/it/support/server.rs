@@ -16,6 +16,7 @@ pub struct TestServer {
 
 impl TestServer {
     pub fn start(tune: impl FnOnce(&mut Settings)) -> TestServer {
+        crate::high_card::join_the_catalog();
         let mut settings = Settings::defaults();
         settings.listen = "127.0.0.1:0".into();
         settings.bot_delay_ms = 1;
