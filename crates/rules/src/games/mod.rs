@@ -8,6 +8,15 @@ pub mod pishe_pasha;
 pub mod strong;
 
 #[cfg(test)]
+#[test]
+fn each_games_codes_are_written_once_and_apart_from_the_shared_ones() {
+    use crate::game::rule_code::assert_written_once;
+    assert_written_once::<panjpar::codes::Code>();
+    assert_written_once::<pishe_pasha::codes::Code>();
+    assert_written_once::<ganjifa::codes::Code>();
+}
+
+#[cfg(test)]
 mod deal_order_tests {
     use crate::cards::{deal_rng, Card, CardSet, Seat};
     use crate::game::{DealOrder, DealSetup, DealtTo, Game};

@@ -30,11 +30,3 @@ pub enum Code {
 }
 
 impl GameCode for Code {}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn each_code_is_written_once_and_apart_from_the_shared_ones() {
-        crate::game::rule_code::assert_written_once::<super::Code>();
-    }
-}
