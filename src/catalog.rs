@@ -93,6 +93,9 @@ pub trait Registered: Send + Sync {
     /// The match a table request's `length` asks for (absent: the game's usual match).
     fn match_length(&self, asked: Option<&Value>) -> Result<MatchLength, String>;
 
+    /// The shortest match a table request may ask for, as its `length` ([`Game::shortest_length`]).
+    fn shortest_length(&self) -> Value;
+
     /// Self-play between computers.
     fn simulate(&self, config: &SimConfig) -> Result<SimReport, String>;
 
@@ -188,6 +191,10 @@ impl<G: Game> Registered for Entry<G> {
         serde_json::from_value::<G::Length>(asked.clone())
             .map(Into::into)
             .map_err(|_| G::LENGTHS.to_string())
+    }
+
+    fn shortest_length(&self) -> Value {
+        G::shortest_length()
     }
 
     fn simulate(&self, config: &SimConfig) -> Result<SimReport, String> {
@@ -403,6 +410,18 @@ mod tests {
             [
                 MatchLength::DealsWon(3),
                 MatchLength::Points(50),
+                MatchLength::Deals(3)
+            ]
+        );
+        let shortest: Vec<MatchLength> = GAMES
+            .iter()
+            .map(|game| game.match_length(Some(&game.shortest_length())).unwrap())
+            .collect();
+        assert_eq!(
+            shortest,
+            [
+                MatchLength::DealsWon(1),
+                MatchLength::Deals(1),
                 MatchLength::Deals(3)
             ]
         );

@@ -199,6 +199,12 @@ pub trait Game: Sized + 'static {
     /// Which lengths there are, in words, for a request that asks for another.
     const LENGTHS: &'static str;
 
+    /// The shortest match a host may ask for, as a table request's `length` writes it (null: the
+    /// usual match). The load generator's analyses play it: one deal is all an analysis needs.
+    fn shortest_length() -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
     /// Deals a new deal.
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> Self::State;
 

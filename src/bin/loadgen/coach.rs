@@ -31,15 +31,10 @@ pub struct Analyses {
     pub timeout: Duration,
 }
 
-/// The shortest match of `game`, as `POST /api/tables` takes it (docs/protocol.md): the sooner a
-/// deal ends, the sooner it can be analysed; one deal is all it needs.
+/// The shortest match of `game`, as `POST /api/tables` takes it (docs/protocol.md), from its
+/// catalog entry: the sooner a deal ends, the sooner it can be analysed; one deal is all it needs.
 pub fn shortest_length(game: &str) -> serde_json::Value {
-    match game {
-        "panjpar" => json!(1),
-        "pishe-pasha" => json!("one-deal"),
-        "ganjifa" => json!(3),
-        _ => serde_json::Value::Null,
-    }
+    chaikhana::catalog::find(game).map_or(serde_json::Value::Null, |g| g.shortest_length())
 }
 
 /// Opens a computer table of `game` at the standard level and plays its person's moves until the

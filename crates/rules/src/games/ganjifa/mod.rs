@@ -109,6 +109,10 @@ impl Game for Ganjifa {
     type Length = Deals;
     const LENGTHS: &'static str = "A Ganjifa match is 3 or 6 deals.";
 
+    fn shortest_length() -> serde_json::Value {
+        serde_json::Value::from(3)
+    }
+
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         rules::deal(setup, rng)
     }

@@ -41,6 +41,10 @@ impl Game for Panjpar {
     type Length = DealsToWin;
     const LENGTHS: &'static str = "A Panjpar match length is a number of deals won: 1, 3 or 5.";
 
+    fn shortest_length() -> serde_json::Value {
+        serde_json::Value::from(1)
+    }
+
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         rules::deal(setup, rng)
     }

@@ -119,6 +119,10 @@ impl Game for PishePasha {
     const LENGTHS: &'static str =
         "A Pishe Pasha match is \"one-deal\", or first to 50 or 100 points.";
 
+    fn shortest_length() -> serde_json::Value {
+        serde_json::Value::from("one-deal")
+    }
+
     fn deal(setup: &DealSetup, rng: &mut DealRng) -> State {
         State::deal(setup, rng)
     }
