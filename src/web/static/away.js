@@ -8,7 +8,7 @@
 import { el, button } from "./ui.js";
 import { seatName } from "./social.js";
 
-const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 const WORDS = {
   en: {

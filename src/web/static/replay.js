@@ -7,7 +7,7 @@ import { seatName } from "./social.js";
 import { boardHooks } from "./board.js";
 import { dealtOrder } from "./verify.js";
 
-const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 const WORDS = {
   en: {

@@ -7,7 +7,7 @@ import { withinSentence as within } from "./ui.js";
 // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
 const you = (who, third, second) => (who === "شما" ? second : third);
 
-const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 export const WORDS = {
   en: {
