@@ -10,18 +10,21 @@ import { cardName, suitName } from "./panjpar-words.js";
  * that a reload shows the whole deal's moves again, not only the last one.
  */
 export class MoveLog {
+  /** @param {string} path */
   constructor(path) {
     this.key = `chaikhana.moves.${path}`;
     /** @type {string[]} */
     this.lines = [];
   }
 
-  /** Keeps the lines for the deal `match` is at. */
+  /** Keeps the lines for the deal `match` is at.
+   * @param {any} match the view's match (the table's JSON) */
   keep(match) {
     if (match) sessionStorage.setItem(this.key, JSON.stringify({ deal: match.deals_dealt, lines: this.lines }));
   }
 
-  /** Reads back the lines kept for the deal `match` is at (none for another deal). */
+  /** Reads back the lines kept for the deal `match` is at (none for another deal).
+   * @param {any} match the view's match (the table's JSON) */
   read(match) {
     try {
       const kept = JSON.parse(sessionStorage.getItem(this.key) || "null");
