@@ -7,12 +7,12 @@ import { isAway, awaySentence, waitingSentence } from "./away.js";
 const ROOM_WORDS = {
   en: {
     you: "You",
-    here: (n, of) => `${n} of ${of} here.`,
+    here: (/** @type {number} */ n, /** @type {number} */ of) => `${n} of ${of} here.`,
     free: "a free seat: waiting for the link to be opened",
   },
   fa: {
     you: "شما",
-    here: (n, of) => `${n} نفر از ${of} نفر آمده‌اند.`,
+    here: (/** @type {number} */ n, /** @type {number} */ of) => `${n} نفر از ${of} نفر آمده‌اند.`,
     free: "جای خالی: منتظر باز شدن پیوند",
   },
 };
@@ -192,14 +192,14 @@ function levelLine(frame, w) {
 const READY_WORDS = {
   en: {
     and: " and ",
-    waitingFor: (names) => `You are ready. Waiting for ${names}.`,
-    ready: (names, many, again) =>
+    waitingFor: (/** @type {string} */ names) => `You are ready. Waiting for ${names}.`,
+    ready: (/** @type {string} */ names, /** @type {boolean} */ many, /** @type {boolean} */ again) =>
       `${names} ${many ? "are" : "is"} ready ${again ? "to play again" : "for the next deal"}. It starts once you press too.`,
   },
   fa: {
     and: " و ",
-    waitingFor: (names) => `شما آماده‌اید. منتظر ${names}.`,
-    ready: (names, many, again) =>
+    waitingFor: (/** @type {string} */ names) => `شما آماده‌اید. منتظر ${names}.`,
+    ready: (/** @type {string} */ names, /** @type {boolean} */ many, /** @type {boolean} */ again) =>
       `${names} برای ${again ? "بازی دوباره" : "دست بعدی"} ${many ? "آماده‌اند" : "آماده است"}. وقتی شما هم بزنید شروع می‌شود.`,
   },
 };
