@@ -42,7 +42,8 @@ function frameOf(index) {
     kind: "computer",
     status: last ? "deal-over" : "playing",
     seat: 0,
-    seats: [0, 1, 2].map((s) => ({ who: s === 0 ? "person" : "computer", connected: true })),
+    // (The staged deal's seats name no seat number: the board finds each by its place.)
+    seats: /** @type {import("./socket.js").SeatInfo[]} */ (/** @type {unknown} */ ([0, 1, 2].map((s) => ({ who: s === 0 ? "person" : "computer", connected: true })))),
     match: { length: { target: 1 }, deals_dealt: last ? 1 : 0, totals: scores },
     view: step.view,
     actions: [],
