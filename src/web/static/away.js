@@ -8,55 +8,56 @@
 import { el, button } from "./ui.js";
 import { seatName } from "./social.js";
 
-const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+const faDigits = (/** @type {number} */ n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 const WORDS = {
   en: {
-    away: (who, time) => `${who} is away (${time})`,
-    awayUntimed: (who) => `${who} is away`,
+    away: (/** @type {string} */ who, /** @type {string} */ time) => `${who} is away (${time})`,
+    awayUntimed: (/** @type {string} */ who) => `${who} is away`,
     underMinute: "under a minute",
-    minutes: (n) => `${n} min`,
-    hours: (n) => `${n} h`,
-    days: (n) => `${n} ${n === 1 ? "day" : "days"}`,
+    minutes: (/** @type {number} */ n) => `${n} min`,
+    hours: (/** @type {number} */ n) => `${n} h`,
+    days: (/** @type {number} */ n) => `${n} ${n === 1 ? "day" : "days"}`,
     kept: "The table keeps the seat and waits.",
     offer: "Offer this seat to someone else",
     end: "End the match",
     endAsk: "End the match for both of you? It cannot be played on afterwards.",
     endYes: "Yes, end the match",
     endNo: "No, keep waiting",
-    offered: (who) =>
+    offered: (/** @type {string} */ who) =>
       `${who}'s seat is free now: whoever opens the table's link next takes it over, with its score. Send the link to someone you would like to play.`,
     offeredNoName: "A seat is free now: whoever opens the table's link next takes it over, with its score. Send the link to someone you would like to play.",
     everyoneHere: "Everyone is here: the cards are being dealt…",
   },
   fa: {
-    away: (who, time) => `${who} سر میز نیست (${time})`,
-    awayUntimed: (who) => `${who} سر میز نیست`,
+    away: (/** @type {string} */ who, /** @type {string} */ time) => `${who} سر میز نیست (${time})`,
+    awayUntimed: (/** @type {string} */ who) => `${who} سر میز نیست`,
     underMinute: "کمتر از یک دقیقه",
-    minutes: (n) => `${faDigits(n)} دقیقه`,
-    hours: (n) => `${faDigits(n)} ساعت`,
-    days: (n) => `${faDigits(n)} روز`,
+    minutes: (/** @type {number} */ n) => `${faDigits(n)} دقیقه`,
+    hours: (/** @type {number} */ n) => `${faDigits(n)} ساعت`,
+    days: (/** @type {number} */ n) => `${faDigits(n)} روز`,
     kept: "میز جای او را نگه می‌دارد و منتظر می‌ماند.",
     offer: "این جا را به کس دیگری بسپارید",
     end: "پایان دادن به بازی",
     endAsk: "بازی برای هر دوی شما تمام شود؟ پس از آن دیگر نمی‌شود ادامه داد.",
     endYes: "بله، بازی تمام شود",
     endNo: "نه، منتظر می‌مانم",
-    offered: (who) =>
+    offered: (/** @type {string} */ who) =>
       `جای ${who} اکنون خالی است: هر که پیوند میز را زودتر باز کند آن را با امتیازش می‌گیرد. پیوند را برای کسی بفرستید که دوست دارید با او بازی کنید.`,
     offeredNoName: "یک جا اکنون خالی است: هر که پیوند میز را زودتر باز کند آن را با امتیازش می‌گیرد. پیوند را برای کسی بفرستید که دوست دارید با او بازی کنید.",
     everyoneHere: "همه آمده‌اند: ورق‌ها پخش می‌شوند…",
   },
 };
 
-const words = (lang) => WORDS[lang] || WORDS.en;
+const words = (/** @type {string} */ lang) => WORDS[/** @type {keyof typeof WORDS} */ (lang)] || WORDS.en;
 
 /** @typedef {{ offerSeat: (seat: number) => boolean, endMatch: () => boolean }} AwayActions */
 
 /** What the table page lets these lines do: `offerSeat(seat)` and `endMatch()`, each sending its frame.
  * @type {AwayActions} */
 let actions = { offerSeat: () => false, endMatch: () => false };
-/** The away seat whose "End the match" was pressed and waits for its confirmation, if any. */
+/** The away seat whose "End the match" was pressed and waits for its confirmation, if any.
+ * @type {number | null} */
 let confirming = null;
 
 /** @param {AwayActions} given */
@@ -64,19 +65,23 @@ export function setAwayActions(given) {
   actions = given;
 }
 
-/** Whether the seat holds a person with no socket open. */
+/** Whether the seat holds a person with no socket open.
+ * @param {import("./socket.js").SeatInfo | null | undefined} info
+ * @returns {info is import("./socket.js").SeatInfo} */
 export function isAway(info) {
-  return Boolean(info) && info.who === "person" && info.connected === false;
+  return Boolean(info) && /** @type {import("./socket.js").SeatInfo} */ (info).who === "person" && /** @type {import("./socket.js").SeatInfo} */ (info).connected === false;
 }
 
 /** For how long, in milliseconds, the seat has been away by this page's clock (never below 0); null
- * when the server did not say since when. */
+ * when the server did not say since when.
+ * @param {import("./socket.js").SeatInfo | null | undefined} info */
 export function awayFor(info, now = Date.now()) {
   if (typeof info?.away_since !== "number") return null;
   return Math.max(0, now - info.away_since);
 }
 
-/** "4 min", "2 h", "3 days" (or under a minute), in the page's language. */
+/** "4 min", "2 h", "3 days" (or under a minute), in the page's language.
+ * @param {number} ms */
 export function awayTime(ms, lang = "en") {
   const w = words(lang);
   const minutes = Math.floor(Math.max(0, ms) / 60000);
@@ -87,7 +92,10 @@ export function awayTime(ms, lang = "en") {
   return w.days(Math.floor(hours / 24));
 }
 
-/** "Arash is away (4 min)": `who` is what the board calls the seat. */
+/** "Arash is away (4 min)": `who` is what the board calls the seat.
+ * @param {string} who
+ * @param {number | null | undefined} since
+ * @param {string} [lang] */
 export function awaySentence(who, since, lang = "en", now = Date.now()) {
   const w = words(lang);
   if (typeof since !== "number") return w.awayUntimed(who);
@@ -98,6 +106,10 @@ export function awaySentence(who, since, lang = "en", now = Date.now()) {
  * "Arash is away (4 min)" while seat `seat` is away, else null (a replay's step shows the deal as it
  * was, without it): a board says it where it would say the seat is playing. `who` is what the board
  * calls the seat, the one name every line of the page uses for it.
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {number} seat
+ * @param {string} who
+ * @param {string} [lang]
  */
 export function awayNow(frame, seat, who, lang = "en") {
   const info = frame.seats?.find((s) => s.seat === seat);
@@ -108,6 +120,11 @@ export function awayNow(frame, seat, who, lang = "en") {
  * The line for seat `seat` when it is away, else null: the sentence (kept up to date by the clock
  * below), and, when the seat info says this seat may (`offerable`), the offer button and, at a
  * two-seat table, "End the match" with its confirmation.
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {number} seat
+ * @param {string} who
+ * @param {string} [lang]
+ * @param {string} [className]
  */
 export function awayLine(frame, seat, who, lang = "en", className = "") {
   const info = frame.seats?.find((s) => s.seat === seat);
@@ -134,6 +151,12 @@ export function awayLine(frame, seat, who, lang = "en", className = "") {
   return line;
 }
 
+/**
+ * @param {HTMLElement} controls
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {number} seat
+ * @param {string} lang
+ */
 function fillControls(controls, frame, seat, lang) {
   const w = words(lang);
   controls.textContent = "";
@@ -147,7 +170,7 @@ function fillControls(controls, frame, seat, lang) {
     const no = button(w.endNo, () => {
       confirming = null;
       fillControls(controls, frame, seat, lang);
-      controls.querySelector(".offer-seat")?.focus();
+      /** @type {HTMLElement | null} */ (controls.querySelector(".offer-seat"))?.focus();
     });
     no.id = "end-match-no";
     controls.append(ask, yes, no);
@@ -162,7 +185,7 @@ function fillControls(controls, frame, seat, lang) {
     const end = button(w.end, () => {
       confirming = seat;
       fillControls(controls, frame, seat, lang);
-      controls.querySelector("#end-match-yes")?.focus();
+      /** @type {HTMLElement | null} */ (controls.querySelector("#end-match-yes"))?.focus();
     }, "end-match");
     end.id = "end-match";
     end.dataset.key = "end-match";
@@ -174,6 +197,8 @@ function fillControls(controls, frame, seat, lang) {
  * The sentence for a friends table whose seat was offered and waits for whoever opens the link:
  * `who` names that seat as the board would. Null when no seat is free or the match has not begun
  * (then the board's own "waiting for the link" is the right sentence).
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {string} [lang]
  */
 export function offeredSentence(frame, lang = "en") {
   if (frame.kind !== "friends" || !frame.view) return null;
@@ -186,6 +211,9 @@ export function offeredSentence(frame, lang = "en") {
 /**
  * The board's status line while it waits: "waiting for the link" only while a seat is free; with
  * every seat taken, the away seats (or, when all are here, that the deal is coming).
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {string} linkWords
+ * @param {string} [lang]
  */
 export function waitingSentence(frame, linkWords, lang = "en") {
   const offered = offeredSentence(frame, lang);
@@ -202,7 +230,7 @@ export function waitingSentence(frame, linkWords, lang = "en") {
 export function refreshAway(now = Date.now()) {
   const lines = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-away-since]"));
   for (const said of lines) {
-    const text = awaySentence(said.dataset.awayWho, Number(said.dataset.awaySince), said.dataset.awayLang, now);
+    const text = awaySentence(/** @type {string} */ (said.dataset.awayWho), Number(said.dataset.awaySince), said.dataset.awayLang, now);
     if (said.textContent !== text) said.textContent = text;
   }
 }

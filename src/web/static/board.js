@@ -66,8 +66,8 @@ import { backElement, cardElement } from "./cards.js";
 
 /**
  * A board's words for the coach (coach.js, `coachSentence`): a move (an action, as the board sends
- * it; `list` joins words in a list) and a reason of the rules (the table's JSON, named by `rule`).
- * @typedef {{ move: (play: Action, lang: string, list: (items: string[]) => string) => string, rule: (rule: { rule: string, [field: string]: any }, lang: string) => string }} CoachWords
+ * it; `list` joins words in a list) and a reason of the rules (the table's JSON, named by `rule`; `list` as for a move).
+ * @typedef {{ move: (play: Action, lang: string, list: (items: string[]) => string) => string, rule: (rule: { rule: string, [field: string]: any }, lang: string, list: (items: string[]) => string) => string }} CoachWords
  */
 
 /**

@@ -8,7 +8,7 @@ import { el } from "./ui.js";
 import { seatName } from "./social.js";
 import { coachSentence } from "./table-words.js";
 
-const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+const faDigits = (/** @type {number} */ n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 const WORDS = {
   en: {
@@ -18,23 +18,23 @@ const WORDS = {
     thinking: "The coach is thinking…",
     busy: "The coach is busy with other tables; your hint comes as soon as it is thought.",
     offline: "The table is out of reach: ask again once it is back.",
-    hinted: (why) => `Coach: ${why}`,
-    taken: (n) => (n === 1 ? "You took 1 hint in this deal." : `You took ${n} hints in this deal.`),
+    hinted: (/** @type {string} */ why) => `Coach: ${why}`,
+    taken: (/** @type {number} */ n) => (n === 1 ? "You took 1 hint in this deal." : `You took ${n} hints in this deal.`),
     you: "you",
-    takenBy: (counts) => `Hints taken in this deal: ${counts.map(([who, n]) => `${who}: ${n}`).join(", ")}.`,
+    takenBy: (/** @type {Array<[string, number]>} */ counts) => `Hints taken in this deal: ${counts.map(([who, n]) => `${who}: ${n}`).join(", ")}.`,
     analyse: "Analyse my moves",
     analyseTitle: "The strong computer judges each of your decisions with only what you knew then",
-    analysing: (done, of) =>
+    analysing: (/** @type {number} */ done, /** @type {number} */ of) =>
       done === 0
         ? `Your analysis is queued: the coach judges your ${of} decisions as soon as it has room.`
         : `Analysing your moves: ${done} of ${of} judged…`,
-    judged: (n, marks) =>
+    judged: (/** @type {number} */ n, /** @type {number} */ marks) =>
       marks === 0
         ? `The coach judged your ${n} decisions: none cost you anything it could measure.`
         : `The coach judged your ${n} decisions and marked ${marks}:`,
     grade: { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" },
-    move: (step, grade) => `Move ${step + 1}: ${grade}`,
-    here: (grade, why) => `Your decision here, ${grade.toLowerCase()}: ${why}`,
+    move: (/** @type {number} */ step, /** @type {string} */ grade) => `Move ${step + 1}: ${grade}`,
+    here: (/** @type {string} */ grade, /** @type {string} */ why) => `Your decision here, ${grade.toLowerCase()}: ${why}`,
   },
   fa: {
     hint: "راهنمایی",
@@ -43,23 +43,23 @@ const WORDS = {
     thinking: "مربی فکر می‌کند…",
     busy: "مربی سرگرم میزهای دیگر است؛ راهنمایی شما همین که سنجیده شود می‌رسد.",
     offline: "میز در دسترس نیست؛ وقتی برگشت دوباره بپرسید.",
-    hinted: (why) => `مربی: ${why}`,
-    taken: (n) => `در این دست ${faDigits(n)} بار راهنمایی گرفتید.`,
+    hinted: (/** @type {string} */ why) => `مربی: ${why}`,
+    taken: (/** @type {number} */ n) => `در این دست ${faDigits(n)} بار راهنمایی گرفتید.`,
     you: "شما",
-    takenBy: (counts) => `راهنمایی‌های این دست: ${counts.map(([who, n]) => `${who}: ${faDigits(n)}`).join("، ")}.`,
+    takenBy: (/** @type {Array<[string, number]>} */ counts) => `راهنمایی‌های این دست: ${counts.map(([who, n]) => `${who}: ${faDigits(n)}`).join("، ")}.`,
     analyse: "حرکت‌هایم را بسنج",
     analyseTitle: "رایانهٔ قوی هر تصمیم شما را تنها با آنچه آن زمان می‌دانستید می‌سنجد",
-    analysing: (done, of) =>
+    analysing: (/** @type {number} */ done, /** @type {number} */ of) =>
       done === 0
         ? `سنجش شما در نوبت است: مربی ${faDigits(of)} تصمیم شما را همین که جا باشد می‌سنجد.`
         : `سنجش حرکت‌ها: ${faDigits(done)} از ${faDigits(of)} سنجیده شد…`,
-    judged: (n, marks) =>
+    judged: (/** @type {number} */ n, /** @type {number} */ marks) =>
       marks === 0
         ? `مربی ${faDigits(n)} تصمیم شما را سنجید: هیچ‌کدام هزینه‌ای نداشت.`
         : `مربی ${faDigits(n)} تصمیم شما را سنجید و ${faDigits(marks)} را نشان کرد:`,
     grade: { inaccuracy: "نادقیق", mistake: "اشتباه", blunder: "خطای بزرگ" },
-    move: (step, grade) => `حرکت ${faDigits(step + 1)}: ${grade}`,
-    here: (grade, why) => `تصمیم شما این‌جا، ${grade}: ${why}`,
+    move: (/** @type {number} */ step, /** @type {string} */ grade) => `حرکت ${faDigits(step + 1)}: ${grade}`,
+    here: (/** @type {string} */ grade, /** @type {string} */ why) => `تصمیم شما این‌جا، ${grade}: ${why}`,
   },
 };
 
@@ -69,21 +69,30 @@ const REFUSALS = ["no-hints", "not-your-turn", "not-your-decisions", "deal-in-pl
 /**
  * The coach's parts of the page. `hintButton` asks for a hint, `panel` says the coach's words,
  * `send` puts a frame on the socket (false while offline), `goTo(step)` shows a step of the deal being
- * replayed, `redraw()` draws the replay bar again, `lang` is the page's language.
+ * replayed, `redraw()` draws the replay bar again, `lang` is the page's language; `clearOf()` gives
+ * the lines the panel keeps clear of.
+ * @param {{ hintButton: HTMLElement, panel: HTMLElement, send: (frame: import("./socket.js").Frame) => boolean, goTo: (step: number) => void, redraw: () => void, lang: () => string, clearOf?: (() => HTMLElement | null | Array<HTMLElement | null>) | null }} parts
  */
 export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clearOf = null }) {
-  const words = () => WORDS[lang()] ?? WORDS.en;
-  /** The board's words for its moves and its rules' reasons (its module's `coachWords`). */
+  const words = () => WORDS[/** @type {keyof typeof WORDS} */ (lang())] ?? WORDS.en;
+  /** The board's words for its moves and its rules' reasons (its module's `coachWords`).
+   * @type {import("./board.js").CoachWords | null} */
   let game = null;
-  /** The coach's reason as a sentence in the page's language. */
-  const sentence = (why) => (game || typeof why === "string" ? coachSentence(why, lang(), game) : "");
-  /** The analyses heard, by deal, and the progress of those under way. */
+  /** The coach's reason as a sentence in the page's language (`why`: the table's JSON, or a sentence). */
+  const sentence = (/** @type {any} */ why) => (game || typeof why === "string" ? coachSentence(why, lang(), /** @type {import("./board.js").CoachWords} */ (game)) : "");
+  /** The analyses heard, by deal (`analysis` frames: how many decisions were judged, and the marks),
+   * and the progress of those under way.
+   * @type {Map<number, import("./socket.js").Frame>} */
   const analyses = new Map();
+  /** @type {Map<number, { done: number, of: number }>} */
   const progress = new Map();
+  /** @type {number | null} */
   let version = null;
+  /** @type {import("./socket.js").Frame | null} */
   let hinted = null; // the hint shown, with the version it was for
 
   /** Says `text` in the panel, with a button that puts it away (nothing said: the panel hides). */
+  /** @param {string} text */
   function say(text) {
     const close = el("button", "", "×");
     /** @type {HTMLButtonElement} */ (close).type = "button";
@@ -107,12 +116,14 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     panel.style.top = bottom > 0 ? `${Math.ceil(bottom) + 4}px` : "";
   }
 
-  /** The hint asked and not yet answered: its version and its timer. */
+  /** The hint asked and not yet answered: its version and its timer.
+   * @type {{ version: number, timer: ReturnType<typeof setTimeout> } | null} */
   let asking = null;
 
   /** Asks for a hint on `at`. Unanswered after two seconds the panel says the coach is busy, and it
    * asks again every ten (asked again, a hint is the same hint, counted once): an answer sent to a
-   * socket that has since been replaced would otherwise never come. */
+   * socket that has since been replaced would otherwise never come.
+   * @param {number} at */
   function askHint(at, waited = 0) {
     clearTimeout(asking?.timer);
     asking = null;
@@ -135,7 +146,8 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     if (version !== null) askHint(version);
   });
 
-  /** The analysis part of the replay bar, for the replay frame `at`. */
+  /** The analysis part of the replay bar, for the replay frame `at`.
+   * @param {import("./socket.js").Frame} at */
   function bar(at) {
     const w = words();
     const box = el("div", "coach-analysis");
@@ -168,7 +180,7 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     if (analysis.marks.length) {
       const list = el("div", "row coach-marks");
       for (const mark of analysis.marks) {
-        const label = w.move(mark.step, w.grade[mark.grade] ?? mark.grade);
+        const label = w.move(mark.step, w.grade[/** @type {keyof typeof w.grade} */ (mark.grade)] ?? mark.grade);
         const b = el("button", `coach-mark ${mark.grade}`, label);
         /** @type {HTMLButtonElement} */ (b).type = "button";
         b.dataset.key = `coach:mark:${mark.step}`;
@@ -180,9 +192,9 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
       }
       box.append(list);
     }
-    const here = analysis.marks.find((mark) => mark.step + 1 === at.replay.step);
+    const here = analysis.marks.find((/** @type {{ step: number, grade: string, why: any }} */ mark) => mark.step + 1 === at.replay.step);
     if (here) {
-      const note = el("p", `coach-note ${here.grade}`, w.here(w.grade[here.grade] ?? here.grade, sentence(here.why)));
+      const note = el("p", `coach-note ${here.grade}`, w.here(w.grade[/** @type {keyof typeof w.grade} */ (here.grade)] ?? here.grade, sentence(here.why)));
       note.id = "coach-note";
       note.dataset.grade = here.grade;
       box.append(note);
@@ -201,13 +213,16 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
       if (hinted && !panel.hidden) say(words().hinted(sentence(hinted.why)));
     },
 
-    /** The board's words for the coach's moves (`coachWords` of its module), once it is loaded. */
+    /** The board's words for the coach's moves (`coachWords` of its module), once it is loaded.
+     * @param {import("./board.js").CoachWords | null} words */
     speaks(words) {
       game = words;
     },
 
     /** A live frame: the hint button is offered at this seat's turn where hints are, and the count
-     * taken is said once the deal has ended. */
+     * taken is said once the deal has ended.
+     * @param {import("./socket.js").ViewFrame} frame
+     * @param {boolean} watching */
     live(frame, watching) {
       version = frame.version;
       const offered = !watching && Array.isArray(frame.hints_taken);
@@ -225,9 +240,9 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
       const everyone = counted && (watching || frame.kind === "friends");
       if ((offered || everyone) && over) {
         const taken = everyone ? frame.hints_taken.join(",") : String(frame.hints_taken[frame.seat] ?? 0);
-        const who = (seat) => (seat === frame.seat && !watching ? words().you : seatName(frame, seat, lang()));
+        const who = (/** @type {number} */ seat) => (seat === frame.seat && !watching ? words().you : seatName(frame, seat, lang()));
         const sentence = everyone
-          ? words().takenBy(frame.hints_taken.map((n, seat) => [who(seat), n]))
+          ? words().takenBy(frame.hints_taken.map((/** @type {number} */ n, /** @type {number} */ seat) => [who(seat), n]))
           : taken !== "0" ? words().taken(Number(taken)) : "";
         // Said once as the deal ends; put away, it stays away.
         if (panel.dataset.hints !== taken || !panel.dataset.said) say(sentence);
@@ -239,7 +254,8 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
       }
     },
 
-    /** A `hint`, `analysing` or `analysis` frame from the table. */
+    /** A `hint`, `analysing` or `analysis` frame from the table.
+     * @param {import("./socket.js").Frame} frame */
     frame(frame) {
       if (frame.type === "hint") {
         clearTimeout(asking?.timer);
@@ -258,7 +274,8 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     },
 
     /** An error from the table: one refusing what the coach was asked means what was under way is
-     * not (the board says the table's sentence). */
+     * not (the board says the table's sentence).
+     * @param {import("./socket.js").ErrorFrame} frame */
     error(frame) {
       if (!REFUSALS.includes(frame.code) && frame.code !== "stale-version") return;
       clearTimeout(asking?.timer);

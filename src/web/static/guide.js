@@ -13,7 +13,7 @@ const KEY = (table) => `chaikhana.guide.${table}`;
  * The guide's steps every board words alike: none for a watcher or before a deal, the deal's end
  * (`over`, pointing at the way on), and `others` while this seat has nothing to do. `undefined` when
  * the step is the board's own to word.
- * @param {any} frame
+ * @param {import("./socket.js").ViewFrame} frame
  * @param {{title: string, text: string}} over
  * @param {{title: string, text: string}} others
  */

@@ -16,8 +16,14 @@ const WORDS = FA
 
 /** Opens a table and returns the server's answer, keeping the seat's token; `hints`: a friends
  * table offering the coach's hints to every player; `open`: one listed on the game's page for anyone
- * to join, under the name this browser goes by. */
+ * to join, under the name this browser goes by.
+ * @param {string} game
+ * @param {string} opponents
+ * @param {number | string | null} [length]
+ * @param {string | null} [level]
+ * @returns {Promise<any>} the server's answer (its JSON): the table, the seat's token, whether it is listed */
 export async function createTable(game, opponents, length, level, { hints = false, open = false } = {}) {
+  /** @type {{ game: string, opponents: string, length?: number | string, level?: string, hints?: boolean, open?: boolean, name?: string }} */
   const body = { game, opponents };
   if (length !== undefined && length !== null) body.length = length;
   if (level) body.level = level;
@@ -39,31 +45,39 @@ export async function createTable(game, opponents, length, level, { hints = fals
   return data;
 }
 
-/** Opens a table and goes there; `guided` asks for the guided first deal (guide.js) at it. */
+/** Opens a table and goes there; `guided` asks for the guided first deal (guide.js) at it.
+ * @param {string} game
+ * @param {string} opponents
+ * @param {number | string | null} [length]
+ * @param {string | null} [level] */
 export async function openTable(game, opponents, length, level, { guided = false } = {}) {
   try {
     const data = await createTable(game, opponents, length, level);
     if (guided) askGuide(data.table);
     location.assign(`/t/${data.table}`);
   } catch (e) {
-    showBanner(WORDS.failed + e.message, true);
+    showBanner(WORDS.failed + /** @type {Error} */ (e).message, true);
   }
 }
 
+/** @param {HTMLFormElement} form */
 function chosenLength(form) {
-  const picked = form.querySelector("input[name=length]:checked");
+  const picked = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=length]:checked"));
   if (!picked) return null;
   return /^\d+$/.test(picked.value) ? Number(picked.value) : picked.value;
 }
 
+/** @param {HTMLFormElement} form */
 function chosenLevel(form) {
-  const picked = form.querySelector("input[name=level]:checked");
+  const picked = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=level]:checked"));
   return picked ? picked.value : null;
 }
 
 // The level chosen last on this game's landing page, kept in this browser and chosen again next time.
-const LEVEL_KEY = (game) => `chaikhana.level.${game}`;
+const LEVEL_KEY = (/** @type {string} */ game) => `chaikhana.level.${game}`;
 
+/** @param {HTMLFormElement} form
+ * @param {string} game */
 function rememberLevel(form, game) {
   const kept = localStorage.getItem(LEVEL_KEY(game));
   const input = kept && form.querySelector(`input[name=level][value="${CSS.escape(kept)}"]`);
@@ -76,29 +90,30 @@ function rememberLevel(form, game) {
   }
 }
 
+/** @param {HTMLFormElement} form the landing page's form, which names its game */
 export function setUpLanding(form) {
-  const game = form.dataset.game;
+  const game = /** @type {string} */ (form.dataset.game);
   rememberLevel(form, game);
   // The buttons open tables themselves; the form is never sent (no inline handler: the CSP forbids it).
   form.addEventListener("submit", (event) => event.preventDefault());
   const playComputer = () => openTable(game, "computer", chosenLength(form), chosenLevel(form));
-  form.querySelector("[data-play=computer]").addEventListener("click", playComputer);
-  const pair = setUpPairing(document.getElementById("pairing"), game, () => chosenLength(form), playComputer);
-  form.querySelector("[data-play=person]").addEventListener("click", pair);
+  /** @type {Element} */ (form.querySelector("[data-play=computer]")).addEventListener("click", playComputer);
+  const pair = setUpPairing(/** @type {HTMLElement} */ (document.getElementById("pairing")), game, () => chosenLength(form), playComputer);
+  /** @type {Element} */ (form.querySelector("[data-play=person]")).addEventListener("click", pair);
   // The home page's "Play a person now" comes here to wait at once, at the game's usual length;
   // its "Play with friends" to the button that opens a table, in sight and focused (on a phone it is
   // below the fold).
   if (location.hash === "#person") pair();
   if (location.hash === "#friends") {
-    const start = form.querySelector("[data-play=friends]");
+    const start = /** @type {Element} */ (form.querySelector("[data-play=friends]"));
     start.scrollIntoView({ block: "center" });
     /** @type {HTMLElement} */ (start).focus({ preventScroll: true });
   }
-  setUpOpenTables(document.getElementById("open-tables"), game);
-  form.querySelector("[data-play=friends]").addEventListener("click", async () => {
-    const out = document.getElementById("friends-link");
+  setUpOpenTables(/** @type {HTMLElement} */ (document.getElementById("open-tables")), game);
+  /** @type {Element} */ (form.querySelector("[data-play=friends]")).addEventListener("click", async () => {
+    const out = /** @type {HTMLElement} */ (document.getElementById("friends-link"));
     try {
-      const checked = (name) => {
+      const checked = (/** @type {string} */ name) => {
         const box = form.querySelector(`input[name=${name}]`);
         return box instanceof HTMLInputElement && box.checked;
       };
@@ -110,7 +125,7 @@ export function setUpLanding(form) {
       go.id = "go-to-table";
       out.append(go);
     } catch (e) {
-      showBanner(WORDS.failed + e.message, true);
+      showBanner(WORDS.failed + /** @type {Error} */ (e).message, true);
     }
   });
 }

@@ -6,10 +6,16 @@
 import { el, button, showBanner } from "./ui.js";
 import { keepSeat } from "./tables.js";
 
+/**
+ * A table listed as open (the server's JSON): its id, its host's name, its free seats of how many,
+ * how long it has waited and its match length.
+ * @typedef {{ table: string, name?: string, free: number, seats: number, waited_ms: number, length: { kind: string, target: number } }} OpenTable
+ */
+
 const FA = document.documentElement.lang === "fa";
 const WORDS = FA
   ? {
-      waiting: (n, s) => `در انتظار بازیکن دیگری… ${n === 1 ? "جز شما کسی در صف نیست" : `${n} نفر در صف (با شما)`} · ${s} ثانیه`,
+      waiting: (/** @type {number} */ n, /** @type {number} */ s) => `در انتظار بازیکن دیگری… ${n === 1 ? "جز شما کسی در صف نیست" : `${n} نفر در صف (با شما)`} · ${s} ثانیه`,
       forming: "بازیکن پیدا شد؛ میز آماده می‌شود…",
       seated: "میز آماده است؛ می‌رویم سر میز…",
       stop: "دیگر منتظر نمی‌مانم",
@@ -17,12 +23,12 @@ const WORDS = FA
       computer: "به جایش با رایانه بازی می‌کنم",
       failed: "صف در دسترس نیست: ",
       none: "فعلاً میز بازی نیست. میزی برای دوستان باز کنید و آن را در فهرست بگذارید، یا «همین حالا با یک نفر بازی کنید» را بزنید.",
-      length: { "deals-won": (n) => `برندهٔ ${n} دور`, points: (n) => `تا ${n} امتیاز`, deals: (n) => `${n} دور` },
-      table: (t, length) => `${t.name || "میزبانی بی‌نام"} · ${length} · ${t.free} جای خالی از ${t.seats} · ${t.waited_ms < 60000 ? "تازه باز شده" : `${Math.floor(t.waited_ms / 60000)} دقیقه در انتظار`}`,
+      length: { "deals-won": (/** @type {number} */ n) => `برندهٔ ${n} دور`, points: (/** @type {number} */ n) => `تا ${n} امتیاز`, deals: (/** @type {number} */ n) => `${n} دور` },
+      table: (/** @type {OpenTable} */ t, /** @type {string} */ length) => `${t.name || "میزبانی بی‌نام"} · ${length} · ${t.free} جای خالی از ${t.seats} · ${t.waited_ms < 60000 ? "تازه باز شده" : `${Math.floor(t.waited_ms / 60000)} دقیقه در انتظار`}`,
       take: "نشستن سر این میز",
     }
   : {
-      waiting: (n, s) => `Waiting for another player… ${n === 1 ? "nobody else is waiting yet" : `${n} waiting, you included`} · ${s} s`,
+      waiting: (/** @type {number} */ n, /** @type {number} */ s) => `Waiting for another player… ${n === 1 ? "nobody else is waiting yet" : `${n} waiting, you included`} · ${s} s`,
       forming: "Found someone: the table is being set…",
       seated: "Your table is ready: taking you there…",
       stop: "Stop waiting",
@@ -30,8 +36,8 @@ const WORDS = FA
       computer: "Play the computer instead",
       failed: "The queue cannot be reached: ",
       none: "No open tables right now. Open a table for friends and list it, or press “Play a person now”.",
-      length: { "deals-won": (n) => `first to ${n} deal${n === 1 ? "" : "s"}`, points: (n) => `first to ${n} points`, deals: (n) => `${n} deal${n === 1 ? "" : "s"}` },
-      table: (t, length) => `${t.name || "A host"} · ${length} · ${t.free} of ${t.seats} seats free · ${t.waited_ms < 60000 ? "just opened" : `waiting ${Math.floor(t.waited_ms / 60000)} min`}`,
+      length: { "deals-won": (/** @type {number} */ n) => `first to ${n} deal${n === 1 ? "" : "s"}`, points: (/** @type {number} */ n) => `first to ${n} points`, deals: (/** @type {number} */ n) => `${n} deal${n === 1 ? "" : "s"}` },
+      table: (/** @type {OpenTable} */ t, /** @type {string} */ length) => `${t.name || "A host"} · ${length} · ${t.free} of ${t.seats} seats free · ${t.waited_ms < 60000 ? "just opened" : `waiting ${Math.floor(t.waited_ms / 60000)} min`}`,
       take: "Take a seat",
     };
 
@@ -51,7 +57,10 @@ function browserId() {
   return id;
 }
 
-/** POSTs `body` as JSON to the lobby's `path`: the answer's status and its JSON (`{}` if none). */
+/** POSTs `body` as JSON to the lobby's `path`: the answer's status and its JSON (`{}` if none).
+ * @param {string} path
+ * @param {unknown} body
+ * @returns {Promise<{ status: number, data: any }>} `data`: the server's JSON, of the shape its route gives */
 export async function post(path, body) {
   const answer = await fetch(path, {
     method: "POST",
@@ -62,7 +71,9 @@ export async function post(path, body) {
   return { status: answer.status, data: await answer.json().catch(() => ({})) };
 }
 
-/** Goes to the table a ticket was seated at, keeping its seat. */
+/** Goes to the table a ticket was seated at, keeping its seat.
+ * @param {string} game
+ * @param {{ table: string, token: string, link: string }} place */
 function takeSeat(game, place) {
   keepSeat(place.table, place.token, game);
   location.assign(place.link);
@@ -71,15 +82,21 @@ function takeSeat(game, place) {
 /**
  * "Play a person now": waits in `game`'s queue for the length `length()` gives, in `panel`; after the
  * server's wait with nobody, offers the computer (`playComputer()`) or to keep waiting.
+ * @param {HTMLElement} panel
+ * @param {string} game
+ * @param {() => number | string | null | undefined} length
+ * @param {() => unknown} playComputer
  */
 export function setUpPairing(panel, game, length, playComputer) {
+  /** @type {string | null} */
   let ticket = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
   let offered = false;
   let keptWaiting = false;
 
   function stop() {
-    clearTimeout(timer);
+    clearTimeout(/** @type {number | undefined} */ (timer));
     if (ticket) post("/api/pairing/leave", { ticket }).catch(() => {});
     ticket = null;
     panel.hidden = true;
@@ -90,11 +107,14 @@ export function setUpPairing(panel, game, length, playComputer) {
   // again when the computer is offered.
   const inSight = () => panel.scrollIntoView({ block: "nearest" });
 
+  /** @param {string} text
+   * @param {Node[]} [extra] */
   function show(text, extra = []) {
     panel.hidden = false;
     panel.replaceChildren(el("p", "pairing-line", text), ...extra);
   }
 
+  /** @param {any} answer the queue's answer (the server's JSON): its state, the wait, the seat */
   function stand(answer) {
     // The wait was lost on the server between two answers (a node stopped mid-pairing): enter again.
     if (answer.state === "gone") {
@@ -143,8 +163,9 @@ export function setUpPairing(panel, game, length, playComputer) {
   }
 
   async function enter() {
-    clearTimeout(timer);
+    clearTimeout(/** @type {number | undefined} */ (timer));
     try {
+      /** @type {{ game: string, browser: string, length?: number | string }} */
       const body = { game, browser: browserId() };
       const chosen = length();
       if (chosen !== null && chosen !== undefined) body.length = chosen;
@@ -155,7 +176,7 @@ export function setUpPairing(panel, game, length, playComputer) {
       inSight();
     } catch (e) {
       stop();
-      showBanner(WORDS.failed + e.message, true);
+      showBanner(WORDS.failed + /** @type {Error} */ (e).message, true);
     }
   }
 
@@ -168,6 +189,7 @@ export function setUpPairing(panel, game, length, playComputer) {
   };
 }
 
+/** @param {HTMLElement[]} controls */
 function rowOf(controls) {
   const row = el("div", "row");
   row.append(...controls);
@@ -177,10 +199,12 @@ function rowOf(controls) {
 /**
  * The game's open tables in `section`'s list, read again every few seconds while the page shows. A
  * free seat is taken as through a friend's link: by opening the table's page.
+ * @param {HTMLElement} section
+ * @param {string} game
  */
 export function setUpOpenTables(section, game) {
-  const list = section.querySelector("ul");
-  const note = section.querySelector(".open-tables-note");
+  const list = /** @type {HTMLUListElement} */ (section.querySelector("ul"));
+  const note = /** @type {HTMLElement} */ (section.querySelector(".open-tables-note"));
 
   async function refresh() {
     try {
@@ -188,11 +212,11 @@ export function setUpOpenTables(section, game) {
       if (answer.status !== 200) return;
       const { tables } = await answer.json();
       list.replaceChildren(
-        ...tables.map((t) => {
+        ...tables.map((/** @type {OpenTable} */ t) => {
           const item = el("li", "open-table");
           const take = el("a", "button", WORDS.take);
           /** @type {HTMLAnchorElement} */ (take).href = `/t/${t.table}`;
-          const length = WORDS.length[t.length.kind]?.(t.length.target) ?? "";
+          const length = WORDS.length[/** @type {keyof typeof WORDS.length} */ (t.length.kind)]?.(t.length.target) ?? "";
           item.append(el("span", "", WORDS.table(t, length)), " ", take);
           return item;
         }),

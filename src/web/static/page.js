@@ -39,7 +39,7 @@ for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAl
     // Like a table started from the form, a guided deal of a game written in more than one language
     // speaks the language of the page it was started from.
     if (form?.dataset.seatLang !== undefined) chooseLang(document.documentElement.lang === "fa" ? "fa" : "en");
-    openTable(b.dataset.guided, "computer", length, "standard", { guided: true });
+    openTable(/** @type {string} */ (b.dataset.guided), "computer", length, "standard", { guided: true });
   });
 }
 const yourGames = document.getElementById("your-games");

@@ -7,12 +7,12 @@ import { seatName } from "./social.js";
 import { boardHooks } from "./board.js";
 import { dealtOrder } from "./verify.js";
 
-const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+const faDigits = (/** @type {number} */ n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 const WORDS = {
   en: {
     you: "you",
-    computer: (n) => (n === null ? "the computer" : `Computer ${n}`),
+    computer: (/** @type {number | null} */ n) => (n === null ? "the computer" : `Computer ${n}`),
     open: "Replay the deal",
     first: "First step",
     back: "Step back",
@@ -22,23 +22,23 @@ const WORDS = {
     pause: "Pause",
     leave: "Back to the table",
     leaveShort: "Back",
-    dealt: (n) => `Replay: the deal as dealt (${n} moves follow)`,
-    step: (k, n, who) => `Replay: move ${k} of ${n}, by ${who}`,
+    dealt: (/** @type {number} */ n) => `Replay: the deal as dealt (${n} moves follow)`,
+    step: (/** @type {number} */ k, /** @type {number} */ n, /** @type {string} */ who) => `Replay: move ${k} of ${n}, by ${who}`,
     moved: "The table has moved on; it is shown again when you go back.",
-    deal: (n, of) => `Deal ${n} of the ${of} played`,
+    deal: (/** @type {number} */ n, /** @type {number} */ of) => `Deal ${n} of the ${of} played`,
     earlier: "Earlier deal",
     later: "Later deal",
     whole: "Whole deal",
     wholeTitle: "Every card as the shuffle dealt it, from the deal's reveal (the order checked against its seal)",
-    dealtTo: (who) => `Dealt to ${who}`,
-    stockOf: (who) => `${who.charAt(0).toUpperCase()}${who.slice(1)}: stock, top card first`,
+    dealtTo: (/** @type {string} */ who) => `Dealt to ${who}`,
+    stockOf: (/** @type {string} */ who) => `${who.charAt(0).toUpperCase()}${who.slice(1)}: stock, top card first`,
     trump: "The trump card",
     pile: "The pile, top card first",
     secret: "Kept secret: never seen face up by anyone but their holder",
   },
   fa: {
     you: "شما",
-    computer: (n) => (n === null ? "رایانه" : `رایانهٔ ${faDigits(n)}`),
+    computer: (/** @type {number | null} */ n) => (n === null ? "رایانه" : `رایانهٔ ${faDigits(n)}`),
     open: "بازبینی دست",
     first: "آغاز",
     back: "یک حرکت عقب",
@@ -48,16 +48,16 @@ const WORDS = {
     pause: "ایست",
     leave: "بازگشت به میز",
     leaveShort: "بازگشت",
-    dealt: (n) => `بازبینی: دست همان‌طور که پخش شد (${faDigits(n)} حرکت در پی)`,
-    step: (k, n, who) => `بازبینی: حرکت ${faDigits(k)} از ${faDigits(n)}، از ${who}`,
+    dealt: (/** @type {number} */ n) => `بازبینی: دست همان‌طور که پخش شد (${faDigits(n)} حرکت در پی)`,
+    step: (/** @type {number} */ k, /** @type {number} */ n, /** @type {string} */ who) => `بازبینی: حرکت ${faDigits(k)} از ${faDigits(n)}، از ${who}`,
     moved: "بازی میز جلو رفته است؛ وقتی برگردید نشان داده می‌شود.",
-    deal: (n, of) => `دست ${faDigits(n)} از ${faDigits(of)} دست بازی‌شده`,
+    deal: (/** @type {number} */ n, /** @type {number} */ of) => `دست ${faDigits(n)} از ${faDigits(of)} دست بازی‌شده`,
     earlier: "دست پیشین",
     later: "دست پسین",
     whole: "همهٔ دست",
     wholeTitle: "همهٔ برگ‌ها همان‌طور که بُر داده شد، از آشکارسازی دست",
-    dealtTo: (who) => `داده‌شده به ${who}`,
-    stockOf: (who) => `${who}: دسته، از برگ رو`,
+    dealtTo: (/** @type {string} */ who) => `داده‌شده به ${who}`,
+    stockOf: (/** @type {string} */ who) => `${who}: دسته، از برگ رو`,
     trump: "برگ حکم",
     pile: "دسته، از برگ رو",
     secret: "پنهان‌مانده: جز دارنده‌اش کسی آن را رو ندید",
@@ -70,17 +70,22 @@ const PLAY_MS = 900;
 /**
  * The replay bar. `send` puts a frame on the socket (false while offline), `draw` draws a frame on
  * the board, `live` draws the table as it is now, `lang` is the page's language; `extra(at)`, if
- * given, adds its part under the controls for the step `at` (the coach's analysis).
+ * given, adds its part under the controls for the step `at` (the coach's analysis); `open` is the
+ * button that opens the replay, `bar` the replay bar.
+ * @param {{ open: HTMLElement, bar: HTMLElement, send: (frame: import("./socket.js").Frame) => boolean, draw: (frame: import("./socket.js").ViewFrame) => unknown, live: () => unknown, lang: () => string, extra?: ((at: import("./socket.js").ViewFrame) => Node | null) | null }} parts
  */
 export function createReplay({ open, bar, send, draw, live, lang, extra = null }) {
+  /** @type {import("./socket.js").ViewFrame | null} */
   let at = null; // the last replay frame shown, while replaying
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
   let movedOn = false;
   let wholeOpen = false;
   let ended = 0; // how many deals of the match have ended, from the live table's frames
 
   /** Each destination of the deal's cards in its reveal (a seat, or a place such as a trump or pile),
-   * with the cards it was dealt in order, drawn as on the boards. */
+   * with the cards it was dealt in order, drawn as on the boards.
+   * @param {import("./socket.js").ViewFrame} frame */
   function wholeDeal(frame) {
     const panel = document.createElement("div");
     panel.className = "replay-whole";
@@ -91,15 +96,19 @@ export function createReplay({ open, bar, send, draw, live, lang, extra = null }
     return panel;
   }
 
-  /** The panel's groups: each destination's cards in the order dealt, a hidden place as a back. */
+  /** The panel's groups: each destination's cards in the order dealt, a hidden place as a back.
+   * @param {HTMLElement} panel
+   * @param {import("./socket.js").ViewFrame} frame
+   * @param {Array<{ card: string | null, to: number | string }>} places */
   function fillWhole(panel, frame, places) {
     const w = words();
+    /** @type {Map<string, Array<string | null>>} */
     const groups = new Map();
     for (const { card, to } of places) {
       // A place the reveal keeps from this seat (a card played face down, one left in a stock).
       const key = card === null ? "secret" : String(to);
       if (!groups.has(key)) groups.set(key, []);
-      groups.get(key).push(card);
+      /** @type {Array<string | null>} */ (groups.get(key)).push(card);
     }
     for (const [to, codes] of groups) {
       const seat = Number(to);
@@ -124,9 +133,11 @@ export function createReplay({ open, bar, send, draw, live, lang, extra = null }
     }
   }
 
-  const words = () => WORDS[lang()] || WORDS.en;
+  const words = () => WORDS[/** @type {keyof typeof WORDS} */ (lang())] || WORDS.en;
 
-  /** Who made a move, as the replay's line says it. */
+  /** Who made a move, as the replay's line says it.
+   * @param {import("./socket.js").ViewFrame} frame
+   * @param {number} seat */
   function who(frame, seat) {
     if (seat === frame.seat && !frame.watcher) return words().you;
     // Computers are called as their boards call them: by seat when there are several.
@@ -135,6 +146,9 @@ export function createReplay({ open, bar, send, draw, live, lang, extra = null }
     return seatName(frame, seat, lang());
   }
 
+  /** @param {string} key
+   * @param {string} text
+   * @param {() => unknown} onClick */
   function button(key, text, onClick) {
     const b = document.createElement("button");
     b.type = "button";
@@ -144,12 +158,14 @@ export function createReplay({ open, bar, send, draw, live, lang, extra = null }
     return b;
   }
 
+  /** @param {number} step
+   * @param {number | null} [deal] */
   function ask(step, deal = at ? at.replay.deal : null) {
     return send({ type: "replay", deal, step });
   }
 
   function stop() {
-    clearInterval(timer);
+    clearInterval(/** @type {number | undefined} */ (timer));
     timer = null;
   }
 
@@ -186,7 +202,7 @@ export function createReplay({ open, bar, send, draw, live, lang, extra = null }
     const whole = button("whole", w.whole, () => {
       wholeOpen = !wholeOpen;
       drawBar();
-      bar.querySelector('[data-key="replay:whole"]')?.focus({ preventScroll: true });
+      /** @type {HTMLElement | null} */ (bar.querySelector('[data-key="replay:whole"]'))?.focus({ preventScroll: true });
     });
     whole.title = w.wholeTitle;
     whole.setAttribute("aria-pressed", String(wholeOpen));
@@ -248,19 +264,21 @@ export function createReplay({ open, bar, send, draw, live, lang, extra = null }
       return at !== null;
     },
 
-    /** A `replay` frame from the table. */
+    /** A `replay` frame from the table.
+     * @param {import("./socket.js").ViewFrame} frame */
     frame(frame) {
       const active = /** @type {HTMLElement | null} */ (document.activeElement);
-      const focused = bar.contains(active) ? active.dataset.key : null;
+      const focused = bar.contains(active) ? /** @type {HTMLElement} */ (active).dataset.key : null;
       at = frame;
       document.body.dataset.replay = `${frame.replay.step}/${frame.replay.steps}`;
       draw(frame);
       drawBar();
-      if (focused) bar.querySelector(`[data-key="${CSS.escape(focused)}"]:not(:disabled)`)?.focus({ preventScroll: true });
-      else if (frame.replay.step === 0 && !timer) bar.querySelector('[data-key="replay:forward"]')?.focus({ preventScroll: true });
+      if (focused) /** @type {HTMLElement | null} */ (bar.querySelector(`[data-key="${CSS.escape(focused)}"]:not(:disabled)`))?.focus({ preventScroll: true });
+      else if (frame.replay.step === 0 && !timer) /** @type {HTMLElement | null} */ (bar.querySelector('[data-key="replay:forward"]'))?.focus({ preventScroll: true });
     },
 
-    /** Shows step `step` of the deal being replayed. */
+    /** Shows step `step` of the deal being replayed.
+     * @param {number} step */
     goTo(step) {
       if (at) ask(step);
     },
@@ -268,12 +286,13 @@ export function createReplay({ open, bar, send, draw, live, lang, extra = null }
     /** Draws the bar again (what `extra` adds has changed), keeping the keyboard where it was. */
     redraw() {
       const active = /** @type {HTMLElement | null} */ (document.activeElement);
-      const focused = bar.contains(active) ? active.dataset.key : null;
+      const focused = bar.contains(active) ? /** @type {HTMLElement} */ (active).dataset.key : null;
       drawBar();
-      if (focused) bar.querySelector(`[data-key="${CSS.escape(focused)}"]:not(:disabled)`)?.focus({ preventScroll: true });
+      if (focused) /** @type {HTMLElement | null} */ (bar.querySelector(`[data-key="${CSS.escape(focused)}"]:not(:disabled)`))?.focus({ preventScroll: true });
     },
 
-    /** A live frame arrived: the replay button is offered once a deal has ended. */
+    /** A live frame arrived: the replay button is offered once a deal has ended.
+     * @param {import("./socket.js").ViewFrame} frame */
     live(frame) {
       // How many deals have ended (a match counts a deal once it is over), each of them replayable.
       ended = frame.match ? frame.match.deals_dealt : 0;

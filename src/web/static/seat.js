@@ -5,7 +5,8 @@ import { tokenOf, keepSeat } from "./tables.js";
 import { GONE_CODES } from "./socket.js";
 import { el } from "./ui.js";
 
-/** @typedef {typeof import("./table-words.js").WORDS.en} TableWords */
+/** The table page's words in one of its languages.
+ * @typedef {(typeof import("./table-words.js").WORDS)[keyof typeof import("./table-words.js").WORDS]} TableWords */
 
 /** @param {number} ms */
 const pause = (ms) => new Promise((done) => setTimeout(done, ms));

@@ -4,23 +4,36 @@ import { el, button } from "./ui.js";
 import { seatName } from "./social.js";
 import { isAway, awaySentence, waitingSentence } from "./away.js";
 
+/**
+ * A board's words for the link it shares (its own words module's, or the landing page's).
+ * @typedef {{ shareLink: string, copy: string, copied: string, share: string }} ShareWords
+ */
+
+/**
+ * A board's words for the top of the board: its language, the turn badge, the waiting line, and its
+ * own words for the computer's levels where it has them.
+ * @typedef {ShareWords & { lang?: string, yourTurn: string, waiting: string, level?: Partial<typeof LEVEL_WORDS> }} TopWords
+ */
+
 const ROOM_WORDS = {
   en: {
     you: "You",
-    here: (n, of) => `${n} of ${of} here.`,
+    here: (/** @type {number} */ n, /** @type {number} */ of) => `${n} of ${of} here.`,
     free: "a free seat: waiting for the link to be opened",
   },
   fa: {
     you: "شما",
-    here: (n, of) => `${n} نفر از ${of} نفر آمده‌اند.`,
+    here: (/** @type {number} */ n, /** @type {number} */ of) => `${n} نفر از ${of} نفر آمده‌اند.`,
     free: "جای خالی: منتظر باز شدن پیوند",
   },
 };
 
-/** Who has taken a seat at a friends table that is still filling, and how many seats are free. */
+/** Who has taken a seat at a friends table that is still filling, and how many seats are free.
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {TopWords} w */
 function waitingRoom(frame, w) {
   const lang = w.lang || "en";
-  const words = ROOM_WORDS[lang] || ROOM_WORDS.en;
+  const words = ROOM_WORDS[/** @type {keyof typeof ROOM_WORDS} */ (lang)] || ROOM_WORDS.en;
   const room = el("div", "waiting-room");
   room.id = "waiting-room";
   const taken = frame.seats.filter((s) => s.who !== "free").length;
@@ -48,6 +61,9 @@ function waitingRoom(frame, w) {
   return room;
 }
 
+/** The table's link, with its copy and share buttons.
+ * @param {string} table
+ * @param {ShareWords} w */
 export function shareBox(table, w) {
   const box = el("div", "share");
   const link = `${location.origin}/t/${table}`;
@@ -82,6 +98,12 @@ export function shareBox(table, w) {
 // The top of every board: the score line and the "your turn" badge. While seats are still free it
 // adds the waiting line and the link to share, puts the board in `root` and returns null; otherwise it
 // returns the board for the game to fill.
+/**
+ * @param {HTMLElement} root
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {Node} score
+ * @param {TopWords} w
+ */
 export function boardTop(root, frame, score, w) {
   const board = el("div", "table");
   board.dataset.status = frame.status;
@@ -118,6 +140,7 @@ export function boardTop(root, frame, score, w) {
 }
 
 // The computer levels, gentlest first (as on the landing page).
+/** @type {Array<"gentle" | "standard" | "clever" | "strong">} */
 const LEVELS = ["gentle", "standard", "clever", "strong"];
 
 const LEVEL_WORDS = {
@@ -153,10 +176,15 @@ const WATCHED_LEVEL_FA = {
 
 // The level picked for the next match: kept here, since the board is drawn again on every frame
 // and the choice must not fall back to the level just played.
+/** @type {string | null} */
 let nextLevel = null;
 
 // At a computer table: which level the player faces, and once the match is over, the level of the
 // next one (the rematch button reads it).
+/**
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {TopWords} w
+ */
 function levelLine(frame, w) {
   if (frame.status !== "match-over") nextLevel = null;
   const fa = (w.lang || "en") === "fa";
@@ -165,7 +193,7 @@ function levelLine(frame, w) {
   const words = { ...shared, ...(w.level || {}), names: { ...shared.names, ...(w.level?.names || {}) } };
   const box = el("div", "level-line");
   const watched = fa ? WATCHED_LEVEL_FA : WATCHED_LEVEL;
-  const shown = el("p", "", frame.watcher ? watched[frame.level] : words[frame.level]);
+  const shown = el("p", "", frame.watcher ? watched[/** @type {keyof typeof watched} */ (frame.level)] : words[/** @type {keyof typeof watched} */ (frame.level)]);
   shown.id = "level-shown";
   shown.dataset.level = frame.level;
   box.append(shown);
@@ -192,14 +220,14 @@ function levelLine(frame, w) {
 const READY_WORDS = {
   en: {
     and: " and ",
-    waitingFor: (names) => `You are ready. Waiting for ${names}.`,
-    ready: (names, many, again) =>
+    waitingFor: (/** @type {string} */ names) => `You are ready. Waiting for ${names}.`,
+    ready: (/** @type {string} */ names, /** @type {boolean} */ many, /** @type {boolean} */ again) =>
       `${names} ${many ? "are" : "is"} ready ${again ? "to play again" : "for the next deal"}. It starts once you press too.`,
   },
   fa: {
     and: " و ",
-    waitingFor: (names) => `شما آماده‌اید. منتظر ${names}.`,
-    ready: (names, many, again) =>
+    waitingFor: (/** @type {string} */ names) => `شما آماده‌اید. منتظر ${names}.`,
+    ready: (/** @type {string} */ names, /** @type {boolean} */ many, /** @type {boolean} */ again) =>
       `${names} برای ${again ? "بازی دوباره" : "دست بعدی"} ${many ? "آماده‌اند" : "آماده است"}. وقتی شما هم بزنید شروع می‌شود.`,
   },
 };
@@ -209,7 +237,10 @@ const READY_WORDS = {
  * every person has), as a line for the result; null when nobody has yet or at a computer table.
  * `who` names a seat as the board does.
  */
-/** The result zone a board shows once a deal is over: `#result`, headed by who won the match once it is. */
+/** The result zone a board shows once a deal is over: `#result`, headed by who won the match once it is.
+ * @param {string} className
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {(seat: number) => string} who */
 export function matchResultZone(className, frame, who) {
   const zone = el("section", className);
   zone.id = "result";
@@ -217,9 +248,14 @@ export function matchResultZone(className, frame, who) {
   return zone;
 }
 
+/**
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {(seat: number) => string} who
+ * @param {string} [lang]
+ */
 export function readyLine(frame, who, lang = "en") {
   if (frame.kind !== "friends" || !["deal-over", "match-over"].includes(frame.status)) return null;
-  const w = READY_WORDS[lang] || READY_WORDS.en;
+  const w = READY_WORDS[/** @type {keyof typeof READY_WORDS} */ (lang)] || READY_WORDS.en;
   const people = frame.seats.filter((s) => s.who === "person" && s.seat !== frame.seat);
   const ready = people.filter((s) => s.ready).map((s) => who(s.seat));
   const waiting = people.filter((s) => !s.ready).map((s) => who(s.seat));
@@ -233,12 +269,15 @@ export function readyLine(frame, who, lang = "en") {
   return line;
 }
 
-/** Whether this seat has asked for the next deal or the rematch and waits for the others. */
+/** Whether this seat has asked for the next deal or the rematch and waits for the others.
+ * @param {import("./socket.js").ViewFrame} frame */
 function iAmReady(frame) {
   return Boolean(frame.seats.find((s) => s.seat === frame.seat)?.ready);
 }
 
-/** The next-deal or rematch button, shown pressed (and not pressable again) once this seat asked. */
+/** The next-deal or rematch button, shown pressed (and not pressable again) once this seat asked.
+ * @param {HTMLButtonElement} b
+ * @param {import("./socket.js").ViewFrame} frame */
 export function markAsked(b, frame) {
   if (iAmReady(frame)) {
     b.disabled = true;

@@ -12,6 +12,7 @@ const SHOWN_MS = 4000;
 const MUTED_KEY = "chaikhana.phrases-muted";
 const muted = () => localStorage.getItem(MUTED_KEY) === "1";
 
+/** @type {Record<string, Record<string, string>>} */
 const PHRASES = {
   hello: { en: "Hello!", fa: "سلام!" },
   "good-luck": { en: "Good luck!", fa: "موفق باشید!" },
@@ -33,7 +34,7 @@ const WORDS = {
     say: "Say…",
     sayLabel: "Quick phrases",
     mute: "Hide the others' phrases",
-    player: (n) => `Player ${n}`,
+    player: (/** @type {number} */ n) => `Player ${n}`,
     you: "You",
   },
   fa: {
@@ -43,7 +44,7 @@ const WORDS = {
     say: "گفتن…",
     sayLabel: "جمله‌های کوتاه",
     mute: "پنهان کردن جمله‌های دیگران",
-    player: (n) => `بازیکن ${n}`,
+    player: (/** @type {number} */ n) => `بازیکن ${n}`,
     you: "شما",
   },
 };
@@ -52,20 +53,24 @@ export function savedName() {
   return localStorage.getItem(NAME_KEY) || "";
 }
 
-/** What a seat is called on the page: the name its person gave, or "Player N" in the page's language. */
+/** What a seat is called on the page: the name its person gave, or "Player N" in the page's language.
+ * @param {{ seats?: import("./socket.js").SeatInfo[] }} frame
+ * @param {number} seat
+ * @param {string} [lang] */
 export function seatName(frame, seat, lang = "en") {
   const given = frame.seats?.find((s) => s.seat === seat)?.name;
-  return given || (WORDS[lang] || WORDS.en).player(seat + 1);
+  return given || (WORDS[/** @type {keyof typeof WORDS} */ (lang)] || WORDS.en).player(seat + 1);
 }
 
 /**
  * The header's name and phrase controls. `send` puts a frame on the socket (false while offline),
  * `lang` gives the page's language, `board` the element the seats are drawn in; a watcher's page
  * (`watching`) shows the seats' phrases but has neither control.
+ * @param {{ send: (frame: import("./socket.js").Frame) => boolean, lang: () => string, board: HTMLElement, watching?: boolean }} page
  */
 export function createSocial({ send, lang, board, watching = false }) {
-  const w = () => WORDS[lang()] || WORDS.en;
-  const header = document.querySelector("header.site");
+  const w = () => WORDS[/** @type {keyof typeof WORDS} */ (lang())] || WORDS.en;
+  const header = /** @type {HTMLElement} */ (document.querySelector("header.site"));
   const nameButton = button(w().name, () => toggle(nameForm, nameButton));
   nameButton.id = "name-button";
   // A watcher has no seat to name, and says nothing to the table.
@@ -129,7 +134,8 @@ export function createSocial({ send, lang, board, watching = false }) {
       const name = savedName();
       if (name) send({ type: "name", name });
     },
-    /** Phrases are offered at a friends table only. */
+    /** Phrases are offered at a friends table only.
+     * @param {import("./socket.js").ViewFrame} frame */
     frame(frame) {
       sayButton.hidden = frame.kind !== "friends";
       if (sayButton.hidden) toggle(phraseRow, sayButton, false);
@@ -138,10 +144,13 @@ export function createSocial({ send, lang, board, watching = false }) {
       phraseRow.setAttribute("aria-label", w().sayLabel);
       mute.textContent = w().mute;
       for (const b of /** @type {NodeListOf<HTMLElement>} */ (phraseRow.querySelectorAll("[data-phrase]"))) {
-        b.textContent = PHRASES[b.dataset.phrase][lang()] || PHRASES[b.dataset.phrase].en;
+        b.textContent = PHRASES[/** @type {string} */ (b.dataset.phrase)][lang()] || PHRASES[/** @type {string} */ (b.dataset.phrase)].en;
       }
     },
-    /** A phrase said at the table: shown for a few seconds beside the seat that said it. */
+    /** A phrase said at the table: shown for a few seconds beside the seat that said it.
+     * @param {import("./socket.js").Frame} frame
+     * @param {import("./socket.js").SeatInfo[]} seats
+     * @param {number | null | undefined} mySeat */
     heard(frame, seats, mySeat) {
       const words = PHRASES[frame.id];
       if (!words || (muted() && frame.seat !== mySeat)) return;
@@ -152,25 +161,31 @@ export function createSocial({ send, lang, board, watching = false }) {
       bubble.append(el("strong", "", who), " ", text);
       place(bubble, anchorOf(board, frame.seat === mySeat ? null : frame.seat));
       document.body.append(bubble);
-      document.getElementById("live").textContent = `${who}: ${text}`;
+      /** @type {HTMLElement} */ (document.getElementById("live")).textContent = `${who}: ${text}`;
       setTimeout(() => bubble.remove(), SHOWN_MS);
     },
   };
 }
 
+/** @param {HTMLElement} panel
+ * @param {HTMLElement} opener */
 function toggle(panel, opener, open = panel.hidden) {
   panel.hidden = !open;
   opener.setAttribute("aria-expanded", String(open));
-  if (open) panel.querySelector("input, button")?.focus();
+  if (open) /** @type {HTMLElement | null} */ (panel.querySelector("input, button"))?.focus();
 }
 
-/** The seat's place on the board: its hand or its stock; this page's own hand for its own seat. */
+/** The seat's place on the board: its hand or its stock; this page's own hand for its own seat.
+ * @param {HTMLElement} board
+ * @param {number | null} seat */
 function anchorOf(board, seat) {
   if (seat === null) return board.querySelector("[data-area=hand]");
   return board.querySelector(`[data-area="hand-${seat}"], [data-area="stock-${seat}"]`);
 }
 
-/** Puts the bubble over the top edge of its seat's place, kept inside the screen. */
+/** Puts the bubble over the top edge of its seat's place, kept inside the screen.
+ * @param {HTMLElement} bubble
+ * @param {Element | null} anchor */
 function place(bubble, anchor) {
   const r = anchor?.getBoundingClientRect();
   const left = r ? Math.min(Math.max(8, r.left), innerWidth - 220) : innerWidth / 2 - 100;

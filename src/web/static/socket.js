@@ -22,9 +22,17 @@
  */
 
 /**
+ * One seat as every seat sees it (protocol/to_browser.rs, `SeatInfo`): who sits there ("person",
+ * "computer" or "free"), whether its socket is open, its voice, whether it asked for the next deal,
+ * its person's name, since when (Unix ms) it has been away and whether it may be offered. A page's
+ * own frames (a replay's, the staged deal's) give only some of it.
+ * @typedef {{ seat: number, who: string, connected?: boolean, voice?: boolean, ready?: boolean, name?: string | null, away_since?: number | null, offerable?: boolean }} SeatInfo
+ */
+
+/**
  * A table's view (a `view` frame) as the socket keeps it: the last one with each new one laid over
  * it. `view` is the game's own view of the deal (the server's JSON, each game its shape).
- * @typedef {{ type: string, version: number, game: string, status: string, actions: Action[], view: any, [field: string]: any }} ViewFrame
+ * @typedef {{ type: string, version: number, game: string, status: string, actions: Action[], view: any, seats: SeatInfo[], [field: string]: any }} ViewFrame
  */
 
 /** A refusal: an `error` frame's code and words. @typedef {{ code: string, message?: string, [field: string]: any }} ErrorFrame */
@@ -36,7 +44,7 @@
  * @typedef {Object} SocketHandlers
  * @property {(view: ViewFrame) => void} onView
  * @property {(error: ErrorFrame) => void} onError an error frame, or one the socket makes ("went-back")
- * @property {(seats: any[], watching: number) => void} onSeats
+ * @property {(seats: SeatInfo[], watching: number) => void} onSeats
  * @property {(state: string, detail?: Gone) => void} onState
  * @property {(frame: Frame) => void} onSignal
  * @property {(frame: Frame) => void} onPhrase

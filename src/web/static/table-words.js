@@ -11,8 +11,8 @@ export const WORDS = {
     watchLink: "Watch link",
     skip: "Skip to the board",
     more: "More",
-    watchCopied: (link) => `Watch link copied: ${link} (whoever opens it can watch, never play).`,
-    watchShown: (link) => `Watch link: ${link} (whoever opens it can watch, never play).`,
+    watchCopied: (/** @type {string} */ link) => `Watch link copied: ${link} (whoever opens it can watch, never play).`,
+    watchShown: (/** @type {string} */ link) => `Watch link: ${link} (whoever opens it can watch, never play).`,
     rules: "Rules",
     newGame: "New game",
     joining: "Taking your seat…",
@@ -40,17 +40,17 @@ export const WORDS = {
       ended: "The other player ended the match while you were away from it.",
       endedByYou: "You ended the match. The table takes no more moves.",
       endedWatched: "One of the players ended the match.",
-      expired: (days) =>
+      expired: (/** @type {number | undefined} */ days) =>
         days ? `This table expired after ${days} days without a move.` : "This table expired: nobody moved at it for too long.",
       "given-away": "While you were away, the others offered your seat to someone else, so this browser can no longer play it.",
       lost: "The server lost this table's record, so this game cannot go on. We are sorry.",
       closed: "There is no table at this address any more; nothing more can be played here.",
-      again: (game) => `Start a new table of ${game}`,
+      again: (/** @type {string} */ game) => `Start a new table of ${game}`,
       againAny: "Choose a game",
       home: "Home page",
     },
     // Said in English alone: a table of a game this site draws no board for.
-    noBoard: (game) => `This site has no board for ${game} tables; they can be played over the WebSocket protocol only.`,
+    noBoard: (/** @type {string} */ game) => `This site has no board for ${game} tables; they can be played over the WebSocket protocol only.`,
   },
   fa: {
     full: "این میز پر است و همهٔ جاها گرفته شده. می‌توانید تماشا کنید، پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
@@ -59,8 +59,8 @@ export const WORDS = {
     watchLink: "پیوند تماشا",
     skip: "رفتن به میز",
     more: "بیشتر",
-    watchCopied: (link) => `پیوند تماشا رونوشت شد: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
-    watchShown: (link) => `پیوند تماشا: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
+    watchCopied: (/** @type {string} */ link) => `پیوند تماشا رونوشت شد: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
+    watchShown: (/** @type {string} */ link) => `پیوند تماشا: ${link} (هر که بازش کند می‌تواند تماشا کند، نه بازی).`,
     rules: "قواعد",
     newGame: "بازی تازه",
     joining: "در حال نشستن سر میز…",
@@ -88,14 +88,14 @@ export const WORDS = {
       ended: "وقتی شما نبودید، بازیکن دیگر بازی را تمام کرد.",
       endedByYou: "شما بازی را تمام کردید. این میز دیگر حرکتی نمی‌پذیرد.",
       endedWatched: "یکی از بازیکنان بازی را تمام کرد.",
-      expired: (days) =>
+      expired: (/** @type {number | undefined} */ days) =>
         days
-          ? `این میز پس از ${String(days).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])} روز بی‌حرکت بسته شد.`
+          ? `این میز پس از ${String(days).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)])} روز بی‌حرکت بسته شد.`
           : "این میز بسته شد: مدت زیادی کسی در آن بازی نکرد.",
       "given-away": "وقتی شما نبودید، دیگران جایتان را به کس دیگری سپردند و این مرورگر دیگر نمی‌تواند با آن بازی کند.",
       lost: "سرور سابقهٔ این میز را از دست داد و این بازی دیگر ادامه نمی‌یابد. پوزش می‌خواهیم.",
       closed: "دیگر میزی در این نشانی نیست و اینجا بازی نمی‌شود.",
-      again: (game) => `میز تازه‌ای از ${game} باز کنید`,
+      again: (/** @type {string} */ game) => `میز تازه‌ای از ${game} باز کنید`,
       againAny: "یک بازی انتخاب کنید",
       home: "صفحهٔ اول",
     },
@@ -106,55 +106,55 @@ export const WORDS = {
 // the game writes them, the values as numbers); the sentence is made here, in the page's language,
 // with the moves and the rules' reasons worded by the board's own words module (its `coachWords`).
 
-const faNumber = (text) => text.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]).replace(".", "٫");
-const capital = (phrase) => phrase.charAt(0).toUpperCase() + phrase.slice(1);
+const faNumber = (/** @type {string} */ text) => text.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]).replace(".", "٫");
+const capital = (/** @type {string} */ phrase) => phrase.charAt(0).toUpperCase() + phrase.slice(1);
 
 export const COACH = {
   en: {
     /** A value as a share or a count: "64%", "14.2 cards". */
-    amount: (measure, v) => (measure === "cards" ? `${v.toFixed(1)} cards` : `${Math.round(v * 100)}%`),
+    amount: (/** @type {string} */ measure, /** @type {number} */ v) => (measure === "cards" ? `${v.toFixed(1)} cards` : `${Math.round(v * 100)}%`),
     /** What a value says a move did over the deals sampled to agree with what the seat had seen. */
-    outcome: (measure, v) =>
+    outcome: (/** @type {string} */ measure, /** @type {number} */ v) =>
       measure === "cards"
         ? `took ${v.toFixed(1)} cards on average in the deals that fit what you had seen`
         : `won the deal in ${Math.round(v * 100)}% of the deals that fit what you had seen`,
     end: { win: "wins the deal", draw: "draws the deal", loss: "loses the deal" },
-    hint: (best, outcome) => `${capital(best)}: it ${outcome}.`,
-    agreed: (made, outcome) => `${capital(made)} was the coach's pick as well: it ${outcome}.`,
-    close: (made, best, madeAmount, bestAmount) =>
+    hint: (/** @type {string} */ best, /** @type {string} */ outcome) => `${capital(best)}: it ${outcome}.`,
+    agreed: (/** @type {string} */ made, /** @type {string} */ outcome) => `${capital(made)} was the coach's pick as well: it ${outcome}.`,
+    close: (/** @type {string} */ made, /** @type {string} */ best, /** @type {string} */ madeAmount, /** @type {string} */ bestAmount) =>
       `${capital(made)} was about as good as ${best}: ${madeAmount} against ${bestAmount}, a gap too small for the sampling to tell apart.`,
-    better: (best, made, outcome, madeAmount) => `${capital(best)} was better than ${made}: it ${outcome}, against ${madeAmount} after ${made}.`,
-    only: (play, outcome) => `${capital(play)} was the only real choice, as any other legal move comes to the same: it ${outcome}.`,
-    solvedHint: (best, end) => `${capital(best)} ${end} with best play on both sides: nothing is left to draw, so every card you have not seen is in the other hand.`,
-    solvedAgreed: (made, end) => `${capital(made)} was as good as any move: it ${end} with best play on both sides.`,
-    solvedBetter: (best, bestEnd, made, madeEnd) =>
+    better: (/** @type {string} */ best, /** @type {string} */ made, /** @type {string} */ outcome, /** @type {string} */ madeAmount) => `${capital(best)} was better than ${made}: it ${outcome}, against ${madeAmount} after ${made}.`,
+    only: (/** @type {string} */ play, /** @type {string} */ outcome) => `${capital(play)} was the only real choice, as any other legal move comes to the same: it ${outcome}.`,
+    solvedHint: (/** @type {string} */ best, /** @type {string} */ end) => `${capital(best)} ${end} with best play on both sides: nothing is left to draw, so every card you have not seen is in the other hand.`,
+    solvedAgreed: (/** @type {string} */ made, /** @type {string} */ end) => `${capital(made)} was as good as any move: it ${end} with best play on both sides.`,
+    solvedBetter: (/** @type {string} */ best, /** @type {string} */ bestEnd, /** @type {string} */ made, /** @type {string} */ madeEnd) =>
       `${capital(best)} ${bestEnd} with best play on both sides, while ${made} ${madeEnd}: nothing was left to draw, so every card you had not seen was in the other hand.`,
-    guess: (play, v) =>
+    guess: (/** @type {string} */ play, /** @type {number} */ v) =>
       `Either colour is as good a guess, since nothing is seen before it and half the pack is red. After ${play}, the deal is yours in ${Math.round(v * 100)}% of the deals drawn at random.`,
     unseen: "The coach has seen nothing of this deal from your seat.",
-    list: (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`),
+    list: (/** @type {string[]} */ items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`),
   },
   fa: {
-    amount: (measure, v) => (measure === "cards" ? `${faNumber(v.toFixed(1))} کارت` : `${faNumber(String(Math.round(v * 100)))}٪`),
-    outcome: (measure, v) =>
+    amount: (/** @type {string} */ measure, /** @type {number} */ v) => (measure === "cards" ? `${faNumber(v.toFixed(1))} کارت` : `${faNumber(String(Math.round(v * 100)))}٪`),
+    outcome: (/** @type {string} */ measure, /** @type {number} */ v) =>
       measure === "cards"
         ? `در دست‌هایی که با دیده‌های شما جور بود، به‌طور میانگین ${faNumber(v.toFixed(1))} کارت گرفت`
         : `در ${faNumber(String(Math.round(v * 100)))}٪ دست‌هایی که با دیده‌های شما جور بود برنده شد`,
     end: { win: "دست را می‌برد", draw: "به تساوی می‌رسد", loss: "دست را می‌بازد" },
-    hint: (best, outcome) => `${best}: ${outcome}.`,
-    agreed: (made, outcome) => `${made} انتخاب مربی هم بود: ${outcome}.`,
-    close: (made, best, madeAmount, bestAmount) =>
+    hint: (/** @type {string} */ best, /** @type {string} */ outcome) => `${best}: ${outcome}.`,
+    agreed: (/** @type {string} */ made, /** @type {string} */ outcome) => `${made} انتخاب مربی هم بود: ${outcome}.`,
+    close: (/** @type {string} */ made, /** @type {string} */ best, /** @type {string} */ madeAmount, /** @type {string} */ bestAmount) =>
       `${made} تقریباً هم‌اندازهٔ ${best} خوب بود: ${madeAmount} در برابر ${bestAmount}، فاصله‌ای کوچک‌تر از آنچه نمونه‌گیری از هم جدا کند.`,
-    better: (best, made, outcome, madeAmount) => `${best} از ${made} بهتر بود: ${outcome}، در برابر ${madeAmount} پس از ${made}.`,
-    only: (play, outcome) => `${play} تنها انتخاب واقعی بود، چون هر حرکت مجاز دیگری به همین می‌رسید: ${outcome}.`,
-    solvedHint: (best, end) => `${best} با بهترین بازی هر دو طرف ${end}: کارتی برای کشیدن نمانده، پس هر کارتی که ندیده‌اید در دست حریف است.`,
-    solvedAgreed: (made, end) => `${made} به خوبیِ هر حرکت دیگری بود: با بهترین بازی هر دو طرف ${end}.`,
-    solvedBetter: (best, bestEnd, made, madeEnd) =>
+    better: (/** @type {string} */ best, /** @type {string} */ made, /** @type {string} */ outcome, /** @type {string} */ madeAmount) => `${best} از ${made} بهتر بود: ${outcome}، در برابر ${madeAmount} پس از ${made}.`,
+    only: (/** @type {string} */ play, /** @type {string} */ outcome) => `${play} تنها انتخاب واقعی بود، چون هر حرکت مجاز دیگری به همین می‌رسید: ${outcome}.`,
+    solvedHint: (/** @type {string} */ best, /** @type {string} */ end) => `${best} با بهترین بازی هر دو طرف ${end}: کارتی برای کشیدن نمانده، پس هر کارتی که ندیده‌اید در دست حریف است.`,
+    solvedAgreed: (/** @type {string} */ made, /** @type {string} */ end) => `${made} به خوبیِ هر حرکت دیگری بود: با بهترین بازی هر دو طرف ${end}.`,
+    solvedBetter: (/** @type {string} */ best, /** @type {string} */ bestEnd, /** @type {string} */ made, /** @type {string} */ madeEnd) =>
       `${best} با بهترین بازی هر دو طرف ${bestEnd}، ولی ${made} ${madeEnd}: کارتی برای کشیدن نمانده بود، پس هر کارتی که ندیده بودید در دست حریف بود.`,
-    guess: (play, v) =>
+    guess: (/** @type {string} */ play, /** @type {number} */ v) =>
       `هر دو رنگ حدسی به یک اندازه خوب‌اند، چون پیش از حدس چیزی دیده نمی‌شود و نیمی از کارت‌ها قرمزند. پس از ${play}، در ${faNumber(String(Math.round(v * 100)))}٪ دست‌هایی که تصادفی پخش شد برد با شماست.`,
     unseen: "مربی از جای شما چیزی از این دست ندیده است.",
-    list: (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join("، ")} و ${items[items.length - 1]}`),
+    list: (/** @type {string[]} */ items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join("، ")} و ${items[items.length - 1]}`),
   },
 };
 
@@ -162,13 +162,17 @@ export const COACH = {
  * The coach's reason `why` as a sentence in `lang`, its moves and rules worded by `game` (a board's
  * `coachWords`: `move(play, lang, list)` and `rule(rule, lang, list)`). A reason kept as a sentence by
  * an earlier coach (a string) is shown as it was written.
+ * @param {any} why the table's JSON: a reason as the coach sent it, or a sentence
+ * @param {string} lang
+ * @param {import("./board.js").CoachWords} game
+ * @returns {string}
  */
 export function coachSentence(why, lang, game) {
   if (typeof why === "string") return why;
-  const w = COACH[lang] ?? COACH.en;
-  const move = (play) => game.move(play, lang, w.list);
-  const outcome = (v) => w.outcome(why.measure, v);
-  const amount = (v) => w.amount(why.measure, v);
+  const w = COACH[/** @type {keyof typeof COACH} */ (lang)] ?? COACH.en;
+  const move = (/** @type {import("./socket.js").Action} */ play) => game.move(play, lang, w.list);
+  const outcome = (/** @type {number} */ v) => w.outcome(why.measure, v);
+  const amount = (/** @type {number} */ v) => w.amount(why.measure, v);
   switch (why.say) {
     case "hint":
       return w.hint(move(why.best), outcome(why.value));
@@ -184,11 +188,11 @@ export function coachSentence(why, lang, game) {
     case "only":
       return w.only(move(why.play), outcome(why.value));
     case "solved-hint":
-      return w.solvedHint(move(why.best), w.end[why.end]);
+      return w.solvedHint(move(why.best), w.end[/** @type {keyof typeof w.end} */ (why.end)]);
     case "solved-agreed":
-      return w.solvedAgreed(move(why.made), w.end[why.end]);
+      return w.solvedAgreed(move(why.made), w.end[/** @type {keyof typeof w.end} */ (why.end)]);
     case "solved-better":
-      return w.solvedBetter(move(why.best), w.end[why.best_end], move(why.made), w.end[why.made_end]);
+      return w.solvedBetter(move(why.best), w.end[/** @type {keyof typeof w.end} */ (why.best_end)], move(why.made), w.end[/** @type {keyof typeof w.end} */ (why.made_end)]);
     case "guess":
       return w.guess(move(why.play), why.value);
     case "unseen":

@@ -26,31 +26,38 @@ import { createTurnAlerts } from "./notify.js";
 import { WORDS } from "./table-words.js";
 import { gameTitle, loadBoard } from "./board.js";
 
-const table = location.pathname.split("/").filter(Boolean).pop();
+/** @typedef {import("./socket.js").ViewFrame} ViewFrame */
+
+const table = /** @type {string} */ (location.pathname.split("/").filter(Boolean).pop());
 // Through a watch link (/w/{watch}) the page watches: no seat, no token, nothing to play or say.
 const watching = location.pathname.startsWith("/w/");
-let lang = chosenLang();
+let lang = /** @type {keyof typeof WORDS} */ (chosenLang());
 let languages = ["en"];
 /** The language the board speaks: the chosen one if the game is written in it. */
-const tableLang = () => (languages.includes(lang) ? lang : "en");
+const tableLang = () => /** @type {keyof typeof WORDS} */ (languages.includes(lang) ? lang : "en");
+/** @type {import("./board.js").Board | null} */
 let board = null;
-/** The guided first deal's panel (guide.js), when this browser asked for it at this table. */
+/** The guided first deal's panel (guide.js), when this browser asked for it at this table.
+ * @type {ReturnType<typeof createGuide> | null} */
 let guide = null;
+/** @type {ViewFrame | null} */
 let lastFrame = null;
+/** @type {TableSocket | null} */
 let socket = null;
 // Whether this page asked to end the match (the socket's close then says "match-ended" to it too).
 let endedHere = false;
 // Once the table is gone for good (see gone()): nothing more is drawn.
+/** @type {string | null} */
 let goneFor = null;
 const voice = createVoice(
-  document.getElementById("voice"),
+  /** @type {HTMLElement} */ (document.getElementById("voice")),
   (frame) => socket && socket.send(frame),
   tableLang,
 );
 const social = createSocial({
   send: (frame) => Boolean(socket && socket.send(frame)),
   lang: tableLang,
-  board: document.getElementById("board"),
+  board: /** @type {HTMLElement} */ (document.getElementById("board")),
   watching,
 });
 // The deal check keeps what this page gave to each deal under its own address and its seat's token,
@@ -61,11 +68,11 @@ const dealCheck = new DealCheck(
   () => lang,
   watching ? null : (frame) => Boolean(socket && socket.send(frame)),
   globalThis.localStorage,
-  () => (tokenOf(table) ? `${table}:${tokenOf(table).slice(0, 8)}` : null),
+  () => (tokenOf(table) ? `${table}:${/** @type {string} */ (tokenOf(table)).slice(0, 8)}` : null),
 );
 const replay = createReplay({
-  open: document.getElementById("replay-open"),
-  bar: document.getElementById("replay"),
+  open: /** @type {HTMLElement} */ (document.getElementById("replay-open")),
+  bar: /** @type {HTMLElement} */ (document.getElementById("replay")),
   send: (frame) => sent(Boolean(socket && socket.send(frame))),
   draw: (frame) => board && draw(frame, { quiet: true }),
   live: () => board && lastFrame && draw(lastFrame),
@@ -73,8 +80,8 @@ const replay = createReplay({
   extra: (at) => (watching ? null : coach.bar(at)),
 });
 const coach = createCoach({
-  hintButton: document.getElementById("hint"),
-  panel: document.getElementById("coach"),
+  hintButton: /** @type {HTMLElement} */ (document.getElementById("hint")),
+  panel: /** @type {HTMLElement} */ (document.getElementById("coach")),
   send: (frame) => sent(Boolean(socket && socket.send(frame))),
   goTo: (step) => replay.goTo(step),
   redraw: () => replay.redraw(),
@@ -85,7 +92,7 @@ const coach = createCoach({
 
 const turnAlerts = watching
   ? null
-  : createTurnAlerts(document.getElementById("turn-alerts"), { lang: tableLang, game: () => gameName() });
+  : createTurnAlerts(/** @type {HTMLElement} */ (document.getElementById("turn-alerts")), { lang: tableLang, game: () => gameName() });
 // Every board says when it is this seat's turn (ui.js's signalTurn): the notification follows it,
 // for the live table only (a replay's steps are no one's turn).
 onTurnChange((mine) => {
@@ -108,12 +115,12 @@ const gameName = () => gameTitle(tableLang());
 function labelSwitches() {
   // The page's language is the table's: a screen reader reads the Persian words in Persian.
   document.documentElement.lang = tableLang();
-  document.getElementById("rules-link").textContent = WORDS[lang].rules;
-  document.getElementById("watch-link").textContent = WORDS[lang].watchLink;
-  document.getElementById("skip-link").textContent = WORDS[lang].skip;
-  document.getElementById("more-toggle").textContent = WORDS[lang].more;
-  document.getElementById("new-game-link").textContent = WORDS[lang].newGame;
-  const guidePanel = document.getElementById("guide");
+  /** @type {HTMLElement} */ (document.getElementById("rules-link")).textContent = WORDS[lang].rules;
+  /** @type {HTMLElement} */ (document.getElementById("watch-link")).textContent = WORDS[lang].watchLink;
+  /** @type {HTMLElement} */ (document.getElementById("skip-link")).textContent = WORDS[lang].skip;
+  /** @type {HTMLElement} */ (document.getElementById("more-toggle")).textContent = WORDS[lang].more;
+  /** @type {HTMLElement} */ (document.getElementById("new-game-link")).textContent = WORDS[lang].newGame;
+  const guidePanel = /** @type {HTMLElement} */ (document.getElementById("guide"));
   guidePanel.setAttribute("aria-label", WORDS[tableLang()].guide);
   guidePanel.dir = tableLang() === "fa" ? "rtl" : "ltr";
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
@@ -126,10 +133,11 @@ function labelSwitches() {
 function nameTheGame() {
   if (!lastFrame?.game) return;
   document.body.dataset.gameName = gameName();
-  document.getElementById("table-heading").textContent = gameName();
+  /** @type {HTMLElement} */ (document.getElementById("table-heading")).textContent = gameName();
   if (!document.title.startsWith("●")) document.title = restingTitle();
 }
 
+/** @param {string} text */
 function say(text) {
   const opening = document.getElementById("opening");
   if (opening) opening.textContent = text;
@@ -138,12 +146,16 @@ function say(text) {
 /**
  * A watcher's frame as the boards draw it: from the first seat's side (the view holds no hand), with
  * `watcher` set so that no seat is called "you".
+ * @param {ViewFrame} frame
+ * @returns {ViewFrame}
  */
 function asShown(frame) {
   return watching ? { ...frame, seat: 0, watcher: true } : frame;
 }
 
-/** Asks the table for its watch link with this seat's token, and copies it. */
+/** Asks the table for its watch link with this seat's token, and copies it.
+ * @param {string} token
+ */
 async function shareWatchLink(token) {
   const answer = await fetch(`/api/tables/${table}/watch`, {
     method: "POST",
@@ -159,7 +171,7 @@ async function shareWatchLink(token) {
   } catch (_) {
     // Without the clipboard (a page not on https, a browser that says no) the link is shown.
   }
-  const line = document.getElementById("watch-line");
+  const line = /** @type {HTMLElement} */ (document.getElementById("watch-line"));
   line.textContent = copied ? WORDS[lang].watchCopied(link) : WORDS[lang].watchShown(link);
   line.dataset.link = link;
   line.hidden = false;
@@ -169,9 +181,10 @@ async function shareWatchLink(token) {
  * Above the board, once a seat of a friends table has been offered (away.js): the sentence that it
  * waits for whoever opens the link, and the link to share. (While the table waits with no deal on,
  * the board's own waiting room says it.)
+ * @param {ViewFrame} frame
  */
 function showOffered(frame) {
-  const box = document.getElementById("seat-offered");
+  const box = /** @type {HTMLElement} */ (document.getElementById("seat-offered"));
   const text = !watching && frame.status !== "waiting" && frame.view ? offeredSentence(frame, tableLang()) : null;
   if (!text) {
     box.hidden = true;
@@ -187,6 +200,10 @@ function showOffered(frame) {
   box.hidden = false;
 }
 
+/**
+ * @param {ViewFrame} frame
+ * @param {TableSocket} socket
+ */
 async function showFrame(frame, socket) {
   if (goneFor) return;
   if (!board) {
@@ -196,7 +213,7 @@ async function showFrame(frame, socket) {
       return;
     }
     languages = module.LANGUAGES ?? ["en"];
-    const root = document.getElementById("board");
+    const root = /** @type {HTMLElement} */ (document.getElementById("board"));
     root.textContent = "";
     document.body.dataset.game = frame.game;
     const rules = /** @type {HTMLAnchorElement} */ (document.getElementById("rules-link"));
@@ -206,7 +223,7 @@ async function showFrame(frame, socket) {
     // This browser's list of its tables (the home page's "Your games") learns the game.
     if (!watching) remember(table, frame.game);
     if (languages.length > 1) {
-      document.getElementById("lang-switch").hidden = false;
+      /** @type {HTMLElement} */ (document.getElementById("lang-switch")).hidden = false;
     } else {
       lang = "en";
     }
@@ -247,21 +264,23 @@ async function showFrame(frame, socket) {
 }
 
 /** Draws a frame: the cards travel from where they were, and focus stays where it was. A quiet
- * drawing (a replay's step) plays no sound. */
+ * drawing (a replay's step) plays no sound.
+ * @param {ViewFrame} frame
+ */
 function draw(frame, { quiet = false } = {}) {
-  const root = document.getElementById("board");
+  const root = /** @type {HTMLElement} */ (document.getElementById("board"));
   const active = document.activeElement;
   const onBoard = active !== root && root.contains(active);
   // A keyboard left with nothing to reach on the board (the turn passed, every control went) is
   // still the board's: the next drawing gives it a control again rather than leaving it on the page.
   const dropped = !onBoard && (!active || active === document.body) && boardFocus !== null;
   const hadFocus = onBoard || dropped;
-  const focused = onBoard ? focusKey(active) : dropped ? boardFocus : null;
+  const focused = onBoard ? focusKey(/** @type {HTMLElement} */ (active)) : dropped ? boardFocus : null;
   const before = where(root);
-  board.render(frame);
+  /** @type {import("./board.js").Board} */ (board).render(frame);
   // A replay's step is no moment of the deal being played: the guide waits for the table.
   if (!quiet) guide?.show(frame);
-  if (travel(root, before, (key) => board.goneTo?.(key)) > 0 && !quiet) play("card");
+  if (travel(root, before, (key) => /** @type {import("./board.js").Board} */ (board).goneTo?.(key)) > 0 && !quiet) play("card");
   if (hadFocus && !root.contains(document.activeElement)) {
     // The control itself may be gone (a played card, a button of a turn that ended): the keyboard
     // then lands on what comes next, the action bar or the hand, rather than on the page.
@@ -273,7 +292,7 @@ function draw(frame, { quiet = false } = {}) {
     next?.focus({ preventScroll: true });
   }
   const now = document.activeElement;
-  if (now !== root && root.contains(now)) boardFocus = focusKey(now) || "";
+  if (now !== root && root.contains(now)) boardFocus = focusKey(/** @type {HTMLElement} */ (now)) || "";
   else if (!hadFocus) boardFocus = null;
 }
 
@@ -281,9 +300,10 @@ function draw(frame, { quiet = false } = {}) {
  * the keyboard went elsewhere. Kept as the keyboard moves, not only at a drawing: a control pressed
  * and taken away by the board before the table's answer (a card played) leaves the keyboard nowhere,
  * and the next drawing gives it back to the board. */
+/** @type {string | null} */
 let boardFocus = null;
 {
-  const root = document.getElementById("board");
+  const root = /** @type {HTMLElement} */ (document.getElementById("board"));
   root.addEventListener("focusin", (event) => {
     if (event.target !== root) boardFocus = focusKey(/** @type {HTMLElement} */ (event.target)) || "";
   });
@@ -294,11 +314,12 @@ let boardFocus = null;
   });
 }
 
-handArrows(document.getElementById("board"));
+handArrows(/** @type {HTMLElement} */ (document.getElementById("board")));
 
 foldingHeader();
 
-/** A selector that finds the same control after a redraw: its card, its action, or its id. */
+/** A selector that finds the same control after a redraw: its card, its action, or its id.
+ * @param {HTMLElement} element */
 function focusKey(element) {
   if (element.dataset?.card) return `[data-card="${CSS.escape(element.dataset.card)}"]`;
   if (element.dataset?.key) return `[data-key="${CSS.escape(element.dataset.key)}"]`;
@@ -327,13 +348,13 @@ function gone({ reason, days }) {
   let said;
   if (reason === "ended") said = watching ? g.endedWatched : endedHere ? g.endedByYou : g.ended;
   else if (reason === "expired") said = g.expired(days);
-  else said = g[reason] || g.closed;
-  const root = document.getElementById("board");
+  else said = g[/** @type {"given-away" | "lost" | "closed"} */ (reason)] || g.closed;
+  const root = /** @type {HTMLElement} */ (document.getElementById("board"));
   const notice = el("section", "notice closed-table");
   notice.id = "closed-table";
   notice.dataset.reason = reason;
   notice.setAttribute("aria-labelledby", "closed-heading");
-  const head = el("h2", "", g.heads[reason] || g.heads.closed);
+  const head = el("h2", "", g.heads[/** @type {keyof typeof g.heads} */ (reason)] || g.heads.closed);
   head.id = "closed-heading";
   head.tabIndex = -1;
   const line = el("p", "", said);
@@ -344,7 +365,7 @@ function gone({ reason, days }) {
     again.type = "button";
     again.id = "start-another";
     // A table of the same kind: the computer at once, or a friends table whose link the page gives.
-    again.addEventListener("click", () => openTable(game, lastFrame.kind === "computer" ? "computer" : "friends"));
+    again.addEventListener("click", () => openTable(game, /** @type {ViewFrame} */ (lastFrame).kind === "computer" ? "computer" : "friends"));
     way.append(again);
   } else if (game && /^[a-z][a-z-]*$/.test(game)) {
     // The kind of table is not known here: the game's own page offers both.
@@ -374,21 +395,23 @@ function gone({ reason, days }) {
   board = null;
   document.title = restingTitle();
   head.focus({ preventScroll: true });
-  document.getElementById("live").textContent = `${head.textContent}. ${said}`;
+  /** @type {HTMLElement} */ (document.getElementById("live")).textContent = `${head.textContent}. ${said}`;
 }
 
 /** How long a refusal stays in the banner before a passing state (reconnecting) may replace it. */
 const REFUSAL_HOLD_MS = 4000;
 let refusalUntil = 0;
+/** @type {ReturnType<typeof setTimeout> | null} */
 let laterBanner = null;
 
 /**
  * Shows a sentence in the banner. A refusal (bad) is kept for a few seconds so the player can read
  * it: the socket's next retry says "Reconnecting…" only after that. An empty text (back online)
  * clears it at once.
+ * @param {string} text
  */
 function status(text, bad = false) {
-  clearTimeout(laterBanner);
+  clearTimeout(/** @type {number | undefined} */ (laterBanner));
   const wait = refusalUntil - Date.now();
   if (bad) refusalUntil = Date.now() + REFUSAL_HOLD_MS;
   else if (!text) refusalUntil = 0;
@@ -399,7 +422,8 @@ function status(text, bad = false) {
   showBanner(text, bad);
 }
 
-/** Says so when a request could not be sent (the socket is down); answers whether it was. */
+/** Says so when a request could not be sent (the socket is down); answers whether it was.
+ * @param {boolean} ok */
 function sent(ok) {
   if (!ok) status(WORDS[lang].offline, true);
   return ok;
@@ -412,7 +436,7 @@ async function start() {
   for (const b of switches) {
     b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
     b.addEventListener("click", () => {
-      lang = b.dataset.lang;
+      lang = /** @type {keyof typeof WORDS} */ (b.dataset.lang);
       chooseLang(lang);
       for (const o of switches) {
         o.setAttribute("aria-pressed", String(o.dataset.lang === lang));
@@ -429,15 +453,15 @@ async function start() {
   say(WORDS[lang].joining);
   const token = watching ? null : await seatToken(table, { words: () => WORDS[lang], say, gone });
   if (!token && !watching) return;
-  const watchLink = document.getElementById("watch-link");
+  const watchLink = /** @type {HTMLElement} */ (document.getElementById("watch-link"));
   if (watching) {
     document.body.dataset.watching = "";
-    const line = document.getElementById("watch-line");
+    const line = /** @type {HTMLElement} */ (document.getElementById("watch-line"));
     line.textContent = WORDS[lang].watching;
     line.hidden = false;
   } else {
     watchLink.hidden = false;
-    watchLink.addEventListener("click", () => shareWatchLink(token));
+    watchLink.addEventListener("click", () => shareWatchLink(/** @type {string} */ (token)));
     keepListed(table, token, tableLang);
   }
   let pending = Promise.resolve();
@@ -448,13 +472,13 @@ async function start() {
         voice.render(frame);
         social.frame(frame);
       }
-      pending = pending.then(() => showFrame(asShown(frame), socket));
+      pending = pending.then(() => showFrame(asShown(frame), /** @type {TableSocket} */ (socket)));
     },
     onError: (frame) => {
       if (voice.error(frame)) return;
       coach.error(frame);
       if (board) board.error(frame);
-      else status(frame.message, true);
+      else status(/** @type {string} */ (frame.message), true);
     },
     onSeats: (seats, count) => {
       voice.seats(seats);
@@ -463,7 +487,7 @@ async function start() {
       if (lastFrame) showOffered(lastFrame);
       if (board && lastFrame && !replay.on) draw(lastFrame);
     },
-    onReplay: (frame) => board && replay.frame(asShown(frame)),
+    onReplay: (frame) => board && replay.frame(asShown(/** @type {ViewFrame} */ (frame))),
     onSignal: (frame) => voice.signal(frame),
     onCoach: (frame) => coach.frame(frame),
     // The coming deal's pledges, closed: the deal check sends this page's number.
@@ -478,7 +502,7 @@ async function start() {
       if (state === "open") status("");
       else if (state === "reconnecting") status(WORDS[lang].reconnecting);
       else if (state === "waking") status(WORDS[lang].waking);
-      else if (state === "gone") gone(detail);
+      else if (state === "gone") gone(/** @type {import("./socket.js").Gone} */ (detail));
     },
   });
 }

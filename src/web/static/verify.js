@@ -503,10 +503,10 @@ export class DealCheck {
       this.show(replaced ? this.words().replacedNow : "", replaced ? "replaced" : "");
       this.showFlag(data);
     }
-    const inPlay = data.inPlay;
+    const inPlay = /** @type {InPlay} */ (data.inPlay); // set above when the deal arrived, else the one in play
     // This frame follows the last this seat's pages saw of the deal (the same version again, or the
     // next): the game's hooks may then check what changed between the two.
-    const following = Number.isInteger(inPlay.version) && frame.version - inPlay.version <= 1 && frame.version >= inPlay.version;
+    const following = Number.isInteger(inPlay.version) && frame.version - /** @type {number} */ (inPlay.version) <= 1 && frame.version >= /** @type {number} */ (inPlay.version);
     inPlay.version = frame.version;
     // A deal shown whole, then played again: one shuffle, two deals.
     if (inPlay.reused || (inPlay.revealed && !sealed.reveal)) {
@@ -613,7 +613,7 @@ export class DealCheck {
       const before = data.highest === null ? null : data.deals[data.highest];
       if (before && !before.dealt) return this.raise(data, "skipped", data.highest);
       const number = freshNumber();
-      entry = { commitment: shuffle.commitment, number, pledge: await pledgeOf(number), seat, closed: null, dealt: false };
+      entry = { commitment: shuffle.commitment, number, pledge: await pledgeOf(number), seat: /** @type {number} */ (seat), closed: null, dealt: false };
       data.deals[deal] = entry;
       data.highest = deal;
       this.kept.save();
@@ -622,18 +622,18 @@ export class DealCheck {
     if (!entry.number || entry.seat !== seat) return;
     const pledges = shuffle.pledges;
     if (!shuffle.closed) {
-      if (!Array.isArray(pledges) || pledges[seat] !== entry.pledge) {
-        this.send({ type: "pledge", commitment: shuffle.commitment, hash: entry.pledge });
+      if (!Array.isArray(pledges) || pledges[/** @type {number} */ (seat)] !== entry.pledge) {
+        /** @type {(frame: Record<string, any>) => boolean} */ (this.send)({ type: "pledge", commitment: shuffle.commitment, hash: entry.pledge });
       }
       return;
     }
-    if (!hexList(pledges, pledges?.length ?? 0, 64) || pledges[seat] !== entry.pledge) return;
+    if (!hexList(pledges, pledges?.length ?? 0, 64) || pledges[/** @type {number} */ (seat)] !== entry.pledge) return;
     if (entry.closed && JSON.stringify(entry.closed) !== JSON.stringify(pledges)) return this.raise(data, "listChanged", deal);
     if (!entry.closed) {
       entry.closed = pledges;
       this.kept.save();
     }
-    if (!shuffle.contributed?.[seat]) this.send({ type: "contribute", commitment: shuffle.commitment, value: entry.number });
+    if (!shuffle.contributed?.[/** @type {number} */ (seat)]) /** @type {(frame: Record<string, any>) => boolean} */ (this.send)({ type: "contribute", commitment: shuffle.commitment, value: entry.number });
   }
 
   words() {
@@ -657,8 +657,11 @@ export class DealCheck {
     if (!this.verdict) return;
     const words = this.words();
     const { state, why, arg } = this.verdict;
-    const head = words.heads[state];
-    const reason = typeof words[why] === "function" ? words[why](arg) : words[why];
+    const head = words.heads[/** @type {keyof typeof words.heads} */ (state)];
+    const reason =
+      typeof words[/** @type {keyof typeof words} */ (why)] === "function"
+        ? /** @type {(arg: any) => string} */ (words[/** @type {keyof typeof words} */ (why)])(arg)
+        : /** @type {string} */ (words[/** @type {keyof typeof words} */ (why)]);
     this.show(state === "failed" ? `${head}${reason}` : head, state, state === "failed" ? "" : reason);
   }
 

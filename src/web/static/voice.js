@@ -14,7 +14,7 @@ const WORDS = {
     mute: "Mute",
     unmute: "Unmute",
     you: "You",
-    player: (n) => `Player ${n}`,
+    player: (/** @type {number} */ n) => `Player ${n}`,
     friend: "Your friend",
     states: {
       off: "voice off",
@@ -31,7 +31,7 @@ const WORDS = {
     noMic: "No microphone was found, so voice stays off.",
     insecure: "This browser offers no microphone to this page (it needs an https address), so voice stays off.",
     micFailed: "The microphone could not be opened, so voice stays off.",
-    failed: (who) => `The voice connection with ${who} failed. Across different networks the site needs a relay (TURN) server, which its operator sets up.`,
+    failed: (/** @type {string} */ who) => `The voice connection with ${who} failed. Across different networks the site needs a relay (TURN) server, which its operator sets up.`,
     moved: "Voice moved to another tab or window of your seat; it is off here.",
   },
   fa: {
@@ -41,7 +41,7 @@ const WORDS = {
     mute: "بستن میکروفون",
     unmute: "باز کردن میکروفون",
     you: "شما",
-    player: (n) => `بازیکن ${n}`,
+    player: (/** @type {number} */ n) => `بازیکن ${n}`,
     friend: "دوست شما",
     states: {
       off: "صدا خاموش",
@@ -58,7 +58,7 @@ const WORDS = {
     noMic: "میکروفونی پیدا نشد و صدا خاموش ماند.",
     insecure: "مرورگر به این صفحه میکروفون نمی‌دهد (نشانی باید https باشد) و صدا خاموش ماند.",
     micFailed: "میکروفون باز نشد و صدا خاموش ماند.",
-    failed: (who) => `ارتباط صوتی با ${who} برقرار نشد. میان شبکه‌های جدا، سایت به سرور واسط (TURN) نیاز دارد که گردانندهٔ آن راه می‌اندازد.`,
+    failed: (/** @type {string} */ who) => `ارتباط صوتی با ${who} برقرار نشد. میان شبکه‌های جدا، سایت به سرور واسط (TURN) نیاز دارد که گردانندهٔ آن راه می‌اندازد.`,
     moved: "صدا به زبانه یا پنجرهٔ دیگری از همین جایگاه رفت و اینجا خاموش است.",
   },
 };
@@ -68,21 +68,38 @@ const TALKING_LEVEL = 0.015;
 /** How often the talking indicators are updated, in milliseconds. */
 const METER_EVERY = 150;
 
+/**
+ * A connection with another seat: the peer connection, the call it belongs to, its state, the element
+ * that plays it and the meter of its voice.
+ * @typedef {{ pc: RTCPeerConnection, call: string, state: string, player: HTMLAudioElement, meter: AnalyserNode | null }} Peer
+ */
+
 /** The voice panel of one table page. `send` puts a frame on the table's socket; `lang()` is the page's
- * language. */
+ * language.
+ * @param {HTMLElement} panel
+ * @param {(frame: import("./socket.js").Frame) => unknown} send
+ * @param {() => string} lang */
 export function createVoice(panel, send, lang) {
+  /** @type {import("./socket.js").ViewFrame | null} */
   let frame = null;
   let wanted = false;
   let asking = false;
   let muted = false;
+  /** @type {MediaStream | null} */
   let mic = null;
+  /** @type {AudioContext | null} */
   let audio = null;
+  /** @type {RTCIceServer[]} */
   let iceServers = [];
   let message = "";
+  /** @type {ReturnType<typeof setInterval> | null} */
   let meterTimer = null;
   // seat -> { pc, call, state, player (an <audio>), meter (an analyser) }
+  /** @type {Map<number, Peer>} */
   const peers = new Map();
+  /** @type {Set<number>} */
   const talking = new Set();
+  /** @type {AnalyserNode | null} */
   let myMeter = null;
   // The controls are redrawn at will; the players sit apart so redrawing never interrupts them.
   const controls = el("div", "voice-panel");
@@ -90,16 +107,20 @@ export function createVoice(panel, send, lang) {
   players.hidden = true;
   panel.replaceChildren(controls, players);
 
-  const w = () => WORDS[lang()] || WORDS.en;
+  const w = () => WORDS[/** @type {keyof typeof WORDS} */ (lang())] || WORDS.en;
   // Each seat by the name it gave, or numbered as the board numbers it.
-  const who = (seat) => seatName(frame, seat, lang());
-  const seatVoice = (seat) => Boolean(frame && frame.seats[seat] && frame.seats[seat].voice);
+  const who = (/** @type {number} */ seat) => seatName(/** @type {import("./socket.js").ViewFrame} */ (frame), seat, lang());
+  const seatVoice = (/** @type {number} */ seat) => Boolean(frame && frame.seats[seat] && frame.seats[seat].voice);
   const active = () => wanted && mic && frame && seatVoice(frame.seat);
 
+  /** @param {number} to
+   * @param {string} kind
+   * @param {object} data */
   function sendSignal(to, kind, data) {
     send({ type: "signal", to, kind, data });
   }
 
+  /** @param {MediaStream} stream */
   function meterFor(stream) {
     if (!audio) return null;
     const analyser = audio.createAnalyser();
@@ -108,6 +129,7 @@ export function createVoice(panel, send, lang) {
     return analyser;
   }
 
+  /** @param {AnalyserNode} analyser */
   function level(analyser) {
     const samples = new Float32Array(analyser.fftSize);
     analyser.getFloatTimeDomainData(samples);
@@ -118,7 +140,7 @@ export function createVoice(panel, send, lang) {
 
   function measure() {
     const now = new Set();
-    if (myMeter && !muted && level(myMeter) > TALKING_LEVEL) now.add(frame.seat);
+    if (myMeter && !muted && level(myMeter) > TALKING_LEVEL) now.add(/** @type {import("./socket.js").ViewFrame} */ (frame).seat);
     for (const [seat, peer] of peers) {
       if (peer.meter && level(peer.meter) > TALKING_LEVEL) now.add(seat);
     }
@@ -128,6 +150,7 @@ export function createVoice(panel, send, lang) {
     if (changed) draw();
   }
 
+  /** @param {number} seat */
   function closePeer(seat) {
     const peer = peers.get(seat);
     if (!peer) return;
@@ -138,15 +161,18 @@ export function createVoice(panel, send, lang) {
     peer.player.remove();
   }
 
+  /** @param {number} seat
+   * @param {string} call */
   function openPeer(seat, call) {
     closePeer(seat);
     const pc = new RTCPeerConnection({ iceServers });
     const player = el("audio");
     player.autoplay = true;
     players.append(player);
+    /** @type {Peer} */
     const peer = { pc, call, state: "connecting", player, meter: null };
     peers.set(seat, peer);
-    for (const track of mic.getAudioTracks()) pc.addTrack(track, mic);
+    for (const track of /** @type {MediaStream} */ (mic).getAudioTracks()) pc.addTrack(track, /** @type {MediaStream} */ (mic));
     pc.addEventListener("icecandidate", (e) => {
       if (e.candidate) sendSignal(seat, "ice", { call, candidate: e.candidate.toJSON() });
     });
@@ -163,12 +189,13 @@ export function createVoice(panel, send, lang) {
     return peer;
   }
 
+  /** @param {number} seat */
   async function offerTo(seat) {
-    const call = `${frame.seat}-${seat}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    const call = `${/** @type {import("./socket.js").ViewFrame} */ (frame).seat}-${seat}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     const peer = openPeer(seat, call);
     try {
       await peer.pc.setLocalDescription(await peer.pc.createOffer());
-      if (peers.get(seat) === peer) sendSignal(seat, "offer", { call, sdp: peer.pc.localDescription.sdp });
+      if (peers.get(seat) === peer) sendSignal(seat, "offer", { call, sdp: /** @type {RTCSessionDescription} */ (peer.pc.localDescription).sdp });
     } catch (_) {
       if (peers.get(seat) === peer) {
         peer.state = "failed";
@@ -178,12 +205,14 @@ export function createVoice(panel, send, lang) {
     }
   }
 
+  /** @param {number} seat
+   * @param {any} data the other seat's offer (its JSON, relayed by the table) */
   async function answer(seat, data) {
     const peer = openPeer(seat, data.call);
     try {
       await peer.pc.setRemoteDescription({ type: "offer", sdp: data.sdp });
       await peer.pc.setLocalDescription(await peer.pc.createAnswer());
-      if (peers.get(seat) === peer) sendSignal(seat, "answer", { call: data.call, sdp: peer.pc.localDescription.sdp });
+      if (peers.get(seat) === peer) sendSignal(seat, "answer", { call: data.call, sdp: /** @type {RTCSessionDescription} */ (peer.pc.localDescription).sdp });
     } catch (_) {
       if (peers.get(seat) === peer) {
         peer.state = "failed";
@@ -199,8 +228,8 @@ export function createVoice(panel, send, lang) {
       if (!active() || !seatVoice(seat)) closePeer(seat);
     }
     if (!active()) return;
-    for (const s of frame.seats) {
-      if (s.seat > frame.seat && s.voice && !peers.has(s.seat)) offerTo(s.seat);
+    for (const s of /** @type {import("./socket.js").ViewFrame} */ (frame).seats) {
+      if (s.seat > /** @type {import("./socket.js").ViewFrame} */ (frame).seat && s.voice && !peers.has(s.seat)) offerTo(s.seat);
     }
   }
 
@@ -220,7 +249,7 @@ export function createVoice(panel, send, lang) {
       });
     } catch (e) {
       asking = false;
-      const name = e && e.name;
+      const name = e && /** @type {DOMException} */ (e).name;
       message = name === "NotAllowedError" || name === "SecurityError" ? w().refused
         : name === "NotFoundError" ? w().noMic : w().micFailed;
       draw();
@@ -245,13 +274,14 @@ export function createVoice(panel, send, lang) {
   }
 
   /** Ends voice here; `tell` says whether the server still has to hear it. */
+  /** @param {boolean} tell */
   function switchOff(tell) {
     wanted = false;
     for (const seat of [...peers.keys()]) closePeer(seat);
     if (mic) for (const track of mic.getTracks()) track.stop();
     mic = null;
     myMeter = null;
-    clearInterval(meterTimer);
+    clearInterval(/** @type {number | undefined} */ (meterTimer));
     if (audio) audio.close();
     audio = null;
     talking.clear();
@@ -259,9 +289,10 @@ export function createVoice(panel, send, lang) {
     draw();
   }
 
+  /** @param {number} seat */
   function stateOf(seat) {
     if (!seatVoice(seat)) return "off";
-    if (seat === frame.seat) return muted ? "muted" : talking.has(seat) ? "talking" : "on";
+    if (seat === /** @type {import("./socket.js").ViewFrame} */ (frame).seat) return muted ? "muted" : talking.has(seat) ? "talking" : "on";
     const peer = peers.get(seat);
     if (!peer) return active() ? "connecting" : "on";
     if (peer.state === "connected" && talking.has(seat)) return "talking";
@@ -274,7 +305,7 @@ export function createVoice(panel, send, lang) {
   toggle.id = "voice-switch";
   const mute = button("", () => {
     muted = !muted;
-    for (const track of mic.getAudioTracks()) track.enabled = !muted;
+    for (const track of /** @type {MediaStream} */ (mic).getAudioTracks()) track.enabled = !muted;
     draw();
   });
   mute.id = "voice-mute";
@@ -301,13 +332,13 @@ export function createVoice(panel, send, lang) {
     mute.setAttribute("aria-pressed", String(muted));
     // A seat nobody has taken yet has no voice to speak of.
     const items = frame.seats.filter((s) => s.who !== "free").map((s) => {
-      const state = asking && s.seat === frame.seat ? "asking"
-        : wanted && s.seat === frame.seat && !s.voice ? "waiting" : stateOf(s.seat);
+      const state = asking && s.seat === /** @type {import("./socket.js").ViewFrame} */ (frame).seat ? "asking"
+        : wanted && s.seat === /** @type {import("./socket.js").ViewFrame} */ (frame).seat && !s.voice ? "waiting" : stateOf(s.seat);
       const item = el("li", "voice-seat");
       item.dataset.seat = String(s.seat);
       item.dataset.state = state;
       item.append(el("span", "voice-dot"));
-      item.append(el("span", "", `${s.seat === frame.seat ? words.you : who(s.seat)}: ${words.states[state]}`));
+      item.append(el("span", "", `${s.seat === /** @type {import("./socket.js").ViewFrame} */ (frame).seat ? words.you : who(s.seat)}: ${words.states[/** @type {keyof typeof words.states} */ (state)]}`));
       return item;
     });
     list.replaceChildren(...items);
@@ -317,13 +348,15 @@ export function createVoice(panel, send, lang) {
   }
 
   return {
-    /** A view frame: shows who has voice on and connects to them. */
+    /** A view frame: shows who has voice on and connects to them.
+     * @param {import("./socket.js").ViewFrame} next */
     render(next) {
       frame = next;
       reconcile();
       draw();
     },
-    /** A seats frame: who has voice on now. */
+    /** A seats frame: who has voice on now.
+     * @param {import("./socket.js").SeatInfo[]} seats */
     seats(seats) {
       if (!frame) return;
       frame = { ...frame, seats };
@@ -355,7 +388,8 @@ export function createVoice(panel, send, lang) {
         peer.pc.addIceCandidate(data.candidate).catch(() => {});
       }
     },
-    /** Takes the server's voice errors; true when it was one. */
+    /** Takes the server's voice errors; true when it was one.
+     * @param {import("./socket.js").ErrorFrame} frame */
     error(frame) {
       switch (frame.code) {
         case "voice-moved":
@@ -365,7 +399,7 @@ export function createVoice(panel, send, lang) {
           return true;
         case "voice-friends-only":
           switchOff(false);
-          message = frame.message;
+          message = /** @type {string} */ (frame.message);
           draw();
           return true;
         case "voice-off":

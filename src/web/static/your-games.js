@@ -13,32 +13,39 @@ const MOST = 50;
 /** How often the list is asked about again while the page is in sight. */
 const EVERY_MS = 60_000;
 
+/**
+ * A table in the list: as the server tells of it (its JSON: open or why closed, this browser's seat,
+ * the seats, the score, whose turn, the status, the last move's time), or as this browser remembers it
+ * (`remembered`: its id and game only).
+ * @typedef {{ id: string, game?: string | null, remembered?: boolean, open?: boolean, reason?: string, seat?: number, seats?: import("./socket.js").SeatInfo[], score?: number[], turn?: string, status?: string, last_move?: number | null }} MyTable
+ */
+
 /** A game's name as the site's header links to it (from the catalog). */
-const gameName = (game) => {
+const gameName = (/** @type {string | null | undefined} */ game) => {
   const links = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("header.site a[data-game]"));
   return [...links].find((a) => a.dataset.game === game)?.textContent || "A table";
 };
 
 const WORDS = {
   computer: "the computer",
-  computers: (n) => `${n} computers`,
+  computers: (/** @type {number} */ n) => `${n} computers`,
   friend: "a friend",
   free: "a seat nobody has taken yet",
   you: "You",
-  with: (names) => `with ${names}`,
-  and: (list) => (list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`),
+  with: (/** @type {string} */ names) => `with ${names}`,
+  and: (/** @type {string[]} */ list) => (list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`),
   turn: { you: "Your turn", other: "Their turn" },
   status: { waiting: "Waiting for players", "deal-over": "Deal over", "match-over": "Match over", playing: "In play" },
-  lastMove: (ago) => `last move ${ago}`,
+  lastMove: (/** @type {string} */ ago) => `last move ${ago}`,
   noMove: "no move yet",
   justNow: "just now",
-  ago: (time) => `${time} ago`,
+  ago: (/** @type {string} */ time) => `${time} ago`,
   score: "Score",
   resume: "Resume",
-  resumeLabel: (what) => `Resume ${what}`,
+  resumeLabel: (/** @type {string} */ what) => `Resume ${what}`,
   forget: "Forget",
-  forgetLabel: (what) => `Forget ${what} on this device`,
-  forgotten: (what) => `${what} is no longer listed on this device.`,
+  forgetLabel: (/** @type {string} */ what) => `Forget ${what} on this device`,
+  forgotten: (/** @type {string} */ what) => `${what} is no longer listed on this device.`,
   closed: {
     expired: "expired after a long time without a move",
     ended: "the match was ended",
@@ -47,21 +54,23 @@ const WORDS = {
     unknown: "it no longer exists",
     "wrong-token": "this device no longer holds a seat at it",
   },
-  closedLine: (what, why) => `${what}: ${why}. It has been taken off this list.`,
+  closedLine: (/** @type {string} */ what, /** @type {string} */ why) => `${what}: ${why}. It has been taken off this list.`,
   someTable: "A table this device had a seat at",
-  heldSince: (at) => (at ? `opened here ${new Date(at).toLocaleDateString()}` : "an older table"),
+  heldSince: (/** @type {number | null | undefined} */ at) => (at ? `opened here ${new Date(at).toLocaleDateString()}` : "an older table"),
   unchecked: "The tables could not be checked just now; they are listed as this device remembers them.",
   waking: "The tables are waking up; their state follows in a moment.",
   unsure: "Some tables could not be checked just now; they are listed as this device remembers them.",
 };
 
+/** @type {ReturnType<typeof setTimeout> | null} */
 let shownBy = null; // the timer of the next check
 
-/** Sets up "Your games" in `section` (hidden while this browser holds no seat anywhere). */
+/** Sets up "Your games" in `section` (hidden while this browser holds no seat anywhere).
+ * @param {HTMLElement} section */
 export function setUpYourGames(section) {
-  const list = section.querySelector("#your-games-list");
-  const note = section.querySelector("#your-games-note");
-  const closed = section.querySelector("#your-games-closed");
+  const list = /** @type {HTMLElement} */ (section.querySelector("#your-games-list"));
+  const note = /** @type {HTMLElement} */ (section.querySelector("#your-games-note"));
+  const closed = /** @type {HTMLElement} */ (section.querySelector("#your-games-closed"));
   let delay = 2000;
   // Once the last table is forgotten, the note saying so stays and the list goes.
   const hideIfEmpty = () => {
@@ -70,7 +79,7 @@ export function setUpYourGames(section) {
 
   let busy = false;
   async function check() {
-    clearTimeout(shownBy);
+    clearTimeout(/** @type {number | undefined} */ (shownBy));
     // One check at a time (the page coming back into sight may ask while one is on its way).
     if (busy) return;
     busy = true;
@@ -112,6 +121,7 @@ export function setUpYourGames(section) {
     }
     note.textContent = "";
     section.dataset.state = "checked";
+    /** @type {MyTable[]} */
     const open = [];
     let unsure = false;
     for (const [i, t] of answer.tables.entries()) {
@@ -119,7 +129,7 @@ export function setUpYourGames(section) {
       if (!t || !asked || t.id !== asked.id) continue;
       if (t.open) {
         open.push(t);
-      } else if (!WORDS.closed[t.reason]) {
+      } else if (!WORDS.closed[/** @type {keyof typeof WORDS.closed} */ (t.reason)]) {
         // Not closed for good (its record is recovering, say): kept, listed as remembered, and
         // asked about again soon.
         open.push({ id: t.id, game: asked.game, remembered: true });
@@ -128,7 +138,7 @@ export function setUpYourGames(section) {
         // Closed for good: said once here, and forgotten with its token.
         const game = t.game || asked.game;
         const what = game ? `${gameName(game)} (${WORDS.heldSince(asked.at)})` : WORDS.someTable;
-        const line = el("li", "", WORDS.closedLine(what, WORDS.closed[t.reason]));
+        const line = el("li", "", WORDS.closedLine(what, WORDS.closed[/** @type {keyof typeof WORDS.closed} */ (t.reason)]));
         line.dataset.table = t.id;
         line.dataset.reason = t.reason || "unknown";
         closed.append(line);
@@ -154,27 +164,30 @@ export function setUpYourGames(section) {
   // Back to the page after a while: ask again, since the other players may have moved.
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") check();
-    else clearTimeout(shownBy);
+    else clearTimeout(/** @type {number | undefined} */ (shownBy));
   });
   // "last move 5 min ago" and "away (4 min)" follow the clock between checks.
   setInterval(() => {
-    for (const t of list.querySelectorAll("[data-last-move]")) t.textContent = lastMoveText(Number(t.dataset.lastMove));
+    for (const t of /** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll("[data-last-move]"))) t.textContent = lastMoveText(Number(t.dataset.lastMove));
   }, 30_000);
   check();
 }
 
-/** "last move 5 min ago", by this page's clock. */
+/** "last move 5 min ago", by this page's clock.
+ * @param {number | null | undefined} at */
 function lastMoveText(at) {
   if (!at) return WORDS.noMove;
   const ago = Date.now() - at;
   return WORDS.lastMove(ago < 60_000 ? WORDS.justNow : WORDS.ago(awayTime(ago)));
 }
 
-/** What the table is called in the list: "Panjpar with Arash". */
+/** What the table is called in the list: "Panjpar with Arash".
+ * @param {MyTable} t */
 function titleOf(t) {
   const others = (t.seats || []).filter((s) => s.seat !== t.seat);
   if (!others.length) return gameName(t.game);
   const computers = others.filter((s) => s.who === "computer").length;
+  /** @type {string[]} */
   const names = [];
   if (computers === 1) names.push(WORDS.computer);
   if (computers > 1) names.push(WORDS.computers(computers));
@@ -185,27 +198,35 @@ function titleOf(t) {
   return `${gameName(t.game)} ${WORDS.with(WORDS.and(names))}`;
 }
 
-/** How a seat is named in the score line. */
+/** How a seat is named in the score line.
+ * @param {MyTable} t
+ * @param {import("./socket.js").SeatInfo} s */
 function seatLabel(t, s) {
   if (s.seat === t.seat) return WORDS.you;
   if (s.name) return s.name;
-  const computers = t.seats.filter((o) => o.who === "computer");
+  const computers = /** @type {import("./socket.js").SeatInfo[]} */ (t.seats).filter((o) => o.who === "computer");
   if (s.who === "computer") return computers.length > 1 ? `Computer ${computers.indexOf(s) + 1}` : "Computer";
-  const friends = t.seats.filter((o) => o.who !== "computer" && o.seat !== t.seat);
+  const friends = /** @type {import("./socket.js").SeatInfo[]} */ (t.seats).filter((o) => o.who !== "computer" && o.seat !== t.seat);
   return friends.length > 1 ? `Friend ${friends.indexOf(s) + 1}` : "Friend";
 }
 
+/** @param {MyTable} t */
 function turnText(t) {
-  if (t.status === "playing" && t.turn) return WORDS.turn[t.turn] || WORDS.status.playing;
-  return WORDS.status[t.status] || WORDS.status.playing;
+  if (t.status === "playing" && t.turn) return WORDS.turn[/** @type {keyof typeof WORDS.turn} */ (t.turn)] || WORDS.status.playing;
+  return WORDS.status[/** @type {keyof typeof WORDS.status} */ (t.status)] || WORDS.status.playing;
 }
 
+/** @param {HTMLElement} list
+ * @param {MyTable[]} tables
+ * @param {() => void} forgotten */
 function draw(list, tables, forgotten) {
   list.textContent = "";
   list.hidden = !tables.length;
   for (const t of tables) list.append(entry(t, forgotten));
 }
 
+/** @param {MyTable} t
+ * @param {() => void} forgotten */
 function entry(t, forgotten) {
   const item = el("li", "your-game");
   item.dataset.table = t.id;
@@ -219,7 +240,7 @@ function entry(t, forgotten) {
     item.append(turn);
     const facts = el("p", "your-game-facts");
     if (Array.isArray(t.score) && t.seats) {
-      const score = t.seats.map((s) => `${seatLabel(t, s)} ${t.score[s.seat] ?? 0}`).join(" · ");
+      const score = t.seats.map((s) => `${seatLabel(t, s)} ${/** @type {number[]} */ (t.score)[s.seat] ?? 0}`).join(" · ");
       facts.append(el("span", "", `${WORDS.score}: ${score}`));
     }
     const when = el("span", "your-game-when", lastMoveText(t.last_move));
@@ -240,7 +261,7 @@ function entry(t, forgotten) {
   resume.dataset.resume = t.id;
   const drop = button(WORDS.forget, () => {
     forget(t.id);
-    document.getElementById("your-games-note").textContent = WORDS.forgotten(what);
+    /** @type {HTMLElement} */ (document.getElementById("your-games-note")).textContent = WORDS.forgotten(what);
     // The keyboard goes on to the next table, else to the list's heading.
     const next = item.nextElementSibling || item.previousElementSibling;
     item.remove();

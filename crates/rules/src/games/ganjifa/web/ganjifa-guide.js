@@ -9,12 +9,13 @@ const W = WORDS.en;
  * The guided first deal's step for `frame` (guide.js): what this seat is to do now and why, worded
  * from the view alone (the stage, whose turn, the leads and plays it offers), and the controls it is
  * about.
+ * @param {import("./socket.js").ViewFrame} frame
  */
 export function guideStep(frame) {
   const shared = sharedStep(frame, W.guide.over, W.guide.others(frame.view?.stage === "lead"));
   if (shared !== undefined) return shared;
   const v = frame.view;
-  const has = (type) => frame.actions.some((a) => a.type === type);
+  const has = (/** @type {string} */ type) => frame.actions.some((a) => a.type === type);
   if (v.stage === "blind-pick") {
     return {
       ...W.guide.pick,

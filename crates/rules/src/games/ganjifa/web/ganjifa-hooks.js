@@ -4,11 +4,30 @@
 import { gcardElement, gbackElement } from "./gcards.js";
 import { collector } from "./board.js";
 
+/** @typedef {import("./socket.js").Action} Action */
+
 /** The suits in the pack's order: a card is numbered suit * 12 + place (see the game's pack.rs). */
 const SUITS = ["TA", "SA", "SH", "GH", "CH", "SU", "BA", "QI"];
 
+/**
+ * What the deal check keeps of the deal in play (verify.js's `memo`, kept in the browser's storage:
+ * JSON of any shape it had when saved).
+ * @typedef {Record<string, any>} Memo
+ */
+
+/**
+ * A blind lead as noted: its leader, the back picked, its number in the deal, the backs laid (if the
+ * table counted them), how many cards the leader had played face down unseen before it, the card it
+ * gave, the cards seen played before it and, on the leader's own page, the hand it was shown.
+ * @typedef {{ leader: number, back: number, nth: number, laid?: number, hiddenBefore: number, picked: string, before: string[], held?: string[] }} Blind
+ */
+
+/** A play face down unseen here: its seat and the face-up cards of its trick.
+ * @typedef {{ by: number, cards: string[] }} Down */
+
 /** A card's number in the pack: place 0 the Mir, 1 the Wazir, then the numbers from the strongest
- * (10 down in the first four suits, 1 up in the others). */
+ * (10 down in the first four suits, 1 up in the others).
+ * @param {string} code */
 function packIndex(code) {
   const suit = SUITS.indexOf(code.slice(-2));
   const rank = code.slice(0, -2);
@@ -19,6 +38,7 @@ function packIndex(code) {
 const MASK = (1n << 64n) - 1n;
 const GOLDEN = 0x9e3779b97f4a7c15n;
 
+/** @param {bigint} state */
 function splitmix(state) {
   let z = (state + GOLDEN) & MASK;
   z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
@@ -29,6 +49,9 @@ function splitmix(state) {
 /**
  * The leader's hand laid face down for the deal's blind lead number `nth`, as the table lays it: the
  * hand in the pack's order, shuffled from the deal's blind seed (rules.rs, `shuffle_backs`).
+ * @param {string[]} hand
+ * @param {bigint} seed
+ * @param {number} nth
  */
 export function blindBacks(hand, seed, nth) {
   const order = [...hand].sort((a, b) => packIndex(a) - packIndex(b)).slice(0, 32);
@@ -41,10 +64,13 @@ export function blindBacks(hand, seed, nth) {
   return order;
 }
 
-/** The seed of a deal's blind leads: from its commitment and every number (seal.rs, `blind_seed`). */
+/** The seed of a deal's blind leads: from its commitment and every number (seal.rs, `blind_seed`).
+ * @param {(text: string) => Promise<string | null>} sha256 SHA-256 (answered only where the browser has it)
+ * @param {string} commitment
+ * @param {Array<string | null>} numbers */
 export async function blindSeed(sha256, commitment, numbers) {
   const hex = await sha256(`chaikhana-blind|${commitment}|${numbers.map((n) => n || "").join(",")}`);
-  return BigInt(`0x${hex.slice(0, 16)}`);
+  return BigInt(`0x${/** @type {string} */ (hex).slice(0, 16)}`);
 }
 
 /**
@@ -55,6 +81,11 @@ export async function blindSeed(sha256, commitment, numbers) {
  * put in a trick, never the view's list of played cards (the table's word): a card leaves a hand only
  * into a trick, and a page that sees every view sees each trick, a blind lead's too (in `last_trick`
  * alone when its trick ended at once).
+ * @param {any} view the deal's view (the table's JSON)
+ * @param {Memo} memo
+ * @param {boolean} whole
+ * @param {boolean} continuous
+ * @param {number | null} seat
  */
 function noteBlindLeads(view, memo, whole, continuous, seat) {
   if (memo.tracking === undefined) memo.tracking = whole;
@@ -68,10 +99,10 @@ function noteBlindLeads(view, memo, whole, continuous, seat) {
     // a card seen played is never played again, nor in two tricks at once; and a trick that ended
     // stays as it was until another ends.
     const shownBefore = new Set(memo.inTricks ?? []);
-    const takenBack = (memo.inTrick ?? []).find((card) => !now.includes(card));
+    const takenBack = (memo.inTrick ?? []).find((/** @type {string} */ card) => !now.includes(card));
     const twice = now.find((card, i) => (!shownBefore.has(card) && out.includes(card)) || now.indexOf(card) !== i);
     const changed = JSON.stringify(view.last_trick ?? null) !== memo.ended;
-    const endedAgain = changed ? (view.last_trick?.cards || []).flat().find((card) => (memo.endedCards ?? []).includes(card)) : undefined;
+    const endedAgain = changed ? (view.last_trick?.cards || []).flat().find((/** @type {string} */ card) => (memo.endedCards ?? []).includes(card)) : undefined;
     if (takenBack || twice || endedAgain) memo.broken ??= ["playedTwice", twice ?? takenBack ?? endedAgain];
   }
   Object.assign(memo, { ended: JSON.stringify(view.last_trick ?? null), endedCards: (view.last_trick?.cards || []).flat() });
@@ -83,23 +114,23 @@ function noteBlindLeads(view, memo, whole, continuous, seat) {
   for (const [i, trick] of tricks.entries()) {
     // On its leader's own page, a blind lead's hand is the one shown, with its cards in tricks from the lead on.
     const own = Number.isInteger(seat) && trick.leader === seat;
-    const ownCards = (t) => (Array.isArray(t.cards?.[seat]) ? t.cards[seat] : []);
+    const ownCards = (/** @type {any} */ t) => (Array.isArray(t.cards?.[/** @type {number} */ (seat)]) ? t.cards[/** @type {number} */ (seat)] : []); // a trick: the table's JSON
     const held = own ? [...(Array.isArray(view.hand) ? view.hand : []), ...tricks.slice(i).flatMap(ownCards)] : null;
     if (trick.kind?.kind === "blind") noteBlind(trick, memo, before, held);
     noteOwnDown(trick, memo, seat);
     noteDown(trick, memo);
-    (trick.cards || []).forEach((cards, s) => playedBy[s] && playedBy[s].push(...cards.filter((card) => !playedBy[s].includes(card))));
+    (trick.cards || []).forEach((/** @type {string[]} */ cards, /** @type {number} */ s) => playedBy[s] && playedBy[s].push(...cards.filter((/** @type {string} */ card) => !playedBy[s].includes(card))));
     before = [...new Set([...before, ...(trick.cards || []).flat()])];
   }
   // A card shown face up in a hand was not played face down in any trick seen so far: each kept
   // with how many its seat had then played face down.
   const upAt = memo.upAt ?? {};
-  (view.face_up || []).forEach((cards, s) => (cards || []).forEach((card) => (upAt[card] = Math.max(upAt[card] ?? -1, downsOf(memo, s)))));
+  (view.face_up || []).forEach((/** @type {string[] | null} */ cards, /** @type {number} */ s) => (cards || []).forEach((card) => (upAt[card] = Math.max(upAt[card] ?? -1, downsOf(memo, s)))));
   Object.assign(memo, { playedBy, upAt, out: before, inTricks: now, inTrick: (view.trick?.cards || []).flat() });
 }
 
 /** How many cards `seat` was seen to play face down. */
-const downsOf = (memo, seat) => (memo.downs ?? []).filter((down) => down.by === seat).length;
+const downsOf = (/** @type {Memo} */ memo, /** @type {number} */ seat) => (memo.downs ?? []).filter((/** @type {Down} */ down) => down.by === seat).length;
 
 /**
  * Notes a card played face down unseen here: a trick whose leader's card is not shown. Each such play
@@ -107,11 +138,15 @@ const downsOf = (memo, seat) => (memo.downs ?? []).filter((down) => down.by === 
  * one whose face-up cards (the hukm at least, played with it) it shares. A trick with no card face up,
  * or one whose hidden card is later named, is no trick an honest table shows ("hiddenShown").
  */
+/**
+ * @param {any} trick the view's trick (the table's JSON, its shape checked here)
+ * @param {Memo} memo
+ */
 function noteDown(trick, memo) {
   const by = trick.leader;
   const cards = Array.isArray(trick.cards) ? trick.cards : [];
   const shown = cards.flat();
-  const same = memo.downs.find((down) => down.cards.some((card) => shown.includes(card)));
+  const same = memo.downs.find((/** @type {Down} */ down) => down.cards.some((card) => shown.includes(card)));
   if (!Number.isInteger(by) || by < 0 || by > 2) {
     memo.broken ??= ["hiddenShown", `${by}`];
     return;
@@ -133,29 +168,38 @@ function noteDown(trick, memo) {
  * device of the seat, so this seat's blind leads are then left unchecked ("ownDownElsewhere"): the
  * table could have chosen the hand this seat held at them.
  */
+/**
+ * @param {any} trick the view's trick (the table's JSON, its shape checked here)
+ * @param {Memo} memo
+ * @param {number | null} seat
+ */
 function noteOwnDown(trick, memo, seat) {
   if (!Number.isInteger(seat) || trick.leader !== seat) return;
-  const mine = Array.isArray(trick.cards?.[seat]) ? trick.cards[seat] : [];
+  const mine = Array.isArray(trick.cards?.[/** @type {number} */ (seat)]) ? trick.cards[/** @type {number} */ (seat)] : [];
   if (mine.length === 0) {
     memo.broken ??= ["notPlayedHere", (Array.isArray(trick.cards) ? trick.cards.flat() : [])[0] ?? "?"];
     return;
   }
   if (!memo.tracking || (trick.face_down_by !== seat && trick.kind?.face_down !== true)) return;
   const known = memo.ownDowns ?? [];
-  const laid = (memo.acted ?? []).filter((action) => action?.type === "talafa").map((action) => action.card);
-  const unmade = mine.find((card) => !known.includes(card) && !laid.includes(card));
+  const laid = (memo.acted ?? []).filter((/** @type {Action} */ action) => action?.type === "talafa").map((/** @type {Action} */ action) => action.card);
+  const unmade = mine.find((/** @type {string} */ card) => !known.includes(card) && !laid.includes(card));
   // Another tab or device of this seat may have laid it: the blind lead is then not checked here.
   if (unmade) memo.ownUnlaid ??= unmade;
   memo.ownDowns = [...new Set([...known, ...mine])];
 }
 
 /** Notes one blind lead's trick (`out`: the cards seen played before it; `held`: on the leader's own
- * page, the hand it was shown then with its cards in tricks from the lead on). */
+ * page, the hand it was shown then with its cards in tricks from the lead on).
+ * @param {any} trick the view's trick (the table's JSON)
+ * @param {Memo} memo
+ * @param {string[]} out
+ * @param {string[] | null} held */
 function noteBlind(trick, memo, out, held) {
   const { back, nth, laid } = trick.kind;
   const blinds = memo.blinds ?? [];
   const picked = trick.cards?.[trick.leader] ?? [];
-  const known = blinds.find((b) => b.nth === nth);
+  const known = blinds.find((/** @type {Blind} */ b) => b.nth === nth);
   if (!memo.tracking) {
     if (!known) memo.blindMissed = true;
     return;
@@ -174,7 +218,7 @@ function noteBlind(trick, memo, out, held) {
   memo.blinds = blinds;
   // The page that picked knows which back it chose: the table may not name another. Two backs
   // clicked before the table answered were both sent (the first taken), so either may come back.
-  const mine = (memo.acted ?? []).filter((action) => action?.type === "pick").map((action) => action.back);
+  const mine = (memo.acted ?? []).filter((/** @type {Action} */ action) => action?.type === "pick").map((/** @type {Action} */ action) => action.back);
   if (mine.length > 0 && !mine.includes(back)) memo.broken ??= ["blindBack", mine[0] + 1];
   memo.acted = [];
 }
@@ -188,16 +232,20 @@ function noteBlind(trick, memo, out, held) {
  * not add up: "broken". On the leader's own page the hand is the one it was shown at the lead, which
  * must be exactly its cards dealt less those it saw played before, none of them face down unseen
  * (else "ownHand").
+ * @param {Blind} blind
+ * @param {string[]} dealt
+ * @param {Memo} memo
+ * @returns {string[] | "broken" | "ownHand" | null}
  */
 function heldAt(blind, dealt, memo) {
   const hand = dealt.filter((card) => !blind.before.includes(card));
   // On the leader's own page its hand is known: the one it was shown, which must be all of that.
   if (Array.isArray(blind.held)) {
-    const same = blind.held.length === hand.length && new Set(blind.held).size === hand.length && hand.every((card) => blind.held.includes(card));
+    const same = blind.held.length === hand.length && new Set(blind.held).size === hand.length && hand.every((card) => /** @type {string[]} */ (blind.held).includes(card));
     const laid = !Number.isInteger(blind.laid) || blind.laid === hand.length;
     return same && laid && blind.hiddenBefore === 0 ? hand : "ownHand";
   }
-  const laid = Number.isInteger(blind.laid) ? blind.laid : hand.length - blind.hiddenBefore;
+  const laid = Number.isInteger(blind.laid) ? /** @type {number} */ (blind.laid) : hand.length - blind.hiddenBefore;
   const hidden = hand.length - laid;
   if (hidden !== blind.hiddenBefore) return "broken";
   if (hidden === 0) return hand;
@@ -225,8 +273,8 @@ export const hooks = {
     noteBlindLeads(view, memo, whole, continuous, seat);
     const { seen, all } = collector();
     all(view.hand, seat ?? null);
-    (view.face_up || []).forEach((cards, s) => all(cards, s));
-    for (const trick of [view.trick, view.last_trick]) (trick?.cards || []).forEach((cards, s) => all(cards, s));
+    (view.face_up || []).forEach((/** @type {string[] | null} */ cards, /** @type {number} */ s) => all(cards, s));
+    for (const trick of [view.trick, view.last_trick]) (trick?.cards || []).forEach((/** @type {string[] | null} */ cards, /** @type {number} */ s) => all(cards, s));
     all(view.played);
     return seen;
   },
@@ -249,7 +297,7 @@ export const hooks = {
         elsewhere = true;
         continue;
       }
-      const hand = heldAt(blind, dealt, memo);
+      const hand = heldAt(blind, /** @type {string[]} */ (dealt), memo);
       if (hand === "broken") return { failed: ["blindPick", blind.picked] };
       if (hand === "ownHand") return { failed: ["ownBlindHand", blind.picked] };
       if (hand === null) {

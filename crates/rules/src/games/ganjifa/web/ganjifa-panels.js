@@ -7,19 +7,21 @@ import { WORDS } from "./ganjifa-words.js";
 
 const W = WORDS.en;
 
-/** The lead ladder: each rung of what may be led now, open or shut, and why. */
+/** The lead ladder: each rung of what may be led now, open or shut, and why.
+ * @param {any} v the deal's view (the table's JSON) */
 export function ladderBody(v) {
   const body = el("div", "lead");
   for (const hint of v.lead_hints || []) {
     const rung = el("div", `rung ${hint.allowed ? "open" : "shut"}`);
-    rung.append(el("strong", "", W.rung(W.rungs[hint.rung], hint.allowed)));
+    rung.append(el("strong", "", W.rung(W.rungs[/** @type {keyof typeof W.rungs} */ (hint.rung)], hint.allowed)));
     rung.append(el("span", "", hint.why));
     body.append(rung);
   }
   return body;
 }
 
-/** The tracker: for each suit, how many of its cards are out and how many were burnt. */
+/** The tracker: for each suit, how many of its cards are out and how many were burnt.
+ * @param {any} v the deal's view (the table's JSON) */
 export function trackerBody(v) {
   const grid = el("div", "tracker");
   for (const t of v.tracker) {
@@ -34,7 +36,10 @@ export function trackerBody(v) {
 }
 
 /** A seat's hidden cards as one face-down card and their count (in the board's words `W`), if it
- * has any. */
+ * has any.
+ * @param {any} v the deal's view (the table's JSON)
+ * @param {number} seat
+ * @param {typeof WORDS.en} W */
 export function hiddenStack(v, seat, W) {
   const hidden = v.counts[seat] - v.face_up[seat].length;
   if (hidden <= 0) return null;
@@ -44,7 +49,9 @@ export function hiddenStack(v, seat, W) {
   return stack;
 }
 
-/** A seat's face-up cards, which everyone at the table sees. */
+/** A seat's face-up cards, which everyone at the table sees.
+ * @param {any} v the deal's view (the table's JSON)
+ * @param {number} seat */
 export function openRow(v, seat) {
   const row = el("div", "g-open");
   row.dir = "ltr";

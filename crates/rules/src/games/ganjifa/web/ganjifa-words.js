@@ -4,9 +4,9 @@
 
 import { gcardName, parseGCard, GSUITS } from "./gcards.js";
 
-const cardCount = (n) => (n === 1 ? "1 card" : `${n} cards`);
-const suitName = (suit) => GSUITS[suit].name;
-const highWords = (s) => (s.high === "ten" ? "10 high" : "1 high");
+const cardCount = (/** @type {number} */ n) => (n === 1 ? "1 card" : `${n} cards`);
+const suitName = (/** @type {string} */ suit) => GSUITS[suit].name;
+const highWords = (/** @type {import("./gcards.js").GSuit} */ s) => (s.high === "ten" ? "10 high" : "1 high");
 /** What a call asks of the others, said in the guide's steps. */
 const call = "the holder of the called suit's hukm (its best card left) must play it, the third player adds any card, and the hukm wins the trick";
 
@@ -19,57 +19,57 @@ export const WORDS = {
     copied: "Link copied.",
     share: "Share",
     you: "You",
-    computer: (seat) => `Computer ${seat}`,
+    computer: (/** @type {number} */ seat) => `Computer ${seat}`,
     // The lead's ladder and the kinds of trick.
     rungs: { run: "Run (dukkal)", deni: "Deni", choice: "Talafa or utari", blind: "Blind lead" },
     kinds: { opening: "the opening", run: "a run", utari: "an utari", deni: "a deni", talafa: "a talafa", blind: "a blind lead" },
-    rung: (name, open) => `${name}: ${open ? "open" : "shut"}. `,
+    rung: (/** @type {string} */ name, /** @type {boolean} */ open) => `${name}: ${open ? "open" : "shut"}. `,
     // The buttons of the lead.
     action: {
-      run: (suit) => `Lead the run in ${suitName(suit)}`,
-      deni: (card) => `Deni: call with the ${gcardName(card)}`,
-      burn: (suit) => `Keep the lone Wazir of ${suitName(suit)} (it burns)`,
-      talafaOwn: (suit, card) => `Talafa in ${suitName(suit)} with the ${gcardName(card)}`,
-      talafaDown: (suit, card) => `Talafa in ${suitName(suit)}, the ${gcardName(card)} face down`,
-      utari: (n) => `Utari: lead ${n} ${n === 1 ? "hukm" : "hukms"}`,
+      run: (/** @type {string} */ suit) => `Lead the run in ${suitName(suit)}`,
+      deni: (/** @type {string} */ card) => `Deni: call with the ${gcardName(card)}`,
+      burn: (/** @type {string} */ suit) => `Keep the lone Wazir of ${suitName(suit)} (it burns)`,
+      talafaOwn: (/** @type {string} */ suit, /** @type {string} */ card) => `Talafa in ${suitName(suit)} with the ${gcardName(card)}`,
+      talafaDown: (/** @type {string} */ suit, /** @type {string} */ card) => `Talafa in ${suitName(suit)}, the ${gcardName(card)} face down`,
+      utari: (/** @type {number} */ n) => `Utari: lead ${n} ${n === 1 ? "hukm" : "hukms"}`,
       giveUp: "Give up the lead (blind)",
     },
     // Your hand, and a blind pick where it lies.
-    yourCards: (n) => `Your cards (${n})`,
-    suitGroup: (s) => `${s.name}, ${highWords(s)}`,
-    faceUp: (card) => `${gcardName(card)}: face up, the others see it`,
+    yourCards: (/** @type {number} */ n) => `Your cards (${n})`,
+    suitGroup: (/** @type {import("./gcards.js").GSuit} */ s) => `${s.name}, ${highWords(s)}`,
+    faceUp: (/** @type {string} */ card) => `${gcardName(card)}: face up, the others see it`,
     handEmpty: "Your hand is empty.",
-    pickCards: (n) => `The leader's face-down cards (${n}): pick one`,
-    pickCard: (i) => `face-down card ${i}`,
+    pickCards: (/** @type {number} */ n) => `The leader's face-down cards (${n}): pick one`,
+    pickCard: (/** @type {number} */ i) => `face-down card ${i}`,
     // The other seats.
     leading: "leading",
     toPlay: "to play",
     awayMark: "away",
-    holds: (n) => `${cardCount(n)}:`,
-    lostLead: (n) => `Lost the lead ${n} times`,
+    holds: (/** @type {number} */ n) => `${cardCount(n)}:`,
+    lostLead: (/** @type {number} */ n) => `Lost the lead ${n} times`,
     keptLead: "Has not lost the lead",
-    faceDown: (n) => `${cardCount(n)} face down`,
-    won: (n) => `won ${n}`,
+    faceDown: (/** @type {number} */ n) => `${cardCount(n)} face down`,
+    won: (/** @type {number} */ n) => `won ${n}`,
     // The trick on the felt.
     trick: "The trick",
-    trickTitle: (current, kind, leader) => `${current ? "This trick" : "The last trick"}: ${kind}, led by ${leader}`,
-    trickWon: (title, winner) => `${title}; ${winner} won it`,
+    trickTitle: (/** @type {boolean} */ current, /** @type {string} */ kind, /** @type {string} */ leader) => `${current ? "This trick" : "The last trick"}: ${kind}, led by ${leader}`,
+    trickWon: (/** @type {string} */ title, /** @type {string} */ winner) => `${title}; ${winner} won it`,
     ledTag: "led",
     wonTag: "won",
     playedFaceDown: "a card played face down",
-    owes: (n) => `owes ${n}`,
+    owes: (/** @type {number} */ n) => `owes ${n}`,
     feltEmpty: "The felt is empty",
-    gaveUp: (who) => `${who} gave up the lead: pick one of the cards below`,
-    led: (who, kind) => `${who} led ${kind}.`,
-    wonTrick: (who) => `${who} won the trick.`,
+    gaveUp: (/** @type {string} */ who) => `${who} gave up the lead: pick one of the cards below`,
+    led: (/** @type {string} */ who, /** @type {string} */ kind) => `${who} led ${kind}.`,
+    wonTrick: (/** @type {string} */ who) => `${who} won the trick.`,
     // The end of a deal.
-    dealBest: (top, best) => `The deal is over: ${top} did best (${best}).`,
+    dealBest: (/** @type {string} */ top, /** @type {string} */ best) => `The deal is over: ${top} did best (${best}).`,
     dealOver: "The deal is over.",
     bestJoin: " & ",
-    scoreLine: (who, won, share, score) => `${who}: won ${won} − share ${share} = ${score}`,
+    scoreLine: (/** @type {string} */ who, /** @type {number} */ won, /** @type {number} */ share, /** @type {string} */ score) => `${who}: won ${won} − share ${share} = ${score}`,
     scoresWhy: "This deal, each seat scores the cards it won less its share of the pack:",
-    totals: (list) => `Totals: ${list}.`,
-    totalOf: (who, total) => `${who} ${total}`,
+    totals: (/** @type {string} */ list) => `Totals: ${list}.`,
+    totalOf: (/** @type {string} */ who, /** @type {string} */ total) => `${who} ${total}`,
     // The action bar.
     leadRun: "Your lead: you hold a run, and you must lead it.",
     leadBurn: "Your lead: call with your lone Wazir, or keep it and it burns.",
@@ -78,36 +78,36 @@ export const WORDS = {
     anUtari: "an utari",
     leadGiveUp: "Your lead: you must give up the lead; the next seat picks one of your cards.",
     orGiveUp: ", or give up the lead",
-    leadMake: (can, blind) => `Your lead: make ${can.join(" or ")}${blind}.`,
-    isLeading: (who) => `${who} is leading.`,
-    isToPlay: (who) => `${who} to play.`,
+    leadMake: (/** @type {string[]} */ can, /** @type {string} */ blind) => `Your lead: make ${can.join(" or ")}${blind}.`,
+    isLeading: (/** @type {string} */ who) => `${who} is leading.`,
+    isToPlay: (/** @type {string} */ who) => `${who} to play.`,
     pickStatus: "Pick one of the leader's face-down cards: it is led as a call.",
     putDownOne: "Put down 1 card: click it in your hand.",
-    putDown: (n) => `Put down ${n} cards: click them in your hand, one at a time.`,
+    putDown: (/** @type {number} */ n) => `Put down ${n} cards: click them in your hand, one at a time.`,
     yourMove: "Your move.",
     chooseDeni: "the card to call with for a deni",
     chooseTalafa: "a card for a talafa",
     chooseUtari: "your hukms for an utari",
-    notALead: (parts) => `That choice is not one of your leads: choose ${parts.join(", or ")}.`,
-    chooseInHand: (parts) => `Choose in your hand ${parts.join(", or ")}.`,
+    notALead: (/** @type {string[]} */ parts) => `That choice is not one of your leads: choose ${parts.join(", or ")}.`,
+    chooseInHand: (/** @type {string[]} */ parts) => `Choose in your hand ${parts.join(", or ")}.`,
     whatNow: "What to do now",
     why: "Why?",
     rematch: "Play again",
     nextDeal: "Next deal",
-    seatHolds: (who, n) => `${who}: ${cardCount(n)}`,
-    seatLostLead: (who, n) => `${who} lost the lead ${n} times`,
-    seatKeptLead: (who) => `${who} has not lost the lead`,
+    seatHolds: (/** @type {string} */ who, /** @type {number} */ n) => `${who}: ${cardCount(n)}`,
+    seatLostLead: (/** @type {string} */ who, /** @type {number} */ n) => `${who} lost the lead ${n} times`,
+    seatKeptLead: (/** @type {string} */ who) => `${who} has not lost the lead`,
     youKeptLead: "You have not lost the lead",
     // The drawers and the top bar.
     close: "Close",
     tracker: "Tracker",
-    trackerSuit: (s) => `${s.name} (${s.code}, ${s.high === "ten" ? "10" : "1"} high)`,
-    trackerOut: (out, burnt) => ` ${out.join(" ") || "none out"}${burnt ? " · a card burnt" : ""}`,
+    trackerSuit: (/** @type {import("./gcards.js").GSuit} */ s) => `${s.name} (${s.code}, ${s.high === "ten" ? "10" : "1"} high)`,
+    trackerOut: (/** @type {string[]} */ out, /** @type {boolean} */ burnt) => ` ${out.join(" ") || "none out"}${burnt ? " · a card burnt" : ""}`,
     rules: "Rules",
     rulesHref: "/ganjifa/rules",
-    phase: (day, mir, second) => `${day ? "Day" : "Night"}: the ${gcardName(mir)} opens${second ? " · second phase" : ""}`,
-    deal: (n, of) => `Deal ${n} of ${of}`,
-    totalsLine: (list) => `totals ${list}`,
+    phase: (/** @type {boolean} */ day, /** @type {string} */ mir, /** @type {boolean} */ second) => `${day ? "Day" : "Night"}: the ${gcardName(mir)} opens${second ? " · second phase" : ""}`,
+    deal: (/** @type {number} */ n, /** @type {number} */ of) => `Deal ${n} of ${of}`,
+    totalsLine: (/** @type {string} */ list) => `totals ${list}`,
     ladder: "Your lead: the ladder",
     trackerTitle: "Suit tracker: the cards you have not seen played",
     // The guided first deal (guide.js).
@@ -116,7 +116,7 @@ export const WORDS = {
         title: "The deal is over",
         text: "Each seat scored the cards it won less its share of the pack: the panel shows the sums. Play on to see the next deal, or read the rules for the finer points.",
       },
-      others: (lead) => ({
+      others: (/** @type {boolean} */ lead) => ({
         title: lead ? "Another seat leads" : "The trick goes round",
         text: "Only a suit's hukm, its best card not yet played, wins a trick in that suit, and nobody has to follow suit. Watch which cards come out: each one played makes the next card of its suit the hukm.",
       }),
@@ -128,11 +128,11 @@ export const WORDS = {
         title: "Lead your run",
         text: "You hold two or more top cards of a suit in a row, and must lead them (all but the lowest). The others each put down as many cards, and you win them all and lead again.",
       },
-      deni: (burn) => ({
+      deni: (/** @type {boolean} */ burn) => ({
         title: "A deni is due",
         text: `You hold a suit's Wazir while another hand holds its Mir: you must call that suit with a lower card of it, and ${call}.${burn ? " With the Wazir alone you may call with it, or keep it and let it burn (it then ranks lowest)." : ""}`,
       }),
-      choose: (utari, talafa) => ({
+      choose: (/** @type {boolean} */ utari, /** @type {boolean} */ talafa) => ({
         title: "Choose your lead",
         text: `${utari ? "An utari leads your hukms at once, one per suit: the others put down as many cards and you win them all. " : ""}${talafa ? `A talafa calls a suit where you hold its second-best card and someone else the best: ${call}. ` : ""}Choose in your hand, or press a lead's button.`,
       }),
@@ -161,6 +161,7 @@ export const WORDS = {
  * table sends: the moves are the actions themselves, as the board sends them. English alone, like the
  * board.
  */
+/** @type {import("./board.js").CoachWords} */
 export const coachWords = {
   move(play, _lang, list) {
     switch (play.type) {
@@ -177,7 +178,7 @@ export const coachWords = {
           ? `a talafa in ${suitName(play.suit)} with the ${gcardName(play.card)}`
           : `a talafa in ${suitName(play.suit)} with the ${gcardName(play.card)} face down`;
       case "utari":
-        return `leading ${list(play.cards.map((c) => `the ${gcardName(c)}`))} at once (an utari)`;
+        return `leading ${list(play.cards.map((/** @type {string} */ c) => `the ${gcardName(c)}`))} at once (an utari)`;
       case "give-up-lead":
         return "giving up the lead for a blind pick";
       case "pick":

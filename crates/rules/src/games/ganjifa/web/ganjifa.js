@@ -19,36 +19,57 @@ export { coachWords } from "./ganjifa-words.js";
 
 const W = WORDS.en;
 
-const cardsOf = (a) => (a.cards ? a.cards : a.card ? [a.card] : []);
-const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
-const actionKey = (a) => `act:${a.type}:${a.suit || ""}:${cardsOf(a).join(".")}`;
+/** @typedef {import("./socket.js").Action} Action */
+/** @typedef {import("./socket.js").ViewFrame} ViewFrame */
+
+/**
+ * What the board may do: the table's context (board.js), or the staged deal's, which plays no move,
+ * asks for no deal and heads the board with its own line.
+ * @typedef {{ act: (action: Action) => boolean | void, lang: () => string, nextDeal?: () => boolean, rematch?: () => boolean, heading?: string }} GanjifaContext
+ */
+
+const cardsOf = (/** @type {Action} */ a) => /** @type {string[]} */ ((a.cards ? a.cards : a.card ? [a.card] : []));
+const sameSet = (/** @type {string[]} */ a, /** @type {string[]} */ b) => a.length === b.length && a.every((c) => b.includes(c));
+const actionKey = (/** @type {Action} */ a) => `act:${a.type}:${a.suit || ""}:${cardsOf(a).join(".")}`;
 
 /** A score with its sign: +5, −23 (a true minus sign), 0. */
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+const signed = (/** @type {number} */ n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
+/**
+ * @param {HTMLElement} root
+ * @param {GanjifaContext} ctx
+ * @returns {import("./board.js").Board}
+ */
 export function createBoard(root, ctx) {
-  let frame = null;
+  // Read only once the first frame is drawn.
+  /** @type {ViewFrame} */
+  let frame = /** @type {ViewFrame} */ (/** @type {unknown} */ (null));
+  /** @type {string[]} */
   let chosen = [];
   let lastSaid = "";
   // The drawers the player left open, kept across redraws.
+  /** @type {Set<string>} */
   const openDrawers = new Set();
   // Where the cards of the trick shown before this frame went: the winner's pile.
+  /** @type {{ cards: Set<string>, to: string | null }} */
   let goneTrick = { cards: new Set(), to: null };
   // The board being drawn.
+  /** @type {HTMLElement | null} */
   let shownBoard = null;
 
   const me = () => frame.seat ?? 0;
-  const who = (seat) => {
+  const who = (/** @type {number} */ seat) => {
     // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
     if (seat === frame.seat && !frame.watcher) return W.you;
     if (frame.kind === "computer" && seat !== 0) return W.computer(seat);
     return seatName(frame, seat);
   };
   // The same, in the middle of a sentence ("led by you").
-  const whoWithin = (seat) => withinSentence(who(seat));
-  const offered = (type) => frame.actions.filter((a) => a.type === type);
+  const whoWithin = (/** @type {number} */ seat) => withinSentence(who(seat));
+  const offered = (/** @type {string} */ type) => frame.actions.filter((a) => a.type === type);
   const mine = () => frame.actions.length > 0;
 
+  /** @param {Action} a */
   function actionLabel(a) {
     switch (a.type) {
       case "run":
@@ -70,7 +91,9 @@ export function createBoard(root, ctx) {
     }
   }
 
-  /** Sends an offered action; when it could not be sent (offline) everything stays as it was. */
+  /** Sends an offered action; when it could not be sent (offline) everything stays as it was.
+   * @param {Action} a
+   */
   function act(a) {
     return ctx.act(a) !== false;
   }
@@ -81,9 +104,10 @@ export function createBoard(root, ctx) {
     const at = /** @type {HTMLElement | null} */ (document.activeElement);
     const key = at && root.contains(at) ? (at.dataset.card ? `[data-card="${CSS.escape(at.dataset.card)}"]` : at.dataset.key ? `[data-key="${CSS.escape(at.dataset.key)}"]` : null) : null;
     draw();
-    if (key) root.querySelector(key)?.focus({ preventScroll: true });
+    if (key) /** @type {HTMLElement | null} */ (root.querySelector(key))?.focus({ preventScroll: true });
   }
 
+  /** @param {string} code */
   function pickHand(code) {
     const put = offered("put-down").find((a) => a.card === code);
     if (put) {
@@ -92,13 +116,14 @@ export function createBoard(root, ctx) {
     }
     chosen = chosen.includes(code) ? chosen.filter((c) => c !== code) : [...chosen, code];
     redraw();
-    root.querySelector(`.ghand [data-card="${CSS.escape(code)}"]`)?.focus({ preventScroll: true });
+    /** @type {HTMLElement | null} */ (root.querySelector(`.ghand [data-card="${CSS.escape(code)}"]`))?.focus({ preventScroll: true });
   }
 
   /** Whether this seat picks a card of a blind lead now: the view says how many it picks from. */
-  const picking = (v) => v.stage === "blind-pick" && v.backs > 0;
+  const picking = (/** @type {any} */ v) => v.stage === "blind-pick" && v.backs > 0;
 
   // ---- Your hand: suit by suit, the cards a little over each other. ----
+  /** @param {any} v the deal's view (the table's JSON) */
   function handZone(v) {
     if (frame.watcher) return watchedZone(v);
     if (picking(v)) return pickZone(v);
@@ -109,7 +134,7 @@ export function createBoard(root, ctx) {
     const playable = new Set(frame.actions.flatMap(cardsOf));
     const shown = new Set(v.face_up[me()] || []);
     for (const suit of SUIT_ORDER) {
-      const cards = v.hand.filter((c) => parseGCard(c).suit === suit);
+      const cards = v.hand.filter((/** @type {string} */ c) => parseGCard(c).suit === suit);
       if (!cards.length) continue;
       const s = GSUITS[suit];
       const group = el("div", "g-suit");
@@ -140,6 +165,7 @@ export function createBoard(root, ctx) {
 
   // ---- To a watcher, the first seat's place shows what anyone at the table sees of it: its face-up
   // cards and a stack of its hidden ones, as another seat's zone does. ----
+  /** @param {any} v the deal's view (the table's JSON) */
   function watchedZone(v) {
     const zone = el("section", "ghand g-watched");
     zone.setAttribute("aria-label", W.seatHolds(who(me()), v.counts[me()]));
@@ -153,6 +179,7 @@ export function createBoard(root, ctx) {
   // ---- A blind pick: the leader's cards face down, where your hand lies. Your own cards play no
   // part in the pick, and the hand's place is the one always in sight and in reach (the felt can be
   // a thin strip on a phone). ----
+  /** @param {any} v the deal's view (the table's JSON) */
   function pickZone(v) {
     const zone = el("section", "ghand g-pick");
     zone.dataset.area = "hand";
@@ -172,6 +199,11 @@ export function createBoard(root, ctx) {
   }
 
   // ---- Another seat: name, counts, dots, its face-up cards and a stack of its hidden ones. ----
+  /**
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {number} seat
+   * @param {string} side
+   */
   function seatZone(v, seat, side) {
     const zone = el("section", `g-seat ${side}`);
     zone.dataset.area = `hand-${seat}`;
@@ -198,7 +230,10 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
-  /** A seat's pile of won cards: where a trick it wins flies. */
+  /** A seat's pile of won cards: where a trick it wins flies.
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {number} seat
+   */
   function wonChip(v, seat) {
     const chip = el("span", "g-won", W.won(v.won[seat]));
     chip.dataset.area = `won-${seat}`;
@@ -206,6 +241,7 @@ export function createBoard(root, ctx) {
   }
 
   // ---- The middle: the trick on the felt, each seat's cards on its side. ----
+  /** @param {any} v the deal's view (the table's JSON) */
   function trickZone(v) {
     const zone = el("section", "g-centre trick");
     zone.dataset.area = "trick";
@@ -214,7 +250,7 @@ export function createBoard(root, ctx) {
     zone.setAttribute("aria-label", W.trick);
     const t = v.trick || v.last_trick;
     if (t) {
-      const title = W.trickTitle(Boolean(v.trick), W.kinds[t.kind.kind] || t.kind.kind, whoWithin(t.leader));
+      const title = W.trickTitle(Boolean(v.trick), W.kinds[/** @type {keyof typeof W.kinds} */ (t.kind.kind)] || t.kind.kind, whoWithin(t.leader));
       zone.append(el("h2", "", v.trick ? title : W.trickWon(title, whoWithin(t.winner))));
       const piles = el("div", "g-piles");
       const order = [(me() + 1) % 3, (me() + 2) % 3, me()];
@@ -258,13 +294,14 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function resultZone(v) {
     const zone = matchResultZone("result", frame, who);
     const m = frame.match;
     if (frame.status !== "match-over") {
       const best = v.scores ? Math.max(...v.scores) : null;
       const top = v.scores ? [0, 1, 2].filter((s) => v.scores[s] === best).map(who).join(W.bestJoin) : "";
-      zone.append(el("h2", "", v.scores ? W.dealBest(top, signed(best)) : W.dealOver));
+      zone.append(el("h2", "", v.scores ? W.dealBest(top, signed(/** @type {number} */ (best))) : W.dealOver));
     }
     if (v.scores) {
       // Each seat's score is the cards it won less its share of the pack; the share is what the
@@ -294,6 +331,7 @@ export function createBoard(root, ctx) {
     return W.leadMake(can, blind);
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function statusText(v) {
     // The end of the deal is told by the result panel alone.
     if (frame.status === "deal-over" || frame.status === "match-over") return "";
@@ -319,6 +357,7 @@ export function createBoard(root, ctx) {
     return parts;
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function actionBar(v) {
     const bar = el("section", "g-bar");
     bar.dataset.area = "actions";
@@ -353,7 +392,7 @@ export function createBoard(root, ctx) {
       // The next match's level is chosen beside the button that starts it.
       const choice = over ? shownBoard?.querySelector("#rematch-level") : null;
       if (choice) row.append(choice);
-      const b = button(over ? W.rematch : W.nextDeal, () => (over ? ctx.rematch() : ctx.nextDeal()), "primary");
+      const b = button(over ? W.rematch : W.nextDeal, () => (over ? /** @type {() => boolean} */ (ctx.rematch)() : /** @type {() => boolean} */ (ctx.nextDeal)()), "primary");
       b.id = over ? "rematch" : "next-deal";
       row.append(markAsked(b, frame));
     }
@@ -375,6 +414,7 @@ export function createBoard(root, ctx) {
     return bar;
   }
 
+  /** @param {Action} a */
   function actionButton(a) {
     const b = button(actionLabel(a), () => act(a), "primary");
     b.dataset.action = a.type;
@@ -383,6 +423,10 @@ export function createBoard(root, ctx) {
   }
 
   // ---- Drawers: the ladder's reasons, the suit tracker, the rules, opened on demand. ----
+  /**
+   * @param {string} name
+   * @param {string} label
+   */
   function drawerToggle(name, label) {
     const b = button(label, () => {
       if (openDrawers.has(name)) openDrawers.delete(name);
@@ -395,6 +439,11 @@ export function createBoard(root, ctx) {
     return b;
   }
 
+  /**
+   * @param {string} name
+   * @param {string} title
+   * @param {Node} body
+   */
   function drawer(name, title, body) {
     const box = el("section", "g-drawer");
     box.id = `drawer-${name}`;
@@ -404,7 +453,7 @@ export function createBoard(root, ctx) {
     const close = button(W.close, () => {
       openDrawers.delete(name);
       draw();
-      root.querySelector(`[data-key="drawer:${name}"]`)?.focus({ preventScroll: true });
+      /** @type {HTMLElement | null} */ (root.querySelector(`[data-key="drawer:${name}"]`))?.focus({ preventScroll: true });
     }, "g-close");
     close.dataset.key = `close:${name}`;
     head.append(close);
@@ -412,8 +461,12 @@ export function createBoard(root, ctx) {
     return box;
   }
 
+  /**
+   * @param {HTMLElement} board
+   * @param {any} v the deal's view (the table's JSON)
+   */
   function topBar(board, v) {
-    const head = board.firstElementChild;
+    const head = /** @type {HTMLElement} */ (board.firstElementChild);
     head.classList.add("g-top");
     const level = board.querySelector(".level-line");
     if (level) head.append(level);
@@ -459,7 +512,9 @@ export function createBoard(root, ctx) {
     signalTurn(mine(), W.yourTurn);
   }
 
-  /** The cards of the trick shown now, and the pile they go to once it is cleared away. */
+  /** The cards of the trick shown now, and the pile they go to once it is cleared away.
+   * @param {ViewFrame | null} f
+   */
   function shownTrick(f) {
     const v = f?.view;
     const t = v && (v.trick || v.last_trick);
@@ -478,7 +533,7 @@ export function createBoard(root, ctx) {
       const v = frame.view;
       const t = v && (v.trick || v.last_trick);
       if (t) {
-        const said = v.trick ? W.led(who(t.leader), W.kinds[t.kind.kind] || t.kind.kind) : W.wonTrick(who(t.winner));
+        const said = v.trick ? W.led(who(t.leader), W.kinds[/** @type {keyof typeof W.kinds} */ (t.kind.kind)] || t.kind.kind) : W.wonTrick(who(t.winner));
         if (said !== lastSaid) {
           lastSaid = said;
           announce(said);
@@ -493,7 +548,7 @@ export function createBoard(root, ctx) {
       return goneTrick.cards.has(key) ? goneTrick.to : null;
     },
     error(errorFrame) {
-      showBanner(errorFrame.message, true);
+      showBanner(/** @type {string} */ (errorFrame.message), true);
       setTimeout(() => showBanner(""), 4000);
     },
   };

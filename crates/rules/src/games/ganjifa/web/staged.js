@@ -11,16 +11,25 @@ const PLAIN_MS = 1100;
 const HIGHLIGHT_MS = 4200;
 const PLAIN_EVENTS = ["trick-won"];
 
-const $ = (id) => document.getElementById(id);
+/** One of the page's elements, which the page always has. */
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** One of the page's step buttons. */
-const stepButton = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+const stepButton = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+/**
+ * A step of the script (the server's JSON): the view, the rules' events in it and the line said.
+ * @typedef {{ view: any, events: string[], line: string }} Step
+ */
+/** @type {Step[]} */
 let steps = [];
 let at = 0;
+/** @type {ReturnType<typeof setTimeout> | null} */
 let timer = null;
+/** @type {ReturnType<typeof createBoard> | null} */
 let board = null;
 
-const highlight = (step) => step.events.some((e) => !PLAIN_EVENTS.includes(e));
+const highlight = (/** @type {Step} */ step) => step.events.some((e) => !PLAIN_EVENTS.includes(e));
 
+/** @param {number} index */
 function frameOf(index) {
   const step = steps[index];
   const last = step.view.stage === "over";
@@ -33,20 +42,22 @@ function frameOf(index) {
     kind: "computer",
     status: last ? "deal-over" : "playing",
     seat: 0,
-    seats: [0, 1, 2].map((s) => ({ who: s === 0 ? "person" : "computer", connected: true })),
+    // (The staged deal's seats name no seat number: the board finds each by its place.)
+    seats: /** @type {import("./socket.js").SeatInfo[]} */ (/** @type {unknown} */ ([0, 1, 2].map((s) => ({ who: s === 0 ? "person" : "computer", connected: true })))),
     match: { length: { target: 1 }, deals_dealt: last ? 1 : 0, totals: scores },
     view: step.view,
     actions: [],
   };
 }
 
+/** @param {number} index */
 function show(index) {
   at = Math.max(0, Math.min(index, steps.length - 1));
   // The cards travel as at a live table (none under reduced motion, see motion.js).
   const root = $("board");
   const before = where(root);
-  board.render(frameOf(at));
-  travel(root, before, (key) => board.goneTo?.(key));
+  /** @type {ReturnType<typeof createBoard>} */ (board).render(frameOf(at));
+  travel(root, before, (key) => /** @type {ReturnType<typeof createBoard>} */ (board).goneTo?.(key));
   $("staged-line").textContent = steps[at].line;
   $("staged-count").textContent = `Step ${at + 1} of ${steps.length}`;
   document.body.dataset.step = String(at);
@@ -56,8 +67,9 @@ function show(index) {
   stepButton("staged-highlight").disabled = !steps.slice(at + 1).some(highlight);
 }
 
+/** @param {boolean} on */
 function setPlaying(on) {
-  clearTimeout(timer);
+  clearTimeout(/** @type {number | undefined} */ (timer));
   timer = null;
   const play = $("staged-play");
   play.setAttribute("aria-pressed", String(on));
@@ -79,6 +91,7 @@ function tick() {
   }, wait);
 }
 
+/** @param {number} index */
 function go(index) {
   const playing = timer !== null;
   show(index);
@@ -102,7 +115,7 @@ async function start() {
     if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
     steps = (await answer.json()).steps;
   } catch (e) {
-    showBanner(`The staged deal could not be loaded (${e.message}). Reload the page to try again.`, true);
+    showBanner(`The staged deal could not be loaded (${/** @type {Error} */ (e).message}). Reload the page to try again.`, true);
     return;
   }
   $("staged-play").addEventListener("click", () => {

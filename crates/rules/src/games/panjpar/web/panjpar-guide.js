@@ -6,9 +6,11 @@ import { WORDS } from "./panjpar-words.js";
  * The guided first deal's step for `frame` (guide.js): what this seat is to do now and why, worded
  * from the view alone (the phase, whose turn it is, what the hints say can beat what) in the page's
  * language `lang`, and the controls it is about.
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {string} [lang]
  */
 export function guideStep(frame, lang = "en") {
-  const g = (WORDS[lang] ?? WORDS.en).guide;
+  const g = (WORDS[/** @type {keyof typeof WORDS} */ (lang)] ?? WORDS.en).guide;
   const v = frame.view;
   if (!v || frame.watcher) return null;
   const mine = frame.actions.length > 0;
@@ -27,7 +29,7 @@ export function guideStep(frame, lang = "en") {
   if (v.phase.name === "defend") {
     if (!mine) return { title: g.theyDefend.title, text: `${g.theyDefend.text}${drawing}`, targets: [] };
     const open = v.hints.defend || [];
-    const some = open.some((h) => h.beaten_by.length > 0);
+    const some = open.some((/** @type {{ beaten_by: string[] }} */ h) => h.beaten_by.length > 0);
     return {
       title: g.defend.title,
       text: some ? g.defend.some : g.defend.none,
@@ -38,4 +40,4 @@ export function guideStep(frame, lang = "en") {
 }
 
 /** The guide's own button, in the page's language. */
-export const guideLeave = (lang = "en") => (WORDS[lang] ?? WORDS.en).guide.leave;
+export const guideLeave = (lang = "en") => (WORDS[/** @type {keyof typeof WORDS} */ (lang)] ?? WORDS.en).guide.leave;

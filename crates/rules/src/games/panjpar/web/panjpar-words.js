@@ -5,9 +5,9 @@ import { cardName, suitName } from "./cards.js";
 import { withinSentence as within } from "./ui.js";
 
 // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
-const you = (who, third, second) => (who === "شما" ? second : third);
+const you = (/** @type {string} */ who, /** @type {string} */ third, /** @type {string} */ second) => (who === "شما" ? second : third);
 
-const faDigits = (n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
+const faDigits = (/** @type {number} */ n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 export const WORDS = {
   en: {
@@ -23,25 +23,25 @@ export const WORDS = {
     guessAsk: "Call the colour of the trump card:",
     red: "Red",
     black: "Black",
-    guessWait: (who) => `${who} is calling the trump colour.`,
-    guessMade: (who, colour, right) => `${who} called ${colour}: ${right ? "right" : "wrong"}.`,
-    trump: (suit) => `Trumps: ${suit}`,
+    guessWait: (/** @type {string} */ who) => `${who} is calling the trump colour.`,
+    guessMade: (/** @type {string} */ who, /** @type {string} */ colour, /** @type {boolean} */ right) => `${who} called ${colour}: ${right ? "right" : "wrong"}.`,
+    trump: (/** @type {string} */ suit) => `Trumps: ${suit}`,
     stockYes: "Cards left to draw: yes",
     stockNo: "Cards left to draw: no",
-    trumpUnder: (card) => `Trump card under the pile: ${card}`,
-    trumpDrawn: (who) => `${who} drew the trump card.`,
+    trumpUnder: (/** @type {string} */ card) => `Trump card under the pile: ${card}`,
+    trumpDrawn: (/** @type {string} */ who) => `${who} drew the trump card.`,
     yourHand: "Your hand",
-    theirHand: (who, n) => `${who}: ${n} ${n === 1 ? "card" : "cards"}`,
+    theirHand: (/** @type {string} */ who, /** @type {number} */ n) => `${who}: ${n} ${n === 1 ? "card" : "cards"}`,
     back: "a face-down card",
     attackTurn: "Your attack: choose 1, 3 or 5 cards, then press Attack.",
     attackButton: "Attack",
-    attackWait: (who) => `${who} is choosing an attack.`,
+    attackWait: (/** @type {string} */ who) => `${who} is choosing an attack.`,
     defendTurn: "Defend: drag a card from your hand onto the attack card it beats (or choose the attack card, then your card), or pick up.",
-    defendWait: (who) => `${who} is defending.`,
+    defendWait: (/** @type {string} */ who) => `${who} is defending.`,
     pickUp: "Pick up",
     beaten: "beaten by",
-    battle: (who) => (who === "You" ? "Your attack" : `${who}'s attack`),
-    lastBattle: (who) => `The last battle: ${who === "You" ? "your" : `${within(who)}'s`} attack`,
+    battle: (/** @type {string} */ who) => (who === "You" ? "Your attack" : `${who}'s attack`),
+    lastBattle: (/** @type {string} */ who) => `The last battle: ${who === "You" ? "your" : `${within(who)}'s`} attack`,
     noBattle: "No battle yet",
     pile: "The pile",
     outOfPlay: "Out of play",
@@ -52,29 +52,29 @@ export const WORDS = {
     taken: "picked up",
     notSent: "Not sent: the connection is down. Your choice is kept; press again once it is back.",
     trumpUnknown: "Trumps: not turned yet",
-    pickedUp: (n) => `${n} ${n === 1 ? "card" : "cards"} picked up.`,
+    pickedUp: (/** @type {number} */ n) => `${n} ${n === 1 ? "card" : "cards"} picked up.`,
     allBeaten: "Every attack card was beaten.",
-    target: (card) => `Beating ${card}: choose your card, or drag one onto any attack card. Cards that cannot beat it are dimmed.`,
-    noBeater: (card) => `Nothing in your hand beats ${card}: you may beat another card or pick up.`,
-    notBeater: (card, why) => `${card.charAt(0).toUpperCase()}${card.slice(1)} cannot beat it: ${why}`,
-    validAttack: (n) => `${n} ${n === 1 ? "card" : "cards"}: a legal attack.`,
-    score: (mine, theirs, length) => `Deals won: you ${mine}, them ${theirs} (first to ${length})`,
-    scoreOf: (a, x, b, y, length) => `Deals won: ${a} ${x}, ${b} ${y} (first to ${length})`,
-    dealWon: (who) => `${who} won the deal.`,
-    dealWhy: (winner, loser, held) =>
+    target: (/** @type {string} */ card) => `Beating ${card}: choose your card, or drag one onto any attack card. Cards that cannot beat it are dimmed.`,
+    noBeater: (/** @type {string} */ card) => `Nothing in your hand beats ${card}: you may beat another card or pick up.`,
+    notBeater: (/** @type {string} */ card, /** @type {string} */ why) => `${card.charAt(0).toUpperCase()}${card.slice(1)} cannot beat it: ${why}`,
+    validAttack: (/** @type {number} */ n) => `${n} ${n === 1 ? "card" : "cards"}: a legal attack.`,
+    score: (/** @type {number} */ mine, /** @type {number} */ theirs, /** @type {number} */ length) => `Deals won: you ${mine}, them ${theirs} (first to ${length})`,
+    scoreOf: (/** @type {string} */ a, /** @type {number} */ x, /** @type {string} */ b, /** @type {number} */ y, /** @type {number} */ length) => `Deals won: ${a} ${x}, ${b} ${y} (first to ${length})`,
+    dealWon: (/** @type {string} */ who) => `${who} won the deal.`,
+    dealWhy: (/** @type {string} */ winner, /** @type {string} */ loser, /** @type {number} */ held) =>
       `Once the pile was empty, ${within(winner)} played out every card first; ${within(loser)} ${loser === "You" ? "were" : "was"} left holding ${held} ${held === 1 ? "card" : "cards"}.`,
     dealDrawn: "Both hands emptied together: a drawn deal, dealt again.",
-    matchWon: (who) => `${who} won the match.`,
+    matchWon: (/** @type {string} */ who) => `${who} won the match.`,
     hands: "Both hands at the end of the deal",
     nextDeal: "Next deal",
     rematch: "Play again",
     yourTurn: "Your turn",
     you_lower: "you",
-    played: (who, cards) => `${who} attacked with ${cards}.`,
-    beat: (who, a, w) => `${who} beat ${a} with ${w}.`,
-    tookUp: (who, n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
-    beatAll: (who) => `${who} beat the whole attack.`,
-    join: (a, b) => `${a} and ${b}`,
+    played: (/** @type {string} */ who, /** @type {string} */ cards) => `${who} attacked with ${cards}.`,
+    beat: (/** @type {string} */ who, /** @type {string} */ a, /** @type {string} */ w) => `${who} beat ${a} with ${w}.`,
+    tookUp: (/** @type {string} */ who, /** @type {number} */ n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
+    beatAll: (/** @type {string} */ who) => `${who} beat the whole attack.`,
+    join: (/** @type {string} */ a, /** @type {string} */ b) => `${a} and ${b}`,
     // The guided first deal's steps (panjpar-guide.js).
     guide: {
       drawing: " After each battle both draw back up to five cards, the attacker first, while the pile lasts.",
@@ -115,25 +115,25 @@ export const WORDS = {
     guessAsk: "رنگ کارت حکم را حدس بزنید:",
     red: "قرمز",
     black: "سیاه",
-    guessWait: (who) => `${who} رنگ حکم را حدس می‌زند.`,
-    guessMade: (who, colour, right) => `${who} ${you(who, "گفت", "گفتید")} ${colour === "red" ? "قرمز" : "سیاه"}: ${right ? "درست بود" : "نادرست بود"}.`,
-    trump: (suit) => `حکم: ${suit}`,
+    guessWait: (/** @type {string} */ who) => `${who} رنگ حکم را حدس می‌زند.`,
+    guessMade: (/** @type {string} */ who, /** @type {string} */ colour, /** @type {boolean} */ right) => `${who} ${you(who, "گفت", "گفتید")} ${colour === "red" ? "قرمز" : "سیاه"}: ${right ? "درست بود" : "نادرست بود"}.`,
+    trump: (/** @type {string} */ suit) => `حکم: ${suit}`,
     stockYes: "کارتی برای برداشتن مانده: بله",
     stockNo: "کارتی برای برداشتن مانده: نه",
-    trumpUnder: (card) => `کارت حکم زیر دسته: ${card}`,
-    trumpDrawn: (who) => `${who} کارت حکم را ${you(who, "برداشت", "برداشتید")}.`,
+    trumpUnder: (/** @type {string} */ card) => `کارت حکم زیر دسته: ${card}`,
+    trumpDrawn: (/** @type {string} */ who) => `${who} کارت حکم را ${you(who, "برداشت", "برداشتید")}.`,
     yourHand: "دست شما",
-    theirHand: (who, n) => `${who}: ${faDigits(n)} کارت`,
+    theirHand: (/** @type {string} */ who, /** @type {number} */ n) => `${who}: ${faDigits(n)} کارت`,
     back: "کارت رو به پایین",
     attackTurn: "نوبت حملهٔ شماست: ۱، ۳ یا ۵ کارت انتخاب کنید و «حمله» را بزنید.",
     attackButton: "حمله",
-    attackWait: (who) => `${who} در حال انتخاب حمله است.`,
+    attackWait: (/** @type {string} */ who) => `${who} در حال انتخاب حمله است.`,
     defendTurn: "دفاع: کارتی از دستتان را روی کارت حمله‌ای که می‌بُرد بکشید (یا اول کارت حمله و بعد کارت خودتان را انتخاب کنید)، یا کارت‌ها را بردارید.",
-    defendWait: (who) => `${who} در حال دفاع است.`,
+    defendWait: (/** @type {string} */ who) => `${who} در حال دفاع است.`,
     pickUp: "برداشتن",
     beaten: "بریده با",
-    battle: (who) => (who === "شما" ? "حملهٔ شما" : `حملهٔ ${who}`),
-    lastBattle: (who) => `نبرد پیشین: حملهٔ ${who}`,
+    battle: (/** @type {string} */ who) => (who === "شما" ? "حملهٔ شما" : `حملهٔ ${who}`),
+    lastBattle: (/** @type {string} */ who) => `نبرد پیشین: حملهٔ ${who}`,
     noBattle: "هنوز نبردی نیست",
     pile: "دسته",
     outOfPlay: "بیرون از بازی",
@@ -144,29 +144,29 @@ export const WORDS = {
     taken: "برداشته شد",
     notSent: "فرستاده نشد: ارتباط قطع است. انتخاب شما نگه داشته شده؛ وقتی ارتباط برگشت دوباره بزنید.",
     trumpUnknown: "حکم: هنوز رو نشده",
-    pickedUp: (n) => `${faDigits(n)} کارت برداشته شد.`,
+    pickedUp: (/** @type {number} */ n) => `${faDigits(n)} کارت برداشته شد.`,
     allBeaten: "همهٔ کارت‌های حمله بریده شدند.",
-    target: (card) => `بریدن ${card}: کارتتان را انتخاب کنید یا آن را روی هر کارت حمله بکشید. کارت‌هایی که آن را نمی‌بُرند کم‌رنگ شده‌اند.`,
-    noBeater: (card) => `هیچ کارتی در دست شما ${card} را نمی‌بُرد: کارت دیگری را ببُرید یا بردارید.`,
-    notBeater: (card, why) => `${card} آن را نمی‌بُرد: ${why}`,
-    validAttack: (n) => `${faDigits(n)} کارت: حملهٔ درست.`,
-    score: (mine, theirs, length) => `دست‌های برده: شما ${faDigits(mine)}، حریف ${faDigits(theirs)} (هر که اول به ${faDigits(length)} برسد)`,
-    scoreOf: (a, x, b, y, length) => `دست‌های برده: ${a} ${faDigits(x)}، ${b} ${faDigits(y)} (هر که اول به ${faDigits(length)} برسد)`,
-    dealWon: (who) => `${who} این دست را ${you(who, "برد", "بردید")}.`,
-    dealWhy: (winner, loser, held) =>
+    target: (/** @type {string} */ card) => `بریدن ${card}: کارتتان را انتخاب کنید یا آن را روی هر کارت حمله بکشید. کارت‌هایی که آن را نمی‌بُرند کم‌رنگ شده‌اند.`,
+    noBeater: (/** @type {string} */ card) => `هیچ کارتی در دست شما ${card} را نمی‌بُرد: کارت دیگری را ببُرید یا بردارید.`,
+    notBeater: (/** @type {string} */ card, /** @type {string} */ why) => `${card} آن را نمی‌بُرد: ${why}`,
+    validAttack: (/** @type {number} */ n) => `${faDigits(n)} کارت: حملهٔ درست.`,
+    score: (/** @type {number} */ mine, /** @type {number} */ theirs, /** @type {number} */ length) => `دست‌های برده: شما ${faDigits(mine)}، حریف ${faDigits(theirs)} (هر که اول به ${faDigits(length)} برسد)`,
+    scoreOf: (/** @type {string} */ a, /** @type {number} */ x, /** @type {string} */ b, /** @type {number} */ y, /** @type {number} */ length) => `دست‌های برده: ${a} ${faDigits(x)}، ${b} ${faDigits(y)} (هر که اول به ${faDigits(length)} برسد)`,
+    dealWon: (/** @type {string} */ who) => `${who} این دست را ${you(who, "برد", "بردید")}.`,
+    dealWhy: (/** @type {string} */ winner, /** @type {string} */ loser, /** @type {number} */ held) =>
       `وقتی کارتی برای کشیدن نماند، ${winner} زودتر همهٔ کارت‌ها را بازی ${you(winner, "کرد", "کردید")}؛ ${loser} با ${faDigits(held)} کارت در دست ${you(loser, "ماند", "ماندید")}.`,
     dealDrawn: "هر دو دست با هم خالی شدند: مساوی، دوباره پخش می‌شود.",
-    matchWon: (who) => `${who} مسابقه را ${you(who, "برد", "بردید")}.`,
+    matchWon: (/** @type {string} */ who) => `${who} مسابقه را ${you(who, "برد", "بردید")}.`,
     hands: "هر دو دست در پایان این دور",
     nextDeal: "دست بعدی",
     rematch: "بازی دوباره",
     yourTurn: "نوبت شما",
     you_lower: "شما",
-    played: (who, cards) => `${who} با ${cards} ${you(who, "حمله کرد", "حمله کردید")}.`,
-    beat: (who, a, w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
-    tookUp: (who, n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
-    beatAll: (who) => `${who} همهٔ حمله را ${you(who, "برید", "بریدید")}.`,
-    join: (a, b) => `${a} و ${b}`,
+    played: (/** @type {string} */ who, /** @type {string} */ cards) => `${who} با ${cards} ${you(who, "حمله کرد", "حمله کردید")}.`,
+    beat: (/** @type {string} */ who, /** @type {string} */ a, /** @type {string} */ w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
+    tookUp: (/** @type {string} */ who, /** @type {number} */ n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
+    beatAll: (/** @type {string} */ who) => `${who} همهٔ حمله را ${you(who, "برید", "بریدید")}.`,
+    join: (/** @type {string} */ a, /** @type {string} */ b) => `${a} و ${b}`,
     guide: {
       drawing: " پس از هر نبرد، تا دسته تمام نشده، هر دو تا پنج کارت برمی‌دارند؛ اول مهاجم.",
       emptied: " دسته تمام شده است: هر که زودتر همهٔ کارت‌هایش را بازی کند این دست را می‌برد.",
@@ -195,7 +195,10 @@ export const WORDS = {
   },
 };
 
-/** The sentence for a hand card that cannot beat `attack`, by the server's code for why not. */
+/** The sentence for a hand card that cannot beat `attack`, by the server's code for why not.
+ * @param {string} code
+ * @param {string} attack
+ * @param {string} lang */
 export function whyNot(code, attack, lang) {
   const fa = lang === "fa";
   switch (code) {
@@ -211,6 +214,10 @@ export function whyNot(code, attack, lang) {
 /**
  * The sentence for a selection of `n` cards that is not an attack: the server's code for that size,
  * or its cap when the other seat's cards cap the attack below `n`.
+ * @param {{ largest: number, capped: boolean, not_an_attack: string[] }} hint the view's hint (the table's JSON)
+ * @param {number} n
+ * @param {number} defenderHolds
+ * @param {string} lang
  */
 export function notAnAttack(hint, n, defenderHolds, lang) {
   const code = n > hint.largest && hint.capped ? "attack-over-cap" : hint.not_an_attack[Math.min(n, hint.not_an_attack.length - 1)];
@@ -230,6 +237,7 @@ export function notAnAttack(hint, n, defenderHolds, lang) {
   }
 }
 
+/** @type {Record<string, string>} */
 const FA_ERRORS = {
   "not-your-turn": "اکنون نوبت شما نیست.",
   "stale-version": "نمای شما کهنه بود؛ نمای تازه آمد. دوباره انتخاب کنید.",
@@ -240,7 +248,9 @@ const FA_ERRORS = {
   "went-back": "میز به لحظه‌ای پیش‌تر برگشت؛ از همین‌جا ادامه دهید.",
 };
 
-/** A server error, said in the board's language. */
+/** A server error, said in the board's language.
+ * @param {import("./socket.js").ErrorFrame} frame
+ * @param {string} lang */
 export function errorSentence(frame, lang) {
   if (lang === "fa") return FA_ERRORS[frame.code] || `کار پذیرفته نشد: ${frame.message}`;
   return frame.message;
@@ -251,18 +261,19 @@ export function errorSentence(frame, lang) {
  * table sends: an attack with its cards, a defence with each attack card and the card beating it and
  * the cards picked up, a guess with its colour.
  */
+/** @type {import("./board.js").CoachWords} */
 export const coachWords = {
   move(play, lang, list) {
     const fa = lang === "fa";
-    const name = (code) => cardName(code, lang);
-    const cards = (codes) => list(codes.map(name));
+    const name = (/** @type {string} */ code) => cardName(code, lang);
+    const cards = (/** @type {string[]} */ codes) => list(codes.map(name));
     switch (play.type) {
       case "attack":
         return fa ? `حمله با ${cards(play.cards)}` : `attacking with ${cards(play.cards)}`;
       case "guess":
         return fa ? `حدس ${play.colour === "red" ? "قرمز" : "سیاه"}` : `guessing ${play.colour}`;
       default: {
-        const beats = play.beats.map(([attack, w]) => (fa ? `${name(attack)} با ${name(w)}` : `${name(attack)} with ${name(w)}`));
+        const beats = play.beats.map((/** @type {[string, string]} */ [attack, w]) => (fa ? `${name(attack)} با ${name(w)}` : `${name(attack)} with ${name(w)}`));
         const picked = play.pick_up.length ? cards(play.pick_up) : "";
         if (!beats.length) return fa ? `برداشتن ${picked}` : `picking up ${picked}`;
         const beating = fa ? `بریدن ${list(beats)}` : `beating ${list(beats)}`;
@@ -275,7 +286,7 @@ export const coachWords = {
     const fa = lang === "fa";
     switch (rule.rule) {
       case "keeps-trumps": {
-        const cards = list(rule.cards.map((code) => cardName(code, lang)));
+        const cards = list(rule.cards.map((/** @type {string} */ code) => cardName(code, lang)));
         if (fa) return `حکم‌تان، ${cards}، برای بعد می‌ماند.`;
         return `It saves your ${rule.cards.length === 1 ? "trump" : "trumps"}, ${cards}, for later.`;
       }

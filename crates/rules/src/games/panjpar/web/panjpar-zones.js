@@ -5,23 +5,29 @@ import { cardElement, backElement } from "./cards.js";
 import { el } from "./ui.js";
 import { cardName, suitName } from "./panjpar-words.js";
 
+/** The board's words in one of its languages.
+ * @typedef {(typeof import("./panjpar-words.js").WORDS)[keyof typeof import("./panjpar-words.js").WORDS]} PanjparWords */
+
 /**
  * The deal's moves, kept in the browser's session beside the deal they belong to (`deals_dealt`), so
  * that a reload shows the whole deal's moves again, not only the last one.
  */
 export class MoveLog {
+  /** @param {string} path */
   constructor(path) {
     this.key = `chaikhana.moves.${path}`;
     /** @type {string[]} */
     this.lines = [];
   }
 
-  /** Keeps the lines for the deal `match` is at. */
+  /** Keeps the lines for the deal `match` is at.
+   * @param {any} match the view's match (the table's JSON) */
   keep(match) {
     if (match) sessionStorage.setItem(this.key, JSON.stringify({ deal: match.deals_dealt, lines: this.lines }));
   }
 
-  /** Reads back the lines kept for the deal `match` is at (none for another deal). */
+  /** Reads back the lines kept for the deal `match` is at (none for another deal).
+   * @param {any} match the view's match (the table's JSON) */
   read(match) {
     try {
       const kept = JSON.parse(sessionStorage.getItem(this.key) || "null");
@@ -36,8 +42,8 @@ export class MoveLog {
 /**
  * The pile with the trump card under it, and the place beaten cards go. `who` names a seat as this
  * page does.
- * @param {any} v the deal's view
- * @param {any} w the board's words
+ * @param {any} v the deal's view (the table's JSON)
+ * @param {PanjparWords} w the board's words
  * @param {string} lang
  * @param {(seat: number) => string} who
  */
@@ -70,7 +76,7 @@ export function pileZone(v, w, lang, who) {
 /**
  * The moves of this deal, in a drawer that opens on demand; `onToggle` hears whether it is open, so
  * that the next drawing keeps it so.
- * @param {any} w the board's words
+ * @param {PanjparWords} w the board's words
  * @param {string[]} lines
  * @param {boolean} open
  * @param {(open: boolean) => void} onToggle

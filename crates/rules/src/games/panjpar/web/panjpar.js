@@ -20,15 +20,33 @@ export { hooks } from "./panjpar-hooks.js";
 export { guideStep, guideLeave } from "./panjpar-guide.js";
 export { coachWords } from "./panjpar-words.js";
 
-const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
-const ended = (f) => f && f.view && f.view.phase.name === "over";
+/** @typedef {import("./socket.js").ViewFrame} ViewFrame */
+/** @typedef {import("./socket.js").Action} Action */
+
+/**
+ * What the view's hints say of an attack card (the table's JSON): the hand's cards that beat it, and
+ * for each reason why not (a code) the cards that cannot.
+ * @typedef {{ attack: string, beaten_by: string[], not: Record<string, string[]> }} DefendHint
+ */
+
+const sameSet = (/** @type {string[]} */ a, /** @type {string[]} */ b) => a.length === b.length && a.every((c) => b.includes(c));
+const ended = (/** @type {ViewFrame | null} */ f) => f && f.view && f.view.phase.name === "over";
 
 /** The languages this board is written in (the table page offers the switch). */
 export const LANGUAGES = ["en", "fa"];
 
+/**
+ * @param {HTMLElement} root
+ * @param {import("./board.js").BoardContext} ctx
+ * @returns {import("./board.js").Board}
+ */
 export function createBoard(root, ctx) {
-  let frame = null;
+  // Read only once the first frame is drawn.
+  /** @type {ViewFrame} */
+  let frame = /** @type {ViewFrame} */ (/** @type {unknown} */ (null));
+  /** @type {string[]} */
   let chosen = []; // the attack cards chosen so far
+  /** @type {string | null} */
   let target = null; // the attack card being beaten
   let why = ""; // the line above the buttons
   let lastSaid = "";
@@ -38,23 +56,26 @@ export function createBoard(root, ctx) {
   let logRead = false;
   let restoring = false; // the first view after a reload: its moves are in the kept log already
   let logOpen = false;
+  /** @type {string | null} */
   let formerTrump = null; // the trump card the previous frame showed under the pile
 
-  const words = () => WORDS[ctx.lang()];
+  const words = () => WORDS[/** @type {keyof typeof WORDS} */ (ctx.lang())];
   const lang = () => ctx.lang();
   const other = () => 1 - frame.seat;
   const theirArea = () => `hand-${other()}`;
-  const who = (seat) => {
+  const who = (/** @type {number} */ seat) => {
     const w = words();
     // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
     if (seat === frame.seat && !frame.watcher) return w.you;
     if (frame.kind === "computer" && seat !== 0) return w.computer;
     return seatName(frame, seat, lang());
   };
-  const offered = (type) => frame.actions.filter((a) => a.type === type);
-  const name = (code) => cardName(code, lang());
+  const offered = (/** @type {string} */ type) => frame.actions.filter((a) => a.type === type);
+  const name = (/** @type {string} */ code) => cardName(code, lang());
 
-  /** Sends a move. While the connection is down it is refused (table.js says so): the choice stays. */
+  /** Sends a move. While the connection is down it is refused (table.js says so): the choice stays.
+   * @param {Action} action
+   */
   function act(action) {
     if (ctx.act(action) === false) {
       why = words().notSent;
@@ -66,6 +87,7 @@ export function createBoard(root, ctx) {
     return true;
   }
 
+  /** @param {string} code */
   function pickHandCard(code) {
     const v = frame.view;
     if (!frame.actions.length) {
@@ -85,26 +107,29 @@ export function createBoard(root, ctx) {
   }
 
   // Beats the target with this card if the rules allow it; otherwise says why not.
+  /** @param {string} code */
   function defendWith(code) {
     const beat = offered("beat").find((a) => a.attack === target && a.with === code);
     if (beat) {
       act(beat);
       return;
     }
-    const hint = (frame.view.hints.defend || []).find((h) => h.attack === target);
+    const hint = (frame.view.hints.defend || []).find((/** @type {DefendHint} */ h) => h.attack === target);
     const reason = hint && Object.keys(hint.not).find((c) => hint.not[c].includes(code));
-    why = reason ? words().notBeater(name(code), whyNot(reason, target, lang())) : "";
+    why = reason ? words().notBeater(name(code), whyNot(reason, /** @type {string} */ (target), lang())) : "";
     refresh();
   }
 
   // While a card is dragged over an attack card, the hand shows what can beat that one.
+  /** @param {string | null | undefined} attack */
   function dimFor(attack) {
-    const hint = (frame.view.hints.defend || []).find((h) => h.attack === attack);
-    for (const c of root.querySelectorAll(".hand [data-card]")) {
-      c.setAttribute("aria-disabled", String(Boolean(hint) && !hint.beaten_by.includes(c.dataset.card)));
+    const hint = (frame.view.hints.defend || []).find((/** @type {DefendHint} */ h) => h.attack === attack);
+    for (const c of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".hand [data-card]"))) {
+      c.setAttribute("aria-disabled", String(Boolean(hint) && !hint.beaten_by.includes(/** @type {string} */ (c.dataset.card))));
     }
   }
 
+  /** @param {string} code */
   function pickAttackCard(code) {
     target = code;
     why = "";
@@ -118,9 +143,9 @@ export function createBoard(root, ctx) {
     const v = frame.view;
     const attacking = offered("attack").length > 0;
     const defending = offered("beat").length > 0 || offered("pick-up").length > 0;
-    const hint = (v.hints.defend || []).find((h) => h.attack === target);
-    for (const card of root.querySelectorAll(".hand [data-card]")) {
-      const code = card.dataset.card;
+    const hint = (v.hints.defend || []).find((/** @type {DefendHint} */ h) => h.attack === target);
+    for (const card of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".hand [data-card]"))) {
+      const code = /** @type {string} */ (card.dataset.card);
       card.classList.toggle("chosen", chosen.includes(code));
       if (attacking) card.setAttribute("aria-pressed", String(chosen.includes(code)));
       if (defending) {
@@ -128,7 +153,7 @@ export function createBoard(root, ctx) {
         else card.removeAttribute("aria-disabled");
       }
     }
-    for (const card of root.querySelectorAll(".battle [data-open]")) {
+    for (const card of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".battle [data-open]"))) {
       const on = card.dataset.card === target;
       card.classList.toggle("target", on);
       card.setAttribute("aria-pressed", String(on));
@@ -137,7 +162,7 @@ export function createBoard(root, ctx) {
     if (line) line.textContent = why;
     const status = root.querySelector("#status");
     if (status) status.textContent = statusLine(v);
-    const attack = root.querySelector("#attack");
+    const attack = /** @type {HTMLButtonElement | null} */ (root.querySelector("#attack"));
     if (attack) attack.disabled = !offered("attack").some((a) => sameSet(a.cards, chosen));
   }
 
@@ -148,14 +173,22 @@ export function createBoard(root, ctx) {
     return el("p", "score", words().score(won[frame.seat], won[other()], m.length.target));
   }
 
-  /** The other seat's hand: face down while the deal is on, face up once it has ended. */
+  /** The other seat's hand: face down while the deal is on, face up once it has ended.
+   * @param {any} v the deal's view (the table's JSON)
+   */
   function theirZone(v) {
     return closedHand(v, other(), "zone opponent", theirArea(), "small");
   }
 
   /** A hand this page does not hold, seen from outside (its name, its count, its backs, and its
    * faces once the deal has ended) in the area `area`: the other seat's, and for a watcher the
-   * first seat's, which lies where a player's own hand would. */
+   * first seat's, which lies where a player's own hand would.
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {number} seat
+   * @param {string} className
+   * @param {string} area
+   * @param {string} size
+   */
   function closedHand(v, seat, className, area, size) {
     const w = words();
     const zone = el("section", className);
@@ -179,6 +212,7 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function battleZone(v) {
     const w = words();
     const battle = v.battle || v.last_battle;
@@ -195,7 +229,8 @@ export function createBoard(root, ctx) {
     zone.append(el("h2", "", v.battle ? w.battle(who(battle.attacker)) : w.lastBattle(who(battle.attacker))));
     const row = el("div", "cards");
     row.dir = "ltr";
-    const covers = new Map(battle.covers.map(([a, b]) => [a, b]));
+    /** @type {Map<string, string>} */
+    const covers = new Map(battle.covers.map((/** @type {[string, string]} */ [a, b]) => [a, b]));
     const defending = v.battle && offered("beat").length > 0;
     for (const code of battle.attack) {
       const pair = el("div", "pair");
@@ -217,8 +252,8 @@ export function createBoard(root, ctx) {
       }
       pair.append(card);
       if (!open) {
-        const cover = cardElement(covers.get(code), { lang: lang(), extraClass: "cover", from: theirArea() });
-        cover.setAttribute("aria-label", `${w.beaten} ${cardLabel(covers.get(code), lang())}`);
+        const cover = cardElement(/** @type {string} */ (covers.get(code)), { lang: lang(), extraClass: "cover", from: theirArea() });
+        cover.setAttribute("aria-label", `${w.beaten} ${cardLabel(/** @type {string} */ (covers.get(code)), lang())}`);
         pair.append(cover);
       }
       row.append(pair);
@@ -231,6 +266,7 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function handZone(v) {
     // A watcher sees the table from the first seat's side, and that seat's hand as the other's.
     if (frame.watcher) return closedHand(v, frame.seat, "zone hand", "hand", "");
@@ -243,7 +279,7 @@ export function createBoard(root, ctx) {
     const over = frame.status === "deal-over" || frame.status === "match-over";
     const attacking = offered("attack").length > 0;
     const defending = offered("beat").length > 0 || offered("pick-up").length > 0;
-    const hint = (v.hints.defend || []).find((h) => h.attack === target);
+    const hint = (v.hints.defend || []).find((/** @type {DefendHint} */ h) => h.attack === target);
     const cards = over && v.hands_shown ? v.hands_shown[frame.seat] : v.hand;
     for (const code of cards) {
       // Always a button, so that focus can rest on a card while the other seat plays.
@@ -256,7 +292,7 @@ export function createBoard(root, ctx) {
           targets: ".battle [data-open]",
           onOver: (attack) => dimFor(attack ? attack.dataset.card : target),
           onDrop: (attack) => {
-            target = attack.dataset.card;
+            target = /** @type {string} */ (attack.dataset.card);
             defendWith(code);
           },
         });
@@ -269,7 +305,9 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
-  /** The bar under the hand: why a choice is not a move, and the buttons. */
+  /** The bar under the hand: why a choice is not a move, and the buttons.
+   * @param {Element | null} levelLine
+   */
   function actionBar(levelLine) {
     const w = words();
     const bar = el("div", "action-bar");
@@ -280,14 +318,14 @@ export function createBoard(root, ctx) {
     bar.append(line);
     const controls = el("div", "controls");
     for (const g of offered("guess")) {
-      const b = button(w[g.colour], () => act(g), `primary guess ${g.colour}`);
+      const b = button(w[/** @type {"red" | "black"} */ (g.colour)], () => act(g), `primary guess ${g.colour}`);
       b.dataset.colour = g.colour;
       b.dataset.key = `guess-${g.colour}`;
       controls.append(b);
     }
     if (offered("attack").length) {
       const fit = () => offered("attack").find((a) => sameSet(a.cards, chosen));
-      const b = button(w.attackButton, () => fit() && act(fit()), "primary");
+      const b = button(w.attackButton, () => fit() && act(/** @type {Action} */ (fit())), "primary");
       b.id = "attack";
       b.disabled = !fit();
       controls.append(b);
@@ -316,6 +354,7 @@ export function createBoard(root, ctx) {
     return bar;
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function statusLine(v) {
     const w = words();
     // This seat's turn is said as such even with nothing to press (a replay's step shows the turn as
@@ -323,20 +362,22 @@ export function createBoard(root, ctx) {
     const me = !frame.watcher && v.to_act === frame.seat;
     const mine = frame.actions.length > 0 || me;
     // A seat whose person is away is said to be away, not to be choosing.
-    const waiting = (seat, said) => awayNow(frame, seat, who(seat), lang()) ?? said(who(seat));
+    const waiting = (/** @type {number} */ seat, /** @type {(who: string) => string} */ said) => awayNow(frame, seat, who(seat), lang()) ?? said(who(seat));
     if (v.phase.name === "guess") return offered("guess").length || (!frame.watcher && v.guesser === frame.seat) ? w.guessAsk : waiting(v.guesser, w.guessWait);
     if (v.phase.name === "attack") return mine ? w.attackTurn : waiting(v.to_act, w.attackWait);
     if (v.phase.name === "defend") {
       if (!mine) return waiting(v.to_act, w.defendWait);
-      const open = (v.hints.defend || []).find((h) => h.attack === target);
+      const open = (v.hints.defend || []).find((/** @type {DefendHint} */ h) => h.attack === target);
       if (!open) return w.defendTurn;
-      return open.beaten_by.length ? w.target(name(target)) : w.noBeater(name(target));
+      return open.beaten_by.length ? w.target(name(/** @type {string} */ (target))) : w.noBeater(name(/** @type {string} */ (target)));
     }
     // The end of the deal is told by the result panel alone.
     return "";
   }
 
-  /** The end of a deal, in the middle of the table; both hands lie face up where they were held. */
+  /** The end of a deal, in the middle of the table; both hands lie face up where they were held.
+   * @param {any} v the deal's view (the table's JSON)
+   */
   function resultZone(v) {
     const zone = el("section", "zone result");
     zone.id = "result";
@@ -347,6 +388,7 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function narrate(v) {
     // One sentence for the latest move, said once.
     const w = words();
@@ -385,7 +427,10 @@ export function createBoard(root, ctx) {
     if (v.phase.name !== "over") saidTheEnd = false;
   }
 
-  /** The deal's result: who won it (or the match), and why. */
+  /** The deal's result: who won it (or the match), and why.
+   * @param {any} v the deal's view (the table's JSON)
+   * @returns {string[]}
+   */
   function resultWords(v) {
     const w = words();
     const winner = v.phase.winner;
@@ -407,7 +452,7 @@ export function createBoard(root, ctx) {
     const board = boardTop(root, frame, scoreLine(), w);
     if (!board) return;
     board.classList.add("panjpar");
-    const top = board.firstElementChild;
+    const top = /** @type {HTMLElement} */ (board.firstElementChild);
     top.classList.add("top-bar");
     const levelLine = board.querySelector(".level-line");
     if (levelLine) top.append(levelLine);
@@ -449,7 +494,7 @@ export function createBoard(root, ctx) {
         chosen = attacking ? chosen.filter((c) => hand.includes(c)) : [];
         if (!same) why = "";
         const open = (v && v.hints.defend) || [];
-        if (!open.some((h) => h.attack === target)) target = open.length ? open[0].attack : null;
+        if (!open.some((/** @type {DefendHint} */ h) => h.attack === target)) target = open.length ? open[0].attack : null;
       }
       if (v && !logRead) {
         logRead = true;
@@ -484,7 +529,7 @@ export function createBoard(root, ctx) {
       return "discard";
     },
     error(errorFrame) {
-      why = errorSentence(errorFrame, lang());
+      why = /** @type {string} */ (errorSentence(errorFrame, lang()));
       showBanner(why, true);
       setTimeout(() => showBanner(""), 4000);
       if (frame) refresh();

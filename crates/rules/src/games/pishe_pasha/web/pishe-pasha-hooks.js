@@ -8,12 +8,24 @@ import { collector } from "./board.js";
 const DEALT = 26;
 
 /**
+ * A turn's log as the view shows it (the table's JSON): the seat, and each step it took (the card
+ * turned, taken, given, kept or discarded, and where from).
+ * @typedef {{ seat: number, steps: Array<{ step: string, card: string, from?: string }> }} TurnLog
+ */
+
+/** A card turned from a stock (or a stock turned over), with the count it held before.
+ * @typedef {{ card?: string, seat: number, turnOver?: boolean, held?: number }} Turn */
+
+/**
  * Each card this view shows turned from a stock, latest first, with the count that stock held before
  * it was turned (worked back from the counts the view shows), or null once the stock was rebuilt
  * from its discard pile within these turns.
+ * @param {any} view the deal's view (the table's JSON)
  */
 function stockTurns(view) {
+  /** @type {number[]} */
   const left = [...(view.stocks || [])];
+  /** @type {Turn[]} */
   const turns = [];
   const turning = view.this_turn?.seat;
   if (view.turned && Number.isInteger(turning)) turns.push({ card: view.turned, seat: turning });
@@ -33,12 +45,14 @@ function stockTurns(view) {
 /**
  * The steps taken since the last view, each with its seat: the rest of the turn it showed, and the
  * next turn if the turn passed; null when more than that happened (a view was missed).
+ * @param {any} view the deal's view (the table's JSON)
+ * @param {Record<string, any>} memo
  */
 function stepsSince(view, memo) {
   const [now, last] = [view.this_turn ?? { steps: [] }, view.last_turn ?? { steps: [] }];
   const was = memo.logs;
   memo.logs = { now: { seat: now.seat, len: now.steps.length }, last: { seat: last.seat, len: last.steps.length } };
-  const of = (log, from) => log.steps.slice(from).map((step) => ({ ...step, seat: log.seat }));
+  const of = (/** @type {TurnLog} */ log, /** @type {number} */ from) => log.steps.slice(from).map((step) => ({ ...step, seat: log.seat }));
   if (!was) return [...of(last, 0), ...of(now, 0)];
   const same = last.seat === was.last.seat && last.steps.length === was.last.len;
   if (same && now.seat === was.now.seat && now.steps.length >= was.now.len) return of(now, was.now.len);
@@ -51,15 +65,21 @@ function stepsSince(view, memo) {
  * card taken from a discard pile is its top; a pile turned over becomes the stock as a block, its
  * oldest card on top, and each card turned from it is its top. Every view's pile tops and counts,
  * and a rebuilt stock's count, must be what the steps made them.
+ * @param {any} view the deal's view (the table's JSON)
+ * @param {Record<string, any>} memo
+ * @returns {Record<string, any> | void} the memo when a view was missed, else nothing (not used)
  */
 function followPiles(view, memo) {
-  const broken = (why, what) => (memo.broken ??= [why, what]);
+  const broken = (/** @type {string} */ why, /** @type {unknown} */ what) => (memo.broken ??= [why, what]);
   const steps = stepsSince(view, memo);
   if (steps === null) return Object.assign(memo, { tracking: false, gap: true });
+  /** @type {string[][]} */
   const piles = memo.piles ?? [[], []];
+  /** @type {Array<string[] | null>} */
   const made = memo.made ?? [null, null];
+  /** @type {Set<string>} */
   const taken = new Set(memo.taken ?? []);
-  const turn = (seat, card) => {
+  const turn = (/** @type {number} */ seat, /** @type {string} */ card) => {
     if (!made[seat] || taken.has(card)) return;
     if (made[seat].at(-1) !== card) broken("outOfOrder", card);
     made[seat].pop();
@@ -109,8 +129,10 @@ export const hooks = {
     if (start) memo.tracking = whole;
     else if (!continuous && memo.tracking) Object.assign(memo, { tracking: false, gap: true });
     const rebuilt = new Set(memo.rebuilt || []);
+    /** @type {Record<number, number>} */
     const lowest = memo.lowest || {};
     const placed = new Set(memo.placed || []);
+    /** @type {Record<number, number>} */
     const fresh = {};
     // The counts the last view showed (the deal's first view: each stock as dealt), while tracking.
     const before = !memo.tracking ? null : start ? [DEALT, DEALT] : memo.stocks;
@@ -126,14 +148,14 @@ export const hooks = {
       if (placed.has(turn.card)) continue;
       placed.add(turn.card);
       const original = memo.tracking && !rebuilt.has(turn.seat) && Number.isInteger(turn.held);
-      add(turn.card, original ? { to: turn.seat, at: turn.held - 1 } : null);
+      add(turn.card, original ? { to: turn.seat, at: /** @type {number} */ (turn.held) - 1 } : null);
       if (!original) continue;
       fresh[turn.seat] = (fresh[turn.seat] ?? 0) + 1;
-      if (turn.held >= (lowest[turn.seat] ?? Infinity)) memo.broken ??= ["outOfOrder", turn.card];
-      lowest[turn.seat] = turn.held;
+      if (/** @type {number} */ (turn.held) >= (lowest[turn.seat] ?? Infinity)) memo.broken ??= ["outOfOrder", turn.card];
+      lowest[turn.seat] = /** @type {number} */ (turn.held);
     }
     if (known) {
-      (view.stocks || []).forEach((count, s) => {
+      (view.stocks || []).forEach((/** @type {number} */ count, /** @type {number} */ s) => {
         if (!rebuilt.has(s) && before[s] - count !== (fresh[s] ?? 0)) memo.broken ??= ["countJump", s];
       });
     }

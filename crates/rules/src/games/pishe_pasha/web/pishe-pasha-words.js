@@ -5,7 +5,7 @@
 import { cardName } from "./cards.js";
 import { withinSentence as within } from "./ui.js";
 
-const cards = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
+const cards = (/** @type {number} */ n) => `${n} ${n === 1 ? "card" : "cards"}`;
 
 export const WORDS = {
   en: {
@@ -28,59 +28,59 @@ export const WORDS = {
       names: { gentle: "gentle", standard: "standard", clever: "clever", strong: "strong" },
     },
     // The match's length, on the score line.
-    length: (length) => (length.kind === "points" ? `first to ${length.target}` : "one deal"),
+    length: (/** @type {{ kind: string, target: number }} */ length) => (length.kind === "points" ? `first to ${length.target}` : "one deal"),
     // The seats' rows.
-    stockCaption: (n) => `Stock ${n}`,
-    stockLabel: (n) => `Stock: ${cards(n)}`,
-    pileCaption: (n) => `Pile ${n}`,
-    pileLabel: (n) => `Discard pile: ${cards(n)}`,
+    stockCaption: (/** @type {number} */ n) => `Stock ${n}`,
+    stockLabel: (/** @type {number} */ n) => `Stock: ${cards(n)}`,
+    pileCaption: (/** @type {number} */ n) => `Pile ${n}`,
+    pileLabel: (/** @type {number} */ n) => `Discard pile: ${cards(n)}`,
     turnedCaption: "Turned",
     turnedLabel: "The card just turned",
     noneTurned: "No card turned",
     yourRow: "Your stock and pile",
-    theirRow: (who) => `${who}: stock and pile`,
-    holds: (n) => `holds ${n}`,
+    theirRow: (/** @type {string} */ who) => `${who}: stock and pile`,
+    holds: (/** @type {number} */ n) => `holds ${n}`,
     yourTurnMark: "your turn",
     playingMark: "playing",
     awayMark: "away",
     // The suit piles in the middle.
     suitPiles: "Suit piles, ace up to king",
-    suitUpTo: (suit, top) => `${suit}: up to ${cardName(top).replace(/^the /, "the ")}`,
-    suitEmpty: (suit) => `${suit}: empty`,
+    suitUpTo: (/** @type {string} */ suit, /** @type {string} */ top) => `${suit}: up to ${cardName(top).replace(/^the /, "the ")}`,
+    suitEmpty: (/** @type {string} */ suit) => `${suit}: empty`,
     // The bar under your row.
     autoTurn: " Turn a card by itself when that is the only move",
-    playing: (who, you) => `${who} ${you ? "are" : "is"} playing…`,
-    giveOrKeep: (card) => `Your turn: give the ${card} to their pile, or keep it and end your turn.`,
-    giveOrTurn: (card) => `Your turn: give the ${card}, or turn a card.`,
+    playing: (/** @type {string} */ who, /** @type {boolean} */ you) => `${who} ${you ? "are" : "is"} playing…`,
+    giveOrKeep: (/** @type {string} */ card) => `Your turn: give the ${card} to their pile, or keep it and end your turn.`,
+    giveOrTurn: (/** @type {string} */ card) => `Your turn: give the ${card}, or turn a card.`,
     turnOnly: "Your turn: turn a card.",
-    noGive: (hint) => `No give: ${hint}`,
+    noGive: (/** @type {string} */ hint) => `No give: ${hint}`,
     give: "Give",
-    giveCard: (card) => `Give ${card}`,
+    giveCard: (/** @type {string} */ card) => `Give ${card}`,
     turn: "Turn a card",
     keep: "Keep it",
     keepLabel: "Keep it (your turn ends)",
     // The end of a deal and of the match.
-    dealWon: (who) => `${who} won the deal.`,
-    dealWhy: (winner, loser, points) =>
+    dealWon: (/** @type {string} */ who) => `${who} won the deal.`,
+    dealWhy: (/** @type {string} */ winner, /** @type {string} */ loser, /** @type {number} */ points) =>
       `${winner} ran out of cards first: a point for each of the ${points} ${points === 1 ? "card" : "cards"} ${within(loser)} still held.`,
-    points: (why, points) => `${why ? `${why} ` : ""}Points: ${points}.`,
-    pointsOf: (a, x, b, y) => `${a} ${x}, ${b} ${y}`,
-    pointsYours: (mine, theirs) => `you ${mine}, them ${theirs}`,
+    points: (/** @type {string} */ why, /** @type {string} */ points) => `${why ? `${why} ` : ""}Points: ${points}.`,
+    pointsOf: (/** @type {string} */ a, /** @type {number} */ x, /** @type {string} */ b, /** @type {number} */ y) => `${a} ${x}, ${b} ${y}`,
+    pointsYours: (/** @type {number} */ mine, /** @type {number} */ theirs) => `you ${mine}, them ${theirs}`,
     rematch: "Play again",
     nextDeal: "Next deal",
     // The score line at the top.
-    totalsOf: (a, x, b, y) => `${a} ${x} · ${b} ${y}`,
-    totalsYours: (mine, theirs) => `You ${mine} · them ${theirs}`,
-    score: (totals, length) => `${totals} (${length})`,
+    totalsOf: (/** @type {string} */ a, /** @type {number} */ x, /** @type {string} */ b, /** @type {number} */ y) => `${a} ${x} · ${b} ${y}`,
+    totalsYours: (/** @type {number} */ mine, /** @type {number} */ theirs) => `You ${mine} · them ${theirs}`,
+    score: (/** @type {string} */ totals, /** @type {string} */ length) => `${totals} (${length})`,
     // The turn log.
     turnLog: "Turn log",
     nothingYet: "Nothing yet.",
-    thisTurn: (seat) => `This turn${seat}`,
-    turnBefore: (seat) => `The turn before${seat}`,
-    logSeat: (who) => ` (${who})`,
+    thisTurn: (/** @type {string} */ seat) => `This turn${seat}`,
+    turnBefore: (/** @type {string} */ seat) => `The turn before${seat}`,
+    logSeat: (/** @type {string} */ who) => ` (${who})`,
     rules: "How to play",
     rulesHref: "/pishe-pasha/rules",
-    said: (who, says) => `${who}: ${says}`,
+    said: (/** @type {string} */ who, /** @type {string} */ says) => `${who}: ${says}`,
     // The guided first deal (guide.js).
     guide: {
       over: {
@@ -113,6 +113,7 @@ export const WORDS = {
  * pile, when the seat could see it) and a keep with its card. Worded in English and Persian, though the
  * board itself is in English alone.
  */
+/** @type {import("./board.js").CoachWords} */
 export const coachWords = {
   move(play, lang) {
     const fa = lang === "fa";
@@ -135,7 +136,7 @@ export const coachWords = {
     if (rule.rule !== "giving-feeds-their-pile") throw new Error(`a reason of the rules this page cannot word: ${rule.rule}`);
     const n = rule.count;
     if (lang === "fa") {
-      return `هر کارتی که می‌دهید یکی کمتر برای بیرون‌کردن دارید و یکی بیشتر روی دستهٔ حریف، که آن‌گاه ${String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])} کارت دارد.`;
+      return `هر کارتی که می‌دهید یکی کمتر برای بیرون‌کردن دارید و یکی بیشتر روی دستهٔ حریف، که آن‌گاه ${String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)])} کارت دارد.`;
     }
     return `Each card you give is one fewer for you to play off and one more on their pile, which then holds ${cards(n)}.`;
   },

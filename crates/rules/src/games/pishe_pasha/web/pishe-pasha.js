@@ -18,10 +18,22 @@ export { coachWords } from "./pishe-pasha-words.js";
 export { hooks } from "./pishe-pasha-hooks.js";
 
 const W = WORDS.en;
+
+/** @typedef {import("./socket.js").ViewFrame} ViewFrame */
+/** @typedef {import("./socket.js").Action} Action */
+
+/**
+ * A step of a turn as the view's log shows it (the table's JSON): what was done, the card, where it
+ * came from, its sentence and whether it was forced.
+ * @typedef {{ step: string, card?: string, from?: string, says: string, forced?: boolean }} Step
+ */
+/** A turn's log: its seat (none before the first turn) and its steps. @typedef {{ seat: number | null, steps: Step[] }} Log */
+/** A step with the seat that took it. @typedef {{ seat: number, step: Step }} SeatStep */
 const SUITS = ["spades", "hearts", "diamonds", "clubs"];
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+/** @type {Record<string, string>} */
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const shortName = (code) => {
+const shortName = (/** @type {string} */ code) => {
   const { rank, suit } = parseCard(code);
   return `${rank}${SYMBOL[suit]}`;
 };
@@ -32,24 +44,40 @@ const AUTO_TURN_KEY = "chaikhana-auto-turn";
 const AUTO_TURN_MS = 700;
 const autoTurnOn = () => localStorage.getItem(AUTO_TURN_KEY) !== "off";
 
+/**
+ * @param {HTMLElement} root
+ * @param {import("./board.js").BoardContext} ctx
+ * @returns {import("./board.js").Board}
+ */
 export function createBoard(root, ctx) {
-  let frame = null;
+  // Read only once the first frame is drawn.
+  /** @type {ViewFrame} */
+  let frame = /** @type {ViewFrame} */ (/** @type {unknown} */ (null));
   let lastSaid = "";
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let pending = null; // a move sent and not answered yet: further clicks wait for the answer
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let autoTurn = null; // the turn-over made for the player when it is the only move (see autoTurnBox)
+  /** @type {boolean | null} */
   let logOpen = null; // the player's own choice for the turn log drawer (null: the layout's default)
+  /** @type {Record<number, { count: number, card: string } | null>} */
   const under = {}; // per seat: the card known to lie under its pile's top (seen there before)
+  /** @type {Map<string, string>} */
   let gone = new Map(); // card key -> the area a card that left the board went to
 
   // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
-  const who = (seat) =>
+  const who = (/** @type {number} */ seat) =>
     seat === frame.seat && !frame.watcher ? W.you : frame.kind === "computer" && seat !== 0 ? W.computer : seatName(frame, seat);
-  const isYou = (seat) => seat === frame.seat && !frame.watcher;
-  const offered = (type) => frame.actions.find((a) => a.type === type);
+  const isYou = (/** @type {number} */ seat) => seat === frame.seat && !frame.watcher;
+  const offered = (/** @type {string} */ type) => frame.actions.find((a) => a.type === type);
 
-  /** The steps taken since the frame drawn before, with their seats, oldest first. */
+  /** The steps taken since the frame drawn before, with their seats, oldest first.
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {ViewFrame} old
+   * @returns {SeatStep[]}
+   */
   function newSteps(v, old) {
-    const tag = (log, from) => log.steps.slice(from).map((step) => ({ seat: log.seat, step }));
+    const tag = (/** @type {Log} */ log, /** @type {number} */ from) => log.steps.slice(from).map((step) => ({ seat: /** @type {number} */ (log.seat), step }));
     const was = old.view.this_turn;
     const t = v.this_turn;
     if (t.seat === was.seat && t.steps.length >= was.steps.length) return tag(t, was.steps.length);
@@ -58,8 +86,13 @@ export function createBoard(root, ctx) {
     return [...rest, ...tag(t, 0)];
   }
 
-  /** Where each face-up card now on the board came from, if it was not on the board before. */
+  /** Where each face-up card now on the board came from, if it was not on the board before.
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {SeatStep[]} steps
+   * @param {boolean} fresh
+   */
   function origins(v, steps, fresh) {
+    /** @type {Map<string, string>} */
     const from = new Map();
     // A card turned and waiting for a choice is not in the log yet: it came out of the stock.
     if (fresh && v.turned) from.set(v.turned, `stock-${v.to_act}`);
@@ -72,7 +105,10 @@ export function createBoard(root, ctx) {
     return from;
   }
 
-  /** Remembers the card under each pile's top: the previous top, when exactly one card came on. */
+  /** Remembers the card under each pile's top: the previous top, when exactly one card came on.
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {ViewFrame | null} old
+   */
   function followPiles(v, old) {
     for (const seat of [0, 1]) {
       const pile = v.piles[seat];
@@ -86,8 +122,13 @@ export function createBoard(root, ctx) {
   }
 
   /** The areas cards that left went to: a pile turned over went into its stock; a card covered on
-   * its suit pile went home. Anything else was covered where it lay, and simply stays under. */
+   * its suit pile went home. Anything else was covered where it lay, and simply stays under.
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {ViewFrame | null} old
+   * @param {SeatStep[]} steps
+   */
   function goneAreas(v, old, steps) {
+    /** @type {Map<string, string>} */
     const map = new Map();
     if (!old?.view) return map;
     for (const { seat, step } of steps) {
@@ -104,8 +145,14 @@ export function createBoard(root, ctx) {
     return map;
   }
 
-  const suitOf = (code) => ({ S: "spades", H: "hearts", D: "diamonds", C: "clubs" })[parseCard(code).suit];
+  const suitOf = (/** @type {string} */ code) => /** @type {Record<string, string>} */ ({ S: "spades", H: "hearts", D: "diamonds", C: "clubs" })[parseCard(code).suit];
 
+  /**
+   * @param {string} kind
+   * @param {string} area
+   * @param {string} caption
+   * @param {string} label
+   */
   function slot(kind, area, caption, label) {
     const box = el("figure", `pp-slot pp-${kind}`);
     if (area) box.dataset.area = area;
@@ -116,10 +163,16 @@ export function createBoard(root, ctx) {
     return { box, place };
   }
 
+  /** @param {number} count */
   function depth(count) {
     return count > 18 ? "3" : count > 6 ? "2" : count > 1 ? "1" : "0";
   }
 
+  /**
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {number} seat
+   * @param {Map<string, string>} from
+   */
   function stockSlot(v, seat, from) {
     const count = v.stocks[seat];
     const { box, place } = slot("stock", `stock-${seat}`, W.stockCaption(count), W.stockLabel(count));
@@ -134,17 +187,28 @@ export function createBoard(root, ctx) {
     return box;
   }
 
+  /**
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {number} seat
+   * @param {string | undefined} from where its top card came from, if it is new
+   * @param {boolean} target
+   */
   function pileSlot(v, seat, from, target) {
     const pile = v.piles[seat];
     const { box, place } = slot("pile", `pile-${seat}`, W.pileCaption(pile.count), W.pileLabel(pile.count));
     box.dataset.depth = depth(pile.count);
-    if (under[seat] && pile.count > 1) place.append(still(under[seat].card));
+    if (under[seat] && pile.count > 1) place.append(still(/** @type {{ card: string }} */ (under[seat]).card));
     if (pile.top) place.append(faceCard(pile.top, from, target ? "target" : ""));
     else place.append(el("span", "card empty", ""));
     markArrivals(`pp-pile-${seat}`, frame.version, box);
     return box;
   }
 
+  /**
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {number} seat
+   * @param {Map<string, string>} from
+   */
   function turnedSlot(v, seat, from) {
     const mine = v.turned && v.to_act === seat;
     const { box, place } = slot("turned", `turned-${seat}`, mine ? W.turnedCaption : "", mine ? W.turnedLabel : W.noneTurned);
@@ -154,14 +218,19 @@ export function createBoard(root, ctx) {
     return box;
   }
 
-  /** A face-up card that travels (it carries its code), from `from` if it is new to the board. */
+  /** A face-up card that travels (it carries its code), from `from` if it is new to the board.
+   * @param {string} code
+   * @param {string | undefined} from
+   */
   function faceCard(code, from, extraClass = "") {
     const card = cardElement(code, { extraClass });
     if (from) card.dataset.from = from;
     return card;
   }
 
-  /** A card drawn under another, to be seen only while the one on top travels: no key, no motion. */
+  /** A card drawn under another, to be seen only while the one on top travels: no key, no motion.
+   * @param {string} code
+   */
   function still(code) {
     const card = cardElement(code, { extraClass: "pp-under" });
     delete card.dataset.card;
@@ -170,6 +239,11 @@ export function createBoard(root, ctx) {
     return card;
   }
 
+  /**
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {number} seat
+   * @param {Map<string, string>} from
+   */
   function seatRow(v, seat, from) {
     const mine = seat === frame.seat;
     const row = el("section", `pp-seat ${mine ? "pp-mine" : "pp-theirs"}`);
@@ -193,6 +267,10 @@ export function createBoard(root, ctx) {
     return row;
   }
 
+  /**
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {Map<string, string>} from
+   */
   function suitPiles(v, from) {
     const centre = el("section", "pp-centre");
     centre.dataset.area = "suit-piles";
@@ -216,14 +294,22 @@ export function createBoard(root, ctx) {
     return centre;
   }
 
-  const suitLetter = (suit) => ({ spades: "S", hearts: "H", diamonds: "D", clubs: "C" })[suit];
+  const suitLetter = (/** @type {string} */ suit) => /** @type {Record<string, string>} */ ({ spades: "S", hearts: "H", diamonds: "D", clubs: "C" })[suit];
 
+  /** @param {Action | undefined} action */
   function act(action) {
     if (!action || pending) return;
     if (ctx.act(action) === false) return; // table.js says it was not sent; nothing is lost or cleared
     pending = setTimeout(() => (pending = null), 4000);
   }
 
+  /**
+   * @param {string} key
+   * @param {string} label
+   * @param {string} aria
+   * @param {Action | undefined} action
+   * @param {boolean} primary
+   */
   function actionButton(key, label, aria, action, primary) {
     const b = button(label, () => act(action), primary ? "primary" : "");
     b.id = key;
@@ -252,7 +338,7 @@ export function createBoard(root, ctx) {
 
   /** With the choice on, turns a card after a short beat when no other move is open. */
   function turnIfOnlyMove() {
-    clearTimeout(autoTurn);
+    clearTimeout(/** @type {number | undefined} */ (autoTurn));
     const only = frame.status === "playing" && frame.actions.length === 1 && frame.actions[0].type === "turn";
     if (!only || !autoTurnOn()) return;
     const version = frame.version;
@@ -261,15 +347,18 @@ export function createBoard(root, ctx) {
     }, AUTO_TURN_MS);
   }
 
-  /** Why the deal was won, and what it scored. */
+  /** Why the deal was won, and what it scored.
+   * @param {{ winner: number, points: number }} result the view's result (the table's JSON)
+   */
   function resultWhy({ winner, points }) {
     return W.dealWhy(who(winner), who(1 - winner), points);
   }
 
   /** Whether this seat has a step to take in this view (its choices: a replay's step has the
    * seat's choices of that moment, with no move open). */
-  const choosing = (v) => Boolean(v.choices.turn || v.choices.give || v.choices.keep);
+  const choosing = (/** @type {any} */ v) => Boolean(v.choices.turn || v.choices.give || v.choices.keep);
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function statusWords(v) {
     if (v.result) return "";
     if (!choosing(v)) return awayNow(frame, v.to_act, who(v.to_act)) ?? W.playing(who(v.to_act), isYou(v.to_act));
@@ -279,6 +368,7 @@ export function createBoard(root, ctx) {
     return W.turnOnly;
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function bar(v) {
     const box = el("section", "pp-bar");
     const status = el("p", "status-line", statusWords(v));
@@ -308,7 +398,10 @@ export function createBoard(root, ctx) {
   }
 
   /** The end of a deal: who won and why, the points, and the way on; `choice` is the next match's
-   * level, chosen here beside the button that starts it. */
+   * level, chosen here beside the button that starts it.
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {Element | null} choice
+   */
   function resultZone(v, choice) {
     const zone = matchResultZone("result pp-result", frame, who);
     const m = frame.match;
@@ -339,6 +432,7 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
+  /** @param {Log} log */
   function logList(log) {
     const list = el("ol", "log");
     for (const step of log.steps) {
@@ -349,6 +443,7 @@ export function createBoard(root, ctx) {
     return list;
   }
 
+  /** @param {any} v the deal's view (the table's JSON) */
   function turnLog(v) {
     const drawer = el("details", "pp-log");
     drawer.id = "turn-log";
@@ -359,7 +454,7 @@ export function createBoard(root, ctx) {
     summary.dataset.key = "turn-log";
     drawer.append(summary);
     const body = el("div", "pp-log-body");
-    const seatName = (log) => (log.seat === null ? "" : W.logSeat(who(log.seat)));
+    const seatName = (/** @type {Log} */ log) => (log.seat === null ? "" : W.logSeat(who(log.seat)));
     body.append(el("h2", "", W.thisTurn(seatName(v.this_turn))), logList(v.this_turn));
     body.append(el("h2", "", W.turnBefore(seatName(v.last_turn))), logList(v.last_turn));
     const rules = el("a", "", W.rules);
@@ -372,6 +467,10 @@ export function createBoard(root, ctx) {
     return drawer;
   }
 
+  /**
+   * @param {SeatStep[]} steps
+   * @param {ViewFrame | null} old
+   */
   function draw(steps, old) {
     const v = frame.view;
     root.textContent = "";
@@ -393,7 +492,7 @@ export function createBoard(root, ctx) {
     const top = el("div", "pp-top");
     top.append(...board.children);
     board.append(top);
-    const from = origins(v, steps, Boolean(old) && old.version < frame.version);
+    const from = origins(v, steps, Boolean(old) && /** @type {ViewFrame} */ (old).version < frame.version);
     gone = goneAreas(v, old, steps);
     followPiles(v, old);
     board.append(seatRow(v, 1 - frame.seat, from));
@@ -407,7 +506,11 @@ export function createBoard(root, ctx) {
   }
 
   /** What to say about the steps since the frame before: every sentence to screen readers, the
-   * newest on the move line. */
+   * newest on the move line.
+   * @param {any} v the deal's view (the table's JSON)
+   * @param {SeatStep[]} steps
+   * @param {boolean} fresh
+   */
   function say(v, steps, fresh) {
     let said = steps.map(({ seat, step }) => W.said(who(seat), step.says));
     if (!fresh) {
@@ -445,7 +548,7 @@ export function createBoard(root, ctx) {
     error(errorFrame) {
       if (pending) clearTimeout(pending);
       pending = null;
-      showBanner(errorFrame.message, true);
+      showBanner(/** @type {string} */ (errorFrame.message), true);
       setTimeout(() => showBanner(""), 4000);
     },
   };
@@ -454,11 +557,12 @@ export function createBoard(root, ctx) {
 /**
  * The guided first deal's step for `frame` (guide.js): what this seat may do now and why, worded
  * from the view alone (whose turn it is and the moves it offers), and the controls it is about.
+ * @param {ViewFrame} frame
  */
 export function guideStep(frame) {
   const shared = sharedStep(frame, W.guide.over, W.guide.computer);
   if (shared !== undefined) return shared;
-  const has = (type) => frame.actions.some((a) => a.type === type);
+  const has = (/** @type {string} */ type) => frame.actions.some((a) => a.type === type);
   if (has("keep")) {
     return {
       ...W.guide.keep,
