@@ -1,6 +1,6 @@
 //! axe-core, the accessibility engine, run inside Chromium on every page of the site, on each board
 //! mid-deal against the computer, on a guided first deal, on a replay and on the watch page, at a desktop (1280x800) and a
-//! phone (390x844): no violation of any rule axe checks. axe-core comes from npm (`package.json`,
+//! phone (390x844, with touch and a phone's user agent): no violation of any rule axe checks. axe-core comes from npm (`package.json`,
 //! installed by `npm ci`, which `.ci/run` does); without it the suite says why and skips, unless
 //! CHAIKHANA_TEST_REQUIRE_ALL=1.
 
@@ -13,6 +13,15 @@ use crate::chromium::*;
 use crate::support::{everything_required, play_against_computer, rng, TestServer};
 
 const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
+
+/// A browser at this size: a desktop's with a mouse, or a phone's with touch.
+async fn at_size(driver: &mut Driver, (width, height): (u32, u32)) -> Client {
+    if width < 600 {
+        driver.touch_session(width, height).await
+    } else {
+        driver.session(width, height).await
+    }
+}
 
 /// axe-core's script, read from `node_modules`; `None` (having said why) when npm has not installed it.
 pub(crate) fn axe_source() -> Option<String> {
@@ -144,7 +153,7 @@ async fn every_page_and_board_has_no_accessibility_violation_at_either_size() {
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     let mut found = Vec::new();
     for (width, height) in SIZES {
-        let c = driver.session(width, height).await;
+        let c = at_size(&mut driver, (width, height)).await;
         for path in pages() {
             go(&c, &server.base, &path).await;
             check(&c, &axe, &format!("{path} at {width}x{height}"), &mut found).await;
@@ -180,7 +189,7 @@ async fn replay_and_watch(driver: &mut Driver, server: &TestServer, axe: &str) -
     let mut client = server.connect(&seated).await;
     play_against_computer(&mut client, &mut rng(7)).await;
     for (width, height) in SIZES {
-        let c = driver.session(width, height).await;
+        let c = at_size(driver, (width, height)).await;
         open_as_seat(&c, &server.base, &seated).await;
         wait_for_status(&c, "match-over", 30).await;
         check(
@@ -310,7 +319,7 @@ async fn boards_mid_deal_with_cards_chosen_laid_or_offered_have_no_accessibility
     let (mut driver, server) = staged!(|s| s.bot_delay_ms = 300);
     let mut found = Vec::new();
     for (width, height) in SIZES {
-        let c = driver.session(width, height).await;
+        let c = at_size(&mut driver, (width, height)).await;
         mid_deal(
             &c,
             &server.base,

@@ -78,7 +78,7 @@ requestAnimationFrame(look);
 "#;
 
 /// Opens a one-deal table against the computer from the landing page, as a player would.
-async fn open_computer_table(c: &Client, base: &str) {
+pub(crate) async fn open_computer_table(c: &Client, base: &str) {
     go(c, base, "/pishe-pasha").await;
     wait_for(c, "return document.querySelector('#play-computer')", 20).await;
     click(c, "input[name=length][value='one-deal']").await;

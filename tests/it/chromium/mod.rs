@@ -162,8 +162,31 @@ impl Driver {
         client
     }
 
+    /// A phone: a `width` x `height` viewport at three device pixels to the CSS pixel, touch events
+    /// and no mouse hover, and a phone's user agent (Chrome's device emulation), so the pages see
+    /// what they see on a phone in a hand.
+    pub async fn touch_session(&mut self, width: u32, height: u32) -> Client {
+        let phone = json!({
+            "deviceMetrics": { "width": width, "height": height, "pixelRatio": 3.0, "touch": true, "mobile": true },
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
+        });
+        self.session_with_options(width, height, &[], Some(phone))
+            .await
+    }
+
     /// A session with these Chromium flags added.
     async fn session_with(&mut self, width: u32, height: u32, extra: &[&str]) -> Client {
+        self.session_with_options(width, height, extra, None).await
+    }
+
+    /// A session with these Chromium flags added and, when given, Chrome's device emulation.
+    async fn session_with_options(
+        &mut self,
+        width: u32,
+        height: u32,
+        extra: &[&str],
+        emulation: Option<serde_json::Value>,
+    ) -> Client {
         let profile = std::env::temp_dir().join(format!(
             "chaikhana-chromium-{}-{}-{}",
             std::process::id(),
@@ -189,7 +212,11 @@ impl Driver {
             .chain(extra.iter().map(|a| a.to_string()))
             .collect();
         let mut caps = serde_json::Map::new();
-        caps.insert("goog:chromeOptions".into(), json!({ "args": args }));
+        let mut options = json!({ "args": args });
+        if let Some(emulation) = emulation {
+            options["mobileEmulation"] = emulation;
+        }
+        caps.insert("goog:chromeOptions".into(), options);
         let client = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{}", self.port))
