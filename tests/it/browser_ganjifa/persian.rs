@@ -32,6 +32,11 @@ async fn persian_and_accessible(c: &Client, when: &str) {
 async fn right_to_left(c: &Client, rows: &str) {
     assert_eq!(eval(c, "return document.documentElement.dir").await, "rtl");
     assert_eq!(eval(c, "return document.documentElement.lang").await, "fa");
+    rows_left_to_right(c, rows).await;
+}
+
+/// Every element matching `rows` (rows of drawn cards) runs left to right, and there is one.
+async fn rows_left_to_right(c: &Client, rows: &str) {
     let script = format!(
         "return [...document.querySelectorAll({})].map(r => r.dir)",
         json!(rows)
@@ -165,7 +170,8 @@ async fn the_persian_ganjifa_pages_are_right_to_left_and_a_persian_match_plays_t
         eval(&c, "return document.querySelector('#board').dir").await,
         "rtl"
     );
-    right_to_left(&c, "#board .ghand, #board .g-open").await;
+    assert_eq!(eval(&c, "return document.documentElement.lang").await, "fa");
+    rows_left_to_right(&c, "#board .ghand, #board .g-open").await;
     let (_, said) = level_shown(&c).await;
     assert!(said.contains("رایانهٔ معمولی"), "{said}");
     play_in_persian(&c, "ganjifa-fa-390x844").await;
