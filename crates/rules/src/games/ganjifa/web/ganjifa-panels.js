@@ -1,7 +1,7 @@
 // Parts of the Ganjifa board drawn from the view alone: the drawers (the lead ladder and the suit
 // tracker) and what everyone sees of a seat's cards.
 
-import { GSUITS, gcardElement, gbackElement } from "./gcards.js";
+import { GSUITS, gcardElement, gbackElement, faDigits } from "./gcards.js";
 import { el } from "./ui.js";
 import { WORDS, rungReason } from "./ganjifa-words.js";
 
@@ -46,7 +46,7 @@ export function hiddenStack(v, seat, W) {
   if (hidden <= 0) return null;
   const stack = el("span", "g-stack");
   stack.append(gbackElement(W.faceDown(hidden)));
-  stack.append(el("span", "g-count", `×${hidden}`));
+  stack.append(el("span", "g-count", `×${W.lang === "fa" ? faDigits(hidden) : hidden}`));
   return stack;
 }
 
