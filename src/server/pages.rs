@@ -422,6 +422,7 @@ mod tests {
             "{home}"
         );
         assert!(home.contains("href=\"/fa/panjpar\""), "{home}");
+        assert!(home.contains("href=\"/fa/ganjifa\""), "{home}");
     }
 
     /// A game's own file never hides a shared one or another game's: each name under `/static/` is

@@ -1,18 +1,18 @@
 // Round Ganjifa cards drawn as SVG by this page's own code. Every suit has its own emblem, colour and
 // two-letter code, and a badge saying whether its numbers run ten high or one high.
 
-/** @typedef {{ code: string, name: string, colour: string, high: "ten" | "one" }} GSuit */
+/** @typedef {{ code: string, name: string, fa: string, colour: string, high: "ten" | "one" }} GSuit */
 
 /** @type {Record<string, GSuit>} */
 export const GSUITS = {
-  taj: { code: "TA", name: "Taj", colour: "#8a5a00", high: "ten" },
-  safed: { code: "SA", name: "Safed", colour: "#5b6470", high: "ten" },
-  shamsher: { code: "SH", name: "Shamsher", colour: "#1d4f91", high: "ten" },
-  ghulam: { code: "GH", name: "Ghulam", colour: "#6b2c91", high: "ten" },
-  chang: { code: "CH", name: "Chang", colour: "#0f7062", high: "one" },
-  surkh: { code: "SU", name: "Surkh", colour: "#b3261e", high: "one" },
-  barat: { code: "BA", name: "Barat", colour: "#4f6b16", high: "one" },
-  qimash: { code: "QI", name: "Qimash", colour: "#9c3d6e", high: "one" },
+  taj: { code: "TA", name: "Taj", fa: "تاج", colour: "#8a5a00", high: "ten" },
+  safed: { code: "SA", name: "Safed", fa: "سفید", colour: "#5b6470", high: "ten" },
+  shamsher: { code: "SH", name: "Shamsher", fa: "شمشیر", colour: "#1d4f91", high: "ten" },
+  ghulam: { code: "GH", name: "Ghulam", fa: "غلام", colour: "#6b2c91", high: "ten" },
+  chang: { code: "CH", name: "Chang", fa: "چنگ", colour: "#0f7062", high: "one" },
+  surkh: { code: "SU", name: "Surkh", fa: "سرخ", colour: "#b3261e", high: "one" },
+  barat: { code: "BA", name: "Barat", fa: "برات", colour: "#4f6b16", high: "one" },
+  qimash: { code: "QI", name: "Qimash", fa: "قماش", colour: "#9c3d6e", high: "one" },
 };
 export const SUIT_ORDER = ["taj", "safed", "shamsher", "ghulam", "chang", "surkh", "barat", "qimash"];
 const BY_CODE = Object.fromEntries(Object.entries(GSUITS).map(([k, v]) => [v.code, k]));
@@ -22,24 +22,34 @@ export function parseGCard(code) {
   return { rank: code.slice(0, -2), suit: BY_CODE[code.slice(-2)] };
 }
 
+/** Western digits written as Persian ones: "10" as "۱۰".
+ * @param {string | number} text */
+export const faDigits = (text) => String(text).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
+
 /** What a round card shows ("Mir SU 1↑"), then its name: its accessible name, which holds the words
- * a person sees on it.
- * @param {string} code */
-export function gcardLabel(code) {
-  return `${gcardShown(code).join(" ")}, ${gcardName(code)}`;
+ * a person sees on it. In Persian ("fa") the rank is written in Persian ("شاه SU ۱↑، شاه سرخ").
+ * @param {string} code
+ * @param {string} [lang] */
+export function gcardLabel(code, lang = "en") {
+  return `${gcardShown(code, lang).join(" ")}${lang === "fa" ? "، " : ", "}${gcardName(code, lang)}`;
 }
 
 /** The two lines a round card shows: its rank, then its suit's code and which way it counts.
- * @param {string} code */
-function gcardShown(code) {
+ * @param {string} code
+ * @param {string} lang */
+function gcardShown(code, lang) {
   const { rank, suit } = parseGCard(code);
   const s = GSUITS[suit];
+  if (lang === "fa") return [rank === "M" ? "شاه" : rank === "W" ? "وزیر" : faDigits(rank), `${s.code} ${s.high === "ten" ? "۱۰↑" : "۱↑"}`];
   return [rank === "M" ? "Mir" : rank === "W" ? "Waz" : rank, `${s.code} ${s.high === "ten" ? "10↑" : "1↑"}`];
 }
 
-/** @param {string} code */
-export function gcardName(code) {
+/** "Mir of Surkh", or in Persian ("fa") "شاه سرخ", "۵ چنگ".
+ * @param {string} code
+ * @param {string} [lang] */
+export function gcardName(code, lang = "en") {
   const { rank, suit } = parseGCard(code);
+  if (lang === "fa") return `${rank === "M" ? "شاه" : rank === "W" ? "وزیر" : faDigits(rank)} ${GSUITS[suit].fa}`;
   const r = rank === "M" ? "Mir" : rank === "W" ? "Wazir" : rank;
   return `${r} of ${GSUITS[suit].name}`;
 }
@@ -67,12 +77,13 @@ function emblem(suit) {
   }
 }
 
-/** @param {string} code */
-export function gcardSvg(code) {
+/** @param {string} code
+ * @param {string} [lang] */
+export function gcardSvg(code, lang = "en") {
   const { rank, suit } = parseGCard(code);
   const s = GSUITS[suit];
   const court = rank === "M" || rank === "W";
-  const [top, bottom] = gcardShown(code);
+  const [top, bottom] = gcardShown(code, lang);
   return `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">` +
     `<circle class="face" cx="50" cy="50" r="47" fill="var(--card)" stroke="${s.colour}" stroke-width="5"/>` +
     `<g fill="${s.colour}" stroke="${s.colour}">${emblem(suit)}</g>` +
@@ -89,16 +100,16 @@ export function gbackSvg() {
 }
 
 /** A round card: a button when it can be picked. `from` names the area (`data-area`) it slides in
- * from when it is new to the board (see motion.js).
+ * from when it is new to the board (see motion.js); `lang` the language of its words.
  * @param {string} code
- * @param {{ onPick?: (code: string) => void, extraClass?: string, from?: string }} [options] */
-export function gcardElement(code, { onPick, extraClass = "", from } = {}) {
+ * @param {{ onPick?: (code: string) => void, extraClass?: string, from?: string, lang?: string }} [options] */
+export function gcardElement(code, { onPick, extraClass = "", from, lang = "en" } = {}) {
   const el = document.createElement(onPick ? "button" : "span");
   el.className = `gcard ${extraClass}`.replace(/\s+/g, " ").trim();
   el.dataset.card = code;
   if (from) el.dataset.from = from;
-  el.innerHTML = gcardSvg(code);
-  el.setAttribute("aria-label", gcardLabel(code));
+  el.innerHTML = gcardSvg(code, lang);
+  el.setAttribute("aria-label", gcardLabel(code, lang));
   if (onPick) {
     el.setAttribute("type", "button");
     el.addEventListener("click", () => onPick(code));
@@ -142,9 +153,10 @@ export function suitBadge(suit) {
 /** Fills every `[data-gcards]` row of a page with drawn round cards.
  * @param {ParentNode} [root] */
 export function drawGExamples(root = document) {
+  const lang = document.documentElement.lang === "fa" ? "fa" : "en";
   for (const row of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-gcards]"))) {
     row.classList.add("cards");
     row.setAttribute("dir", "ltr");
-    for (const code of /** @type {string} */ (row.dataset.gcards).split(/\s+/).filter(Boolean)) row.append(gcardElement(code));
+    for (const code of /** @type {string} */ (row.dataset.gcards).split(/\s+/).filter(Boolean)) row.append(gcardElement(code, { lang }));
   }
 }

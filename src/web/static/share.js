@@ -237,14 +237,16 @@ const READY_WORDS = {
  * every person has), as a line for the result; null when nobody has yet or at a computer table.
  * `who` names a seat as the board does.
  */
-/** The result zone a board shows once a deal is over: `#result`, headed by who won the match once it is.
+/** The result zone a board shows once a deal is over: `#result`, headed by who won the match once it
+ * is (`wonMatch` words it, in the board's language).
  * @param {string} className
  * @param {import("./socket.js").ViewFrame} frame
- * @param {(seat: number) => string} who */
-export function matchResultZone(className, frame, who) {
+ * @param {(seat: number) => string} who
+ * @param {(names: string) => string} [wonMatch] */
+export function matchResultZone(className, frame, who, wonMatch = (names) => `${names} won the match.`) {
   const zone = el("section", className);
   zone.id = "result";
-  if (frame.status === "match-over") zone.append(el("h2", "", `${(frame.match.winners || []).map(who).join(" & ")} won the match.`));
+  if (frame.status === "match-over") zone.append(el("h2", "", wonMatch((frame.match.winners || []).map(who).join(" & "))));
   return zone;
 }
 

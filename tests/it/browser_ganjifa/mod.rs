@@ -3,11 +3,13 @@
 //! desktop and a phone (hand and action bar always in sight, no console error; the landscape phone
 //! and the large screen are in browser_layouts.rs);
 //! cards that travel, and stay still under reduced motion; focus kept across redraws; a move tried
-//! offline said, not lost; the staged deal; and the screenshots in docs/screenshots.
+//! offline said, not lost; the staged deal; the Persian pages and table; and the screenshots in
+//! docs/screenshots.
 
 mod clicking;
 mod matches;
 mod offline;
+mod persian;
 mod redraws;
 mod screen;
 mod staged;

@@ -1,6 +1,7 @@
-//! Ganjifa's pages: its name, its home tile and its files in `web/` (landing page, rules page, board
-//! module, board style, board words and the hooks the shared modules call) and its staged deal (a
-//! page, its script and the deal it plays, worked out once), served from its catalog entry.
+//! Ganjifa's pages: its name, its home tile and its files in `web/` (landing page, rules page, the same
+//! two in Persian with their frame, board module, board style, board words in English and Persian and
+//! the hooks the shared modules call) and its staged deal (a page, its script and the deal it plays,
+//! worked out once), served from its catalog entry.
 
 use super::staged::{script, STAGED_SEED};
 use crate::game_pages::{GamePages, Tile, TileCards};
@@ -12,20 +13,22 @@ pub static PAGES: GamePages = GamePages {
         about: "Three players, 96 round painted cards in eight suits, and a ladder that decides every lead. Win more than your third of the pack.",
         cards: TileCards::Round("MSU WTA 10CH 1BA"),
         shows: "Four of the round cards: a Mir, a Wazir and two number cards",
-        persian: None,
+        persian: Some("به فارسی"),
     },
     landing: web_file!("ganjifa.html"),
     rules: web_file!("ganjifa-rules.html"),
-    more: &[(
-        "/ganjifa/staged",
-        web_file!("ganjifa-staged.html"),
-    )],
-    frames: &[],
+    more: &[
+        ("/ganjifa/staged", web_file!("ganjifa-staged.html")),
+        ("/fa/ganjifa", web_file!("fa-ganjifa.html")),
+        ("/fa/ganjifa/rules", web_file!("fa-ganjifa-rules.html")),
+    ],
+    frames: &[web_file!("fa-ganjifa-layout.html")],
     worked_out: &[("staged", staged_script)],
     files: &[
         web_file!("ganjifa.js"),
         web_file!("ganjifa.css"),
         web_file!("ganjifa-words.js"),
+        web_file!("ganjifa-fa.js"),
         web_file!("ganjifa-hooks.js"),
         web_file!("ganjifa-guide.js"),
         web_file!("ganjifa-panels.js"),

@@ -189,10 +189,62 @@ pub struct RungHint {
 
 impl Serialize for RungHint {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("RungHint", 3)?;
+        let mut s = serializer.serialize_struct("RungHint", 4)?;
         s.serialize_field("rung", &self.rung)?;
         s.serialize_field("allowed", &self.allowed)?;
         s.serialize_field("why", &self.why.sentence())?;
+        s.serialize_field("reason", &self.why)?;
+        s.end()
+    }
+}
+
+/// The suits of a one-byte set, as the wire names them: `["taj", "chang"]`.
+fn suits_of(mask: u8) -> Vec<GSuit> {
+    GSuit::of_mask(mask).collect()
+}
+
+/// The reason as values, for a board that words it in another language than the sentence's: `say`
+/// names it (kebab-case, as the variant), with the suits, cards and counts it is about.
+impl Serialize for Why {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Why", 4)?;
+        match *self {
+            Why::RunHeld { held, keep } => {
+                s.serialize_field("say", "run-held")?;
+                s.serialize_field("lead", &held.minus(GSet::one(keep)))?;
+                s.serialize_field("keep", &keep)?;
+            }
+            Why::RunsHeld { suits } => {
+                s.serialize_field("say", "runs-held")?;
+                s.serialize_field("suits", &suits_of(suits))?;
+            }
+            Why::NoRun => s.serialize_field("say", "no-run")?,
+            Why::RunFirst => s.serialize_field("say", "run-first")?,
+            Why::DeniMust { suits } => {
+                s.serialize_field("say", "deni-must")?;
+                s.serialize_field("suits", &suits_of(suits))?;
+            }
+            Why::DeniLone { suits } => {
+                s.serialize_field("say", "deni-lone")?;
+                s.serialize_field("suits", &suits_of(suits))?;
+            }
+            Why::NoDeni => s.serialize_field("say", "no-deni")?,
+            Why::DeniFirst => s.serialize_field("say", "deni-first")?,
+            Why::Choice {
+                talafa,
+                hukms,
+                any_set,
+            } => {
+                s.serialize_field("say", "choice")?;
+                s.serialize_field("talafa", &suits_of(talafa))?;
+                s.serialize_field("hukms", &hukms)?;
+                s.serialize_field("any_set", &any_set)?;
+            }
+            Why::NoChoice => s.serialize_field("say", "no-choice")?,
+            Why::BlindMay => s.serialize_field("say", "blind-may")?,
+            Why::BlindMust => s.serialize_field("say", "blind-must")?,
+            Why::HoldHukm => s.serialize_field("say", "hold-hukm")?,
+        }
         s.end()
     }
 }

@@ -61,3 +61,44 @@ fn a_trace_replays_every_deal_exactly() {
     }
     assert_eq!(points.to_vec(), report.points);
 }
+
+/// The Persian board words every refusal it may be sent: each of Ganjifa's codes and the shared ones
+/// has its sentence in `web/ganjifa-fa.js`, and every reason of the ladder its case.
+#[test]
+fn the_persian_board_words_every_refusal_and_every_reason_of_the_ladder() {
+    use crate::game::RuleCode;
+    use strum::IntoEnumIterator;
+    let persian = include_str!("../web/ganjifa-fa.js");
+    let codes = codes::Code::iter().map(RuleCode::from);
+    for code in codes.chain(RuleCode::SHARED) {
+        let key = code.as_str();
+        assert!(
+            persian.contains(&format!("\"{key}\": \"")),
+            "no Persian sentence for the refusal {key}"
+        );
+    }
+    for say in [
+        "run-held",
+        "runs-held",
+        "no-run",
+        "run-first",
+        "deni-must",
+        "deni-lone",
+        "no-deni",
+        "deni-first",
+        "choice",
+        "no-choice",
+        "blind-may",
+        "blind-must",
+        "hold-hukm",
+    ] {
+        assert!(
+            persian.contains(&format!("case \"{say}\":")),
+            "no Persian words for the reason {say}"
+        );
+        assert!(
+            include_str!("../view.rs").contains(&format!("\"say\", \"{say}\"")),
+            "the view sends no reason {say}"
+        );
+    }
+}

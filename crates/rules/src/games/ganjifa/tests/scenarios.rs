@@ -71,6 +71,17 @@ pub(super) fn hint_sentences(state: &State, seat: Seat) -> Vec<(bool, String)> {
         .collect()
 }
 
+/// Each rung's reason as the view sends it beside its sentence: the values a board words.
+pub(super) fn hint_reasons(state: &State, seat: Seat) -> Vec<serde_json::Value> {
+    let json = serde_json::to_value(view(state, Some(seat))).unwrap();
+    json["lead_hints"]
+        .as_array()
+        .expect("the leader sees hints")
+        .iter()
+        .map(|h| h["reason"].clone())
+        .collect()
+}
+
 #[test]
 fn mir_and_wazir_of_taj_with_the_ten_elsewhere_lead_the_mir_and_keep_the_wazir() {
     let mut state = at_lead("MTA WTA 5CH 9SA", "10TA 3CH 4CH 8SA", "9TA 6CH 7CH 7SA");
@@ -87,6 +98,14 @@ fn mir_and_wazir_of_taj_with_the_ten_elsewhere_lead_the_mir_and_keep_the_wazir()
         hints[0].1
     );
     assert!(!hints[1].0 && !hints[2].0 && !hints[3].0);
+    // The same reasons as values, for a board that words them in Persian.
+    assert_eq!(
+        hint_reasons(&state, S0)[..2],
+        [
+            serde_json::json!({ "say": "run-held", "lead": ["MTA"], "keep": "WTA" }),
+            serde_json::json!({ "say": "run-first" }),
+        ]
+    );
     refused(
         &mut state,
         S0,
@@ -160,6 +179,10 @@ fn deni_with_the_wazir_and_five_of_chang_against_the_mir_elsewhere() {
         hints[1].0 && hints[1].1.starts_with("in Chang you hold the Wazir"),
         "{:?}",
         hints[1]
+    );
+    assert_eq!(
+        hint_reasons(&state, S0)[1],
+        serde_json::json!({ "say": "deni-must", "suits": ["chang"] })
     );
     assert!(!hints[2].0 && !hints[3].0);
     refused(

@@ -1,17 +1,17 @@
 // The guided first deal of Ganjifa (guide.js): what this seat is to do now and why, from the view.
 
 import { sharedStep } from "./guide.js";
-import { WORDS } from "./ganjifa-words.js";
-
-const W = WORDS.en;
+import { wordsIn } from "./ganjifa-words.js";
 
 /**
  * The guided first deal's step for `frame` (guide.js): what this seat is to do now and why, worded
- * from the view alone (the stage, whose turn, the leads and plays it offers), and the controls it is
- * about.
+ * from the view alone (the stage, whose turn, the leads and plays it offers) in the page's language
+ * `lang`, and the controls it is about.
  * @param {import("./socket.js").ViewFrame} frame
+ * @param {string} [lang]
  */
-export function guideStep(frame) {
+export function guideStep(frame, lang = "en") {
+  const W = wordsIn(lang);
   const shared = sharedStep(frame, W.guide.over, W.guide.others(frame.view?.stage === "lead"));
   if (shared !== undefined) return shared;
   const v = frame.view;
@@ -65,3 +65,6 @@ export function guideStep(frame) {
     targets: [".ghand button.playable"],
   };
 }
+
+/** The guide's own button, in the page's language. */
+export const guideLeave = (lang = "en") => wordsIn(lang).guide.leave;

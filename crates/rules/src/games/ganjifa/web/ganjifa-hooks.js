@@ -263,7 +263,7 @@ function heldAt(blind, dealt, memo) {
 /** @type {import("./board.js").Hooks} */
 export const hooks = {
   names: { en: "Ganjifa", fa: "گنجفه" },
-  card: (code) => gcardElement(code),
+  card: (code, lang) => gcardElement(code, { lang }),
   back: (label) => gbackElement(label),
   dealt: "hand",
   firstHand: false,

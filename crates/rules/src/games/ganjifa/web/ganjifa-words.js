@@ -1,8 +1,9 @@
-// Every sentence of the Ganjifa board, in English (the board's one language). The server sends the
-// ladder's reasons in the view; the board's captions, buttons and the sentences about the lead, the
-// trick and the deal are worded here.
+// Every sentence of the Ganjifa board, in English and (from ganjifa-fa.js) Persian. The server sends
+// the ladder's reasons in the view, as an English sentence and as values the Persian board words; the
+// board's captions, buttons and the sentences about the lead, the trick and the deal are worded here.
 
-import { gcardName, parseGCard, GSUITS } from "./gcards.js";
+import { gcardName, parseGCard, GSUITS, faDigits } from "./gcards.js";
+import { FA, reasonFa, refusalFa, coachMoveFa, coachRuleFa } from "./ganjifa-fa.js";
 
 const cardCount = (/** @type {number} */ n) => (n === 1 ? "1 card" : `${n} cards`);
 const suitName = (/** @type {string} */ suit) => GSUITS[suit].name;
@@ -12,6 +13,7 @@ const call = "the holder of the called suit's hukm (its best card left) must pla
 
 export const WORDS = {
   en: {
+    lang: "en",
     yourTurn: "Your turn",
     waiting: "Waiting for every seat to be taken: three players open this room.",
     shareLink: "Send this link to both people you want to play:",
@@ -66,6 +68,7 @@ export const WORDS = {
     dealBest: (/** @type {string} */ top, /** @type {string} */ best) => `The deal is over: ${top} did best (${best}).`,
     dealOver: "The deal is over.",
     bestJoin: " & ",
+    matchWon: (/** @type {string} */ names) => `${names} won the match.`,
     scoreLine: (/** @type {string} */ who, /** @type {number} */ won, /** @type {number} */ share, /** @type {string} */ score) => `${who}: won ${won} − share ${share} = ${score}`,
     scoresWhy: "This deal, each seat scores the cards it won less its share of the pack:",
     totals: (/** @type {string} */ list) => `Totals: ${list}.`,
@@ -152,18 +155,44 @@ export const WORDS = {
         title: "Your play",
         text: "Play a card: only a suit's hukm wins a trick in that suit, and you never have to follow suit.",
       },
+      leave: "Leave the guide",
     },
   },
+  fa: FA,
 };
+
+/** The board's words in `lang` (English for a language it does not speak).
+ * @param {string} lang */
+export const wordsIn = (lang) => (lang === "fa" ? WORDS.fa : WORDS.en);
+
+/** A rung's reason (the view's `lead_hints` entry) in `lang`: the server's sentence in English, the
+ * Persian worded from its values.
+ * @param {{ why: string, reason: any }} hint
+ * @param {string} lang */
+export const rungReason = (hint, lang) => (lang === "fa" ? reasonFa(hint.reason) : hint.why);
+
+/** A score with its sign: +5, −23 (a true minus sign), 0; in Persian digits for "fa".
+ * @param {number} n
+ * @param {string} lang */
+export const signed = (n, lang) => {
+  const digits = lang === "fa" ? faDigits : String;
+  return n > 0 ? `+${digits(n)}` : n < 0 ? `−${digits(-n)}` : digits(0);
+};
+
+/** A refusal in `lang`: the server's sentence in English, the Persian by its code.
+ * @param {import("./socket.js").ErrorFrame} frame
+ * @param {string} lang */
+export const refusal = (frame, lang) => (lang === "fa" ? refusalFa(frame.code) : /** @type {string} */ (frame.message));
 
 /**
  * The coach's moves and the rules' reasons (see table-words.js, `coachSentence`), from the values the
- * table sends: the moves are the actions themselves, as the board sends them. English alone, like the
- * board.
+ * table sends: the moves are the actions themselves, as the board sends them; in English here, in
+ * Persian from ganjifa-fa.js.
  */
 /** @type {import("./board.js").CoachWords} */
 export const coachWords = {
-  move(play, _lang, list) {
+  move(play, lang, list) {
+    if (lang === "fa") return coachMoveFa(play, list);
     switch (play.type) {
       case "put-down":
         return `putting down the ${gcardName(play.card)}`;
@@ -187,7 +216,8 @@ export const coachWords = {
         throw new Error(`a move this page cannot word: ${play.type}`);
     }
   },
-  rule(rule) {
+  rule(rule, lang) {
+    if (lang === "fa") return coachRuleFa(rule);
     switch (rule.rule) {
       case "hukm-kept":
         return `The ${gcardName(rule.hukm)} was the hukm of ${suitName(rule.suit)}, worth keeping to win a trick of your own; the ${gcardName(rule.instead)} was not.`;

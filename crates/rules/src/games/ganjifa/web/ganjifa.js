@@ -11,13 +11,14 @@ import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
-import { WORDS } from "./ganjifa-words.js";
+import { wordsIn, refusal, signed } from "./ganjifa-words.js";
 import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
-export { guideStep } from "./ganjifa-guide.js";
+export { guideStep, guideLeave } from "./ganjifa-guide.js";
 export { coachWords } from "./ganjifa-words.js";
 
-const W = WORDS.en;
+/** The languages this board is written in (the table page offers the switch). */
+export const LANGUAGES = ["en", "fa"];
 
 /** @typedef {import("./socket.js").Action} Action */
 /** @typedef {import("./socket.js").ViewFrame} ViewFrame */
@@ -31,9 +32,6 @@ const W = WORDS.en;
 const cardsOf = (/** @type {Action} */ a) => /** @type {string[]} */ ((a.cards ? a.cards : a.card ? [a.card] : []));
 const sameSet = (/** @type {string[]} */ a, /** @type {string[]} */ b) => a.length === b.length && a.every((c) => b.includes(c));
 const actionKey = (/** @type {Action} */ a) => `act:${a.type}:${a.suit || ""}:${cardsOf(a).join(".")}`;
-
-/** A score with its sign: +5, −23 (a true minus sign), 0. */
-const signed = (/** @type {number} */ n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 /**
  * @param {HTMLElement} root
@@ -56,13 +54,17 @@ export function createBoard(root, ctx) {
   // The board being drawn.
   /** @type {HTMLElement | null} */
   let shownBoard = null;
+  // The board's words, in the language it is drawn in (each drawing takes the table's).
+  let W = wordsIn(ctx.lang());
+  const lang = () => W.lang;
+  const sign = (/** @type {number} */ n) => signed(n, lang());
 
   const me = () => frame.seat ?? 0;
   const who = (/** @type {number} */ seat) => {
     // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
     if (seat === frame.seat && !frame.watcher) return W.you;
     if (frame.kind === "computer" && seat !== 0) return W.computer(seat);
-    return seatName(frame, seat);
+    return seatName(frame, seat, lang());
   };
   // The same, in the middle of a sentence ("led by you").
   const whoWithin = (/** @type {number} */ seat) => withinSentence(who(seat));
@@ -150,6 +152,7 @@ export function createBoard(root, ctx) {
           onPick: can ? () => pickHand(code) : undefined,
           extraClass: classes.join(" "),
           from: "trick",
+          lang: lang(),
         });
         if (shown.has(code)) card.title = W.faceUp(code);
         if (can && v.stage === "lead") card.setAttribute("aria-pressed", String(chosen.includes(code)));
@@ -172,7 +175,7 @@ export function createBoard(root, ctx) {
     zone.dir = "ltr";
     const stack = hiddenStack(v, me(), W);
     if (stack) zone.append(stack);
-    zone.append(openRow(v, me()));
+    zone.append(openRow(v, me(), lang()));
     return zone;
   }
 
@@ -210,11 +213,11 @@ export function createBoard(root, ctx) {
     zone.dataset.seat = String(seat);
     if (v.to_act === seat) zone.classList.add("acting");
     const head = el("h2", "g-name", who(seat));
-    const mark = awayNow(frame, seat, who(seat)) ? W.awayMark : v.stage === "lead" ? W.leading : W.toPlay;
+    const mark = awayNow(frame, seat, who(seat), lang()) ? W.awayMark : v.stage === "lead" ? W.leading : W.toPlay;
     if (v.to_act === seat) head.append(el("span", "g-acting", mark));
     zone.append(head);
     // A seat whose person has gone is kept for them: away, with for how long (away.js).
-    const away = awayLine(frame, seat, who(seat));
+    const away = awayLine(frame, seat, who(seat), lang());
     if (away) zone.append(away);
     const facts = el("p", "g-facts");
     facts.append(el("span", "", W.holds(v.counts[seat])));
@@ -226,7 +229,7 @@ export function createBoard(root, ctx) {
     facts.append(lost);
     const stack = hiddenStack(v, seat, W);
     if (stack) facts.append(stack);
-    zone.append(facts, openRow(v, seat));
+    zone.append(facts, openRow(v, seat, lang()));
     return zone;
   }
 
@@ -267,7 +270,7 @@ export function createBoard(root, ctx) {
         // The leader's cards in a call are the ones being answered: a dashed frame.
         const answered = v.trick && s === t.leader && t.kind.kind !== "opening";
         for (const c of t.cards[s]) {
-          cards.append(gcardElement(c, { extraClass: `trick-card${answered ? " target" : ""}`, from: `hand-${s}` }));
+          cards.append(gcardElement(c, { extraClass: `trick-card${answered ? " target" : ""}`, from: `hand-${s}`, lang: lang() }));
         }
         if (t.face_down_by === s && s !== frame.seat) {
           cards.append(gbackElement(W.playedFaceDown, undefined, { key: `down:${s}:${t.kind.suit || ""}`, from: `hand-${s}`, extraClass: "trick-card" }));
@@ -296,12 +299,12 @@ export function createBoard(root, ctx) {
 
   /** @param {any} v the deal's view (the table's JSON) */
   function resultZone(v) {
-    const zone = matchResultZone("result", frame, who);
+    const zone = matchResultZone("result", frame, who, W.matchWon);
     const m = frame.match;
     if (frame.status !== "match-over") {
       const best = v.scores ? Math.max(...v.scores) : null;
       const top = v.scores ? [0, 1, 2].filter((s) => v.scores[s] === best).map(who).join(W.bestJoin) : "";
-      zone.append(el("h2", "", v.scores ? W.dealBest(top, signed(/** @type {number} */ (best))) : W.dealOver));
+      zone.append(el("h2", "", v.scores ? W.dealBest(top, sign(/** @type {number} */ (best))) : W.dealOver));
     }
     if (v.scores) {
       // Each seat's score is the cards it won less its share of the pack; the share is what the
@@ -310,11 +313,11 @@ export function createBoard(root, ctx) {
       list.id = "deal-scores";
       for (const s of [0, 1, 2]) {
         const share = v.won[s] - v.scores[s];
-        list.append(el("li", "", W.scoreLine(who(s), v.won[s], share, signed(v.scores[s]))));
+        list.append(el("li", "", W.scoreLine(who(s), v.won[s], share, sign(v.scores[s]))));
       }
       zone.append(el("p", "result-why", W.scoresWhy), list);
     }
-    zone.append(el("p", "", W.totals([0, 1, 2].map((s) => W.totalOf(who(s), signed(m.totals[s]))).join(", "))));
+    zone.append(el("p", "", W.totals([0, 1, 2].map((s) => W.totalOf(who(s), sign(m.totals[s]))).join(W.lang === "fa" ? "، " : ", "))));
     return zone;
   }
 
@@ -337,7 +340,7 @@ export function createBoard(root, ctx) {
     if (frame.status === "deal-over" || frame.status === "match-over") return "";
     if (!mine()) {
       if (v.to_act === null || v.to_act === undefined) return "";
-      return awayNow(frame, v.to_act, who(v.to_act)) ?? (v.stage === "lead" ? W.isLeading : W.isToPlay)(who(v.to_act));
+      return awayNow(frame, v.to_act, who(v.to_act), lang()) ?? (v.stage === "lead" ? W.isLeading : W.isToPlay)(who(v.to_act));
     }
     if (v.stage === "blind-pick") return W.pickStatus;
     if (v.stage === "lead") return leadStatus();
@@ -398,7 +401,7 @@ export function createBoard(root, ctx) {
     }
     bar.append(row);
     bar.append(why);
-    const ready = readyLine(frame, who);
+    const ready = readyLine(frame, who, lang());
     if (ready) bar.append(ready);
     const you = el("p", "g-you");
     const dots = "●".repeat(v.marks[me()]);
@@ -485,11 +488,14 @@ export function createBoard(root, ctx) {
 
   function draw() {
     const v = frame.view;
+    W = wordsIn(ctx.lang());
     root.textContent = "";
+    root.lang = lang();
+    root.dir = lang() === "fa" ? "rtl" : "ltr";
     const m = frame.match;
     const deal = Math.min(m.deals_dealt + (frame.status === "playing" ? 1 : 0), m.length.target);
     const score = el("p", "score", ctx.heading || W.deal(Math.max(deal, 1), m.length.target));
-    if (!ctx.heading) score.append(el("span", "g-totals", W.totalsLine([0, 1, 2].map((s) => W.totalOf(who(s), signed(m.totals[s]))).join(", "))));
+    if (!ctx.heading) score.append(el("span", "g-totals", W.totalsLine([0, 1, 2].map((s) => W.totalOf(who(s), sign(m.totals[s]))).join(W.lang === "fa" ? "، " : ", "))));
     const board = boardTop(root, frame, score, W);
     if (!board) return;
     board.classList.add("gtable");
@@ -501,13 +507,13 @@ export function createBoard(root, ctx) {
     felt.append(seatZone(v, (me() + 2) % 3, "right"));
     board.append(felt);
     // A watcher sees the table from the first seat's side, which has no seat zone: if away, it is said here.
-    const awayHere = frame.watcher ? awayLine(frame, me(), who(me())) : null;
+    const awayHere = frame.watcher ? awayLine(frame, me(), who(me()), lang()) : null;
     if (awayHere) board.append(awayHere);
     board.append(actionBar(v));
     board.append(handZone(v));
     // Drawers lie over the felt only: the action bar and the hand stay in sight and in reach.
-    if (openDrawers.has("ladder") && v.lead_hints && mine()) felt.append(drawer("ladder", W.ladder, ladderBody(v)));
-    if (openDrawers.has("tracker")) felt.append(drawer("tracker", W.trackerTitle, trackerBody(v)));
+    if (openDrawers.has("ladder") && v.lead_hints && mine()) felt.append(drawer("ladder", W.ladder, ladderBody(v, W)));
+    if (openDrawers.has("tracker")) felt.append(drawer("tracker", W.trackerTitle, trackerBody(v, W)));
     root.append(board);
     signalTurn(mine(), W.yourTurn);
   }
@@ -530,6 +536,7 @@ export function createBoard(root, ctx) {
       if (!frame || next.version !== frame.version) chosen = [];
       goneTrick = shownTrick(before);
       frame = next;
+      W = wordsIn(ctx.lang());
       const v = frame.view;
       const t = v && (v.trick || v.last_trick);
       if (t) {
@@ -548,7 +555,7 @@ export function createBoard(root, ctx) {
       return goneTrick.cards.has(key) ? goneTrick.to : null;
     },
     error(errorFrame) {
-      showBanner(/** @type {string} */ (errorFrame.message), true);
+      showBanner(refusal(errorFrame, lang()), true);
       setTimeout(() => showBanner(""), 4000);
     },
   };
