@@ -237,14 +237,20 @@ const READY_WORDS = {
  * every person has), as a line for the result; null when nobody has yet or at a computer table.
  * `who` names a seat as the board does.
  */
-/** The result zone a board shows once a deal is over: `#result`, headed by who won the match once it is.
+/** The result zone a board shows once a deal is over: `#result`, headed by who won the match once it
+ * is, in `lang`.
  * @param {string} className
  * @param {import("./socket.js").ViewFrame} frame
- * @param {(seat: number) => string} who */
-export function matchResultZone(className, frame, who) {
+ * @param {(seat: number) => string} who
+ * @param {string} [lang] */
+export function matchResultZone(className, frame, who, lang = "en") {
   const zone = el("section", className);
   zone.id = "result";
-  if (frame.status === "match-over") zone.append(el("h2", "", `${(frame.match.winners || []).map(who).join(" & ")} won the match.`));
+  const winners = (frame.match.winners || []).map(who);
+  // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
+  const verb = winners.includes("شما") ? "بردید" : winners.length > 1 ? "بردند" : "برد";
+  const won = lang === "fa" ? `${winners.join(" و ")} مسابقه را ${verb}.` : `${winners.join(" & ")} won the match.`;
+  if (frame.status === "match-over") zone.append(el("h2", "", won));
   return zone;
 }
 
