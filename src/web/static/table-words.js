@@ -29,6 +29,8 @@ export const WORDS = {
     copied: "Link copied.",
     share: "Share",
     guide: "Guide",
+    replayBar: "Replay",
+    voice: "Voice",
     gone: {
       heads: {
         ended: "The match is over",
@@ -77,6 +79,8 @@ export const WORDS = {
     copied: "پیوند کپی شد.",
     share: "هم‌رسانی",
     guide: "راهنما",
+    replayBar: "بازبینی",
+    voice: "گفت‌وگوی صوتی",
     gone: {
       heads: {
         ended: "بازی تمام شد",

@@ -125,6 +125,8 @@ function labelSwitches() {
   const guidePanel = /** @type {HTMLElement} */ (document.getElementById("guide"));
   guidePanel.setAttribute("aria-label", WORDS[tableLang()].guide);
   guidePanel.dir = tableLang() === "fa" ? "rtl" : "ltr";
+  document.getElementById("replay")?.setAttribute("aria-label", WORDS[tableLang()].replayBar);
+  document.getElementById("voice")?.setAttribute("aria-label", WORDS[tableLang()].voice);
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
   turnAlerts?.relabel();
