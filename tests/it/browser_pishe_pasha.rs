@@ -38,7 +38,7 @@ const bad = [];
 const log = document.querySelector('#turn-log');
 if (!log) return 'no turn log';
 const words = document.documentElement.lang === 'fa'
-  ? { twice: /\(اجباری\)\W*\(اجباری\)/, turn: /برگردانید/, give: /بدهید/, home: /از روی دورریز، به خانهٔ/, computer: /رایانه/ }
+  ? { twice: /\(اجباری\)[\s.،]*\(اجباری\)/, turn: /برگردانید/, give: /بدهید/, home: /از روی دورریز، به خانهٔ/, computer: /رایانه/ }
   : { twice: /\(forced\)\W*\(forced\)/, turn: /turn a card/i, give: /give/i, home: /went home.*from the top of the discard pile/, computer: /computer/ };
 if (words.twice.test(log.textContent)) bad.push('"(forced)" twice: ' + log.textContent);
 const status = document.querySelector('#status')?.textContent || '';
