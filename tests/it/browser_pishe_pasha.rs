@@ -3,7 +3,8 @@
 //! them, with the hand and the action bar inside the first screen at every turn and no console error
 //! on any page; cards that travel (and do not when reduced motion is asked for); focus kept on "Turn a
 //! card" across redraws; a move tried while the connection is down said to be unsent, then made once
-//! it is back. Screenshots go to docs/screenshots/ (the board mid-game) and target/screenshots/.
+//! it is back. Screenshots go to docs/screenshots/ (the board mid-game) and target/screenshots/. The
+//! same in Persian, from the Persian pages, in `persian`.
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,8 @@ use serde_json::Value;
 
 use crate::chromium::proxy::Proxy;
 use crate::chromium::*;
+
+mod persian;
 
 const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
 
@@ -27,24 +30,28 @@ if (document.querySelector('#keep[aria-disabled=false]')) return 'keep';
     )
 });
 
-/// The board's sentences: "(forced)" said once, the status line offering only the buttons that work,
-/// and at the start of your turn the move line telling how the computer's turn ended.
+/// The board's sentences, in English or in Persian as the page is: "(forced)" said once, the status
+/// line offering only the buttons that work, and at the start of your turn the move line telling how
+/// the computer's turn ended.
 const TEXTS_RIGHT: &str = r#"
 const bad = [];
 const log = document.querySelector('#turn-log');
 if (!log) return 'no turn log';
-if (/\(forced\)\W*\(forced\)/.test(log.textContent)) bad.push('"(forced)" twice: ' + log.textContent);
+const words = document.documentElement.lang === 'fa'
+  ? { twice: /\(اجباری\)[\s.،]*\(اجباری\)/, turn: /برگردانید/, give: /بدهید/, home: /از روی دورریز، به خانهٔ/, computer: /رایانه/ }
+  : { twice: /\(forced\)\W*\(forced\)/, turn: /turn a card/i, give: /give/i, home: /went home.*from the top of the discard pile/, computer: /computer/ };
+if (words.twice.test(log.textContent)) bad.push('"(forced)" twice: ' + log.textContent);
 const status = document.querySelector('#status')?.textContent || '';
 const on = (id) => document.querySelector(`#${id}[aria-disabled=false]`);
-if (on('keep') && /turn a card/i.test(status)) bad.push('the status line offers a turn: ' + status);
-if (on('turn') && !/turn a card/i.test(status)) bad.push('the status line leaves out the turn: ' + status);
-if (on('give') && !/give/i.test(status)) bad.push('the status line leaves out the give: ' + status);
+if (on('keep') && words.turn.test(status)) bad.push('the status line offers a turn: ' + status);
+if (on('turn') && !words.turn.test(status)) bad.push('the status line leaves out the turn: ' + status);
+if (on('give') && !words.give.test(status)) bad.push('the status line leaves out the give: ' + status);
 // Your turn has just begun (nothing in it but cards going home from your pile): the move line still
 // tells how the computer's turn ended.
 const [now, before] = log.querySelectorAll('ol');
 const begun = [...now.querySelectorAll('li')].every((li) =>
-  li.classList.contains('pp-none') || /went home.*from the top of the discard pile/.test(li.textContent));
-if (begun && before && /computer/.test(before.previousElementSibling.textContent)) {
+  li.classList.contains('pp-none') || words.home.test(li.textContent));
+if (begun && before && words.computer.test(before.previousElementSibling.textContent)) {
   const last = [...before.querySelectorAll('li:not(.pp-none)')].pop()?.textContent;
   const live = document.querySelector('#live').textContent;
   if (last && !live.includes(last)) bad.push(`the move line misses "${last}": "${live}"`);

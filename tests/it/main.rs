@@ -40,6 +40,7 @@ mod multinode;
 mod multinode_faults;
 mod operations;
 mod pairing;
+mod persian;
 mod properties;
 mod redis_cluster;
 mod redis_sentinel;

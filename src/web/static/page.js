@@ -37,8 +37,8 @@ for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAl
   const length = /^\d+$/.test(/** @type {string} */ (b.dataset.length)) ? Number(b.dataset.length) : b.dataset.length;
   b.addEventListener("click", () => {
     // Like a table started from the form, a guided deal of a game written in more than one language
-    // speaks the language of the page it was started from.
-    if (form?.dataset.seatLang !== undefined) chooseLang(document.documentElement.lang === "fa" ? "fa" : "en");
+    // (its form or its button says `data-seat-lang`) speaks the language of the page it was started from.
+    if (form?.dataset.seatLang !== undefined || b.dataset.seatLang !== undefined) chooseLang(document.documentElement.lang === "fa" ? "fa" : "en");
     openTable(/** @type {string} */ (b.dataset.guided), "computer", length, "standard", { guided: true });
   });
 }

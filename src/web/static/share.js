@@ -238,15 +238,19 @@ const READY_WORDS = {
  * `who` names a seat as the board does.
  */
 /** The result zone a board shows once a deal is over: `#result`, headed by who won the match once it
- * is (`wonMatch` words it, in the board's language).
+ * is, in `lang`.
  * @param {string} className
  * @param {import("./socket.js").ViewFrame} frame
  * @param {(seat: number) => string} who
- * @param {(names: string) => string} [wonMatch] */
-export function matchResultZone(className, frame, who, wonMatch = (names) => `${names} won the match.`) {
+ * @param {string} [lang] */
+export function matchResultZone(className, frame, who, lang = "en") {
   const zone = el("section", className);
   zone.id = "result";
-  if (frame.status === "match-over") zone.append(el("h2", "", wonMatch((frame.match.winners || []).map(who).join(" & "))));
+  const winners = (frame.match.winners || []).map(who);
+  // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
+  const verb = winners.includes("شما") ? "بردید" : winners.length > 1 ? "بردند" : "برد";
+  const won = lang === "fa" ? `${winners.join(" و ")} مسابقه را ${verb}.` : `${winners.join(" & ")} won the match.`;
+  if (frame.status === "match-over") zone.append(el("h2", "", won));
   return zone;
 }
 

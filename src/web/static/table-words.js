@@ -29,6 +29,8 @@ export const WORDS = {
     copied: "Link copied.",
     share: "Share",
     guide: "Guide",
+    replayBar: "Replay",
+    voice: "Voice",
     gone: {
       heads: {
         ended: "The match is over",
@@ -77,6 +79,8 @@ export const WORDS = {
     copied: "پیوند کپی شد.",
     share: "هم‌رسانی",
     guide: "راهنما",
+    replayBar: "بازبینی",
+    voice: "گفت‌وگوی صوتی",
     gone: {
       heads: {
         ended: "بازی تمام شد",
@@ -200,4 +204,25 @@ export function coachSentence(why, lang, game) {
     default:
       throw new Error(`the coach said a reason this page cannot word: ${why.say}`);
   }
+}
+
+// The table's refusals that every game shares, in Persian (in English the table's own sentence is
+// shown); a board words its own game's refusals itself.
+/** @type {Record<string, string>} */
+const REFUSALS_FA = {
+  "not-your-turn": "اکنون نوبت شما نیست.",
+  "stale-version": "نمای شما کهنه بود؛ نمای تازه آمد. دوباره انتخاب کنید.",
+  "rate-limited": "کمی آرام‌تر: پیام‌ها بیش از اندازه تند فرستاده شدند.",
+  "wrong-moment": "این کار اکنون ممکن نیست.",
+  busy: "میز سرش شلوغ است؛ لحظه‌ای بعد دوباره بکوشید.",
+  unavailable: "بازی موقتاً ایستاده است: میز اکنون نمی‌تواند حرکت‌ها را نگه دارد. خودش از سر گرفته می‌شود و چیزی از دست نمی‌رود.",
+  "went-back": "میز به لحظه‌ای پیش‌تر برگشت؛ از همین‌جا ادامه دهید.",
+};
+
+/** A refusal of the table's shared codes, said in `lang`.
+ * @param {import("./socket.js").ErrorFrame} frame
+ * @param {string} lang */
+export function refusalSentence(frame, lang) {
+  if (lang !== "fa") return frame.message;
+  return REFUSALS_FA[frame.code] || `کار پذیرفته نشد: ${frame.message}`;
 }

@@ -113,8 +113,10 @@ const gameName = () => gameTitle(tableLang());
 
 /** The header's switches and links, in the table's language. */
 function labelSwitches() {
-  // The page's language is the table's: a screen reader reads the Persian words in Persian.
+  // The page's language is the table's: a screen reader reads the Persian words in Persian, and a
+  // Persian page reads right to left.
   document.documentElement.lang = tableLang();
+  document.documentElement.dir = tableLang() === "fa" ? "rtl" : "ltr";
   /** @type {HTMLElement} */ (document.getElementById("rules-link")).textContent = WORDS[lang].rules;
   /** @type {HTMLElement} */ (document.getElementById("watch-link")).textContent = WORDS[lang].watchLink;
   /** @type {HTMLElement} */ (document.getElementById("skip-link")).textContent = WORDS[lang].skip;
@@ -123,6 +125,8 @@ function labelSwitches() {
   const guidePanel = /** @type {HTMLElement} */ (document.getElementById("guide"));
   guidePanel.setAttribute("aria-label", WORDS[tableLang()].guide);
   guidePanel.dir = tableLang() === "fa" ? "rtl" : "ltr";
+  document.getElementById("replay")?.setAttribute("aria-label", WORDS[tableLang()].replayBar);
+  document.getElementById("voice")?.setAttribute("aria-label", WORDS[tableLang()].voice);
   for (const b of document.querySelectorAll("[data-contrast-switch]")) b.textContent = WORDS[lang].contrast;
   for (const b of document.querySelectorAll("[data-sound-switch]")) b.textContent = WORDS[lang].sound;
   turnAlerts?.relabel();

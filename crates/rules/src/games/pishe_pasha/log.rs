@@ -93,7 +93,7 @@ fn capitalised(card: Card) -> String {
 
 impl Serialize for Step {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Step", 5)?;
+        let mut out = serializer.serialize_struct("Step", 6)?;
         let (kind, from) = match *self {
             Step::Home { from, .. } => ("home", Some(from)),
             Step::Give { from, .. } => ("give", Some(from)),
@@ -105,6 +105,12 @@ impl Serialize for Step {
         out.serialize_field("card", &self.card())?;
         out.serialize_field("from", &from)?;
         out.serialize_field("forced", &self.forced())?;
+        // A turn-over's card count, so that a board in another language words the step itself.
+        let count = match *self {
+            Step::TurnOver { cards } => Some(cards),
+            _ => None,
+        };
+        out.serialize_field("count", &count)?;
         out.serialize_field("says", &self.sentence())?;
         out.end()
     }
@@ -271,6 +277,8 @@ mod tests {
         );
         let turn_over = serde_json::to_value(Step::TurnOver { cards: 9 }).unwrap();
         assert_eq!(turn_over["card"], serde_json::Value::Null);
+        assert_eq!(turn_over["count"], 9);
+        assert_eq!(json["count"], serde_json::Value::Null);
         // A forced step says so once, in its own sentence: the board adds nothing.
         let discard = Step::Discard { card: card("KS") };
         assert!(discard.forced());

@@ -1,6 +1,6 @@
-//! Pishe Pasha's pages: its name, its home tile and its files in `web/` (landing page, rules page, board
-//! module, board style, board words and the hooks the shared modules call), served from its catalog
-//! entry.
+//! Pishe Pasha's pages: its name, its home tile and its files in `web/` (landing page, rules page, the
+//! same two in Persian with their frame, board module, board style, board words, guided deal and the
+//! hooks the shared modules call), served from its catalog entry.
 
 use crate::game_pages::{GamePages, Tile, TileCards};
 use crate::web_file;
@@ -11,18 +11,22 @@ pub static PAGES: GamePages = GamePages {
         about: "A race of patience for two: build the four suits up from the ace, and pass your spare cards onto the other player's pile.",
         cards: TileCards::French("AH 2H 3H 4H"),
         shows: "The hearts built up from the ace",
-        persian: None,
+        persian: Some("به فارسی"),
     },
     landing: web_file!("pishe-pasha.html"),
     rules: web_file!("pishe-pasha-rules.html"),
-    more: &[],
-    frames: &[],
+    more: &[
+        ("/fa/pishe-pasha", web_file!("fa-pishe-pasha.html")),
+        ("/fa/pishe-pasha/rules", web_file!("fa-pishe-pasha-rules.html")),
+    ],
+    frames: &[web_file!("fa-pishe-pasha-layout.html")],
     worked_out: &[],
     files: &[
         web_file!("pishe-pasha.js"),
         web_file!("pishe-pasha.css"),
         web_file!("pishe-pasha-words.js"),
         web_file!("pishe-pasha-hooks.js"),
+        web_file!("pishe-pasha-guide.js"),
     ],
     ratings: Some(include_str!("ratings.json")),
 };

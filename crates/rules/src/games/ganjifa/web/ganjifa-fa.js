@@ -67,11 +67,6 @@ export const FA = {
   dealBest: (/** @type {string} */ top, /** @type {string} */ best) => `این دور تمام شد: بهترین نتیجه از آنِ ${top} بود (${best}).`,
   dealOver: "این دور تمام شد.",
   bestJoin: " و ",
-  // A shared win comes joined with "&" (share.js): said with "و", and its verb plural.
-  matchWon: (/** @type {string} */ names) => {
-    const all = names.split(" & ");
-    return `${list(all)} مسابقه را ${all.length > 1 ? "بردند" : you(names, "برد", "بردید")}.`;
-  },
   scoreLine: (/** @type {string} */ who, /** @type {number} */ won, /** @type {number} */ share, /** @type {string} */ score) => `${who}: بُرده ${faDigits(won)} − سهم ${faDigits(share)} = ${score}`,
   scoresWhy: "در این دور امتیاز هر کس کارت‌هایی است که برده، منهای سهمش از دسته:",
   totals: (/** @type {string} */ all) => `جمع امتیازها: ${all}.`,

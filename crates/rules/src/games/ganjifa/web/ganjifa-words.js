@@ -68,7 +68,6 @@ export const WORDS = {
     dealBest: (/** @type {string} */ top, /** @type {string} */ best) => `The deal is over: ${top} did best (${best}).`,
     dealOver: "The deal is over.",
     bestJoin: " & ",
-    matchWon: (/** @type {string} */ names) => `${names} won the match.`,
     scoreLine: (/** @type {string} */ who, /** @type {number} */ won, /** @type {number} */ share, /** @type {string} */ score) => `${who}: won ${won} − share ${share} = ${score}`,
     scoresWhy: "This deal, each seat scores the cards it won less its share of the pack:",
     totals: (/** @type {string} */ list) => `Totals: ${list}.`,

@@ -299,7 +299,7 @@ export function createBoard(root, ctx) {
 
   /** @param {any} v the deal's view (the table's JSON) */
   function resultZone(v) {
-    const zone = matchResultZone("result", frame, who, W.matchWon);
+    const zone = matchResultZone("result", frame, who, lang());
     const m = frame.match;
     if (frame.status !== "match-over") {
       const best = v.scores ? Math.max(...v.scores) : null;

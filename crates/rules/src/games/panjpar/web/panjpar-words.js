@@ -3,6 +3,7 @@
 
 import { cardName, suitName } from "./cards.js";
 import { withinSentence as within } from "./ui.js";
+import { refusalSentence } from "./table-words.js";
 
 // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
 const you = (/** @type {string} */ who, /** @type {string} */ third, /** @type {string} */ second) => (who === "شما" ? second : third);
@@ -237,23 +238,11 @@ export function notAnAttack(hint, n, defenderHolds, lang) {
   }
 }
 
-/** @type {Record<string, string>} */
-const FA_ERRORS = {
-  "not-your-turn": "اکنون نوبت شما نیست.",
-  "stale-version": "نمای شما کهنه بود؛ نمای تازه آمد. دوباره انتخاب کنید.",
-  "rate-limited": "کمی آرام‌تر: پیام‌ها بیش از اندازه تند فرستاده شدند.",
-  "wrong-moment": "این کار اکنون ممکن نیست.",
-  busy: "میز سرش شلوغ است؛ لحظه‌ای بعد دوباره بکوشید.",
-  unavailable: "بازی موقتاً ایستاده است: میز اکنون نمی‌تواند حرکت‌ها را نگه دارد. خودش از سر گرفته می‌شود و چیزی از دست نمی‌رود.",
-  "went-back": "میز به لحظه‌ای پیش‌تر برگشت؛ از همین‌جا ادامه دهید.",
-};
-
-/** A server error, said in the board's language.
+/** A server error, said in the board's language (Panjpar's refusals are all the table's shared ones).
  * @param {import("./socket.js").ErrorFrame} frame
  * @param {string} lang */
 export function errorSentence(frame, lang) {
-  if (lang === "fa") return FA_ERRORS[frame.code] || `کار پذیرفته نشد: ${frame.message}`;
-  return frame.message;
+  return refusalSentence(frame, lang);
 }
 
 /**

@@ -6,18 +6,19 @@
 // a pile turned over goes back into the stock. The board draws only what the frame says.
 
 import { cardElement, backElement, cardName, parseCard } from "./cards.js";
-import { sharedStep } from "./guide.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
-import { WORDS } from "./pishe-pasha-words.js";
+import { wordsIn, shortName, stepSays, cannotGive, errorSentence } from "./pishe-pasha-words.js";
 
 export { coachWords } from "./pishe-pasha-words.js";
 export { hooks } from "./pishe-pasha-hooks.js";
+export { guideStep, guideLeave } from "./pishe-pasha-guide.js";
 
-const W = WORDS.en;
+/** The languages this board is written in (the table page offers the switch). */
+export const LANGUAGES = ["en", "fa"];
 
 /** @typedef {import("./socket.js").ViewFrame} ViewFrame */
 /** @typedef {import("./socket.js").Action} Action */
@@ -33,10 +34,6 @@ const SUITS = ["spades", "hearts", "diamonds", "clubs"];
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 /** @type {Record<string, string>} */
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const shortName = (/** @type {string} */ code) => {
-  const { rank, suit } = parseCard(code);
-  return `${rank}${SYMBOL[suit]}`;
-};
 
 // A card is turned by itself when that is the only move (the player has nothing to decide), unless
 // the player has switched that off on this device; the beat before it lets the player see the board.
@@ -65,9 +62,12 @@ export function createBoard(root, ctx) {
   /** @type {Map<string, string>} */
   let gone = new Map(); // card key -> the area a card that left the board went to
 
+  const lang = () => ctx.lang();
+  // The words of the board's language, read afresh at each drawing (the switch redraws the board).
+  let W = wordsIn(lang());
   // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
   const who = (/** @type {number} */ seat) =>
-    seat === frame.seat && !frame.watcher ? W.you : frame.kind === "computer" && seat !== 0 ? W.computer : seatName(frame, seat);
+    seat === frame.seat && !frame.watcher ? W.you : frame.kind === "computer" && seat !== 0 ? W.computer : seatName(frame, seat, lang());
   const isYou = (/** @type {number} */ seat) => seat === frame.seat && !frame.watcher;
   const offered = (/** @type {string} */ type) => frame.actions.find((a) => a.type === type);
 
@@ -223,7 +223,7 @@ export function createBoard(root, ctx) {
    * @param {string | undefined} from
    */
   function faceCard(code, from, extraClass = "") {
-    const card = cardElement(code, { extraClass });
+    const card = cardElement(code, { extraClass, lang: lang() });
     if (from) card.dataset.from = from;
     return card;
   }
@@ -232,7 +232,7 @@ export function createBoard(root, ctx) {
    * @param {string} code
    */
   function still(code) {
-    const card = cardElement(code, { extraClass: "pp-under" });
+    const card = cardElement(code, { extraClass: "pp-under", lang: lang() });
     delete card.dataset.card;
     card.setAttribute("aria-hidden", "true");
     card.removeAttribute("role");
@@ -254,7 +254,7 @@ export function createBoard(root, ctx) {
     name.append(el("strong", "", who(seat)));
     name.append(el("span", "pp-holds", W.holds(v.stocks[seat] + v.piles[seat].count)));
     if (v.to_act === seat) {
-      const mark = awayNow(frame, seat, who(seat)) ? W.awayMark : isYou(seat) ? W.yourTurnMark : W.playingMark;
+      const mark = awayNow(frame, seat, who(seat), lang()) ? W.awayMark : isYou(seat) ? W.yourTurnMark : W.playingMark;
       name.append(el("span", "pp-to-play", mark));
     }
     row.append(name);
@@ -279,7 +279,7 @@ export function createBoard(root, ctx) {
     for (const suit of SUITS) {
       const top = v.suit_piles[suit];
       const name = top ? W.suitUpTo(suit, top) : W.suitEmpty(suit);
-      const { box, place } = slot("suit", `suit-${suit}`, top ? `${shortName(top)}` : suit, name);
+      const { box, place } = slot("suit", `suit-${suit}`, top ? shortName(top, lang()) : W.suitCaption(suit), name);
       if (top) {
         const rank = RANKS.indexOf(parseCard(top).rank);
         if (rank > 0) place.append(still(`${RANKS[rank - 1]}${parseCard(top).suit}`));
@@ -361,10 +361,10 @@ export function createBoard(root, ctx) {
   /** @param {any} v the deal's view (the table's JSON) */
   function statusWords(v) {
     if (v.result) return "";
-    if (!choosing(v)) return awayNow(frame, v.to_act, who(v.to_act)) ?? W.playing(who(v.to_act), isYou(v.to_act));
+    if (!choosing(v)) return awayNow(frame, v.to_act, who(v.to_act), lang()) ?? W.playing(who(v.to_act), isYou(v.to_act));
     const give = v.choices.give;
-    if (v.choices.keep) return W.giveOrKeep(shortName(give));
-    if (give) return W.giveOrTurn(shortName(give));
+    if (v.choices.keep) return W.giveOrKeep(give);
+    if (give) return W.giveOrTurn(give);
     return W.turnOnly;
   }
 
@@ -374,7 +374,9 @@ export function createBoard(root, ctx) {
     const status = el("p", "status-line", statusWords(v));
     status.id = "status";
     box.append(status);
-    const why = el("p", "why", choosing(v) && v.choices.hint ? W.noGive(v.choices.hint) : "");
+    const mine = v.piles[frame.seat]?.top;
+    const theirs = v.piles[1 - frame.seat]?.top;
+    const why = el("p", "why", choosing(v) && v.choices.cannot_give ? W.noGive(cannotGive(v.choices, mine, theirs, lang())) : "");
     why.id = "why";
     if (why.textContent) why.title = why.textContent;
     box.append(why);
@@ -385,8 +387,8 @@ export function createBoard(root, ctx) {
       const give = offered("give");
       const gift = v.choices.give;
       // The name says what the button shows, then the card in words.
-      const named = gift ? `${W.giveCard(shortName(gift))} (${cardName(gift)})` : W.give;
-      row.append(actionButton("give", gift ? W.giveCard(shortName(gift)) : W.give, named, give, true));
+      const named = gift ? `${W.giveCard(shortName(gift, lang()))} (${cardName(gift, lang())})` : W.give;
+      row.append(actionButton("give", gift ? W.giveCard(shortName(gift, lang())) : W.give, named, give, true));
       row.append(actionButton("turn", W.turn, "", offered("turn"), !give || !offered("keep")));
       row.append(actionButton("keep", W.keep, W.keepLabel, offered("keep"), false));
       box.append(row, autoTurnBox());
@@ -403,7 +405,7 @@ export function createBoard(root, ctx) {
    * @param {Element | null} choice
    */
   function resultZone(v, choice) {
-    const zone = matchResultZone("result pp-result", frame, who);
+    const zone = matchResultZone("result pp-result", frame, who, lang());
     const m = frame.match;
     if (v.result && frame.status !== "match-over") zone.append(el("h2", "", W.dealWon(who(v.result.winner))));
     const points = frame.watcher
@@ -427,7 +429,7 @@ export function createBoard(root, ctx) {
       row.append(markAsked(b, frame));
     }
     zone.append(row);
-    const ready = readyLine(frame, who);
+    const ready = readyLine(frame, who, lang());
     if (ready) zone.append(ready);
     return zone;
   }
@@ -437,7 +439,7 @@ export function createBoard(root, ctx) {
     const list = el("ol", "log");
     for (const step of log.steps) {
       // The sentence says "(forced)" itself; the mark is the item's shape.
-      list.append(el("li", step.forced ? "forced" : "", step.says));
+      list.append(el("li", step.forced ? "forced" : "", stepSays(step, lang())));
     }
     if (!log.steps.length) list.append(el("li", "pp-none", W.nothingYet));
     return list;
@@ -474,6 +476,9 @@ export function createBoard(root, ctx) {
   function draw(steps, old) {
     const v = frame.view;
     root.textContent = "";
+    // A Persian board reads right to left; its rows of cards stay left to right.
+    root.lang = lang();
+    root.dir = lang() === "fa" ? "rtl" : "ltr";
     const m = frame.match;
     const totals = frame.watcher
       ? W.totalsOf(who(0), m.totals[0], who(1), m.totals[1])
@@ -486,7 +491,7 @@ export function createBoard(root, ctx) {
     // A seat whose person has gone is kept for them: away, with for how long, in the top strip.
     for (const seat of [0, 1]) {
       if (isYou(seat)) continue;
-      const away = awayLine(frame, seat, who(seat));
+      const away = awayLine(frame, seat, who(seat), lang());
       if (away) board.append(away);
     }
     const top = el("div", "pp-top");
@@ -512,11 +517,11 @@ export function createBoard(root, ctx) {
    * @param {boolean} fresh
    */
   function say(v, steps, fresh) {
-    let said = steps.map(({ seat, step }) => W.said(who(seat), step.says));
+    let said = steps.map(({ seat, step }) => W.said(who(seat), stepSays(step, lang())));
     if (!fresh) {
       const log = v.this_turn.steps.length ? v.this_turn : v.last_turn;
       const last = log.steps[log.steps.length - 1];
-      said = last ? [W.said(who(log.seat), last.says)] : [];
+      said = last ? [W.said(who(log.seat), stepSays(last, lang()))] : [];
     }
     if (!said.length) {
       // A moment with nothing yet to tell (a deal just dealt, a replay's first step) clears the line.
@@ -531,6 +536,7 @@ export function createBoard(root, ctx) {
     render(next) {
       const old = frame;
       frame = next;
+      W = wordsIn(lang());
       if (pending) clearTimeout(pending);
       pending = null;
       const v = frame.view;
@@ -548,35 +554,8 @@ export function createBoard(root, ctx) {
     error(errorFrame) {
       if (pending) clearTimeout(pending);
       pending = null;
-      showBanner(/** @type {string} */ (errorFrame.message), true);
+      showBanner(/** @type {string} */ (errorSentence(errorFrame, lang())), true);
       setTimeout(() => showBanner(""), 4000);
     },
-  };
-}
-
-/**
- * The guided first deal's step for `frame` (guide.js): what this seat may do now and why, worded
- * from the view alone (whose turn it is and the moves it offers), and the controls it is about.
- * @param {ViewFrame} frame
- */
-export function guideStep(frame) {
-  const shared = sharedStep(frame, W.guide.over, W.guide.computer);
-  if (shared !== undefined) return shared;
-  const has = (/** @type {string} */ type) => frame.actions.some((a) => a.type === type);
-  if (has("keep")) {
-    return {
-      ...W.guide.keep,
-      targets: ["#give", "#keep"],
-    };
-  }
-  if (has("give")) {
-    return {
-      ...W.guide.give,
-      targets: ["#give", "#turn"],
-    };
-  }
-  return {
-    ...W.guide.turn,
-    targets: ["#turn"],
   };
 }
