@@ -162,6 +162,25 @@ impl Driver {
         client
     }
 
+    /// A phone held upright, as Chrome's device mode shows one: a 390x844 screen of a phone's
+    /// browser (its user agent, a mobile viewport) that is touched rather than clicked.
+    pub async fn phone_session(&mut self) -> Client {
+        let client = self.session(390, 844).await;
+        let metrics =
+            json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true });
+        devtools(&client, "Emulation.setDeviceMetricsOverride", metrics).await;
+        let touch = json!({ "enabled": true, "maxTouchPoints": 5 });
+        devtools(&client, "Emulation.setTouchEmulationEnabled", touch).await;
+        let agent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36";
+        devtools(
+            &client,
+            "Emulation.setUserAgentOverride",
+            json!({ "userAgent": agent }),
+        )
+        .await;
+        client
+    }
+
     /// A session with these Chromium flags added.
     async fn session_with(&mut self, width: u32, height: u32, extra: &[&str]) -> Client {
         let profile = std::env::temp_dir().join(format!(

@@ -77,3 +77,61 @@ return out.join('; ');
         .expect("the script runs");
     said.as_str().unwrap_or_default().to_string()
 }
+
+/// How one card lies on the screen, in CSS pixels: see [`cards_as_seen`].
+#[derive(Debug, serde::Deserialize)]
+pub struct CardSeen {
+    /// Its `data-card`.
+    pub card: String,
+    pub width: f64,
+    /// How much of its width is in sight along its middle.
+    pub shown: f64,
+    /// The size its smallest word is drawn at; none for a card with no words (a back).
+    pub text: Option<f64>,
+}
+
+/// Every card matching `css`: its width; how much of it is in sight, sampled along its middle a
+/// pixel apart (`elementFromPoint`: another card lying over it, or the screen's edge, hides that
+/// part); and the size its smallest word is drawn at (the SVG text's font size times the scale the
+/// card's drawing is shown at).
+pub async fn cards_as_seen(client: &Client, css: &str) -> Vec<CardSeen> {
+    let script = r#"
+return [...document.querySelectorAll(arguments[0])].map((c) => {
+  const r = c.getBoundingClientRect();
+  let shown = 0;
+  for (let x = Math.ceil(r.left); x < r.right; x++) {
+    const top = document.elementFromPoint(x, r.top + r.height / 2);
+    if (top && top.closest('[data-card]') === c) shown++;
+  }
+  const svg = c.querySelector('svg');
+  const scale = svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1;
+  const sizes = [...c.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+  return { card: c.dataset.card || '', width: r.width, shown, text: sizes.length ? Math.min(...sizes) : null };
+});
+"#;
+    let seen = client
+        .execute(script, vec![json!(css)])
+        .await
+        .expect("the script runs");
+    serde_json::from_value(seen).expect("the cards as seen")
+}
+
+/// What of `cards` is too small for a finger or an eye: narrower than `width`, less than `shown`
+/// in sight, or words under `text` pixels. Empty when none is.
+pub fn too_small(cards: &[CardSeen], width: f64, shown: f64, text: f64) -> String {
+    cards
+        .iter()
+        .filter(|c| c.width < width || c.shown < shown || c.text.is_some_and(|t| t < text))
+        .map(|c| {
+            let words = c
+                .text
+                .map(|t| format!(", words {t:.1}px"))
+                .unwrap_or_default();
+            format!(
+                "{} {:.0}px wide, {:.0}px shown{words}",
+                c.card, c.width, c.shown
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
