@@ -86,27 +86,36 @@ pub struct CardSeen {
     pub width: f64,
     /// How much of its width is in sight along its middle.
     pub shown: f64,
+    /// What lies over the middle of the part in sight, when it is not the card itself.
+    pub over: String,
     /// The size its smallest word is drawn at; none for a card with no words (a back).
     pub text: Option<f64>,
 }
 
-/// Every card matching `css`: its width; how much of it is in sight, sampled along its middle a
-/// pixel apart (`elementFromPoint`: another card lying over it, or the screen's edge, hides that
-/// part); and the size its smallest word is drawn at (the SVG text's font size times the scale the
-/// card's drawing is shown at).
+/// Every card matching `css`: its width; how much of it is in sight along its middle line (what the
+/// cards drawn after it in its row, which lie over it, and the screen's edges leave of it, and none
+/// of it when the page finds something else over the middle of that part: `elementFromPoint`); and
+/// the size its smallest word is drawn at (the SVG text's font size times the scale the card's
+/// drawing is shown at).
 pub async fn cards_as_seen(client: &Client, css: &str) -> Vec<CardSeen> {
     let script = r#"
 return [...document.querySelectorAll(arguments[0])].map((c) => {
   const r = c.getBoundingClientRect();
-  let shown = 0;
-  for (let x = Math.ceil(r.left); x < r.right; x++) {
-    const top = document.elementFromPoint(x, r.top + r.height / 2);
-    if (top && top.closest('[data-card]') === c) shown++;
+  const y = r.top + r.height / 2;
+  let from = Math.max(r.left, 0);
+  let to = Math.min(r.right, innerWidth);
+  for (let n = c.nextElementSibling; n; n = n.nextElementSibling) {
+    const o = n.getBoundingClientRect();
+    if (o.top > y || o.bottom < y || o.left >= to || o.right <= from) continue;
+    if (o.left > from) to = Math.min(to, o.left);
+    else from = Math.max(from, o.right);
   }
+  const top = document.elementFromPoint((from + to) / 2, y);
+  const over = top && top.closest('[data-card]') === c ? '' : (top ? `${top.tagName}.${top.className}` : 'nothing');
   const svg = c.querySelector('svg');
   const scale = svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1;
   const sizes = [...c.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
-  return { card: c.dataset.card || '', width: r.width, shown, text: sizes.length ? Math.min(...sizes) : null };
+  return { card: c.dataset.card || '', width: r.width, shown: over ? 0 : Math.max(0, to - from), over, text: sizes.length ? Math.min(...sizes) : null };
 });
 "#;
     let seen = client
@@ -121,15 +130,15 @@ return [...document.querySelectorAll(arguments[0])].map((c) => {
 pub fn too_small(cards: &[CardSeen], width: f64, shown: f64, text: f64) -> String {
     cards
         .iter()
-        .filter(|c| c.width < width || c.shown < shown || c.text.is_some_and(|t| t < text))
+        .filter(|c| c.width < width || c.shown < shown - 0.01 || c.text.is_some_and(|t| t < text))
         .map(|c| {
             let words = c
                 .text
                 .map(|t| format!(", words {t:.1}px"))
                 .unwrap_or_default();
             format!(
-                "{} {:.0}px wide, {:.0}px shown{words}",
-                c.card, c.width, c.shown
+                "{} {:.1}px wide, {:.1}px shown{words} {}",
+                c.card, c.width, c.shown, c.over
             )
         })
         .collect::<Vec<_>>()
