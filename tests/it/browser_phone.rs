@@ -127,8 +127,14 @@ async fn a_full_ganjifa_hand_on_a_phone_is_in_suit_rows_of_cards_big_enough_to_t
     assert!(held >= 30, "only {held} cards at the deal's start");
     docs_screenshot(&c, "ganjifa-full-hand-390x844").await;
     assert_axe_clean(&c, &axe, "Ganjifa with a full hand").await;
-    // A card chosen lifts, and the cards about it stay as easy to tap.
-    if first == "card" {
+    // At a lead a card clicked is chosen and lifts (at a put-down it is played): the cards about it
+    // stay as easy to tap.
+    let leading = eval(
+        &c,
+        "return /^Your lead/.test(document.querySelector('#status')?.textContent || '')",
+    )
+    .await;
+    if first == "card" && leading == true {
         press(&c, ".ghand button.gcard.playable:not(.chosen)").await;
         wait_for(&c, "return document.querySelector('.ghand .chosen')", 10).await;
         check_cards(&c, ".ghand [data-card]", "a card chosen").await;
