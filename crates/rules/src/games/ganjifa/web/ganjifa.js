@@ -15,7 +15,7 @@ import { WORDS } from "./ganjifa-words.js";
 import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep } from "./ganjifa-guide.js";
-export { coachWords } from "./ganjifa-words.js";
+export { coachWords, moveWords } from "./ganjifa-words.js";
 
 const W = WORDS.en;
 

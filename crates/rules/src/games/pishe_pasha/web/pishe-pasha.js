@@ -14,7 +14,7 @@ import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { WORDS } from "./pishe-pasha-words.js";
 
-export { coachWords } from "./pishe-pasha-words.js";
+export { coachWords, moveWords } from "./pishe-pasha-words.js";
 export { hooks } from "./pishe-pasha-hooks.js";
 
 const W = WORDS.en;
