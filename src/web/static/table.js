@@ -72,12 +72,19 @@ const dealCheck = new DealCheck(
 );
 const replay = createReplay({
   open: /** @type {HTMLElement} */ (document.getElementById("replay-open")),
-  bar: /** @type {HTMLElement} */ (document.getElementById("replay")),
+  panel: /** @type {HTMLElement} */ (document.getElementById("replay")),
   send: (frame) => sent(Boolean(socket && socket.send(frame))),
   draw: (frame) => board && draw(frame, { quiet: true }),
   live: () => board && lastFrame && draw(lastFrame),
   lang: tableLang,
-  extra: (at) => (watching ? null : coach.bar(at)),
+  // A watcher's replay has no coach: the coach judges a seat's own decisions.
+  analysis: watching
+    ? null
+    : {
+        head: (at) => coach.analysis.head(at),
+        mark: (deal, step) => coach.analysis.mark(deal, step),
+        note: (at) => coach.analysis.note(at),
+      },
 });
 const coach = createCoach({
   hintButton: /** @type {HTMLElement} */ (document.getElementById("hint")),
@@ -250,6 +257,7 @@ async function showFrame(frame, socket) {
     // The table's computers wait for the guide's first words before they move.
     if (!watching) guide = createGuide(table, module, tableLang, () => socket.send({ type: "guide-shown" }));
     coach.speaks(module.coachWords ?? null);
+    replay.speaks(module.moveWords ?? null);
   }
   const before = lastFrame === frame ? null : lastFrame;
   lastFrame = frame;

@@ -15,7 +15,7 @@ import { wordsIn, refusal, signed } from "./ganjifa-words.js";
 import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep, guideLeave } from "./ganjifa-guide.js";
-export { coachWords } from "./ganjifa-words.js";
+export { coachWords, moveWords } from "./ganjifa-words.js";
 
 /** The languages this board is written in (the table page offers the switch). */
 export const LANGUAGES = ["en", "fa"];
