@@ -150,7 +150,6 @@ async fn seated() -> Seated {
                 level: Default::default(),
                 length: MatchLength::DealsWon(3),
                 hints: false,
-                guided: false,
                 creator: token.hash(),
             },
             config,

@@ -43,12 +43,7 @@ impl<G: Game> TableCore<G> {
                 version,
                 id,
                 action,
-            } => {
-                // A person who plays has had the guide's words, if any.
-                self.computers.release();
-                self.play(conn, seat, version, id.as_deref(), action, now)
-            }
-            ClientMsg::GuideShown {} => self.guide_shown(),
+            } => self.play(conn, seat, version, id.as_deref(), action, now),
             ClientMsg::NextDeal { version } => match self.check_moment(version, Status::DealOver) {
                 Ok(()) => self.agree(seat, Self::deal_next),
                 Err(refusal) => self.refuse(conn, seat, refusal, None),
@@ -91,7 +86,6 @@ impl<G: Game> TableCore<G> {
                 self.close_pledges();
             }
             Timer::PauseRetry => self.retry_store(),
-            Timer::GuideWait => self.guide_shown(),
         }
     }
 

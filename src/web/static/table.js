@@ -72,19 +72,12 @@ const dealCheck = new DealCheck(
 );
 const replay = createReplay({
   open: /** @type {HTMLElement} */ (document.getElementById("replay-open")),
-  panel: /** @type {HTMLElement} */ (document.getElementById("replay")),
+  bar: /** @type {HTMLElement} */ (document.getElementById("replay")),
   send: (frame) => sent(Boolean(socket && socket.send(frame))),
   draw: (frame) => board && draw(frame, { quiet: true }),
   live: () => board && lastFrame && draw(lastFrame),
   lang: tableLang,
-  // A watcher's replay has no coach: the coach judges a seat's own decisions.
-  analysis: watching
-    ? null
-    : {
-        head: (at) => coach.analysis.head(at),
-        mark: (deal, step) => coach.analysis.mark(deal, step),
-        note: (at) => coach.analysis.note(at),
-      },
+  extra: (at) => (watching ? null : coach.bar(at)),
 });
 const coach = createCoach({
   hintButton: /** @type {HTMLElement} */ (document.getElementById("hint")),
@@ -254,10 +247,8 @@ async function showFrame(frame, socket) {
       },
       lang: tableLang,
     });
-    // The table's computers wait for the guide's first words before they move.
-    if (!watching) guide = createGuide(table, module, tableLang, () => socket.send({ type: "guide-shown" }));
+    if (!watching) guide = createGuide(table, module, tableLang);
     coach.speaks(module.coachWords ?? null);
-    replay.speaks(module.moveWords ?? null);
   }
   const before = lastFrame === frame ? null : lastFrame;
   lastFrame = frame;

@@ -63,19 +63,6 @@ export const WORDS = {
     feltEmpty: "The felt is empty",
     gaveUp: (/** @type {string} */ who) => `${who} gave up the lead: pick one of the cards below`,
     led: (/** @type {string} */ who, /** @type {string} */ kind) => `${who} led ${kind}.`,
-    // A replayed deal's moves (replay.js), each told about the seat that made it.
-    told: {
-      putDown: (/** @type {string} */ who, /** @type {string} */ card) => `${who} put down the ${gcardName(card)}.`,
-      run: (/** @type {string} */ who, /** @type {string} */ suit) => `${who} led the run in ${suitName(suit)}.`,
-      deni: (/** @type {string} */ who, /** @type {string} */ card) => `${who} called with the ${gcardName(card)} (a deni).`,
-      burn: (/** @type {string} */ who, /** @type {string} */ suit) => `${who} kept the lone Wazir of ${suitName(suit)} to burn it.`,
-      talafa: (/** @type {string} */ who, /** @type {string} */ suit, /** @type {string} */ card) => `${who} led a talafa in ${suitName(suit)} with the ${gcardName(card)}.`,
-      talafaDown: (/** @type {string} */ who, /** @type {string} */ suit, /** @type {string} */ card) => `${who} led a talafa in ${suitName(suit)}, the ${gcardName(card)} face down.`,
-      hidden: (/** @type {string} */ who) => `${who} led a talafa with a card face down.`,
-      utari: (/** @type {string} */ who, /** @type {string} */ cards) => `${who} led ${cards} at once (an utari).`,
-      giveUp: (/** @type {string} */ who) => `${who} gave up the lead.`,
-      pick: (/** @type {string} */ who, /** @type {number} */ back) => `${who} picked face-down card ${back + 1}.`,
-    },
     wonTrick: (/** @type {string} */ who) => `${who} won the trick.`,
     // The end of a deal.
     dealBest: (/** @type {string} */ top, /** @type {string} */ best) => `The deal is over: ${top} did best (${best}).`,
@@ -94,7 +81,7 @@ export const WORDS = {
     leadGiveUp: "Your lead: you must give up the lead; the next seat picks one of your cards.",
     orGiveUp: ", or give up the lead",
     leadMake: (/** @type {string[]} */ can, /** @type {string} */ blind) => `Your lead: make ${can.join(" or ")}${blind}.`,
-    isLeading: (/** @type {string} */ who) => (who === "You" ? "You are leading." : `${who} is leading.`),
+    isLeading: (/** @type {string} */ who) => `${who} is leading.`,
     isToPlay: (/** @type {string} */ who) => `${who} to play.`,
     pickStatus: "Pick one of the leader's face-down cards: it is led as a call.",
     putDownOne: "Put down 1 card: click it in your hand.",
@@ -237,38 +224,6 @@ export const coachWords = {
         return "Giving up the lead lets the next seat pick one of your cards blind, and whoever holds the hukm takes the trick.";
       default:
         throw new Error(`a reason of the rules this page cannot word: ${rule.rule}`);
-    }
-  },
-};
-
-/**
- * The moves of a replayed deal, told about the seat that made them (see replay.js); a move told as
- * none is a talafa whose card another seat laid face down. English alone, like the board.
- * @type {import("./board.js").MoveWords}
- */
-export const moveWords = {
-  told(play, who, _lang, list) {
-    const t = WORDS.en.told;
-    if (!play) return t.hidden(who);
-    switch (play.type) {
-      case "put-down":
-        return t.putDown(who, play.card);
-      case "run":
-        return t.run(who, play.suit);
-      case "deni":
-        return t.deni(who, play.card);
-      case "burn":
-        return t.burn(who, play.suit);
-      case "talafa":
-        return (parseGCard(play.card).suit === play.suit ? t.talafa : t.talafaDown)(who, play.suit, play.card);
-      case "utari":
-        return t.utari(who, list(play.cards.map((/** @type {string} */ c) => `the ${gcardName(c)}`)));
-      case "give-up-lead":
-        return t.giveUp(who);
-      case "pick":
-        return t.pick(who, play.back);
-      default:
-        throw new Error(`a move this page cannot word: ${play.type}`);
     }
   },
 };

@@ -15,7 +15,7 @@ import { wordsIn, refusal, signed } from "./ganjifa-words.js";
 import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep, guideLeave } from "./ganjifa-guide.js";
-export { coachWords, moveWords } from "./ganjifa-words.js";
+export { coachWords } from "./ganjifa-words.js";
 
 /** The languages this board is written in (the table page offers the switch). */
 export const LANGUAGES = ["en", "fa"];
@@ -143,6 +143,8 @@ export function createBoard(root, ctx) {
       group.setAttribute("role", "group");
       group.setAttribute("aria-label", W.suitGroup(s));
       group.style.setProperty("--suit", s.colour);
+      // The suit's code over the group, for a phone, whose cards are too small for their own.
+      group.dataset.code = s.code;
       for (const code of cards) {
         const can = playable.has(code);
         const classes = [can ? "playable" : "", chosen.includes(code) ? "chosen" : "", shown.has(code) ? "face-up" : ""];

@@ -75,8 +75,6 @@ export const WORDS = {
     beat: (/** @type {string} */ who, /** @type {string} */ a, /** @type {string} */ w) => `${who} beat ${a} with ${w}.`,
     tookUp: (/** @type {string} */ who, /** @type {number} */ n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
     beatAll: (/** @type {string} */ who) => `${who} beat the whole attack.`,
-    called: (/** @type {string} */ who, /** @type {string} */ colour) => `${who} called ${colour} for the trump colour.`,
-    pickedUpRest: (/** @type {string} */ who) => `${who} picked up the attack cards left unbeaten.`,
     join: (/** @type {string} */ a, /** @type {string} */ b) => `${a} and ${b}`,
     // The guided first deal's steps (panjpar-guide.js).
     guide: {
@@ -169,8 +167,6 @@ export const WORDS = {
     beat: (/** @type {string} */ who, /** @type {string} */ a, /** @type {string} */ w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
     tookUp: (/** @type {string} */ who, /** @type {number} */ n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
     beatAll: (/** @type {string} */ who) => `${who} همهٔ حمله را ${you(who, "برید", "بریدید")}.`,
-    called: (/** @type {string} */ who, /** @type {string} */ colour) => `${who} رنگ حکم را ${colour === "red" ? "قرمز" : "سیاه"} ${you(who, "گفت", "گفتید")}.`,
-    pickedUpRest: (/** @type {string} */ who) => `${who} کارت‌های حملهٔ بریده‌نشده را ${you(who, "برداشت", "برداشتید")}.`,
     join: (/** @type {string} */ a, /** @type {string} */ b) => `${a} و ${b}`,
     guide: {
       drawing: " پس از هر نبرد، تا دسته تمام نشده، هر دو تا پنج کارت برمی‌دارند؛ اول مهاجم.",
@@ -291,30 +287,6 @@ export const coachWords = {
         return `It gets rid of ${rule.best} cards at once rather than ${rule.made}.`;
       default:
         throw new Error(`a reason of the rules this page cannot word: ${rule.rule}`);
-    }
-  },
-};
-
-/**
- * The moves of a replayed deal, as the board's move line tells them: who did what, from the actions
- * the table sends (see replay.js).
- * @type {import("./board.js").MoveWords}
- */
-export const moveWords = {
-  told(play, who, lang) {
-    const w = WORDS[/** @type {keyof typeof WORDS} */ (lang)] ?? WORDS.en;
-    const name = (/** @type {string} */ code) => cardName(code, lang);
-    switch (play?.type) {
-      case "guess":
-        return w.called(who, play.colour);
-      case "attack":
-        return w.played(who, play.cards.map(name).join(", "));
-      case "beat":
-        return w.beat(who, name(play.attack), name(play.with));
-      case "pick-up":
-        return w.pickedUpRest(who);
-      default:
-        throw new Error(`a move this page cannot word: ${play?.type}`);
     }
   },
 };
