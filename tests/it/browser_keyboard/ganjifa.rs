@@ -20,7 +20,10 @@ async fn keyboard_move(c: &Client, state: &str) -> bool {
             }
             // Put down at once when following; chosen when leading, then led by its button.
             settle(c).await;
-            let chosen = eval(c, "return !!document.querySelector('.ghand button.gcard.chosen')");
+            let chosen = eval(
+                c,
+                "return !!document.querySelector('.ghand button.gcard.chosen')",
+            );
             chosen.await != true || enter_on(c, LEAD).await
         }
     }
