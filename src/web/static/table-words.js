@@ -209,7 +209,7 @@ export function coachSentence(why, lang, game) {
 // The table's refusals that every game shares, in Persian (in English the table's own sentence is
 // shown); a board words its own game's refusals itself.
 /** @type {Record<string, string>} */
-const REFUSALS_FA = {
+export const REFUSALS_FA = {
   "not-your-turn": "اکنون نوبت شما نیست.",
   "stale-version": "نمای شما کهنه بود؛ نمای تازه آمد. دوباره انتخاب کنید.",
   "rate-limited": "کمی آرام‌تر: پیام‌ها بیش از اندازه تند فرستاده شدند.",

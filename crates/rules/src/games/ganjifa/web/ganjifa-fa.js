@@ -3,6 +3,7 @@
 // برات و قماش. A trick is a «دست», a deal a «دور», the lead «شروع», the hukm «حکم».
 
 import { gcardName, parseGCard, GSUITS, faDigits } from "./gcards.js";
+import { REFUSALS_FA } from "./table-words.js";
 
 /** @typedef {import("./gcards.js").GSuit} GSuit */
 
@@ -203,12 +204,6 @@ export function reasonFa(why) {
 /** @type {Record<string, string>} */
 const REFUSALS = {
   "not-your-turn": "اکنون نوبت شما نیست.",
-  "stale-version": "نمای شما کهنه بود؛ نمای تازه آمد. دوباره انتخاب کنید.",
-  "rate-limited": "کمی آرام‌تر: پیام‌ها بیش از اندازه تند فرستاده شدند.",
-  "wrong-moment": "این کار اکنون ممکن نیست.",
-  busy: "میز سرش شلوغ است؛ لحظه‌ای بعد دوباره بکوشید.",
-  unavailable: "بازی موقتاً ایستاده است: میز اکنون نمی‌تواند حرکت‌ها را نگه دارد. خودش از سر گرفته می‌شود و چیزی از دست نمی‌رود.",
-  "went-back": "میز به لحظه‌ای پیش‌تر برگشت؛ از همین‌جا ادامه دهید.",
   "deal-over": "این دور تمام شده است و حرکتی نمی‌پذیرد.",
   "wrong-phase": "این حرکت به این لحظه از دور نمی‌خورد.",
   "not-in-hand": "این کارت در دست شما نیست.",
@@ -230,9 +225,10 @@ const REFUSALS = {
   "no-hukm-out": "حکمی بیرون نیست که آن را بخوانید.",
 };
 
-/** A refusal in Persian, by its code; one this page has no words for is said plainly.
+/** A refusal in Persian, by its code (the table's shared ones from table-words.js); one with no words
+ * anywhere is said plainly.
  * @param {string} code */
-export const refusalFa = (code) => REFUSALS[code] ?? "این حرکت پذیرفته نشد.";
+export const refusalFa = (code) => REFUSALS[code] ?? REFUSALS_FA[code] ?? "این حرکت پذیرفته نشد.";
 
 /** The coach's moves and the rules' reasons in Persian (ganjifa-words.js's `coachWords`).
  * @param {import("./socket.js").Action} play
