@@ -98,6 +98,8 @@ enum Then {
     /// The coming deal's list of pledges was closed: show it to every seat, and go on waiting for
     /// the numbers (or deal, when none is due).
     ShowPledges,
+    /// The coach's word was kept: tell it to the seat (see `coaching`), only now that it is stored.
+    Coached(coaching::Said),
 }
 
 /// How soon a paused table tries its store again.

@@ -60,7 +60,23 @@ impl Pending {
     }
 }
 
-/// A hint asked for `seat`'s turn at `version`: the sockets waiting for it, then what it said.
+/// The coach's word once kept, waiting for the store before anyone hears it: a hint counted against
+/// its seat, or an analysis kept with its deal, is told only once the store holds it, so that what a
+/// seat was told is never lost or told differently after a restart.
+#[derive(Clone, Debug)]
+pub(super) enum Said {
+    /// The hint for `seat`'s turn at `version`: to the sockets that asked, and to any asking later.
+    Hint {
+        seat: Seat,
+        version: u64,
+        notice: Arc<Notice>,
+    },
+    /// An analysis: to every socket of `seat`.
+    Analysis { seat: Seat, notice: Arc<Notice> },
+}
+
+/// A hint asked for `seat`'s turn at `version`: the sockets waiting for it, then what it said (once
+/// stored).
 #[derive(Debug)]
 struct Hint {
     seat: Seat,
@@ -343,14 +359,37 @@ impl<G: Game> TableCore<G> {
             unit: judgement.unit,
             why: judgement.why,
         });
-        let hint = &mut self.coaching.hints[at];
-        hint.said = Some(Arc::clone(&notice));
-        let sends = hint
-            .asked_by
-            .drain(..)
-            .map(|conn| Effect::Send(conn, Arc::clone(&notice)));
-        self.effects.extend(sends);
-        self.commit(Then::Broadcast);
+        self.commit(Then::Coached(Said::Hint {
+            seat,
+            version,
+            notice,
+        }));
+    }
+
+    /// The coach's word is stored: tell it (see [`Said`]).
+    pub(super) fn tell(&mut self, said: Said) {
+        match said {
+            Said::Hint {
+                seat,
+                version,
+                notice,
+            } => {
+                let hints = self.coaching.hints.iter_mut();
+                if let Some(hint) = hints
+                    .into_iter()
+                    .find(|hint| (hint.seat, hint.version) == (seat, version))
+                {
+                    hint.said = Some(Arc::clone(&notice));
+                    let sends = hint
+                        .asked_by
+                        .drain(..)
+                        .map(|conn| Effect::Send(conn, Arc::clone(&notice)));
+                    self.effects.extend(sends);
+                }
+                self.broadcast();
+            }
+            Said::Analysis { seat, notice } => self.send_to_seat(seat, &notice),
+        }
     }
 
     /// Keeps `seat`'s analysis of the deal dealt at `dealt_at` once every decision is judged, and
@@ -390,8 +429,7 @@ impl<G: Game> TableCore<G> {
             deal: pending.deal,
             analysis: Arc::new(analysis),
         });
-        self.send_to_seat(seat, &notice);
-        self.commit(Then::Nothing);
+        self.commit(Then::Coached(Said::Analysis { seat, notice }));
     }
 
     /// Sends `notice` to every socket of `seat`.

@@ -69,6 +69,7 @@ impl<G: Game> TableCore<G> {
             }
             Then::Broadcast => self.broadcast(),
             Then::ShowPledges => self.pledges_closed(),
+            Then::Coached(said) => self.tell(said),
         }
     }
 

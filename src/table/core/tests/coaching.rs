@@ -297,3 +297,34 @@ fn hints_among_friends_are_offered_to_seats_that_agreed_counted_for_all_and_kept
     assert!(!plain.snapshot().hints);
     assert!(plain.check_agreement(false).is_ok());
 }
+
+#[test]
+fn the_coachs_word_is_told_only_once_the_store_holds_it() {
+    let (mut table, now) = coached_table();
+    assert!(to_my_turn(&mut table, now));
+    // From here on the table stores each change before anyone hears of it.
+    table.keeper = super::keeper::Keeper::new(true);
+    let version = table.version();
+    table.from_seat(1, ClientMsg::Hint { version }, now);
+    let did = done(&mut table);
+    assert!(did.iter().any(|d| matches!(d, Did::Stored(_))), "{did:?}");
+    assert!(frames_of_type(&did, 1, "hint").is_empty(), "{did:?}");
+    // Asked again while it is stored: still nothing, then answered once, once it is in.
+    table.from_seat(1, ClientMsg::Hint { version }, now);
+    assert!(frames_of_type(&done(&mut table), 1, "hint").is_empty());
+    table.stored(StoreAnswer::Stored, now);
+    let did = done(&mut table);
+    assert_eq!(frames_of_type(&did, 1, "hint").len(), 1, "{did:?}");
+    assert_eq!(last_view(&did, 1).unwrap()["hints_taken"][0], 1);
+
+    table.keeper = super::keeper::Keeper::new(false);
+    to_the_end(&mut table, now);
+    table.keeper = super::keeper::Keeper::new(true);
+    table.from_seat(1, ClientMsg::Analyse { deal: None }, now);
+    let did = done(&mut table);
+    assert!(did.iter().any(|d| matches!(d, Did::Stored(_))), "{did:?}");
+    assert!(frames_of_type(&did, 1, "analysis").is_empty(), "{did:?}");
+    table.stored(StoreAnswer::Stored, now);
+    let did = done(&mut table);
+    assert_eq!(frames_of_type(&did, 1, "analysis").len(), 1, "{did:?}");
+}
