@@ -205,7 +205,15 @@ async fn replay_and_watch(driver: &mut Driver, server: &TestServer, axe: &str) -
         check(
             &c,
             axe,
-            &format!("a replay at {width}x{height}"),
+            &format!("a replay at {width}x{height}, its list folded on a phone"),
+            &mut found,
+        )
+        .await;
+        open_replay_list(&c).await;
+        check(
+            &c,
+            axe,
+            &format!("a replay at {width}x{height}, its list open"),
             &mut found,
         )
         .await;

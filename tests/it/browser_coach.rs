@@ -85,7 +85,14 @@ async fn coached_in_the_page(
     if deals == 1 {
         assert!(taken.as_str().unwrap().contains("1 hint"), "{taken}");
     }
-    // Nothing covers the fair-deal line: the coach's words lie below it.
+    // Nothing covers the fair-deal line: the coach's words lie below it, once the deal check has
+    // said its verdict too (after its sums, which may come after the coach has spoken).
+    wait_for(
+        &c,
+        "const a = document.querySelector('#deal-check'); return !a.hidden && !!a.dataset.state",
+        20,
+    )
+    .await;
     let overlap = eval(
         &c,
         "const a = document.querySelector('#deal-check'), b = document.querySelector('#coach'); if (a.hidden || b.hidden) return false; const r = a.getBoundingClientRect(), s = b.getBoundingClientRect(); return r.bottom > s.top && s.bottom > r.top && r.right > s.left && s.right > r.left",
@@ -100,6 +107,8 @@ async fn coached_in_the_page(
     // The replay's analysis: asked, thought behind the moves, then each mark leads to its step.
     screenshot(&c, &format!("{game}-hints-taken-{width}x{height}")).await;
     click_when_shown(&c, "#replay-open", 30).await;
+    // The analysis lies in the replay's list, beside the moves it judges (folded on a phone).
+    open_replay_list(&c).await;
     click_when_shown(&c, "[data-key='coach:analyse']", 30).await;
     let judged = wait_for_text(
         &c,
@@ -127,6 +136,17 @@ async fn coached_in_the_page(
         );
         let note = text_of(&c, "#coach-note", 10).await;
         assert!(note.starts_with("Your decision here"), "{note}");
+        // The note lies in the list beside the step it judges, not over the board.
+        let beside = eval(
+            &c,
+            "const n = document.getElementById('coach-note'); const b = document.getElementById('board').getBoundingClientRect(), r = n.getBoundingClientRect();              return [!!n.closest('li')?.querySelector('[aria-current=\"step\"]'), r.right > b.left && b.right > r.left && r.bottom > b.top && b.bottom > r.top]",
+        )
+        .await;
+        assert_eq!(
+            beside,
+            json!([true, false]),
+            "{game} at {width}x{height}: the note beside its step"
+        );
         let grade = eval(
             &c,
             "return document.querySelector('#coach-note').dataset.grade",
@@ -376,6 +396,8 @@ async fn coached_in_persian(driver: &mut Driver, server: &TestServer, size: (u32
 
     // The analysis: its lines, its marks and the note at a mark's step in Persian.
     click_when_shown(&c, "#replay-open", 30).await;
+    // The analysis lies in the replay's list, beside the moves it judges (folded on a phone).
+    open_replay_list(&c).await;
     click_when_shown(&c, "[data-key='coach:analyse']", 30).await;
     let judged = wait_for_text(
         &c,

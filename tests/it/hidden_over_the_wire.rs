@@ -302,3 +302,78 @@ async fn a_card_played_face_down_is_never_named_to_a_seat_that_did_not_see_it() 
     }
     panic!("no talafa went face down in 40 matches");
 }
+
+#[actix_rt::test]
+async fn the_move_list_of_a_replay_names_no_card_its_viewer_never_saw() {
+    // Ganjifa among friends: the first deal is played, the second dealt, and a watcher arrives. The
+    // watcher and each seat ask for the replay of the deal that ended: its list of moves is the
+    // record's, each told as its viewer may know it, and no card laid face down by another seat is
+    // named to a viewer that never saw it, not even by the move that laid it.
+    let mut hidden = 0;
+    for seed in 0..60 {
+        let server = TestServer::start(|_| {});
+        let (host, mut clients) = seat_friends_with_host(&server, "ganjifa", 3, json!(3)).await;
+        play_deals(&mut clients, 1, seed).await;
+        let over = server.record(&host.table).await.version;
+        for client in clients.iter_mut() {
+            let next = json!({"type": "next-deal", "version": over});
+            client.send(next).await;
+        }
+        for client in clients.iter_mut() {
+            let dealt = loop {
+                let view = client.next_of("view").await;
+                if view["version"].as_u64().unwrap() > over {
+                    break view;
+                }
+            };
+            assert_eq!(dealt["status"], "playing");
+        }
+        let record = server.record(&host.table).await;
+        assert_eq!(record.deals.len(), 2, "the second deal is in play");
+        let watch = server.watch_id(&host).await;
+        let mut watcher = Client::watch(&server.base, &watch)
+            .await
+            .expect("a watcher");
+        let deal = &record.deals[0];
+        let (mut state, _, _) = deal.dealt::<Ganjifa>();
+        let mut actions = Vec::new();
+        for (seat, action, _) in &deal.actions {
+            let action = serde_json::from_value(action.clone()).unwrap();
+            Ganjifa::apply(&mut state, *seat, &action).unwrap();
+            actions.push((*seat, action));
+        }
+        let concealed = Ganjifa::concealed_at_end(&state);
+        let viewers = (0..clients.len()).map(|s| Some(Seat::new(s))).chain([None]);
+        for (viewer, client) in viewers.zip(clients.iter_mut().chain([&mut watcher])) {
+            // The deal in play is no replay; the one before it is, to seats and watchers alike.
+            client
+                .send(json!({"type": "replay", "deal": 1, "step": 0}))
+                .await;
+            assert_eq!(client.next_of("error").await["code"], "deal-in-play");
+            client.send(json!({"type": "replay", "step": 0})).await;
+            let frame = client.next_of("replay").await;
+            assert_eq!(frame["replay"]["deal"], 0, "{viewer:?}");
+            assert_eq!(frame["replay"]["deals"], 1, "{viewer:?}");
+            let moves = frame["replay"]["moves"].as_array().unwrap();
+            assert_eq!(moves.len(), actions.len());
+            for (told, (by, action)) in moves.iter().zip(&actions) {
+                assert_eq!(told["by"], by.index());
+                let expected = Ganjifa::action_told_to(action, *by, viewer);
+                assert_eq!(told["action"], json!(expected), "{viewer:?}");
+            }
+            let list = frame["replay"]["moves"].to_string();
+            let seen = Ganjifa::seen_at_end(&state, viewer);
+            for card in concealed.iter().filter(|c| !seen.contains(c)) {
+                assert!(
+                    !list.contains(&format!("\"{card}\"")),
+                    "{viewer:?}'s move list names {card}, laid face down by another"
+                );
+                hidden += 1;
+            }
+        }
+        if hidden > 0 {
+            return;
+        }
+    }
+    panic!("no talafa went face down in the first deal of 60 matches");
+}

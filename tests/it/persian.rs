@@ -5,8 +5,12 @@
 //! played in its own suite (`browser_panjpar::persian`, `browser_pishe_pasha::persian`,
 //! `browser_ganjifa::persian`).
 
+use chaikhana::table::RefusalCode;
+use chaikhana_rules::game::RuleCode;
+use chaikhana_rules::games::{ganjifa, panjpar, pishe_pasha};
 use fantoccini::Client;
 use serde_json::{json, Value};
+use strum::IntoEnumIterator;
 
 use crate::browser_access::{axe_source, violations};
 use crate::chromium::*;
@@ -110,7 +114,87 @@ async fn every_persian_page_reads_persian() {
             wait_for(&c, "return document.readyState === 'complete'", 10).await;
             all_persian(&c, &axe, &format!("{path} at {width}x{height}")).await;
         }
+        // The Persian fair-deal page sends its reader on to every game that is played in Persian.
+        go(&c, &server.base, "/fa/fair").await;
+        let links = eval(
+            &c,
+            "return [...document.querySelectorAll('main a')].map((a) => a.getAttribute('href'))",
+        )
+        .await;
+        for game in chaikhana::catalog::games() {
+            if game.pages().tile.persian.is_some() {
+                let href = json!(format!("/fa/{}", game.name()));
+                assert!(
+                    links.as_array().unwrap().contains(&href),
+                    "{href} in {links}"
+                );
+            }
+        }
         assert_no_console_error(&c, "the Persian pages").await;
         c.close().await.unwrap();
+    }
+}
+
+/// Each game's refusals as its Persian board says them: `[code, sentence]` for every code given, from
+/// the board's own `errorSentence`, the English sentence beside each code as the table would send it.
+const SAID_IN_PERSIAN: &str = r#"
+const [module, codes, done] = arguments;
+import(module).then(({ errorSentence }) => done(codes.map((code) => [code, errorSentence({ type: "error", code, message: "Refused in English." }, "fa")])));
+"#;
+
+#[actix_rt::test]
+async fn every_refusal_a_persian_board_can_hear_is_said_in_persian() {
+    let (mut driver, server) = staged!(|_| {});
+    let c = driver.session(1280, 800).await;
+    go(&c, &server.base, "/fa/fair").await;
+    // What a board's socket can be refused, in every game: the table's refusals of a move, the rules'
+    // shared codes, and then each game's own.
+    let table = [
+        RefusalCode::StaleVersion,
+        RefusalCode::WrongMoment,
+        RefusalCode::BadAction,
+        RefusalCode::BadRequest,
+        RefusalCode::WatchersCannotAct,
+        RefusalCode::RateLimited,
+        RefusalCode::Busy,
+        RefusalCode::Unavailable,
+        RefusalCode::NotYourTurn,
+    ]
+    .map(RefusalCode::as_str);
+    let shared: Vec<&str> = table
+        .into_iter()
+        .chain(RuleCode::SHARED.map(RuleCode::as_str))
+        .collect();
+    let games: [(&str, Vec<&str>); 3] = [
+        (
+            "panjpar",
+            panjpar::codes::Code::iter().map(Into::into).collect(),
+        ),
+        (
+            "pishe-pasha",
+            pishe_pasha::codes::Code::iter().map(Into::into).collect(),
+        ),
+        (
+            "ganjifa",
+            ganjifa::codes::Code::iter().map(Into::into).collect(),
+        ),
+    ];
+    let refused = "این حرکت پذیرفته نشد.";
+    for (game, own) in games {
+        let codes: Vec<&str> = shared.iter().copied().chain(own).collect();
+        let module = format!("/static/{game}-words.js");
+        let said = c
+            .execute_async(SAID_IN_PERSIAN, vec![json!(module), json!(codes)])
+            .await
+            .unwrap();
+        for pair in said.as_array().unwrap() {
+            let sentence = pair[1].as_str().unwrap();
+            assert!(
+                !sentence.is_empty()
+                    && sentence != refused
+                    && !sentence.chars().any(|ch| ch.is_ascii_alphabetic()),
+                "{game}: {pair}"
+            );
+        }
     }
 }

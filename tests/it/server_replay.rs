@@ -74,19 +74,18 @@ pub async fn replays_as_seen<G: Tested>() {
                         "{game}: seat {seat}, deal {index} step {step}: the {field} it saw at version {version}"
                     );
                 }
-                if step > 0 {
-                    let (by, made, _) = &deal.actions[step - 1];
-                    assert_eq!(frame["replay"]["by"], by.index());
-                    // The action as made, unless it names a card this seat never saw (a talafa
-                    // laid face down by another: `hidden_over_the_wire` checks those against the truth).
+                assert_eq!(frame["replay"]["deals"], deals);
+                // The deal's moves, each with who made it: the action as made, unless it names a
+                // card this seat never saw (a talafa laid face down by another:
+                // `hidden_over_the_wire` checks those against the truth).
+                let moves = frame["replay"]["moves"].as_array().unwrap();
+                assert_eq!(moves.len(), steps);
+                for (told, (by, made, _)) in moves.iter().zip(&deal.actions) {
+                    assert_eq!(told["by"], by.index());
                     let action: G::Action = serde_json::from_value(made.clone()).unwrap();
-                    let told = G::action_told_to(&action, *by, Some(Seat::new(seat)));
-                    assert_eq!(
-                        frame["replay"]["action"],
-                        json!(told),
-                        "{game}: step {step}"
-                    );
-                    assert!(told.is_none() || json!(told) == *made);
+                    let expected = G::action_told_to(&action, *by, Some(Seat::new(seat)));
+                    assert_eq!(told["action"], json!(expected), "{game}: step {step}");
+                    assert!(expected.is_none() || json!(expected) == *made);
                 }
             }
         }

@@ -39,18 +39,28 @@ impl<G: Game> std::fmt::Debug for Replay<G> {
     }
 }
 
-/// Where a replay stands in its deal.
+/// Where a replay stands in its deal, and the deal's moves as the viewer may be told them: the page
+/// lists them beside the board, each step one move.
 #[derive(Debug, Serialize)]
 pub struct ReplayStep<A: Serialize> {
     /// Which deal of the match, from 0.
     deal: usize,
+    /// How many deals of the match have ended, each of them replayable (the one in play is not).
+    deals: usize,
     /// How many of the deal's actions have been played: 0 is the deal as dealt.
     step: usize,
     /// How many actions the deal had in all.
     steps: usize,
-    /// The action that led to this step, and who made it (none at step 0); the action is none too
-    /// where it would name a card this viewer never saw ([`Game::action_told_to`]).
-    by: Option<Seat>,
+    /// Every action of the deal in order, as told to this viewer: move `k` leads to step `k + 1`.
+    moves: Vec<Told<A>>,
+}
+
+/// A move of a replayed deal as one viewer may be told of it: who made it, and the action, none where
+/// it would name a card this viewer never saw ([`Game::action_told_to`]; the step's view still says
+/// what could be seen of it).
+#[derive(Debug, Serialize)]
+pub struct Told<A: Serialize> {
+    by: Seat,
     action: Option<A>,
 }
 
@@ -112,13 +122,19 @@ impl<G: Game> TableCore<G> {
             seen,
             dealt_at: Some(record.dealt_at),
         });
-        // The action that led to the step, and the version of that moment as the seat's board knew it.
-        let (by, action, version) = match step.checked_sub(1).map(|i| &record.actions[i]) {
-            Some((by, action, version)) => {
-                (Some(*by), G::action_told_to(action, *by, seat), *version)
-            }
-            None => (None, None, record.dealt_at),
+        // The version of that moment as the seat's board knew it.
+        let version = match step.checked_sub(1).map(|i| &record.actions[i]) {
+            Some((_, _, version)) => *version,
+            None => record.dealt_at,
         };
+        let moves = record
+            .actions
+            .iter()
+            .map(|(by, action, _)| Told {
+                by: *by,
+                action: G::action_told_to(action, *by, seat),
+            })
+            .collect();
         let seen = Seen {
             table: seat.map(|_| self.id.clone()),
             head: Head {
@@ -145,10 +161,10 @@ impl<G: Game> TableCore<G> {
             seen,
             step: ReplayStep {
                 deal,
+                deals: self.last_ended_deal().map_or(0, |last| last + 1),
                 step,
                 steps: record.actions.len(),
-                by,
-                action,
+                moves,
             },
         })
     }
@@ -328,10 +344,14 @@ mod tests {
         }
         let last = present::replay(&table.replay(Some(Seat::new(0)), Some(0), steps).unwrap());
         let last: serde_json::Value = serde_json::from_str(last.text_payload().unwrap()).unwrap();
-        assert_eq!(
-            last["replay"]["action"],
-            serde_json::to_value(&table.record[0].actions[steps - 1].1).unwrap()
-        );
+        assert_eq!(last["replay"]["deals"], 1);
+        let moves = last["replay"]["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), steps);
+        for (told, (by, action, _)) in moves.iter().zip(&table.record[0].actions) {
+            assert_eq!(told["by"], by.index());
+            let action = G::action_told_to(action, *by, Some(Seat::new(0)));
+            assert_eq!(told["action"], serde_json::to_value(action).unwrap());
+        }
         let code = |r: Result<Replay<G>, TableRefusal>| r.err().map(|e| e.code.as_str());
         assert_eq!(
             code(table.replay(Some(Seat::new(0)), None, steps + 1)),

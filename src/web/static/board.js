@@ -71,6 +71,14 @@ import { backElement, cardElement } from "./cards.js";
  */
 
 /**
+ * A board's words for the moves of a replayed deal (replay.js's list of moves): `told(play, who, lang,
+ * list)` says who did what, as the board's move line would, from the action as the table told it to
+ * this viewer (null where it would name a card this viewer never saw); `who` is the seat as the board
+ * calls it at the start of a sentence ("You", a name).
+ * @typedef {{ told: (play: Action | null, who: string, lang: string, list: (items: string[]) => string) => string }} MoveWords
+ */
+
+/**
  * A game's board module (`/static/{game}.js`).
  * @typedef {Object} BoardModule
  * @property {(root: HTMLElement, ctx: BoardContext) => Board} createBoard
@@ -79,6 +87,7 @@ import { backElement, cardElement } from "./cards.js";
  * @property {(frame: ViewFrame, lang: string) => GuideStep | null | undefined} [guideStep]
  * @property {(lang: string) => string} [guideLeave]
  * @property {CoachWords} [coachWords]
+ * @property {MoveWords} [moveWords]
  */
 
 /** @type {Hooks} French cards, dealt in hands, and nothing known of a view. */

@@ -69,7 +69,7 @@ const REFUSALS = ["no-hints", "not-your-turn", "not-your-decisions", "deal-in-pl
 /**
  * The coach's parts of the page. `hintButton` asks for a hint, `panel` says the coach's words,
  * `send` puts a frame on the socket (false while offline), `goTo(step)` shows a step of the deal being
- * replayed, `redraw()` draws the replay bar again, `lang` is the page's language; `clearOf()` gives
+ * replayed, `redraw()` draws the replay panel again, `lang` is the page's language; `clearOf()` gives
  * the lines the panel keeps clear of.
  * @param {{ hintButton: HTMLElement, panel: HTMLElement, send: (frame: import("./socket.js").Frame) => boolean, goTo: (step: number) => void, redraw: () => void, lang: () => string, clearOf?: (() => HTMLElement | null | Array<HTMLElement | null>) | null }} parts
  */
@@ -116,6 +116,20 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     panel.style.top = bottom > 0 ? `${Math.ceil(bottom) + 4}px` : "";
   }
 
+  // The lines the panel keeps clear of may appear, grow or move after it was placed (the deal check
+  // says its verdict once its sums are done and may wrap; a bar above it folds; the window turns):
+  // the panel is placed again whenever one of them, or anything above them, changes size.
+  if (clearOf && typeof ResizeObserver === "function") {
+    const again = () => {
+      if (!panel.hidden) place();
+    };
+    const watched = new ResizeObserver(again);
+    for (const line of [clearOf()].flat()) {
+      for (let part = /** @type {Element | null} */ (line); part; part = part.previousElementSibling) watched.observe(part);
+    }
+    addEventListener("resize", again);
+  }
+
   /** The hint asked and not yet answered: its version and its timer.
    * @type {{ version: number, timer: ReturnType<typeof setTimeout> } | null} */
   let asking = null;
@@ -146,9 +160,10 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     if (version !== null) askHint(version);
   });
 
-  /** The analysis part of the replay bar, for the replay frame `at`.
+  /** The analysis above the replay's list of moves, for the replay frame `at`: the button that asks
+   * for it, its progress, or what it found with a button for each mark.
    * @param {import("./socket.js").Frame} at */
-  function bar(at) {
+  function head(at) {
     const w = words();
     const box = el("div", "coach-analysis");
     box.id = "coach-analysis";
@@ -180,7 +195,7 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     if (analysis.marks.length) {
       const list = el("div", "row coach-marks");
       for (const mark of analysis.marks) {
-        const label = w.move(mark.step, w.grade[/** @type {keyof typeof w.grade} */ (mark.grade)] ?? mark.grade);
+        const label = w.move(mark.step, gradeWord(mark.grade));
         const b = el("button", `coach-mark ${mark.grade}`, label);
         /** @type {HTMLButtonElement} */ (b).type = "button";
         b.dataset.key = `coach:mark:${mark.step}`;
@@ -192,18 +207,43 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
       }
       box.append(list);
     }
-    const here = analysis.marks.find((/** @type {{ step: number, grade: string, why: any }} */ mark) => mark.step + 1 === at.replay.step);
-    if (here) {
-      const note = el("p", `coach-note ${here.grade}`, w.here(w.grade[/** @type {keyof typeof w.grade} */ (here.grade)] ?? here.grade, sentence(here.why)));
-      note.id = "coach-note";
-      note.dataset.grade = here.grade;
-      box.append(note);
-    }
     return box;
   }
 
+  /** A grade in words. @param {string} grade */
+  const gradeWord = (grade) => words().grade[/** @type {keyof ReturnType<typeof words>["grade"]} */ (grade)] ?? grade;
+
+  /** The analysis's mark on the decision that led to step `step` of deal `deal`, if it has one.
+   * @param {number} deal
+   * @param {number} step */
+  function markAt(deal, step) {
+    return analyses.get(deal)?.marks.find((/** @type {{ step: number, grade: string, why: any }} */ mark) => mark.step + 1 === step) ?? null;
+  }
+
+  /** The coach's note on the step the replay frame `at` shows, if its decision was marked: it lies
+   * beside the step in the replay's list.
+   * @param {import("./socket.js").Frame} at */
+  function note(at) {
+    const here = markAt(at.replay.deal, at.replay.step);
+    if (!here) return null;
+    const said = el("p", `coach-note ${here.grade}`, words().here(gradeWord(here.grade), sentence(here.why)));
+    said.id = "coach-note";
+    said.dataset.grade = here.grade;
+    said.dir = lang() === "fa" ? "rtl" : "ltr";
+    return said;
+  }
+
+  /** The mark on step `step` of deal `deal` for the replay's list: its grade, and the grade in words.
+   * @param {number} deal
+   * @param {number} step */
+  function mark(deal, step) {
+    const here = markAt(deal, step);
+    return here ? { grade: here.grade, label: gradeWord(here.grade) } : null;
+  }
+
   return {
-    bar,
+    /** The coach's part of the replay's list (replay-moves.js). */
+    analysis: { head, mark, note },
     place,
 
     /** Says the hint on show again, in the page's language now. */

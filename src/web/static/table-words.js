@@ -217,12 +217,21 @@ export const REFUSALS_FA = {
   busy: "میز سرش شلوغ است؛ لحظه‌ای بعد دوباره بکوشید.",
   unavailable: "بازی موقتاً ایستاده است: میز اکنون نمی‌تواند حرکت‌ها را نگه دارد. خودش از سر گرفته می‌شود و چیزی از دست نمی‌رود.",
   "went-back": "میز به لحظه‌ای پیش‌تر برگشت؛ از همین‌جا ادامه دهید.",
+  "deal-over": "این دست تمام شده است.",
+  "wrong-phase": "این کار در این مرحلهٔ دست ممکن نیست.",
+  "not-in-hand": "این کارت در دست شما نیست.",
+  "bad-action": "این حرکت شناخته نشد.",
+  "bad-request": "این درخواست درست نبود.",
+  "watchers-cannot-act": "تماشاگر بازی نمی‌کند.",
 };
+
+/** What a Persian board says of a refusal it has no sentence for: never the English one. */
+export const REFUSED_FA = "این حرکت پذیرفته نشد.";
 
 /** A refusal of the table's shared codes, said in `lang`.
  * @param {import("./socket.js").ErrorFrame} frame
  * @param {string} lang */
 export function refusalSentence(frame, lang) {
   if (lang !== "fa") return frame.message;
-  return REFUSALS_FA[frame.code] || `کار پذیرفته نشد: ${frame.message}`;
+  return REFUSALS_FA[frame.code] ?? REFUSED_FA;
 }

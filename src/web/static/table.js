@@ -72,12 +72,19 @@ const dealCheck = new DealCheck(
 );
 const replay = createReplay({
   open: /** @type {HTMLElement} */ (document.getElementById("replay-open")),
-  bar: /** @type {HTMLElement} */ (document.getElementById("replay")),
+  panel: /** @type {HTMLElement} */ (document.getElementById("replay")),
   send: (frame) => sent(Boolean(socket && socket.send(frame))),
   draw: (frame) => board && draw(frame, { quiet: true }),
   live: () => board && lastFrame && draw(lastFrame),
   lang: tableLang,
-  extra: (at) => (watching ? null : coach.bar(at)),
+  // A watcher's replay has no coach: the coach judges a seat's own decisions.
+  analysis: watching
+    ? null
+    : {
+        head: (at) => coach.analysis.head(at),
+        mark: (deal, step) => coach.analysis.mark(deal, step),
+        note: (at) => coach.analysis.note(at),
+      },
 });
 const coach = createCoach({
   hintButton: /** @type {HTMLElement} */ (document.getElementById("hint")),
@@ -249,6 +256,7 @@ async function showFrame(frame, socket) {
     });
     if (!watching) guide = createGuide(table, module, tableLang);
     coach.speaks(module.coachWords ?? null);
+    replay.speaks(module.moveWords ?? null);
   }
   const before = lastFrame === frame ? null : lastFrame;
   lastFrame = frame;

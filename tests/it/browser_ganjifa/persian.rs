@@ -110,6 +110,7 @@ async fn play_in_persian(c: &Client, picture: &str) {
 /// mark's label and the note at the first mark's step.
 async fn analysed_in_persian(c: &Client) {
     click_when_shown(c, "#replay-open", 30).await;
+    open_replay_list(c).await;
     click_when_shown(c, "[data-key='coach:analyse']", 30).await;
     let judged = wait_for_text(
         c,

@@ -131,3 +131,23 @@ pub fn quick_and_fair(settings: &mut Settings) {
     settings.bot_delay_ms = 5;
     pages_shuffle(settings);
 }
+
+/// Opens the replay's list of moves where it folds (a narrow screen), as a person would: its toggle.
+/// Answers whether it had to be opened.
+pub async fn open_replay_list(client: &Client) -> bool {
+    let opened = wait_for(
+        client,
+        "const f = document.getElementById('replay-fold'); if (!f) return null; \
+         const folded = getComputedStyle(f).display !== 'none' && f.getAttribute('aria-expanded') === 'false'; \
+         if (folded) f.click(); return [folded]",
+        10,
+    )
+    .await;
+    wait_for(
+        client,
+        "const l = document.getElementById('replay-list'); return !!l && getComputedStyle(l).display !== 'none'",
+        10,
+    )
+    .await;
+    opened[0] == json!(true)
+}

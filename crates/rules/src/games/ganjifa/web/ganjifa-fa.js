@@ -3,7 +3,7 @@
 // برات و قماش. A trick is a «دست», a deal a «دور», the lead «شروع», the hukm «حکم».
 
 import { gcardName, parseGCard, GSUITS, faDigits } from "./gcards.js";
-import { REFUSALS_FA } from "./table-words.js";
+import { REFUSALS_FA, REFUSED_FA } from "./table-words.js";
 
 /** @typedef {import("./gcards.js").GSuit} GSuit */
 
@@ -64,6 +64,19 @@ export const FA = {
   feltEmpty: "میز خالی است",
   gaveUp: (/** @type {string} */ who) => `${who} شروع را ${you(who, "واگذاشت", "واگذاشتید")}: یکی از کارت‌های زیر را بردارید`,
   led: (/** @type {string} */ who, /** @type {string} */ kind) => `${who} ${you(who, "شروع کرد", "شروع کردید")}: ${kind}.`,
+  told: {
+    putDown: (/** @type {string} */ who, /** @type {string} */ c) => `${who} ${card(c)} را ${you(who, "گذاشت", "گذاشتید")}.`,
+    run: (/** @type {string} */ who, /** @type {string} */ s) => `${who} دوکالِ ${suit(s)} را ${you(who, "شروع کرد", "شروع کردید")}.`,
+    deni: (/** @type {string} */ who, /** @type {string} */ c) => `${who} با ${card(c)} ${you(who, "خواند", "خواندید")} (دنی).`,
+    burn: (/** @type {string} */ who, /** @type {string} */ s) => `${who} وزیر تنهای ${suit(s)} را نگه ${you(who, "داشت", "داشتید")} تا بسوزد.`,
+    talafa: (/** @type {string} */ who, /** @type {string} */ s, /** @type {string} */ c) => `${who} تلفه در ${suit(s)} را با ${card(c)} ${you(who, "شروع کرد", "شروع کردید")}.`,
+    talafaDown: (/** @type {string} */ who, /** @type {string} */ s, /** @type {string} */ c) => `${who} تلفه در ${suit(s)} را ${you(who, "شروع کرد", "شروع کردید")}، ${card(c)} به پشت.`,
+    hidden: (/** @type {string} */ who) => `${who} تلفه را با کارتی به پشت ${you(who, "شروع کرد", "شروع کردید")}.`,
+    utari: (/** @type {string} */ who, /** @type {string} */ cards) => `${who} ${cards} را با هم ${you(who, "بازی کرد", "بازی کردید")} (اوتاری).`,
+    named: card,
+    giveUp: (/** @type {string} */ who) => `${who} شروع را ${you(who, "واگذاشت", "واگذاشتید")}.`,
+    pick: (/** @type {string} */ who, /** @type {number} */ back) => `${who} کارت به‌پشتِ ${faDigits(back + 1)} را ${you(who, "برداشت", "برداشتید")}.`,
+  },
   wonTrick: (/** @type {string} */ who) => `${who} این دست را ${you(who, "برد", "بردید")}.`,
   dealBest: (/** @type {string} */ top, /** @type {string} */ best) => `این دور تمام شد: بهترین نتیجه از آنِ ${top} بود (${best}).`,
   dealOver: "این دور تمام شد.",
@@ -228,7 +241,7 @@ const REFUSALS = {
 /** A refusal in Persian, by its code (the table's shared ones from table-words.js); one with no words
  * anywhere is said plainly.
  * @param {string} code */
-export const refusalFa = (code) => REFUSALS[code] ?? REFUSALS_FA[code] ?? "این حرکت پذیرفته نشد.";
+export const refusalFa = (code) => REFUSALS[code] ?? REFUSALS_FA[code] ?? REFUSED_FA;
 
 /** The coach's moves and the rules' reasons in Persian (ganjifa-words.js's `coachWords`).
  * @param {import("./socket.js").Action} play

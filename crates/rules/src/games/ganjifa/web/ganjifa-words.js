@@ -63,6 +63,20 @@ export const WORDS = {
     feltEmpty: "The felt is empty",
     gaveUp: (/** @type {string} */ who) => `${who} gave up the lead: pick one of the cards below`,
     led: (/** @type {string} */ who, /** @type {string} */ kind) => `${who} led ${kind}.`,
+    // A replayed deal's moves (replay.js), each told about the seat that made it.
+    told: {
+      putDown: (/** @type {string} */ who, /** @type {string} */ card) => `${who} put down the ${gcardName(card)}.`,
+      run: (/** @type {string} */ who, /** @type {string} */ suit) => `${who} led the run in ${suitName(suit)}.`,
+      deni: (/** @type {string} */ who, /** @type {string} */ card) => `${who} called with the ${gcardName(card)} (a deni).`,
+      burn: (/** @type {string} */ who, /** @type {string} */ suit) => `${who} kept the lone Wazir of ${suitName(suit)} to burn it.`,
+      talafa: (/** @type {string} */ who, /** @type {string} */ suit, /** @type {string} */ card) => `${who} led a talafa in ${suitName(suit)} with the ${gcardName(card)}.`,
+      talafaDown: (/** @type {string} */ who, /** @type {string} */ suit, /** @type {string} */ card) => `${who} led a talafa in ${suitName(suit)}, the ${gcardName(card)} face down.`,
+      hidden: (/** @type {string} */ who) => `${who} led a talafa with a card face down.`,
+      utari: (/** @type {string} */ who, /** @type {string} */ cards) => `${who} led ${cards} at once (an utari).`,
+      named: (/** @type {string} */ card) => `the ${gcardName(card)}`,
+      giveUp: (/** @type {string} */ who) => `${who} gave up the lead.`,
+      pick: (/** @type {string} */ who, /** @type {number} */ back) => `${who} picked face-down card ${back + 1}.`,
+    },
     wonTrick: (/** @type {string} */ who) => `${who} won the trick.`,
     // The end of a deal.
     dealBest: (/** @type {string} */ top, /** @type {string} */ best) => `The deal is over: ${top} did best (${best}).`,
@@ -81,7 +95,7 @@ export const WORDS = {
     leadGiveUp: "Your lead: you must give up the lead; the next seat picks one of your cards.",
     orGiveUp: ", or give up the lead",
     leadMake: (/** @type {string[]} */ can, /** @type {string} */ blind) => `Your lead: make ${can.join(" or ")}${blind}.`,
-    isLeading: (/** @type {string} */ who) => `${who} is leading.`,
+    isLeading: (/** @type {string} */ who) => (who === "You" ? "You are leading." : `${who} is leading.`),
     isToPlay: (/** @type {string} */ who) => `${who} to play.`,
     pickStatus: "Pick one of the leader's face-down cards: it is led as a call.",
     putDownOne: "Put down 1 card: click it in your hand.",
@@ -181,7 +195,7 @@ export const signed = (n, lang) => {
 /** A refusal in `lang`: the server's sentence in English, the Persian by its code.
  * @param {import("./socket.js").ErrorFrame} frame
  * @param {string} lang */
-export const refusal = (frame, lang) => (lang === "fa" ? refusalFa(frame.code) : /** @type {string} */ (frame.message));
+export const errorSentence = (frame, lang) => (lang === "fa" ? refusalFa(frame.code) : /** @type {string} */ (frame.message));
 
 /**
  * The coach's moves and the rules' reasons (see table-words.js, `coachSentence`), from the values the
@@ -224,6 +238,38 @@ export const coachWords = {
         return "Giving up the lead lets the next seat pick one of your cards blind, and whoever holds the hukm takes the trick.";
       default:
         throw new Error(`a reason of the rules this page cannot word: ${rule.rule}`);
+    }
+  },
+};
+
+/**
+ * The moves of a replayed deal, told about the seat that made them (see replay.js); a move told as
+ * none is a talafa whose card another seat laid face down; in the page's language.
+ * @type {import("./board.js").MoveWords}
+ */
+export const moveWords = {
+  told(play, who, lang, list) {
+    const t = (lang === "fa" ? WORDS.fa : WORDS.en).told;
+    if (!play) return t.hidden(who);
+    switch (play.type) {
+      case "put-down":
+        return t.putDown(who, play.card);
+      case "run":
+        return t.run(who, play.suit);
+      case "deni":
+        return t.deni(who, play.card);
+      case "burn":
+        return t.burn(who, play.suit);
+      case "talafa":
+        return (parseGCard(play.card).suit === play.suit ? t.talafa : t.talafaDown)(who, play.suit, play.card);
+      case "utari":
+        return t.utari(who, list(play.cards.map(t.named)));
+      case "give-up-lead":
+        return t.giveUp(who);
+      case "pick":
+        return t.pick(who, play.back);
+      default:
+        throw new Error(`a move this page cannot word: ${play.type}`);
     }
   },
 };

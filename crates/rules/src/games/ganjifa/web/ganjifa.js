@@ -11,11 +11,11 @@ import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
-import { wordsIn, refusal, signed } from "./ganjifa-words.js";
+import { wordsIn, errorSentence, signed } from "./ganjifa-words.js";
 import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep, guideLeave } from "./ganjifa-guide.js";
-export { coachWords } from "./ganjifa-words.js";
+export { coachWords, moveWords } from "./ganjifa-words.js";
 
 /** The languages this board is written in (the table page offers the switch). */
 export const LANGUAGES = ["en", "fa"];
@@ -555,7 +555,7 @@ export function createBoard(root, ctx) {
       return goneTrick.cards.has(key) ? goneTrick.to : null;
     },
     error(errorFrame) {
-      showBanner(refusal(errorFrame, lang()), true);
+      showBanner(errorSentence(errorFrame, lang()), true);
       setTimeout(() => showBanner(""), 4000);
     },
   };

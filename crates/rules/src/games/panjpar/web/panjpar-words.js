@@ -75,6 +75,8 @@ export const WORDS = {
     beat: (/** @type {string} */ who, /** @type {string} */ a, /** @type {string} */ w) => `${who} beat ${a} with ${w}.`,
     tookUp: (/** @type {string} */ who, /** @type {number} */ n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
     beatAll: (/** @type {string} */ who) => `${who} beat the whole attack.`,
+    called: (/** @type {string} */ who, /** @type {string} */ colour) => `${who} called ${colour} for the trump colour.`,
+    pickedUpRest: (/** @type {string} */ who) => `${who} picked up the attack cards left unbeaten.`,
     join: (/** @type {string} */ a, /** @type {string} */ b) => `${a} and ${b}`,
     // The guided first deal's steps (panjpar-guide.js).
     guide: {
@@ -167,6 +169,8 @@ export const WORDS = {
     beat: (/** @type {string} */ who, /** @type {string} */ a, /** @type {string} */ w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
     tookUp: (/** @type {string} */ who, /** @type {number} */ n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
     beatAll: (/** @type {string} */ who) => `${who} همهٔ حمله را ${you(who, "برید", "بریدید")}.`,
+    called: (/** @type {string} */ who, /** @type {string} */ colour) => `${who} رنگ حکم را ${colour === "red" ? "قرمز" : "سیاه"} ${you(who, "گفت", "گفتید")}.`,
+    pickedUpRest: (/** @type {string} */ who) => `${who} کارت‌های حملهٔ بریده‌نشده را ${you(who, "برداشت", "برداشتید")}.`,
     join: (/** @type {string} */ a, /** @type {string} */ b) => `${a} و ${b}`,
     guide: {
       drawing: " پس از هر نبرد، تا دسته تمام نشده، هر دو تا پنج کارت برمی‌دارند؛ اول مهاجم.",
@@ -238,11 +242,28 @@ export function notAnAttack(hint, n, defenderHolds, lang) {
   }
 }
 
-/** A server error, said in the board's language (Panjpar's refusals are all the table's shared ones).
+// Panjpar's own refusals in Persian (in English the rules' own sentence is shown). The board offers
+// only legal moves, so these come only from a race or a page that is not ours.
+/** @type {Record<string, string>} */
+const FA_ERRORS = {
+  "attack-size": "حمله ۱، ۳ یا ۵ کارت است.",
+  "attack-needs-pair": "حملهٔ سه‌کارتی باید یک جفت داشته باشد.",
+  "attack-needs-two-pairs": "حملهٔ پنج‌کارتی باید دو جفت جدا داشته باشد.",
+  "attack-over-cap": "این حمله از کارت‌هایی که حریف در دست دارد بیشتر است.",
+  "not-an-attack-card": "این کارت در این حمله نیست.",
+  "already-beaten": "این کارت حمله پیش‌تر بریده شده است.",
+  "not-higher": "این کارت از کارت حمله بالاتر نیست.",
+  "trump-needs-higher-trump": "حکم را تنها حکمی بالاتر می‌بُرد.",
+  "wrong-suit": "این کارت نه هم‌خال کارت حمله است و نه حکم.",
+};
+
+/** A server error, said in the board's language: this game's refusals here, the others' by the
+ * table's shared words.
  * @param {import("./socket.js").ErrorFrame} frame
  * @param {string} lang */
 export function errorSentence(frame, lang) {
-  return refusalSentence(frame, lang);
+  if (lang !== "fa") return frame.message;
+  return FA_ERRORS[frame.code] ?? refusalSentence(frame, lang);
 }
 
 /**
@@ -287,6 +308,30 @@ export const coachWords = {
         return `It gets rid of ${rule.best} cards at once rather than ${rule.made}.`;
       default:
         throw new Error(`a reason of the rules this page cannot word: ${rule.rule}`);
+    }
+  },
+};
+
+/**
+ * The moves of a replayed deal, as the board's move line tells them: who did what, from the actions
+ * the table sends (see replay.js).
+ * @type {import("./board.js").MoveWords}
+ */
+export const moveWords = {
+  told(play, who, lang) {
+    const w = WORDS[/** @type {keyof typeof WORDS} */ (lang)] ?? WORDS.en;
+    const name = (/** @type {string} */ code) => cardName(code, lang);
+    switch (play?.type) {
+      case "guess":
+        return w.called(who, play.colour);
+      case "attack":
+        return w.played(who, play.cards.map(name).join(", "));
+      case "beat":
+        return w.beat(who, name(play.attack), name(play.with));
+      case "pick-up":
+        return w.pickedUpRest(who);
+      default:
+        throw new Error(`a move this page cannot word: ${play?.type}`);
     }
   },
 };

@@ -18,7 +18,7 @@ import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 export { hooks } from "./panjpar-hooks.js";
 export { guideStep, guideLeave } from "./panjpar-guide.js";
-export { coachWords } from "./panjpar-words.js";
+export { coachWords, moveWords } from "./panjpar-words.js";
 
 /** @typedef {import("./socket.js").ViewFrame} ViewFrame */
 /** @typedef {import("./socket.js").Action} Action */

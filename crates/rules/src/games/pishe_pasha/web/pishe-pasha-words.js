@@ -113,6 +113,10 @@ export const WORDS = {
     rules: "How to play",
     rulesHref: "/pishe-pasha/rules",
     said: (/** @type {string} */ who, /** @type {string} */ says) => `${who}: ${says}`,
+    // A replayed deal's moves (replay.js): the actions name no card; the step's board shows it.
+    turned: (/** @type {string} */ who) => `${who} turned a card from the stock.`,
+    gave: (/** @type {string} */ who) => `${who} gave a card to the other pile.`,
+    kept: (/** @type {string} */ who) => `${who} kept the card just turned; the turn ended.`,
     // The guided first deal (guide.js).
     guide: {
       over: {
@@ -198,6 +202,9 @@ export const WORDS = {
     rules: "طرز بازی",
     rulesHref: "/fa/pishe-pasha/rules",
     said: (/** @type {string} */ who, /** @type {string} */ says) => `${who}: ${says}`,
+    turned: (/** @type {string} */ who) => `${who} کارتی از دسته ${you(who, "برگرداند", "برگرداندید")}.`,
+    gave: (/** @type {string} */ who) => `${who} کارتی به دورریز حریف ${you(who, "داد", "دادید")}.`,
+    kept: (/** @type {string} */ who) => `${who} کارتِ برگردانده را نگه ${you(who, "داشت", "داشتید")}؛ نوبت تمام شد.`,
     guide: {
       over: {
         title: "این دست تمام شد",
@@ -333,5 +340,26 @@ export const coachWords = {
       return `هر کارتی که می‌دهید یکی کمتر برای بیرون‌کردن دارید و یکی بیشتر روی دورریز حریف، که آن‌گاه ${faDigits(n)} کارت دارد.`;
     }
     return `Each card you give is one fewer for you to play off and one more on their pile, which then holds ${cards(n)}.`;
+  },
+};
+
+/**
+ * The moves of a replayed deal, told about the seat that made them (see replay.js), in the page's
+ * language.
+ * @type {import("./board.js").MoveWords}
+ */
+export const moveWords = {
+  told(play, who, lang) {
+    const w = lang === "fa" ? WORDS.fa : WORDS.en;
+    switch (play?.type) {
+      case "turn":
+        return w.turned(who);
+      case "give":
+        return w.gave(who);
+      case "keep":
+        return w.kept(who);
+      default:
+        throw new Error(`a move this page cannot word: ${play?.type}`);
+    }
   },
 };

@@ -13,7 +13,7 @@ import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { wordsIn, shortName, stepSays, cannotGive, errorSentence } from "./pishe-pasha-words.js";
 
-export { coachWords } from "./pishe-pasha-words.js";
+export { coachWords, moveWords } from "./pishe-pasha-words.js";
 export { hooks } from "./pishe-pasha-hooks.js";
 export { guideStep, guideLeave } from "./pishe-pasha-guide.js";
 

@@ -9,6 +9,8 @@ use serde_json::json;
 use crate::chromium::*;
 use crate::support::{play_against_computer, play_deals, rng, take_seats, TestServer};
 
+mod list;
+
 /// Waits until the page shows step `step` of the `steps` of the deal replayed.
 async fn at_step(c: &fantoccini::Client, step: usize, steps: usize) {
     wait_for(
@@ -70,7 +72,8 @@ async fn replays_in_the_page(
     docs_screenshot(&c, &format!("{game}-replay-{width}x{height}")).await;
     // The whole deal, from the deal's reveal: every place of the pack, each card face up once, and
     // face down the places kept secret from this seat (Pishe Pasha's unturned stock cards, Ganjifa's
-    // face-down talafas of the others).
+    // face-down talafas of the others). It lies in the list, which folds on a phone.
+    open_replay_list(&c).await;
     assert!(click(&c, "[data-key='replay:whole']").await);
     let shown = wait_for(
         &c,
@@ -83,7 +86,7 @@ async fn replays_in_the_page(
     docs_screenshot(&c, &format!("{game}-replay-whole-{width}x{height}")).await;
     assert!(click(&c, "[data-key='replay:whole']").await);
     wait_for(&c, "return !document.querySelector('#replay-whole')", 10).await;
-    // Each earlier deal of the match is offered too: the bar steps back a deal, to its first step.
+    // Each deal of the match is offered too, from the list: the one before, from its first step.
     let deals = record.deals.len();
     if game == "ganjifa" {
         assert_eq!(
@@ -91,16 +94,25 @@ async fn replays_in_the_page(
             "a Ganjifa match of three deals offers earlier ones"
         );
     }
+    let offered = eval(
+        &c,
+        "return [...document.querySelectorAll('[data-key^=\"replay:deal:\"]')].map(b => [b.textContent, b.getAttribute('aria-current')])",
+    )
+    .await;
+    let expected: Vec<_> = (0..deals)
+        .map(|d| json!([format!("Deal {}", d + 1), (d + 1 == deals).to_string()]))
+        .collect();
+    assert_eq!(offered, json!(if deals > 1 { expected } else { vec![] }));
     if deals > 1 {
         let before = record.deals[deals - 2].actions.len();
-        assert!(click(&c, "[data-key='replay:earlier']").await);
+        press(&c, &format!("[data-key='replay:deal:{}']", deals - 2)).await;
         at_step(&c, 0, before).await;
         let line = text_of(&c, "#replay-line", 10).await;
         assert!(
             line.starts_with(&format!("Deal {} of the {deals} played", deals - 1)),
             "{line}"
         );
-        assert!(click(&c, "[data-key='replay:later']").await);
+        press(&c, &format!("[data-key='replay:deal:{}']", deals - 1)).await;
         at_step(&c, 0, steps).await;
     }
     // Back at the table: the match's end is shown again.
@@ -135,8 +147,8 @@ async fn a_finished_deal_of_each_game_replays_step_by_step_in_the_page() {
 
 /// Keeps, in the page, what its board showed at each version while the table was played live:
 /// the board's visible text (the move line, the piles and counts, the score and the header, the
-/// result), with the action bar left out, since a replay opens no move, and the turn badge, which
-/// signals a turn to take now.
+/// result), with the action bar left out, since a replay opens no move, the turn badge, which
+/// signals a turn to take now, and the count of watchers, which is today's.
 const KEEP_WHAT_WAS_SHOWN: &str = r#"
     window.shown = {};
     // The board's visible text, then each card drawn on it: its name, or a back, or an empty place.
@@ -152,7 +164,7 @@ const KEEP_WHAT_WAS_SHOWN: &str = r#"
         if (!board) return;
         // A constructed sheet: the site's content policy refuses a <style> element.
         const hide = new CSSStyleSheet();
-        hide.replaceSync('#board [data-area=actions], #turn-badge { display: none !important; }');
+        hide.replaceSync('#board [data-area=actions], #turn-badge, #watching-count { display: none !important; }');
         document.adoptedStyleSheets = [...document.adoptedStyleSheets, hide];
         const keep = () => {
             const version = document.body.dataset.version;
@@ -219,6 +231,17 @@ async fn replays_what_was_shown(
         assert_eq!(
             compared[0], compared[1],
             "{game} at {width}x{height}: replay step {step} of {steps} draws what version {version} showed"
+        );
+        // The line under the board says whose turn it is as English does, even where a replay
+        // hides it with the action bar ("You are leading.").
+        let said = eval(
+            &c,
+            "return [...document.querySelectorAll('#board .status-line')].map(l => l.textContent).join(' ')",
+        )
+        .await;
+        assert!(
+            !said.as_str().unwrap().contains("You is"),
+            "{game}: step {step}: {said}"
         );
     }
     let errors = console_errors(&c).await;
