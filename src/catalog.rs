@@ -218,7 +218,8 @@ impl<G: Game> Registered for Entry<G> {
         let id = TableId::random();
         let table = Table::<G>::new(id, kind, length, level, request.creator.clone(), config)
             .ok_or_else(|| format!("{} has no computer player", G::NAME))?
-            .offering_hints(request.hints);
+            .offering_hints(request.hints)
+            .guided(request.guided);
         let snapshot = table.snapshot();
         Ok((start(table), snapshot))
     }

@@ -52,6 +52,10 @@ pub enum ClientMsg {
         #[serde(default)]
         deal: Option<usize>,
     },
+    /// The guided deal's guide has said its first words on this seat's page: at a guided computer
+    /// table the computers wait for it before their first move, so that no card moves before the
+    /// guide has spoken. Unanswered; heard once, and ignored anywhere else.
+    GuideShown {},
     /// Deal the next deal of the match, once a deal has ended.
     NextDeal { version: u64 },
     /// Start a new match at this table with the same seats, once the match has ended; at a computer
@@ -98,6 +102,7 @@ impl ClientMsg {
                 | ClientMsg::Signal { .. }
                 | ClientMsg::Name { .. }
                 | ClientMsg::Phrase { .. }
+                | ClientMsg::GuideShown {}
         )
     }
 }

@@ -183,6 +183,10 @@ struct NewTable {
     /// The name an open table is listed under (the host's), if any.
     #[serde(default)]
     name: Option<String>,
+    /// At a computer table, whether its first deal is a guided one: the computers wait for the
+    /// guide's first words before they move (`guide-shown`).
+    #[serde(default)]
+    guided: bool,
 }
 
 async fn create_table(
@@ -236,6 +240,10 @@ async fn create_table(
                        offers them.";
         return refusal(RefusalCode::BadRequest, message);
     }
+    if request.guided && kind == TableKind::Friends {
+        let message = "A guided deal is played against the computer.";
+        return refusal(RefusalCode::BadRequest, message);
+    }
     if (request.open || request.name.is_some()) && kind == TableKind::Computer {
         let message = "Only a table for friends is listed for others to join.";
         return refusal(RefusalCode::BadRequest, message);
@@ -260,6 +268,7 @@ async fn create_table(
         level,
         length,
         hints: request.hints,
+        guided: request.guided,
         creator: token.hash(),
     };
     match state.router.open(request).await {

@@ -234,6 +234,7 @@ async fn seat_formation(router: &dyn Router, formed: &Formation) -> Result<bool,
         level: Level::Standard,
         length: formed.length,
         hints: false,
+        guided: false,
         creator: formed.keys[0].clone(),
     };
     let id = router.open(order).await?;

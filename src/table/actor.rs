@@ -83,6 +83,12 @@ impl<G: Game> Table<G> {
         self
     }
 
+    /// Guides the first deal of this computer table (see [`TableCore::guided`]).
+    pub fn guided(mut self, guided: bool) -> Table<G> {
+        self.core = self.core.guided(guided);
+        self
+    }
+
     /// A table rebuilt from its snapshot (see [`TableCore::rebuild`]).
     pub fn rebuild(
         id: TableId,

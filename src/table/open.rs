@@ -19,6 +19,10 @@ pub struct OpenTable {
     /// At a friends table, whether the coach's hints are offered to every player.
     #[serde(default)]
     pub hints: bool,
+    /// At a computer table, whether its first deal is guided: the computers wait for the guide's
+    /// first words (see `TableCore::guided`).
+    #[serde(default)]
+    pub guided: bool,
     pub creator: TokenHash,
 }
 

@@ -19,6 +19,7 @@ mod browser_layouts;
 mod browser_levels;
 mod browser_lobby;
 mod browser_panjpar;
+mod browser_phone;
 mod browser_pishe_pasha;
 mod browser_replay;
 mod browser_voice;

@@ -150,6 +150,7 @@ async fn seated() -> Seated {
                 level: Default::default(),
                 length: MatchLength::DealsWon(3),
                 hints: false,
+                guided: false,
                 creator: token.hash(),
             },
             config,

@@ -1,16 +1,21 @@
 //! The computers' turns: a computer that searches thinks away from the table (an [`Effect::Think`])
 //! inside the move delay, a quick one chooses in place once its timer runs out, and a move made for a
-//! version the table has left is dropped. The [`Computers`] part keeps their generator and the version
-//! they were last asked on.
+//! version the table has left is dropped. The [`Computers`] part keeps their generator, the version
+//! they were last asked on, and at a guided table the hold on their first move until the guide has
+//! spoken.
 
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 
 use super::super::seats::Occupant;
-use super::{Count, Effect, Status, TableCore, Then, Timer};
+use super::{Count, Effect, Status, TableCore, TableKind, Then, Timer};
 use chaikhana_rules::cards::Seat;
 use chaikhana_rules::game::{BotRng, Game};
+
+/// How long the computers of a guided deal wait for the guide's first words at the most: a page that
+/// never says them holds the table up no longer.
+const GUIDE_WAIT: Duration = Duration::from_secs(10);
 
 /// The computers' generator, and the version a move has been asked for and not yet played, so that
 /// one change never asks twice.
@@ -18,6 +23,18 @@ use chaikhana_rules::game::{BotRng, Game};
 pub(super) struct Computers {
     rng: BotRng,
     asked: Option<u64>,
+    /// At a guided table, until its page says the guide has spoken: no computer moves yet.
+    held: Hold,
+}
+
+/// Whether the computers wait for a guide's first words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    None,
+    /// Held, and the wait's end not yet set.
+    Held,
+    /// Held, with the wait's end set (an [`Effect::Wake`] of [`Timer::GuideWait`]).
+    Waiting,
 }
 
 impl Computers {
@@ -26,7 +43,18 @@ impl Computers {
         Computers {
             rng: BotRng::seed_from_u64(seed),
             asked: None,
+            held: Hold::None,
         }
+    }
+
+    /// Holds the computers' first move until the guide has spoken (see [`TableCore::guided`]).
+    fn hold(&mut self) {
+        self.held = Hold::Held;
+    }
+
+    /// Lets the computers move; true when they were held.
+    pub(super) fn release(&mut self) -> bool {
+        std::mem::replace(&mut self.held, Hold::None) != Hold::None
     }
 
     /// Whether a move may be asked on `version` (none has been yet).
@@ -56,6 +84,24 @@ impl Computers {
 }
 
 impl<G: Game> TableCore<G> {
+    /// Guides the first deal of this computer table: its computers make no move until the seat's
+    /// page says the guide has said its first words (`guide-shown`), the person plays, or
+    /// `GUIDE_WAIT` has passed since a computer's turn came. A table rebuilt from its store is not
+    /// held (its page has shown the guide before).
+    pub fn guided(mut self, guided: bool) -> Self {
+        if guided && self.kind == TableKind::Computer {
+            self.computers.hold();
+        }
+        self
+    }
+
+    /// The guide has spoken (or its wait is over): a computer whose turn it is moves after its delay.
+    pub(super) fn guide_shown(&mut self) {
+        if self.computers.release() {
+            self.wake_computer();
+        }
+    }
+
     /// When it is a computer's turn: a computer that searches starts thinking at once, and its move
     /// is shown no sooner than `bot_delay` after its turn began, so the thinking counts inside the
     /// delay a person sees; a quick computer is woken after the delay and chooses in place.
@@ -70,6 +116,16 @@ impl<G: Game> TableCore<G> {
             || !self.computers.may_ask(self.version)
         {
             return;
+        }
+        match self.computers.held {
+            Hold::None => {}
+            Hold::Held => {
+                self.computers.held = Hold::Waiting;
+                self.effects
+                    .push(Effect::Wake(GUIDE_WAIT, Timer::GuideWait));
+                return;
+            }
+            Hold::Waiting => return,
         }
         let version = self.version;
         self.computers.asked(version);

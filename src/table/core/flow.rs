@@ -43,7 +43,12 @@ impl<G: Game> TableCore<G> {
                 version,
                 id,
                 action,
-            } => self.play(conn, seat, version, id.as_deref(), action, now),
+            } => {
+                // A person who plays has had the guide's words, if any.
+                self.computers.release();
+                self.play(conn, seat, version, id.as_deref(), action, now)
+            }
+            ClientMsg::GuideShown {} => self.guide_shown(),
             ClientMsg::NextDeal { version } => match self.check_moment(version, Status::DealOver) {
                 Ok(()) => self.agree(seat, Self::deal_next),
                 Err(refusal) => self.refuse(conn, seat, refusal, None),
@@ -86,6 +91,7 @@ impl<G: Game> TableCore<G> {
                 self.close_pledges();
             }
             Timer::PauseRetry => self.retry_store(),
+            Timer::GuideWait => self.guide_shown(),
         }
     }
 

@@ -241,6 +241,8 @@ pub enum Timer {
     ShuffleWait(u64),
     /// A paused table tries its store again.
     PauseRetry,
+    /// The computers of a guided deal have waited long enough for the guide's first words.
+    GuideWait,
 }
 
 /// Something the table did that the process counts: the core says what, the shell adds it to the

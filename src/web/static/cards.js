@@ -83,17 +83,18 @@ export function suitShape(letter, cx, cy, size) {
 }
 
 /** @type {Record<string, number[][]>} */
+// The pips stand a little right of the card's middle, clear of the corner's large rank and letter.
 const PIPS = {
-  2: [[50, 22], [50, 118]],
-  3: [[50, 22], [50, 70], [50, 118]],
-  4: [[30, 25], [70, 25], [30, 115], [70, 115]],
-  5: [[30, 25], [70, 25], [50, 70], [30, 115], [70, 115]],
-  6: [[30, 25], [70, 25], [30, 70], [70, 70], [30, 115], [70, 115]],
-  7: [[30, 25], [70, 25], [50, 47], [30, 70], [70, 70], [30, 115], [70, 115]],
-  8: [[30, 25], [70, 25], [50, 47], [30, 70], [70, 70], [50, 93], [30, 115], [70, 115]],
-  9: [[30, 22], [70, 22], [30, 53], [70, 53], [50, 70], [30, 87], [70, 87], [30, 118], [70, 118]],
+  2: [[53, 22], [53, 118]],
+  3: [[53, 22], [53, 70], [53, 118]],
+  4: [[36, 25], [70, 25], [36, 115], [70, 115]],
+  5: [[36, 25], [70, 25], [53, 70], [36, 115], [70, 115]],
+  6: [[36, 25], [70, 25], [36, 70], [70, 70], [36, 115], [70, 115]],
+  7: [[36, 25], [70, 25], [53, 47], [36, 70], [70, 70], [36, 115], [70, 115]],
+  8: [[36, 25], [70, 25], [53, 47], [36, 70], [70, 70], [53, 93], [36, 115], [70, 115]],
+  9: [[36, 22], [70, 22], [36, 53], [70, 53], [53, 70], [36, 87], [70, 87], [36, 118], [70, 118]],
   // Narrower columns, so the pips keep clear of the two-digit corner.
-  10: [[36, 22], [64, 22], [50, 38], [36, 55], [64, 55], [36, 85], [64, 85], [50, 102], [36, 118], [64, 118]],
+  10: [[41, 22], [67, 22], [54, 38], [41, 55], [67, 55], [41, 85], [67, 85], [54, 102], [41, 118], [67, 118]],
 };
 
 /** @param {string} rank
@@ -102,13 +103,13 @@ const PIPS = {
 function court(rank, suit, colour) {
   // A simple crowned figure: the rank's letter large, with a crown for kings and queens and a cap for jacks.
   const crown = rank === "J"
-    ? `<path d="M36 44 Q50 30 64 44 Z" fill="${colour}"/>`
-    : `<path d="M34 48 L38 32 L44 42 L50 28 L56 42 L62 32 L66 48 Z" fill="${colour}"/>`;
-  return `<rect x="24" y="24" width="52" height="92" rx="6" fill="none" stroke="${colour}" stroke-width="2"/>` +
+    ? `<path d="M40 46 Q54 32 68 46 Z" fill="${colour}"/>`
+    : `<path d="M38 50 L42 34 L48 44 L54 30 L60 44 L66 34 L70 50 Z" fill="${colour}"/>`;
+  return `<rect x="30" y="28" width="48" height="88" rx="6" fill="none" stroke="${colour}" stroke-width="2"/>` +
     crown +
     // The space apart from the corner's letters keeps the words the card shows apart (its label).
-    ` <text x="50" y="90" text-anchor="middle" font-size="38" font-weight="700" fill="${colour}">${rank}</text>` +
-    `<g fill="${colour}">${suitShape(suit, 50, 104, 14)}</g>`;
+    ` <text x="54" y="92" text-anchor="middle" font-size="36" font-weight="700" fill="${colour}">${rank}</text>` +
+    `<g fill="${colour}">${suitShape(suit, 54, 105, 13)}</g>`;
 }
 
 /** The SVG markup of a face-up card.
@@ -122,8 +123,8 @@ export function cardSvg(code) {
   else middle = `<g fill="${colour}">${PIPS[rank].map(([x, y]) => suitShape(suit, x, y, 15)).join("")}</g>`;
   return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
     `<rect class="face" x="2" y="2" width="96" height="136" rx="9" fill="var(--card)" stroke="var(--card-edge)" stroke-width="2"/>` +
-    `<text x="7" y="24" font-size="20" font-weight="700" fill="${colour}"${rank.length > 1 ? ' textLength="20" lengthAdjust="spacingAndGlyphs"' : ""}>${rank}</text> ` +
-    `<text x="8" y="44" font-size="13" font-weight="700" fill="${colour}">${suit}</text>` +
+    `<text x="6" y="26" font-size="25" font-weight="700" fill="${colour}"${rank.length > 1 ? ' textLength="25" lengthAdjust="spacingAndGlyphs"' : ""}>${rank}</text> ` +
+    `<text x="7" y="48" font-size="21" font-weight="700" fill="${colour}">${suit}</text>` +
     `<g fill="${colour}">${suitShape(suit, 84, 17, 14)}</g>` +
     middle + `</svg>`;
 }

@@ -34,14 +34,15 @@ export function gcardLabel(code, lang = "en") {
   return `${gcardShown(code, lang).join(" ")}${lang === "fa" ? "، " : ", "}${gcardName(code, lang)}`;
 }
 
-/** The two lines a round card shows: its rank, then its suit's code and which way it counts.
+/** The three lines a round card shows: its rank, its suit's code, and which way the suit counts;
+ * in Persian ("fa") the rank and the count in Persian.
  * @param {string} code
  * @param {string} lang */
 function gcardShown(code, lang) {
   const { rank, suit } = parseGCard(code);
   const s = GSUITS[suit];
-  if (lang === "fa") return [rank === "M" ? "شاه" : rank === "W" ? "وزیر" : faDigits(rank), `${s.code} ${s.high === "ten" ? "۱۰↑" : "۱↑"}`];
-  return [rank === "M" ? "Mir" : rank === "W" ? "Waz" : rank, `${s.code} ${s.high === "ten" ? "10↑" : "1↑"}`];
+  if (lang === "fa") return [rank === "M" ? "شاه" : rank === "W" ? "وزیر" : faDigits(rank), s.code, s.high === "ten" ? "۱۰↑" : "۱↑"];
+  return [rank === "M" ? "Mir" : rank === "W" ? "Waz" : rank, s.code, s.high === "ten" ? "10↑" : "1↑"];
 }
 
 /** "Mir of Surkh", or in Persian ("fa") "شاه سرخ", "۵ چنگ".
@@ -77,18 +78,22 @@ function emblem(suit) {
   }
 }
 
-/** @param {string} code
+/** A round card's face. Its words are large for its size (a fifth of its width and more), so that
+ * they stay readable on a phone's card of three rem: the rank on top, the suit's emblem beside its
+ * code in the middle, and the way the suit counts underneath.
+ * @param {string} code
  * @param {string} [lang] */
 export function gcardSvg(code, lang = "en") {
   const { rank, suit } = parseGCard(code);
   const s = GSUITS[suit];
   const court = rank === "M" || rank === "W";
-  const [top, bottom] = gcardShown(code, lang);
+  const [top, middle, bottom] = gcardShown(code, lang);
   return `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">` +
     `<circle class="face" cx="50" cy="50" r="47" fill="var(--card)" stroke="${s.colour}" stroke-width="5"/>` +
-    `<g fill="${s.colour}" stroke="${s.colour}">${emblem(suit)}</g>` +
-    `<text x="50" y="24" text-anchor="middle" font-size="${court ? 17 : 19}" font-weight="700" fill="${s.colour}">${top}</text> ` +
-    `<text x="50" y="88" text-anchor="middle" font-size="12" font-weight="700" fill="var(--ink)">${bottom}</text>` +
+    `<text x="50" y="35" text-anchor="middle" font-size="${court ? 23 : 28}" font-weight="700" fill="${s.colour}">${top}</text> ` +
+    `<g fill="${s.colour}" stroke="${s.colour}" transform="translate(28 54) scale(0.48) translate(-50 -50)">${emblem(suit)}</g>` +
+    `<text x="39" y="61" font-size="21" font-weight="700" fill="${s.colour}">${middle}</text> ` +
+    `<text x="50" y="86" text-anchor="middle" font-size="20" font-weight="700" fill="var(--ink)">${bottom}</text>` +
     `</svg>`;
 }
 

@@ -2,7 +2,9 @@
 // to do now and why, and a glow on the controls it means. The words come from the board module's own
 // `guideStep(frame)`, which reads only the view the server sent (whose turn, the phase, the hints):
 // the guide never works out a rule for itself. The guide belongs to one table and is kept in the
-// browser's session, so a reload keeps it; "Leave the guide" ends it for that table.
+// browser's session, so a reload keeps it; "Leave the guide" ends it for that table. Its table's
+// computers make no move until the guide has said its first words (`spoken`), so that no card moves
+// before the guide speaks.
 
 import { el, button } from "./ui.js";
 
@@ -33,17 +35,19 @@ export function askGuide(table) {
 /**
  * The guide at `table`, if this browser asked for it: `show(frame)` after every drawing of the
  * board, in the page's language `lang()` where the board words its guide in it (`guideStep(frame,
- * lang)`, and `guideLeave(lang)` for the guide's own button); `null` when it was not asked for, or the
- * board module has no guide.
+ * lang)`, and `guideLeave(lang)` for the guide's own button); `spoken()` once its first step is on the
+ * page. `null` when it was not asked for, or the board module has no guide.
  * @param {string} table
  * @param {import("./board.js").BoardModule} module
- * @param {() => string} [lang]
+ * @param {() => string} lang
+ * @param {() => void} spoken
  */
-export function createGuide(table, module, lang = () => "en") {
+export function createGuide(table, module, lang, spoken) {
   const guideStep = module.guideStep;
   if (sessionStorage.getItem(KEY(table)) !== "on" || !guideStep) return null;
   const panel = /** @type {HTMLElement} */ (document.getElementById("guide"));
   let last = "";
+  let first = true;
   const leave = () => {
     sessionStorage.removeItem(KEY(table));
     panel.hidden = true;
@@ -67,6 +71,10 @@ export function createGuide(table, module, lang = () => "en") {
         const leaving = button(leaveWords, leave);
         leaving.id = "guide-leave";
         panel.replaceChildren(el("h2", "", step.title), el("p", "", step.text), leaving);
+      }
+      if (first) {
+        first = false;
+        spoken();
       }
       const board = /** @type {HTMLElement} */ (document.getElementById("board"));
       for (const css of step.targets || []) {

@@ -22,12 +22,14 @@ const WORDS = FA
  * @param {number | string | null} [length]
  * @param {string | null} [level]
  * @returns {Promise<any>} the server's answer (its JSON): the table, the seat's token, whether it is listed */
-export async function createTable(game, opponents, length, level, { hints = false, open = false } = {}) {
-  /** @type {{ game: string, opponents: string, length?: number | string, level?: string, hints?: boolean, open?: boolean, name?: string }} */
+export async function createTable(game, opponents, length, level, { hints = false, open = false, guided = false } = {}) {
+  /** @type {{ game: string, opponents: string, length?: number | string, level?: string, hints?: boolean, open?: boolean, name?: string, guided?: boolean }} */
   const body = { game, opponents };
   if (length !== undefined && length !== null) body.length = length;
   if (level) body.level = level;
   if (hints) body.hints = true;
+  // A guided deal's computers wait for the guide's first words (guide.js).
+  if (guided) body.guided = true;
   if (open) {
     body.open = true;
     const name = savedName();
@@ -52,7 +54,7 @@ export async function createTable(game, opponents, length, level, { hints = fals
  * @param {string | null} [level] */
 export async function openTable(game, opponents, length, level, { guided = false } = {}) {
   try {
-    const data = await createTable(game, opponents, length, level);
+    const data = await createTable(game, opponents, length, level, { guided });
     if (guided) askGuide(data.table);
     location.assign(`/t/${data.table}`);
   } catch (e) {

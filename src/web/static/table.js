@@ -254,7 +254,8 @@ async function showFrame(frame, socket) {
       },
       lang: tableLang,
     });
-    if (!watching) guide = createGuide(table, module, tableLang);
+    // The table's computers wait for the guide's first words before they move.
+    if (!watching) guide = createGuide(table, module, tableLang, () => socket.send({ type: "guide-shown" }));
     coach.speaks(module.coachWords ?? null);
     replay.speaks(module.moveWords ?? null);
   }

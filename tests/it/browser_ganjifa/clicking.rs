@@ -10,7 +10,7 @@ use fantoccini::Client;
 use crate::chromium::*;
 
 /// What this browser may do now: the selector of the control a player would click, or a word.
-pub(super) static BOARD_STATE: LazyLock<String> = LazyLock::new(|| {
+pub(crate) static BOARD_STATE: LazyLock<String> = LazyLock::new(|| {
     board_state(
         r#"
 if (document.querySelector('.g-backs button')) return 'pick';
@@ -34,7 +34,7 @@ return '';
 "#;
 
 /// Makes one move if this browser has one; `None` once its match is over.
-pub(super) async fn click_a_move(c: &Client) -> Option<bool> {
+pub(crate) async fn click_a_move(c: &Client) -> Option<bool> {
     let state = eval(c, &BOARD_STATE).await;
     Some(match state.as_str().unwrap_or("none") {
         "over" => return None,

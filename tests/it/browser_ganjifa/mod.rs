@@ -14,8 +14,8 @@ mod redraws;
 mod screen;
 mod staged;
 
+pub(crate) use clicking::{click_a_move, BOARD_STATE};
 use clicking::{
-    click_a_move, play_the_computer_from_home, play_to_a_put_down, play_to_the_end,
-    wait_for_our_turn,
+    play_the_computer_from_home, play_to_a_put_down, play_to_the_end, wait_for_our_turn,
 };
 use screen::fits;

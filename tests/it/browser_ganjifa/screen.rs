@@ -1,6 +1,7 @@
 //! The Ganjifa table on one screen in Chromium, at a desktop and a phone: at every turn the hand and
 //! the action bar wholly in the first screen, nothing covered, the other seats' cards readable, no
-//! scrolling down, no console error, the drawers over the felt; the screenshots for the README.
+//! scrolling down, no console error, the drawers over the felt; the trick on a desktop whole however
+//! long; the screenshots for the README.
 
 use std::time::{Duration, Instant};
 
@@ -93,4 +94,58 @@ async fn the_ganjifa_table_fits_one_screen_at_every_turn_without_console_errors(
     for (width, height) in [(1280, 800), (390, 844)] {
         one_screen_at(&mut driver, &server.base, width, height).await;
     }
+}
+
+/// Empty when the trick on the felt neither scrolls nor is cut off: what it holds fits its box, and
+/// every card of it lies inside its box, the felt and the screen; otherwise what is wrong.
+const TRICK_WHOLE: &str = r#"
+const t = document.querySelector('[data-area=trick]');
+if (!t) return '';
+const out = [];
+if (t.scrollWidth > t.clientWidth || t.scrollHeight > t.clientHeight) {
+  out.push(`the trick scrolls: ${t.scrollWidth}x${t.scrollHeight} in ${t.clientWidth}x${t.clientHeight}`);
+}
+const boxes = [t, t.closest('.g-felt')].map((e) => e.getBoundingClientRect());
+for (const c of t.querySelectorAll('.trick-card')) {
+  const r = c.getBoundingClientRect();
+  const cut = boxes.some((b) => r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5);
+  if (cut || r.bottom > innerHeight || r.right > innerWidth) out.push(`${c.dataset.card || 'a back'} cut off at ${Math.round(r.left)},${Math.round(r.top)}`);
+}
+return out.join('; ');
+"#;
+
+/// The most cards one seat has in the trick on the felt.
+const LONGEST_PILE: &str = "return Math.max(0, ...[...document.querySelectorAll('.g-pile-cards')].map((p) => p.querySelectorAll('.trick-card').length))";
+
+#[actix_rt::test]
+async fn the_trick_on_a_desktop_is_never_cut_off_nor_scrolled_however_many_cards_it_holds() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let c = driver.session(1280, 800).await;
+    play_the_computer_from_home(&c, &server.base).await;
+    let started = Instant::now();
+    let mut longest = 0;
+    // A whole deal, to its result over the last trick.
+    loop {
+        let state = wait_for_our_turn(&c).await;
+        settle(&c).await;
+        let wrong = eval(&c, TRICK_WHOLE).await;
+        assert_eq!(wrong.as_str(), Some(""), "{state}, {longest} cards at most");
+        let pile = eval(&c, LONGEST_PILE).await.as_u64().unwrap_or(0);
+        if pile >= 3 && longest < 3 {
+            docs_screenshot(&c, "ganjifa-long-trick-1280x800").await;
+        }
+        longest = longest.max(pile);
+        if state == "next" || state == "over" {
+            break;
+        }
+        click_a_move(&c).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "the deal did not end"
+        );
+    }
+    assert!(longest >= 3, "no trick had three cards from one seat");
+    assert_no_console_error(&c, "a long trick").await;
+    c.close().await.unwrap();
 }

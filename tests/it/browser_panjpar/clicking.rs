@@ -11,7 +11,7 @@ use crate::chromium::*;
 use crate::support::TestServer;
 
 /// What the Panjpar board offers now, read from the page.
-pub(super) static BOARD_STATE: LazyLock<String> = LazyLock::new(|| {
+pub(crate) static BOARD_STATE: LazyLock<String> = LazyLock::new(|| {
     board_state(
         r#"
 if (document.querySelector('[data-colour]')) return 'guess';

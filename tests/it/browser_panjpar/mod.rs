@@ -17,6 +17,8 @@ mod persian;
 
 use clicking::{
     a_move_then_a_redraw, attack_with_the_first_card, choose_the_first_card, click_a_move,
-    move_and_see_it_taken, moved_on, reload_the_table, wait_for_our_turn, with_state, BOARD_STATE,
+    move_and_see_it_taken, moved_on, reload_the_table, wait_for_our_turn, with_state,
 };
-pub(crate) use clicking::{click_panjpar_move, play_to_an_attack, play_to_the_end, Clicked};
+pub(crate) use clicking::{
+    click_panjpar_move, play_to_an_attack, play_to_the_end, Clicked, BOARD_STATE,
+};

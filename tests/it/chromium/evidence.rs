@@ -50,18 +50,25 @@ async fn session_command(c: &Client, command: &str) -> awc::ClientRequest {
 }
 
 /// Runs `script` in every page this session opens from now on, before the page's own scripts
-/// (Chrome's `Page.addScriptToEvaluateOnNewDocument`, through chromedriver's endpoint for Chrome's
-/// DevTools commands, which fantoccini does not wrap).
+/// (Chrome's `Page.addScriptToEvaluateOnNewDocument`).
 pub async fn before_every_page(c: &Client, script: &str) {
+    devtools(
+        c,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": script }),
+    )
+    .await;
+}
+
+/// Sends one of Chrome's DevTools commands (`cmd` with `params`) to this session's page, through
+/// chromedriver's endpoint for them, which fantoccini does not wrap.
+pub async fn devtools(c: &Client, cmd: &str, params: Value) {
     let answer = session_command(c, "goog/cdp/execute")
         .await
-        .send_json(&json!({
-            "cmd": "Page.addScriptToEvaluateOnNewDocument",
-            "params": { "source": script },
-        }))
+        .send_json(&json!({ "cmd": cmd, "params": params }))
         .await
         .expect("chromedriver answers the DevTools command");
-    assert!(answer.status().is_success(), "{answer:?}");
+    assert!(answer.status().is_success(), "{cmd}: {answer:?}");
 }
 
 /// The browser's console errors since the last call, from chromedriver's log endpoint (which

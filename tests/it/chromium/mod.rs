@@ -174,6 +174,11 @@ impl Driver {
             .await
     }
 
+    /// A phone held upright (390x844) with touch and a phone's user agent.
+    pub async fn phone_session(&mut self) -> Client {
+        self.touch_session(390, 844).await
+    }
+
     /// A session with these Chromium flags added.
     async fn session_with(&mut self, width: u32, height: u32, extra: &[&str]) -> Client {
         self.session_with_options(width, height, extra, None).await

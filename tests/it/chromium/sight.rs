@@ -77,3 +77,70 @@ return out.join('; ');
         .expect("the script runs");
     said.as_str().unwrap_or_default().to_string()
 }
+
+/// How one card lies on the screen, in CSS pixels: see [`cards_as_seen`].
+#[derive(Debug, serde::Deserialize)]
+pub struct CardSeen {
+    /// Its `data-card`.
+    pub card: String,
+    pub width: f64,
+    /// How much of its width is in sight along its middle.
+    pub shown: f64,
+    /// What lies over the middle of the part in sight, when it is not the card itself.
+    pub over: String,
+    /// The size its smallest word is drawn at; none for a card with no words (a back).
+    pub text: Option<f64>,
+}
+
+/// Every card matching `css`: its width; how much of it is in sight along its middle line (what the
+/// cards drawn after it in its row, which lie over it, and the screen's edges leave of it, and none
+/// of it when the page finds something else over the middle of that part: `elementFromPoint`); and
+/// the size its smallest word is drawn at (the SVG text's font size times the scale the card's
+/// drawing is shown at).
+pub async fn cards_as_seen(client: &Client, css: &str) -> Vec<CardSeen> {
+    let script = r#"
+return [...document.querySelectorAll(arguments[0])].map((c) => {
+  const r = c.getBoundingClientRect();
+  const y = r.top + r.height / 2;
+  let from = Math.max(r.left, 0);
+  let to = Math.min(r.right, innerWidth);
+  for (let n = c.nextElementSibling; n; n = n.nextElementSibling) {
+    const o = n.getBoundingClientRect();
+    if (o.top > y || o.bottom < y || o.left >= to || o.right <= from) continue;
+    if (o.left > from) to = Math.min(to, o.left);
+    else from = Math.max(from, o.right);
+  }
+  const top = document.elementFromPoint((from + to) / 2, y);
+  const over = top && top.closest('[data-card]') === c ? '' : (top ? `${top.tagName}.${top.className}` : 'nothing');
+  const svg = c.querySelector('svg');
+  const scale = svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1;
+  const sizes = [...c.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+  return { card: c.dataset.card || '', width: r.width, shown: over ? 0 : Math.max(0, to - from), over, text: sizes.length ? Math.min(...sizes) : null };
+});
+"#;
+    let seen = client
+        .execute(script, vec![json!(css)])
+        .await
+        .expect("the script runs");
+    serde_json::from_value(seen).expect("the cards as seen")
+}
+
+/// What of `cards` is too small for a finger or an eye: narrower than `width`, less than `shown`
+/// in sight, or words under `text` pixels. Empty when none is.
+pub fn too_small(cards: &[CardSeen], width: f64, shown: f64, text: f64) -> String {
+    cards
+        .iter()
+        .filter(|c| c.width < width || c.shown < shown - 0.01 || c.text.is_some_and(|t| t < text))
+        .map(|c| {
+            let words = c
+                .text
+                .map(|t| format!(", words {t:.1}px"))
+                .unwrap_or_default();
+            format!(
+                "{} {:.1}px wide, {:.1}px shown{words} {}",
+                c.card, c.width, c.shown, c.over
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}

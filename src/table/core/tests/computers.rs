@@ -114,3 +114,50 @@ fn a_draining_node_hands_the_table_over_and_stops_without_closing_its_sockets() 
         [Did::Stopped(Closing::HandedOver)]
     ));
 }
+
+/// A guided one-deal Panjpar table against the computer whose computer guesses first (the first
+/// seat to guess is drawn at random: tables are opened until it is), and what it did on starting.
+fn guided_with_the_computer_first() -> (TableCore<Panjpar>, Instant, Vec<Did>) {
+    for _ in 0..64 {
+        let now = moment();
+        let player = Token::random();
+        let mut table = open::<Panjpar>(
+            TableKind::Computer,
+            MatchLength::DealsWon(1),
+            Level::Standard,
+            player.hash(),
+        )
+        .guided(true);
+        table.start();
+        table.attach(1, &player.hash(), now).unwrap();
+        let did = done(&mut table);
+        if table.state.as_ref().and_then(Panjpar::to_act) == Some(Seat::new(1)) {
+            return (table, now, did);
+        }
+    }
+    panic!("the computer never guessed first");
+}
+
+/// Whether `did` has a timer set that `wanted` says yes to.
+fn woken(did: &[Did], wanted: fn(&Timer) -> bool) -> bool {
+    did.iter()
+        .any(|d| matches!(d, Did::Woken(_, timer) if wanted(timer)))
+}
+
+#[test]
+fn a_guided_tables_computer_waits_for_the_guides_first_words_or_its_wait() {
+    let computer = |t: &Timer| matches!(t, Timer::Computer { .. });
+    let (mut table, now, did) = guided_with_the_computer_first();
+    assert!(!woken(&did, computer), "a held computer was woken: {did:?}");
+    assert!(woken(&did, |t| matches!(t, Timer::GuideWait)), "{did:?}");
+    // The page says its guide has spoken: the computer moves after its delay, once.
+    table.from_seat(1, ClientMsg::GuideShown {}, now);
+    assert!(woken(&done(&mut table), computer));
+    table.from_seat(1, ClientMsg::GuideShown {}, now);
+    table.timer(Timer::GuideWait, now);
+    assert!(done(&mut table).is_empty(), "released twice");
+    // A page that never says so holds the computer until the wait is over.
+    let (mut table, now, _) = guided_with_the_computer_first();
+    table.timer(Timer::GuideWait, now);
+    assert!(woken(&done(&mut table), computer));
+}

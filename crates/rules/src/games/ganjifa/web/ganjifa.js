@@ -143,8 +143,6 @@ export function createBoard(root, ctx) {
       group.setAttribute("role", "group");
       group.setAttribute("aria-label", W.suitGroup(s));
       group.style.setProperty("--suit", s.colour);
-      // The suit's code over the group, for a phone, whose cards are too small for their own.
-      group.dataset.code = s.code;
       for (const code of cards) {
         const can = playable.has(code);
         const classes = [can ? "playable" : "", chosen.includes(code) ? "chosen" : "", shown.has(code) ? "face-up" : ""];

@@ -1,5 +1,5 @@
 // Parts of the Panjpar board drawn from the view and the words alone: the pile with the trump card
-// under it, the drawer of the deal's moves, and the moves kept through a reload.
+// under it, the drawer of the deal's moves, the moves kept through a reload, and a long hand's rows.
 
 import { cardElement, backElement } from "./cards.js";
 import { el } from "./ui.js";
@@ -100,4 +100,27 @@ export function movesDrawer(w, lines, open, onToggle, levelLine) {
   }
   drawer.append(panel);
   return drawer;
+}
+
+/** The most cards a row of the hand holds on a phone held upright, each of them wide enough to tap
+ * and showing its corner whole. */
+const ROW_MOST = 7;
+
+/**
+ * The hand's cards in rows of about the same length, no row longer than `ROW_MOST`: a phone held
+ * upright lays each row out as a fan of its own (panjpar.css), a wider screen as one fan of them all.
+ * @param {HTMLElement[]} cards
+ */
+export function handRows(cards) {
+  const rows = Math.max(1, Math.ceil(cards.length / ROW_MOST));
+  const parts = [];
+  for (let r = 0, at = 0; r < rows; r++) {
+    const size = Math.ceil((cards.length - at) / (rows - r));
+    const row = el("div", "hand-row");
+    row.append(...cards.slice(at, at + size));
+    row.style.setProperty("--in-row", String(Math.max(1, size)));
+    parts.push(row);
+    at += size;
+  }
+  return parts;
 }

@@ -12,7 +12,7 @@ import { announce, speak, signalTurn, showBanner, el, button, markArrivals, move
 import { draggable } from "./drag.js";
 import { play } from "./sound.js";
 import { WORDS, whyNot, notAnAttack, errorSentence, cardName } from "./panjpar-words.js";
-import { MoveLog, pileZone, movesDrawer } from "./panjpar-zones.js";
+import { MoveLog, pileZone, movesDrawer, handRows } from "./panjpar-zones.js";
 import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
@@ -281,6 +281,8 @@ export function createBoard(root, ctx) {
     const defending = offered("beat").length > 0 || offered("pick-up").length > 0;
     const hint = (v.hints.defend || []).find((/** @type {DefendHint} */ h) => h.attack === target);
     const cards = over && v.hands_shown ? v.hands_shown[frame.seat] : v.hand;
+    /** @type {HTMLElement[]} */
+    const drawn = [];
     for (const code of cards) {
       // Always a button, so that focus can rest on a card while the other seat plays.
       const pick = over ? undefined : () => pickHandCard(code);
@@ -297,8 +299,9 @@ export function createBoard(root, ctx) {
           },
         });
       }
-      row.append(card);
+      drawn.push(card);
     }
+    row.append(...handRows(drawn));
     row.style.setProperty("--n", String(Math.max(1, cards.length)));
     zone.append(row);
     markArrivals("hand", frame.version, row);
