@@ -112,6 +112,7 @@ export function setUpPairing(panel, game, length, playComputer) {
   function show(text, extra = []) {
     panel.hidden = false;
     panel.replaceChildren(el("p", "pairing-line", text), ...extra);
+    delete panel.dataset.controls;
   }
 
   /** @param {any} answer the queue's answer (the server's JSON): its state, the wait, the seat */
@@ -131,16 +132,34 @@ export function setUpPairing(panel, game, length, playComputer) {
       show(WORDS.forming);
     } else {
       const seconds = Math.floor(answer.waited_ms / 1000);
-      const controls = [button(WORDS.stop, stop, "pairing-stop")];
+      const line = WORDS.waiting(answer.waiting, seconds);
       if (answer.offer_computer && !keptWaiting) {
         if (!offered) requestAnimationFrame(inSight);
         offered = true;
-        controls.unshift(
-          button(WORDS.computer, () => { stop(); playComputer(); }, "primary"),
-          button(WORDS.keepWaiting, () => { keptWaiting = true; offered = false; }),
-        );
       }
-      show(WORDS.waiting(answer.waiting, seconds), [rowOf(controls)]);
+      // The buttons are made again only when they change: a button under a finger or the mouse is
+      // never swapped for another between the press and its release.
+      const shown = offered ? "offered" : "waiting";
+      const said = panel.querySelector(".pairing-line");
+      if (said && panel.dataset.controls === shown) {
+        said.textContent = line;
+      } else {
+        const controls = [button(WORDS.stop, stop, "pairing-stop")];
+        if (offered) {
+          controls.unshift(
+            button(WORDS.computer, () => { stop(); playComputer(); }, "primary"),
+            button(WORDS.keepWaiting, () => {
+              keptWaiting = true;
+              offered = false;
+              // The offer goes at once; the next answer comes on the usual beat.
+              clearTimeout(/** @type {number | undefined} */ (timer));
+              stand(answer);
+            }),
+          );
+        }
+        show(line, [rowOf(controls)]);
+        panel.dataset.controls = shown;
+      }
       if (offered) panel.dataset.offered = "computer";
       else delete panel.dataset.offered;
     }

@@ -384,6 +384,8 @@ export function createBoard(root, ctx) {
   function resultZone(v) {
     const zone = el("section", "zone result");
     zone.id = "result";
+    // On a phone the panel may scroll (a watcher's board shows both hands): a keyboard reaches it.
+    zone.tabIndex = 0;
     const [won, why] = resultWords(v);
     zone.append(el("h2", "", won));
     if (why) zone.append(el("p", "result-why", why));
