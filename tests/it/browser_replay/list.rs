@@ -52,6 +52,8 @@ const MARKED_STEP: &str = r#"
 async fn board_clear(c: &Client, when: &str) {
     // A card still travelling to where the step puts it may cross the panel on its way.
     settle(c).await;
+    // The board as it was checked, to look at when the check fails.
+    screenshot(c, &when.replace([' ', ','], "-")).await;
     assert_eq!(
         eval(c, CARDS_UNDER_THE_PANEL).await,
         json!([]),
