@@ -374,9 +374,9 @@ impl<G: Game> TableCore<G> {
                 version,
                 notice,
             } => {
-                let hints = self.coaching.hints.iter_mut();
+                let hints = &mut self.coaching.hints;
                 if let Some(hint) = hints
-                    .into_iter()
+                    .iter_mut()
                     .find(|hint| (hint.seat, hint.version) == (seat, version))
                 {
                     hint.said = Some(Arc::clone(&notice));
