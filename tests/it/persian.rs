@@ -187,7 +187,9 @@ async fn every_refusal_a_persian_board_can_hear_is_said_in_persian() {
             .execute_async(SAID_IN_PERSIAN, vec![json!(module), json!(codes)])
             .await
             .unwrap();
-        for pair in said.as_array().unwrap() {
+        let said = said.as_array().unwrap();
+        assert_eq!(said.len(), codes.len(), "{game}: every code answered");
+        for pair in said {
             let sentence = pair[1].as_str().unwrap();
             assert!(
                 !sentence.is_empty()
