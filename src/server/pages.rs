@@ -157,7 +157,8 @@ fn render_with(file: &str, context: minijinja::Value) -> Result<String, minijinj
         .find(|game| game.pages().template(file).is_some());
     let context = minijinja::context! {
         games => games(),
-        ratings => ratings_of(game),
+        ratings => ratings_of(game, false),
+        ratings_fa => ratings_of(game, true),
         page_game => game.map(|game| game.name()),
         ..context
     };
@@ -165,18 +166,38 @@ fn render_with(file: &str, context: minijinja::Value) -> Result<String, minijinj
 }
 
 /// The computer levels' ratings of `game` (the one whose page is rendered, if any), as
-/// `landing-choices.html` and `rules-layout.html` read them: by level, `"rating 1720 ± 40"`.
-fn ratings_of(game: Option<&'static dyn catalog::Registered>) -> BTreeMap<String, String> {
+/// `landing-choices.html` and `rules-layout.html` read them (by level, `"rating 1720 ± 40"`), and
+/// as their Persian twins read them (`persian`: "امتیاز ۱۷۲۰ ± ۴۰").
+fn ratings_of(
+    game: Option<&'static dyn catalog::Registered>,
+    persian: bool,
+) -> BTreeMap<String, String> {
     let ratings = game.map_or_else(Vec::new, |game| game.pages().ratings());
     ratings
         .into_iter()
         .map(|r| {
-            let words = if r.margin == 0 {
-                format!("rating {}, the reference", r.rating)
-            } else {
-                format!("rating {} ± {}", r.rating, r.margin)
+            let words = match (r.margin, persian) {
+                (0, false) => format!("rating {}, the reference", r.rating),
+                (_, false) => format!("rating {} ± {}", r.rating, r.margin),
+                (0, true) => format!("امتیاز {}، مبنای سنجش", persian_digits(r.rating)),
+                (_, true) => format!(
+                    "امتیاز {} ± {}",
+                    persian_digits(r.rating),
+                    persian_digits(r.margin)
+                ),
             };
             (r.level, words)
+        })
+        .collect()
+}
+
+/// `n` written in Persian digits, as the Persian pages write numbers.
+fn persian_digits(n: i32) -> String {
+    n.to_string()
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d) => char::from_u32('۰' as u32 + d).unwrap_or(c),
+            None => c,
         })
         .collect()
 }

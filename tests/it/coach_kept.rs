@@ -1,5 +1,6 @@
 //! What the coach keeps and what it allows, over the wire: an analysis kept with its deal comes back
-//! exactly, every digit of its values, after the server restarts; a seat that floods the coach with
+//! exactly, every digit of its values, and a hint heard stays counted, after the server is killed
+//! where it stands; a seat that floods the coach with
 //! frames is refused past its allowance like any flood, the hint counted once; and at a friends table
 //! whose host offered hints, a friend takes a seat only by agreeing to them, any seat may ask at its
 //! turn, and everyone, watchers too, sees every seat's count.
@@ -20,12 +21,36 @@ async fn answer(client: &mut Client, kind: &str) -> Value {
 }
 
 #[actix_rt::test]
-async fn a_kept_analysis_comes_back_digit_for_digit_after_a_restart() {
+async fn what_the_coach_said_comes_back_digit_for_digit_after_the_server_is_killed() {
     let mut alone = Alone::start(&[("CHAIKHANA_STRONG_BUDGET_MS", "5")]).await;
     let body = json!({"game": "panjpar", "opponents": "computer", "length": 1});
-    let (status, opened) = post(&alone.base(), "/api/tables", &body.to_string()).await;
+    let (base, body) = (alone.base(), body.to_string());
+    let open = || post(&base, "/api/tables", &body);
+    let (status, opened) = open().await;
+    assert_eq!(status, 201, "{opened}");
+    let hinted = Seated::from_answer(opened["table"].as_str().unwrap(), &opened);
+    let (status, opened) = open().await;
     assert_eq!(status, 201, "{opened}");
     let seated = Seated::from_answer(opened["table"].as_str().unwrap(), &opened);
+
+    // A hint heard at one table...
+    let mut client = Client::connect(&alone.base(), &hinted.table, &hinted.token)
+        .await
+        .unwrap();
+    let turn = loop {
+        let view = client.next_of("view").await;
+        if !view["actions"].as_array().unwrap().is_empty() {
+            break view;
+        }
+    };
+    client
+        .send(json!({"type": "hint", "version": turn["version"]}))
+        .await;
+    let hint = answer(&mut client, "hint").await;
+    assert_eq!(hint["type"], "hint", "{hint}");
+    drop(client);
+
+    // ...and an analysis heard at the other.
     let mut client = Client::connect(&alone.base(), &seated.table, &seated.token)
         .await
         .unwrap();
@@ -46,7 +71,8 @@ async fn a_kept_analysis_comes_back_digit_for_digit_after_a_restart() {
     );
     drop(client);
 
-    alone.stop(Stop::Term).await;
+    // Killed where it stands: what was heard had been stored before it was said.
+    alone.stop(Stop::Kill).await;
     alone.start_again().await;
     let mut client = Client::connect(&alone.base(), &seated.table, &seated.token)
         .await
@@ -54,6 +80,11 @@ async fn a_kept_analysis_comes_back_digit_for_digit_after_a_restart() {
     client.send(json!({"type": "analyse"})).await;
     let again = answer(&mut client, "analysis").await;
     assert_eq!(again.to_string(), first.to_string());
+    let mut client = Client::connect(&alone.base(), &hinted.table, &hinted.token)
+        .await
+        .unwrap();
+    let view = client.next_of("view").await;
+    assert_eq!(view["hints_taken"][0], 1, "{view}");
     alone.stop(Stop::Term).await;
 }
 

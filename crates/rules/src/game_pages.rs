@@ -24,9 +24,6 @@ pub struct GamePages {
     /// The game's other pages, if any: each its address and its template (Panjpar's Persian pages
     /// among them).
     pub more: &'static [(&'static str, WebFile)],
-    /// Templates the game's pages extend and that are never served themselves (the frame of
-    /// Panjpar's Persian pages), if any.
-    pub frames: &'static [WebFile],
     /// What the game's pages fetch that the game works out (Ganjifa's staged deal), if any: each its
     /// name and the function that writes it as JSON. The server calls each once, keeps its text and
     /// serves it at `/api/{game}/{name}`.
@@ -184,7 +181,6 @@ impl GamePages {
         [&self.landing, &self.rules]
             .into_iter()
             .chain(more)
-            .chain(self.frames)
             .find(|file| file.name == name)
     }
 

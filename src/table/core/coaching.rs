@@ -71,8 +71,12 @@ pub(super) enum Said {
         version: u64,
         notice: Arc<Notice>,
     },
-    /// An analysis: to every socket of `seat`.
-    Analysis { seat: Seat, notice: Arc<Notice> },
+    /// An analysis of the deal dealt at `dealt_at`: to every socket of `seat`.
+    Analysis {
+        dealt_at: u64,
+        seat: Seat,
+        notice: Arc<Notice>,
+    },
 }
 
 /// A hint asked for `seat`'s turn at `version`: the sockets waiting for it, then what it said (once
@@ -91,6 +95,9 @@ pub(super) struct Studies {
     /// The hints being thought, and those given for the turn in play.
     hints: Vec<Hint>,
     analyses: Vec<Pending>,
+    /// The analyses kept with their deals and not yet stored (deal dealt at, seat): asked again
+    /// meanwhile, they are still coming.
+    storing: Vec<(u64, Seat)>,
     kept: u64,
     /// Whether hints are offered at this friends table: its host offered them when making it, and
     /// every seat agreed before taking its seat.
@@ -243,9 +250,15 @@ impl<G: Game> TableCore<G> {
     ) -> Result<(), TableRefusal> {
         let (deal, record) = self.ended_deal(deal, Looking::Analysis)?;
         if let Some(analysis) = record.coaching.analysis(seat) {
-            let notice = Notice::Analysis {
-                deal,
-                analysis: Arc::new(analysis.clone()),
+            // Kept but not yet stored: every decision is judged, and the seat's sockets hear the
+            // analysis once the store holds it.
+            let storing = self.coaching.storing.contains(&(record.dealt_at, seat));
+            let notice = if storing {
+                let (done, of) = (analysis.judged, analysis.judged);
+                Notice::Analysing { deal, done, of }
+            } else {
+                let analysis = Arc::new(analysis.clone());
+                Notice::Analysis { deal, analysis }
             };
             self.effects.push(Effect::Send(conn, Arc::new(notice)));
             return Ok(());
@@ -388,7 +401,14 @@ impl<G: Game> TableCore<G> {
                 }
                 self.broadcast();
             }
-            Said::Analysis { seat, notice } => self.send_to_seat(seat, &notice),
+            Said::Analysis {
+                dealt_at,
+                seat,
+                notice,
+            } => {
+                self.coaching.storing.retain(|&s| s != (dealt_at, seat));
+                self.send_to_seat(seat, &notice);
+            }
         }
     }
 
@@ -425,11 +445,16 @@ impl<G: Game> TableCore<G> {
         };
         record.coaching.keep(seat, analysis.clone());
         self.coaching.kept += 1;
+        self.coaching.storing.push((dealt_at, seat));
         let notice = Arc::new(Notice::Analysis {
             deal: pending.deal,
             analysis: Arc::new(analysis),
         });
-        self.commit(Then::Coached(Said::Analysis { seat, notice }));
+        self.commit(Then::Coached(Said::Analysis {
+            dealt_at,
+            seat,
+            notice,
+        }));
     }
 
     /// Sends `notice` to every socket of `seat`.

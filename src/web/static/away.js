@@ -7,8 +7,8 @@
 
 import { el, button } from "./ui.js";
 import { seatName } from "./social.js";
+import { faDigits } from "./persian.js";
 
-const faDigits = (/** @type {number} */ n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 const WORDS = {
   en: {

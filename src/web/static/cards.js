@@ -1,6 +1,8 @@
 // French cards drawn as SVG by this page's own code: every suit has its own shape and letter,
 // so no card is told apart by colour alone.
 
+import { faDigits } from "./persian.js";
+
 /** @type {Record<string, { name: string, fa: string, red: boolean }>} */
 const SUITS = {
   S: { name: "spades", fa: "پیک", red: false },
@@ -46,7 +48,7 @@ const isCourt = (rank) => rank === "J" || rank === "Q" || rank === "K";
  * @param {string} [lang] */
 export function cardName(code, lang = "en") {
   const { rank, suit } = parseCard(code);
-  if (lang === "fa") return `${RANK_FA[rank] || rank.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)])} ${SUITS[suit].fa}`;
+  if (lang === "fa") return `${RANK_FA[rank] || faDigits(rank)} ${SUITS[suit].fa}`;
   return `the ${RANK_NAMES[rank] || rank} of ${SUITS[suit].name}`;
 }
 

@@ -1,6 +1,8 @@
 // Round Ganjifa cards drawn as SVG by this page's own code. Every suit has its own emblem, colour and
 // two-letter code, and a badge saying whether its numbers run ten high or one high.
 
+import { faDigits } from "./persian.js";
+
 /** @typedef {{ code: string, name: string, fa: string, colour: string, high: "ten" | "one" }} GSuit */
 
 /** @type {Record<string, GSuit>} */
@@ -21,10 +23,6 @@ const BY_CODE = Object.fromEntries(Object.entries(GSUITS).map(([k, v]) => [v.cod
 export function parseGCard(code) {
   return { rank: code.slice(0, -2), suit: BY_CODE[code.slice(-2)] };
 }
-
-/** Western digits written as Persian ones: "10" as "۱۰".
- * @param {string | number} text */
-export const faDigits = (text) => String(text).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 /** What a round card shows ("Mir SU 1↑"), then its name: its accessible name, which holds the words
  * a person sees on it. In Persian ("fa") the rank is written in Persian ("شاه SU ۱↑، شاه سرخ").

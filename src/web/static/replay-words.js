@@ -1,7 +1,7 @@
 // The replay panel's words (replay.js), in English and Persian. The moves themselves are worded by
 // the board's own words module (its `moveWords`), as its move line says them.
 
-export const faDigits = (/** @type {number} */ n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
+import { faDigits } from "./persian.js";
 
 export const WORDS = {
   en: {

@@ -3,6 +3,8 @@
 // board's own sentences are in its words module (panjpar-words.js, pishe-pasha-words.js,
 // ganjifa-words.js).
 
+import { faDigits, faNumber } from "./persian.js";
+
 export const WORDS = {
   en: {
     full: "This table is full: every seat has been taken. Watch it, ask for a new link, or start a table of your own.",
@@ -94,7 +96,7 @@ export const WORDS = {
       endedWatched: "یکی از بازیکنان بازی را تمام کرد.",
       expired: (/** @type {number | undefined} */ days) =>
         days
-          ? `این میز پس از ${String(days).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)])} روز بی‌حرکت بسته شد.`
+          ? `این میز پس از ${faDigits(days)} روز بی‌حرکت بسته شد.`
           : "این میز بسته شد: مدت زیادی کسی در آن بازی نکرد.",
       "given-away": "وقتی شما نبودید، دیگران جایتان را به کس دیگری سپردند و این مرورگر دیگر نمی‌تواند با آن بازی کند.",
       lost: "سرور سابقهٔ این میز را از دست داد و این بازی دیگر ادامه نمی‌یابد. پوزش می‌خواهیم.",
@@ -110,7 +112,6 @@ export const WORDS = {
 // the game writes them, the values as numbers); the sentence is made here, in the page's language,
 // with the moves and the rules' reasons worded by the board's own words module (its `coachWords`).
 
-const faNumber = (/** @type {string} */ text) => text.replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]).replace(".", "٫");
 const capital = (/** @type {string} */ phrase) => phrase.charAt(0).toUpperCase() + phrase.slice(1);
 
 export const COACH = {

@@ -20,7 +20,7 @@ import { seatToken } from "./seat.js";
 import { setAwayActions, offeredSentence } from "./away.js";
 import { shareBox } from "./share.js";
 import { createGuide } from "./guide.js";
-import { openTable } from "./landing.js";
+import { goneNotice } from "./table-gone.js";
 import { keepListed } from "./listed.js";
 import { createTurnAlerts } from "./notify.js";
 import { WORDS } from "./table-words.js";
@@ -351,52 +351,14 @@ function focusKey(element) {
 function gone({ reason, days }) {
   if (goneFor) return;
   goneFor = reason;
-  const w = WORDS[tableLang()];
-  const g = w.gone;
   const game = lastFrame?.game || (watching ? null : gameOf(table));
   if (!watching) forget(table);
   document.body.dataset.closed = reason;
   document.body.removeAttribute("data-offline");
   showBanner("");
-  let said;
-  if (reason === "ended") said = watching ? g.endedWatched : endedHere ? g.endedByYou : g.ended;
-  else if (reason === "expired") said = g.expired(days);
-  else said = g[/** @type {"given-away" | "lost" | "closed"} */ (reason)] || g.closed;
+  const kind = lastFrame ? lastFrame.kind : null;
+  const { notice, head, said } = goneNotice({ reason, days }, { words: WORDS[tableLang()], game, kind, watching, endedHere, gameName: gameName() });
   const root = /** @type {HTMLElement} */ (document.getElementById("board"));
-  const notice = el("section", "notice closed-table");
-  notice.id = "closed-table";
-  notice.dataset.reason = reason;
-  notice.setAttribute("aria-labelledby", "closed-heading");
-  const head = el("h2", "", g.heads[/** @type {keyof typeof g.heads} */ (reason)] || g.heads.closed);
-  head.id = "closed-heading";
-  head.tabIndex = -1;
-  const line = el("p", "", said);
-  line.id = "closed-why";
-  const way = el("div", "row");
-  if (game && lastFrame) {
-    const again = el("button", "primary", g.again(gameName()));
-    again.type = "button";
-    again.id = "start-another";
-    // A table of the same kind: the computer at once, or a friends table whose link the page gives.
-    again.addEventListener("click", () => openTable(game, /** @type {ViewFrame} */ (lastFrame).kind === "computer" ? "computer" : "friends"));
-    way.append(again);
-  } else if (game && /^[a-z][a-z-]*$/.test(game)) {
-    // The kind of table is not known here: the game's own page offers both.
-    const again = el("a", "button primary", g.again(gameName()));
-    again.href = `/${game}`;
-    again.id = "start-another";
-    way.append(again);
-  } else {
-    const choose = el("a", "button primary", g.againAny);
-    choose.href = "/";
-    choose.id = "start-another";
-    way.append(choose);
-  }
-  const home = el("a", "button", g.home);
-  home.href = "/";
-  home.id = "home-link";
-  way.append(home);
-  notice.append(head, line, way);
   root.lang = tableLang();
   root.dir = tableLang() === "fa" ? "rtl" : "ltr";
   root.replaceChildren(notice);

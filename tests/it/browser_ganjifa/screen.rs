@@ -12,7 +12,8 @@ use crate::chromium;
 use crate::chromium::*;
 
 /// Empty when nothing covers the buttons of the hand and the action bar and the other seats' cards
-/// are big enough to read; otherwise what is wrong.
+/// are big enough to read (on a phone, in one row inside their panel however many they are);
+/// otherwise what is wrong.
 const READABLE: &str = r#"
 const out = [];
 for (const b of document.querySelectorAll('[data-area=actions] button, .ghand button')) {
@@ -20,8 +21,19 @@ for (const b of document.querySelectorAll('[data-area=actions] button, .ghand bu
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   if (!top || top.closest('button') !== b) out.push(`${b.dataset.card || b.textContent} is covered by ${top?.className}`);
 }
-const seat = [...document.querySelectorAll('.g-seat .seat-card')].map((c) => c.getBoundingClientRect().width);
+const seat = [...document.querySelectorAll('.g-seat .seat-card svg')].map((c) => c.getBoundingClientRect().width);
 if (seat.length && Math.min(...seat) < 34) out.push(`the other seats' cards are ${Math.min(...seat)}px wide`);
+// On a phone each seat's face-up cards lie in one row, every one of them inside its panel.
+if (innerWidth <= 704) {
+  for (const row of document.querySelectorAll('.g-seat .g-open')) {
+    const panel = row.closest('.g-seat').getBoundingClientRect();
+    const cards = [...row.querySelectorAll('.seat-card svg')].map((c) => c.getBoundingClientRect());
+    if (new Set(cards.map((r) => Math.round(r.top))).size > 1) out.push(`a seat's ${cards.length} face-up cards wrap`);
+    if (cards.some((r) => r.left < panel.left - 0.5 || r.right > panel.right + 0.5 || r.bottom > panel.bottom + 0.5)) {
+      out.push(`a seat's face-up card is cut off (${cards.length} in its row)`);
+    }
+  }
+}
 return out.join('; ');
 "#;
 

@@ -15,16 +15,30 @@ use crate::browser_access::{axe_source, violations};
 use crate::chromium::*;
 use crate::support::{play_deals, take_seats, TestServer};
 
-/// Every card drawn on the board (in sight: not folded away) that the replay's panel covers or
-/// touches: its box meets the panel's, or the point at its middle is the panel's. None is the answer.
+/// Every card drawn on the board (in sight: not folded away, nor scrolled out of a box of the board
+/// that scrolls, as a phone's board does beside the open list) that the replay's panel covers or
+/// touches: the part of it in sight meets the panel, or the point at that part's middle is the
+/// panel's. None is the answer.
 const CARDS_UNDER_THE_PANEL: &str = r#"
     const panel = document.getElementById('replay').getBoundingClientRect();
     const meets = (r) => r.right > panel.left && panel.right > r.left && r.bottom > panel.top && panel.bottom > r.top;
+    const inSight = (c) => {
+        const r = c.getBoundingClientRect();
+        let [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom];
+        for (let e = c.parentElement; e; e = e.parentElement) {
+            const style = getComputedStyle(e);
+            if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+            const b = e.getBoundingClientRect();
+            [left, top, right, bottom] = [Math.max(left, b.left), Math.max(top, b.top), Math.min(right, b.right), Math.min(bottom, b.bottom)];
+        }
+        return right > left && bottom > top ? { left, top, right, bottom } : null;
+    };
     return [...document.querySelectorAll('#board .card, #board .gcard')]
         .filter((c) => c.getClientRects().length && getComputedStyle(c).visibility !== 'hidden')
         .filter((c) => {
-            const r = c.getBoundingClientRect();
-            const middle = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            const r = inSight(c);
+            if (!r) return false;
+            const middle = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
             return meets(r) || (middle && middle.closest('#replay'));
         })
         .map((c) => c.getAttribute('aria-label') || c.className);

@@ -23,7 +23,6 @@ static PAGES: GamePages = GamePages {
     landing: web_file!("high-card.html"),
     rules: web_file!("high-card-rules.html"),
     more: &[],
-    frames: &[],
     worked_out: &[],
     files: &[
         web_file!("high-card.js"),

@@ -324,7 +324,17 @@ fn the_coachs_word_is_told_only_once_the_store_holds_it() {
     let did = done(&mut table);
     assert!(did.iter().any(|d| matches!(d, Did::Stored(_))), "{did:?}");
     assert!(frames_of_type(&did, 1, "analysis").is_empty(), "{did:?}");
+    // Asked again while it is stored: every decision judged, the analysis itself not yet told.
+    table.from_seat(1, ClientMsg::Analyse { deal: None }, now);
+    let did = done(&mut table);
+    assert!(frames_of_type(&did, 1, "analysis").is_empty(), "{did:?}");
+    let coming = frames_of_type(&did, 1, "analysing");
+    assert_eq!(coming.len(), 1, "{did:?}");
+    assert_eq!(coming[0]["done"], coming[0]["of"]);
     table.stored(StoreAnswer::Stored, now);
     let did = done(&mut table);
     assert_eq!(frames_of_type(&did, 1, "analysis").len(), 1, "{did:?}");
+    // Once stored, asking again is answered with the kept analysis at once.
+    table.from_seat(1, ClientMsg::Analyse { deal: None }, now);
+    assert_eq!(frames_of_type(&done(&mut table), 1, "analysis").len(), 1);
 }

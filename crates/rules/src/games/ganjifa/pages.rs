@@ -1,5 +1,5 @@
 //! Ganjifa's pages: its name, its home tile and its files in `web/` (landing page, rules page, the same
-//! two in Persian with their frame, board module, board style, board words in English and Persian and
+//! two in Persian, board module, board style, board words in English and Persian and
 //! the hooks the shared modules call) and its staged deal (a page, its script and the deal it plays,
 //! worked out once), served from its catalog entry.
 
@@ -22,7 +22,6 @@ pub static PAGES: GamePages = GamePages {
         ("/fa/ganjifa", web_file!("fa-ganjifa.html")),
         ("/fa/ganjifa/rules", web_file!("fa-ganjifa-rules.html")),
     ],
-    frames: &[web_file!("fa-ganjifa-layout.html")],
     worked_out: &[("staged", staged_script)],
     files: &[
         web_file!("ganjifa.js"),

@@ -1,5 +1,5 @@
 //! Panjpar's pages: its name, its home tile and its files in `web/` (landing page, rules page, the
-//! same two in Persian with their frame, board module, board style, board words and the hooks the
+//! same two in Persian, board module, board style, board words and the hooks the
 //! shared modules call), served from its catalog entry.
 
 use crate::game_pages::{GamePages, Tile, TileCards};
@@ -19,7 +19,6 @@ pub static PAGES: GamePages = GamePages {
         ("/fa/panjpar", web_file!("fa-panjpar.html")),
         ("/fa/panjpar/rules", web_file!("fa-panjpar-rules.html")),
     ],
-    frames: &[web_file!("fa-panjpar-layout.html")],
     worked_out: &[],
     files: &[
         web_file!("panjpar.js"),

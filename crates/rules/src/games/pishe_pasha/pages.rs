@@ -1,5 +1,5 @@
 //! Pishe Pasha's pages: its name, its home tile and its files in `web/` (landing page, rules page, the
-//! same two in Persian with their frame, board module, board style, board words, guided deal and the
+//! same two in Persian, board module, board style, board words, guided deal, where its cards travel and the
 //! hooks the shared modules call), served from its catalog entry.
 
 use crate::game_pages::{GamePages, Tile, TileCards};
@@ -19,7 +19,6 @@ pub static PAGES: GamePages = GamePages {
         ("/fa/pishe-pasha", web_file!("fa-pishe-pasha.html")),
         ("/fa/pishe-pasha/rules", web_file!("fa-pishe-pasha-rules.html")),
     ],
-    frames: &[web_file!("fa-pishe-pasha-layout.html")],
     worked_out: &[],
     files: &[
         web_file!("pishe-pasha.js"),
@@ -27,6 +26,7 @@ pub static PAGES: GamePages = GamePages {
         web_file!("pishe-pasha-words.js"),
         web_file!("pishe-pasha-hooks.js"),
         web_file!("pishe-pasha-guide.js"),
+        web_file!("pishe-pasha-travel.js"),
     ],
     ratings: Some(include_str!("ratings.json")),
 };

@@ -2,7 +2,8 @@
 // two). The suits and ranks go by their Persian names: شاه and وزیر, تاج، سفید، شمشیر، غلام، چنگ، سرخ،
 // برات و قماش. A trick is a «دست», a deal a «دور», the lead «شروع», the hukm «حکم».
 
-import { gcardName, parseGCard, GSUITS, faDigits } from "./gcards.js";
+import { gcardName, parseGCard, GSUITS } from "./gcards.js";
+import { faDigits } from "./persian.js";
 import { REFUSALS_FA, REFUSED_FA } from "./table-words.js";
 
 /** @typedef {import("./gcards.js").GSuit} GSuit */

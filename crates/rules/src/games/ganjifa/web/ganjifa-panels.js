@@ -1,9 +1,11 @@
 // Parts of the Ganjifa board drawn from the view alone: the drawers (the lead ladder and the suit
-// tracker) and what everyone sees of a seat's cards.
+// tracker) and what everyone sees of a seat's cards, and the result of a deal.
 
-import { GSUITS, gcardElement, gbackElement, faDigits } from "./gcards.js";
+import { GSUITS, gcardElement, gbackElement } from "./gcards.js";
+import { faDigits } from "./persian.js";
 import { el } from "./ui.js";
-import { WORDS, rungReason } from "./ganjifa-words.js";
+import { WORDS, rungReason, signed } from "./ganjifa-words.js";
+import { matchResultZone } from "./share.js";
 
 /** The lead ladder: each rung of what may be led now, open or shut, and why (in the board's words `W`).
  * @param {any} v the deal's view (the table's JSON)
@@ -59,4 +61,41 @@ export function openRow(v, seat, lang = "en") {
   row.dir = "ltr";
   for (const c of v.face_up[seat]) row.append(gcardElement(c, { extraClass: "seat-card", lang }));
   return row;
+}
+
+/** The result of a deal over, over its last trick: the deal's best seat, each seat's score with
+ * why, and the match's totals (in the board's words `W`, each seat named by `who`).
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {any} v the deal's view (the table's JSON)
+ * @param {(seat: number) => string} who
+ * @param {typeof WORDS.en} W */
+export function resultZone(frame, v, who, W) {
+  const sign = (/** @type {number} */ n) => signed(n, W.lang);
+  const zone = matchResultZone("result", frame, who, W.lang);
+  if (frame.status !== "match-over") {
+    const best = v.scores ? Math.max(...v.scores) : null;
+    const top = v.scores ? [0, 1, 2].filter((s) => v.scores[s] === best).map(who).join(W.bestJoin) : "";
+    zone.append(el("h2", "", v.scores ? W.dealBest(top, sign(/** @type {number} */ (best))) : W.dealOver));
+  }
+  if (v.scores) {
+    // Each seat's score is the cards it won less its share of the pack; the share is what the
+    // server's score leaves over, so the page never works it out itself.
+    const list = el("ul", "g-scores");
+    list.id = "deal-scores";
+    for (const s of [0, 1, 2]) {
+      const share = v.won[s] - v.scores[s];
+      list.append(el("li", "", W.scoreLine(who(s), v.won[s], share, sign(v.scores[s]))));
+    }
+    zone.append(el("p", "result-why", W.scoresWhy), list);
+  }
+  zone.append(el("p", "", W.totals(totalsWords(frame.match.totals, who, W))));
+  return zone;
+}
+
+/** The match's totals, seat by seat, in one phrase ("you +7, Computer 1 −3, Computer 2 −4").
+ * @param {number[]} totals
+ * @param {(seat: number) => string} who
+ * @param {typeof WORDS.en} W */
+export function totalsWords(totals, who, W) {
+  return [0, 1, 2].map((s) => W.totalOf(who(s), signed(totals[s], W.lang))).join(W.lang === "fa" ? "، " : ", ");
 }

@@ -2,7 +2,8 @@
 // the ladder's reasons in the view, as an English sentence and as values the Persian board words; the
 // board's captions, buttons and the sentences about the lead, the trick and the deal are worded here.
 
-import { gcardName, parseGCard, GSUITS, faDigits } from "./gcards.js";
+import { gcardName, parseGCard, GSUITS } from "./gcards.js";
+import { faDigits } from "./persian.js";
 import { FA, reasonFa, refusalFa, coachMoveFa, coachRuleFa } from "./ganjifa-fa.js";
 
 const cardCount = (/** @type {number} */ n) => (n === 1 ? "1 card" : `${n} cards`);

@@ -7,12 +7,12 @@
 
 import { gcardElement, gbackElement, parseGCard, GSUITS, SUIT_ORDER } from "./gcards.js";
 import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
-import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
+import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
-import { wordsIn, errorSentence, signed } from "./ganjifa-words.js";
-import { ladderBody, trackerBody, hiddenStack, openRow } from "./ganjifa-panels.js";
+import { wordsIn, errorSentence } from "./ganjifa-words.js";
+import { ladderBody, trackerBody, hiddenStack, openRow, resultZone, totalsWords } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep, guideLeave } from "./ganjifa-guide.js";
 export { coachWords, moveWords } from "./ganjifa-words.js";
@@ -57,7 +57,6 @@ export function createBoard(root, ctx) {
   // The board's words, in the language it is drawn in (each drawing takes the table's).
   let W = wordsIn(ctx.lang());
   const lang = () => W.lang;
-  const sign = (/** @type {number} */ n) => signed(n, lang());
 
   const me = () => frame.seat ?? 0;
   const who = (/** @type {number} */ seat) => {
@@ -290,32 +289,8 @@ export function createBoard(root, ctx) {
       zone.append(el("h2", "", W.gaveUp(who(v.to_act === me() ? (me() + 2) % 3 : v.to_act))));
     }
     // The result first, over the last trick: on a phone the felt is small and it is what matters now.
-    if (frame.status === "deal-over" || frame.status === "match-over") zone.prepend(resultZone(v));
+    if (frame.status === "deal-over" || frame.status === "match-over") zone.prepend(resultZone(frame, v, who, W));
     zone.append(moveLine(lastSaid));
-    return zone;
-  }
-
-  /** @param {any} v the deal's view (the table's JSON) */
-  function resultZone(v) {
-    const zone = matchResultZone("result", frame, who, lang());
-    const m = frame.match;
-    if (frame.status !== "match-over") {
-      const best = v.scores ? Math.max(...v.scores) : null;
-      const top = v.scores ? [0, 1, 2].filter((s) => v.scores[s] === best).map(who).join(W.bestJoin) : "";
-      zone.append(el("h2", "", v.scores ? W.dealBest(top, sign(/** @type {number} */ (best))) : W.dealOver));
-    }
-    if (v.scores) {
-      // Each seat's score is the cards it won less its share of the pack; the share is what the
-      // server's score leaves over, so the page never works it out itself.
-      const list = el("ul", "g-scores");
-      list.id = "deal-scores";
-      for (const s of [0, 1, 2]) {
-        const share = v.won[s] - v.scores[s];
-        list.append(el("li", "", W.scoreLine(who(s), v.won[s], share, sign(v.scores[s]))));
-      }
-      zone.append(el("p", "result-why", W.scoresWhy), list);
-    }
-    zone.append(el("p", "", W.totals([0, 1, 2].map((s) => W.totalOf(who(s), sign(m.totals[s]))).join(W.lang === "fa" ? "، " : ", "))));
     return zone;
   }
 
@@ -493,7 +468,7 @@ export function createBoard(root, ctx) {
     const m = frame.match;
     const deal = Math.min(m.deals_dealt + (frame.status === "playing" ? 1 : 0), m.length.target);
     const score = el("p", "score", ctx.heading || W.deal(Math.max(deal, 1), m.length.target));
-    if (!ctx.heading) score.append(el("span", "g-totals", W.totalsLine([0, 1, 2].map((s) => W.totalOf(who(s), sign(m.totals[s]))).join(W.lang === "fa" ? "، " : ", "))));
+    if (!ctx.heading) score.append(el("span", "g-totals", W.totalsLine(totalsWords(m.totals, who, W))));
     const board = boardTop(root, frame, score, W);
     if (!board) return;
     board.classList.add("gtable");

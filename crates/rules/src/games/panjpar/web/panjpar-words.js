@@ -4,11 +4,11 @@
 import { cardName, suitName } from "./cards.js";
 import { withinSentence as within } from "./ui.js";
 import { refusalSentence } from "./table-words.js";
+import { faDigits } from "./persian.js";
 
 // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
 const you = (/** @type {string} */ who, /** @type {string} */ third, /** @type {string} */ second) => (who === "شما" ? second : third);
 
-const faDigits = (/** @type {number} */ n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 export const WORDS = {
   en: {

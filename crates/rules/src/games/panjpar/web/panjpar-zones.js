@@ -1,5 +1,6 @@
 // Parts of the Panjpar board drawn from the view and the words alone: the pile with the trump card
-// under it, the drawer of the deal's moves, the moves kept through a reload, and a long hand's rows.
+// under it, the drawer of the deal's moves, the moves kept through a reload, a long hand's rows, the
+// latest move in a sentence, the score line and the result.
 
 import { cardElement, backElement } from "./cards.js";
 import { el } from "./ui.js";
@@ -123,4 +124,66 @@ export function handRows(cards) {
     at += size;
   }
   return parts;
+}
+
+/** The match's score line: this seat's deals against the other's, or both seats' to a watcher.
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {(seat: number) => string} who
+ * @param {PanjparWords} w */
+export function scoreLine(frame, who, w) {
+  const m = frame.match;
+  const won = m.deals_won || [0, 0];
+  if (frame.watcher) return el("p", "score", w.scoreOf(who(0), won[0], who(1), won[1], m.length.target));
+  return el("p", "score", w.score(won[frame.seat], won[1 - frame.seat], m.length.target));
+}
+
+/** The deal's result: who won it (or the match), and why.
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {any} v the deal's view (the table's JSON)
+ * @param {(seat: number) => string} who
+ * @param {PanjparWords} w
+ * @returns {string[]} */
+export function resultWords(frame, v, who, w) {
+  const winner = v.phase.winner;
+  if (winner === null || winner === undefined) return [w.dealDrawn];
+  const loser = 1 - winner;
+  const held = v.hands_shown ? v.hands_shown[loser].length : v.counts[loser];
+  const won = frame.status === "match-over"
+    ? w.matchWon((frame.match.winners || []).map(who).join(" & "))
+    : w.dealWon(who(winner));
+  return [won, w.dealWhy(who(winner), who(loser), held)];
+}
+
+/** The end of a deal, in the middle of the table; both hands lie face up where they were held.
+ * @param {import("./socket.js").ViewFrame} frame
+ * @param {any} v the deal's view (the table's JSON)
+ * @param {(seat: number) => string} who
+ * @param {PanjparWords} w */
+export function resultZone(frame, v, who, w) {
+  const zone = el("section", "zone result");
+  zone.id = "result";
+  // On a phone the panel may scroll (a watcher's board shows both hands): a keyboard reaches it.
+  zone.tabIndex = 0;
+  const [won, why] = resultWords(frame, v, who, w);
+  zone.append(el("h2", "", won));
+  if (why) zone.append(el("p", "result-why", why));
+  zone.append(scoreLine(frame, who, w));
+  return zone;
+}
+
+/** The latest move the view shows, in one sentence ("" when there is none to tell: a deal just
+ * dealt, a replay's first step).
+ * @param {any} v the deal's view (the table's JSON)
+ * @param {(seat: number) => string} who
+ * @param {PanjparWords} w */
+export function latestMove(v, who, w) {
+  const name = (/** @type {string} */ code) => cardName(code, w.lang);
+  const battle = v.battle || v.last_battle;
+  if (!battle) return v.guess && v.phase.name !== "over" ? w.guessMade(who(v.guesser), v.guess.colour, v.guess.right) : "";
+  const defender = who(1 - battle.attacker);
+  // The battle's own line says every card was beaten; the move line says who beat them.
+  if (battle.finished) return battle.picked_up.length ? w.tookUp(defender, battle.picked_up.length) : w.beatAll(defender);
+  if (!battle.covers.length) return w.played(who(battle.attacker), battle.attack.map(name).join(", "));
+  const [a, b] = battle.covers[battle.covers.length - 1];
+  return w.beat(defender, name(a), name(b));
 }

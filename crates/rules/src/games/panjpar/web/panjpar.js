@@ -12,7 +12,7 @@ import { announce, speak, signalTurn, showBanner, el, button, markArrivals, move
 import { draggable } from "./drag.js";
 import { play } from "./sound.js";
 import { WORDS, whyNot, notAnAttack, errorSentence, cardName } from "./panjpar-words.js";
-import { MoveLog, pileZone, movesDrawer, handRows } from "./panjpar-zones.js";
+import { MoveLog, pileZone, movesDrawer, handRows, scoreLine, resultWords, resultZone, latestMove } from "./panjpar-zones.js";
 import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
@@ -164,13 +164,6 @@ export function createBoard(root, ctx) {
     if (status) status.textContent = statusLine(v);
     const attack = /** @type {HTMLButtonElement | null} */ (root.querySelector("#attack"));
     if (attack) attack.disabled = !offered("attack").some((a) => sameSet(a.cards, chosen));
-  }
-
-  function scoreLine() {
-    const m = frame.match;
-    const won = m.deals_won || [0, 0];
-    if (frame.watcher) return el("p", "score", words().scoreOf(who(0), won[0], who(1), won[1], m.length.target));
-    return el("p", "score", words().score(won[frame.seat], won[other()], m.length.target));
   }
 
   /** The other seat's hand: face down while the deal is on, face up once it has ended.
@@ -378,39 +371,10 @@ export function createBoard(root, ctx) {
     return "";
   }
 
-  /** The end of a deal, in the middle of the table; both hands lie face up where they were held.
-   * @param {any} v the deal's view (the table's JSON)
-   */
-  function resultZone(v) {
-    const zone = el("section", "zone result");
-    zone.id = "result";
-    // On a phone the panel may scroll (a watcher's board shows both hands): a keyboard reaches it.
-    zone.tabIndex = 0;
-    const [won, why] = resultWords(v);
-    zone.append(el("h2", "", won));
-    if (why) zone.append(el("p", "result-why", why));
-    zone.append(scoreLine());
-    return zone;
-  }
-
   /** @param {any} v the deal's view (the table's JSON) */
   function narrate(v) {
     // One sentence for the latest move, said once.
-    const w = words();
-    let said = "";
-    const battle = v.battle || v.last_battle;
-    if (v.guess && v.phase.name !== "over" && !battle) said = w.guessMade(who(v.guesser), v.guess.colour, v.guess.right);
-    if (battle) {
-      const attacker = who(battle.attacker);
-      const defender = who(1 - battle.attacker);
-      if (battle.finished && battle.picked_up.length) said = w.tookUp(defender, battle.picked_up.length);
-      else if (battle.covers.length) {
-        const [a, b] = battle.covers[battle.covers.length - 1];
-        said = w.beat(defender, name(a), name(b));
-      } else said = w.played(attacker, battle.attack.map(name).join(", "));
-      // The battle's own line says every card was beaten; the move line says who beat them.
-      if (battle.finished && !battle.picked_up.length) said = w.beatAll(defender);
-    }
+    const said = latestMove(v, who, words());
     // A moment with no move yet to tell (a deal just dealt, a replay's first step) clears the line.
     if (said !== lastSaid) {
       lastSaid = said;
@@ -424,28 +388,12 @@ export function createBoard(root, ctx) {
     // screen readers hear the result with its reason.
     if (v.phase.name === "over" && !saidTheEnd) {
       saidTheEnd = true;
-      const result = resultWords(v);
+      const result = resultWords(frame, v, who, words());
       if (!restoring) log.lines.push(result.join(" "));
       log.keep(frame.match);
       speak(result.join(" "));
     }
     if (v.phase.name !== "over") saidTheEnd = false;
-  }
-
-  /** The deal's result: who won it (or the match), and why.
-   * @param {any} v the deal's view (the table's JSON)
-   * @returns {string[]}
-   */
-  function resultWords(v) {
-    const w = words();
-    const winner = v.phase.winner;
-    if (winner === null || winner === undefined) return [w.dealDrawn];
-    const loser = 1 - winner;
-    const held = v.hands_shown ? v.hands_shown[loser].length : v.counts[loser];
-    const won = frame.status === "match-over"
-      ? w.matchWon((frame.match.winners || []).map(who).join(" & "))
-      : w.dealWon(who(winner));
-    return [won, w.dealWhy(who(winner), who(loser), held)];
   }
 
   function draw() {
@@ -454,7 +402,7 @@ export function createBoard(root, ctx) {
     root.textContent = "";
     root.lang = lang();
     root.dir = lang() === "fa" ? "rtl" : "ltr";
-    const board = boardTop(root, frame, scoreLine(), w);
+    const board = boardTop(root, frame, scoreLine(frame, who, w), w);
     if (!board) return;
     board.classList.add("panjpar");
     const top = /** @type {HTMLElement} */ (board.firstElementChild);
@@ -469,7 +417,7 @@ export function createBoard(root, ctx) {
     top.append(movesDrawer(w, log.lines, logOpen, (open) => (logOpen = open), levelLine), rules);
     board.append(theirZone(v));
     const over = frame.status === "deal-over" || frame.status === "match-over";
-    board.append(over ? resultZone(v) : battleZone(v));
+    board.append(over ? resultZone(frame, v, who, w) : battleZone(v));
     board.append(pileZone(v, w, lang(), who));
     const status = el("p", "status-line", statusLine(v));
     status.id = "status";

@@ -6,10 +6,10 @@
 import { cardName, parseCard } from "./cards.js";
 import { withinSentence as within } from "./ui.js";
 import { refusalSentence } from "./table-words.js";
+import { faDigits } from "./persian.js";
 
 const cards = (/** @type {number} */ n) => `${n} ${n === 1 ? "card" : "cards"}`;
 
-const faDigits = (/** @type {number | string} */ n) => String(n).replace(/\d/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[Number(d)]);
 
 // A Persian verb agrees with its subject: "شما" (you) takes the second person plural.
 const you = (/** @type {string} */ who, /** @type {string} */ third, /** @type {string} */ second) => (who === "شما" ? second : third);
