@@ -3,8 +3,8 @@
 //! by clicking its moves. Each step draws exactly what a watcher's page showed of that moment in play
 //! (another watcher followed the first deal live), the step shown is marked in the list, each move is
 //! said as the board says it (who did what), and the list never lies over a card of the board: beside
-//! it on a desktop, under it on a phone, where it folds under its toggle. axe-core finds nothing
-//! with the list open.
+//! it on a desktop, under it on a phone, where it folds under its toggle; no part of the board
+//! scrolls sideways at any step. axe-core finds nothing with the list open.
 
 use fantoccini::key::Key;
 use fantoccini::Client;
@@ -50,6 +50,14 @@ const CARDS_OUT_OF_SIGHT: &str = r#"
         .filter((c) => c.getClientRects().length)
         .filter((c) => { const r = c.getBoundingClientRect(); return r.top < 0 || r.left < 0 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1; })
         .map((c) => c.getAttribute('aria-label') || c.className);
+"#;
+
+/// Every box of the board that scrolls sideways (its content wider than itself): none is the answer,
+/// the trick of a long Ganjifa call beside the list included.
+const SIDEWAYS: &str = r#"
+    return [...document.querySelectorAll('#board, #board *')]
+        .filter((e) => e.checkVisibility() && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth + 1)
+        .map((e) => `${e.className || e.id}: ${e.scrollWidth} in ${e.clientWidth}`);
 "#;
 
 /// The list's step marked as shown, and whether it lies within the list's visible box.
@@ -228,6 +236,11 @@ async fn watcher_replays_an_earlier_deal(
         assert!(
             !then.is_null(),
             "{game}: the live watcher drew version {version}"
+        );
+        assert_eq!(
+            eval(&c, SIDEWAYS).await,
+            json!([]),
+            "{game} at {width}x{height}: step {step} scrolls sideways"
         );
         let now = eval(&c, "return window.boardShown()").await;
         assert_eq!(
