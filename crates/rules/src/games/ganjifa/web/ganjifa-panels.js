@@ -1,9 +1,9 @@
 // Parts of the Ganjifa board drawn from the view alone: the drawers (the lead ladder and the suit
-// tracker) and what everyone sees of a seat's cards, and the result of a deal.
+// tracker, opened on demand), what everyone sees of a seat's cards, and the result of a deal.
 
 import { GSUITS, gcardElement, gbackElement } from "./gcards.js";
 import { faDigits } from "./persian.js";
-import { el } from "./ui.js";
+import { el, button } from "./ui.js";
 import { WORDS, rungReason, signed } from "./ganjifa-words.js";
 import { matchResultZone } from "./share.js";
 
@@ -98,4 +98,62 @@ export function resultZone(frame, v, who, W) {
  * @param {typeof WORDS.en} W */
 export function totalsWords(totals, who, W) {
   return [0, 1, 2].map((s) => W.totalOf(who(s), signed(totals[s], W.lang))).join(W.lang === "fa" ? "، " : ", ");
+}
+
+/** The board's drawers (the ladder's reasons, the suit tracker), each opened on demand over the felt
+ * and kept open across redraws until closed. */
+export class Drawers {
+  /**
+   * @param {HTMLElement} root the board, where a closed drawer's toggle is found again
+   * @param {{ redraw: () => void, draw: () => void }} board draws again keeping focus (a toggle
+   *   pressed), or at once (a drawer closed, focus then going back to its toggle)
+   */
+  constructor(root, board) {
+    this.root = root;
+    this.board = board;
+    /** @type {Set<string>} */
+    this.shown = new Set();
+  }
+
+  /** Whether the drawer `name` is open. @param {string} name */
+  open(name) {
+    return this.shown.has(name);
+  }
+
+  /** The button that opens and closes the drawer `name`.
+   * @param {string} name
+   * @param {string} label */
+  toggle(name, label) {
+    const b = button(label, () => {
+      if (this.shown.has(name)) this.shown.delete(name);
+      else this.shown.add(name);
+      this.board.redraw();
+    }, "g-toggle");
+    b.dataset.key = `drawer:${name}`;
+    b.setAttribute("aria-expanded", String(this.shown.has(name)));
+    b.setAttribute("aria-controls", `drawer-${name}`);
+    return b;
+  }
+
+  /** The open drawer `name`: its title, its body and a button (`closeLabel`) that closes it.
+   * @param {string} name
+   * @param {string} title
+   * @param {Node} body
+   * @param {string} closeLabel */
+  panel(name, title, body, closeLabel) {
+    const box = el("section", "g-drawer");
+    box.id = `drawer-${name}`;
+    box.setAttribute("aria-label", title);
+    const head = el("div", "g-drawer-head");
+    head.append(el("h2", "", title));
+    const close = button(closeLabel, () => {
+      this.shown.delete(name);
+      this.board.draw();
+      /** @type {HTMLElement | null} */ (this.root.querySelector(`[data-key="drawer:${name}"]`))?.focus({ preventScroll: true });
+    }, "g-close");
+    close.dataset.key = `close:${name}`;
+    head.append(close);
+    box.append(head, body);
+    return box;
+  }
 }

@@ -12,7 +12,7 @@ import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { wordsIn, errorSentence } from "./ganjifa-words.js";
-import { ladderBody, trackerBody, hiddenStack, openRow, resultZone, totalsWords } from "./ganjifa-panels.js";
+import { ladderBody, trackerBody, hiddenStack, openRow, resultZone, totalsWords, Drawers } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep, guideLeave } from "./ganjifa-guide.js";
 export { coachWords, moveWords } from "./ganjifa-words.js";
@@ -46,8 +46,7 @@ export function createBoard(root, ctx) {
   let chosen = [];
   let lastSaid = "";
   // The drawers the player left open, kept across redraws.
-  /** @type {Set<string>} */
-  const openDrawers = new Set();
+  const drawers = new Drawers(root, { redraw: () => redraw(), draw: () => draw() });
   // Where the cards of the trick shown before this frame went: the winner's pile.
   /** @type {{ cards: Set<string>, to: string | null }} */
   let goneTrick = { cards: new Set(), to: null };
@@ -342,7 +341,7 @@ export function createBoard(root, ctx) {
     const status = el("p", "status-line", statusText(v));
     status.id = "status";
     line.append(status);
-    if (v.lead_hints && mine()) line.append(drawerToggle("ladder", W.why));
+    if (v.lead_hints && mine()) line.append(drawers.toggle("ladder", W.why));
     bar.append(line);
     const row = el("div", "controls");
     const why = el("p", "why", "");
@@ -398,45 +397,6 @@ export function createBoard(root, ctx) {
     return b;
   }
 
-  // ---- Drawers: the ladder's reasons, the suit tracker, the rules, opened on demand. ----
-  /**
-   * @param {string} name
-   * @param {string} label
-   */
-  function drawerToggle(name, label) {
-    const b = button(label, () => {
-      if (openDrawers.has(name)) openDrawers.delete(name);
-      else openDrawers.add(name);
-      redraw();
-    }, "g-toggle");
-    b.dataset.key = `drawer:${name}`;
-    b.setAttribute("aria-expanded", String(openDrawers.has(name)));
-    b.setAttribute("aria-controls", `drawer-${name}`);
-    return b;
-  }
-
-  /**
-   * @param {string} name
-   * @param {string} title
-   * @param {Node} body
-   */
-  function drawer(name, title, body) {
-    const box = el("section", "g-drawer");
-    box.id = `drawer-${name}`;
-    box.setAttribute("aria-label", title);
-    const head = el("div", "g-drawer-head");
-    head.append(el("h2", "", title));
-    const close = button(W.close, () => {
-      openDrawers.delete(name);
-      draw();
-      /** @type {HTMLElement | null} */ (root.querySelector(`[data-key="drawer:${name}"]`))?.focus({ preventScroll: true });
-    }, "g-close");
-    close.dataset.key = `close:${name}`;
-    head.append(close);
-    box.append(head, body);
-    return box;
-  }
-
   /**
    * @param {HTMLElement} board
    * @param {any} v the deal's view (the table's JSON)
@@ -447,7 +407,7 @@ export function createBoard(root, ctx) {
     const level = board.querySelector(".level-line");
     if (level) head.append(level);
     const tools = el("div", "g-tools");
-    tools.append(drawerToggle("tracker", W.tracker));
+    tools.append(drawers.toggle("tracker", W.tracker));
     const rules = el("a", "button g-toggle", W.rules);
     rules.href = W.rulesHref;
     rules.target = "_blank";
@@ -485,8 +445,8 @@ export function createBoard(root, ctx) {
     board.append(actionBar(v));
     board.append(handZone(v));
     // Drawers lie over the felt only: the action bar and the hand stay in sight and in reach.
-    if (openDrawers.has("ladder") && v.lead_hints && mine()) felt.append(drawer("ladder", W.ladder, ladderBody(v, W)));
-    if (openDrawers.has("tracker")) felt.append(drawer("tracker", W.trackerTitle, trackerBody(v, W)));
+    if (drawers.open("ladder") && v.lead_hints && mine()) felt.append(drawers.panel("ladder", W.ladder, ladderBody(v, W), W.close));
+    if (drawers.open("tracker")) felt.append(drawers.panel("tracker", W.trackerTitle, trackerBody(v, W), W.close));
     root.append(board);
     signalTurn(mine(), W.yourTurn);
   }
