@@ -24,6 +24,7 @@ pub(super) fn node(script: &str, inputs: &[(&str, String)]) -> String {
         "board.js",
         "cards.js",
         "gcards.js",
+        "persian.js",
     ] {
         std::fs::copy(root.join("src/web/static").join(file), dir.join(file)).unwrap();
     }
