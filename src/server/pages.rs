@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 
 use super::door::route;
 use crate::catalog::{self, TileCards};
+use chaikhana_rules::game_pages::LevelRating;
 
 #[derive(RustEmbed)]
 #[folder = "src/web/"]
@@ -155,26 +156,23 @@ fn render_with(file: &str, context: minijinja::Value) -> Result<String, minijinj
     let game = catalog::games()
         .into_iter()
         .find(|game| game.pages().template(file).is_some());
+    let measured = game.map_or_else(Vec::new, |game| game.pages().ratings());
     let context = minijinja::context! {
         games => games(),
-        ratings => ratings_of(game, false),
-        ratings_fa => ratings_of(game, true),
+        ratings => ratings_in(&measured, false),
+        ratings_fa => ratings_in(&measured, true),
         page_game => game.map(|game| game.name()),
         ..context
     };
     templates.get_template(file)?.render(context)
 }
 
-/// The computer levels' ratings of `game` (the one whose page is rendered, if any), as
-/// `landing-choices.html` and `rules-layout.html` read them (by level, `"rating 1720 ± 40"`), and
+/// The computer levels' ratings of the game whose page is rendered (`measured`, read once a page),
+/// as `landing-choices.html` and `rules-layout.html` read them (by level, `"rating 1720 ± 40"`), and
 /// as their Persian twins read them (`persian`: "امتیاز ۱۷۲۰ ± ۴۰").
-fn ratings_of(
-    game: Option<&'static dyn catalog::Registered>,
-    persian: bool,
-) -> BTreeMap<String, String> {
-    let ratings = game.map_or_else(Vec::new, |game| game.pages().ratings());
-    ratings
-        .into_iter()
+fn ratings_in(measured: &[LevelRating], persian: bool) -> BTreeMap<String, String> {
+    measured
+        .iter()
         .map(|r| {
             let words = match (r.margin, persian) {
                 (0, false) => format!("rating {}, the reference", r.rating),
@@ -186,7 +184,7 @@ fn ratings_of(
                     persian_digits(r.margin)
                 ),
             };
-            (r.level, words)
+            (r.level.clone(), words)
         })
         .collect()
 }
