@@ -3,9 +3,9 @@
 //! them, with the hand and the action bar inside the first screen at every turn and no console error
 //! on any page; cards that travel (and do not when reduced motion is asked for); focus kept on "Turn a
 //! card" across redraws; a move tried while the connection is down said to be unsent, then made once
-//! it is back; a guided deal in which no card moves before the guide has spoken. Screenshots go to
-//! docs/screenshots/ (the board mid-game) and target/screenshots/. The same in Persian, from the
-//! Persian pages, in `persian`.
+//! it is back. Screenshots go to docs/screenshots/ (the board mid-game) and target/screenshots/. Guided
+//! deals, spoken to their end and in which no card moves before the guide has spoken, in `guided`;
+//! the same in Persian, from the Persian pages, in `persian`.
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use serde_json::Value;
 use crate::chromium::proxy::Proxy;
 use crate::chromium::*;
 
+mod guided;
 mod persian;
 
 const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
@@ -436,68 +437,4 @@ async fn cards_turn_by_themselves_when_that_is_the_only_move_until_the_player_sa
     .await;
     assert_eq!(kept, "false");
     c.close().await.unwrap();
-}
-
-#[actix_rt::test]
-async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
-    let (mut driver, server) = staged!(quick_and_fair);
-    let c = driver.session(390, 844).await;
-    let first = start_guided(&c, &server.base, "/pishe-pasha").await;
-    assert!(
-        [
-            "Turn a card",
-            "A card to give",
-            "Give it, or keep it",
-            "The computer's turn"
-        ]
-        .contains(&first.as_str()),
-        "{first}"
-    );
-    let moves = play_to_the_end(&c, "pishe-pasha-guided-390x844").await;
-    assert!(moves > 0);
-    guided_deal_over(&c, "pishe-pasha-guide-end-390x844").await;
-    c.close().await.unwrap();
-}
-
-/// Before every page: what the guided deal's guide says first, and how many moves the turn log held
-/// at that moment (`window.__firstWords`).
-const FIRST_WORDS: &str = r#"
-new MutationObserver(() => {
-  const g = document.getElementById('guide');
-  const heading = g && !g.hidden && g.querySelector('h2')?.textContent;
-  if (window.__firstWords || !heading) return;
-  const moves = document.querySelectorAll('#turn-log li:not(.pp-none)').length;
-  window.__firstWords = { heading, moves };
-}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-"#;
-
-#[actix_rt::test]
-async fn no_card_moves_in_a_guided_deal_before_the_guide_has_spoken() {
-    // Dealt at once, with a computer that answers at once: a computer that plays first would have
-    // turned its cards before the page had drawn anything, were it not held for the guide.
-    let (mut driver, server) = staged!(|s| {
-        s.bot_delay_ms = 5;
-        s.shuffle_wait_ms = 0;
-    });
-    // Who plays first is drawn: guided deals are begun until the computer does.
-    for attempt in 0..10 {
-        let c = driver.session(390, 844).await;
-        before_every_page(&c, FIRST_WORDS).await;
-        start_guided(&c, &server.base, "/pishe-pasha").await;
-        let first = wait_for(&c, "return window.__firstWords", 10).await;
-        assert_eq!(first["moves"], 0, "attempt {attempt}: {first}");
-        let computer_first = first["heading"] == "The computer's turn";
-        if computer_first {
-            // Once the guide has spoken, the computer plays.
-            let played =
-                "return document.querySelectorAll('#turn-log li:not(.pp-none)').length > 0";
-            wait_for(&c, played, 20).await;
-        }
-        assert_no_console_error(&c, "a guided deal's start").await;
-        c.close().await.unwrap();
-        if computer_first {
-            return;
-        }
-    }
-    panic!("the computer never played first");
 }
