@@ -15,9 +15,7 @@ export function ladderBody(v, W) {
   for (const hint of v.lead_hints || []) {
     const rung = el("div", `rung ${hint.allowed ? "open" : "shut"}`);
     rung.append(el("strong", "", W.rung(W.rungs[/** @type {keyof typeof W.rungs} */ (hint.rung)], hint.allowed)));
-    // The reason is a sentence of its own after the rung's name: it begins with a capital.
-    const reason = rungReason(hint, W.lang);
-    rung.append(el("span", "", reason.charAt(0).toUpperCase() + reason.slice(1)));
+    rung.append(el("span", "", rungReason(hint, W.lang)));
     body.append(rung);
   }
   return body;
