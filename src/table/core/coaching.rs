@@ -95,9 +95,6 @@ pub(super) struct Studies {
     /// The hints being thought, and those given for the turn in play.
     hints: Vec<Hint>,
     analyses: Vec<Pending>,
-    /// The analyses kept with their deals and not yet stored (deal dealt at, seat): asked again
-    /// meanwhile, they are still coming.
-    storing: Vec<(u64, Seat)>,
     kept: u64,
     /// Whether hints are offered at this friends table: its host offered them when making it, and
     /// every seat agreed before taking its seat.
@@ -250,9 +247,12 @@ impl<G: Game> TableCore<G> {
     ) -> Result<(), TableRefusal> {
         let (deal, record) = self.ended_deal(deal, Looking::Analysis)?;
         if let Some(analysis) = record.coaching.analysis(seat) {
-            // Kept but not yet stored: every decision is judged, and the seat's sockets hear the
-            // analysis once the store holds it.
-            let storing = self.coaching.storing.contains(&(record.dealt_at, seat));
+            // Kept but not yet stored (its telling waits for the store): every decision is judged,
+            // and the seat's sockets hear the analysis once the store holds it.
+            let storing = self.keeper.waiting().any(|then| {
+                matches!(then, Then::Coached(Said::Analysis { dealt_at, seat: told, .. })
+                    if *dealt_at == record.dealt_at && *told == seat)
+            });
             let notice = if storing {
                 let (done, of) = (analysis.judged, analysis.judged);
                 Notice::Analysing { deal, done, of }
@@ -401,14 +401,7 @@ impl<G: Game> TableCore<G> {
                 }
                 self.broadcast();
             }
-            Said::Analysis {
-                dealt_at,
-                seat,
-                notice,
-            } => {
-                self.coaching.storing.retain(|&s| s != (dealt_at, seat));
-                self.send_to_seat(seat, &notice);
-            }
+            Said::Analysis { seat, notice, .. } => self.send_to_seat(seat, &notice),
         }
     }
 
@@ -445,7 +438,6 @@ impl<G: Game> TableCore<G> {
         };
         record.coaching.keep(seat, analysis.clone());
         self.coaching.kept += 1;
-        self.coaching.storing.push((dealt_at, seat));
         let notice = Arc::new(Notice::Analysis {
             deal: pending.deal,
             analysis: Arc::new(analysis),

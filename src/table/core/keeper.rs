@@ -65,6 +65,12 @@ impl Keeper {
         self.on_its_way.is_some()
     }
 
+    /// What is to run once the store has the change on its way, or the one it could not take.
+    pub(super) fn waiting(&self) -> impl Iterator<Item = &Then> {
+        let on_its_way = self.on_its_way.as_ref().map(|(then, _, _)| then);
+        on_its_way.into_iter().chain(self.unstored.as_ref())
+    }
+
     /// The store answered the change on its way, `stored` or not: what was to run once it was in, and
     /// whether it was whole. What the store holds is known only if it stored it.
     pub(super) fn answered(&mut self, stored: bool) -> Option<(Then, bool)> {
