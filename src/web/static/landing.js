@@ -11,8 +11,8 @@ import { savedName } from "./social.js";
 
 const FA = document.documentElement.lang === "fa";
 const WORDS = FA
-  ? { shareLink: "این پیوند را برای دوستتان بفرستید:", copy: "کپی پیوند", copied: "پیوند کپی شد.", share: "هم‌رسانی", go: "رفتن سر میز", failed: "میز باز نشد: " }
-  : { shareLink: "Send this link to the person you want to play:", copy: "Copy link", copied: "Link copied.", share: "Share", go: "Go to the table", failed: "The table could not be opened: " };
+  ? { shareLink: "این پیوند را برای کسانی که می‌خواهید با آن‌ها بازی کنید بفرستید:", copy: "کپی پیوند", copied: "پیوند کپی شد.", share: "هم‌رسانی", go: "رفتن سر میز", failed: "میز باز نشد: " }
+  : { shareLink: "Send this link to whoever you want to play with:", copy: "Copy link", copied: "Link copied.", share: "Share", go: "Go to the table", failed: "The table could not be opened: " };
 
 /** Opens a table and returns the server's answer, keeping the seat's token; `hints`: a friends
  * table offering the coach's hints to every player; `open`: one listed on the game's page for anyone

@@ -22,7 +22,7 @@ const WORDS = FA
       keepWaiting: "باز هم منتظر می‌مانم",
       computer: "به جایش با رایانه بازی می‌کنم",
       failed: "صف در دسترس نیست: ",
-      none: "فعلاً میز بازی نیست. میزی برای دوستان باز کنید و آن را در فهرست بگذارید، یا «همین حالا با یک نفر بازی کنید» را بزنید.",
+      none: (/** @type {string} */ person) => `فعلاً میز بازی نیست. میزی برای دوستان باز کنید و آن را در فهرست بگذارید، یا «${person}» را بزنید.`,
       length: { "deals-won": (/** @type {number} */ n) => `برندهٔ ${n} دور`, points: (/** @type {number} */ n) => `تا ${n} امتیاز`, deals: (/** @type {number} */ n) => `${n} دور` },
       table: (/** @type {OpenTable} */ t, /** @type {string} */ length) => `${t.name || "میزبانی بی‌نام"} · ${length} · ${t.free} جای خالی از ${t.seats} · ${t.waited_ms < 60000 ? "تازه باز شده" : `${Math.floor(t.waited_ms / 60000)} دقیقه در انتظار`}`,
       take: "نشستن سر این میز",
@@ -35,7 +35,7 @@ const WORDS = FA
       keepWaiting: "Keep waiting",
       computer: "Play the computer instead",
       failed: "The queue cannot be reached: ",
-      none: "No open tables right now. Open a table for friends and list it, or press “Play a person now”.",
+      none: (/** @type {string} */ person) => `No open tables right now. Open a table for friends and list it, or press “${person}”.`,
       length: { "deals-won": (/** @type {number} */ n) => `first to ${n} deal${n === 1 ? "" : "s"}`, points: (/** @type {number} */ n) => `first to ${n} points`, deals: (/** @type {number} */ n) => `${n} deal${n === 1 ? "" : "s"}` },
       table: (/** @type {OpenTable} */ t, /** @type {string} */ length) => `${t.name || "A host"} · ${length} · ${t.free} of ${t.seats} seats free · ${t.waited_ms < 60000 ? "just opened" : `waiting ${Math.floor(t.waited_ms / 60000)} min`}`,
       take: "Take a seat",
@@ -240,7 +240,8 @@ export function setUpOpenTables(section, game) {
           return item;
         }),
       );
-      note.textContent = tables.length ? "" : WORDS.none;
+      // The way to meet strangers named as its button says it (a Ganjifa table wants two people).
+      note.textContent = tables.length ? "" : WORDS.none(document.getElementById("play-person")?.textContent?.trim() ?? "");
     } catch (_) {
       // Out of reach for a moment: the list as last read stays.
     }

@@ -12,7 +12,7 @@ use crate::chromium;
 use crate::chromium::*;
 
 /// Empty when nothing covers the buttons of the hand and the action bar and the other seats' cards
-/// are big enough to read (on a phone, in one row inside their panel however many they are);
+/// are big enough to read (on a phone whole, four to a row inside their panel, their words 10 px or more);
 /// otherwise what is wrong.
 const READABLE: &str = r#"
 const out = [];
@@ -23,14 +23,25 @@ for (const b of document.querySelectorAll('[data-area=actions] button, .ghand bu
 }
 const seat = [...document.querySelectorAll('.g-seat .seat-card svg')].map((c) => c.getBoundingClientRect().width);
 if (seat.length && Math.min(...seat) < 34) out.push(`the other seats' cards are ${Math.min(...seat)}px wide`);
-// On a phone each seat's face-up cards lie in one row, every one of them inside its panel.
+// On a phone each seat's face-up cards lie whole, four to a row at most, every one inside its
+// panel, with the words on them at least 10 px high.
 if (innerWidth <= 704) {
   for (const row of document.querySelectorAll('.g-seat .g-open')) {
     const panel = row.closest('.g-seat').getBoundingClientRect();
     const cards = [...row.querySelectorAll('.seat-card svg')].map((c) => c.getBoundingClientRect());
-    if (new Set(cards.map((r) => Math.round(r.top))).size > 1) out.push(`a seat's ${cards.length} face-up cards wrap`);
+    const rows = new Map();
+    for (const r of cards) rows.set(Math.round(r.top), (rows.get(Math.round(r.top)) || 0) + 1);
+    if (Math.max(0, ...rows.values()) > 4) out.push(`a seat's row holds ${Math.max(...rows.values())} face-up cards`);
+    if (cards.some((r, i) => i > 0 && Math.round(r.top) === Math.round(cards[i - 1].top) && r.left < cards[i - 1].right - 0.5)) {
+      out.push(`a seat's face-up cards overlap`);
+    }
     if (cards.some((r) => r.left < panel.left - 0.5 || r.right > panel.right + 0.5 || r.bottom > panel.bottom + 0.5)) {
-      out.push(`a seat's face-up card is cut off (${cards.length} in its row)`);
+      out.push(`a seat's face-up card is cut off (${cards.length} of them)`);
+    }
+    for (const t of row.querySelectorAll('.seat-card svg text')) {
+      if (getComputedStyle(t).display === 'none') continue;
+      const px = parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getBoundingClientRect().width / 100;
+      if (px < 10) out.push(`"${t.textContent}" on a seat's card is ${px.toFixed(1)} px`);
     }
   }
 }

@@ -34,6 +34,8 @@ pub async fn guided_deal_over(client: &Client, picture: &str) {
         "The deal is over",
         "{picture}"
     );
+    // The picture first, so that a result out of sight can be seen (target/screenshots).
+    super::screenshot(client, &format!("{picture}-before-check")).await;
     assert_eq!(result_out_of_sight(client).await, "", "{picture}");
     docs_screenshot(client, picture).await;
     assert_no_console_error(client, "in a guided deal").await;

@@ -22,6 +22,12 @@ const call = "هر که حکمِ خالِ خوانده‌شده (بهترین ک
 export const FA = {
   lang: "fa",
   yourTurn: "نوبت شما",
+  level: {
+    gentle: "حریفان شما دو رایانهٔ ملایم‌اند.",
+    standard: "حریفان شما دو رایانهٔ معمولی‌اند.",
+    clever: "حریفان شما دو رایانهٔ زیرک‌اند.",
+    strong: "حریفان شما دو رایانهٔ قوی‌اند.",
+  },
   waiting: "منتظریم همهٔ جاها پر شود: این اتاق با سه بازیکن آغاز می‌شود.",
   shareLink: "این پیوند را برای هر دو نفری بفرستید که می‌خواهید با آن‌ها بازی کنید:",
   copy: "کپی پیوند",
@@ -55,6 +61,7 @@ export const FA = {
   keptLead: "هنوز شروع را از دست نداده",
   faceDown: (/** @type {number} */ n) => `${faDigits(n)} کارت به پشت`,
   won: (/** @type {number} */ n) => `بُرده ${faDigits(n)}`,
+  matchTotal: (/** @type {string} */ total) => `جمع ${total}`,
   trick: "دست روی میز",
   trickTitle: (/** @type {boolean} */ current, /** @type {string} */ kind, /** @type {string} */ leader) => `${current ? "این دست" : "دست پیشین"}: ${kind}، شروع با ${leader}`,
   trickWon: (/** @type {string} */ title, /** @type {string} */ winner) => `${title}؛ ${winner} آن را ${you(winner, "برد", "بردید")}`,

@@ -15,7 +15,9 @@ export function ladderBody(v, W) {
   for (const hint of v.lead_hints || []) {
     const rung = el("div", `rung ${hint.allowed ? "open" : "shut"}`);
     rung.append(el("strong", "", W.rung(W.rungs[/** @type {keyof typeof W.rungs} */ (hint.rung)], hint.allowed)));
-    rung.append(el("span", "", rungReason(hint, W.lang)));
+    // The reason is a sentence of its own after the rung's name: it begins with a capital.
+    const reason = rungReason(hint, W.lang);
+    rung.append(el("span", "", reason.charAt(0).toUpperCase() + reason.slice(1)));
     body.append(rung);
   }
   return body;

@@ -16,6 +16,13 @@ export const WORDS = {
   en: {
     lang: "en",
     yourTurn: "Your turn",
+    // Two computers at the table, both of the level chosen.
+    level: {
+      gentle: "You are playing two gentle computers.",
+      standard: "You are playing two standard computers.",
+      clever: "You are playing two clever computers.",
+      strong: "You are playing two strong computers.",
+    },
     waiting: "Waiting for every seat to be taken: three players open this room.",
     shareLink: "Send this link to both people you want to play:",
     copy: "Copy link",
@@ -53,6 +60,7 @@ export const WORDS = {
     keptLead: "Has not lost the lead",
     faceDown: (/** @type {number} */ n) => `${cardCount(n)} face down`,
     won: (/** @type {number} */ n) => `won ${n}`,
+    matchTotal: (/** @type {string} */ total) => `total ${total}`,
     // The trick on the felt.
     trick: "The trick",
     trickTitle: (/** @type {boolean} */ current, /** @type {string} */ kind, /** @type {string} */ leader) => `${current ? "This trick" : "The last trick"}: ${kind}, led by ${leader}`,

@@ -11,7 +11,7 @@ import { boardTop, readyLine, markAsked } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
-import { wordsIn, errorSentence } from "./ganjifa-words.js";
+import { wordsIn, errorSentence, signed } from "./ganjifa-words.js";
 import { ladderBody, trackerBody, hiddenStack, openRow, resultZone, totalsWords, Drawers } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep, guideLeave } from "./ganjifa-guide.js";
@@ -217,7 +217,7 @@ export function createBoard(root, ctx) {
     if (away) zone.append(away);
     const facts = el("p", "g-facts");
     facts.append(el("span", "", W.holds(v.counts[seat])));
-    facts.append(wonChip(v, seat));
+    facts.append(wonChip(v, seat), totalChip(seat));
     const dots = "●".repeat(v.marks[seat]);
     const lost = el("span", "g-dots", dots || "○");
     lost.title = dots ? W.lostLead(v.marks[seat]) : W.keptLead;
@@ -237,6 +237,13 @@ export function createBoard(root, ctx) {
     const chip = el("span", "g-won", W.won(v.won[seat]));
     chip.dataset.area = `won-${seat}`;
     return chip;
+  }
+
+  /** A seat's total in the match so far, beside its won cards: shown where the top line has no
+   * room for the totals (a phone held upright).
+   * @param {number} seat */
+  function totalChip(seat) {
+    return el("span", "g-total", W.matchTotal(signed(frame.match.totals[seat], lang())));
   }
 
   // ---- The middle: the trick on the felt, each seat's cards on its side. ----
@@ -378,7 +385,7 @@ export function createBoard(root, ctx) {
     const you = el("p", "g-you");
     const dots = "●".repeat(v.marks[me()]);
     const cards = frame.watcher ? v.counts?.[me()] ?? v.hand.length : v.hand.length;
-    you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()));
+    you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()), totalChip(me()));
     const lost = el("span", "g-dots", dots || "○");
     lost.title = dots
       ? W.seatLostLead(who(me()), v.marks[me()])
