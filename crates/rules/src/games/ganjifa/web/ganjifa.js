@@ -216,7 +216,7 @@ export function createBoard(root, ctx) {
     const away = awayLine(frame, seat, who(seat), lang());
     if (away) zone.append(away);
     const facts = el("p", "g-facts");
-    facts.append(el("span", "", W.holds(v.counts[seat])));
+    facts.append(el("span", "g-holds", W.holds(v.counts[seat])));
     facts.append(wonChip(v, seat), totalChip(seat));
     const dots = "●".repeat(v.marks[seat]);
     const lost = el("span", "g-dots", dots || "○");
@@ -239,8 +239,8 @@ export function createBoard(root, ctx) {
     return chip;
   }
 
-  /** A seat's total in the match so far, beside its won cards: shown where the top line has no
-   * room for the totals (a phone held upright).
+  /** Another seat's total in the match so far, beside its won cards: shown where the top line has
+   * no room for the totals (a phone held upright; your own line beside the buttons has no room).
    * @param {number} seat */
   function totalChip(seat) {
     return el("span", "g-total", W.matchTotal(signed(frame.match.totals[seat], lang())));
@@ -385,7 +385,7 @@ export function createBoard(root, ctx) {
     const you = el("p", "g-you");
     const dots = "●".repeat(v.marks[me()]);
     const cards = frame.watcher ? v.counts?.[me()] ?? v.hand.length : v.hand.length;
-    you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()), totalChip(me()));
+    you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()));
     const lost = el("span", "g-dots", dots || "○");
     lost.title = dots
       ? W.seatLostLead(who(me()), v.marks[me()])
