@@ -85,12 +85,17 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
     let started = Instant::now();
     let mut moves = 0;
     let mut looked = false;
+    // When the last move was made: a match where none is made for a minute is stuck.
+    let mut moved = Instant::now();
     loop {
         let mut going = false;
         for c in [&host, &second, &third] {
             if let Some(clicked) = click_a_move(c).await {
                 going = true;
                 moves += usize::from(clicked);
+                if clicked {
+                    moved = Instant::now();
+                }
             }
         }
         if !going {
@@ -119,10 +124,11 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
                 );
             }
         }
-        if started.elapsed().as_secs() >= 400 {
+        if started.elapsed().as_secs() >= 400 || moved.elapsed().as_secs() >= 60 {
             let mut states = Vec::new();
-            for c in [&host, &second, &third] {
-                states.push(eval(c, "return (document.querySelector('#status')?.textContent || '') + ' | ' + (document.querySelector('#why')?.textContent || '') + ' | ' + [...document.querySelectorAll('[data-area=actions] button, .ghand button')].map((b) => b.dataset.card || b.textContent).join(',')").await);
+            for (i, c) in [&host, &second, &third].into_iter().enumerate() {
+                screenshot(c, &format!("ganjifa-friends-stuck-{i}")).await;
+                states.push(eval(c, "return (document.querySelector('.table')?.dataset.status || '') + ' | ' + (document.querySelector('#status')?.textContent || '') + ' | ' + (document.querySelector('#why')?.textContent || '') + ' | ' + (document.querySelector('#ready-line')?.textContent || '') + ' | ' + [...document.querySelectorAll('[data-area=actions] button, .ghand button')].map((b) => (b.dataset.card || b.textContent) + (b.getAttribute('aria-pressed') === 'true' ? ' (pressed)' : '')).join(',')").await);
             }
             panic!("the match did not end after {moves} moves: {states:?}");
         }
