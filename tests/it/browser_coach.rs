@@ -14,7 +14,7 @@ use crate::support::{play_against_computer, rng, TestServer};
 async fn press_hint(c: &fantoccini::Client) {
     wait_for(
         c,
-        "const b = document.querySelector('#hint'); return b && !b.hidden",
+        "const b = document.querySelector('#hint'); return b && !b.hidden && b.getAttribute('aria-disabled') === 'false'",
         60,
     )
     .await;
@@ -256,7 +256,7 @@ async fn hints_among_friends_offered_agreed_at_the_link_and_counted_on_both_page
         for page in [&host, &guest] {
             let shown = eval(
                 page,
-                "const b = document.querySelector('#hint'); return !!b && !b.hidden",
+                "const b = document.querySelector('#hint'); return !!b && !b.hidden && b.getAttribute('aria-disabled') === 'false'",
             )
             .await;
             if shown == json!(true) {
@@ -338,7 +338,7 @@ async fn coached_in_persian(driver: &mut Driver, server: &TestServer, size: (u32
     // A hint at this seat's turn, said in Persian.
     wait_for(
         &c,
-        "const b = document.querySelector('#hint'); return b && !b.hidden",
+        "const b = document.querySelector('#hint'); return b && !b.hidden && b.getAttribute('aria-disabled') === 'false'",
         60,
     )
     .await;

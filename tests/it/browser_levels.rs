@@ -1,6 +1,6 @@
 //! The computer levels in Chromium, at a desktop (1280x800) and a phone (390x844): the landing page
-//! lists the four levels, each with its rating in the game, on one screen with the buttons, and
-//! passes axe-core; the level chosen is remembered across a reload of the landing page, is the one
+//! shows the guided deal's button as it opens, lists the four levels, each with its rating in the
+//! game, on one screen with the buttons, and passes axe-core; the level chosen is remembered across a reload of the landing page, is the one
 //! shown at the table, is chosen again in the level choice at the match's end, and stays for the new
 //! match.
 
@@ -63,6 +63,13 @@ async fn a_level_chosen_on_the_landing_is_rated_remembered_shown_and_kept_for_th
             let words = entry[2].as_str().unwrap();
             assert!(words.contains("rating "), "{size}: {words}");
         }
+        // A newcomer's way in, the guided deal, is in sight as the page opens.
+        let guided = "const r = document.querySelector('#play-guided').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight";
+        assert_eq!(
+            eval(&c, guided).await,
+            true,
+            "the guided deal's button at {size}"
+        );
         // The page scrolled down to the choices, as a phone's reader would.
         eval(
             &c,

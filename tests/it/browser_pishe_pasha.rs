@@ -64,6 +64,14 @@ if (innerWidth >= 1024 && line && line.scrollHeight > line.clientHeight + 1) bad
 return bad.length ? bad.join('; ') : 'ok';
 "#;
 
+/// "ok" unless a turned card waits to be given or kept and this turn's log does not say so.
+const TURNED_WAITS: &str = r#"
+if (!document.querySelector('#keep[aria-disabled=false]')) return 'ok';
+const log = document.querySelector('#turn-log ol');
+const waits = log?.querySelector('.pp-waits')?.textContent;
+return waits && !log.querySelector('.pp-none') ? 'ok' : `the log does not say the turned card waits: ${log?.textContent}`;
+"#;
+
 /// The version of the frame the board shows.
 const VERSION: &str = "return Number(document.querySelector('.table')?.dataset.version || 0)";
 
@@ -131,6 +139,9 @@ async fn play_to_the_end(c: &Client, name: &str) -> usize {
                 let said = eval(c, TEXTS_RIGHT).await;
                 assert_eq!(said, "ok", "{name}, move {moves}");
             }
+            // While a turned card waits to be given or kept, the turn log says so, not "nothing yet".
+            let waits = eval(c, TURNED_WAITS).await;
+            assert_eq!(waits, "ok", "{name}, move {moves}");
             last = now.clone();
             last_version = version;
         }

@@ -238,6 +238,13 @@ pub trait Game: Sized + 'static {
     /// How the deal ended, once it has.
     fn outcome(state: &Self::State) -> Option<DealOutcome>;
 
+    /// Whether the last move closed a round of play (a trick taken, a battle ended) whose cards stay
+    /// on the table only until the next move: a computer waits longer before that move, so that the
+    /// people at the table see the round whole.
+    fn round_closed(_state: &Self::State) -> bool {
+        false
+    }
+
     /// The cards of an ended deal that nobody but their holder ever saw face up (a card played face
     /// down, a card left face down in a stock): the deal's reveal shows their places to nobody else.
     fn concealed_at_end(_state: &Self::State) -> Vec<String> {

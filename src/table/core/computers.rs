@@ -2,7 +2,7 @@
 //! inside the move delay, a quick one chooses in place once its timer runs out, and a move made for a
 //! version the table has left is dropped. The [`Computers`] part keeps their generator, the version
 //! they were last asked on, and at a guided table the hold on their first move until the guide has
-//! spoken.
+//! spoken. A computer's move after a round closed (a trick, a battle) waits three delays, not one.
 
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,10 @@ use chaikhana_rules::game::{BotRng, Game};
 /// How long the computers of a guided deal wait for the guide's first words at the most: a page that
 /// never says them holds the table up no longer.
 const GUIDE_WAIT: Duration = Duration::from_secs(10);
+
+/// How many move delays a computer waits before the move after a round closed ([`Game::round_closed`]):
+/// the taken trick or the ended battle stays on the table that much longer for the people to see.
+const ROUND_CLOSED_DELAYS: u32 = 3;
 
 /// The computers' generator, and the version a move has been asked for and not yet played, so that
 /// one change never asks twice.
@@ -129,7 +133,11 @@ impl<G: Game> TableCore<G> {
         }
         let version = self.version;
         self.computers.asked(version);
-        let after = self.policy.bot_delay;
+        let after = if self.state.as_ref().is_some_and(G::round_closed) {
+            self.policy.bot_delay * ROUND_CLOSED_DELAYS
+        } else {
+            self.policy.bot_delay
+        };
         if !self.ask_search(seat, version, after) {
             self.effects
                 .push(Effect::Wake(after, Timer::Computer { seat, version }));

@@ -51,8 +51,9 @@ import { backElement, cardElement } from "./cards.js";
 
 /**
  * What a board may do at the table (table.js gives it): play an offered action, ask for the next
- * deal or a rematch (each false while the connection is down), and the language it speaks.
- * @typedef {{ act: (action: Action) => boolean, nextDeal: () => boolean, rematch: () => boolean, lang: () => string }} BoardContext
+ * deal or a rematch (each false while the connection is down), the language it speaks, and whether
+ * the guided first deal (guide.js) is speaking at the table.
+ * @typedef {{ act: (action: Action) => boolean, nextDeal: () => boolean, rematch: () => boolean, lang: () => string, guided: () => boolean }} BoardContext
  */
 
 /**

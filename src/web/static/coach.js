@@ -15,6 +15,7 @@ const WORDS = {
     hint: "Hint",
     close: "Close",
     hintTitle: "Ask the strong computer what it would play here",
+    hintLater: "The coach gives hints at your turn",
     thinking: "The coach is thinking…",
     busy: "The coach is busy with other tables; your hint comes as soon as it is thought.",
     offline: "The table is out of reach: ask again once it is back.",
@@ -40,6 +41,7 @@ const WORDS = {
     hint: "راهنمایی",
     close: "بستن",
     hintTitle: "از رایانهٔ قوی بپرسید این‌جا چه بازی می‌کرد",
+    hintLater: "مربی در نوبت شما راهنمایی می‌کند",
     thinking: "مربی فکر می‌کند…",
     busy: "مربی سرگرم میزهای دیگر است؛ راهنمایی شما همین که سنجیده شود می‌رسد.",
     offline: "میز در دسترس نیست؛ وقتی برگشت دوباره بپرسید.",
@@ -69,11 +71,11 @@ const REFUSALS = ["no-hints", "not-your-turn", "not-your-decisions", "deal-in-pl
 /**
  * The coach's parts of the page. `hintButton` asks for a hint, `panel` says the coach's words,
  * `send` puts a frame on the socket (false while offline), `goTo(step)` shows a step of the deal being
- * replayed, `redraw()` draws the replay panel again, `lang` is the page's language; `clearOf()` gives
- * the lines the panel keeps clear of.
- * @param {{ hintButton: HTMLElement, panel: HTMLElement, send: (frame: import("./socket.js").Frame) => boolean, goTo: (step: number) => void, redraw: () => void, lang: () => string, clearOf?: (() => HTMLElement | null | Array<HTMLElement | null>) | null }} parts
+ * replayed, `redraw()` draws the replay panel again, `lang` is the page's language. The panel lies in
+ * the page's flow above the board (site.css), so it never covers a line of it.
+ * @param {{ hintButton: HTMLElement, panel: HTMLElement, send: (frame: import("./socket.js").Frame) => boolean, goTo: (step: number) => void, redraw: () => void, lang: () => string }} parts
  */
-export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clearOf = null }) {
+export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
   const words = () => WORDS[/** @type {keyof typeof WORDS} */ (lang())] ?? WORDS.en;
   /** The board's words for its moves and its rules' reasons (its module's `coachWords`).
    * @type {import("./board.js").CoachWords | null} */
@@ -105,29 +107,6 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
     // A Persian sentence reads right to left, its close button at its start.
     panel.dir = lang() === "fa" ? "rtl" : "ltr";
     panel.hidden = !text;
-    place();
-  }
-
-  /** Keeps the panel clear of `clearOf` (the fair-deal line, the guide's step): below the lowest of
-   * them shown. */
-  function place() {
-    const lines = [clearOf?.() ?? []].flat();
-    const bottom = Math.max(0, ...lines.map((line) => (line && !line.hidden ? line.getBoundingClientRect().bottom : 0)));
-    panel.style.top = bottom > 0 ? `${Math.ceil(bottom) + 4}px` : "";
-  }
-
-  // The lines the panel keeps clear of may appear, grow or move after it was placed (the deal check
-  // says its verdict once its sums are done and may wrap; a bar above it folds; the window turns):
-  // the panel is placed again whenever one of them, or anything above them, changes size.
-  if (clearOf && typeof ResizeObserver === "function") {
-    const again = () => {
-      if (!panel.hidden) place();
-    };
-    const watched = new ResizeObserver(again);
-    for (const line of [clearOf()].flat()) {
-      for (let part = /** @type {Element | null} */ (line); part; part = part.previousElementSibling) watched.observe(part);
-    }
-    addEventListener("resize", again);
   }
 
   /** The hint asked and not yet answered: its version and its timer.
@@ -157,7 +136,7 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
   }
 
   hintButton.addEventListener("click", () => {
-    if (version !== null) askHint(version);
+    if (version !== null && hintButton.getAttribute("aria-disabled") !== "true") askHint(version);
   });
 
   /** The analysis above the replay's list of moves, for the replay frame `at`: the button that asks
@@ -244,7 +223,6 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
   return {
     /** The coach's part of the replay's list (replay-moves.js). */
     analysis: { head, mark, note },
-    place,
 
     /** Says the hint on show again, in the page's language now. */
     relabel() {
@@ -259,17 +237,19 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang, clear
       game = words;
     },
 
-    /** A live frame: the hint button is offered at this seat's turn where hints are, and the count
-     * taken is said once the deal has ended.
+    /** A live frame: where hints are, the hint button is shown through the deal and pressed at
+     * this seat's turn, and the count taken is said once the deal has ended.
      * @param {import("./socket.js").ViewFrame} frame
      * @param {boolean} watching */
     live(frame, watching) {
       version = frame.version;
       const offered = !watching && Array.isArray(frame.hints_taken);
       const myTurn = offered && frame.status === "playing" && frame.actions?.length > 0;
-      hintButton.hidden = !myTurn;
+      // Shown through the whole deal, so the header never moves; pressed only at this seat's turn.
+      hintButton.hidden = !(offered && frame.status === "playing");
+      hintButton.setAttribute("aria-disabled", String(!myTurn));
       hintButton.textContent = words().hint;
-      hintButton.title = words().hintTitle;
+      hintButton.title = myTurn ? words().hintTitle : words().hintLater;
       if (hinted && hinted.version !== frame.version) {
         hinted = null;
         say("");

@@ -25,7 +25,7 @@ export function parseGCard(code) {
 }
 
 /** What a round card shows ("Mir SU 1↑"), then its name: its accessible name, which holds the words
- * a person sees on it. In Persian ("fa") the rank is written in Persian ("شاه SU ۱↑، شاه سرخ").
+ * a person sees on it. In Persian ("fa") the rank and suit are written in Persian ("شاه سرخ ۱↑، شاه سرخ").
  * @param {string} code
  * @param {string} [lang] */
 export function gcardLabel(code, lang = "en") {
@@ -39,7 +39,7 @@ export function gcardLabel(code, lang = "en") {
 function gcardShown(code, lang) {
   const { rank, suit } = parseGCard(code);
   const s = GSUITS[suit];
-  if (lang === "fa") return [rank === "M" ? "شاه" : rank === "W" ? "وزیر" : faDigits(rank), s.code, s.high === "ten" ? "۱۰↑" : "۱↑"];
+  if (lang === "fa") return [rank === "M" ? "شاه" : rank === "W" ? "وزیر" : faDigits(rank), s.fa, s.high === "ten" ? "۱۰↑" : "۱↑"];
   return [rank === "M" ? "Mir" : rank === "W" ? "Waz" : rank, s.code, s.high === "ten" ? "10↑" : "1↑"];
 }
 
@@ -78,7 +78,7 @@ function emblem(suit) {
 
 /** A round card's face. Its words are large for its size (a fifth of its width and more), so that
  * they stay readable on a phone's card of three rem: the rank on top, the suit's emblem beside its
- * code in the middle, and the way the suit counts underneath.
+ * code in the middle (in Persian the suit's name), and the way the suit counts underneath.
  * @param {string} code
  * @param {string} [lang] */
 export function gcardSvg(code, lang = "en") {
@@ -89,8 +89,12 @@ export function gcardSvg(code, lang = "en") {
   return `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">` +
     `<circle class="face" cx="50" cy="50" r="47" fill="var(--card)" stroke="${s.colour}" stroke-width="5"/>` +
     `<text x="50" y="35" text-anchor="middle" font-size="${court ? 23 : 28}" font-weight="700" fill="${s.colour}">${top}</text> ` +
-    `<g fill="${s.colour}" stroke="${s.colour}" transform="translate(28 54) scale(0.48) translate(-50 -50)">${emblem(suit)}</g>` +
-    `<text x="39" y="61" font-size="21" font-weight="700" fill="${s.colour}">${middle}</text> ` +
+    // A Persian card names its suit in full, in the middle of the line, in place of the emblem and
+    // the code: in the part of a card that a hand's fan leaves in sight.
+    (lang === "fa"
+      ? `<text x="50" y="61" text-anchor="middle" font-size="21" font-weight="700" fill="${s.colour}">${middle}</text> `
+      : `<g fill="${s.colour}" stroke="${s.colour}" transform="translate(28 54) scale(0.48) translate(-50 -50)">${emblem(suit)}</g>` +
+        `<text x="39" y="61" font-size="21" font-weight="700" fill="${s.colour}">${middle}</text> `) +
     `<text x="50" y="86" text-anchor="middle" font-size="20" font-weight="700" fill="var(--ink)">${bottom}</text>` +
     `</svg>`;
 }

@@ -124,13 +124,13 @@ export const COACH = {
         ? `took ${v.toFixed(1)} cards on average in the deals that fit what you had seen`
         : `won the deal in ${Math.round(v * 100)}% of the deals that fit what you had seen`,
     end: { win: "wins the deal", draw: "draws the deal", loss: "loses the deal" },
-    hint: (/** @type {string} */ best, /** @type {string} */ outcome) => `${capital(best)}: it ${outcome}.`,
+    hint: (/** @type {string} */ best, /** @type {string} */ outcome) => `Recommended: ${best}. It ${outcome}.`,
     agreed: (/** @type {string} */ made, /** @type {string} */ outcome) => `${capital(made)} was the coach's pick as well: it ${outcome}.`,
     close: (/** @type {string} */ made, /** @type {string} */ best, /** @type {string} */ madeAmount, /** @type {string} */ bestAmount) =>
       `${capital(made)} was about as good as ${best}: ${madeAmount} against ${bestAmount}, a gap too small for the sampling to tell apart.`,
     better: (/** @type {string} */ best, /** @type {string} */ made, /** @type {string} */ outcome, /** @type {string} */ madeAmount) => `${capital(best)} was better than ${made}: it ${outcome}, against ${madeAmount} after ${made}.`,
     only: (/** @type {string} */ play, /** @type {string} */ outcome) => `${capital(play)} was the only real choice, as any other legal move comes to the same: it ${outcome}.`,
-    solvedHint: (/** @type {string} */ best, /** @type {string} */ end) => `${capital(best)} ${end} with best play on both sides: nothing is left to draw, so every card you have not seen is in the other hand.`,
+    solvedHint: (/** @type {string} */ best, /** @type {string} */ end) => `Recommended: ${best}. It ${end} with best play on both sides: nothing is left to draw, so every card you have not seen is in the other hand.`,
     solvedAgreed: (/** @type {string} */ made, /** @type {string} */ end) => `${capital(made)} was as good as any move: it ${end} with best play on both sides.`,
     solvedBetter: (/** @type {string} */ best, /** @type {string} */ bestEnd, /** @type {string} */ made, /** @type {string} */ madeEnd) =>
       `${capital(best)} ${bestEnd} with best play on both sides, while ${made} ${madeEnd}: nothing was left to draw, so every card you had not seen was in the other hand.`,
@@ -146,13 +146,13 @@ export const COACH = {
         ? `در دست‌هایی که با دیده‌های شما جور بود، به‌طور میانگین ${faNumber(v.toFixed(1))} کارت گرفت`
         : `در ${faNumber(String(Math.round(v * 100)))}٪ دست‌هایی که با دیده‌های شما جور بود برنده شد`,
     end: { win: "دست را می‌برد", draw: "به تساوی می‌رسد", loss: "دست را می‌بازد" },
-    hint: (/** @type {string} */ best, /** @type {string} */ outcome) => `${best}: ${outcome}.`,
+    hint: (/** @type {string} */ best, /** @type {string} */ outcome) => `پیشنهاد: ${best}. ${outcome}.`,
     agreed: (/** @type {string} */ made, /** @type {string} */ outcome) => `${made} انتخاب مربی هم بود: ${outcome}.`,
     close: (/** @type {string} */ made, /** @type {string} */ best, /** @type {string} */ madeAmount, /** @type {string} */ bestAmount) =>
       `${made} تقریباً هم‌اندازهٔ ${best} خوب بود: ${madeAmount} در برابر ${bestAmount}، فاصله‌ای کوچک‌تر از آنچه نمونه‌گیری از هم جدا کند.`,
     better: (/** @type {string} */ best, /** @type {string} */ made, /** @type {string} */ outcome, /** @type {string} */ madeAmount) => `${best} از ${made} بهتر بود: ${outcome}، در برابر ${madeAmount} پس از ${made}.`,
     only: (/** @type {string} */ play, /** @type {string} */ outcome) => `${play} تنها انتخاب واقعی بود، چون هر حرکت مجاز دیگری به همین می‌رسید: ${outcome}.`,
-    solvedHint: (/** @type {string} */ best, /** @type {string} */ end) => `${best} با بهترین بازی هر دو طرف ${end}: کارتی برای کشیدن نمانده، پس هر کارتی که ندیده‌اید در دست حریف است.`,
+    solvedHint: (/** @type {string} */ best, /** @type {string} */ end) => `پیشنهاد: ${best}. با بهترین بازی هر دو طرف ${end}: کارتی برای کشیدن نمانده، پس هر کارتی که ندیده‌اید در دست حریف است.`,
     solvedAgreed: (/** @type {string} */ made, /** @type {string} */ end) => `${made} به خوبیِ هر حرکت دیگری بود: با بهترین بازی هر دو طرف ${end}.`,
     solvedBetter: (/** @type {string} */ best, /** @type {string} */ bestEnd, /** @type {string} */ made, /** @type {string} */ madeEnd) =>
       `${best} با بهترین بازی هر دو طرف ${bestEnd}، ولی ${made} ${madeEnd}: کارتی برای کشیدن نمانده بود، پس هر کارتی که ندیده بودید در دست حریف بود.`,

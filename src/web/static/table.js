@@ -93,8 +93,6 @@ const coach = createCoach({
   goTo: (step) => replay.goTo(step),
   redraw: () => replay.redraw(),
   lang: tableLang,
-  // The coach's words never cover the fair-deal line, nor the guided deal's step.
-  clearOf: () => [document.getElementById("deal-check"), document.getElementById("guide")],
 });
 
 const turnAlerts = watching
@@ -253,6 +251,7 @@ async function showFrame(frame, socket) {
         return sent(socket.rematch(level?.value));
       },
       lang: tableLang,
+      guided: () => guide?.on ?? false,
     });
     // The table's computers wait for the guide's first words before they move.
     if (!watching) guide = createGuide(table, module, tableLang, () => socket.send({ type: "guide-shown" }));
@@ -273,7 +272,6 @@ async function showFrame(frame, socket) {
     if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
   }
   await dealCheck.follow(frame);
-  coach.place();
 }
 
 /** Draws a frame: the cards travel from where they were, and focus stays where it was. A quiet

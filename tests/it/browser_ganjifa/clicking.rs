@@ -47,6 +47,16 @@ pub(crate) async fn click_a_move(c: &Client) -> Option<bool> {
                 out_of_reach, "",
                 "a blind pick's cards must be in sight and in reach"
             );
+            // The picker's own hand stays in view below the leader's backs.
+            let held = eval(
+                c,
+                "return document.querySelectorAll('.ghand .g-suit .gcard').length",
+            )
+            .await;
+            assert!(
+                held.as_u64() > Some(0),
+                "a blind pick hid the picker's hand"
+            );
             let width = eval(c, "return innerWidth").await;
             screenshot(c, &format!("ganjifa-blind-pick-{width}")).await;
             click(c, ".g-backs button").await

@@ -255,7 +255,7 @@ async fn the_persian_landing_starts_a_guided_match_and_the_coach_hints_in_persia
     // The coach's hint at this seat's turn, in Persian.
     wait_for(
         &c,
-        "const b = document.querySelector('#hint'); return b && !b.hidden",
+        "const b = document.querySelector('#hint'); return b && !b.hidden && b.getAttribute('aria-disabled') === 'false'",
         60,
     )
     .await;

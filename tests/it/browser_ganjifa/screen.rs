@@ -102,6 +102,14 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
     if !shot {
         docs_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
     }
+    // A seat's lost leads and its hidden cards say what they mean on a tap, not only on a hover.
+    for mark in [".g-seat .g-dots", ".g-seat .g-stack"] {
+        press(&c, mark).await;
+        let tip = "const t = document.querySelector('#g-tip:popover-open'); return t ? t.textContent : ''";
+        let said = wait_for(&c, tip, 10).await;
+        assert!(said.as_str().is_some_and(|t| t.len() > 5), "{mark}: {said}");
+        eval(&c, "document.querySelector('#g-tip').hidePopover()").await;
+    }
     // The drawers open over the felt and still leave the hand and the action bar in sight.
     press(&c, "[data-key='drawer:tracker']").await;
     wait_for(&c, "return document.querySelector('#drawer-tracker')", 10).await;

@@ -1,5 +1,7 @@
-//! Guided Pishe Pasha deals in Chromium: one spoken at every turn to its end on a phone, and one whose
-//! computer plays first but moves no card before the guide has spoken.
+//! Guided Pishe Pasha deals in Chromium: one spoken at every turn to its end on a phone, turning no
+//! card by itself, and one whose computer plays first but moves no card before the guide has spoken.
+
+use std::time::Duration;
 
 use super::play_to_the_end;
 use crate::chromium::*;
@@ -18,6 +20,36 @@ async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
         ]
         .contains(&first.as_str()),
         "{first}"
+    );
+    // The guide teaches the turn: no card is turned by itself until the player ticks the box.
+    let auto = "return document.querySelector('#auto-turn')?.checked";
+    assert_eq!(
+        eval(&c, auto).await,
+        false,
+        "automatic turns in a guided deal"
+    );
+    // Gives and keeps are made until turning is all the player may do.
+    let started = std::time::Instant::now();
+    loop {
+        let now = super::state(&c).await;
+        if now == "turn" {
+            break;
+        }
+        if now == "give" || now == "keep" {
+            click(&c, &format!("#{now}")).await;
+        }
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "no turn came to the player"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let version = eval(&c, super::VERSION).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        eval(&c, super::VERSION).await,
+        version,
+        "a card was turned for the player"
     );
     let moves = play_to_the_end(&c, "pishe-pasha-guided-390x844").await;
     assert!(moves > 0);

@@ -21,6 +21,7 @@ fn computer_table(level: Level) -> (TableCore<Panjpar>, Instant) {
 #[test]
 fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
     let (mut table, now) = computer_table(Level::Standard);
+    let mut closed = 0;
     for _ in 0..30 {
         let did = done(&mut table);
         let woken = did.iter().find_map(|d| match d {
@@ -35,7 +36,8 @@ fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
             table.from_seat(1, action(table.version(), chosen), now);
             continue;
         };
-        assert_eq!((after, seat), (policy().bot_delay, Seat::new(1)));
+        assert_eq!((after, seat), (expected_delay(&table), Seat::new(1)));
+        closed += usize::from(after > policy().bot_delay);
         table.timer(
             Timer::Computer {
                 seat,
@@ -48,6 +50,13 @@ fn a_computer_moves_on_its_timer_and_only_at_the_version_it_was_set_for() {
         assert_eq!(table.version(), version + 1);
     }
     assert!(table.record()[0].actions.len() > 2);
+    assert!(closed > 0, "no computer moved after a battle had ended");
+}
+
+/// The delay a computer's move at `table` waits: three after a battle ended, one otherwise.
+fn expected_delay(table: &TableCore<Panjpar>) -> Duration {
+    let closed = Panjpar::round_closed(table.state.as_ref().unwrap());
+    policy().bot_delay * if closed { 3 } else { 1 }
 }
 
 #[test]
@@ -77,7 +86,7 @@ fn a_strong_computer_thinks_at_once_inside_the_move_delay_and_is_asked_once_a_ve
             continue;
         };
         assert_eq!(asked.len(), 1, "one search per change: {did:?}");
-        assert_eq!((version, after), (table.version(), policy().bot_delay));
+        assert_eq!((version, after), (table.version(), expected_delay(&table)));
         table.wake_computer();
         assert!(done(&mut table).is_empty(), "asked twice on one version");
         let seat = Seat::new(1);

@@ -158,6 +158,15 @@ impl Game for Ganjifa {
         (state.phase == rules::Phase::Over).then(|| DealOutcome::top_scorers(state.scores()))
     }
 
+    /// A trick has just been taken: nobody has led the next one yet.
+    fn round_closed(state: &State) -> bool {
+        state.last_trick.is_some()
+            && matches!(
+                state.phase,
+                rules::Phase::Lead { .. } | rules::Phase::BlindPick { .. }
+            )
+    }
+
     /// The talafas played face down: no other seat ever learns them (RULINGS, Ganjifa 7).
     fn concealed_at_end(state: &State) -> Vec<String> {
         Seat::all(Self::SEATS)

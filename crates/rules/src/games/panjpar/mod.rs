@@ -90,6 +90,11 @@ impl Game for Panjpar {
         rules::outcome(state)
     }
 
+    /// A battle has just ended: the next attack is not laid yet.
+    fn round_closed(state: &State) -> bool {
+        state.battle.is_none() && state.last_battle.is_some()
+    }
+
     fn bot(kind: BotKind, _seat: Seat, budget: Budget) -> Option<Box<dyn Bot<Self>>> {
         match kind {
             BotKind::Computer => Some(Box::new(bot::Computer::new())),

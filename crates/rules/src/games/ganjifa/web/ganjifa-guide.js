@@ -19,7 +19,7 @@ export function guideStep(frame, lang = "en") {
   if (v.stage === "blind-pick") {
     return {
       ...W.guide.pick,
-      targets: [".g-pick button"],
+      targets: [".g-backs button"],
     };
   }
   if (v.stage === "lead") {

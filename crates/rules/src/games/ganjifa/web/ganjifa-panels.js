@@ -48,10 +48,45 @@ export function trackerBody(v, W) {
 export function hiddenStack(v, seat, W) {
   const hidden = v.counts[seat] - v.face_up[seat].length;
   if (hidden <= 0) return null;
-  const stack = el("span", "g-stack");
-  stack.append(gbackElement(W.faceDown(hidden)));
-  stack.append(el("span", "g-count", `×${W.lang === "fa" ? faDigits(hidden) : hidden}`));
+  const stack = explained("g-stack", W.faceDown(hidden));
+  stack.prepend(gbackElement(W.faceDown(hidden)), el("span", "g-count", `×${W.lang === "fa" ? faDigits(hidden) : hidden}`));
   return stack;
+}
+
+/** A seat's lost leads as dots ("○" for none), explained as `says`.
+ * @param {number} marks
+ * @param {string} says */
+export function leadDots(marks, says) {
+  const dots = explained("g-dots", says);
+  dots.prepend("●".repeat(marks) || "○");
+  return dots;
+}
+
+/** The one popover that says what a small mark means: outside the board, so that a redraw of the
+ * board leaves it open. @type {HTMLElement | null} */
+let tip = null;
+
+/** A small mark of the board (its content is added by the caller) that says what it means on a tap
+ * or a click as well as on a hover, in a popover; a screen reader reads `says` as part of its name.
+ * @param {string} className
+ * @param {string} says */
+function explained(className, says) {
+  const mark = /** @type {HTMLButtonElement} */ (el("button", `g-explain ${className}`));
+  mark.type = "button";
+  mark.title = says;
+  mark.append(el("span", "unseen", ` ${says}`));
+  mark.addEventListener("click", () => {
+    if (!tip) {
+      tip = el("p", "g-tip");
+      tip.id = "g-tip";
+      tip.popover = "auto";
+      tip.setAttribute("role", "status");
+      document.body.append(tip);
+    }
+    tip.textContent = says;
+    tip.showPopover();
+  });
+  return mark;
 }
 
 /** A seat's face-up cards, which everyone at the table sees, worded in `lang`.

@@ -56,7 +56,7 @@ export const WORDS = {
     toPlay: "to play",
     awayMark: "away",
     holds: (/** @type {number} */ n) => `${cardCount(n)}:`,
-    lostLead: (/** @type {number} */ n) => `Lost the lead ${n} times`,
+    lostLead: (/** @type {number} */ n) => `Lost the lead ${n === 1 ? "once" : `${n} times`}`,
     keptLead: "Has not lost the lead",
     faceDown: (/** @type {number} */ n) => `${cardCount(n)} face down`,
     won: (/** @type {number} */ n) => `won ${n}`,
@@ -120,7 +120,7 @@ export const WORDS = {
     rematch: "Play again",
     nextDeal: "Next deal",
     seatHolds: (/** @type {string} */ who, /** @type {number} */ n) => `${who}: ${cardCount(n)}`,
-    seatLostLead: (/** @type {string} */ who, /** @type {number} */ n) => `${who} lost the lead ${n} times`,
+    seatLostLead: (/** @type {string} */ who, /** @type {number} */ n) => `${who} lost the lead ${n === 1 ? "once" : `${n} times`}`,
     seatKeptLead: (/** @type {string} */ who) => `${who} has not lost the lead`,
     youKeptLead: "You have not lost the lead",
     // The drawers and the top bar.

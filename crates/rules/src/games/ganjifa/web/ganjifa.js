@@ -12,7 +12,7 @@ import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { wordsIn, errorSentence, signed } from "./ganjifa-words.js";
-import { ladderBody, trackerBody, hiddenStack, openRow, resultZone, totalsWords, Drawers } from "./ganjifa-panels.js";
+import { ladderBody, trackerBody, hiddenStack, leadDots, openRow, resultZone, totalsWords, Drawers } from "./ganjifa-panels.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep, guideLeave } from "./ganjifa-guide.js";
 export { coachWords, moveWords } from "./ganjifa-words.js";
@@ -126,11 +126,11 @@ export function createBoard(root, ctx) {
   /** @param {any} v the deal's view (the table's JSON) */
   function handZone(v) {
     if (frame.watcher) return watchedZone(v);
-    if (picking(v)) return pickZone(v);
     const zone = el("section", "ghand");
     zone.dataset.area = "hand";
     zone.setAttribute("aria-label", W.yourCards(v.hand.length));
     zone.dir = "ltr";
+    if (picking(v)) zone.append(pickRow(v));
     const playable = new Set(frame.actions.flatMap(cardsOf));
     const shown = new Set(v.face_up[me()] || []);
     for (const suit of SUIT_ORDER) {
@@ -175,16 +175,14 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
-  // ---- A blind pick: the leader's cards face down, where your hand lies. Your own cards play no
-  // part in the pick, and the hand's place is the one always in sight and in reach (the felt can be
-  // a thin strip on a phone). ----
+  // ---- A blind pick: the leader's cards face down, in a row of their own above your hand: the
+  // hand's place is the one always in sight and in reach (the felt can be a thin strip on a phone),
+  // and your own cards stay in view while you pick. ----
   /** @param {any} v the deal's view (the table's JSON) */
-  function pickZone(v) {
-    const zone = el("section", "ghand g-pick");
-    zone.dataset.area = "hand";
-    zone.setAttribute("aria-label", W.pickCards(v.backs));
-    zone.dir = "ltr";
+  function pickRow(v) {
     const row = el("div", "backs g-backs");
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", W.pickCards(v.backs));
     // The view says how many cards this seat picks from; the moves offered make them clickable (a
     // replay's step offers none, and draws them as play did).
     for (let back = 0; back < v.backs; back++) {
@@ -193,8 +191,7 @@ export function createBoard(root, ctx) {
       b.dataset.key = `pick:${back}`;
       row.append(b);
     }
-    zone.append(row);
-    return zone;
+    return row;
   }
 
   // ---- Another seat: name, counts, dots, its face-up cards and a stack of its hidden ones. ----
@@ -218,11 +215,7 @@ export function createBoard(root, ctx) {
     const facts = el("p", "g-facts");
     facts.append(el("span", "g-holds", W.holds(v.counts[seat])));
     facts.append(wonChip(v, seat), totalChip(seat));
-    const dots = "●".repeat(v.marks[seat]);
-    const lost = el("span", "g-dots", dots || "○");
-    lost.title = dots ? W.lostLead(v.marks[seat]) : W.keptLead;
-    lost.setAttribute("aria-label", lost.title);
-    facts.append(lost);
+    facts.append(leadDots(v.marks[seat], v.marks[seat] ? W.lostLead(v.marks[seat]) : W.keptLead));
     const stack = hiddenStack(v, seat, W);
     if (stack) facts.append(stack);
     zone.append(facts, openRow(v, seat, lang()));
@@ -239,8 +232,8 @@ export function createBoard(root, ctx) {
     return chip;
   }
 
-  /** Another seat's total in the match so far, beside its won cards: shown where the top line has
-   * no room for the totals (a phone held upright; your own line beside the buttons has no room).
+  /** A seat's total in the match so far, beside its won cards: shown where the top line has no
+   * room for the totals (a phone held upright).
    * @param {number} seat */
   function totalChip(seat) {
     return el("span", "g-total", W.matchTotal(signed(frame.match.totals[seat], lang())));
@@ -383,15 +376,10 @@ export function createBoard(root, ctx) {
     const ready = readyLine(frame, who, lang());
     if (ready) bar.append(ready);
     const you = el("p", "g-you");
-    const dots = "●".repeat(v.marks[me()]);
+    const marks = v.marks[me()];
     const cards = frame.watcher ? v.counts?.[me()] ?? v.hand.length : v.hand.length;
-    you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()));
-    const lost = el("span", "g-dots", dots || "○");
-    lost.title = dots
-      ? W.seatLostLead(who(me()), v.marks[me()])
-      : frame.watcher ? W.seatKeptLead(who(me())) : W.youKeptLead;
-    lost.setAttribute("aria-label", lost.title);
-    you.append(lost);
+    you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()), totalChip(me()));
+    you.append(leadDots(marks, marks ? W.seatLostLead(who(me()), marks) : frame.watcher ? W.seatKeptLead(who(me())) : W.youKeptLead));
     bar.append(you);
     return bar;
   }
@@ -423,7 +411,9 @@ export function createBoard(root, ctx) {
     tools.append(rules);
     head.append(tools);
     const phase = W.phase(v.time === "day", v.opening_mir, v.second_phase);
-    head.querySelector(".score")?.append(el("span", "g-phase", phase));
+    const said = el("span", "g-phase", phase);
+    said.title = phase;
+    head.querySelector(".score")?.append(said);
   }
 
   function draw() {

@@ -21,7 +21,7 @@ export const WORDS = {
     copy: "Copy link",
     copied: "Link copied.",
     share: "Share",
-    guessAsk: "Call the colour of the trump card:",
+    guessAsk: "Before the deal, call the colour of the trump card to come:",
     red: "Red",
     black: "Black",
     guessWait: (/** @type {string} */ who) => `${who} is calling the trump colour.`,
@@ -74,7 +74,8 @@ export const WORDS = {
     played: (/** @type {string} */ who, /** @type {string} */ cards) => `${who} attacked with ${cards}.`,
     beat: (/** @type {string} */ who, /** @type {string} */ a, /** @type {string} */ w) => `${who} beat ${a} with ${w}.`,
     tookUp: (/** @type {string} */ who, /** @type {number} */ n) => `${who} picked up ${n} ${n === 1 ? "card" : "cards"}.`,
-    beatAll: (/** @type {string} */ who) => `${who} beat the whole attack.`,
+    beatAll: (/** @type {string} */ who, /** @type {[string, string][]} */ pairs) =>
+      `${who} beat the whole attack: ${pairs.map(([a, b]) => `${a} with ${b}`).join(", ")}.`,
     called: (/** @type {string} */ who, /** @type {string} */ colour) => `${who} called ${colour} for the trump colour.`,
     pickedUpRest: (/** @type {string} */ who) => `${who} picked up the attack cards left unbeaten.`,
     join: (/** @type {string} */ a, /** @type {string} */ b) => `${a} and ${b}`,
@@ -85,7 +86,7 @@ export const WORDS = {
       over: { title: "The deal is over", text: "The panel below says who won, and why." },
       guess: {
         title: "Guess the trump colour",
-        text: "A card lies face up under the pile: its suit is trumps for this deal. Guess whether it is red or black. Guess right and you attack first; guess wrong and the computer does.",
+        text: "Before any card is dealt, guess the colour of trumps. Once each of you has five cards, the next card is turned face up under the pile, and its suit is trumps for this deal. Guess right and you attack first; guess wrong and the computer does.",
       },
       theyGuess: { title: "The computer guesses", text: "The computer is guessing the colour of the trump card. Whoever guesses right attacks first." },
       attack: {
@@ -115,7 +116,7 @@ export const WORDS = {
     copy: "کپی پیوند",
     copied: "پیوند کپی شد.",
     share: "هم‌رسانی",
-    guessAsk: "رنگ کارت حکم را حدس بزنید:",
+    guessAsk: "پیش از پخش کارت‌ها، رنگ کارت حکمی را که رو خواهد شد حدس بزنید:",
     red: "قرمز",
     black: "سیاه",
     guessWait: (/** @type {string} */ who) => `${who} رنگ حکم را حدس می‌زند.`,
@@ -168,7 +169,8 @@ export const WORDS = {
     played: (/** @type {string} */ who, /** @type {string} */ cards) => `${who} با ${cards} ${you(who, "حمله کرد", "حمله کردید")}.`,
     beat: (/** @type {string} */ who, /** @type {string} */ a, /** @type {string} */ w) => `${who} ${a} را با ${w} ${you(who, "برید", "بریدید")}.`,
     tookUp: (/** @type {string} */ who, /** @type {number} */ n) => `${who} ${faDigits(n)} کارت ${you(who, "برداشت", "برداشتید")}.`,
-    beatAll: (/** @type {string} */ who) => `${who} همهٔ حمله را ${you(who, "برید", "بریدید")}.`,
+    beatAll: (/** @type {string} */ who, /** @type {[string, string][]} */ pairs) =>
+      `${who} همهٔ حمله را ${you(who, "برید", "بریدید")}: ${pairs.map(([a, b]) => `${a} با ${b}`).join("، ")}.`,
     called: (/** @type {string} */ who, /** @type {string} */ colour) => `${who} رنگ حکم را ${colour === "red" ? "قرمز" : "سیاه"} ${you(who, "گفت", "گفتید")}.`,
     pickedUpRest: (/** @type {string} */ who) => `${who} کارت‌های حملهٔ بریده‌نشده را ${you(who, "برداشت", "برداشتید")}.`,
     join: (/** @type {string} */ a, /** @type {string} */ b) => `${a} و ${b}`,
@@ -178,7 +180,7 @@ export const WORDS = {
       over: { title: "این دست تمام شد", text: "صفحهٔ پایین می‌گوید چه کسی برد و چرا." },
       guess: {
         title: "رنگ حکم را حدس بزنید",
-        text: "کارتی رو به بالا زیر دسته است و خال آن در این دست حکم است. حدس بزنید قرمز است یا سیاه. اگر درست حدس بزنید اول شما حمله می‌کنید، وگرنه رایانه.",
+        text: "پیش از آنکه کارتی پخش شود، رنگ حکم را حدس بزنید. وقتی هر کدام پنج کارت گرفتید، کارت بعدی رو به بالا زیر دسته گذاشته می‌شود و خالش در این دست حکم است. اگر درست حدس بزنید اول شما حمله می‌کنید، وگرنه رایانه.",
       },
       theyGuess: { title: "رایانه حدس می‌زند", text: "رایانه رنگ کارت حکم را حدس می‌زند. هر که درست حدس بزند اول حمله می‌کند." },
       attack: {

@@ -182,7 +182,10 @@ export function latestMove(v, who, w) {
   if (!battle) return v.guess && v.phase.name !== "over" ? w.guessMade(who(v.guesser), v.guess.colour, v.guess.right) : "";
   const defender = who(1 - battle.attacker);
   // The battle's own line says every card was beaten; the move line says who beat them.
-  if (battle.finished) return battle.picked_up.length ? w.tookUp(defender, battle.picked_up.length) : w.beatAll(defender);
+  if (battle.finished)
+    return battle.picked_up.length
+      ? w.tookUp(defender, battle.picked_up.length)
+      : w.beatAll(defender, battle.covers.map((/** @type {[string, string]} */ [a, b]) => [name(a), name(b)]));
   if (!battle.covers.length) return w.played(who(battle.attacker), battle.attack.map(name).join(", "));
   const [a, b] = battle.covers[battle.covers.length - 1];
   return w.beat(defender, name(a), name(b));

@@ -107,6 +107,7 @@ export const WORDS = {
     // The turn log.
     turnLog: "Turn log",
     nothingYet: "Nothing yet.",
+    turnedWaits: (/** @type {string} */ card) => `${card[0].toUpperCase()}${card.slice(1)}, turned from the stock, waits to be given or kept.`,
     thisTurn: (/** @type {string} */ seat) => `This turn${seat}`,
     turnBefore: (/** @type {string} */ seat) => `The turn before${seat}`,
     logSeat: (/** @type {string} */ who) => ` (${who})`,
@@ -196,6 +197,7 @@ export const WORDS = {
     score: (/** @type {string} */ totals, /** @type {string} */ length) => `${totals} (${length})`,
     turnLog: "گزارش نوبت‌ها",
     nothingYet: "هنوز چیزی نیست.",
+    turnedWaits: (/** @type {string} */ card) => `${card}، که از ذخیره برگشت، منتظر است که داده یا نگه داشته شود.`,
     thisTurn: (/** @type {string} */ seat) => `این نوبت${seat}`,
     turnBefore: (/** @type {string} */ seat) => `نوبت پیش${seat}`,
     logSeat: (/** @type {string} */ who) => ` (${who})`,

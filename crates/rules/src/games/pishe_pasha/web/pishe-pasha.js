@@ -32,10 +32,10 @@ const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 // A card is turned by itself when that is the only move (the player has nothing to decide), unless
-// the player has switched that off on this device; the beat before it lets the player see the board.
+// the player has switched that off on this device, or the guided first deal is teaching the turn (it
+// is off there until the player ticks it); the beat before it lets the player see the board.
 const AUTO_TURN_KEY = "chaikhana-auto-turn";
 const AUTO_TURN_MS = 700;
-const autoTurnOn = () => localStorage.getItem(AUTO_TURN_KEY) !== "off";
 
 /**
  * @param {HTMLElement} root
@@ -51,6 +51,10 @@ export function createBoard(root, ctx) {
   let pending = null; // a move sent and not answered yet: further clicks wait for the answer
   /** @type {ReturnType<typeof setTimeout> | null} */
   let autoTurn = null; // the turn-over made for the player when it is the only move (see autoTurnBox)
+  const autoTurnOn = () => {
+    const chosen = localStorage.getItem(AUTO_TURN_KEY);
+    return ctx.guided() ? chosen === "on" : chosen !== "off";
+  };
   /** @type {boolean | null} */
   let logOpen = null; // the player's own choice for the turn log drawer (null: the layout's default)
   /** @type {Record<number, { count: number, card: string } | null>} */
@@ -370,14 +374,18 @@ export function createBoard(root, ctx) {
     return zone;
   }
 
-  /** @param {Log} log */
-  function logList(log) {
+  /**
+   * @param {Log} log
+   * @param {string | null} [turned] the card turned in this turn and waiting to be given or kept
+   */
+  function logList(log, turned = null) {
     const list = el("ol", "log");
     for (const step of log.steps) {
       // The sentence says "(forced)" itself; the mark is the item's shape.
       list.append(el("li", step.forced ? "forced" : "", stepSays(step, lang())));
     }
-    if (!log.steps.length) list.append(el("li", "pp-none", W.nothingYet));
+    if (turned) list.append(el("li", "pp-waits", W.turnedWaits(cardName(turned, lang()))));
+    else if (!log.steps.length) list.append(el("li", "pp-none", W.nothingYet));
     return list;
   }
 
@@ -393,7 +401,7 @@ export function createBoard(root, ctx) {
     drawer.append(summary);
     const body = el("div", "pp-log-body");
     const seatName = (/** @type {Log} */ log) => (log.seat === null ? "" : W.logSeat(who(log.seat)));
-    body.append(el("h2", "", W.thisTurn(seatName(v.this_turn))), logList(v.this_turn));
+    body.append(el("h2", "", W.thisTurn(seatName(v.this_turn))), logList(v.this_turn, v.turned));
     body.append(el("h2", "", W.turnBefore(seatName(v.last_turn))), logList(v.last_turn));
     const rules = el("a", "", W.rules);
     rules.href = W.rulesHref;
