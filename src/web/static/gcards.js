@@ -116,11 +116,18 @@ export function gcardElement(code, { onPick, extraClass = "", from, lang = "en" 
   el.dataset.card = code;
   if (from) el.dataset.from = from;
   el.innerHTML = gcardSvg(code, lang);
-  el.setAttribute("aria-label", gcardLabel(code, lang));
   if (onPick) {
+    // A button is named by words inside it, read out and unseen, not by a label over what it shows:
+    // a checker may not read a Persian suit name drawn on the card as text, and would find the
+    // name and the card at odds.
+    const name = document.createElement("span");
+    name.className = "unseen";
+    name.textContent = gcardLabel(code, lang);
+    el.append(name);
     el.setAttribute("type", "button");
     el.addEventListener("click", () => onPick(code));
   } else {
+    el.setAttribute("aria-label", gcardLabel(code, lang));
     el.setAttribute("role", "img");
   }
   return el;

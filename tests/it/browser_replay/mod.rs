@@ -148,7 +148,8 @@ async fn a_finished_deal_of_each_game_replays_step_by_step_in_the_page() {
 /// Keeps, in the page, what its board showed at each version while the table was played live:
 /// the board's visible text (the move line, the piles and counts, the score and the header, the
 /// result), with the action bar left out, since a replay opens no move, the turn badge, which
-/// signals a turn to take now, and the count of watchers, which is today's.
+/// signals a turn to take now, and the count of watchers, which is today's; a card's name is compared
+/// as its name, whether a label (a card drawn) or words inside it (a card to pick), not as text.
 const KEEP_WHAT_WAS_SHOWN: &str = r#"
     window.shown = {};
     // The board's visible text, then each card drawn on it: its name, or a back, or an empty place.
@@ -156,7 +157,7 @@ const KEEP_WHAT_WAS_SHOWN: &str = r#"
         const board = document.getElementById('board');
         const cards = [...board.querySelectorAll('.card, .gcard')]
             .filter((c) => c.getClientRects().length && !c.closest('[data-area=actions]'))
-            .map((c) => `${c.classList.contains('back') ? 'back' : c.classList.contains('empty') ? 'empty' : 'face'} ${c.getAttribute('aria-label') ?? ''}`);
+            .map((c) => `${c.classList.contains('back') ? 'back' : c.classList.contains('empty') ? 'empty' : 'face'} ${c.getAttribute('aria-label') ?? c.querySelector('.unseen')?.textContent ?? ''}`);
         return `${board.innerText}\n${cards.join('\n')}`;
     };
     document.addEventListener('DOMContentLoaded', () => {
@@ -164,7 +165,7 @@ const KEEP_WHAT_WAS_SHOWN: &str = r#"
         if (!board) return;
         // A constructed sheet: the site's content policy refuses a <style> element.
         const hide = new CSSStyleSheet();
-        hide.replaceSync('#board [data-area=actions], #turn-badge, #watching-count { display: none !important; }');
+        hide.replaceSync('#board [data-area=actions], #turn-badge, #watching-count, #board .gcard .unseen { display: none !important; }');
         document.adoptedStyleSheets = [...document.adoptedStyleSheets, hide];
         const keep = () => {
             const version = document.body.dataset.version;
