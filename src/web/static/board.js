@@ -32,7 +32,7 @@ import { backElement, cardElement } from "./cards.js";
 /**
  * A revealed deal, for `checkDraws`: the reveal, the commitment, the card at each dealt place (null
  * where hidden from this page) and SHA-256.
- * @typedef {{ reveal: import("./verify.js").Reveal, commitment: string, cardAt: (j: number) => string | null, sha256: (text: string) => Promise<string | null> }} Drawn
+ * @typedef {{ reveal: import("./reveal.js").Reveal, commitment: string, cardAt: (j: number) => string | null, sha256: (text: string) => Promise<string | null> }} Drawn
  */
 
 /**
@@ -47,7 +47,7 @@ import { backElement, cardElement } from "./cards.js";
 /** @typedef {import("./socket.js").ViewFrame} ViewFrame */
 /** @typedef {import("./socket.js").ErrorFrame} ErrorFrame */
 /** @typedef {import("./socket.js").Action} Action */
-/** @typedef {import("./verify.js").Place} Place */
+/** @typedef {import("./reveal.js").Place} Place */
 
 /**
  * What a board may do at the table (table.js gives it): play an offered action, ask for the next

@@ -3,7 +3,7 @@
 // viewer drawn as a back. The dealt order is worked out by verify.js from the revealed order.
 
 import { boardHooks } from "./board.js";
-import { dealtOrder } from "./verify.js";
+import { dealtOrder } from "./reveal.js";
 import { wordsIn } from "./replay-words.js";
 
 /** The panel for the replay frame `frame`; `who(seat)` names a seat as the replay's line does.

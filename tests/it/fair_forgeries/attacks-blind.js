@@ -4,7 +4,7 @@
 // page may end in, the play). This page is seat 0; seat 1 leads blind unless told, seat 2 picks.
 
 import { Page, Table, commit, playDeal, useGame, GANJIFA, ganjifaTo } from "./forge.js";
-import { sha256 } from "./verify.js";
+import { sha256 } from "./reveal.js";
 
 /**
  * A Ganjifa deal whose views after the first are `plays(deal)`'s (each `{ view, skip }`), `deal`

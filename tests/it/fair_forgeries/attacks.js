@@ -3,7 +3,7 @@
 // end in, the play), run with them.
 
 import { Page, Table, commit, playDeal, reveal, honestRounds, useGame, FRENCH, GANJIFA, panjparTo, ganjifaTo } from "./forge.js";
-import { dealtRounds } from "./verify.js";
+import { dealtRounds } from "./reveal.js";
 
 /** A frame with its reveal changed by `change`. */
 const withReveal = (frame, change) => ({ ...frame, deal: { ...frame.deal, reveal: change(frame.deal.reveal) } });

@@ -5,6 +5,7 @@
 // called fair; honest runs of it must end green.
 
 import * as verify from "./verify.js";
+import { dealtRounds, sha256 } from "./reveal.js";
 import { useBoard } from "./board.js";
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -57,15 +58,15 @@ export async function useGame(game) {
 export async function commit(cards, to, deal, tag = "s") {
   const salts = cards.map((_, i) => hex32(i, tag));
   const leaves = [];
-  for (let i = 0; i < cards.length; i += 1) leaves.push(await verify.sha256(`${i}|${cards[i]}|${salts[i]}`));
+  for (let i = 0; i < cards.length; i += 1) leaves.push(await sha256(`${i}|${cards[i]}|${salts[i]}`));
   const named = deal === null ? "" : `|${deal}`;
-  const commitment = await verify.sha256(`${leaves.join(",")}|${to.join(",")}${named}`);
+  const commitment = await sha256(`${leaves.join(",")}|${to.join(",")}${named}`);
   return { cards, to, deal, salts, leaves, commitment };
 }
 
 /** The cards dealt at each dealt place after `rounds` of the players' shuffle under `numbers`. */
 export async function dealt(committed, numbers, rounds = 1) {
-  const all = await verify.dealtRounds(committed.commitment, { cards: committed.cards, numbers, rounds });
+  const all = await dealtRounds(committed.commitment, { cards: committed.cards, numbers, rounds });
   return all[all.length - 1].map((i) => committed.cards[i]);
 }
 
@@ -108,7 +109,7 @@ export const friendNumber = (i = 1) => hex32(i, "f");
 
 /** How many rounds an honest table shuffles: again while a shuffle leaves a hand with no Mir. */
 export async function honestRounds(committed, numbers, seats = 3) {
-  const all = await verify.dealtRounds(committed.commitment, { cards: committed.cards, numbers, rounds: 40 });
+  const all = await dealtRounds(committed.commitment, { cards: committed.cards, numbers, rounds: 40 });
   const full = (order) =>
     [...Array(seats).keys()].every((s) => order.some((i, j) => committed.to[j] === s && committed.cards[i].startsWith("M")));
   return all.findIndex(full) + 1;

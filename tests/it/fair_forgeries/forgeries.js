@@ -4,7 +4,7 @@
 // line per scenario, "ok" or what went wrong, and the count of honest Ganjifa deals judged.
 
 import { Page, Table, commit, playDeal, reveal, dealt, useGame, friendNumber, FRENCH, GANJIFA, panjparTo, ganjifaTo } from "./forge.js";
-import { pledgeOf, sha256 } from "./verify.js";
+import { pledgeOf, sha256 } from "./reveal.js";
 import { ATTACKS } from "./attacks.js";
 import { STOCKS } from "./stocks.js";
 import { PLACES } from "./attacks-places.js";

@@ -19,12 +19,12 @@ fn the_page_and_the_server_shuffle_alike_on_the_shared_vectors() {
         r#"
 let ok = 0;
 for (const v of vectors.streams) {
-  const s = await verify.Stream.of(v.key_text);
+  const s = await reveal.Stream.of(v.key_text);
   for (const w of v.words) if ((await s.word()) !== w) throw new Error(`word of ${v.key_text}`);
   ok += 1;
 }
 for (const v of vectors.shuffles) {
-  const s = await verify.playersStream(v.commitment, v.numbers);
+  const s = await reveal.playersStream(v.commitment, v.numbers);
   for (const round of v.rounds) if (JSON.stringify(await s.shuffle(v.n)) !== JSON.stringify(round)) throw new Error("shuffle");
   ok += 1;
 }

@@ -6,10 +6,10 @@ use serde_json::Value;
 
 use crate::support::Client;
 
-/// Runs `verify.js` in Node.js: `script` is the body of a module that has `verify` (the module),
-/// `check(frames, kept, lang)` and `vectors` at hand; what it prints. The page's shared modules it
-/// needs are copied beside it, with each game's hooks (`{game}-hooks.js`, from the catalog), which
-/// say what a view of that game shows.
+/// Runs `verify.js` in Node.js: `script` is the body of a module that has `verify` and `reveal` (the
+/// modules), `check(frames, kept, lang)` and `vectors` at hand; what it prints. The page's shared
+/// modules it needs are copied beside it, with each game's hooks (`{game}-hooks.js`, from the
+/// catalog), which say what a view of that game shows.
 pub(super) fn node(script: &str, inputs: &[(&str, String)]) -> String {
     let dir = std::env::temp_dir().join(format!(
         "chaikhana-verify-{}-{}",
@@ -20,6 +20,7 @@ pub(super) fn node(script: &str, inputs: &[(&str, String)]) -> String {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     for file in [
         "verify.js",
+        "reveal.js",
         "verify-words.js",
         "board.js",
         "cards.js",
@@ -59,6 +60,7 @@ pub(super) fn node(script: &str, inputs: &[(&str, String)]) -> String {
     let prelude = r#"
 import { readFileSync } from "node:fs";
 import * as verify from "./verify.js";
+import * as reveal from "./reveal.js";
 import { useBoard } from "./board.js";
 const read = (name) => JSON.parse(readFileSync(new URL(`./${name}`, import.meta.url)));
 const vectors = read("vectors.json");
