@@ -64,6 +64,9 @@ async fn coached_in_the_page(
         json!([]),
         "{game} at {width}x{height}: moves under the coach"
     );
+    // The coach's words lie above the board, which still keeps its hand and buttons in sight.
+    let out = out_of_sight(&c, Scroll::Down, true).await;
+    assert_eq!(out, "", "{game} at {width}x{height} with a hint");
     // Put away with its close button.
     assert!(click(&c, "#coach button").await);
     wait_for(&c, "return document.querySelector('#coach').hidden", 5).await;
@@ -181,7 +184,8 @@ async fn a_hint_and_an_analysis_in_the_page_at_both_sizes() {
         s.bot_delay_ms = 5;
         s.strong_budget_ms = 10;
     });
-    coached_in_the_page(&mut driver, &server, "panjpar", (1280, 800)).await;
+    // A short window (514 px left to the page): the board keeps to it beside the coach's words.
+    coached_in_the_page(&mut driver, &server, "panjpar", (1280, 657)).await;
     coached_in_the_page(&mut driver, &server, "pishe-pasha", (390, 844)).await;
 }
 

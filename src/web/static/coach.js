@@ -15,7 +15,7 @@ const WORDS = {
     hint: "Hint",
     close: "Close",
     hintTitle: "Ask the strong computer what it would play here",
-    hintLater: "The coach gives hints at your turn",
+    hintLater: "The coach gives hints at your turn, when you have a choice to make",
     thinking: "The coach is thinking…",
     busy: "The coach is busy with other tables; your hint comes as soon as it is thought.",
     offline: "The table is out of reach: ask again once it is back.",
@@ -41,7 +41,7 @@ const WORDS = {
     hint: "راهنمایی",
     close: "بستن",
     hintTitle: "از رایانهٔ قوی بپرسید این‌جا چه بازی می‌کرد",
-    hintLater: "مربی در نوبت شما راهنمایی می‌کند",
+    hintLater: "مربی در نوبت شما، وقتی باید میان چند کار یکی را برگزینید، راهنمایی می‌کند",
     thinking: "مربی فکر می‌کند…",
     busy: "مربی سرگرم میزهای دیگر است؛ راهنمایی شما همین که سنجیده شود می‌رسد.",
     offline: "میز در دسترس نیست؛ وقتی برگشت دوباره بپرسید.",
@@ -238,14 +238,16 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
     },
 
     /** A live frame: where hints are, the hint button is shown through the deal and pressed at
-     * this seat's turn, and the count taken is said once the deal has ended.
+     * this seat's turn when it has a choice, and the count taken is said once the deal has ended.
      * @param {import("./socket.js").ViewFrame} frame
      * @param {boolean} watching */
     live(frame, watching) {
       version = frame.version;
       const offered = !watching && Array.isArray(frame.hints_taken);
-      const myTurn = offered && frame.status === "playing" && frame.actions?.length > 0;
-      // Shown through the whole deal, so the header never moves; pressed only at this seat's turn.
+      // A choice to make: this seat's turn, with more than one move (a move it must make, such as a
+      // turn-over made for it, needs no hint).
+      const myTurn = offered && frame.status === "playing" && frame.actions?.length > 1;
+      // Shown through the whole deal, so the header never moves; pressed only at such a turn.
       hintButton.hidden = !(offered && frame.status === "playing");
       hintButton.setAttribute("aria-disabled", String(!myTurn));
       hintButton.textContent = words().hint;

@@ -90,9 +90,9 @@ export function gcardSvg(code, lang = "en") {
     `<circle class="face" cx="50" cy="50" r="47" fill="var(--card)" stroke="${s.colour}" stroke-width="5"/>` +
     `<text x="50" y="35" text-anchor="middle" font-size="${court ? 23 : 28}" font-weight="700" fill="${s.colour}">${top}</text> ` +
     // A Persian card names its suit in full, in the middle of the line, in place of the emblem and
-    // the code: in the part of a card that a hand's fan leaves in sight.
+    // the code: in the part of a card that a hand's fan leaves in sight (a long name is narrowed).
     (lang === "fa"
-      ? `<text x="50" y="61" text-anchor="middle" font-size="21" font-weight="700" fill="${s.colour}">${middle}</text> `
+      ? `<text x="50" y="61" text-anchor="middle" font-size="21" font-weight="700" fill="${s.colour}"${middle.length > 3 ? ` textLength="44" lengthAdjust="spacingAndGlyphs"` : ""}>${middle}</text> `
       : `<g fill="${s.colour}" stroke="${s.colour}" transform="translate(28 54) scale(0.48) translate(-50 -50)">${emblem(suit)}</g>` +
         `<text x="39" y="61" font-size="21" font-weight="700" fill="${s.colour}">${middle}</text> `) +
     `<text x="50" y="86" text-anchor="middle" font-size="20" font-weight="700" fill="var(--ink)">${bottom}</text>` +

@@ -1,6 +1,6 @@
 //! A guided first deal of Panjpar: played through on a phone with the guide speaking at every step
-//! and marking what it speaks of, to its end; and left halfway on a desktop, after a reload that keeps
-//! the guide, never to come back.
+//! and marking what it speaks of, to its end; and left halfway on a desktop, where the board
+//! stays on one screen under the guide, after a reload that keeps the guide, never to come back.
 
 use super::{click_a_move, reload_the_table};
 use crate::chromium::*;
@@ -51,8 +51,9 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     );
     c.close().await.unwrap();
 
-    // Left halfway on a desktop, from the rules page, after a reload that keeps the guide: the
-    // guide goes, and stays gone on the next reload.
+    // Left halfway on a desktop (a 1280x800 window, 657 px of it left to the page), from the rules
+    // page, after a reload that keeps the guide: the guide goes, and stays gone on the next reload.
+    // With the guide above it, the board still keeps its hand and buttons in sight.
     let c = driver.session(1280, 800).await;
     go(&c, &server.base, "/panjpar/rules").await;
     click(&c, "[data-guided]").await;
@@ -61,6 +62,19 @@ async fn a_guided_first_deal_points_the_way_to_its_end_and_can_be_left_halfway()
     reload_the_table(&c).await;
     let kept = wait_for_text(&c, GUIDE_HEADING, 20).await;
     assert!(!kept.is_empty(), "the guide is kept through a reload");
+    wait_for(
+        &c,
+        "return document.querySelector('.table [data-area=actions]')",
+        20,
+    )
+    .await;
+    settle(&c).await;
+    screenshot(&c, "panjpar-guide-1280x800").await;
+    assert_eq!(
+        out_of_sight(&c, Scroll::Down, false).await,
+        "",
+        "the guide above the board"
+    );
     press(&c, "#guide-leave").await;
     wait_for(&c, "return document.getElementById('guide').hidden", 10).await;
     assert_eq!(

@@ -60,6 +60,8 @@ export const FA = {
   lostLead: (/** @type {number} */ n) => `${faDigits(n)} بار شروع را از دست داده`,
   keptLead: "هنوز شروع را از دست نداده",
   faceDown: (/** @type {number} */ n) => `${faDigits(n)} کارت به پشت`,
+  faceDownWhy: "کارت‌هایی در دست که تنها دارنده‌شان می‌بیند؛ کارت‌های رو در کنارشان را همه می‌بینند.",
+  dotsWhy: "برای هر دستی که این بازیکن شروع کرد و نبرد یک نقطه. وقتی هر سه بازیکن نقطه داشته باشند، مرحلهٔ دوم آغاز می‌شود.",
   won: (/** @type {number} */ n) => `بُرده ${faDigits(n)}`,
   matchTotal: (/** @type {string} */ total) => `جمع ${total}`,
   trick: "دست روی میز",

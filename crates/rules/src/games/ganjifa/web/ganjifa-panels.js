@@ -48,16 +48,17 @@ export function trackerBody(v, W) {
 export function hiddenStack(v, seat, W) {
   const hidden = v.counts[seat] - v.face_up[seat].length;
   if (hidden <= 0) return null;
-  const stack = explained("g-stack", W.faceDown(hidden));
+  const stack = explained("g-stack", W.faceDown(hidden), W.faceDownWhy);
   stack.prepend(gbackElement(W.faceDown(hidden)), el("span", "g-count", `×${W.lang === "fa" ? faDigits(hidden) : hidden}`));
   return stack;
 }
 
-/** A seat's lost leads as dots ("○" for none), explained as `says`.
+/** A seat's lost leads as dots ("○" for none), named `says` (in the board's words `W`).
  * @param {number} marks
- * @param {string} says */
-export function leadDots(marks, says) {
-  const dots = explained("g-dots", says);
+ * @param {string} says
+ * @param {typeof WORDS.en} W */
+export function leadDots(marks, says, W) {
+  const dots = explained("g-dots", says, W.dotsWhy);
   dots.prepend("●".repeat(marks) || "○");
   return dots;
 }
@@ -66,11 +67,13 @@ export function leadDots(marks, says) {
  * board leaves it open. @type {HTMLElement | null} */
 let tip = null;
 
-/** A small mark of the board (its content is added by the caller) that says what it means on a tap
- * or a click as well as on a hover, in a popover; a screen reader reads `says` as part of its name.
+/** A small mark of the board (its content is added by the caller) that says what it is and why it
+ * matters on a tap or a click, as well as on a hover, in a popover just under it; a screen reader
+ * reads `says` as part of its name.
  * @param {string} className
- * @param {string} says */
-function explained(className, says) {
+ * @param {string} says
+ * @param {string} why */
+function explained(className, says, why) {
   const mark = /** @type {HTMLButtonElement} */ (el("button", `g-explain ${className}`));
   mark.type = "button";
   mark.title = says;
@@ -83,8 +86,12 @@ function explained(className, says) {
       tip.setAttribute("role", "status");
       document.body.append(tip);
     }
-    tip.textContent = says;
+    tip.replaceChildren(el("strong", "", says), ` ${why}`);
+    tip.dir = document.documentElement.dir;
     tip.showPopover();
+    const at = mark.getBoundingClientRect();
+    tip.style.left = `${Math.max(8, Math.min(at.left, innerWidth - tip.offsetWidth - 8))}px`;
+    tip.style.top = `${Math.min(at.bottom + 4, innerHeight - tip.offsetHeight - 8)}px`;
   });
   return mark;
 }

@@ -215,7 +215,7 @@ export function createBoard(root, ctx) {
     const facts = el("p", "g-facts");
     facts.append(el("span", "g-holds", W.holds(v.counts[seat])));
     facts.append(wonChip(v, seat), totalChip(seat));
-    facts.append(leadDots(v.marks[seat], v.marks[seat] ? W.lostLead(v.marks[seat]) : W.keptLead));
+    facts.append(leadDots(v.marks[seat], v.marks[seat] ? W.lostLead(v.marks[seat]) : W.keptLead, W));
     const stack = hiddenStack(v, seat, W);
     if (stack) facts.append(stack);
     zone.append(facts, openRow(v, seat, lang()));
@@ -379,7 +379,7 @@ export function createBoard(root, ctx) {
     const marks = v.marks[me()];
     const cards = frame.watcher ? v.counts?.[me()] ?? v.hand.length : v.hand.length;
     you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()), totalChip(me()));
-    you.append(leadDots(marks, marks ? W.seatLostLead(who(me()), marks) : frame.watcher ? W.seatKeptLead(who(me())) : W.youKeptLead));
+    you.append(leadDots(marks, marks ? W.seatLostLead(who(me()), marks) : frame.watcher ? W.seatKeptLead(who(me())) : W.youKeptLead, W));
     bar.append(you);
     return bar;
   }
