@@ -280,6 +280,10 @@ async fn hints_among_friends_offered_agreed_at_the_link_and_counted_on_both_page
     )
     .await;
     crate::browser_panjpar::play_to_the_end(&[&host, &guest], None).await;
+    // A drawn deal is dealt again: the hint was in an earlier deal then, and the last one has none.
+    let table = table_of(&host).await;
+    let deals = server.record(&table).await.deals.len();
+    let hinted = if deals == 1 { ": 1" } else { ": 0" };
     for page in [&host, &guest] {
         let said = wait_for_text(
             page,
@@ -287,7 +291,7 @@ async fn hints_among_friends_offered_agreed_at_the_link_and_counted_on_both_page
             20,
         )
         .await;
-        assert!(said.contains(": 1"), "{said}");
+        assert!(said.contains(hinted), "{deals} deals: {said}");
     }
     screenshot(&guest, "panjpar-friends-hints-taken-390x844").await;
     assert_no_console_error(&host, "hints among friends").await;
