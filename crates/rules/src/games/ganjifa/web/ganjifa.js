@@ -378,7 +378,7 @@ export function createBoard(root, ctx) {
     const you = el("p", "g-you");
     const marks = v.marks[me()];
     const cards = frame.watcher ? v.counts?.[me()] ?? v.hand.length : v.hand.length;
-    you.append(el("span", "", W.seatHolds(who(me()), cards)), wonChip(v, me()), totalChip(me()));
+    you.append(el("span", "g-holds", W.seatHolds(who(me()), cards)), wonChip(v, me()), totalChip(me()));
     you.append(leadDots(marks, marks ? W.seatLostLead(who(me()), marks) : frame.watcher ? W.seatKeptLead(who(me())) : W.youKeptLead, W));
     bar.append(you);
     return bar;
