@@ -246,12 +246,12 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
       const offered = !watching && Array.isArray(frame.hints_taken);
       // A choice to make: this seat's turn, with more than one move (a move it must make, such as a
       // turn-over made for it, needs no hint).
-      const myTurn = offered && frame.status === "playing" && frame.actions?.length > 1;
+      const choosing = offered && frame.status === "playing" && frame.actions?.length > 1;
       // Shown through the whole deal, so the header never moves; pressed only at such a turn.
       hintButton.hidden = !(offered && frame.status === "playing");
-      hintButton.setAttribute("aria-disabled", String(!myTurn));
+      hintButton.setAttribute("aria-disabled", String(!choosing));
       hintButton.textContent = words().hint;
-      hintButton.title = myTurn ? words().hintTitle : words().hintLater;
+      hintButton.title = choosing ? words().hintTitle : words().hintLater;
       if (hinted && hinted.version !== frame.version) {
         hinted = null;
         say("");

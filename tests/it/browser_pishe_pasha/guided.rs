@@ -51,7 +51,9 @@ async fn a_guided_first_deal_speaks_at_every_turn_to_its_end() {
         version,
         "a card was turned for the player"
     );
-    let moves = play_to_the_end(&c, "pishe-pasha-guided-390x844").await;
+    let moves = play_to_the_end(&c, "pishe-pasha-guided-390x844")
+        .await
+        .moves;
     assert!(moves > 0);
     guided_deal_over(&c, "pishe-pasha-guide-end-390x844").await;
     c.close().await.unwrap();

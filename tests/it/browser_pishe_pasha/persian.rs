@@ -57,7 +57,9 @@ async fn the_persian_pages_are_right_to_left_and_a_persian_match_plays_to_its_en
         let (_, said) = level_shown(&c).await;
         assert!(said.contains("رایانهٔ معمولی"), "{said}");
         assert_on_one_screen(&c, "the first Persian view").await;
-        let moves = play_to_the_end(&c, &format!("pishe-pasha-fa-{width}x{height}")).await;
+        let moves = play_to_the_end(&c, &format!("pishe-pasha-fa-{width}x{height}"))
+            .await
+            .moves;
         assert!(moves > 0, "no move was made");
         let result = text_of(&c, "#result", 10).await;
         assert!(result.contains("مسابقه را"), "{result}");
@@ -109,7 +111,9 @@ async fn guided_deals_from_the_persian_pages_speak_persian_to_their_end() {
     let (mut driver, server) = staged!(quick_and_fair);
     let c = driver.session(390, 844).await;
     guided_in_persian(&c, &server.base, "/fa/pishe-pasha", "#play-guided").await;
-    let moves = play_to_the_end(&c, "pishe-pasha-fa-guided-390x844").await;
+    let moves = play_to_the_end(&c, "pishe-pasha-fa-guided-390x844")
+        .await
+        .moves;
     assert!(moves > 0);
     assert_eq!(
         wait_for_text(&c, GUIDE_HEADING, 10).await,
