@@ -68,6 +68,9 @@ pub struct SeatInfo {
     /// Since when (Unix milliseconds) its person has had no socket open, while they have none: the
     /// table waits for them, and shows them away.
     pub away_since: Option<u64>,
+    /// Whether a person has ever come to this seat (a socket attached to it): one who took the seat
+    /// and has not come yet is shown as on their way, not away.
+    pub arrived: bool,
     /// Whether its person has been away long enough that the others at a friends table may offer the
     /// seat to someone else (`offer-seat`), or at two seats end the match (`end-match`).
     pub offerable: bool,

@@ -49,6 +49,7 @@ pub fn pages() -> Vec<(String, String)> {
 /// The pages that are not one game's own.
 const MORE_PAGES: &[(&str, &str)] = &[
     ("/", "index.html"),
+    ("/fa", "fa-index.html"),
     ("/fair", "fair.html"),
     ("/fa/fair", "fa-fair.html"),
 ];
@@ -201,7 +202,8 @@ fn persian_digits(n: i32) -> String {
 }
 
 /// The catalog's games as the templates read them, in its order: `game` (its name in URLs),
-/// `name` (as written), and the words of its home tile.
+/// `name` (as written), the words of its home tile, and `fa`, the tile in Persian when the game has
+/// Persian pages.
 fn games() -> Vec<minijinja::Value> {
     catalog::games()
         .into_iter()
@@ -219,7 +221,11 @@ fn games() -> Vec<minijinja::Value> {
                 cards => cards,
                 gcards => gcards,
                 shows => tile.shows,
-                persian => tile.persian,
+                fa => tile.persian.as_ref().map(|fa| minijinja::context! {
+                    name => fa.name,
+                    about => fa.about,
+                    shows => fa.shows,
+                }),
             }
         })
         .collect()
@@ -442,6 +448,23 @@ mod tests {
         );
         assert!(home.contains("href=\"/fa/panjpar\""), "{home}");
         assert!(home.contains("href=\"/fa/ganjifa\""), "{home}");
+        assert!(home.contains("href=\"/fa\""), "{home}");
+        // The Persian home: right to left, every game's tile in Persian, leading to its Persian pages.
+        let fa = render("fa-index.html").unwrap();
+        assert!(fa.contains("dir=\"rtl\""), "{fa}");
+        for (game, name) in [
+            ("panjpar", "پنج‌پر"),
+            ("pishe-pasha", "پیشه پاشا"),
+            ("ganjifa", "گنجفه"),
+        ] {
+            assert!(fa.contains(&format!("href=\"/fa/{game}\"")), "{game}: {fa}");
+            assert!(
+                fa.contains(&format!("href=\"/fa/{game}#friends\"")),
+                "{game}: {fa}"
+            );
+            assert!(fa.contains(&format!("<h2>{name}</h2>")), "{game}: {fa}");
+        }
+        assert!(fa.contains("href=\"/\" lang=\"en\""), "{fa}");
     }
 
     /// A game's own file never hides a shared one or another game's: each name under `/static/` is

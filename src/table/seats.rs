@@ -137,10 +137,14 @@ impl<G: Game> Occupant<G> {
     /// The seat as everyone sees it; `voice` says whether it has voice on, `ready` whether it asked
     /// for the next deal, `name` what its person is called.
     pub fn info(&self, seat: Seat, voice: bool, ready: bool, name: Option<String>) -> SeatInfo {
-        let (who, connected) = match self {
-            Occupant::Free => (Who::Free, false),
-            Occupant::Person { gone_since, .. } => (Who::Person, gone_since.is_none()),
-            Occupant::Computer(_) => (Who::Computer, true),
+        let (who, connected, arrived) = match self {
+            Occupant::Free => (Who::Free, false, false),
+            Occupant::Person {
+                gone_since,
+                attached_before,
+                ..
+            } => (Who::Person, gone_since.is_none(), *attached_before),
+            Occupant::Computer(_) => (Who::Computer, true, true),
         };
         SeatInfo {
             seat,
@@ -150,6 +154,7 @@ impl<G: Game> Occupant<G> {
             ready,
             name,
             away_since: None,
+            arrived,
             offerable: false,
         }
     }

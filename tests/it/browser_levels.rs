@@ -63,13 +63,12 @@ async fn a_level_chosen_on_the_landing_is_rated_remembered_shown_and_kept_for_th
             let words = entry[2].as_str().unwrap();
             assert!(words.contains("rating "), "{size}: {words}");
         }
-        // A newcomer's way in, the guided deal, is in sight as the page opens.
-        let guided = "const r = document.querySelector('#play-guided').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight";
-        assert_eq!(
-            eval(&c, guided).await,
-            true,
-            "the guided deal's button at {size}"
-        );
+        // A newcomer's way in, the guided deal, and the button that plays at once are in sight as
+        // the page opens.
+        for id in ["play-guided", "play-computer"] {
+            let seen = format!("const r = document.querySelector('#{id}').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight");
+            assert_eq!(eval(&c, &seen).await, true, "#{id} at {size}");
+        }
         // The page scrolled down to the choices, as a phone's reader would.
         eval(
             &c,

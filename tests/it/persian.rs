@@ -94,9 +94,11 @@ async fn every_persian_page_reads_persian() {
     let persian: Vec<String> = chaikhana::server::pages::pages()
         .into_iter()
         .map(|(path, _)| path)
-        .filter(|path| path.starts_with("/fa/"))
+        .filter(|path| path == "/fa" || path.starts_with("/fa/"))
         .collect();
-    // A game whose home tile offers Persian has its landing page and its rules in Persian.
+    // The Persian home, and for a game whose home tile offers Persian its landing page and its
+    // rules in Persian.
+    assert!(persian.contains(&"/fa".to_string()), "{persian:?}");
     for game in chaikhana::catalog::games() {
         if game.pages().tile.persian.is_some() {
             for path in [

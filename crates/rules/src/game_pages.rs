@@ -124,8 +124,17 @@ pub struct Tile {
     pub cards: TileCards,
     /// What the example cards show, for those who do not see them.
     pub shows: &'static str,
-    /// The link text to the game's Persian page (`/fa/{game}`), when it has one.
-    pub persian: Option<&'static str>,
+    /// The same tile in Persian, on the Persian home page (`/fa`), when the game has Persian pages
+    /// (`/fa/{game}`).
+    pub persian: Option<PersianTile>,
+}
+
+/// A game's home tile in Persian: its name as Persian players write it, and the tile's words.
+#[derive(Debug)]
+pub struct PersianTile {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub shows: &'static str,
 }
 
 /// Example cards, as the page draws them.

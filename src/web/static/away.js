@@ -14,6 +14,7 @@ const WORDS = {
   en: {
     away: (/** @type {string} */ who, /** @type {string} */ time) => `${who} is away (${time})`,
     awayUntimed: (/** @type {string} */ who) => `${who} is away`,
+    notYet: (/** @type {string} */ who) => `${who} has not come to the table yet`,
     underMinute: "under a minute",
     minutes: (/** @type {number} */ n) => `${n} min`,
     hours: (/** @type {number} */ n) => `${n} h`,
@@ -32,6 +33,7 @@ const WORDS = {
   fa: {
     away: (/** @type {string} */ who, /** @type {string} */ time) => `${who} سر میز نیست (${time})`,
     awayUntimed: (/** @type {string} */ who) => `${who} سر میز نیست`,
+    notYet: (/** @type {string} */ who) => `${who} هنوز سر میز نیامده است`,
     underMinute: "کمتر از یک دقیقه",
     minutes: (/** @type {number} */ n) => `${faDigits(n)} دقیقه`,
     hours: (/** @type {number} */ n) => `${faDigits(n)} ساعت`,
@@ -92,14 +94,16 @@ export function awayTime(ms, lang = "en") {
   return w.days(Math.floor(hours / 24));
 }
 
-/** "Arash is away (4 min)": `who` is what the board calls the seat.
+/** "Arash is away (4 min)", or "Arash has not come to the table yet" for a seat taken by someone who
+ * has not (`arrived` false in its info): `who` is what the board calls the seat.
  * @param {string} who
- * @param {number | null | undefined} since
+ * @param {{ away_since?: number | null, arrived?: boolean }} info
  * @param {string} [lang] */
-export function awaySentence(who, since, lang = "en", now = Date.now()) {
+export function awaySentence(who, info, lang = "en", now = Date.now()) {
   const w = words(lang);
-  if (typeof since !== "number") return w.awayUntimed(who);
-  return w.away(who, awayTime(now - since, lang));
+  if (info.arrived === false) return w.notYet(who);
+  if (typeof info.away_since !== "number") return w.awayUntimed(who);
+  return w.away(who, awayTime(now - info.away_since, lang));
 }
 
 /**
@@ -113,7 +117,7 @@ export function awaySentence(who, since, lang = "en", now = Date.now()) {
  */
 export function awayNow(frame, seat, who, lang = "en") {
   const info = frame.seats?.find((s) => s.seat === seat);
-  return !frame.replay && isAway(info) ? awaySentence(who, info.away_since, lang) : null;
+  return !frame.replay && isAway(info) ? awaySentence(who, info, lang) : null;
 }
 
 /**
@@ -136,10 +140,10 @@ export function awayLine(frame, seat, who, lang = "en", className = "") {
   const line = el("div", `away-line ${className}`.trim());
   line.dataset.seat = String(seat);
   line.id = `away-${seat}`;
-  const said = el("span", "away-text", awaySentence(who, info.away_since, lang));
+  const said = el("span", "away-text", awaySentence(who, info, lang));
   said.dataset.awayWho = who;
   said.dataset.awayLang = lang;
-  if (typeof info.away_since === "number") said.dataset.awaySince = String(info.away_since);
+  if (typeof info.away_since === "number" && info.arrived !== false) said.dataset.awaySince = String(info.away_since);
   line.append(said);
   const mayAct = info.offerable === true && !frame.watcher && frame.kind === "friends";
   if (!mayAct && confirming === seat) confirming = null;
@@ -221,7 +225,7 @@ export function waitingSentence(frame, linkWords, lang = "en") {
   if (frame.seats?.some((s) => s.who === "free")) return linkWords;
   const away = frame.seats?.filter((s) => isAway(s) && (s.seat !== frame.seat || frame.watcher)) ?? [];
   if (away.length) {
-    return away.map((s) => awaySentence(seatName(frame, s.seat, lang), s.away_since, lang)).join(" · ");
+    return away.map((s) => awaySentence(seatName(frame, s.seat, lang), s, lang)).join(" · ");
   }
   return words(lang).everyoneHere;
 }
@@ -230,7 +234,7 @@ export function waitingSentence(frame, linkWords, lang = "en") {
 export function refreshAway(now = Date.now()) {
   const lines = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-away-since]"));
   for (const said of lines) {
-    const text = awaySentence(/** @type {string} */ (said.dataset.awayWho), Number(said.dataset.awaySince), said.dataset.awayLang, now);
+    const text = awaySentence(/** @type {string} */ (said.dataset.awayWho), { away_since: Number(said.dataset.awaySince) }, said.dataset.awayLang, now);
     if (said.textContent !== text) said.textContent = text;
   }
 }

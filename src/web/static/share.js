@@ -45,12 +45,12 @@ function waitingRoom(frame, w) {
     const away = isAway(s) && (s.seat !== frame.seat || frame.watcher);
     if (s.who === "free") text = words.free;
     else if (s.seat === frame.seat && !frame.watcher) text = words.you;
-    else if (away) text = awaySentence(name, s.away_since, lang);
+    else if (away) text = awaySentence(name, s, lang);
     else text = name;
     const item = el("li", s.who === "free" ? "free" : away ? "taken away" : "taken", text);
     item.dataset.seat = String(s.seat);
     // The clock in away.js keeps "away (4 min)" current.
-    if (away && typeof s.away_since === "number") {
+    if (away && typeof s.away_since === "number" && s.arrived !== false) {
       item.dataset.awaySince = String(s.away_since);
       item.dataset.awayWho = name;
       item.dataset.awayLang = lang;

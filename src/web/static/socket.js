@@ -24,9 +24,10 @@
 /**
  * One seat as every seat sees it (protocol/to_browser.rs, `SeatInfo`): who sits there ("person",
  * "computer" or "free"), whether its socket is open, its voice, whether it asked for the next deal,
- * its person's name, since when (Unix ms) it has been away and whether it may be offered. A page's
+ * its person's name, since when (Unix ms) it has been away, whether its person has ever come to it
+ * and whether it may be offered. A page's
  * own frames (a replay's, the staged deal's) give only some of it.
- * @typedef {{ seat: number, who: string, connected?: boolean, voice?: boolean, ready?: boolean, name?: string | null, away_since?: number | null, offerable?: boolean }} SeatInfo
+ * @typedef {{ seat: number, who: string, connected?: boolean, voice?: boolean, ready?: boolean, name?: string | null, away_since?: number | null, arrived?: boolean, offerable?: boolean }} SeatInfo
  */
 
 /**

@@ -462,7 +462,11 @@ async function start() {
     },
     onReplay: (frame) => board && replay.frame(asShown(/** @type {ViewFrame} */ (frame))),
     onSignal: (frame) => voice.signal(frame),
-    onCoach: (frame) => coach.frame(frame),
+    onCoach: (frame) => {
+      coach.frame(frame);
+      // The board points at the move the coach recommends.
+      if (frame.type === "hint" && !replay.on) board?.hint?.(frame.action);
+    },
     // The coming deal's pledges, closed: the deal check sends this page's number.
     onShuffle: (frame) => dealCheck.follow(frame),
     onPhrase: (frame) => lastFrame && social.heard(frame, lastFrame.seats, watching ? null : lastFrame.seat),

@@ -249,7 +249,7 @@ function entry(t, forgotten) {
     item.append(facts);
     for (const s of t.seats || []) {
       if (s.seat !== t.seat && isAway(s)) {
-        const line = el("p", "your-game-away", awaySentence(seatLabel(t, s), s.away_since));
+        const line = el("p", "your-game-away", awaySentence(seatLabel(t, s), s));
         item.append(line);
       }
     }

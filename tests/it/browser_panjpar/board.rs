@@ -15,9 +15,16 @@ use crate::chromium::*;
 const LOG_LINES: &str =
     "return [...document.querySelectorAll('#board ol.log li')].map(li => li.textContent)";
 
+/// A script: each part of the board with its height and, for a line, its words (what took the room
+/// when something is out of sight).
+const PARTS: &str = "return [...document.querySelectorAll('.table.panjpar > *')].map(e => `${e.className}: ${Math.round(e.getBoundingClientRect().height)}px` + (e.matches('p, .action-bar') ? ` \"${e.textContent}\"` : '')).join('; ')";
+
 async fn assert_in_sight(c: &Client, when: &str) {
     let out = out_of_sight(c, Scroll::Either, false).await;
-    assert_eq!(out, "", "{when}");
+    if !out.is_empty() {
+        screenshot(c, "panjpar-out-of-sight").await;
+        panic!("{when}: {out}; the board: {}", eval(c, PARTS).await);
+    }
 }
 
 #[actix_rt::test]

@@ -3,6 +3,22 @@
 use super::*;
 
 #[test]
+fn a_seat_whose_person_has_not_come_yet_is_shown_on_the_way_not_away() {
+    let (mut table, now, [host, _guest]) = friends_dealt(false);
+    table.attach(1, &host, now).unwrap();
+    let did = done(&mut table);
+    let seats = &last_view(&did, 1).unwrap()["seats"];
+    assert_eq!(seats[0]["arrived"], true);
+    assert_eq!(seats[1]["arrived"], false);
+    assert_eq!(seats[1]["connected"], false);
+    // Once come, a person who goes is away, and arrived for good.
+    table.detach(1, now);
+    done(&mut table);
+    let host_seat = table.seats[0].info(Seat::new(0), false, false, None);
+    assert!(!host_seat.connected && host_seat.arrived);
+}
+
+#[test]
 fn a_seat_away_is_kept_for_its_player_however_long_and_shown_away() {
     let (mut table, now) = friends_at_play(false);
     let guest = match &table.seats[1] {
@@ -14,6 +30,7 @@ fn a_seat_away_is_kept_for_its_player_however_long_and_shown_away() {
     let seats = &sent_to(&did, 1)[0]["seats"];
     assert_eq!(seats[1]["connected"], false);
     assert_eq!(seats[1]["away_since"], clock(now).unix_ms);
+    assert_eq!(seats[1]["arrived"], true);
     assert_eq!(seats[1]["offerable"], false);
     assert_eq!(seats[0]["away_since"], serde_json::Value::Null);
     // Far past the old minute's hold, and a day later: the seat is still its player's.

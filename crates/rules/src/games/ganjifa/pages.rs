@@ -4,7 +4,7 @@
 //! worked out once), served from its catalog entry.
 
 use super::staged::{script, STAGED_SEED};
-use crate::game_pages::{GamePages, Tile, TileCards};
+use crate::game_pages::{GamePages, PersianTile, Tile, TileCards};
 use crate::web_file;
 
 pub static PAGES: GamePages = GamePages {
@@ -13,7 +13,11 @@ pub static PAGES: GamePages = GamePages {
         about: "Three players, 96 round painted cards in eight suits, and a ladder that decides every lead. Win more than your third of the pack.",
         cards: TileCards::Round("MSU WTA 10CH 1BA"),
         shows: "Four of the round cards: a Mir, a Wazir and two number cards",
-        persian: Some("به فارسی"),
+        persian: Some(PersianTile {
+            name: "گنجفه",
+            about: "سه بازیکن، ۹۶ کارت گرد نقاشی‌شده در هشت خال، و نردبانی که هر شروع را تعیین می‌کند. بیش از یک‌سوم دسته را ببرید.",
+            shows: "چهار کارت گرد: یک میر، یک وزیر و دو کارت عددی",
+        }),
     },
     landing: web_file!("ganjifa.html"),
     rules: web_file!("ganjifa-rules.html"),

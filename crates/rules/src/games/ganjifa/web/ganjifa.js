@@ -357,9 +357,9 @@ export function createBoard(root, ctx) {
       for (const a of [...picked, ...direct]) row.append(actionButton(a));
       const parts = choiceWords();
       if (parts.length) {
-        why.textContent = chosen.length && !picked.length
-          ? W.notALead(parts)
-          : W.chooseInHand(parts);
+        // Cards chosen on the way to a lead (the first hukms of an utari) are not a mistake.
+        const onTheWay = frame.actions.some((a) => cardsOf(a).length > chosen.length && chosen.every((c) => cardsOf(a).includes(c)));
+        why.textContent = !chosen.length || picked.length ? W.chooseInHand(parts) : onTheWay ? W.chooseMore(parts) : W.notALead(parts);
       }
     }
     if ((frame.status === "deal-over" || frame.status === "match-over") && ctx.nextDeal && !frame.watcher) {

@@ -48,6 +48,8 @@ export function createBoard(root, ctx) {
   let chosen = []; // the attack cards chosen so far
   /** @type {string | null} */
   let target = null; // the attack card being beaten
+  /** @type {{ version: number, cards: string[] }} */
+  let recommended = { version: -1, cards: [] }; // the hand cards of the coach's hint, for one view
   let why = ""; // the line above the buttons
   let lastSaid = "";
   let saidTheEnd = false; // whether the end of the deal on the board has been told
@@ -162,6 +164,7 @@ export function createBoard(root, ctx) {
     if (line) line.textContent = why;
     const status = root.querySelector("#status");
     if (status) status.textContent = statusLine(v);
+    markRecommended();
     const attack = /** @type {HTMLButtonElement | null} */ (root.querySelector("#attack"));
     if (attack) attack.disabled = !offered("attack").some((a) => sameSet(a.cards, chosen));
   }
@@ -428,6 +431,14 @@ export function createBoard(root, ctx) {
     board.append(moveLine(lastSaid));
     root.append(board);
     signalTurn(frame.actions.length > 0, w.yourTurn);
+    markRecommended();
+  }
+
+  /** Marks the hand cards of the coach's hint while its view is shown. */
+  function markRecommended() {
+    for (const card of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".hand [data-card]"))) {
+      card.classList.toggle("recommended", recommended.version === frame.version && recommended.cards.includes(/** @type {string} */ (card.dataset.card)));
+    }
   }
 
   return {
@@ -480,6 +491,16 @@ export function createBoard(root, ctx) {
       if (last && last.picked_up.includes(key) && last.attacker === frame.seat) return theirArea();
       if (key === formerTrump && v.trump_drawn_by === other()) return theirArea();
       return "discard";
+    },
+    /** The coach recommends `action`: the attack card it beats becomes the one to beat, and the hand
+     * cards it plays are marked until the next view, so the board shows what the hint says.
+     * @param {Action} action */
+    hint(action) {
+      if (!frame) return;
+      const cards = action.type === "beat" ? [action.with] : action.type === "attack" ? action.cards : [];
+      recommended = { version: frame.version, cards };
+      if (action.type === "beat" && offered("beat").some((a) => a.attack === action.attack)) target = action.attack;
+      refresh();
     },
     error(errorFrame) {
       why = /** @type {string} */ (errorSentence(errorFrame, lang()));
