@@ -66,7 +66,7 @@ async fn a_level_chosen_on_the_landing_is_rated_remembered_shown_and_kept_for_th
         // A newcomer's way in, the guided deal, and the button that plays at once are in sight as
         // the page opens.
         for id in ["play-guided", "play-computer"] {
-            let seen = format!("const r = document.querySelector('#{id}').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight");
+            let seen = format!("const r = document.querySelector('#{id}').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight || `${{r.top}} to ${{r.bottom}} in ${{innerWidth}}x${{innerHeight}}`");
             assert_eq!(eval(&c, &seen).await, true, "#{id} at {size}");
         }
         // The page scrolled down to the choices, as a phone's reader would.

@@ -15,9 +15,9 @@ use crate::chromium::*;
 const LOG_LINES: &str =
     "return [...document.querySelectorAll('#board ol.log li')].map(li => li.textContent)";
 
-/// A script: each part of the board with its height and, for a line, its words (what took the room
-/// when something is out of sight).
-const PARTS: &str = "return [...document.querySelectorAll('.table.panjpar > *')].map(e => `${e.className}: ${Math.round(e.getBoundingClientRect().height)}px` + (e.matches('p, .action-bar') ? ` \"${e.textContent}\"` : '')).join('; ')";
+/// A script: each part of the page and of the board with its height and, for a line, its words (what
+/// took the room when something is out of sight).
+const PARTS: &str = "return [...document.querySelectorAll('body > *:not(script), main > *, .table.panjpar > *')].map(e => `${e.className}: ${Math.round(e.getBoundingClientRect().height)}px` + (e.matches('p, .action-bar') ? ` \"${e.textContent}\"` : '')).join('; ')";
 
 async fn assert_in_sight(c: &Client, when: &str) {
     let out = out_of_sight(c, Scroll::Either, false).await;

@@ -1,6 +1,7 @@
 //! The Panjpar hand in Chromium: a card dragged onto an attack card beats it, by mouse and by finger
 //! (a card that cannot beat it stays, and the line under it says why, in the board's words for the
-//! server's code); and a choice of cards that is no attack worded from the server's code.
+//! server's code); a choice of cards that is no attack worded from the server's code; and the coach's
+//! hint to beat shown on the cards.
 
 use fantoccini::actions::{
     InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
@@ -160,5 +161,53 @@ async fn a_selection_that_is_not_an_attack_is_worded_from_the_servers_code() {
     eval(&c, two).await;
     let said = wait_for(&c, why, 5).await;
     assert_eq!(said, "Choose 1, 3 or 5 cards to attack with.");
+    c.close().await.unwrap();
+}
+
+/// The coach's hint shows on the board what it says: a beat it recommends makes the attack card it
+/// beats the one chosen to beat, and marks the hand card to beat it with; any other move it
+/// recommends marks no card (a pick-up is tried again at the next defence).
+#[actix_rt::test]
+async fn a_hint_to_beat_points_at_the_attack_card_and_the_card_to_beat_it_with() {
+    let (mut driver, server) = staged!(|s| {
+        s.bot_delay_ms = 5;
+        s.strong_budget_ms = 10;
+    });
+    let c = driver.session(390, 844).await;
+    open_panjpar_computer_table(&c, &server.base).await;
+    let mut pointed = false;
+    for _ in 0..8 {
+        play_to_a_defence(&c).await;
+        settle(&c).await;
+        assert!(click(&c, "#hint").await, "the hint button at a defence");
+        // The coach's words are put away as the view changes: these are this defence's.
+        let action = wait_for(
+            &c,
+            "const p = document.querySelector('#coach'); return p.textContent.startsWith('Coach:') && p.dataset.action",
+            30,
+        )
+        .await;
+        let action: serde_json::Value = serde_json::from_str(action.as_str().unwrap()).unwrap();
+        let marked = eval(
+            &c,
+            "return [...document.querySelectorAll('.hand .recommended')].map(b => b.dataset.card)",
+        )
+        .await;
+        if action["type"] == "beat" {
+            let target = eval(
+                &c,
+                "return document.querySelector('.battle [data-open].target').dataset.card",
+            )
+            .await;
+            assert_eq!(target, action["attack"], "{action}");
+            assert_eq!(marked, serde_json::json!([action["with"]]), "{action}");
+            pointed = true;
+            break;
+        }
+        assert_eq!(marked, serde_json::json!([]), "{action}");
+        click_a_move(&c).await;
+    }
+    assert!(pointed, "no beat was recommended in eight defences");
+    assert_no_console_error(&c, "after the hints").await;
     c.close().await.unwrap();
 }

@@ -1,6 +1,7 @@
 //! A friend who closes the tab, in Chromium: shown away with for how long (in English and Persian),
 //! the turn said to be theirs while away; once away long enough, the seat offered to someone else, who
-//! takes it through the link, and its old holder told so when it comes back.
+//! takes it through the link, and its old holder told so when it comes back; a host who has not come
+//! to the table yet said to be on the way, not away.
 
 use serde_json::json;
 
@@ -53,6 +54,29 @@ async fn a_friend_who_closes_the_tab_is_shown_away() {
     wait_for_status(&guest, "playing", 20).await;
     wait_for(&host, "return !document.querySelector('.away-line')", 15).await;
     assert_no_console_error(&host, "with an away seat").await;
+}
+
+/// A friend who opens the link before the host has gone to the table is told the host has not come
+/// yet, not that the host is away; the line goes once the host sits down.
+#[actix_rt::test]
+async fn a_host_who_has_not_come_to_the_table_yet_is_not_shown_away() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 5);
+    let host = driver.session(1280, 800).await;
+    go(&host, &server.base, "/panjpar").await;
+    let link = friends_link(&host).await;
+    let guest = driver.session(390, 844).await;
+    guest.goto(&link).await.unwrap();
+    let line = text_of(&guest, ".away-line .away-text", 15).await;
+    assert!(line.ends_with(" has not come to the table yet"), "{line}");
+    let page = eval(&guest, "return document.body.textContent").await;
+    assert!(
+        !page.as_str().unwrap_or_default().contains(" is away"),
+        "{page}"
+    );
+    click(&host, "#go-to-table").await;
+    wait_for_status(&host, "playing", 20).await;
+    wait_for(&guest, "return !document.querySelector('.away-line')", 15).await;
+    assert_no_console_error(&guest, "before the host came").await;
 }
 
 #[actix_rt::test]

@@ -115,7 +115,7 @@ export const WORDS = {
     chooseDeni: "the card to call with for a deni",
     chooseTalafa: "a card for a talafa",
     chooseUtari: "your hukms for an utari",
-    notALead: (/** @type {string[]} */ parts) => `The cards you chose make none of your leads. Choose in your hand ${parts.join(", or ")}; choose a card again to put it back.`,
+    notALead: (/** @type {string[]} */ parts) => `Those cards make none of your leads: choose ${parts.join(", or ")} (a card chosen again goes back).`,
     chooseMore: (/** @type {string[]} */ parts) => `Go on choosing: ${parts.join(", or ")}.`,
     chooseInHand: (/** @type {string[]} */ parts) => `Choose in your hand ${parts.join(", or ")}.`,
     whatNow: "What to do now",
