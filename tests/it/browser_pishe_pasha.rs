@@ -32,7 +32,7 @@ if (document.querySelector('#keep[aria-disabled=false]')) return 'keep';
     )
 });
 
-/// The board's sentences, in English or in Persian as the page is: "(as the rules require)" said once, the status
+/// The board's sentences, in English or in Persian as the page is: "(by rule)" said once, the status
 /// line offering only the buttons that work, and at the start of your turn the move line telling how
 /// the computer's turn ended.
 const TEXTS_RIGHT: &str = r#"
@@ -41,8 +41,8 @@ const log = document.querySelector('#turn-log');
 if (!log) return 'no turn log';
 const words = document.documentElement.lang === 'fa'
   ? { twice: /\(اجباری\)[\s.،]*\(اجباری\)/, turn: /برگردانید/, give: /بدهید/, home: /از روی دورریز، به خانهٔ/, computer: /رایانه/ }
-  : { twice: /\(as the rules require\)\W*\(as the rules require\)/, turn: /turn a card/i, give: /give/i, home: /went home.*from the top of the discard pile/, computer: /computer/ };
-if (words.twice.test(log.textContent)) bad.push('"(as the rules require)" twice: ' + log.textContent);
+  : { twice: /\(by rule\)\W*\(by rule\)/, turn: /turn a card/i, give: /give/i, home: /went home.*from the top of the discard pile/, computer: /computer/ };
+if (words.twice.test(log.textContent)) bad.push('"(by rule)" twice: ' + log.textContent);
 const status = document.querySelector('#status')?.textContent || '';
 const on = (id) => document.querySelector(`#${id}[aria-disabled=false]`);
 if (on('keep') && words.turn.test(status)) bad.push('the status line offers a turn: ' + status);

@@ -76,8 +76,9 @@ import { backElement, cardElement } from "./cards.js";
  * A board's words for the moves of a replayed deal (replay.js's list of moves): `told(play, who, lang,
  * list)` says who did what, as the board's move line would, from the action as the table told it to
  * this viewer (null where it would name a card this viewer never saw); `who` is the seat as the board
- * calls it at the start of a sentence ("You", a name).
- * @typedef {{ told: (play: Action | null, who: string, lang: string, list: (items: string[]) => string) => string }} MoveWords
+ * calls it at the start of a sentence ("You", a name). `before(lang)`, for a game whose first moves
+ * come before its cards are dealt, names the replay's first step instead of "as dealt".
+ * @typedef {{ told: (play: Action | null, who: string, lang: string, list: (items: string[]) => string) => string, before?: (lang: string) => string }} MoveWords
  */
 
 /**

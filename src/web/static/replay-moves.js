@@ -42,7 +42,7 @@ export function movesOf({ at, lang, go, who, moveWords, analysis }) {
   list.setAttribute("aria-label", w.movesOf(deal + 1));
   for (let k = 0; k <= moves.length; k++) {
     const item = document.createElement("li");
-    const said = k === 0 ? w.asDealt : w.numbered(k, told(moves[k - 1]));
+    const said = k === 0 ? (moveWords?.before?.(lang) ?? w.asDealt) : w.numbered(k, told(moves[k - 1]));
     const b = button(`replay:step:${k}`, said, () => go(k));
     b.className = "replay-move";
     b.dataset.step = String(k);

@@ -82,7 +82,8 @@ export function createReplay({ open, panel, send, draw, live, lang, analysis = n
     const line = document.createElement("p");
     line.id = "replay-line";
     line.className = "replay-line";
-    line.textContent = step === 0 ? w.dealt(steps) : w.step(step, steps, who(frame, moves[step - 1].by));
+    const before = moveWords?.before?.(lang());
+    line.textContent = step === 0 ? (before ? w.opening(before, steps) : w.dealt(steps)) : w.step(step, steps, who(frame, moves[step - 1].by));
     // Each deal of the match that has ended can be replayed: the line says which one this is.
     if (frame.replay.deals > 1) line.textContent = `${w.deal(frame.replay.deal + 1, frame.replay.deals)}. ${line.textContent}`;
     if (movedOn) line.textContent += ` ${w.moved}`;

@@ -223,7 +223,7 @@ async fn the_persian_ganjifa_table_at_a_desktop() {
     press(&c, "[data-key='drawer:tracker']").await;
     let tracker = text_of(&c, "#drawer-tracker", 10).await;
     assert!(
-        tracker.contains("تاج") && tracker.contains("قماش"),
+        tracker.contains("تاج") && tracker.contains("قماش") && tracker.contains("۱۰↑"),
         "{tracker}"
     );
     persian_and_accessible(&c, "with the tracker open").await;

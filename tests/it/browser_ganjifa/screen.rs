@@ -113,6 +113,9 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
     // The drawers open over the felt and still leave the hand and the action bar in sight.
     press(&c, "[data-key='drawer:tracker']").await;
     wait_for(&c, "return document.querySelector('#drawer-tracker')", 10).await;
+    // It says what the "10↑" and "1↑" on the cards mean, for a finger that cannot hover.
+    let key = text_of(&c, "#drawer-tracker .tracker-key", 5).await;
+    assert!(key.contains("10↑") && key.contains("1↑"), "{key}");
     // The computers play on meanwhile: their cards land before the board is measured.
     settle(&c).await;
     screenshot(&c, &format!("ganjifa-tracker-{width}x{height}")).await;

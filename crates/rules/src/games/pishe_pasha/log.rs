@@ -62,7 +62,7 @@ impl Step {
         };
         match *self {
             Step::Home { card, from } => format!(
-                "{} went home to the {} pile, {} (as the rules require).",
+                "{} went home to the {} pile, {} (by rule).",
                 capitalised(card),
                 card.suit().name(),
                 whence(from)
@@ -75,11 +75,11 @@ impl Step {
                 capitalised(card)
             ),
             Step::Discard { card } => format!(
-                "{}, turned from the stock, fitted nowhere and went onto the discard pile; the turn ended (as the rules require).",
+                "{}, turned from the stock, fitted nowhere and went onto the discard pile; the turn ended (by rule).",
                 capitalised(card)
             ),
             Step::TurnOver { cards } => format!(
-                "The stock was empty, so the discard pile ({cards} cards) was turned over to become the stock (as the rules require)."
+                "The stock was empty, so the discard pile ({cards} cards) was turned over to become the stock (by rule)."
             ),
         }
     }
@@ -273,7 +273,7 @@ mod tests {
         assert_eq!(json["step"], "home");
         assert_eq!(
             json["says"],
-            "The 7 of hearts went home to the hearts pile, from the top of the discard pile (as the rules require)."
+            "The 7 of hearts went home to the hearts pile, from the top of the discard pile (by rule)."
         );
         let turn_over = serde_json::to_value(Step::TurnOver { cards: 9 }).unwrap();
         assert_eq!(turn_over["card"], serde_json::Value::Null);
@@ -283,14 +283,10 @@ mod tests {
         let discard = Step::Discard { card: card("KS") };
         assert!(discard.forced());
         for step in [step, discard, Step::TurnOver { cards: 9 }] {
-            assert_eq!(
-                step.sentence().matches("(as the rules require)").count(),
-                1,
-                "{step:?}"
-            );
+            assert_eq!(step.sentence().matches("(by rule)").count(), 1, "{step:?}");
         }
         let keep = Step::Keep { card: card("KS") };
-        assert!(!keep.forced() && !keep.sentence().contains("(as the rules require)"));
+        assert!(!keep.forced() && !keep.sentence().contains("(by rule)"));
     }
 
     #[test]

@@ -23,12 +23,14 @@ export function ladderBody(v, W) {
   return body;
 }
 
-/** The tracker: for each suit, how many of its cards are out and how many were burnt (in the
- * board's words `W`).
+/** The tracker: what the "10↑" and "1↑" on the cards mean, then for each suit how many of its cards
+ * are out and how many were burnt (in the board's words `W`).
  * @param {any} v the deal's view (the table's JSON)
  * @param {typeof WORDS.en} W */
 export function trackerBody(v, W) {
+  const body = el("div", "tracker-body");
   const grid = el("div", "tracker");
+  body.append(el("p", "tracker-key", W.highKey), grid);
   for (const t of v.tracker) {
     const s = GSUITS[t.suit];
     const cell = el("div", "g-track");
@@ -37,7 +39,7 @@ export function trackerBody(v, W) {
     cell.append(el("span", "", W.trackerOut(t.out, t.burnt)));
     grid.append(cell);
   }
-  return grid;
+  return body;
 }
 
 /** A seat's hidden cards as one face-down card and their count (in the board's words `W`), if it

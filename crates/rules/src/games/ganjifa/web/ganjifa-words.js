@@ -138,6 +138,7 @@ export const WORDS = {
     totalsLine: (/** @type {string} */ list) => `totals ${list}`,
     ladder: "Your lead: the ladder",
     trackerTitle: "Suit tracker: the cards you have not seen played",
+    highKey: "Under its Mir and Wazir, a suit marked 10↑ on its cards ranks its numbers from 10 down to 1; one marked 1↑ from 1 down to 10.",
     // The guided first deal (guide.js).
     guide: {
       over: {

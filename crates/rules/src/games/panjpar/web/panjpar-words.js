@@ -336,6 +336,8 @@ export const moveWords = {
         throw new Error(`a move this page cannot word: ${play?.type}`);
     }
   },
+  // The trump's colour is guessed before a card is dealt.
+  before: (lang) => (lang === "fa" ? "پیش از پخش: حدس رنگ حکم" : "Before the deal: the guess of the trump's colour"),
 };
 
 export { cardName, suitName, faDigits };

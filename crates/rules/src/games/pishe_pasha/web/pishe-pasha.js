@@ -381,7 +381,7 @@ export function createBoard(root, ctx) {
   function logList(log, turned = null) {
     const list = el("ol", "log");
     for (const step of log.steps) {
-      // The sentence says "(as the rules require)" itself; the mark is the item's shape.
+      // The sentence says "(by rule)" itself; the mark is the item's shape.
       list.append(el("li", step.forced ? "forced" : "", stepSays(step, lang())));
     }
     if (turned) list.append(el("li", "pp-waits", W.turnedWaits(cardName(turned, lang()))));
