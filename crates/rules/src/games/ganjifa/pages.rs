@@ -16,7 +16,7 @@ pub static PAGES: GamePages = GamePages {
         persian: Some(PersianTile {
             name: "گنجفه",
             about: "سه بازیکن، ۹۶ کارت گرد نقاشی‌شده در هشت خال، و نردبانی که هر شروع را تعیین می‌کند. بیش از یک‌سوم دسته را ببرید.",
-            shows: "چهار کارت گرد: یک میر، یک وزیر و دو کارت عددی",
+            shows: "چهار کارت گرد: یک شاه، یک وزیر و دو کارت عددی",
         }),
     },
     landing: web_file!("ganjifa.html"),
