@@ -165,8 +165,8 @@ async fn a_selection_that_is_not_an_attack_is_worded_from_the_servers_code() {
 }
 
 /// The coach's hint shows on the board what it says: a beat it recommends makes the attack card it
-/// beats the one chosen to beat, and marks the hand card to beat it with; any other move it
-/// recommends marks no card (a pick-up is tried again at the next defence).
+/// beats the one chosen to beat, and marks the hand card to beat it with; a pick-up it recommends
+/// rings the Pick up button and marks no card (and the next defence is tried).
 #[actix_rt::test]
 async fn a_hint_to_beat_points_at_the_attack_card_and_the_card_to_beat_it_with() {
     let (mut driver, server) = staged!(|s| {
@@ -205,6 +205,17 @@ async fn a_hint_to_beat_points_at_the_attack_card_and_the_card_to_beat_it_with()
             break;
         }
         assert_eq!(marked, serde_json::json!([]), "{action}");
+        // A pick-up it recommends rings the Pick up button.
+        let ringed = eval(
+            &c,
+            "return !!document.querySelector('#pick-up.recommended')",
+        )
+        .await;
+        assert_eq!(
+            ringed,
+            serde_json::json!(action["type"] == "pick-up"),
+            "{action}"
+        );
         click_a_move(&c).await;
     }
     assert!(pointed, "no beat was recommended in eight defences");

@@ -48,8 +48,8 @@ export function createBoard(root, ctx) {
   let chosen = []; // the attack cards chosen so far
   /** @type {string | null} */
   let target = null; // the attack card being beaten
-  /** @type {{ version: number, cards: string[] }} */
-  let recommended = { version: -1, cards: [] }; // the hand cards of the coach's hint, for one view
+  /** @type {{ version: number, cards: string[], button: string | null }} */
+  let recommended = { version: -1, cards: [], button: null }; // the coach's hint's cards or button, for one view
   let why = ""; // the line above the buttons
   let lastSaid = "";
   let saidTheEnd = false; // whether the end of the deal on the board has been told
@@ -368,7 +368,10 @@ export function createBoard(root, ctx) {
       if (!mine) return waiting(v.to_act, w.defendWait);
       const open = (v.hints.defend || []).find((/** @type {DefendHint} */ h) => h.attack === target);
       if (!open) return w.defendTurn;
-      return open.beaten_by.length ? w.target(name(/** @type {string} */ (target))) : w.noBeater(name(/** @type {string} */ (target)));
+      if (open.beaten_by.length) return w.target(name(/** @type {string} */ (target)));
+      // With no other open attack card this hand can beat, picking up is the one way on.
+      const another = v.hints.defend.some((/** @type {DefendHint} */ h) => h.attack !== target && h.beaten_by.length > 0);
+      return (another ? w.noBeater : w.noBeaterOnly)(name(/** @type {string} */ (target)));
     }
     // The end of the deal is told by the result panel alone.
     return "";
@@ -434,10 +437,14 @@ export function createBoard(root, ctx) {
     markRecommended();
   }
 
-  /** Marks the hand cards of the coach's hint while its view is shown. */
+  /** Marks the hand cards, or the button, of the coach's hint while its view is shown. */
   function markRecommended() {
+    const now = recommended.version === frame.version;
     for (const card of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".hand [data-card]"))) {
-      card.classList.toggle("recommended", recommended.version === frame.version && recommended.cards.includes(/** @type {string} */ (card.dataset.card)));
+      card.classList.toggle("recommended", now && recommended.cards.includes(/** @type {string} */ (card.dataset.card)));
+    }
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".action-bar button"))) {
+      b.classList.toggle("recommended", now && recommended.button !== null && b.matches(recommended.button));
     }
   }
 
@@ -498,7 +505,8 @@ export function createBoard(root, ctx) {
     hint(action) {
       if (!frame) return;
       const cards = action.type === "beat" ? [action.with] : action.type === "attack" ? action.cards : [];
-      recommended = { version: frame.version, cards };
+      const button = action.type === "pick-up" ? "#pick-up" : action.type === "guess" ? `[data-colour="${action.colour}"]` : null;
+      recommended = { version: frame.version, cards, button };
       if (action.type === "beat" && offered("beat").some((a) => a.attack === action.attack)) target = action.attack;
       refresh();
     },
