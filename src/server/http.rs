@@ -110,7 +110,7 @@ pub(super) fn status(code: RefusalCode) -> StatusCode {
             StatusCode::GONE
         }
         RefusalCode::SeatGivenAway => StatusCode::FORBIDDEN,
-        RefusalCode::TableFull => StatusCode::CONFLICT,
+        RefusalCode::TableFull | RefusalCode::MatchOver => StatusCode::CONFLICT,
         RefusalCode::HintsToAgree => StatusCode::PRECONDITION_REQUIRED,
         RefusalCode::TooManySocketsForSeat
         | RefusalCode::TooManyWatchers
@@ -364,14 +364,16 @@ async fn join_table(
             }))
         }
         // Whoever holds the link of a table whose seats are all taken may watch it instead.
-        Ok(Err(r)) if r.code == RefusalCode::TableFull => match state.router.watch_key().await {
-            Ok(key) => HttpResponse::Conflict().json(json!({
-                "code": r.code,
-                "message": r.message,
-                "watch": key.link(&table.id),
-            })),
-            Err(_) => refused(r),
-        },
+        Ok(Err(r)) if matches!(r.code, RefusalCode::TableFull | RefusalCode::MatchOver) => {
+            match state.router.watch_key().await {
+                Ok(key) => HttpResponse::Conflict().json(json!({
+                    "code": r.code,
+                    "message": r.message,
+                    "watch": key.link(&table.id),
+                })),
+                Err(_) => refused(r),
+            }
+        }
         Ok(Err(r)) => refused(r),
         Err(_) => refused(TableRefusal::unavailable()),
     }
@@ -468,6 +470,7 @@ mod tests {
             (RefusalCode::TokenInUrl, 403),
             (RefusalCode::NoSuchTable, 404),
             (RefusalCode::TableFull, 409),
+            (RefusalCode::MatchOver, 409),
             (RefusalCode::TooManySocketsForSeat, 429),
             (RefusalCode::TooManyWatchers, 429),
             (RefusalCode::TooManyTables, 429),

@@ -19,6 +19,8 @@ use chaikhana_rules::game::RuleCode;
 pub enum RefusalCode {
     // Said by a table or the router to a request for a seat, a socket or a table.
     TableFull,
+    /// Every seat is taken and the match is over: the link's holder may watch how it ended.
+    MatchOver,
     WrongToken,
     TooManySocketsForSeat,
     TooManyWatchers,
@@ -136,6 +138,13 @@ impl TableRefusal {
 
     pub fn full() -> TableRefusal {
         TableRefusal::new(RefusalCode::TableFull, "Every seat at this table is taken.")
+    }
+
+    pub fn match_over() -> TableRefusal {
+        TableRefusal::new(
+            RefusalCode::MatchOver,
+            "The match at this table is over, and every seat was taken.",
+        )
     }
 
     pub fn wrong_token() -> TableRefusal {

@@ -236,6 +236,33 @@ async fn the_console_log_is_read_so_an_error_would_be_caught() {
     c.close().await.unwrap();
 }
 
+#[actix_rt::test]
+async fn a_give_in_the_turn_log_names_the_seat_given_the_card() {
+    let (mut driver, server) = staged!(|s| s.bot_delay_ms = 2);
+    let c = driver.session(390, 844).await;
+    go(&c, &server.base, "/pishe-pasha").await;
+    wait_for(&c, "return document.querySelector('#play-computer')", 20).await;
+    let words = c
+        .execute_async(
+            "import('/static/pishe-pasha-words.js').then(({ stepSays }) => arguments[0](\
+             [['You', 'stock', 'en'], ['The computer', 'pile', 'en'], ['Mina', 'stock', 'en'], ['شما', 'pile', 'fa']]\
+             .map(([to, from, lang]) => stepSays({ step: 'give', card: '7D', from, says: '' }, lang, to))))",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        words,
+        serde_json::json!([
+            "The 7 of diamonds, turned from the stock, was given to you.",
+            "The 7 of diamonds, from the top of the discard pile, was given to the computer.",
+            "The 7 of diamonds, turned from the stock, was given to Mina.",
+            "۷ خشت، از روی دورریز، به شما داده شد."
+        ])
+    );
+    c.close().await.unwrap();
+}
+
 /// Turns cards (and gives or keeps) for `moves` moves, checking that the hand and the bar stay
 /// on the first screen; answers how many of the clicked moves were seen travelling.
 async fn moves_travel(c: &Client, moves: usize, name: &str) -> (usize, usize) {

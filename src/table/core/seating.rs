@@ -20,7 +20,7 @@ impl<G: Game> TableCore<G> {
         now: Instant,
     ) -> Result<Seat, TableRefusal> {
         if self.kind == TableKind::Computer {
-            return Err(TableRefusal::full());
+            return Err(self.full());
         }
         self.check_agreement(agreed_hints)?;
         if self.paused() || self.sleeping {
@@ -29,12 +29,21 @@ impl<G: Game> TableCore<G> {
         let Some(seat) =
             Seat::all(G::SEATS).find(|s| matches!(self.seats[s.index()], Occupant::Free))
         else {
-            return Err(TableRefusal::full());
+            return Err(self.full());
         };
         self.seats[seat.index()] = Occupant::person(key, now);
         self.last_activity = now;
         self.commit(Then::Seated(seat));
         Ok(seat)
+    }
+
+    /// Why a person cannot join: every seat is taken, and perhaps the match is over too.
+    fn full(&self) -> TableRefusal {
+        if self.status() == super::Status::MatchOver {
+            TableRefusal::match_over()
+        } else {
+            TableRefusal::full()
+        }
     }
 
     /// Which seat the token of hash `key` holds, if it may open one more socket.

@@ -279,6 +279,27 @@ pub(super) fn friends_dealt(keeps: bool) -> (TableCore<Panjpar>, Instant, [Token
     (table, now, [host.hash(), guest.hash()])
 }
 
+#[test]
+fn a_stranger_at_a_full_table_is_told_whether_its_match_is_over() {
+    let (mut table, now, _) = friends_dealt(false);
+    let stranger = Token::random().hash();
+    assert_eq!(
+        table.join(stranger.clone(), false, now),
+        Err(TableRefusal::full())
+    );
+    let mut rng = deal_rng(5);
+    while table.matchup.winners().is_none() {
+        match table.state.as_ref().and_then(Panjpar::to_act) {
+            Some(seat) => play_one(&mut table, seat, &mut rng),
+            None => table.start_deal(),
+        }
+    }
+    assert_eq!(
+        table.join(stranger, false, now),
+        Err(TableRefusal::match_over())
+    );
+}
+
 /// The socket whose turn it is, and the first action its view offers.
 pub(super) fn turn(table: &mut TableCore<Panjpar>) -> (ConnId, serde_json::Value) {
     let seat = table.state.as_ref().and_then(Panjpar::to_act).unwrap();

@@ -51,19 +51,21 @@ export async function seatToken(table, { words, say, gone }) {
   document.body.dataset.refused = String(answer.status);
   const refusal = await answer.json().catch(() => ({}));
   const reason = GONE_CODES[refusal.code];
-  if (answer.status === 409) offerToWatch(words, say, refusal.watch);
+  if (answer.status === 409) offerToWatch(words, say, refusal.watch, refusal.code === "match-over");
   else if (reason) gone({ reason, days: refusal.days });
   else if (answer.status === 404) gone({ reason: "closed" });
   else say(words().failed);
   return null;
 }
 
-/** Says the table is full and, with the watch link the table gave, offers to watch it instead.
+/** Says the table is full (or its match over) and, with the watch link the table gave, offers to
+ * watch it instead.
  * @param {() => TableWords} words
  * @param {(text: string) => void} say
- * @param {unknown} watch the watch link the table's refusal gave */
-function offerToWatch(words, say, watch) {
-  say(words().full);
+ * @param {unknown} watch the watch link the table's refusal gave
+ * @param {boolean} over */
+function offerToWatch(words, say, watch, over) {
+  say(over ? words().over : words().full);
   if (typeof watch !== "string" || !watch.startsWith("/w/")) return;
   const link = el("a", "button primary", words().watchInstead);
   link.id = "watch-instead";

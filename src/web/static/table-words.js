@@ -8,6 +8,7 @@ import { faDigits, faNumber } from "./persian.js";
 export const WORDS = {
   en: {
     full: "This table is full: every seat has been taken. Watch it, ask for a new link, or start a table of your own.",
+    over: "The match at this table is over, and its seats were all taken. Watch it to see how it ended and replay its deals, or start a table of your own.",
     watchInstead: "Watch this table",
     watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
     watchLink: "Watch link",
@@ -58,6 +59,7 @@ export const WORDS = {
   },
   fa: {
     full: "این میز پر است و همهٔ جاها گرفته شده. می‌توانید تماشا کنید، پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
+    over: "بازی این میز تمام شده و همهٔ جاهایش گرفته شده بود. تماشا کنید تا ببینید چطور تمام شد و دست‌هایش را دوباره ببینید، یا میز خودتان را باز کنید.",
     watchInstead: "تماشای این میز",
     watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
     watchLink: "پیوند تماشا",

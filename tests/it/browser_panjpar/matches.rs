@@ -122,7 +122,7 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
     );
     play_to_the_end(&[&host, &guest], Some("panjpar-friends-1280x800")).await;
     screenshot(&guest, "panjpar-friends-result-390x844").await;
-    // A third browser finds the table full.
+    // A third browser finds the table full, and its match over.
     let third = driver.session(390, 844).await;
     third.goto(&link).await.unwrap();
     let refused = wait_for(&third, "return document.body.dataset.refused", 10).await;
@@ -132,7 +132,12 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
         "return document.querySelector('#opening').textContent",
     )
     .await;
-    assert!(said.as_str().unwrap().contains("full"), "{said}");
+    assert!(
+        said.as_str()
+            .unwrap()
+            .starts_with("The match at this table is over"),
+        "{said}"
+    );
     // It may watch instead, through the link the table gave.
     click(&third, "#watch-instead").await;
     wait_for(

@@ -63,7 +63,7 @@ export const WORDS = {
     // The seats' rows.
     stockCaption: (/** @type {number} */ n) => `Stock ${n}`,
     stockLabel: (/** @type {number} */ n) => `Stock: ${cards(n)}`,
-    pileCaption: (/** @type {number} */ n) => `Pile ${n}`,
+    pileCaption: (/** @type {number} */ n) => `Discards ${n}`,
     pileLabel: (/** @type {number} */ n) => `Discard pile: ${cards(n)}`,
     turnedCaption: "Turned",
     turnedLabel: "The card just turned",
@@ -82,7 +82,7 @@ export const WORDS = {
     // The bar under your row.
     autoTurn: " Turn a card by itself when that is the only move",
     playing: (/** @type {string} */ who, /** @type {boolean} */ you) => `${who} ${you ? "are" : "is"} playing…`,
-    giveOrKeep: (/** @type {string} */ code) => `Your turn: give the ${shortName(code, "en")} to their pile, or keep it and end your turn.`,
+    giveOrKeep: (/** @type {string} */ code) => `Your turn: give the ${shortName(code, "en")} to their discard pile, or keep it and end your turn.`,
     giveOrTurn: (/** @type {string} */ code) => `Your turn: give the ${shortName(code, "en")}, or turn a card.`,
     turnOnly: "Your turn: turn a card.",
     noGive: (/** @type {string} */ hint) => `No give: ${hint}`,
@@ -239,19 +239,26 @@ export const wordsIn = (lang) => WORDS[/** @type {keyof typeof WORDS} */ (lang)]
 
 /**
  * A step of a turn as the log says it, in `lang`: the table's own sentence in English, and in Persian
- * worded here from the step's kind, card, source and (for a turn-over) count.
+ * worded here from the step's kind, card, source and (for a turn-over) count. A give names the seat
+ * that was given the card, `to` as the board calls it ("You", "The computer", a name).
  * @param {{ step: string, card?: string | null, from?: string | null, count?: number | null, says: string }} step the view's step (the table's JSON)
  * @param {string} lang
+ * @param {string} to
  */
-export function stepSays(step, lang) {
-  if (lang !== "fa") return step.says;
-  const card = step.card ? cardName(step.card, "fa") : "";
+export function stepSays(step, lang, to) {
+  const card = step.card ? cardName(step.card, lang) : "";
+  if (lang !== "fa") {
+    if (step.step !== "give") return step.says;
+    const whence = step.from === "pile" ? "from the top of the discard pile" : "turned from the stock";
+    const whom = to === WORDS.en.you || to === WORDS.en.computer ? to.toLowerCase() : to;
+    return `${card.replace(/^t/, "T")}, ${whence}, was given to ${whom}.`;
+  }
   const whence = step.from === "pile" ? "از روی دورریز" : "برگشته از ذخیره";
   switch (step.step) {
     case "home":
       return `${card}، ${whence}، به خانهٔ ${SUIT_FA[suitOf(/** @type {string} */ (step.card))]} رفت (اجباری).`;
     case "give":
-      return `${card}، ${whence}، به حریف داده شد.`;
+      return `${card}، ${whence}، به ${to} داده شد.`;
     case "keep":
       return `${card}، برگشته از ذخیره، روی دورریز ماند و نوبت تمام شد.`;
     case "discard":

@@ -382,7 +382,7 @@ export function createBoard(root, ctx) {
     const list = el("ol", "log");
     for (const step of log.steps) {
       // The sentence says "(by rule)" itself; the mark is the item's shape.
-      list.append(el("li", step.forced ? "forced" : "", stepSays(step, lang())));
+      list.append(el("li", step.forced ? "forced" : "", stepSays(step, lang(), who(1 - /** @type {number} */ (log.seat)))));
     }
     if (turned) list.append(el("li", "pp-waits", W.turnedWaits(cardName(turned, lang()))));
     else if (!log.steps.length) list.append(el("li", "pp-none", W.nothingYet));
@@ -461,11 +461,11 @@ export function createBoard(root, ctx) {
    * @param {boolean} fresh
    */
   function say(v, steps, fresh) {
-    let said = steps.map(({ seat, step }) => W.said(who(seat), stepSays(step, lang())));
+    let said = steps.map(({ seat, step }) => W.said(who(seat), stepSays(step, lang(), who(1 - seat))));
     if (!fresh) {
       const log = v.this_turn.steps.length ? v.this_turn : v.last_turn;
       const last = log.steps[log.steps.length - 1];
-      said = last ? [W.said(who(log.seat), stepSays(last, lang()))] : [];
+      said = last ? [W.said(who(log.seat), stepSays(last, lang(), who(1 - /** @type {number} */ (log.seat))))] : [];
     }
     if (!said.length) {
       // A moment with nothing yet to tell (a deal just dealt, a replay's first step) clears the line.
