@@ -63,6 +63,10 @@ pub(super) async fn fits(c: &Client) -> String {
 
 /// Plays from the home page at one size: at every turn the hand and the action bar are wholly in the
 /// first screen and nothing scrolls; a screenshot once the trick has cards from several seats.
+/// What the popover of a small mark says, once open.
+const TIP: &str =
+    "const t = document.querySelector('#g-tip:popover-open'); return t ? t.textContent : ''";
+
 async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, height: u32) {
     let c = driver.session(width, height).await;
     play_the_computer_from_home(&c, base).await;
@@ -78,6 +82,13 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
         settle(&c).await;
         let wrong = fits(&c).await;
         assert_eq!(wrong, "", "at {width}x{height}, turn {turns} ({state})");
+        if turns == 0 {
+            // Beside what to do now, a "?" says what this moment asks and what its words mean.
+            press(&c, ".g-line .g-about").await;
+            let said = wait_for(&c, TIP, 10).await;
+            assert!(said.as_str().is_some_and(|t| t.len() > 60), "{said}");
+            eval(&c, "document.querySelector('#g-tip').hidePopover()").await;
+        }
         let cards_in_trick = eval(
             &c,
             "return new Set([...document.querySelectorAll('.g-pile')].filter((p) => p.querySelector('.gcard')).map((p) => p.className)).size",
@@ -105,8 +116,7 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
     // A seat's lost leads and its hidden cards say what they mean on a tap, not only on a hover.
     for mark in [".g-seat .g-dots", ".g-seat .g-stack"] {
         press(&c, mark).await;
-        let tip = "const t = document.querySelector('#g-tip:popover-open'); return t ? t.textContent : ''";
-        let said = wait_for(&c, tip, 10).await;
+        let said = wait_for(&c, TIP, 10).await;
         assert!(said.as_str().is_some_and(|t| t.len() > 5), "{mark}: {said}");
         eval(&c, "document.querySelector('#g-tip').hidePopover()").await;
     }

@@ -75,7 +75,7 @@ let tip = null;
  * @param {string} className
  * @param {string} says
  * @param {string} why */
-function explained(className, says, why) {
+export function explained(className, says, why) {
   const mark = /** @type {HTMLButtonElement} */ (el("button", `g-explain ${className}`));
   mark.type = "button";
   mark.title = says;

@@ -12,7 +12,8 @@ import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
 import { play } from "./sound.js";
 import { wordsIn, errorSentence, signed } from "./ganjifa-words.js";
-import { ladderBody, trackerBody, hiddenStack, leadDots, openRow, resultZone, totalsWords, Drawers } from "./ganjifa-panels.js";
+import { ladderBody, trackerBody, hiddenStack, leadDots, openRow, resultZone, totalsWords, explained, Drawers } from "./ganjifa-panels.js";
+import { guideStep } from "./ganjifa-guide.js";
 export { hooks } from "./ganjifa-hooks.js";
 export { guideStep, guideLeave } from "./ganjifa-guide.js";
 export { coachWords, moveWords } from "./ganjifa-words.js";
@@ -341,6 +342,14 @@ export function createBoard(root, ctx) {
     const status = el("p", "status-line", statusText(v));
     status.id = "status";
     line.append(status);
+    // What this moment asks and what its words (hukm, deni, talafa…) mean, on a tap: the guided
+    // deal's words for it, when the guide is not already saying them.
+    if (mine() && !ctx.guided()) {
+      const about = guideStep(frame, lang());
+      const mark = explained("g-about", about.title, about.text);
+      mark.prepend("?");
+      line.append(mark);
+    }
     if (v.lead_hints && mine()) line.append(drawers.toggle("ladder", W.why));
     bar.append(line);
     const row = el("div", "controls");
