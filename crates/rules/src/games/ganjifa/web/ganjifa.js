@@ -27,7 +27,7 @@ export const LANGUAGES = ["en", "fa"];
 /**
  * What the board may do: the table's context (board.js), or the staged deal's, which plays no move,
  * asks for no deal and heads the board with its own line.
- * @typedef {{ act: (action: Action) => boolean | void, lang: () => string, nextDeal?: () => boolean, rematch?: () => boolean, heading?: string }} GanjifaContext
+ * @typedef {{ act: (action: Action) => boolean | void, lang: () => string, nextDeal?: () => boolean, rematch?: () => boolean, guided?: () => boolean, heading?: string }} GanjifaContext
  */
 
 const cardsOf = (/** @type {Action} */ a) => /** @type {string[]} */ ((a.cards ? a.cards : a.card ? [a.card] : []));
@@ -344,8 +344,8 @@ export function createBoard(root, ctx) {
     line.append(status);
     // What this moment asks and what its words (hukm, deni, talafa…) mean, on a tap: the guided
     // deal's words for it, when the guide is not already saying them.
-    if (mine() && !ctx.guided()) {
-      const about = guideStep(frame, lang());
+    const about = mine() && !ctx.guided?.() ? guideStep(frame, lang()) : null;
+    if (about) {
       const mark = explained("g-about", about.title, about.text);
       mark.prepend("?");
       line.append(mark);
