@@ -7,6 +7,7 @@
 import { el, button } from "./ui.js";
 import { keptTables, tokenOf, forget } from "./tables.js";
 import { isAway, awaySentence, awayTime } from "./away.js";
+import { faDigits } from "./persian.js";
 
 /** At most this many tables are asked about, the newest first. */
 const MOST = 50;
@@ -23,15 +24,18 @@ const EVERY_MS = 60_000;
 /** A game's name as the site's header links to it (from the catalog). */
 const gameName = (/** @type {string | null | undefined} */ game) => {
   const links = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("header.site a[data-game]"));
-  return [...links].find((a) => a.dataset.game === game)?.textContent || "A table";
+  return [...links].find((a) => a.dataset.game === game)?.textContent || WORDS.aTable;
 };
 
-const WORDS = {
+const EN = {
   computer: "the computer",
   computers: (/** @type {number} */ n) => `${n} computers`,
   friend: "a friend",
   free: "a seat nobody has taken yet",
   you: "You",
+  computerN: (/** @type {number | null} */ n) => (n ? `Computer ${n}` : "Computer"),
+  friendN: (/** @type {number | null} */ n) => (n ? `Friend ${n}` : "Friend"),
+  number: (/** @type {number} */ n) => String(n),
   with: (/** @type {string} */ names) => `with ${names}`,
   and: (/** @type {string[]} */ list) => (list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`),
   turn: { you: "Your turn", other: "Their turn" },
@@ -56,11 +60,57 @@ const WORDS = {
   },
   closedLine: (/** @type {string} */ what, /** @type {string} */ why) => `${what}: ${why}. It has been taken off this list.`,
   someTable: "A table this device had a seat at",
+  aTable: "A table",
   heldSince: (/** @type {number | null | undefined} */ at) => (at ? `opened here ${new Date(at).toLocaleDateString()}` : "an older table"),
   unchecked: "The tables could not be checked just now; they are listed as this device remembers them.",
   waking: "The tables are waking up; their state follows in a moment.",
   unsure: "Some tables could not be checked just now; they are listed as this device remembers them.",
 };
+
+/** @type {typeof EN} */
+const FA = {
+  computer: "رایانه",
+  computers: (n) => `${faDigits(n)} رایانه`,
+  friend: "یک دوست",
+  free: "جایی که هنوز کسی نگرفته",
+  you: "شما",
+  computerN: (n) => (n ? `رایانهٔ ${faDigits(n)}` : "رایانه"),
+  friendN: (n) => (n ? `دوست ${faDigits(n)}` : "دوست"),
+  number: (n) => faDigits(n),
+  with: (names) => `با ${names}`,
+  and: (list) => (list.length < 2 ? list.join("") : `${list.slice(0, -1).join("، ")} و ${list[list.length - 1]}`),
+  turn: { you: "نوبت شما", other: "نوبت دیگری" },
+  status: { waiting: "در انتظار بازیکنان", "deal-over": "دست تمام شد", "match-over": "بازی تمام شد", playing: "در حال بازی" },
+  lastMove: (ago) => `آخرین حرکت ${ago}`,
+  noMove: "هنوز حرکتی نشده",
+  justNow: "همین حالا",
+  ago: (time) => `${time} پیش`,
+  score: "امتیاز",
+  resume: "ادامه",
+  resumeLabel: (what) => `ادامهٔ ${what}`,
+  forget: "فراموش کن",
+  forgetLabel: (what) => `${what} را روی این دستگاه فراموش کن`,
+  forgotten: (what) => `${what} دیگر روی این دستگاه فهرست نمی‌شود.`,
+  closed: {
+    expired: "پس از مدتی طولانی بی‌حرکت، بسته شد",
+    ended: "بازی به پایان رسانده شد",
+    lost: "سابقه‌اش از دست رفت",
+    "given-away": "وقتی نبودید جایتان به کس دیگری داده شد",
+    unknown: "دیگر وجود ندارد",
+    "wrong-token": "این دستگاه دیگر جایی سر آن میز ندارد",
+  },
+  closedLine: (what, why) => `${what}: ${why}. از این فهرست برداشته شد.`,
+  someTable: "میزی که این دستگاه جایی سرش داشت",
+  aTable: "یک میز",
+  heldSince: (at) => (at ? `باز شده در ${new Date(at).toLocaleDateString("fa-IR")}` : "میزی قدیمی‌تر"),
+  unchecked: "میزها همین حالا بررسی نشدند؛ همان‌طور که این دستگاه به یاد دارد فهرست شده‌اند.",
+  waking: "میزها در حال بیدار شدن‌اند؛ وضعشان تا لحظه‌ای دیگر می‌آید.",
+  unsure: "برخی میزها همین حالا بررسی نشدند؛ همان‌طور که این دستگاه به یاد دارد فهرست شده‌اند.",
+};
+
+/** The words of the page's language. */
+const WORDS = document.documentElement.lang === "fa" ? FA : EN;
+const LANG = document.documentElement.lang === "fa" ? "fa" : "en";
 
 /** @type {ReturnType<typeof setTimeout> | null} */
 let shownBy = null; // the timer of the next check
@@ -178,7 +228,7 @@ export function setUpYourGames(section) {
 function lastMoveText(at) {
   if (!at) return WORDS.noMove;
   const ago = Date.now() - at;
-  return WORDS.lastMove(ago < 60_000 ? WORDS.justNow : WORDS.ago(awayTime(ago)));
+  return WORDS.lastMove(ago < 60_000 ? WORDS.justNow : WORDS.ago(awayTime(ago, LANG)));
 }
 
 /** What the table is called in the list: "Panjpar with Arash".
@@ -205,9 +255,9 @@ function seatLabel(t, s) {
   if (s.seat === t.seat) return WORDS.you;
   if (s.name) return s.name;
   const computers = /** @type {import("./socket.js").SeatInfo[]} */ (t.seats).filter((o) => o.who === "computer");
-  if (s.who === "computer") return computers.length > 1 ? `Computer ${computers.indexOf(s) + 1}` : "Computer";
+  if (s.who === "computer") return WORDS.computerN(computers.length > 1 ? computers.indexOf(s) + 1 : null);
   const friends = /** @type {import("./socket.js").SeatInfo[]} */ (t.seats).filter((o) => o.who !== "computer" && o.seat !== t.seat);
-  return friends.length > 1 ? `Friend ${friends.indexOf(s) + 1}` : "Friend";
+  return WORDS.friendN(friends.length > 1 ? friends.indexOf(s) + 1 : null);
 }
 
 /** @param {MyTable} t */
@@ -240,7 +290,7 @@ function entry(t, forgotten) {
     item.append(turn);
     const facts = el("p", "your-game-facts");
     if (Array.isArray(t.score) && t.seats) {
-      const score = t.seats.map((s) => `${seatLabel(t, s)} ${/** @type {number[]} */ (t.score)[s.seat] ?? 0}`).join(" · ");
+      const score = t.seats.map((s) => `${seatLabel(t, s)} ${WORDS.number(/** @type {number[]} */ (t.score)[s.seat] ?? 0)}`).join(" · ");
       facts.append(el("span", "", `${WORDS.score}: ${score}`));
     }
     const when = el("span", "your-game-when", lastMoveText(t.last_move));
@@ -249,7 +299,7 @@ function entry(t, forgotten) {
     item.append(facts);
     for (const s of t.seats || []) {
       if (s.seat !== t.seat && isAway(s)) {
-        const line = el("p", "your-game-away", awaySentence(seatLabel(t, s), s));
+        const line = el("p", "your-game-away", awaySentence(seatLabel(t, s), s, LANG));
         item.append(line);
       }
     }

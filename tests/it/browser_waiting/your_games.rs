@@ -104,6 +104,14 @@ async fn your_games_lists_a_table_left_mid_match_and_one_click_resumes_it() {
     assert_eq!(stored(&c, &table).await, token, "the same seat");
     play_one_move(&c).await;
 
+    // The Persian home lists it too, in Persian.
+    go(&c, &server.base, "/fa").await;
+    let text = wait_for_text(&c, &seen, 15).await;
+    assert!(text.contains("پنج‌پر با رایانه"), "{text}");
+    assert!(text.contains("آخرین حرکت"), "{text}");
+    assert!(!text.contains("Score"), "{text}");
+    assert_no_console_error(&c, "on the Persian home page").await;
+
     // Forget: gone from the list and from this browser.
     go(&c, &server.base, "/").await;
     wait_for(
