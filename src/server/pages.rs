@@ -414,12 +414,18 @@ mod tests {
             );
         }
         assert!(rules.contains("(rating 1500, the reference)"), "{rules}");
+        // The rules and the landing say what a rating means.
+        assert!(rules.contains("wins about 64 games in 100"), "{rules}");
         assert!(
             rules.contains("<a href=\"/ganjifa\">game's page</a>"),
             "{rules}"
         );
         // A two-seat game's landing keeps the usual labels; Ganjifa's gives its own.
         let panjpar = render("panjpar.html").unwrap();
+        assert!(
+            panjpar.contains("class=\"hint level-key\">A rating is measured"),
+            "{panjpar}"
+        );
         assert!(
             panjpar.contains(">Start a table for a friend</button>"),
             "{panjpar}"
