@@ -15,7 +15,6 @@ const WORDS = {
     unmute: "Unmute",
     you: "You",
     player: (/** @type {number} */ n) => `Player ${n}`,
-    friend: "Your friend",
     states: {
       off: "voice off",
       asking: "asking for the microphone…",
@@ -42,7 +41,6 @@ const WORDS = {
     unmute: "باز کردن میکروفون",
     you: "شما",
     player: (/** @type {number} */ n) => `بازیکن ${n}`,
-    friend: "دوست شما",
     states: {
       off: "صدا خاموش",
       asking: "در حال گرفتن اجازهٔ میکروفون…",
