@@ -70,6 +70,19 @@ pub async fn watch_a_match<G: Tested>() {
     settle(&watcher).await;
     docs_screenshot(&watcher, &format!("{game}-watching-390x844")).await;
     nothing_to_play(&watcher, game, "at the match's end").await;
+    // The hints are counted for the person alone: a computer never asks the coach.
+    if G::coach().is_some() {
+        let said = wait_for_text(
+            &watcher,
+            "const p = document.querySelector('#coach'); return !p.hidden && p.textContent.includes('Hints taken') && p.textContent",
+            10,
+        )
+        .await;
+        assert!(
+            said.contains("Hints taken in this deal: Player 1: 0.") && !said.contains("Player 2"),
+            "{game}: {said}"
+        );
+    }
     let header = eval(
         &watcher,
         "return document.querySelector('header.site').innerText",

@@ -263,8 +263,13 @@ export function createCoach({ hintButton, panel, send, goTo, redraw, lang }) {
       if ((offered || everyone) && over) {
         const taken = everyone ? frame.hints_taken.join(",") : String(frame.hints_taken[frame.seat] ?? 0);
         const who = (/** @type {number} */ seat) => (seat === frame.seat && !watching ? words().you : seatName(frame, seat, lang()));
+        // A computer never asks the coach: only the people's seats are counted aloud.
+        const isComputer = (/** @type {number} */ seat) => frame.seats?.find((s) => s.seat === seat)?.who === "computer";
+        /** @type {Array<[string, number]>} */
+        const people = [];
+        frame.hints_taken.forEach((/** @type {number} */ n, /** @type {number} */ seat) => isComputer(seat) || people.push([who(seat), n]));
         const sentence = everyone
-          ? words().takenBy(frame.hints_taken.map((/** @type {number} */ n, /** @type {number} */ seat) => [who(seat), n]))
+          ? words().takenBy(people)
           : taken !== "0" ? words().taken(Number(taken)) : "";
         // Said once as the deal ends; put away, it stays away.
         if (panel.dataset.hints !== taken || !panel.dataset.said) say(sentence);

@@ -126,6 +126,8 @@ export function setUpLanding(form) {
       go.href = `/t/${data.table}`;
       go.id = "go-to-table";
       out.append(go);
+      // The link and the way to the table come into sight, however far down the form they land.
+      out.scrollIntoView({ block: "nearest" });
     } catch (e) {
       showBanner(WORDS.failed + /** @type {Error} */ (e).message, true);
     }

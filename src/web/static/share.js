@@ -12,7 +12,7 @@ import { isAway, awaySentence, waitingSentence } from "./away.js";
 /**
  * A board's words for the top of the board: its language, the turn badge, the waiting line, and its
  * own words for the computer's levels where it has them.
- * @typedef {ShareWords & { lang?: string, yourTurn: string, waiting: string, level?: Partial<typeof LEVEL_WORDS> }} TopWords
+ * @typedef {ShareWords & { lang?: string, yourTurn: string, waiting: string, shareLinkLast?: string, level?: Partial<typeof LEVEL_WORDS> }} TopWords
  */
 
 const ROOM_WORDS = {
@@ -131,8 +131,10 @@ export function boardTop(root, frame, score, w) {
     if (frame.kind === "friends") board.append(waitingRoom(frame, w));
     // A watcher is given no seat link (its frames do not even name the table), and with every seat
     // taken the link would seat nobody.
-    const free = frame.seats.some((s) => s.who === "free");
-    if (!frame.watcher && free) board.append(shareBox(frame.table, w));
+    const free = frame.seats.filter((s) => s.who === "free").length;
+    // With one seat left of several, the link is for one more person.
+    const last = free === 1 && w.shareLinkLast ? { ...w, shareLink: w.shareLinkLast } : w;
+    if (!frame.watcher && free) board.append(shareBox(frame.table, last));
     root.append(board);
     return null;
   }

@@ -76,9 +76,14 @@ async fn a_ganjifa_room_of_three_joined_through_the_link_plays_a_match() {
     wait_for(&host, "return document.querySelector('.table')", 10).await;
     let second = driver.session(390, 844).await;
     let third = driver.session(390, 844).await;
-    for guest in [&second, &third] {
-        guest.goto(&link).await.unwrap();
-    }
+    second.goto(&link).await.unwrap();
+    // With one seat left, the second player's link is for one more person.
+    let told = text_of(&second, ".share p", 20).await;
+    assert_eq!(
+        told,
+        "One seat is left: send this link to the person you want to play."
+    );
+    third.goto(&link).await.unwrap();
     for c in [&host, &second, &third] {
         wait_for_status(c, "playing", 20).await;
     }

@@ -69,7 +69,7 @@ export const WORDS = {
     noneTurned: "No card turned",
     yourRow: "Your stock and pile",
     theirRow: (/** @type {string} */ who) => `${who}: stock and pile`,
-    holds: (/** @type {number} */ n) => `holds ${n}`,
+    holds: (/** @type {number} */ n) => `${n} ${n === 1 ? "card" : "cards"}`,
     yourTurnMark: "your turn",
     playingMark: "playing",
     awayMark: "away",
