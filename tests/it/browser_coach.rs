@@ -51,6 +51,14 @@ async fn coached_in_the_page(
     )
     .await;
     assert!(said.as_str().unwrap().len() > "Coach: ".len(), "{said}");
+    // The board marks what the hint recommends: a card of the hand, or the control that makes it.
+    let marked = wait_for(
+        &c,
+        "return [...document.querySelectorAll('#board .recommended')].filter((e) => e.checkVisibility()).length",
+        5,
+    )
+    .await;
+    assert!(marked.as_u64() >= Some(1), "{game}: {said}");
     settle(&c).await;
     screenshot(&c, &format!("{game}-hint-{width}x{height}")).await;
     // The coach's words cover none of the moves offered: each button is what its middle shows.

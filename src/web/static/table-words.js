@@ -123,7 +123,7 @@ export const COACH = {
     /** What a value says a move did over the deals sampled to agree with what the seat had seen. */
     outcome: (/** @type {string} */ measure, /** @type {number} */ v) =>
       measure === "cards"
-        ? `took ${v.toFixed(1)} cards on average in the deals that fit what you had seen`
+        ? `left you ${v.toFixed(1)} cards won by the deal's end, on average over the deals that fit what you had seen`
         : `won the deal in ${Math.round(v * 100)}% of the deals that fit what you had seen`,
     end: { win: "wins the deal", draw: "draws the deal", loss: "loses the deal" },
     hint: (/** @type {string} */ best, /** @type {string} */ outcome) => `Recommended: ${best}. It ${outcome}.`,
@@ -145,7 +145,7 @@ export const COACH = {
     amount: (/** @type {string} */ measure, /** @type {number} */ v) => (measure === "cards" ? `${faNumber(v.toFixed(1))} کارت` : `${faNumber(String(Math.round(v * 100)))}٪`),
     outcome: (/** @type {string} */ measure, /** @type {number} */ v) =>
       measure === "cards"
-        ? `در دست‌هایی که با دیده‌های شما جور بود، به‌طور میانگین ${faNumber(v.toFixed(1))} کارت گرفت`
+        ? `در دست‌هایی که با دیده‌های شما جور بود، تا پایان دست به‌طور میانگین ${faNumber(v.toFixed(1))} کارت برایتان گرفت`
         : `در ${faNumber(String(Math.round(v * 100)))}٪ دست‌هایی که با دیده‌های شما جور بود برنده شد`,
     end: { win: "دست را می‌برد", draw: "به تساوی می‌رسد", loss: "دست را می‌بازد" },
     hint: (/** @type {string} */ best, /** @type {string} */ outcome) => `پیشنهاد: ${best}. ${outcome}.`,

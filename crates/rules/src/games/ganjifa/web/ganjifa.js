@@ -45,6 +45,11 @@ export function createBoard(root, ctx) {
   let frame = /** @type {ViewFrame} */ (/** @type {unknown} */ (null));
   /** @type {string[]} */
   let chosen = [];
+  // The coach's hint for one view: the hand cards it plays, the control that makes it.
+  /** @type {{ version: number, cards: string[], key: string }} */
+  let recommended = { version: -1, cards: [], key: "" };
+  const isRecommended = (/** @type {string} */ key, /** @type {string[]} */ cards = []) =>
+    recommended.version === frame.version && (recommended.key === key || cards.some((c) => recommended.cards.includes(c)));
   let lastSaid = "";
   // The drawers the player left open, kept across redraws.
   const drawers = new Drawers(root, { redraw: () => redraw(), draw: () => draw() });
@@ -144,7 +149,7 @@ export function createBoard(root, ctx) {
       group.style.setProperty("--suit", s.colour);
       for (const code of cards) {
         const can = playable.has(code);
-        const classes = [can ? "playable" : "", chosen.includes(code) ? "chosen" : "", shown.has(code) ? "face-up" : ""];
+        const classes = [can ? "playable" : "", chosen.includes(code) ? "chosen" : "", shown.has(code) ? "face-up" : "", isRecommended("", [code]) ? "recommended" : ""];
         const card = gcardElement(code, {
           onPick: can ? () => pickHand(code) : undefined,
           extraClass: classes.join(" "),
@@ -190,6 +195,7 @@ export function createBoard(root, ctx) {
       const a = offered("pick").find((pick) => pick.back === back);
       const b = gbackElement(W.pickCard(back + 1), a ? () => act(a) : undefined, { key: `pick:${back}`, from: "trick" });
       b.dataset.key = `pick:${back}`;
+      if (a && isRecommended(actionKey(a))) b.classList.add("recommended");
       row.append(b);
     }
     return row;
@@ -398,6 +404,7 @@ export function createBoard(root, ctx) {
     const b = button(actionLabel(a), () => act(a), "primary");
     b.dataset.action = a.type;
     b.dataset.key = actionKey(a);
+    if (isRecommended(b.dataset.key)) b.classList.add("recommended");
     return b;
   }
 
@@ -492,6 +499,14 @@ export function createBoard(root, ctx) {
     },
     goneTo(key) {
       return goneTrick.cards.has(key) ? goneTrick.to : null;
+    },
+    /** The coach recommends `action`: its cards in the hand, or the button or face-down card that
+     * makes it, are marked until the next view, so the board shows what the hint says.
+     * @param {Action} action */
+    hint(action) {
+      if (!frame) return;
+      recommended = { version: frame.version, cards: cardsOf(action), key: actionKey(action) };
+      redraw();
     },
     error(errorFrame) {
       showBanner(errorSentence(errorFrame, lang()), true);

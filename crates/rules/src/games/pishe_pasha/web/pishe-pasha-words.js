@@ -115,7 +115,7 @@ export const WORDS = {
     said: (/** @type {string} */ who, /** @type {string} */ says) => `${who}: ${says}`,
     // A replayed deal's moves (replay.js): the actions name no card; the step's board shows it.
     turned: (/** @type {string} */ who) => `${who} turned a card from the stock.`,
-    gave: (/** @type {string} */ who) => `${who} gave a card to the other pile.`,
+    gave: (/** @type {string} */ who) => `${who} gave a card to the other discard pile.`,
     kept: (/** @type {string} */ who) => `${who} kept the card just turned; the turn ended.`,
     // The guided first deal (guide.js).
     guide: {
@@ -330,9 +330,9 @@ export const coachWords = {
       case "turn":
         return fa ? "برگرداندن کارت روی ذخیرهٔ خودتان" : "turning the top card of your stock";
       case "give":
-        if (!card) return fa ? "دادن کارت به حریف" : "giving the card to the other seat";
-        if (play.from === "turned") return fa ? `دادن ${card}، که تازه برگشته بود، به حریف` : `giving ${card}, just turned, to the other seat`;
-        return fa ? `دادن ${card} از روی دورریز خودتان به حریف` : `giving ${card} from the top of your discard pile to the other seat`;
+        if (!card) return fa ? "دادن کارت به حریف" : "giving the card to their discard pile";
+        if (play.from === "turned") return fa ? `دادن ${card}، که تازه برگشته بود، به حریف` : `giving ${card}, just turned, to their discard pile`;
+        return fa ? `دادن ${card} از روی دورریز خودتان به حریف` : `giving ${card} from the top of your discard pile to theirs`;
       case "keep":
         if (!card) return fa ? "نگه‌داشتن کارت روی دورریز خودتان" : "keeping the card on your discard pile";
         return fa ? `نگه‌داشتن ${card} روی دورریز خودتان` : `keeping ${card} on your discard pile`;

@@ -63,6 +63,8 @@ export function createBoard(root, ctx) {
   let gone = new Map(); // card key -> the area a card that left the board went to
 
   const lang = () => ctx.lang();
+  // The coach's hint for one view: the step it recommends, whose button is marked.
+  let recommended = { version: -1, type: "" };
   // The words of the board's language, read afresh at each drawing (the switch redraws the board).
   let W = wordsIn(lang());
   // A watcher (see table.js) is shown the table from seat 0's side, but no seat is "you" to it.
@@ -257,6 +259,7 @@ export function createBoard(root, ctx) {
     if (aria) b.setAttribute("aria-label", aria);
     // Never `disabled`: a disabled button drops focus, and "Turn a card" keeps it through the other turn.
     b.setAttribute("aria-disabled", String(!action));
+    if (recommended.version === frame.version && recommended.type === key) b.classList.add("recommended");
     return b;
   }
 
@@ -494,6 +497,13 @@ export function createBoard(root, ctx) {
     },
     goneTo(key) {
       return gone.get(key) ?? null;
+    },
+    /** The coach recommends `action`: its button is marked until the next view.
+     * @param {Action} action */
+    hint(action) {
+      if (!frame) return;
+      recommended = { version: frame.version, type: action.type };
+      root.querySelector(`[data-area=actions] #${CSS.escape(action.type)}`)?.classList.add("recommended");
     },
     error(errorFrame) {
       if (pending) clearTimeout(pending);
