@@ -60,6 +60,13 @@ async fn replays_in_the_page(
             )
             .await;
             assert_eq!(offered, 0, "step {step} offers no move");
+            // Nor asks anything of the seat: no "your turn: turn a card", no choice to tick.
+            let asked = eval(
+                &c,
+                "return [...document.querySelectorAll('#board :is([data-area=actions], .live-only, input)')].filter((e) => e.checkVisibility()).map((e) => e.textContent || e.id)",
+            )
+            .await;
+            assert_eq!(asked, serde_json::json!([]), "{game}: step {step}");
         }
     }
     assert!(click(&c, "[data-key='replay:back']").await);
@@ -165,7 +172,7 @@ const KEEP_WHAT_WAS_SHOWN: &str = r#"
         if (!board) return;
         // A constructed sheet: the site's content policy refuses a <style> element.
         const hide = new CSSStyleSheet();
-        hide.replaceSync('#board [data-area=actions], #turn-badge, #watching-count, #board .gcard .unseen { display: none !important; }');
+        hide.replaceSync('#board :is([data-area=actions], .live-only), #turn-badge, #watching-count, #board .gcard .unseen { display: none !important; }');
         document.adoptedStyleSheets = [...document.adoptedStyleSheets, hide];
         const keep = () => {
             const version = document.body.dataset.version;

@@ -265,7 +265,7 @@ export function createBoard(root, ctx) {
 
   /** The player's choice to have a card turned for them whenever turning is all they may do. */
   function autoTurnBox() {
-    const label = el("label", "pp-auto");
+    const label = el("label", "pp-auto live-only");
     const box = el("input");
     box.type = "checkbox";
     box.id = "auto-turn";
@@ -314,12 +314,12 @@ export function createBoard(root, ctx) {
   /** @param {any} v the deal's view (the table's JSON) */
   function bar(v) {
     const box = el("section", "pp-bar");
-    const status = el("p", "status-line", statusWords(v));
+    const status = el("p", "status-line live-only", statusWords(v));
     status.id = "status";
     box.append(status);
     const mine = v.piles[frame.seat]?.top;
     const theirs = v.piles[1 - frame.seat]?.top;
-    const why = el("p", "why", choosing(v) && v.choices.cannot_give ? W.noGive(cannotGive(v.choices, mine, theirs, lang())) : "");
+    const why = el("p", "why live-only", choosing(v) && v.choices.cannot_give ? W.noGive(cannotGive(v.choices, mine, theirs, lang())) : "");
     why.id = "why";
     if (why.textContent) why.title = why.textContent;
     box.append(why);
@@ -394,7 +394,8 @@ export function createBoard(root, ctx) {
 
   /** @param {any} v the deal's view (the table's JSON) */
   function turnLog(v) {
-    const drawer = el("details", "pp-log");
+    // In a replay the list of moves beside the board tells the turns instead.
+    const drawer = el("details", "pp-log live-only");
     drawer.id = "turn-log";
     const wide = window.matchMedia("(min-width: 64rem) and (min-height: 34rem)").matches;
     drawer.open = logOpen ?? wide;
