@@ -62,6 +62,8 @@ export const WORDS = {
     faceDown: (/** @type {number} */ n) => `${cardCount(n)} face down`,
     faceDownWhy: "Cards in hand that only their holder sees; the face-up ones beside them everyone sees.",
     dotsWhy: "A dot for each trick the seat led and did not win. Once all three seats have a dot, the second phase begins.",
+    phaseWhy: (/** @type {boolean} */ second) =>
+      `Deals go day and night in turn, day first: by day the Mir of Surkh opens the deal, by night the Mir of Safed, taking the opening trick of six cards. ${second ? "The second phase has begun, since every seat has lost the lead once: an utari may lead any number of hukms, and a talafa may be a card of another suit, laid face down." : "The second phase begins once every seat has lost the lead (the dots by each name)."}`,
     won: (/** @type {number} */ n) => `won ${n}`,
     matchTotal: (/** @type {string} */ total) => `total ${total}`,
     // The trick on the felt.
@@ -87,7 +89,7 @@ export const WORDS = {
       utari: (/** @type {string} */ who, /** @type {string} */ cards) => `${who} led ${cards} at once (an utari).`,
       named: (/** @type {string} */ card) => `the ${gcardName(card)}`,
       giveUp: (/** @type {string} */ who) => `${who} gave up the lead.`,
-      pick: (/** @type {string} */ who, /** @type {number} */ back) => `${who} picked face-down card ${back + 1}.`,
+      pick: (/** @type {string} */ who, /** @type {number} */ back) => `${who} picked card ${back + 1} of the leader's hand, shuffled face down.`,
     },
     wonTrick: (/** @type {string} */ who) => `${who} won the trick.`,
     // The end of a deal.
@@ -109,7 +111,7 @@ export const WORDS = {
     leadMake: (/** @type {string[]} */ can, /** @type {string} */ blind) => `Your lead: make ${can.join(" or ")}${blind}.`,
     isLeading: (/** @type {string} */ who) => (who === "You" ? "You are leading." : `${who} is leading.`),
     isToPlay: (/** @type {string} */ who) => `${who} to play.`,
-    pickStatus: "Pick one of the leader's face-down cards: it is led as a call.",
+    pickStatus: "The leader gave up the lead: their whole hand, face-up cards too, is shuffled face down. Pick one; it is led as a call.",
     putDownOne: "Put down 1 card: choose it in your hand.",
     putDown: (/** @type {number} */ n) => `Put down ${n} cards: choose them in your hand, one at a time.`,
     yourMove: "Your move.",
@@ -148,7 +150,9 @@ export const WORDS = {
       },
       others: (/** @type {boolean} */ lead) => ({
         title: lead ? "Another seat leads" : "The trick goes round",
-        text: "Only a suit's hukm, its best card not yet played, wins a trick in that suit, and nobody has to follow suit. Watch which cards come out: each one played makes the next card of its suit the hukm.",
+        text: lead
+          ? "The leader must lead what the ladder asks first: a run of its top cards, else a deni, else a talafa or an utari if it has one, else it gives up the lead. Wait for its lead: you will put down as many cards as it leads."
+          : "Only a suit's hukm, its best card not yet played, wins a trick in that suit, and nobody has to follow suit. Watch which cards come out: each one played makes the next card of its suit the hukm.",
       }),
       pick: {
         title: "Pick a face-down card",

@@ -427,8 +427,10 @@ export function createBoard(root, ctx) {
     tools.append(rules);
     head.append(tools);
     const phase = W.phase(v.time === "day", v.opening_mir, v.second_phase);
-    const said = el("span", "g-phase", phase);
-    said.title = phase;
+    // Day or night, and the second phase, say what they mean on a tap.
+    const said = explained("g-phase", phase, W.phaseWhy(v.second_phase));
+    said.prepend(el("span", "", phase));
+    said.lastElementChild?.remove();
     head.querySelector(".score")?.append(said);
   }
 
