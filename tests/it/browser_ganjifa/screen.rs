@@ -114,7 +114,13 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
         docs_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
     }
     // A seat's lost leads and its hidden cards say what they mean on a tap, not only on a hover.
-    for mark in [".g-seat .g-dots", ".g-seat .g-stack"] {
+    // So do day or night and the second phase, where the header has room for them.
+    let marks: &[&str] = if width > 600 {
+        &[".g-seat .g-dots", ".g-seat .g-stack", ".g-top .g-phase"]
+    } else {
+        &[".g-seat .g-dots", ".g-seat .g-stack"]
+    };
+    for &mark in marks {
         press(&c, mark).await;
         let said = wait_for(&c, TIP, 10).await;
         assert!(said.as_str().is_some_and(|t| t.len() > 5), "{mark}: {said}");
