@@ -285,6 +285,12 @@ pub fn table_page(game: &str) -> HttpResponse {
                         "<body class=\"table-page\">",
                         &format!("<body class=\"table-page\" data-game-title=\"{title}\">"),
                         1,
+                    )
+                    // A new game is one of this game, even before the table has said anything.
+                    .replacen(
+                        "<a id=\"new-game-link\" href=\"/\">",
+                        &format!("<a id=\"new-game-link\" href=\"/{}\">", escaped(game)),
+                        1,
                     ),
             ),
         None => not_found(),

@@ -66,11 +66,18 @@ export async function seatToken(table, { words, say, gone }) {
  * @param {boolean} over */
 function offerToWatch(words, say, watch, over) {
   say(over ? words().over : words().full);
-  if (typeof watch !== "string" || !watch.startsWith("/w/")) return;
-  const link = el("a", "button primary", words().watchInstead);
-  link.id = "watch-instead";
-  /** @type {HTMLAnchorElement} */ (link).href = watch;
-  /** @type {HTMLElement} */ (document.getElementById("opening")).append(" ", link);
+  const opening = /** @type {HTMLElement} */ (document.getElementById("opening"));
+  if (typeof watch === "string" && watch.startsWith("/w/")) {
+    const link = el("a", "button primary", words().watchInstead);
+    link.id = "watch-instead";
+    /** @type {HTMLAnchorElement} */ (link).href = watch;
+    opening.append(" ", link);
+  }
+  // Or a table of one's own, of the same game.
+  const own = el("a", "button", words().ownTable);
+  own.id = "own-table";
+  /** @type {HTMLAnchorElement} */ (own).href = /** @type {HTMLAnchorElement} */ (document.getElementById("new-game-link")).href;
+  opening.append(" ", own);
 }
 
 /** Says what the table's hints mean, and waits until the person agrees to them.

@@ -7,9 +7,10 @@ import { faDigits, faNumber } from "./persian.js";
 
 export const WORDS = {
   en: {
-    full: "This table is full: every seat has been taken. Watch it, ask for a new link, or start a table of your own.",
-    over: "The match at this table is over, and its seats were all taken. Watch it to see how it ended and replay its deals, or start a table of your own.",
+    full: "This table is full: every seat has been taken. Watch it, or ask whoever sent you the link for a new one.",
+    over: "The match at this table is over, and its seats were all taken. Watch it to see how it ended and replay its deals.",
     watchInstead: "Watch this table",
+    ownTable: "Start a table of your own",
     watching: "You are watching: you see what everyone at the table sees, and no one's hand.",
     watchLink: "Watch link",
     skip: "Skip to the board",
@@ -58,9 +59,10 @@ export const WORDS = {
     noBoard: (/** @type {string} */ game) => `This site has no board for ${game} tables; they can be played over the WebSocket protocol only.`,
   },
   fa: {
-    full: "این میز پر است و همهٔ جاها گرفته شده. می‌توانید تماشا کنید، پیوند تازه‌ای بخواهید یا میز خودتان را باز کنید.",
-    over: "بازی این میز تمام شده و همهٔ جاهایش گرفته شده بود. تماشا کنید تا ببینید چطور تمام شد و دست‌هایش را دوباره ببینید، یا میز خودتان را باز کنید.",
+    full: "این میز پر است و همهٔ جاها گرفته شده. تماشایش کنید، یا از کسی که پیوند را فرستاد پیوند تازه‌ای بخواهید.",
+    over: "بازی این میز تمام شده و همهٔ جاهایش گرفته شده بود. تماشا کنید تا ببینید چطور تمام شد و دست‌هایش را دوباره ببینید.",
     watchInstead: "تماشای این میز",
+    ownTable: "میز خودتان را باز کنید",
     watching: "شما تماشاگرید: هر آنچه همهٔ سر میز می‌بینند می‌بینید، و دست هیچ‌کس را نه.",
     watchLink: "پیوند تماشا",
     skip: "رفتن به میز",

@@ -138,6 +138,15 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
             .starts_with("The match at this table is over"),
         "{said}"
     );
+    // It may start a table of the same game of its own, and has no seat to name or be told of.
+    let own = eval(&third, "return document.querySelector('#own-table').href").await;
+    assert!(own.as_str().unwrap().ends_with("/panjpar"), "{own}");
+    let header = eval(
+        &third,
+        "return document.querySelector('header.site').innerText",
+    )
+    .await;
+    assert!(!header.as_str().unwrap().contains("Your name"), "{header}");
     // It may watch instead, through the link the table gave.
     click(&third, "#watch-instead").await;
     wait_for(
