@@ -47,6 +47,12 @@ async fn play_the_computer(c: &Client, base: &str, game: &str) {
     .await;
 }
 
+/// Marks the hand's cards that lie wholly inside the hand's box (`data-in-box`): a long hand's box
+/// scrolls, and the cards scrolled out of it are in sight once scrolled to.
+const IN_THE_HAND_BOX: &str = "const box = document.querySelector('.hand .cards').getBoundingClientRect(); \
+     for (const c of document.querySelectorAll('.hand [data-card]')) { const r = c.getBoundingClientRect(); \
+     c.toggleAttribute('data-in-box', r.top >= box.top - 1 && r.bottom <= box.bottom + 1); } return true";
+
 /// The version of the frame the page shows.
 const VERSION: &str = "return document.body.dataset.version";
 
@@ -73,23 +79,52 @@ async fn a_long_panjpar_hand_on_a_phone_is_in_rows_of_cards_big_enough_to_tap_an
     let state = &*crate::browser_panjpar::BOARD_STATE;
     let started = Instant::now();
     let mut most = 0;
-    // Every attack the computer makes is picked up, so that the hand grows as long as a deal makes it.
-    while most < 12 {
+    // Every attack the computer makes is picked up, so that the hand grows as long as a deal makes
+    // it: past what the screen leaves it (five rows here), its box scrolls, and the cards in its box
+    // are checked.
+    while most < 33 {
         assert!(
-            started.elapsed() < Duration::from_secs(120),
+            started.elapsed() < Duration::from_secs(240),
             "the hand reached only {most} cards"
         );
         let now = next_state(&c, state).await;
         if ["attack", "defend"].contains(&now.as_str()) {
-            let held = check_cards(
+            settle(&c).await;
+            eval(&c, IN_THE_HAND_BOX).await;
+            let in_box = check_cards(
                 &c,
-                ".hand [data-card]",
+                ".hand [data-card][data-in-box]",
                 &format!("{now}, {most} cards before"),
             )
             .await;
+            let all = eval(
+                &c,
+                "return document.querySelectorAll('.hand [data-card]').length",
+            )
+            .await;
+            let held = all.as_u64().unwrap_or(0) as usize;
+            let rows = eval(
+                &c,
+                "return document.querySelectorAll('.hand .hand-row').length",
+            )
+            .await;
+            let rows = rows.as_u64().unwrap_or(1) as usize;
+            let scrolls = eval(&c, "const b = document.querySelector('.hand .cards'); return b.scrollHeight > b.clientHeight + 1").await;
+            if scrolls == serde_json::json!(true) {
+                // Only a hand of more than three rows scrolls, two whole rows at least in its box
+                // (which may be scrolled part of the way to a third).
+                assert!(rows > 3, "{held} cards in {rows} rows scroll");
+                assert!(
+                    in_box >= 2 * (held / rows),
+                    "{in_box} of {held} cards in {rows} rows in the box"
+                );
+                docs_screenshot(&c, "panjpar-longest-hand-390x844").await;
+            } else {
+                assert_eq!(in_box, held, "a hand that does not scroll is whole");
+            }
             if held > most {
                 most = held;
-                if most >= 10 {
+                if (10..=14).contains(&most) {
                     docs_screenshot(&c, "panjpar-long-hand-390x844").await;
                 }
             }
@@ -108,6 +143,12 @@ async fn a_long_panjpar_hand_on_a_phone_is_in_rows_of_cards_big_enough_to_tap_an
         }
         moved_on(&c, &version).await;
     }
+    let scrolled = eval(&c, "const b = document.querySelector('.hand .cards'); return b.scrollHeight > b.clientHeight + 1").await;
+    assert_eq!(
+        scrolled,
+        serde_json::json!(true),
+        "a hand of {most} cards scrolls"
+    );
     assert_axe_clean(&c, &axe, "Panjpar with a long hand").await;
     assert_no_console_error(&c, "Panjpar on a phone").await;
     c.close().await.unwrap();

@@ -104,16 +104,20 @@ export function movesDrawer(w, lines, open, onToggle, levelLine) {
 }
 
 /** The most cards a row of the hand holds on a phone held upright, each of them wide enough to tap
- * and showing its corner whole. */
+ * and showing its corner whole: 7, and 8 (each still over 40 px in sight) once a hand would take
+ * more than three rows of 7. */
 const ROW_MOST = 7;
+const LONG_ROW_MOST = 8;
 
 /**
- * The hand's cards in rows of about the same length, no row longer than `ROW_MOST`: a phone held
- * upright lays each row out as a fan of its own (panjpar.css), a wider screen as one fan of them all.
+ * The hand's cards in rows of about the same length, no row longer than `ROW_MOST` (or, in a hand
+ * of more than three such rows, `LONG_ROW_MOST`): a phone held upright lays each row out as a fan of
+ * its own (panjpar.css), a wider screen as one fan of them all.
  * @param {HTMLElement[]} cards
  */
 export function handRows(cards) {
-  const rows = Math.max(1, Math.ceil(cards.length / ROW_MOST));
+  const most = cards.length > 3 * ROW_MOST ? LONG_ROW_MOST : ROW_MOST;
+  const rows = Math.max(1, Math.ceil(cards.length / most));
   const parts = [];
   for (let r = 0, at = 0; r < rows; r++) {
     const size = Math.ceil((cards.length - at) / (rows - r));
