@@ -114,6 +114,11 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
         docs_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
     }
     // A seat's lost leads and its hidden cards say what they mean on a tap, not only on a hover.
+    // Where a panel has room, its face-up cards are captioned as what they are.
+    if width > 600 {
+        let caption = text_of(&c, ".g-seat .g-open-caption", 5).await;
+        assert_eq!(caption, "Face up, seen by all:");
+    }
     // So do day or night and the second phase, where the header has room for them.
     let marks: &[&str] = if width > 600 {
         &[".g-seat .g-dots", ".g-seat .g-stack", ".g-top .g-phase"]

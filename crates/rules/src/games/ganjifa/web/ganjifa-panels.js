@@ -4,7 +4,7 @@
 import { GSUITS, gcardElement, gbackElement } from "./gcards.js";
 import { faDigits } from "./persian.js";
 import { el, button } from "./ui.js";
-import { WORDS, rungReason, signed } from "./ganjifa-words.js";
+import { WORDS, rungReason, signed, wordsIn } from "./ganjifa-words.js";
 import { matchResultZone } from "./share.js";
 
 /** The lead ladder: each rung of what may be led now, open or shut, and why (in the board's words `W`).
@@ -105,6 +105,12 @@ export function explained(className, says, why) {
 export function openRow(v, seat, lang = "en") {
   const row = el("div", "g-open");
   row.dir = "ltr";
+  // Said on a wide screen, where the panel has room for it: what these cards are.
+  if (v.face_up[seat].length) {
+    const caption = el("span", "g-open-caption", wordsIn(lang).openCaption);
+    caption.setAttribute("aria-hidden", "true");
+    row.append(caption);
+  }
   for (const c of v.face_up[seat]) row.append(gcardElement(c, { extraClass: "seat-card", lang }));
   return row;
 }

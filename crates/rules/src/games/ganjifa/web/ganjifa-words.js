@@ -60,6 +60,7 @@ export const WORDS = {
     lostLead: (/** @type {number} */ n) => `Lost the lead ${n === 1 ? "once" : `${n} times`}`,
     keptLead: "Has not lost the lead",
     faceDown: (/** @type {number} */ n) => `${cardCount(n)} face down`,
+    openCaption: "Face up, seen by all:",
     faceDownWhy: "Cards in hand that only their holder sees; the face-up ones beside them everyone sees.",
     dotsWhy: "A dot for each trick the seat led and did not win. Once all three seats have a dot, the second phase begins.",
     phaseWhy: (/** @type {boolean} */ second) =>
