@@ -88,6 +88,11 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
             let said = wait_for(&c, TIP, 10).await;
             assert!(said.as_str().is_some_and(|t| t.len() > 60), "{said}");
             eval(&c, "document.querySelector('#g-tip').hidePopover()").await;
+            // Where a panel has room, its face-up cards are captioned as what they are.
+            if width > 600 {
+                let caption = text_of(&c, ".g-seat .g-open-caption", 5).await;
+                assert_eq!(caption, "Face up, seen by all:");
+            }
         }
         let cards_in_trick = eval(
             &c,
@@ -114,11 +119,6 @@ async fn one_screen_at(driver: &mut chromium::Driver, base: &str, width: u32, he
         docs_screenshot(&c, &format!("ganjifa-{width}x{height}")).await;
     }
     // A seat's lost leads and its hidden cards say what they mean on a tap, not only on a hover.
-    // Where a panel has room, its face-up cards are captioned as what they are.
-    if width > 600 {
-        let caption = text_of(&c, ".g-seat .g-open-caption", 5).await;
-        assert_eq!(caption, "Face up, seen by all:");
-    }
     // So do day or night and the second phase, where the header has room for them.
     let marks: &[&str] = if width > 600 {
         &[".g-seat .g-dots", ".g-seat .g-stack", ".g-top .g-phase"]
