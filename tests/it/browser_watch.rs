@@ -70,6 +70,14 @@ pub async fn watch_a_match<G: Tested>() {
     settle(&watcher).await;
     docs_screenshot(&watcher, &format!("{game}-watching-390x844")).await;
     nothing_to_play(&watcher, game, "at the match's end").await;
+    // Its page checked the deal it watched, and found it honest.
+    let checked = wait_for_text(
+        &watcher,
+        "const m = document.querySelector('#deal-check'); return m && !m.hidden && m.dataset.state && m.dataset.state + '|' + m.textContent",
+        20,
+    )
+    .await;
+    assert!(checked.starts_with("watched|"), "{game}: {checked}");
     // The hints are counted for the person alone: a computer never asks the coach.
     if G::coach().is_some() {
         let said = wait_for_text(

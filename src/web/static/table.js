@@ -210,10 +210,13 @@ function showOffered(frame) {
 }
 
 /**
- * @param {ViewFrame} frame
+ * Shows a frame as the table sent it: drawn as shown (`asShown`), and checked as sent, since a
+ * watcher's frame names no seat and the deal check must not take the first seat's cards for its own.
+ * @param {ViewFrame} told
  * @param {TableSocket} socket
  */
-async function showFrame(frame, socket) {
+async function showFrame(told, socket) {
+  const frame = asShown(told);
   if (goneFor) return;
   if (!board) {
     const module = await loadBoard(frame.game).catch(() => null);
@@ -271,7 +274,7 @@ async function showFrame(frame, socket) {
     draw(frame);
     if (before && frame.version > before.version && frame.actions.length && !before.actions.length) play("turn");
   }
-  await dealCheck.follow(frame);
+  await dealCheck.follow(told);
 }
 
 /** Draws a frame: the cards travel from where they were, and focus stays where it was. A quiet
@@ -445,7 +448,7 @@ async function start() {
         voice.render(frame);
         social.frame(frame);
       }
-      pending = pending.then(() => showFrame(asShown(frame), /** @type {TableSocket} */ (socket)));
+      pending = pending.then(() => showFrame(frame, /** @type {TableSocket} */ (socket)));
     },
     onError: (frame) => {
       if (voice.error(frame)) return;
