@@ -107,7 +107,7 @@ export function awaySentence(who, info, lang = "en", now = Date.now()) {
 }
 
 /**
- * "Arash is away (4 min)" while seat `seat` is away, else null (a replay's step shows the deal as it
+ * "Arash is away" while seat `seat` is away, else null (a replay's step shows the deal as it
  * was, without it): a board says it where it would say the seat is playing. `who` is what the board
  * calls the seat, the one name every line of the page uses for it.
  * @param {import("./socket.js").ViewFrame} frame
@@ -117,7 +117,11 @@ export function awaySentence(who, info, lang = "en", now = Date.now()) {
  */
 export function awayNow(frame, seat, who, lang = "en") {
   const info = frame.seats?.find((s) => s.seat === seat);
-  return !frame.replay && isAway(info) ? awaySentence(who, info, lang) : null;
+  if (frame.replay || !isAway(info)) return null;
+  // For how long is said once, on the seat's own away line (kept up to date by the clock below): two
+  // lines of one page never tell it differently.
+  const w = words(lang);
+  return /** @type {import("./socket.js").SeatInfo} */ (info).arrived === false ? w.notYet(who) : w.awayUntimed(who);
 }
 
 /**
