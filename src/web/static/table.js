@@ -181,9 +181,12 @@ async function shareWatchLink(token) {
     // Without the clipboard (a page not on https, a browser that says no) the link is shown.
   }
   const line = /** @type {HTMLElement} */ (document.getElementById("watch-line"));
-  line.textContent = copied ? WORDS[lang].watchCopied(link) : WORDS[lang].watchShown(link);
+  const said = copied ? WORDS[lang].watchCopied(link) : WORDS[lang].watchShown(link);
+  line.textContent = said;
   line.dataset.link = link;
   line.hidden = false;
+  // Once copied, the line has said its piece and goes; a link shown to copy by hand stays.
+  if (copied) setTimeout(() => line.textContent === said && (line.hidden = true), 8000);
 }
 
 /**

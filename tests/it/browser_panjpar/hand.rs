@@ -113,9 +113,9 @@ async fn a_hand_card_dragged_onto_an_attack_card_beats_it() {
         );
         assert!(
             [
-                "Lower than the ",
-                "A trump is beaten only by a higher trump.",
-                "Not the same suit and not a trump."
+                "lower than the ",
+                "a trump is beaten only by a higher trump.",
+                "not the same suit and not a trump."
             ]
             .iter()
             .any(|reason| why.contains(reason)),

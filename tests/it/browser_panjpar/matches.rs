@@ -99,6 +99,9 @@ async fn a_panjpar_friends_match_between_two_browsers_joined_by_the_link() {
         10,
     )
     .await;
+    // The score names the other seat as the board does.
+    let score = text_of(&host, ".table .score", 10).await;
+    assert!(score.starts_with("Deals won: you 0, Mina 0"), "{score}");
     // A quick phrase from the guest appears beside its seat on the host's board.
     click(&guest, "#say-button").await;
     click(&guest, "[data-phrase=good-game]").await;

@@ -57,9 +57,9 @@ export const WORDS = {
     target: (/** @type {string} */ card) => `Beating ${card}: choose your card, or drag one onto any attack card. Cards that cannot beat it are dimmed.`,
     noBeater: (/** @type {string} */ card) => `Nothing in your hand beats ${card}: you may beat another card or pick up.`,
     noBeaterOnly: (/** @type {string} */ card) => `Nothing in your hand beats ${card}: pick up.`,
-    notBeater: (/** @type {string} */ card, /** @type {string} */ why) => `${card.charAt(0).toUpperCase()}${card.slice(1)} cannot beat it: ${why}`,
+    // The reason follows a colon, as the rest of the sentence: no capital of its own.
+    notBeater: (/** @type {string} */ card, /** @type {string} */ why) => `${card.charAt(0).toUpperCase()}${card.slice(1)} cannot beat it: ${why.charAt(0).toLowerCase()}${why.slice(1)}`,
     validAttack: (/** @type {number} */ n) => `${n} ${n === 1 ? "card" : "cards"}: a legal attack.`,
-    score: (/** @type {number} */ mine, /** @type {number} */ theirs, /** @type {number} */ length) => `Deals won: you ${mine}, them ${theirs} (first to ${length})`,
     scoreOf: (/** @type {string} */ a, /** @type {number} */ x, /** @type {string} */ b, /** @type {number} */ y, /** @type {number} */ length) => `Deals won: ${a} ${x}, ${b} ${y} (first to ${length})`,
     dealWon: (/** @type {string} */ who) => `${who} won the deal.`,
     dealWhy: (/** @type {string} */ winner, /** @type {string} */ loser, /** @type {number} */ held) =>
@@ -154,7 +154,6 @@ export const WORDS = {
     noBeaterOnly: (/** @type {string} */ card) => `هیچ کارتی در دست شما ${card} را نمی‌بُرد: بردارید.`,
     notBeater: (/** @type {string} */ card, /** @type {string} */ why) => `${card} آن را نمی‌بُرد: ${why}`,
     validAttack: (/** @type {number} */ n) => `${faDigits(n)} کارت: حملهٔ درست.`,
-    score: (/** @type {number} */ mine, /** @type {number} */ theirs, /** @type {number} */ length) => `دست‌های برده: شما ${faDigits(mine)}، حریف ${faDigits(theirs)} (هر که اول به ${faDigits(length)} برسد)`,
     scoreOf: (/** @type {string} */ a, /** @type {number} */ x, /** @type {string} */ b, /** @type {number} */ y, /** @type {number} */ length) => `دست‌های برده: ${a} ${faDigits(x)}، ${b} ${faDigits(y)} (هر که اول به ${faDigits(length)} برسد)`,
     dealWon: (/** @type {string} */ who) => `${who} این دست را ${you(who, "برد", "بردید")}.`,
     dealWhy: (/** @type {string} */ winner, /** @type {string} */ loser, /** @type {number} */ held) =>

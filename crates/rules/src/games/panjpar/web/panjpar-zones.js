@@ -3,7 +3,7 @@
 // latest move in a sentence, the score line and the result.
 
 import { cardElement, backElement } from "./cards.js";
-import { el } from "./ui.js";
+import { el, withinSentence } from "./ui.js";
 import { cardName, suitName } from "./panjpar-words.js";
 
 /** The board's words in one of its languages.
@@ -130,15 +130,17 @@ export function handRows(cards) {
   return parts;
 }
 
-/** The match's score line: this seat's deals against the other's, or both seats' to a watcher.
+/** The match's score line: this seat's deals, then the other's, each seat by the name the board
+ * calls it ("you", "the computer", a friend's name); both seats in order to a watcher.
  * @param {import("./socket.js").ViewFrame} frame
  * @param {(seat: number) => string} who
  * @param {PanjparWords} w */
 export function scoreLine(frame, who, w) {
   const m = frame.match;
   const won = m.deals_won || [0, 0];
-  if (frame.watcher) return el("p", "score", w.scoreOf(who(0), won[0], who(1), won[1], m.length.target));
-  return el("p", "score", w.score(won[frame.seat], won[1 - frame.seat], m.length.target));
+  const first = frame.watcher ? 0 : /** @type {number} */ (frame.seat);
+  const [a, b] = [first, 1 - first];
+  return el("p", "score", w.scoreOf(withinSentence(who(a)), won[a], withinSentence(who(b)), won[b], m.length.target));
 }
 
 /** The deal's result: who won it (or the match), and why.

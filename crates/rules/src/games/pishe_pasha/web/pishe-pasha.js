@@ -6,7 +6,7 @@
 // a pile turned over goes back into the stock. The board draws only what the frame says.
 
 import { cardElement, backElement, cardName, parseCard } from "./cards.js";
-import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine } from "./ui.js";
+import { announce, signalTurn, showBanner, el, button, markArrivals, moveLine, withinSentence } from "./ui.js";
 import { boardTop, readyLine, markAsked, matchResultZone } from "./share.js";
 import { seatName } from "./social.js";
 import { awayLine, awayNow } from "./away.js";
@@ -71,6 +71,8 @@ export function createBoard(root, ctx) {
   const who = (/** @type {number} */ seat) =>
     seat === frame.seat && !frame.watcher ? W.you : frame.kind === "computer" && seat !== 0 ? W.computer : seatName(frame, seat, lang());
   const isYou = (/** @type {number} */ seat) => seat === frame.seat && !frame.watcher;
+  // The seats as a score names them: yours first, or both in order to a watcher.
+  const seatsInOrder = () => (frame.watcher ? [0, 1] : [frame.seat, 1 - frame.seat]);
   const offered = (/** @type {string} */ type) => frame.actions.find((a) => a.type === type);
 
   /** Remembers the card under each pile's top: the previous top, when exactly one card came on.
@@ -351,9 +353,8 @@ export function createBoard(root, ctx) {
     const zone = matchResultZone("result pp-result", frame, who, lang());
     const m = frame.match;
     if (v.result && frame.status !== "match-over") zone.append(el("h2", "", W.dealWon(who(v.result.winner))));
-    const points = frame.watcher
-      ? W.pointsOf(who(0), m.totals[0], who(1), m.totals[1])
-      : W.pointsYours(m.totals[frame.seat], m.totals[1 - frame.seat]);
+    const [a, b] = seatsInOrder();
+    const points = W.pointsOf(withinSentence(who(a)), m.totals[a], withinSentence(who(b)), m.totals[b]);
     zone.append(el("p", "result-why", W.points(v.result ? resultWhy(v.result) : "", points)));
     const row = el("div", "controls");
     row.dataset.area = "actions";
@@ -428,9 +429,8 @@ export function createBoard(root, ctx) {
     root.lang = lang();
     root.dir = lang() === "fa" ? "rtl" : "ltr";
     const m = frame.match;
-    const totals = frame.watcher
-      ? W.totalsOf(who(0), m.totals[0], who(1), m.totals[1])
-      : W.totalsYours(m.totals[frame.seat], m.totals[1 - frame.seat]);
+    const [a, b] = seatsInOrder();
+    const totals = W.totalsOf(who(a), m.totals[a], withinSentence(who(b)), m.totals[b]);
     const score = el("p", "score", W.score(totals, W.length(m.length)));
     const board = boardTop(root, frame, score, W);
     if (!board) return;
