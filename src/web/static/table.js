@@ -127,6 +127,12 @@ function labelSwitches() {
   /** @type {HTMLElement} */ (document.getElementById("skip-link")).textContent = WORDS[lang].skip;
   /** @type {HTMLElement} */ (document.getElementById("more-toggle")).textContent = WORDS[lang].more;
   /** @type {HTMLElement} */ (document.getElementById("new-game-link")).textContent = WORDS[lang].newGame;
+  // The site's name as the Persian pages write it, leading to the Persian home.
+  const brand = /** @type {HTMLAnchorElement | null} */ (document.querySelector("header.site .brand"));
+  if (brand) {
+    brand.textContent = WORDS[lang].brand;
+    brand.href = WORDS[lang].home;
+  }
   const guidePanel = /** @type {HTMLElement} */ (document.getElementById("guide"));
   guidePanel.setAttribute("aria-label", WORDS[tableLang()].guide);
   guidePanel.dir = tableLang() === "fa" ? "rtl" : "ltr";

@@ -431,7 +431,10 @@ export function createBoard(root, ctx) {
     const m = frame.match;
     const [a, b] = seatsInOrder();
     const totals = W.totalsOf(who(a), m.totals[a], withinSentence(who(b)), m.totals[b]);
-    const score = el("p", "score", W.score(totals, W.length(m.length)));
+    // The match's length in a part of its own, which a narrow phone leaves out (the title keeps it).
+    const score = el("p", "score", totals);
+    score.append(el("span", "pp-length", ` (${W.length(m.length)})`));
+    score.title = W.score(totals, W.length(m.length));
     const board = boardTop(root, frame, score, W);
     if (!board) return;
     board.classList.add("pp");
