@@ -58,9 +58,10 @@ import { backElement, cardElement } from "./cards.js";
 
 /**
  * A board drawn at the table: `render` draws a view, `error` says a refusal, `goneTo(key)` names the
- * area a card that left the board went to (motion.js), `hint(action)` points at the move the coach
- * recommends for the view drawn.
- * @typedef {{ render: (frame: ViewFrame) => void, error: (frame: ErrorFrame) => void, goneTo?: (key: string) => string | null | undefined, hint?: (action: Action) => void }} Board
+ * area a card that left the board went to (motion.js), `hint(action, best)` points at the move the
+ * coach recommends for the view drawn (`best`: the whole play its reason names, as the game writes it,
+ * where it takes more than one move).
+ * @typedef {{ render: (frame: ViewFrame) => void, error: (frame: ErrorFrame) => void, goneTo?: (key: string) => string | null | undefined, hint?: (action: Action, best?: any) => void }} Board
  */
 
 /** A step of the guided first deal (guide.js): its words and the controls it is about (CSS).

@@ -477,7 +477,7 @@ async function start() {
     onCoach: (frame) => {
       coach.frame(frame);
       // The board points at the move the coach recommends.
-      if (frame.type === "hint" && !replay.on) board?.hint?.(frame.action);
+      if (frame.type === "hint" && !replay.on) board?.hint?.(frame.action, frame.why?.best);
     },
     // The coming deal's pledges, closed: the deal check sends this page's number.
     onShuffle: (frame) => dealCheck.follow(frame),

@@ -200,7 +200,20 @@ async fn a_hint_to_beat_points_at_the_attack_card_and_the_card_to_beat_it_with()
             )
             .await;
             assert_eq!(target, action["attack"], "{action}");
-            assert_eq!(marked, serde_json::json!([action["with"]]), "{action}");
+            // The whole defence is marked: every card it beats with, and Pick up if it ends in one.
+            let with = marked.as_array().cloned().unwrap_or_default();
+            assert!(with.contains(&action["with"]), "{action}: {with:?}");
+            let said = text_of(&c, "#coach", 5).await;
+            let ringed = eval(
+                &c,
+                "return !!document.querySelector('#pick-up.recommended')",
+            )
+            .await;
+            assert_eq!(
+                ringed,
+                serde_json::json!(said.contains("picking up")),
+                "{said}"
+            );
             pointed = true;
             break;
         }

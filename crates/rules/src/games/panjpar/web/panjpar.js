@@ -499,13 +499,18 @@ export function createBoard(root, ctx) {
       if (key === formerTrump && v.trump_drawn_by === other()) return theirArea();
       return "discard";
     },
-    /** The coach recommends `action`: the attack card it beats becomes the one to beat, and the hand
-     * cards it plays are marked until the next view, so the board shows what the hint says.
-     * @param {Action} action */
-    hint(action) {
+    /** The coach recommends `action`, the first move of the defence `best` (its beats and the cards
+     * it picks up): the attack card it beats becomes the one to beat, and the hand cards of the whole
+     * defence, and Pick up if it ends in one, are marked until the next view, so the board shows what
+     * the hint says.
+     * @param {Action} action
+     * @param {any} [best] */
+    hint(action, best) {
       if (!frame) return;
-      const cards = action.type === "beat" ? [action.with] : action.type === "attack" ? action.cards : [];
-      const button = action.type === "pick-up" ? "#pick-up" : action.type === "guess" ? `[data-colour="${action.colour}"]` : null;
+      const beats = Array.isArray(best?.beats) ? best.beats.map((/** @type {[string, string]} */ [, card]) => card) : [];
+      const cards = action.type === "beat" ? [action.with, ...beats] : action.type === "attack" ? action.cards : [];
+      const picks = action.type === "pick-up" || (action.type === "beat" && best?.pick_up?.length > 0);
+      const button = picks ? "#pick-up" : action.type === "guess" ? `[data-colour="${action.colour}"]` : null;
       recommended = { version: frame.version, cards, button };
       if (action.type === "beat" && offered("beat").some((a) => a.attack === action.attack)) target = action.attack;
       refresh();
