@@ -149,6 +149,13 @@ async fn a_long_panjpar_hand_on_a_phone_is_in_rows_of_cards_big_enough_to_tap_an
         serde_json::json!(true),
         "a hand of {most} cards scrolls"
     );
+    // The pile's line is shown on a phone once nothing is left to draw, and only then.
+    let pile = eval(
+        &c,
+        "const p = document.querySelector('.stock-left'); return [p.classList.contains('pile-out'), p.checkVisibility()]",
+    )
+    .await;
+    assert_eq!(pile[0], pile[1], "the pile's line: {pile}");
     assert_axe_clean(&c, &axe, "Panjpar with a long hand").await;
     assert_no_console_error(&c, "Panjpar on a phone").await;
     c.close().await.unwrap();

@@ -65,7 +65,7 @@ export function pileZone(v, w, lang, who) {
   let said = v.stock_left ? w.stockYes : w.stockNo;
   if (v.trump_card) said = w.trumpUnder(cardName(v.trump_card, lang));
   else if (v.trump_drawn_by !== null && v.trump_drawn_by !== undefined) said = w.trumpDrawn(who(v.trump_drawn_by));
-  zone.append(el("p", "stock-left", said));
+  zone.append(el("p", v.stock_left || v.phase.name === "guess" ? "stock-left" : "stock-left pile-out", said));
   const out = el("div", "out");
   out.dataset.area = "discard";
   out.append(v.out_of_play ? backElement(w.outOfPlay, "small stack") : el("span", "card small empty", ""));
