@@ -167,6 +167,9 @@ async fn a_selection_that_is_not_an_attack_is_worded_from_the_servers_code() {
 /// The coach's hint shows on the board what it says: a beat it recommends makes the attack card it
 /// beats the one chosen to beat, and marks the hand card to beat it with; a pick-up it recommends
 /// rings the Pick up button and marks no card (and the next defence is tried).
+/// Whether the Pick up button is ringed as the coach's hint.
+const PICK_UP_RINGED: &str = "return !!document.querySelector('#pick-up.recommended')";
+
 #[actix_rt::test]
 async fn a_hint_to_beat_points_at_the_attack_card_and_the_card_to_beat_it_with() {
     let (mut driver, server) = staged!(|s| {
@@ -204,11 +207,7 @@ async fn a_hint_to_beat_points_at_the_attack_card_and_the_card_to_beat_it_with()
             let with = marked.as_array().cloned().unwrap_or_default();
             assert!(with.contains(&action["with"]), "{action}: {with:?}");
             let said = text_of(&c, "#coach", 5).await;
-            let ringed = eval(
-                &c,
-                "return !!document.querySelector('#pick-up.recommended')",
-            )
-            .await;
+            let ringed = eval(&c, PICK_UP_RINGED).await;
             assert_eq!(
                 ringed,
                 serde_json::json!(said.contains("picking up")),
@@ -219,11 +218,7 @@ async fn a_hint_to_beat_points_at_the_attack_card_and_the_card_to_beat_it_with()
         }
         assert_eq!(marked, serde_json::json!([]), "{action}");
         // A pick-up it recommends rings the Pick up button.
-        let ringed = eval(
-            &c,
-            "return !!document.querySelector('#pick-up.recommended')",
-        )
-        .await;
+        let ringed = eval(&c, PICK_UP_RINGED).await;
         assert_eq!(
             ringed,
             serde_json::json!(action["type"] == "pick-up"),
