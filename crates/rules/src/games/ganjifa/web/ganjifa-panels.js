@@ -69,17 +69,18 @@ export function leadDots(marks, says, W) {
  * board leaves it open. @type {HTMLElement | null} */
 let tip = null;
 
-/** A small mark of the board (its content is added by the caller) that says what it is and why it
- * matters on a tap or a click, as well as on a hover, in a popover just under it; a screen reader
- * reads `says` as part of its name.
+/** A small mark of the board that says what it is and why it matters on a tap or a click, as well
+ * as on a hover, in a popover just under it. `says` is its name: written in sight when `shown`, else
+ * read by a screen reader beside the content the caller adds.
  * @param {string} className
  * @param {string} says
- * @param {string} why */
-export function explained(className, says, why) {
+ * @param {string} why
+ * @param {boolean} [shown] */
+export function explained(className, says, why, shown = false) {
   const mark = /** @type {HTMLButtonElement} */ (el("button", `g-explain ${className}`));
   mark.type = "button";
   mark.title = says;
-  mark.append(el("span", "unseen", ` ${says}`));
+  mark.append(shown ? el("span", "", says) : el("span", "unseen", ` ${says}`));
   mark.addEventListener("click", () => {
     if (!tip) {
       tip = el("p", "g-tip");

@@ -428,9 +428,7 @@ export function createBoard(root, ctx) {
     head.append(tools);
     const phase = W.phase(v.time === "day", v.opening_mir, v.second_phase);
     // Day or night, and the second phase, say what they mean on a tap.
-    const said = explained("g-phase", phase, W.phaseWhy(v.second_phase));
-    said.prepend(el("span", "", phase));
-    said.lastElementChild?.remove();
+    const said = explained("g-phase", phase, W.phaseWhy(v.second_phase), true);
     head.querySelector(".score")?.append(said);
   }
 
